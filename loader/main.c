@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* main.c - "nsaudit COMMAND ...": dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "trace", cmd_trace, "stream namespace pins, entries and creations live" },
+	{ "probe", cmd_probe, "show which hooks this kernel allows and which are used" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: nsaudit COMMAND [OPTIONS]\n"
+		   "       nsaudit COMMAND --help\n\n"
+		   "Observe who pinned or entered which Linux namespace, and when it died.\n\n"
+		   "Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nExamples:\n"
+		   "  nsaudit trace                       # everything, readable lines\n"
+		   "  nsaudit trace --format json --type net --op setns\n"
+		   "  nsaudit probe                       # what this kernel lets us hook\n"
+		   "\nnsaudit %s. See README.md or nsaudit(1) for the record fields.\n",
+		NSAUDIT_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("nsaudit %s\n", NSAUDIT_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "nsaudit: unknown command '%s' (try 'nsaudit --help')\n", argv[1]);
+	return EXIT_USAGE;
+}

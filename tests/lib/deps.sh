@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install what nsaudit needs to build, test and benchmark on Debian 12.
+# Quiet and quick when everything is already there.
+set -e
+PKGS="clang llvm libbpf-dev bpftool linux-source-6.1 qemu-system-x86 busybox-static
+libcriterion-dev libjson-c-dev libsodium-dev libcap-ng-dev libaudit-dev libelf-dev
+zlib1g-dev libzstd-dev rsyslog auditd bpftrace dwarves flex bison bc cpio xz-utils
+libssl-dev pkg-config iproute2 util-linux jq make gcc"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "nsaudit: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

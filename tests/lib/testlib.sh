@@ -1,0 +1,54 @@
+# Shared helpers for integration tests (bash). Source it, then call:
+#   pass "what"            fail "what"            skip "what" "why"
+#   check "what" CMD...    passes when CMD exits 0
+#   expect_eq "what" GOT WANT
+#   trace_start OUT [ARGS]  run "nsaudit trace ARGS" in the background,
+#                           JSON to OUT, wait for its "nsaudit: ready" line
+#   trace_stop              SIGINT it and wait (it drains first)
+# Results are lines PASS:/FAIL:/SKIP: on stdout, counted by tests/run.sh.
+NSAUDIT=${NSAUDIT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/nsaudit}
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TMP=$(mktemp -d /tmp/nsaudit-it.XXXXXX)
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1"; }
+skip() { echo "SKIP: $1 ($2)"; }
+check() {
+	local what=$1; shift
+	if "$@"; then pass "$what"; else fail "$what"; fi
+}
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', want '$3'"; fi
+}
+# inode of a namespace file, like lsns prints it
+ns_inum() { stat -L -c %i "$1"; }
+
+TRACE_PID=
+trace_start() {
+	local out=$1; shift
+	"$NSAUDIT" trace --format json "$@" >"$out" 2>"$out.err" &
+	TRACE_PID=$!
+	local i
+	for i in $(seq 1 200); do
+		grep -q '^nsaudit: ready' "$out.err" 2>/dev/null && return 0
+		kill -0 "$TRACE_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "trace did not become ready:" >&2
+	cat "$out.err" >&2
+	return 1
+}
+trace_stop() {
+	[ -n "$TRACE_PID" ] || return 0
+	kill -INT "$TRACE_PID" 2>/dev/null
+	wait "$TRACE_PID"
+	local rc=$?
+	TRACE_PID=
+	return $rc
+}
+cleanup_testlib() { trace_stop >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup_testlib EXIT
+
+# Needs: a capability or tool; prints SKIP and exits when missing.
+require_root() { [ "$(id -u)" = 0 ] || { skip "$1" "needs root"; exit 0; }; }
+require_cmd() { command -v "$1" >/dev/null || { skip "$2" "no $1"; exit 0; }; }

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Run nsaudit's test suites and print one closing line:
+#   nsaudit tests: N passed, N failed, N skipped
+# Usage: tests/run.sh [unit|integration|vm|all]...   (default: all)
+#
+# Every suite prints result lines "PASS: what", "FAIL: what" or
+# "SKIP: what (why)"; this script shows them and counts them. A SKIP is
+# never counted as a pass.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+export NSAUDIT="${NSAUDIT:-$PWD/$BUILD/nsaudit}"
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(unit integration vm)
+[ "${suites[0]}" = all ] && suites=(unit integration vm)
+
+log=$(mktemp -d /tmp/nsaudit-tests.XXXXXX)
+pass=0 fail=0 skip=0
+
+count() {	# count PASS/FAIL/SKIP lines of one suite's output file
+	local f=$1 p q s
+	p=$(grep -c '^PASS: ' "$f"); q=$(grep -c '^FAIL: ' "$f"); s=$(grep -c '^SKIP: ' "$f")
+	pass=$((pass + p)) fail=$((fail + q)) skip=$((skip + s))
+}
+
+run_unit() {
+	echo "== unit tests (Criterion)"
+	# --tap makes every test one line we can count like the others.
+	"$BUILD/unit-tests" --jobs 2 --tap=- 2>&1 | tee "$log/unit.raw" |
+		sed -n -e 's/^ok [0-9]* - \(.*\)/PASS: \1/p' \
+		       -e 's/^not ok [0-9]* - \(.*\)/FAIL: \1/p' \
+		       -e 's/^ok [0-9]* - \(.*\) # SKIP \(.*\)/SKIP: \1 (\2)/p' |
+		tee "$log/unit.out"
+	grep -q '^1\.\.' "$log/unit.raw" || echo "FAIL: unit tests did not run" | tee -a "$log/unit.out"
+	grep -iE 'crash|signal' "$log/unit.raw" | grep -v '^ok' | sed 's/^/FAIL: /' | tee -a "$log/unit.out"
+	count "$log/unit.out"
+}
+
+run_integration() {
+	echo "== integration tests (real BPF on $(uname -r))"
+	tests/lib/mount-fs.sh
+	for t in tests/integration/*.sh; do
+		[ -x "$t" ] || continue
+		echo "-- $t"
+		out="$log/$(basename "$t").out"
+		timeout -k 10 600 "$t" >"$out" 2>&1
+		rc=$?
+		grep -E '^(PASS|FAIL|SKIP): ' "$out"
+		if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
+			echo "FAIL: $t exited $rc" | tee -a "$out"
+			tail -n 20 "$out" | sed 's/^/    /'
+		fi
+		count "$out"
+	done
+}
+
+run_vm() {
+	echo "== guest tests (patched 6.1 kernel under QEMU)"
+	out="$log/vm.out"
+	if [ -x tests/vm/run.sh ]; then
+		tests/vm/run.sh 2>&1 | tee "$out"
+		rc=${PIPESTATUS[0]}
+		[ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out" && echo "FAIL: tests/vm/run.sh exited $rc" | tee -a "$out"
+	else
+		echo "SKIP: guest tests (tests/vm/run.sh not present)" | tee "$out"
+	fi
+	count "$out"
+}
+
+for s in "${suites[@]}"; do
+	case $s in
+	unit) run_unit ;;
+	integration) run_integration ;;
+	vm) run_vm ;;
+	*) echo "tests/run.sh: unknown suite '$s' (unit, integration, vm, all)" >&2; exit 2 ;;
+	esac
+done
+echo "logs: $log"
+echo "nsaudit tests: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
