@@ -7,10 +7,14 @@
  * types therefore produces three records; user space never has to split.
  *
  * This header is included both by BPF C (after vmlinux.h) and by ordinary
- * user-space C, so it only uses fixed-width __u*/__s* types.
+ * user-space C, so it only uses the fixed-width __u32-style types.
  */
 #ifndef NSAUDIT_H
 #define NSAUDIT_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
 
 #define NSAUDIT_COMM_LEN 16
 #define NSAUDIT_PATH_LEN 256

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * nstype.h - names of namespace types and operations, and the parsers for
+ * the user-facing spellings of namespaces ("net", "net:4026531833",
+ * "net:[4026531833]", "1234:net", "/run/netns/blue").
+ */
+#ifndef NSAUDIT_NSTYPE_H
+#define NSAUDIT_NSTYPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nsaudit.h"
+
+/* "net", "uts", ... ; NULL for out-of-range. */
+const char *nstype_name(unsigned int type);
+/* enum nsaudit_ns_type for a name, or -1. */
+int nstype_from_name(const char *name);
+/* CLONE_NEW* flag of a type, and back (-1 unless exactly one known bit). */
+unsigned long nstype_clone_flag(unsigned int type);
+int nstype_from_clone_flag(unsigned long flag);
+/* Name used under /proc/PID/ns/ to read the namespace a task would give
+ * its children: pid and time use "pid_for_children"/"time_for_children". */
+const char *nstype_proc_name(unsigned int type, bool for_children);
+
+/* "setns", "unshare", ...; NULL for out-of-range. */
+const char *op_name(unsigned int op);
+int op_from_name(const char *name);
+const char *probe_name(unsigned int probe);
+const char *via_name(unsigned int via);
+
+/*
+ * Parse a comma-separated list of names ("net,uts") into a bitmask of
+ * 1 << type (or 1 << op with parse_op_list). Returns 0, or -1 with a
+ * message naming the bad element in err.
+ */
+int parse_nstype_list(const char *list, uint32_t *mask, char *err, size_t errlen);
+int parse_op_list(const char *list, uint32_t *mask, char *err, size_t errlen);
+
+/* A namespace named by the user. */
+struct nsspec {
+	int type;		/* enum nsaudit_ns_type, or -1 if not known */
+	uint32_t inum;		/* inode number, as readlink/lsns print it */
+	uint64_t dev;		/* st_dev of the nsfs file, 0 if not known */
+	int pid;		/* for "PID:TYPE", else 0 */
+	char path[4096];	/* for a path spec, else "" */
+};
+
+/*
+ * Parse TYPE:INODE, TYPE:[INODE], PID:TYPE or a path to an nsfs file
+ * (/proc/PID/ns/TYPE, /run/netns/NAME, a bind mount, an ip netns NAME when
+ * allow_netns_name). Paths and PID:TYPE are resolved now (stat + NS_GET_NSTYPE).
+ * Returns 0, or -1 with one line in err saying what and why.
+ */
+int nsspec_parse(const char *spec, bool allow_netns_name, struct nsspec *out, char *err,
+		 size_t errlen);
+
+/* Strict decimal parse of a whole string into [min, max]; 0 or -1. */
+int parse_long(const char *s, long min, long max, long *out);
+
+#endif
