@@ -19,7 +19,7 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 # --- user space -----------------------------------------------------------
 CFLAGS   ?= -g -O2
-CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
+CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -D_GNU_SOURCE \
             -DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iloader -Iaudit
 # libbpf is linked statically: the binary then runs on any kernel with BTF.
 LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \
@@ -38,6 +38,7 @@ AUDIT_SRCS  := $(wildcard audit/*.c)
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out loader/main.c,$(LOADER_SRCS)) $(AUDIT_SRCS))
 MAIN_OBJ := $(BUILD)/obj/loader/main.o
 
+.SECONDARY:
 .PHONY: all run test unit integration vmtest bench fuzz deps install clean format
 
 all: $(BUILD)/nsaudit

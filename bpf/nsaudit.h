@@ -52,7 +52,7 @@ enum nsaudit_ns_type {
 enum nsaudit_probe {
 	NSAUDIT_PROBE_NONE = 0,
 	NSAUDIT_PROBE_TP_SYSCALLS,	/* tracepoint/syscalls/sys_{enter,exit}_* */
-	NSAUDIT_PROBE_TP_BTF_FORK,	/* tp_btf/sched_process_fork */
+	NSAUDIT_PROBE_RAW_TP_FORK,	/* raw_tp/sched_process_fork */
 	NSAUDIT_PROBE_FEXIT_SYS_NSFD,	/* fexit/__x64_sys_nsfd (patched kernel) */
 	NSAUDIT_PROBE_FEXIT_SYS_SETNS,	/* fentry+fexit/__x64_sys_setns */
 	NSAUDIT_PROBE_FEXIT_SET_NAMESPACE, /* fentry+fexit/set_namespace */
@@ -106,6 +106,16 @@ struct nsaudit_event {
 	__u32 pad;
 	char comm[NSAUDIT_COMM_LEN];
 	char path[NSAUDIT_PATH_LEN]; /* open: file; mount/umount: target */
+};
+
+/* One process as the startup snapshot (iter/task) saw it. */
+struct nsaudit_task_snap {
+	__u64 start_boot_ns;
+	__u32 pid;
+	__u32 ppid;
+	__u32 uid;
+	__u32 inum[NSAUDIT_NS_MAX];	/* pid/time: the *_for_children ones */
+	char comm[NSAUDIT_COMM_LEN];
 };
 
 #endif /* NSAUDIT_H */

@@ -51,7 +51,7 @@ static const char *const ops[NSAUDIT_OP_MAX] = {
 
 static const char *const probes[NSAUDIT_PROBE_MAX] = {
 	[NSAUDIT_PROBE_TP_SYSCALLS] = "tracepoint/syscalls",
-	[NSAUDIT_PROBE_TP_BTF_FORK] = "tp_btf/sched_process_fork",
+	[NSAUDIT_PROBE_RAW_TP_FORK] = "raw_tp/sched_process_fork",
 	[NSAUDIT_PROBE_FEXIT_SYS_NSFD] = "fexit/__x64_sys_nsfd",
 	[NSAUDIT_PROBE_FEXIT_SYS_SETNS] = "fexit/__x64_sys_setns",
 	[NSAUDIT_PROBE_FEXIT_SET_NAMESPACE] = "fexit/set_namespace",

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nsaudit.bpf.c - who pinned, entered or created which namespace.
+ *
+ * Stock-kernel hook set (works under lockdown=integrity, no fentry, no
+ * kprobes): the per-syscall tracepoints of the syscalls that touch
+ * namespaces, and tp_btf/sched_process_fork for clone with CLONE_NEW*.
+ * The per-syscall tracepoints are preferred to raw sys_enter/sys_exit:
+ * those fire on every syscall and tax unrelated work.
+ *
+ * Each observation becomes one struct nsaudit_event per namespace type.
+ * Records are submitted without a wakeup; the consumer polls with a short
+ * timeout and we force a wakeup only when the ring is filling up. Per-event
+ * wakeups cost the traced task more than everything else here together.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "nsaudit.h"
+#include "nsaudit_core.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by the loader before load (.rodata). */
+const volatile __u32 filter_tgid = 0;		/* 0: every process */
+const volatile __u32 op_mask = 0xffffffff;	/* 1 << enum nsaudit_op */
+const volatile __u32 type_mask = 0xffffffff;	/* 1 << enum nsaudit_ns_type */
+const volatile __u64 wakeup_bytes = 1 << 20;	/* force a wakeup past this */
+const volatile __u32 self_tgid = 0;		/* the loader: never trace it */
+
+/* Records the ring could not take; read by user space, reported as "lost". */
+__u64 lost_events = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);	/* resized by the loader (--ring-size) */
+} events SEC(".maps");
+
+/* Work carried from a syscall's entry to its exit, per thread. */
+struct pending {
+	__u32 op;
+	__u32 nsmask;		/* types the call may change */
+	__u64 arg;
+	__s32 fd;
+	__u32 via;
+	__u32 target_inum;	/* the namespace an nsfs fd names */
+	__u32 target_type;
+	__u64 target_id;
+	__u32 old_inum[NSAUDIT_NS_MAX];
+	__u64 old_id[NSAUDIT_NS_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct pending);
+} pending SEC(".maps");
+
+/* A zeroed struct pending, too big for the stack together with the rest. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pending);
+} scratch SEC(".maps");
+
+static __always_inline bool op_wanted(__u32 op)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	if (self_tgid && tgid == self_tgid)
+		return false;
+	if (filter_tgid && tgid != filter_tgid)
+		return false;
+	return op_mask & (1u << op);
+}
+
+/* Reserve a record and fill what every record carries. */
+static __always_inline struct nsaudit_event *event_start(__u32 op, __u32 probe)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct nsaudit_event *e;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u64 ugid = bpf_get_current_uid_gid();
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&lost_events, 1);
+		return NULL;
+	}
+	e->ts_boot_ns = bpf_ktime_get_boot_ns();
+	e->op = op;
+	e->probe = probe;
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	e->uid = (__u32)ugid;
+	e->euid = BPF_CORE_READ(task, cred, euid.val);
+	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	e->auid = task_loginuid(task);
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	e->ns_id = e->old_ns_id = e->count = e->arg = 0;
+	e->ns_type = NSAUDIT_NS_UNKNOWN;
+	e->ns_inum = e->old_inum = 0;
+	e->result = 0;
+	e->target_pid = 0;
+	e->fd = -1;
+	e->via = NSAUDIT_VIA_NONE;
+	e->flags = 0;
+	e->ns_refs = 0;
+	e->pad = 0;
+	e->path[0] = '\0';
+	return e;
+}
+
+static __always_inline void event_submit(struct nsaudit_event *e)
+{
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(e, flags);
+}
+
+static __always_inline struct pending *pending_new(void)
+{
+	__u32 zero = 0;
+	struct pending *p = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (p)
+		__builtin_memset(p, 0, sizeof(*p));
+	return p;
+}
+
+/* Remember the namespaces of the types in p->nsmask before the call. */
+static __always_inline void pending_save_old(struct task_struct *task, struct pending *p)
+{
+	int t;
+
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *ns;
+
+		if (!(p->nsmask & (1u << t)))
+			continue;
+		ns = task_ns(task, t);
+		if (ns)
+			ns_ident(ns, &p->old_inum[t], &p->old_id[t]);
+	}
+}
+
+/*
+ * One record per namespace type the call was about: the namespace the task
+ * has now (entered or created), and the one it had before.
+ */
+static __always_inline void emit_switch(struct pending *p, long ret)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	int t;
+
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct nsaudit_event *e;
+		struct ns_common *ns;
+
+		if (!(p->nsmask & (1u << t)) || !(type_mask & (1u << t)))
+			continue;
+		e = event_start(p->op, NSAUDIT_PROBE_TP_SYSCALLS);
+		if (!e)
+			return;
+		e->ns_type = t;
+		e->result = ret;
+		e->arg = p->arg;
+		e->fd = p->fd;
+		e->via = p->via;
+		e->old_inum = p->old_inum[t];
+		e->old_ns_id = p->old_id[t];
+		if (e->old_inum)
+			e->flags |= NSAUDIT_F_HAS_OLD;
+		if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
+			e->flags |= NSAUDIT_F_FOR_CHILDREN;
+		if (ret == 0) {
+			ns = task_ns(task, t);
+			if (ns) {
+				ns_ident(ns, &e->ns_inum, &e->ns_id);
+				e->ns_refs = ns_refcount(ns);
+				e->flags |= NSAUDIT_F_HAS_NS;
+			}
+		} else if (p->target_inum && p->target_type == t) {
+			/* a failed setns still names the namespace it tried */
+			e->ns_inum = p->target_inum;
+			e->ns_id = p->target_id;
+			e->flags |= NSAUDIT_F_HAS_NS;
+		}
+		event_submit(e);
+	}
+}
+
+static __always_inline void pending_finish(long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct pending *p = bpf_map_lookup_elem(&pending, &tid);
+
+	if (!p)
+		return;
+	emit_switch(p, ret);
+	bpf_map_delete_elem(&pending, &tid);
+}
+
+/* ---- setns(fd, nstype) ------------------------------------------------ */
+
+SEC("tracepoint/syscalls/sys_enter_setns")
+int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct pending *p;
+	struct file *file;
+	int fd = (int)ctx->args[0];
+	__u64 flags = ctx->args[1];
+
+	if (!op_wanted(NSAUDIT_OP_SETNS))
+		return 0;
+	p = pending_new();
+	if (!p)
+		return 0;
+	p->op = NSAUDIT_OP_SETNS;
+	p->fd = fd;
+	p->arg = flags;
+
+	file = task_fd_file(task, fd);
+	if (file && file_is_nsfs(file)) {
+		struct ns_common *ns = file_ns(file);
+
+		p->target_type = ns_type(ns);
+		ns_ident(ns, &p->target_inum, &p->target_id);
+		if (p->target_type < NSAUDIT_NS_MAX)
+			p->nsmask = 1u << p->target_type;
+		p->via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
+	} else {
+		/* a pidfd (or garbage): the types are the CLONE_NEW* bits */
+		p->nsmask = clone_flags_to_mask(flags);
+		if (file && file_is_pidfd(file))
+			p->via = NSAUDIT_VIA_PIDFD;
+		p->target_type = NSAUDIT_NS_UNKNOWN;
+	}
+	if (!p->nsmask)
+		p->nsmask = 1u << NSAUDIT_NS_NET; /* type unknown: still report it */
+	pending_save_old(task, p);
+	bpf_map_update_elem(&pending, &tid, p, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_setns")
+int tp_exit_setns(struct trace_event_raw_sys_exit *ctx)
+{
+	pending_finish(ctx->ret);
+	return 0;
+}
+
+/* ---- unshare(flags) ----------------------------------------------------- */
+
+SEC("tracepoint/syscalls/sys_enter_unshare")
+int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 flags = ctx->args[0];
+	__u32 mask = clone_flags_to_mask(flags);
+	struct pending *p;
+
+	if (!mask || !op_wanted(NSAUDIT_OP_UNSHARE))
+		return 0;
+	p = pending_new();
+	if (!p)
+		return 0;
+	p->op = NSAUDIT_OP_UNSHARE;
+	p->nsmask = mask;
+	p->arg = flags;
+	p->fd = -1;
+	pending_save_old(task, p);
+	bpf_map_update_elem(&pending, &tid, p, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_unshare")
+int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
+{
+	pending_finish(ctx->ret);
+	return 0;
+}
+
+/* ---- clone/clone3/fork with CLONE_NEW*: the child has other namespaces -- */
+
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
+{
+	int t;
+
+	/* the common case, no new namespace: same nsproxy, same user ns */
+	if (BPF_CORE_READ(parent, nsproxy) == BPF_CORE_READ(child, nsproxy) &&
+	    BPF_CORE_READ(parent, cred, user_ns) == BPF_CORE_READ(child, cred, user_ns))
+		return 0;
+	if (!op_wanted(NSAUDIT_OP_CLONE))
+		return 0;
+
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *old_ns, *new_ns;
+		struct nsaudit_event *e;
+
+		if (!(type_mask & (1u << t)))
+			continue;
+		old_ns = task_ns(parent, t);
+		new_ns = task_ns(child, t);
+		if (old_ns == new_ns || !new_ns)
+			continue;
+		e = event_start(NSAUDIT_OP_CLONE, NSAUDIT_PROBE_RAW_TP_FORK);
+		if (!e)
+			return 0;
+		e->ns_type = t;
+		e->target_pid = BPF_CORE_READ(child, tgid);
+		ns_ident(new_ns, &e->ns_inum, &e->ns_id);
+		e->ns_refs = ns_refcount(new_ns);
+		if (old_ns)
+			ns_ident(old_ns, &e->old_inum, &e->old_ns_id);
+		e->flags |= NSAUDIT_F_HAS_NS | (e->old_inum ? NSAUDIT_F_HAS_OLD : 0);
+		if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
+			e->flags |= NSAUDIT_F_FOR_CHILDREN;
+		event_submit(e);
+	}
+	return 0;
+}
+
+/* ---- pins by fd: an open() that returned an nsfs file -------------------- */
+
+/*
+ * Only the exit is hooked: the new fd tells whether an nsfs file was opened
+ * (rare), and only then is the path read back from the syscall's registers.
+ * Hooking the entry too would tax every open on the machine.
+ */
+static __always_inline int handle_open_exit(long ret, int path_arg)
+{
+	struct task_struct *task;
+	struct nsaudit_event *e;
+	struct ns_common *ns;
+	struct file *file;
+	struct pt_regs *regs;
+	const char *upath;
+	__u32 type;
+
+	if (ret < 0)
+		return 0;
+	task = (void *)bpf_get_current_task();
+	file = task_fd_file(task, ret);
+	if (!file || !file_is_nsfs(file))
+		return 0;
+	if (!op_wanted(NSAUDIT_OP_OPEN))
+		return 0;
+	ns = file_ns(file);
+	type = ns_type(ns);
+	if (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type)))
+		return 0;
+	e = event_start(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
+	if (!e)
+		return 0;
+	e->ns_type = type;
+	e->fd = ret;
+	ns_ident(ns, &e->ns_inum, &e->ns_id);
+	e->ns_refs = ns_refcount(ns);
+	e->flags |= NSAUDIT_F_HAS_NS;
+	e->via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	upath = (const char *)(path_arg == 0 ? BPF_CORE_READ(regs, di) : BPF_CORE_READ(regs, si));
+	bpf_probe_read_user_str(e->path, sizeof(e->path), upath);
+	event_submit(e);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_openat")
+int tp_exit_openat(struct trace_event_raw_sys_exit *ctx)
+{
+	return handle_open_exit(ctx->ret, 1);
+}
+
+SEC("tracepoint/syscalls/sys_exit_open")
+int tp_exit_open(struct trace_event_raw_sys_exit *ctx)
+{
+	return handle_open_exit(ctx->ret, 0);
+}
+
+SEC("tracepoint/syscalls/sys_exit_openat2")
+int tp_exit_openat2(struct trace_event_raw_sys_exit *ctx)
+{
+	return handle_open_exit(ctx->ret, 1);
+}
+
+/* ---- pins by bind mount ------------------------------------------------ */
+
+#define SRC_LEN 64
+
+static __always_inline bool str_at(const char *b, int off, const char *lit, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (b[(off + i) & (SRC_LEN - 1)] != lit[i])
+			return false;
+	return true;
+}
+
+/* Decimal at b[off], up to a '/' or NUL; -1 if none. *end: after it. */
+static __always_inline long num_at(const char *b, int off, int *end)
+{
+	long v = 0;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		char c = b[(off + i) & (SRC_LEN - 1)];
+
+		if (c < '0' || c > '9')
+			break;
+		v = v * 10 + (c - '0');
+	}
+	*end = off + i;
+	return i ? v : -1;
+}
+
+/*
+ * The namespace a bind-mount source names, when the caller names its own:
+ * /proc/self/ns/TYPE, /proc/thread-self/ns/TYPE, /proc/<own pid>/ns/TYPE,
+ * or /proc/self/fd/N of an nsfs fd (the RFC's "mount --bind /proc/self/fd/N").
+ * That is what "ip netns add" does; other sources are resolved by user space
+ * through mountinfo.
+ */
+static __always_inline struct ns_common *mount_source_ns(struct task_struct *task,
+							  const char *b)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct file *file;
+	int off, end;
+	long v;
+
+	if (!str_at(b, 0, "/proc/", 6))
+		return NULL;
+	if (str_at(b, 6, "self/", 5)) {
+		off = 11;
+	} else if (str_at(b, 6, "thread-self/", 12)) {
+		off = 18;
+	} else {
+		v = num_at(b, 6, &end);
+		if (v != tgid || b[end & (SRC_LEN - 1)] != '/')
+			return NULL;
+		off = end + 1;
+	}
+	if (str_at(b, off, "fd/", 3)) {
+		v = num_at(b, off + 3, &end);
+		file = v >= 0 ? task_fd_file(task, v) : NULL;
+		return file && file_is_nsfs(file) ? file_ns(file) : NULL;
+	}
+	if (!str_at(b, off, "ns/", 3))
+		return NULL;
+	off += 3;
+	if (str_at(b, off, "net", 4))
+		return task_ns(task, NSAUDIT_NS_NET);
+	if (str_at(b, off, "uts", 4))
+		return task_ns(task, NSAUDIT_NS_UTS);
+	if (str_at(b, off, "ipc", 4))
+		return task_ns(task, NSAUDIT_NS_IPC);
+	if (str_at(b, off, "mnt", 4))
+		return task_ns(task, NSAUDIT_NS_MNT);
+	if (str_at(b, off, "user", 5))
+		return task_ns(task, NSAUDIT_NS_USER);
+	if (str_at(b, off, "cgroup", 7))
+		return task_ns(task, NSAUDIT_NS_CGROUP);
+	if (str_at(b, off, "pid_for_children", 17))
+		return task_ns(task, NSAUDIT_NS_PID);
+	if (str_at(b, off, "time_for_children", 18))
+		return task_ns(task, NSAUDIT_NS_TIME);
+	return NULL;	/* pid, time: the active ones, left to user space */
+}
+
+/*
+ * mount(2) with MS_BIND of an nsfs file. The source is resolved at entry
+ * (while it still means what the caller meant); the record is sent at exit
+ * with the target path. Sources this cannot resolve go to user space with
+ * no namespace, which looks the target up in mountinfo and drops binds of
+ * ordinary files.
+ */
+SEC("tracepoint/syscalls/sys_enter_mount")
+int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 flags = ctx->args[3];
+	struct ns_common *ns;
+	char src[SRC_LEN] = {};
+	struct pending *p;
+
+	if (!(flags & MS_BIND) || !op_wanted(NSAUDIT_OP_MOUNT))
+		return 0;
+	p = pending_new();
+	if (!p)
+		return 0;
+	p->op = NSAUDIT_OP_MOUNT;
+	p->arg = flags;
+	p->fd = -1;
+	p->target_type = NSAUDIT_NS_UNKNOWN;
+	bpf_probe_read_user_str(src, sizeof(src), (void *)ctx->args[0]);
+	ns = mount_source_ns(task, src);
+	if (ns) {
+		p->target_type = ns_type(ns);
+		ns_ident(ns, &p->target_inum, &p->target_id);
+	}
+	bpf_map_update_elem(&pending, &tid, p, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_mount")
+int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct pending *p = bpf_map_lookup_elem(&pending, &tid);
+	struct nsaudit_event *e;
+	struct pt_regs *regs;
+
+	if (!p || p->op != NSAUDIT_OP_MOUNT)
+		return 0;
+	if (ctx->ret != 0 ||
+	    (p->target_type < NSAUDIT_NS_MAX && !(type_mask & (1u << p->target_type))))
+		goto out;
+	e = event_start(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	if (!e)
+		goto out;
+	e->arg = p->arg;
+	if (p->target_inum) {
+		e->ns_type = p->target_type;
+		e->ns_inum = p->target_inum;
+		e->ns_id = p->target_id;
+		e->flags |= NSAUDIT_F_HAS_NS;
+	}
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)BPF_CORE_READ(regs, si));
+	event_submit(e);
+out:
+	bpf_map_delete_elem(&pending, &tid);
+	return 0;
+}
+
+/* The new mount API: move_mount() of an open_tree() clone of an nsfs file. */
+SEC("tracepoint/syscalls/sys_exit_move_mount")
+int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
+{
+	struct task_struct *task;
+	struct nsaudit_event *e;
+	struct ns_common *ns;
+	struct pt_regs *regs;
+	struct file *file;
+	__u32 type;
+
+	if (ctx->ret != 0 || !op_wanted(NSAUDIT_OP_MOUNT))
+		return 0;
+	task = (void *)bpf_get_current_task();
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	/* move_mount(from_dfd, from_path, to_dfd, to_path, flags) */
+	file = task_fd_file(task, (int)BPF_CORE_READ(regs, di));
+	if (!file || !file_is_nsfs(file))
+		return 0;
+	ns = file_ns(file);
+	type = ns_type(ns);
+	if (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type)))
+		return 0;
+	e = event_start(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	if (!e)
+		return 0;
+	e->ns_type = type;
+	ns_ident(ns, &e->ns_inum, &e->ns_id);
+	e->ns_refs = ns_refcount(ns);
+	e->flags |= NSAUDIT_F_HAS_NS | NSAUDIT_F_NEW_MOUNT_API;
+	e->fd = (int)BPF_CORE_READ(regs, di);
+	e->arg = BPF_CORE_READ(regs, r8);
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)BPF_CORE_READ(regs, r10));
+	event_submit(e);
+	return 0;
+}
+
+/*
+ * umount2(): user space knows which mount points are nsfs pins (from
+ * mountinfo and earlier mount records) and keeps only those.
+ */
+SEC("tracepoint/syscalls/sys_exit_umount")
+int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
+{
+	struct nsaudit_event *e;
+	struct pt_regs *regs;
+
+	if (ctx->ret != 0 || !op_wanted(NSAUDIT_OP_UMOUNT))
+		return 0;
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	e = event_start(NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	if (!e)
+		return 0;
+	e->arg = BPF_CORE_READ(regs, si);
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)BPF_CORE_READ(regs, di));
+	event_submit(e);
+	return 0;
+}
+
+/* ---- startup snapshot: who is where before we started ------------------ */
+
+SEC("iter/task")
+int snapshot_tasks(struct bpf_iter__task *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct task_struct *task = ctx->task;
+	struct nsaudit_task_snap s = {};
+	int t;
+
+	if (!task || task->pid != task->tgid)	/* one line per process */
+		return 0;
+	s.pid = task->tgid;
+	s.ppid = BPF_CORE_READ(task, real_parent, tgid);
+	s.uid = BPF_CORE_READ(task, cred, uid.val);
+	s.start_boot_ns = BPF_CORE_READ(task, start_boottime);
+	bpf_probe_read_kernel_str(s.comm, sizeof(s.comm), task->comm);
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *ns = task_ns(task, t);
+		__u64 id;
+
+		if (ns)
+			ns_ident(ns, &s.inum[t], &id);
+	}
+	bpf_seq_write(seq, &s, sizeof(s));
+	return 0;
+}

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* enrich.c - process, cgroup and mount knowledge for records, cached. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "enrich.h"
+#include "nstype.h"
+
+#define PROC_SLOTS 4096		/* direct-mapped by pid; a miss costs a readlink */
+#define MAX_MOUNTS 4096
+
+struct proc_info {
+	uint32_t pid;
+	char comm[NSAUDIT_COMM_LEN];
+	char *exe;
+	char *cgroup;
+	bool exe_done, cgroup_done;
+};
+
+struct nsfs_mount {
+	char *path;
+	int type;
+	uint32_t inum;
+};
+
+struct enrich {
+	int64_t boot_to_real_ns;
+	struct proc_info procs[PROC_SLOTS];
+	struct nsfs_mount mounts[MAX_MOUNTS];
+	int nmounts;
+	uint32_t mntns_pid[256];	/* one pid per mount ns seen at start */
+	uint32_t mntns_inum[256];
+	int nmntns;
+};
+
+static int64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+struct enrich *enrich_new(void)
+{
+	struct enrich *en = calloc(1, sizeof(*en));
+
+	if (en)
+		enrich_sync_clock(en);
+	return en;
+}
+
+static void proc_clear(struct proc_info *p)
+{
+	free(p->exe);
+	free(p->cgroup);
+	memset(p, 0, sizeof(*p));
+}
+
+void enrich_free(struct enrich *en)
+{
+	int i;
+
+	if (!en)
+		return;
+	for (i = 0; i < PROC_SLOTS; i++)
+		proc_clear(&en->procs[i]);
+	for (i = 0; i < en->nmounts; i++)
+		free(en->mounts[i].path);
+	free(en);
+}
+
+void enrich_sync_clock(struct enrich *en)
+{
+	en->boot_to_real_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_BOOTTIME);
+}
+
+int64_t enrich_realtime(const struct enrich *en, uint64_t boot_ns)
+{
+	return (int64_t)boot_ns + en->boot_to_real_ns;
+}
+
+/* The cache slot for pid, reset when it now holds another process. */
+static struct proc_info *proc_slot(struct enrich *en, uint32_t pid, const char *comm)
+{
+	struct proc_info *p = &en->procs[pid % PROC_SLOTS];
+
+	if (p->pid != pid || strncmp(p->comm, comm, sizeof(p->comm))) {
+		proc_clear(p);
+		p->pid = pid;
+		strncpy(p->comm, comm, sizeof(p->comm) - 1);
+	}
+	return p;
+}
+
+void enrich_note_task(struct enrich *en, const struct nsaudit_task_snap *s)
+{
+	int i;
+
+	proc_slot(en, s->pid, s->comm);
+	for (i = 0; i < en->nmntns; i++)
+		if (en->mntns_inum[i] == s->inum[NSAUDIT_NS_MNT])
+			return;
+	if (en->nmntns < (int)(sizeof(en->mntns_pid) / sizeof(en->mntns_pid[0]))) {
+		en->mntns_inum[en->nmntns] = s->inum[NSAUDIT_NS_MNT];
+		en->mntns_pid[en->nmntns++] = s->pid;
+	}
+}
+
+const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm)
+{
+	struct proc_info *p = proc_slot(en, pid, comm);
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+
+	if (!p->exe_done) {
+		p->exe_done = true;
+		snprintf(link, sizeof(link), "/proc/%u/exe", pid);
+		n = readlink(link, buf, sizeof(buf) - 1);
+		if (n > 0) {
+			buf[n] = '\0';
+			p->exe = strdup(buf);
+		}
+	}
+	return p->exe;
+}
+
+const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm)
+{
+	struct proc_info *p = proc_slot(en, pid, comm);
+	char path[64], line[PATH_MAX + 16];
+	FILE *f;
+
+	if (p->cgroup_done)
+		return p->cgroup;
+	p->cgroup_done = true;
+	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		/* cgroup v2: "0::/path"; that is the one that names containers */
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			p->cgroup = strdup(line + 3);
+			break;
+		}
+	}
+	fclose(f);
+	return p->cgroup;
+}
+
+int proc_ns_path_pid(const char *path, uint32_t self_pid)
+{
+	const char *s;
+	char *end;
+	long v;
+
+	if (strncmp(path, "/proc/", 6))
+		return 0;
+	s = path + 6;
+	if (!strncmp(s, "self/", 5) || !strncmp(s, "thread-self/", 12))
+		return (int)self_pid;
+	v = strtol(s, &end, 10);
+	if (end == s || *end != '/' || v <= 0 || v > INT_MAX)
+		return 0;
+	return (int)v;
+}
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo */
+static void unescape_octal(char *s)
+{
+	char *r = s, *w = s;
+
+	while (*r) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 4;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+}
+
+bool mountinfo_nsfs_line(const char *line, char *mnt, size_t mntlen, int *type,
+			 uint32_t *inum)
+{
+	char root[256], point[PATH_MAX], fstype[64], tname[16];
+	const char *sep;
+	unsigned int ino;
+
+	/* id parent maj:min root mountpoint opts [optional...] - fstype src sopts */
+	if (sscanf(line, "%*d %*d %*s %255s %4095s", root, point) != 2)
+		return false;
+	sep = strstr(line, " - ");
+	if (!sep || sscanf(sep + 3, "%63s", fstype) != 1 || strcmp(fstype, "nsfs"))
+		return false;
+	if (sscanf(root, "%15[a-z_]:[%u]", tname, &ino) != 2)
+		return false;
+	unescape_octal(point);
+	snprintf(mnt, mntlen, "%s", point);
+	*type = nstype_from_name(tname);
+	*inum = ino;
+	return *type >= 0;
+}
+
+static void mount_remember(struct enrich *en, const char *path, int type, uint32_t inum)
+{
+	int i;
+
+	for (i = 0; i < en->nmounts; i++) {
+		if (!strcmp(en->mounts[i].path, path)) {
+			en->mounts[i].type = type;
+			en->mounts[i].inum = inum;
+			return;
+		}
+	}
+	if (en->nmounts == MAX_MOUNTS)
+		return;
+	en->mounts[en->nmounts].path = strdup(path);
+	if (!en->mounts[en->nmounts].path)
+		return;
+	en->mounts[en->nmounts].type = type;
+	en->mounts[en->nmounts++].inum = inum;
+}
+
+static void scan_mountinfo(struct enrich *en, const char *file)
+{
+	char line[PATH_MAX * 2], mnt[PATH_MAX];
+	uint32_t inum;
+	int type;
+	FILE *f = fopen(file, "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (mountinfo_nsfs_line(line, mnt, sizeof(mnt), &type, &inum))
+			mount_remember(en, mnt, type, inum);
+	fclose(f);
+}
+
+void enrich_scan_mounts(struct enrich *en)
+{
+	char file[64];
+	int i;
+
+	scan_mountinfo(en, "/proc/self/mountinfo");
+	for (i = 0; i < en->nmntns; i++) {
+		snprintf(file, sizeof(file), "/proc/%u/mountinfo", en->mntns_pid[i]);
+		scan_mountinfo(en, file);
+	}
+}
+
+/* Make a record's path absolute the way the actor saw it. */
+static void absolute_path(const struct nsaudit_event *e, char *out, size_t len)
+{
+	char link[64], cwd[PATH_MAX];
+	ssize_t n;
+
+	if (e->path[0] == '/') {
+		snprintf(out, len, "%s", e->path);
+		return;
+	}
+	snprintf(link, sizeof(link), "/proc/%u/cwd", e->pid);
+	n = readlink(link, cwd, sizeof(cwd) - 1);
+	if (n <= 0) {
+		snprintf(out, len, "%s", e->path);
+		return;
+	}
+	cwd[n] = '\0';
+	snprintf(out, len, "%s/%s", strcmp(cwd, "/") ? cwd : "", e->path);
+}
+
+/* Find the nsfs mount now at path in a mountinfo file (the last wins). */
+static bool find_mount(const char *file, const char *path, int *type, uint32_t *inum)
+{
+	char line[PATH_MAX * 2], mnt[PATH_MAX];
+	bool found = false;
+	uint32_t i;
+	int t;
+	FILE *f = fopen(file, "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (mountinfo_nsfs_line(line, mnt, sizeof(mnt), &t, &i) && !strcmp(mnt, path)) {
+			*type = t;
+			*inum = i;
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
+{
+	char path[PATH_MAX], real[PATH_MAX], file[64];
+	uint32_t inum;
+	int type;
+
+	absolute_path(e, path, sizeof(path));
+	if (!(e->flags & NSAUDIT_F_HAS_NS)) {
+		/* mount(2): which namespace is now mounted there, if any */
+		snprintf(file, sizeof(file), "/proc/%u/mountinfo", e->pid);
+		if (!find_mount(file, path, &type, &inum) &&
+		    !find_mount("/proc/self/mountinfo", path, &type, &inum) &&
+		    !(realpath(path, real) && find_mount("/proc/self/mountinfo", real, &type, &inum)))
+			return false;
+		e->ns_type = type;
+		e->ns_inum = inum;
+		e->flags |= NSAUDIT_F_HAS_NS;
+	}
+	mount_remember(en, path, e->ns_type, e->ns_inum);
+	return true;
+}
+
+static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
+{
+	char path[PATH_MAX];
+	int i;
+
+	absolute_path(e, path, sizeof(path));
+	for (i = 0; i < en->nmounts; i++) {
+		if (strcmp(en->mounts[i].path, path))
+			continue;
+		e->ns_type = en->mounts[i].type;
+		e->ns_inum = en->mounts[i].inum;
+		e->flags |= NSAUDIT_F_HAS_NS;
+		free(en->mounts[i].path);
+		en->mounts[i] = en->mounts[--en->nmounts];
+		return true;
+	}
+	return false;
+}
+
+bool enrich_complete(struct enrich *en, struct nsaudit_event *e)
+{
+	switch (e->op) {
+	case NSAUDIT_OP_MOUNT:
+		return complete_mount(en, e);
+	case NSAUDIT_OP_UMOUNT:
+		return complete_umount(en, e);
+	case NSAUDIT_OP_OPEN:
+		e->target_pid = proc_ns_path_pid(e->path, e->pid);
+		return true;
+	default:
+		return true;
+	}
+}

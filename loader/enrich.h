@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * enrich.h - what user space adds to kernel records: wall-clock time,
+ * executable, cgroup path, the namespace behind a bind mount, the pid an
+ * open of /proc/PID/ns/TYPE was about. Everything is cached: the consumer
+ * of the ring buffer is a hot path.
+ */
+#ifndef NSAUDIT_ENRICH_H
+#define NSAUDIT_ENRICH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nsaudit.h"
+
+struct enrich;
+
+struct enrich *enrich_new(void);
+void enrich_free(struct enrich *en);
+
+/* Re-read the offset between CLOCK_BOOTTIME and CLOCK_REALTIME. */
+void enrich_sync_clock(struct enrich *en);
+int64_t enrich_realtime(const struct enrich *en, uint64_t boot_ns);
+
+/* Remember a process seen by the startup snapshot (or an event). */
+void enrich_note_task(struct enrich *en, const struct nsaudit_task_snap *s);
+/* Read every mount namespace's nsfs mounts (one task per mount ns). */
+void enrich_scan_mounts(struct enrich *en);
+
+/* Executable and cgroup path of a live process; NULL if unknown. */
+const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm);
+const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm);
+
+/*
+ * Complete a record in place. Returns false when the record is not about a
+ * namespace after all and must be dropped (a bind mount of an ordinary
+ * file, the umount of something that was not an nsfs pin).
+ */
+bool enrich_complete(struct enrich *en, struct nsaudit_event *e);
+
+/* "/proc/123/ns/net", "/proc/self/task/5/ns/uts", ... -> 123 (self: pid). */
+int proc_ns_path_pid(const char *path, uint32_t self_pid);
+
+/* Parse one /proc/PID/mountinfo line: mount point (unescaped) and, for an
+ * nsfs mount, its type and inode. Returns true for nsfs mounts. */
+bool mountinfo_nsfs_line(const char *line, char *mnt, size_t mntlen, int *type,
+			 uint32_t *inum);
+
+#endif

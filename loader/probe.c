@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* probe.c - "nsaudit probe": what this kernel lets nsaudit hook. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "commands.h"
+#include "kfeatures.h"
+
+int cmd_probe(int argc, char **argv)
+{
+	struct features ft;
+	struct utsname u;
+	bool patched;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("Usage: nsaudit probe\n\n"
+			       "Try each BPF attach type nsaudit can use on this kernel and print\n"
+			       "a table: feature, yes/no, and why not. Then the hook set that\n"
+			       "'nsaudit trace' will use. Needs root.\n");
+			return 0;
+		}
+		fprintf(stderr, "nsaudit probe: unknown option '%.64s' (see --help)\n", argv[i]);
+		return EXIT_USAGE;
+	}
+	features_probe(&ft, false);
+	uname(&u);
+	printf("kernel %s\n", u.release);
+	printf("%-36s %s\n", "FEATURE", "AVAILABLE");
+	for (i = 0; i < FEAT_MAX; i++)
+		printf("%-36s %-4s %s\n", feature_name(i), ft.have[i] ? "yes" : "no",
+		       ft.have[i] ? "" : ft.why[i]);
+	patched = ft.have[FEAT_SET_NAMESPACE] && ft.have[FEAT_SYS_NSFD];
+	printf("\nhook set: %s\n",
+	       patched && ft.have[FEAT_FENTRY]
+		       ? "patched kernel: fentry/fexit on __x64_sys_nsfd, __x64_sys_setns, "
+			 "set_namespace; namespace:* tracepoints"
+		       : "stock: tracepoint/syscalls raw_tp/sched_process_fork iter/task");
+	return 0;
+}

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* tracer.c - the BPF side's user-space half: load, attach, drain, enrich. */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "enrich.h"
+#include "event_json.h"
+#include "kfeatures.h"
+#include "nstype.h"
+#include "tracer.h"
+#include "nsaudit.skel.h"
+
+struct tracer {
+	struct tracer_opts o;
+	struct nsaudit_bpf *skel;
+	struct ring_buffer *rb;
+	struct enrich *en;
+	char hooks[256];
+	uint64_t seq;
+	uint64_t lost_seen;	/* of the kernel's lost_events counter */
+	struct tracer_stats stats;
+	tracer_event_fn on_event;
+	void *ctx;
+	int cb_err;
+};
+
+const char tracer_opts_help[] =
+	"  -p, --pid PID        only events of this process (its threads included)\n"
+	"  -c, --comm NAME      only events of processes with this command name\n"
+	"  -t, --type LIST      only these namespace types: net,uts,ipc,mnt,pid,user,\n"
+	"                       cgroup,time\n"
+	"  -o, --op LIST        only these operations: setns,unshare,clone,open,mount,\n"
+	"                       umount,nsfd,ns_free (lost records always pass)\n"
+	"      --ring-size N    kernel ring buffer size in bytes, power of two\n"
+	"                       (default 4194304; K and M suffixes work)\n"
+	"  -v, --verbose        show libbpf's messages and the hooks chosen\n";
+
+void tracer_opts_init(struct tracer_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->type_mask = o->op_mask = 0xffffffff;
+	o->ring_size = 4 << 20;
+	o->poll_ms = 50;
+}
+
+static bool is_opt(const char *arg, const char *s, const char *l)
+{
+	return (s && !strcmp(arg, s)) || !strcmp(arg, l);
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
+		     size_t errlen)
+{
+	const char *a = argv[0], *v = argc > 1 ? argv[1] : NULL;
+	long n;
+
+	*used = 2;
+	if (is_opt(a, "-v", "--verbose")) {
+		o->verbose = true;
+		*used = 1;
+		return 1;
+	}
+	if (!is_opt(a, "-p", "--pid") && !is_opt(a, "-c", "--comm") &&
+	    !is_opt(a, "-t", "--type") && !is_opt(a, "-o", "--op") &&
+	    !is_opt(a, NULL, "--ring-size"))
+		return 0;
+	if (!v) {
+		snprintf(err, errlen, "%s needs a value", a);
+		return -1;
+	}
+	if (is_opt(a, "-p", "--pid")) {
+		if (parse_long(v, 1, 0x3fffffff, &n)) {
+			snprintf(err, errlen, "--pid '%.32s': not a process id", v);
+			return -1;
+		}
+		o->pid = (uint32_t)n;
+	} else if (is_opt(a, "-c", "--comm")) {
+		if (!*v || strlen(v) >= sizeof(o->comm)) {
+			snprintf(err, errlen, "--comm: a command name is 1 to %zu bytes",
+				 sizeof(o->comm) - 1);
+			return -1;
+		}
+		strcpy(o->comm, v);
+	} else if (is_opt(a, "-t", "--type")) {
+		if (parse_nstype_list(v, &o->type_mask, err, errlen))
+			return -1;
+	} else if (is_opt(a, "-o", "--op")) {
+		if (parse_op_list(v, &o->op_mask, err, errlen))
+			return -1;
+	} else {
+		if (parse_size(v, &o->ring_size) || o->ring_size < 4096 ||
+		    o->ring_size > (1u << 30) || (o->ring_size & (o->ring_size - 1))) {
+			snprintf(err, errlen, "--ring-size '%.32s': need a power of two "
+				 "from 4096 to 1G", v);
+			return -1;
+		}
+	}
+	return 1;
+}
+
+static bool verbose_libbpf;
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG || (!verbose_libbpf && level != LIBBPF_WARN))
+		return 0;
+	if (!verbose_libbpf)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* Decide which programs to load, and name the resulting hook set. */
+static void choose_hooks(struct tracer *t)
+{
+	struct nsaudit_bpf *s = t->skel;
+	const struct {
+		struct bpf_program *prog;
+		const char *event;	/* tracefs event that must exist */
+	} syscalls[] = {
+		{ s->progs.tp_exit_openat2, "syscalls/sys_exit_openat2" },
+		{ s->progs.tp_exit_open, "syscalls/sys_exit_open" },
+		{ s->progs.tp_exit_move_mount, "syscalls/sys_exit_move_mount" },
+	};
+	char path[128];
+	size_t i;
+
+	/* some syscalls do not exist on every kernel (open on arm64, ...) */
+	for (i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s", syscalls[i].event);
+		if (access(path, F_OK))
+			bpf_program__set_autoload(syscalls[i].prog, false);
+	}
+	snprintf(t->hooks, sizeof(t->hooks),
+		 "tracepoint/syscalls raw_tp/sched_process_fork iter/task");
+}
+
+static int handle_event(void *ctx, void *data, size_t len)
+{
+	struct tracer *t = ctx;
+	struct nsaudit_event e;
+	struct event_extra x = { 0 };
+	struct json_object *rec;
+
+	if (t->cb_err || len < sizeof(e))
+		return 0;
+	memcpy(&e, data, sizeof(e));
+	e.comm[sizeof(e.comm) - 1] = '\0';
+	e.path[sizeof(e.path) - 1] = '\0';
+	if (t->o.comm[0] && strncmp(e.comm, t->o.comm, sizeof(e.comm)))
+		return 0;
+	if (!enrich_complete(t->en, &e)) {
+		t->stats.dropped++;
+		return 0;
+	}
+	/* mount(2) learns its type only here */
+	if (e.ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e.ns_type)))
+		return 0;
+	x.seq = ++t->seq;
+	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
+	x.exe = enrich_exe(t->en, e.pid, e.comm);
+	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm);
+	rec = event_to_json(&e, &x);
+	if (!rec) {
+		t->cb_err = -ENOMEM;
+		return 0;
+	}
+	t->stats.records++;
+	if (t->on_event(t->ctx, rec) < 0)
+		t->cb_err = -ECANCELED;
+	json_object_put(rec);
+	return 0;
+}
+
+/* The kernel counts what it could not put in the ring: say so, as a record. */
+static void report_lost(struct tracer *t)
+{
+	uint64_t now = __atomic_load_n(&t->skel->bss->lost_events, __ATOMIC_RELAXED);
+	struct nsaudit_event e = { 0 };
+	struct event_extra x = { 0 };
+	struct json_object *rec;
+	struct timespec ts;
+
+	if (now == t->lost_seen || t->cb_err)
+		return;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	e.op = NSAUDIT_OP_LOST;
+	e.ns_type = NSAUDIT_NS_UNKNOWN;
+	e.fd = -1;
+	e.probe = NSAUDIT_PROBE_USER;
+	e.count = now - t->lost_seen;
+	t->stats.lost += e.count;
+	t->lost_seen = now;
+	x.seq = ++t->seq;
+	x.realtime_ns = enrich_realtime(t->en, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+	rec = event_to_json(&e, &x);
+	if (rec && t->on_event(t->ctx, rec) < 0)
+		t->cb_err = -ECANCELED;
+	json_object_put(rec);
+}
+
+/* Learn the processes (and their mount namespaces) that predate us. */
+static void snapshot(struct tracer *t)
+{
+	struct nsaudit_task_snap s;
+	int fd;
+
+	if (!t->skel->links.snapshot_tasks)
+		return;
+	fd = bpf_iter_create(bpf_link__fd(t->skel->links.snapshot_tasks));
+	if (fd < 0)
+		return;
+	while (read(fd, &s, sizeof(s)) == sizeof(s))
+		enrich_note_task(t->en, &s);
+	close(fd);
+	enrich_scan_mounts(t->en);
+}
+
+struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen)
+{
+	struct tracer *t = calloc(1, sizeof(*t));
+	int rc;
+
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->o = *o;
+	verbose_libbpf = o->verbose;
+	libbpf_set_print(libbpf_log);
+	rc = ensure_pseudo_fs();
+	if (rc) {
+		snprintf(err, errlen, "mounting tracefs/bpffs: %s", strerror(-rc));
+		goto fail;
+	}
+	t->en = enrich_new();
+	t->skel = nsaudit_bpf__open();
+	if (!t->en || !t->skel) {
+		snprintf(err, errlen, "opening BPF object: %s", strerror(errno));
+		goto fail;
+	}
+	bpf_map__set_max_entries(t->skel->maps.events, o->ring_size);
+	t->skel->rodata->filter_tgid = o->pid;
+	t->skel->rodata->op_mask = o->op_mask | (1u << NSAUDIT_OP_LOST);
+	t->skel->rodata->type_mask = o->type_mask;
+	t->skel->rodata->wakeup_bytes = o->ring_size / 4;
+	t->skel->rodata->self_tgid = getpid();
+	choose_hooks(t);
+	rc = nsaudit_bpf__load(t->skel);
+	if (rc) {
+		snprintf(err, errlen, "loading BPF programs: %s%s", strerror(-rc),
+			 rc == -EPERM ? " (run as root, or with CAP_BPF and CAP_PERFMON)" : "");
+		goto fail;
+	}
+	rc = nsaudit_bpf__attach(t->skel);
+	if (rc) {
+		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
+		goto fail;
+	}
+	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), handle_event, t, NULL);
+	if (!t->rb) {
+		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
+		goto fail;
+	}
+	snapshot(t);
+	if (o->verbose)
+		fprintf(stderr, "nsaudit: hooks: %s\n", t->hooks);
+	return t;
+fail:
+	tracer_close(t);
+	return NULL;
+}
+
+const char *tracer_hooks(const struct tracer *t)
+{
+	return t->hooks;
+}
+
+int tracer_run(struct tracer *t, tracer_event_fn on_event, tracer_batch_fn on_batch, void *ctx,
+	       volatile sig_atomic_t *stop)
+{
+	int n, ticks = 0;
+
+	t->on_event = on_event;
+	t->ctx = ctx;
+	while (!*stop && !t->cb_err) {
+		/*
+		 * Records are submitted without wakeups (the producer then pays
+		 * almost nothing); a full-ish ring forces one. So poll mostly
+		 * times out, and every timeout drains what has accumulated.
+		 */
+		n = ring_buffer__poll(t->rb, t->o.poll_ms);
+		if (n < 0 && n != -EINTR)
+			return n;
+		ring_buffer__consume(t->rb);
+		report_lost(t);
+		if (on_batch && on_batch(ctx) < 0)
+			return -EIO;
+		if (++ticks % 20 == 0)
+			enrich_sync_clock(t->en);
+	}
+	/* stopping: whatever the kernel already holds is still delivered */
+	ring_buffer__consume(t->rb);
+	report_lost(t);
+	if (on_batch)
+		on_batch(ctx);
+	return t->cb_err == -ECANCELED ? -ECANCELED : t->cb_err;
+}
+
+void tracer_get_stats(const struct tracer *t, struct tracer_stats *s)
+{
+	*s = t->stats;
+}
+
+void tracer_close(struct tracer *t)
+{
+	if (!t)
+		return;
+	ring_buffer__free(t->rb);
+	nsaudit_bpf__destroy(t->skel);
+	enrich_free(t->en);
+	free(t);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * tracer.h - load and attach the BPF programs, drain the ring buffer,
+ * enrich each record and hand it on as a JSON object. Shared by
+ * "nsaudit trace" (print) and "nsaudit record" (durable log).
+ */
+#ifndef NSAUDIT_TRACER_H
+#define NSAUDIT_TRACER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+#include "nsaudit.h"
+
+struct tracer_opts {
+	uint32_t pid;		/* --pid: only this process (tgid); 0 = all */
+	char comm[NSAUDIT_COMM_LEN]; /* --comm: only this command name */
+	uint32_t type_mask;	/* --type: 1 << enum nsaudit_ns_type */
+	uint32_t op_mask;	/* --op: 1 << enum nsaudit_op */
+	size_t ring_size;	/* --ring-size bytes, power of two */
+	int poll_ms;		/* how long a quiet ring waits before a drain */
+	bool verbose;		/* --verbose: libbpf's messages, hook choices */
+};
+
+void tracer_opts_init(struct tracer_opts *o);
+
+/*
+ * Parse one trace option at argv[0] (value in argv[1] if it takes one).
+ * Returns 1 when consumed (*used = 1 or 2), 0 if not a trace option, -1 on
+ * a bad value with a one-line reason in err.
+ */
+int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
+		     size_t errlen);
+/* Help text for the options above, for the subcommands' --help. */
+extern const char tracer_opts_help[];
+
+struct tracer;
+
+/* Called per record; rec is freed after the call. Return <0 to stop. */
+typedef int (*tracer_event_fn)(void *ctx, struct json_object *rec);
+/* Called after each drained batch (e.g. to flush or fsync); may be NULL. */
+typedef int (*tracer_batch_fn)(void *ctx);
+
+struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen);
+/* The hook set in use, e.g. "tracepoint/syscalls raw_tp/sched_process_fork". */
+const char *tracer_hooks(const struct tracer *t);
+/*
+ * Run until *stop becomes non-zero or a callback fails; then drain what the
+ * kernel still holds and report lost records. Returns 0 or -errno.
+ */
+int tracer_run(struct tracer *t, tracer_event_fn on_event, tracer_batch_fn on_batch, void *ctx,
+	       volatile sig_atomic_t *stop);
+void tracer_close(struct tracer *t);
+
+/* Counters for the closing summary. */
+struct tracer_stats {
+	uint64_t records;	/* handed to on_event */
+	uint64_t lost;		/* the kernel side could not deliver */
+	uint64_t dropped;	/* not about a namespace after all (ordinary binds) */
+};
+void tracer_get_stats(const struct tracer *t, struct tracer_stats *s);
+
+#endif
