@@ -79,10 +79,17 @@ UNIT_BIN  := $(BUILD)/unit-tests
 $(UNIT_BIN): $(UNIT_SRCS) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ -lcriterion $(LDLIBS)
 
+# Small C programs the integration tests drive the real syscalls with.
+HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(wildcard tests/helpers/*.c))
+
+$(BUILD)/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@
+
 unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
 
-test: deps all $(UNIT_BIN)
+test: deps all $(UNIT_BIN) $(HELPERS)
 	tests/run.sh
 
 vmtest: deps all

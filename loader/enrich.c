@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* enrich.c - process, cgroup and mount knowledge for records, cached. */
 #include <errno.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +30,16 @@ struct nsfs_mount {
 	uint32_t inum;
 };
 
+struct cgroup_name {
+	uint64_t id;
+	char *path;
+};
+
 struct enrich {
 	int64_t boot_to_real_ns;
+	struct cgroup_name *cgroups;	/* cgroup id (= inode) -> path */
+	size_t ncgroups;
+	int64_t cgroups_scanned_ns;
 	struct proc_info procs[PROC_SLOTS];
 	struct nsfs_mount mounts[MAX_MOUNTS];
 	int nmounts;
@@ -72,6 +82,9 @@ void enrich_free(struct enrich *en)
 		proc_clear(&en->procs[i]);
 	for (i = 0; i < en->nmounts; i++)
 		free(en->mounts[i].path);
+	for (size_t j = 0; j < en->ncgroups; j++)
+		free(en->cgroups[j].path);
+	free(en->cgroups);
 	free(en);
 }
 
@@ -130,7 +143,64 @@ const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm)
 	return p->exe;
 }
 
-const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm)
+/* nftw has no context argument: the scan in progress. */
+static struct enrich *scan_en;
+static size_t scan_cap;
+
+static int note_cgroup(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	struct enrich *en = scan_en;
+	const char *rel = path + strlen("/sys/fs/cgroup");
+
+	if (flag != FTW_D)
+		return 0;
+	if (en->ncgroups == scan_cap) {
+		size_t cap = scan_cap ? 2 * scan_cap : 256;
+		struct cgroup_name *n = realloc(en->cgroups, cap * sizeof(*n));
+
+		if (!n)
+			return 1;
+		en->cgroups = n;
+		scan_cap = cap;
+	}
+	en->cgroups[en->ncgroups].id = st->st_ino;
+	en->cgroups[en->ncgroups].path = strdup(*rel ? rel : "/");
+	if (en->cgroups[en->ncgroups].path)
+		en->ncgroups++;
+	return 0;
+}
+
+/*
+ * A process that already exited has no /proc/PID/cgroup; its cgroup id
+ * (the cgroup2 directory's inode) still names the cgroup. Rescanned at
+ * most once a second, only when an unknown id shows up.
+ */
+static const char *cgroup_by_id(struct enrich *en, uint64_t id)
+{
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	size_t i;
+
+	for (i = 0; i < en->ncgroups; i++)
+		if (en->cgroups[i].id == id)
+			return en->cgroups[i].path;
+	if (now - en->cgroups_scanned_ns < 1000000000)
+		return NULL;
+	en->cgroups_scanned_ns = now;
+	for (i = 0; i < en->ncgroups; i++)
+		free(en->cgroups[i].path);
+	en->ncgroups = 0;
+	scan_en = en;
+	scan_cap = 0;
+	free(en->cgroups);
+	en->cgroups = NULL;
+	nftw("/sys/fs/cgroup", note_cgroup, 16, FTW_PHYS | FTW_MOUNT);
+	for (i = 0; i < en->ncgroups; i++)
+		if (en->cgroups[i].id == id)
+			return en->cgroups[i].path;
+	return NULL;
+}
+
+const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uint64_t id)
 {
 	struct proc_info *p = proc_slot(en, pid, comm);
 	char path[64], line[PATH_MAX + 16];
@@ -142,7 +212,7 @@ const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm)
 	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
 	f = fopen(path, "re");
 	if (!f)
-		return NULL;
+		return cgroup_by_id(en, id);
 	while (fgets(line, sizeof(line), f)) {
 		/* cgroup v2: "0::/path"; that is the one that names containers */
 		if (!strncmp(line, "0::", 3)) {
@@ -152,7 +222,7 @@ const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm)
 		}
 	}
 	fclose(f);
-	return p->cgroup;
+	return p->cgroup ?: cgroup_by_id(en, id);
 }
 
 int proc_ns_path_pid(const char *path, uint32_t self_pid)

@@ -29,7 +29,7 @@ void enrich_scan_mounts(struct enrich *en);
 
 /* Executable and cgroup path of a live process; NULL if unknown. */
 const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm);
-const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm);
+const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uint64_t id);
 
 /*
  * Complete a record in place. Returns false when the record is not about a

@@ -187,7 +187,7 @@ static int handle_event(void *ctx, void *data, size_t len)
 	x.seq = ++t->seq;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.exe = enrich_exe(t->en, e.pid, e.comm);
-	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm);
+	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	rec = event_to_json(&e, &x);
 	if (!rec) {
 		t->cb_err = -ENOMEM;

@@ -15,7 +15,7 @@ fail() { echo "FAIL: $1"; }
 skip() { echo "SKIP: $1 ($2)"; }
 check() {
 	local what=$1; shift
-	if "$@"; then pass "$what"; else fail "$what"; fi
+	if "$@" >/dev/null; then pass "$what"; else fail "$what"; fi
 }
 expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', want '$3'"; fi

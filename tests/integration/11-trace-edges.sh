@@ -1,0 +1,88 @@
+#!/bin/bash
+# nsaudit trace at its edges: hostile process names, filters, a ring too
+# small to keep up (loss must be reported, never silent), bad arguments.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_root "trace edge cases"
+require_cmd jq "trace edge cases"
+NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
+
+# --- hostile names: quotes, backslash, newline, control and invalid UTF-8
+OUT=$TMP/hostile.jsonl
+trace_start "$OUT" --op unshare
+"$NSOPS" -n 'a"b\nc\d\x01\xff' unshare uts >/dev/null
+sleep 0.2
+trace_stop
+check "hostile comm: every line is valid JSON" jq -e . "$OUT"
+expect_eq "hostile comm: one record, not split by the newline" "$(wc -l <"$OUT")" 1
+expect_eq "hostile comm: exact bytes kept in comm_hex" \
+	"$(jq -r .comm_hex "$OUT")" "$(printf 'a"b\nc\\d\x01\xff' | od -An -tx1 | tr -d ' \n')"
+expect_eq "hostile comm: readable comm with U+FFFD for the bad byte" \
+	"$(jq -j .comm "$OUT" | od -An -tx1 | tr -d ' \n')" \
+	"$(printf 'a"b\nc\\d\x01\xef\xbf\xbd' | od -An -tx1 | tr -d ' \n')"
+"$NSAUDIT" trace >"$TMP/text" 2>/dev/null & tp=$!
+sleep 1
+"$NSOPS" -n 'x\ny' unshare uts >/dev/null
+sleep 0.2; kill -INT $tp; wait $tp
+expect_eq "hostile comm: text format stays one line per record" \
+	"$(grep -c 'comm="x\\ny"' "$TMP/text")" 1
+
+# --- filters
+OUT=$TMP/filter.jsonl
+trace_start "$OUT" --type uts --op unshare
+"$NSOPS" unshare net,uts,ipc >/dev/null
+"$NSOPS" open /proc/self/ns/uts >/dev/null
+sleep 0.2
+trace_stop
+expect_eq "--type uts --op unshare: only the uts unshare" \
+	"$(jq -r '[.op, .ns_type] | join(":")' "$OUT" | sort -u | tr '\n' ' ')" "unshare:uts "
+OUT=$TMP/pid.jsonl
+unshare -u sleep 30 & sl=$!
+sleep 0.2
+trace_start "$OUT" --pid $sl
+"$NSOPS" unshare uts >/dev/null
+sleep 0.2
+trace_stop
+kill $sl
+expect_eq "--pid: nothing from other processes" "$(wc -l <"$OUT")" 0
+OUT=$TMP/comm.jsonl
+trace_start "$OUT" --comm nsops-x
+"$NSOPS" -n nsops-x unshare uts >/dev/null
+"$NSOPS" -n nsops-y unshare uts >/dev/null
+sleep 0.2
+trace_stop
+expect_eq "--comm: only that command" "$(jq -r .comm "$OUT" | sort -u)" nsops-x
+
+# --- loss is reported: a 4 KiB ring cannot hold 20000 setns between drains
+OUT=$TMP/lost.jsonl
+trace_start "$OUT" --ring-size 4096 --op setns
+"$NSOPS" setns-loop 20000 /proc/self/ns/net >/dev/null
+sleep 0.3
+trace_stop
+got=$(jq -c 'select(.op=="setns")' "$OUT" | wc -l)
+lost=$(jq -s '[.[] | select(.op=="lost") | .count] | add // 0' "$OUT")
+expect_eq "small ring: delivered + lost == 20000" "$((got + lost))" 20000
+[ "$lost" -gt 0 ] && pass "small ring: lost records reported with a count" ||
+	fail "small ring: lost records reported with a count (lost=$lost)"
+
+# --- bad arguments: exit 2 and one line naming the problem
+bad() {	# bad "what" "expected text" ARGS...
+	local what=$1 want=$2; shift 2
+	"$NSAUDIT" "$@" >/dev/null 2>"$TMP/err"
+	local rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q -- "$want" "$TMP/err"; then
+		pass "bad input: $what"
+	else
+		fail "bad input: $what (rc=$rc, stderr: $(head -c 200 "$TMP/err"))"
+	fi
+}
+bad "--pid abc" "not a process id" trace --pid abc
+bad "--pid -5" "not a process id" trace --pid -5
+bad "--format xml" "not text or json" trace --format xml
+bad "--type foo" "unknown namespace type 'foo'" trace --type net,foo
+bad "--op bogus" "unknown operation 'bogus'" trace --op bogus
+bad "--ring-size 1000" "power of two" trace --ring-size 1000
+bad "unknown option" "unknown option '--frobnicate'" trace --frobnicate
+bad "missing value" "needs a value" trace --pid
+bad "unknown command" "unknown command 'frob'" frob
+"$NSAUDIT" trace --help | grep -q -- '--type LIST' && pass "trace --help documents the filters" ||
+	fail "trace --help documents the filters"

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Records as JSON and text: fields, escaping of hostile bytes, time format. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "event_json.h"
+
+static struct nsaudit_event base(void)
+{
+	struct nsaudit_event e = { 0 };
+
+	e.op = NSAUDIT_OP_SETNS;
+	e.ns_type = NSAUDIT_NS_NET;
+	e.ns_inum = 4026532289u;
+	e.old_inum = 4026531840u;
+	e.flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_HAS_OLD;
+	e.pid = e.tid = 42;
+	e.fd = 3;
+	e.via = NSAUDIT_VIA_PROC;
+	e.probe = NSAUDIT_PROBE_TP_SYSCALLS;
+	strcpy(e.comm, "ip");
+	return e;
+}
+
+static const char *str(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : NULL;
+}
+
+Test(event_json, setns_fields)
+{
+	struct nsaudit_event e = base();
+	struct event_extra x = { .seq = 7, .realtime_ns = 0 };
+	struct json_object *o = event_to_json(&e, &x);
+
+	cr_assert_str_eq(str(o, "op"), "setns");
+	cr_assert_str_eq(str(o, "ns_type"), "net");
+	cr_assert_str_eq(str(o, "ns_inum"), "4026532289");
+	cr_assert_str_eq(str(o, "old_inum"), "4026531840");
+	cr_assert_str_eq(str(o, "via"), "proc");
+	cr_assert_str_eq(str(o, "fd"), "3");
+	cr_assert_str_eq(str(o, "seq"), "7");
+	cr_assert_str_eq(str(o, "time"), "1970-01-01T00:00:00.000000000Z");
+	cr_assert_str_eq(str(o, "probe"), "tracepoint/syscalls");
+	cr_assert_null(str(o, "error"), "no error field on success");
+	json_object_put(o);
+}
+
+Test(event_json, failure_has_errno_name)
+{
+	struct nsaudit_event e = base();
+	struct event_extra x = { 0 };
+	struct json_object *o;
+
+	e.result = -1;	/* EPERM */
+	o = event_to_json(&e, &x);
+	cr_assert_str_eq(str(o, "result"), "-1");
+	cr_assert_str_eq(str(o, "error"), "EPERM");
+	json_object_put(o);
+}
+
+Test(event_json, absent_fields_are_absent)
+{
+	struct nsaudit_event e = base();
+	struct event_extra x = { 0 };
+	struct json_object *o;
+
+	e.flags = 0;
+	e.fd = -1;
+	e.via = 0;
+	o = event_to_json(&e, &x);
+	cr_assert_null(str(o, "ns_inum"));
+	cr_assert_null(str(o, "old_inum"));
+	cr_assert_null(str(o, "fd"));
+	cr_assert_null(str(o, "via"));
+	json_object_put(o);
+}
+
+Test(event_json, hostile_comm_round_trips)
+{
+	struct nsaudit_event e = base();
+	struct event_extra x = { 0 };
+	struct json_object *o, *back;
+	const char *line;
+
+	memcpy(e.comm, "a\"b\nc\\\x01\xff", 9);
+	e.comm[9] = '\0';
+	o = event_to_json(&e, &x);
+	line = record_to_json_line(o);
+	cr_assert_null(strchr(line, '\n'), "a record is one line");
+	back = json_tokener_parse(line);
+	cr_assert_not_null(back, "the line is valid JSON");
+	cr_assert_str_eq(str(back, "comm"), "a\"b\nc\\\x01\xef\xbf\xbd");
+	cr_assert_str_eq(str(back, "comm_hex"), "6122620a635c01ff");
+	json_object_put(back);
+	json_object_put(o);
+}
+
+Test(event_json, valid_utf8_kept_without_hex)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_add_bytes(o, "path", "/run/netns/caf\xc3\xa9", 256);
+	cr_assert_str_eq(str(o, "path"), "/run/netns/caf\xc3\xa9");
+	cr_assert_null(str(o, "path_hex"));
+	json_object_put(o);
+}
+
+Test(event_json, overlong_and_surrogate_utf8_rejected)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_add_bytes(o, "a", "\xc0\xaf", 16);		/* overlong '/' */
+	json_add_bytes(o, "b", "\xed\xa0\x80", 16);	/* surrogate */
+	cr_assert_not_null(str(o, "a_hex"));
+	cr_assert_not_null(str(o, "b_hex"));
+	json_object_put(o);
+}
+
+Test(event_json, rfc3339)
+{
+	char buf[64];
+
+	format_rfc3339(1796286000123456789LL, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "2026-12-03T08:20:00.123456789Z");
+}
+
+Test(event_json, text_line_escapes)
+{
+	struct nsaudit_event e = base();
+	struct event_extra x = { 0 };
+	struct json_object *o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	strcpy(e.comm, "x\ny");
+	o = event_to_json(&e, &x);
+	record_print_text(f, o, false);
+	fclose(f);
+	cr_assert_not_null(strstr(buf, "setns   net:[4026532289] from net:[4026531840]"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "comm=\"x\\ny\""), "%s", buf);
+	cr_assert_eq(strchr(buf, '\n'), buf + len - 1, "one line");
+	free(buf);
+	json_object_put(o);
+}
