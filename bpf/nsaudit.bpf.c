@@ -31,6 +31,9 @@ const volatile __u32 self_tgid = 0;		/* the loader: never trace it */
 
 /* Records the ring could not take; read by user space, reported as "lost". */
 __u64 lost_events = 0;
+/* Numbers every record, so a recorder restarted on the pinned ring can tell
+ * which records its crashed predecessor already wrote. */
+__u64 next_kseq = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -91,6 +94,7 @@ static __always_inline struct nsaudit_event *event_start(__u32 op, __u32 probe)
 		return NULL;
 	}
 	e->ts_boot_ns = bpf_ktime_get_boot_ns();
+	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
 	e->op = op;
 	e->probe = probe;
 	e->pid = id >> 32;
