@@ -64,6 +64,11 @@ $(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard bpf/*.h loader/*.h audit/*.h)
 $(BUILD)/nsaudit: $(MAIN_OBJ) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
+# A fully static nsaudit for the patched-kernel guest's busybox initramfs.
+STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lsodium -lcap-ng -laudit -lpthread
+$(BUILD)/nsaudit-static: $(MAIN_OBJ) $(LIB_OBJS)
+	$(CC) $(CFLAGS) -static $^ -o $@ $(STATIC_LIBS)
+
 # --- running --------------------------------------------------------------
 run: deps all
 	tests/lib/mount-fs.sh
@@ -84,7 +89,7 @@ HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(wildcard tests/help
 
 $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@
+	$(CC) $(CFLAGS) -static $< -o $@
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2

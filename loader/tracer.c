@@ -147,7 +147,12 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* Decide which programs to load, and name the resulting hook set. */
+/*
+ * Decide which programs to load, and name the resulting hook set. On the
+ * patched kernel (nsfd and set_namespace in BTF) with fentry allowed, setns
+ * is seen at sys_setns and at set_namespace; where only the patch's
+ * tracepoints are usable, those; everywhere else, the syscall tracepoints.
+ */
 static void choose_hooks(struct tracer *t)
 {
 	struct nsaudit_bpf *s = t->skel;
@@ -159,6 +164,8 @@ static void choose_hooks(struct tracer *t)
 		{ s->progs.tp_exit_open, "syscalls/sys_exit_open" },
 		{ s->progs.tp_exit_move_mount, "syscalls/sys_exit_move_mount" },
 	};
+	struct features ft;
+	bool patched, fentry, nstp;
 	char path[128];
 	size_t i;
 
@@ -168,8 +175,24 @@ static void choose_hooks(struct tracer *t)
 		if (access(path, F_OK))
 			bpf_program__set_autoload(syscalls[i].prog, false);
 	}
-	snprintf(t->hooks, sizeof(t->hooks),
-		 "tracepoint/syscalls raw_tp/sched_process_fork iter/task");
+	features_probe(&ft, true);
+	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SET_NAMESPACE];
+	fentry = patched && ft.have[FEAT_FENTRY];
+	nstp = ft.have[FEAT_NS_TRACEPOINTS];
+	bpf_program__set_autoload(s->progs.fexit_sys_nsfd, fentry);
+	bpf_program__set_autoload(s->progs.fentry_sys_setns, fentry);
+	bpf_program__set_autoload(s->progs.fexit_sys_setns, fentry);
+	bpf_program__set_autoload(s->progs.fexit_set_namespace, fentry);
+	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry);
+	bpf_program__set_autoload(s->progs.tp_exit_setns, !fentry);
+	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && !fentry);
+	bpf_program__set_autoload(s->progs.tp_set_namespace, nstp && !fentry);
+	bpf_program__set_autoload(s->progs.tp_ns_free, nstp);
+	snprintf(t->hooks, sizeof(t->hooks), "%s%s%s raw_tp/sched_process_fork iter/task",
+		 fentry ? "fexit/__x64_sys_nsfd fentry+fexit/__x64_sys_setns "
+			  "fexit/set_namespace " : "",
+		 nstp && !fentry ? "tp_btf/nsfd tp_btf/set_namespace " : "",
+		 nstp ? "tp_btf/ns_free tracepoint/syscalls" : "tracepoint/syscalls");
 }
 
 static bool already_written(struct tracer *t, uint64_t kseq)
