@@ -719,7 +719,7 @@ int cmd_holders(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+af:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "af:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			all = true;
