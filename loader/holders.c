@@ -484,8 +484,11 @@ static void acct_text(const struct ns_ent *e, char *buf, size_t len)
 			      words[a]);
 	}
 	if (n < len)
-		snprintf(buf + n, len - n, "%s + %ld unattributed", parts ? "" : "0",
-			 (long)e->k.refs - explained(e));
+		n += snprintf(buf + n, len - n, "%s + %ld unattributed", parts ? "" : "0",
+			      (long)e->k.refs - explained(e));
+	if (n < len && e->type == NSAUDIT_NS_PID && !e->k.parent_inum)
+		snprintf(buf + n, len - n, " (the initial pid namespace is not reference "
+					   "counted: get_pid_ns() skips it)");
 }
 
 static void print_ns(const struct model *m, struct ns_ent *e, const char *indent, bool all)
