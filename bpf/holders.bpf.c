@@ -117,24 +117,28 @@ static __always_inline void ns_owner(struct holders_ns *out, struct ns_common *n
 		break;
 	case CLONE_NEWUTS:
 		base = (void *)ns - bpf_core_field_offset(struct uts_namespace, ns);
-		out->owner_inum = ns_inum(&BPF_CORE_READ((struct uts_namespace *)base, user_ns)->ns);
+		out->owner_inum =
+		    ns_inum(&BPF_CORE_READ((struct uts_namespace *)base, user_ns)->ns);
 		break;
 	case CLONE_NEWIPC:
 		base = (void *)ns - bpf_core_field_offset(struct ipc_namespace, ns);
-		out->owner_inum = ns_inum(&BPF_CORE_READ((struct ipc_namespace *)base, user_ns)->ns);
+		out->owner_inum =
+		    ns_inum(&BPF_CORE_READ((struct ipc_namespace *)base, user_ns)->ns);
 		break;
 	case CLONE_NEWNS:
 		base = (void *)ns - bpf_core_field_offset(struct mnt_namespace, ns);
-		out->owner_inum = ns_inum(&BPF_CORE_READ((struct mnt_namespace *)base, user_ns)->ns);
+		out->owner_inum =
+		    ns_inum(&BPF_CORE_READ((struct mnt_namespace *)base, user_ns)->ns);
 		break;
 	case CLONE_NEWCGROUP:
 		base = (void *)ns - bpf_core_field_offset(struct cgroup_namespace, ns);
 		out->owner_inum =
-			ns_inum(&BPF_CORE_READ((struct cgroup_namespace *)base, user_ns)->ns);
+		    ns_inum(&BPF_CORE_READ((struct cgroup_namespace *)base, user_ns)->ns);
 		break;
 	case CLONE_NEWTIME:
 		base = (void *)ns - bpf_core_field_offset(struct time_namespace, ns);
-		out->owner_inum = ns_inum(&BPF_CORE_READ((struct time_namespace *)base, user_ns)->ns);
+		out->owner_inum =
+		    ns_inum(&BPF_CORE_READ((struct time_namespace *)base, user_ns)->ns);
 		break;
 	case CLONE_NEWPID: {
 		struct pid_namespace *p;

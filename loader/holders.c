@@ -52,9 +52,8 @@ enum acct {
 };
 
 static const char *const acct_names[ACCT_MAX] = {
-	[ACCT_NSPROXY] = "nsproxy",	[ACCT_DENTRY] = "nsfs_dentry",
-	[ACCT_SOCKET] = "socket",	[ACCT_PID] = "struct_pid",
-	[ACCT_CRED] = "cred",		[ACCT_CHILD] = "child",
+    [ACCT_NSPROXY] = "nsproxy", [ACCT_DENTRY] = "nsfs_dentry", [ACCT_SOCKET] = "socket",
+    [ACCT_PID] = "struct_pid",	[ACCT_CRED] = "cred",	       [ACCT_CHILD] = "child",
 };
 
 struct ns_ent {
@@ -154,8 +153,9 @@ static int build(struct model *m)
 	for (i = 0; i < s->nfiles; i++) {
 		struct holders_file *f = &s->files[i];
 
-		ns_note(m, f->kind == HOLDERS_FILE_SOCKET ? NSAUDIT_NS_NET
-							   : type_of_flag(f->ns.clone_flag),
+		ns_note(m,
+			f->kind == HOLDERS_FILE_SOCKET ? NSAUDIT_NS_NET
+						       : type_of_flag(f->ns.clone_flag),
 			&f->ns);
 	}
 	for (i = 0; i < m->mounts.n; i++)
@@ -312,10 +312,10 @@ static json_object *ns_json(const struct model *m, const struct ns_ent *e)
 
 	for (i = 0; i < s->ntasks; i++) {
 		const struct holders_task *t = &s->tasks[i];
-		int own = e->type == NSAUDIT_NS_PID	 ? NSAUDIT_NS_PID
+		int own = e->type == NSAUDIT_NS_PID    ? NSAUDIT_NS_PID
 			  : e->type == NSAUDIT_NS_TIME ? NSAUDIT_NS_TIME
 						       : e->type;
-		int kid = e->type == NSAUDIT_NS_PID	 ? HOLDERS_SLOT_PID_CHILDREN
+		int kid = e->type == NSAUDIT_NS_PID    ? HOLDERS_SLOT_PID_CHILDREN
 			  : e->type == NSAUDIT_NS_TIME ? HOLDERS_SLOT_TIME_CHILDREN
 						       : -1;
 		bool in = t->ns[own].inum == e->inum;
@@ -363,7 +363,8 @@ static json_object *ns_json(const struct model *m, const struct ns_ent *e)
 			jadd_str(r, "family", sock_family_name(f->family));
 			jadd_int(r, "family_num", f->family);
 			jadd_str(r, "sock_type", sock_type_name(f->type));
-			jadd_str(r, "protocol", sock_protocol_name(f->family, f->type, f->protocol));
+			jadd_str(r, "protocol",
+				 sock_protocol_name(f->family, f->type, f->protocol));
 			jadd_int(r, "protocol_num", f->protocol);
 			jadd_int(r, "inode", (int64_t)f->sock_ino);
 			json_object_object_add(r, "holds_ref", json_object_new_boolean(f->net_ref));
@@ -421,8 +422,7 @@ struct lines {
 	size_t n;
 };
 
-static void line_add(struct lines *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void line_add(struct lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line_add(struct lines *l, const char *fmt, ...)
 {
 	va_list ap;
@@ -464,16 +464,16 @@ static const char *safe(const char *in, char *buf, size_t len)
 static void acct_text(const struct ns_ent *e, char *buf, size_t len)
 {
 	static const char *const words[ACCT_MAX] = {
-		[ACCT_NSPROXY] = "nsproxy", [ACCT_DENTRY] = "nsfs dentry",
-		[ACCT_SOCKET] = "socket",   [ACCT_PID] = "struct pid",
-		[ACCT_CRED] = "cred",	    [ACCT_CHILD] = "child ns",
+	    [ACCT_NSPROXY] = "nsproxy", [ACCT_DENTRY] = "nsfs dentry", [ACCT_SOCKET] = "socket",
+	    [ACCT_PID] = "struct pid",	[ACCT_CRED] = "cred",	       [ACCT_CHILD] = "child ns",
 	};
 	size_t n;
 	int a, parts = 0;
 
 	if (!e->known) {
-		snprintf(buf, len, "refs ? (no task, fd or socket of it was seen, so BPF could "
-				   "not read its count)");
+		snprintf(buf, len,
+			 "refs ? (no task, fd or socket of it was seen, so BPF could "
+			 "not read its count)");
 		return;
 	}
 	n = snprintf(buf, len, "refs %u = ", e->k.refs);
@@ -487,14 +487,15 @@ static void acct_text(const struct ns_ent *e, char *buf, size_t len)
 		n += snprintf(buf + n, len - n, "%s + %ld unattributed", parts ? "" : "0",
 			      (long)e->k.refs - explained(e));
 	if (n < len && e->type == NSAUDIT_NS_PID && !e->k.parent_inum)
-		snprintf(buf + n, len - n, " (the initial pid namespace is not reference "
-					   "counted: get_pid_ns() skips it)");
+		snprintf(buf + n, len - n,
+			 " (the initial pid namespace is not reference "
+			 "counted: get_pid_ns() skips it)");
 }
 
 static void print_ns(const struct model *m, struct ns_ent *e, const char *indent, bool all)
 {
 	const struct holders_scan *s = &m->scan;
-	struct lines l = { 0 };
+	struct lines l = {0};
 	char lab[48], lab2[48], b1[512], b2[4200], b3[8400];
 	size_t i, j, shown = 0, hidden = 0, kthreads = 0;
 
@@ -543,7 +544,7 @@ static void print_ns(const struct model *m, struct ns_ent *e, const char *indent
 		line_add(&l, "task    pid %d %s%s%s%s", t->pid, safe(t->comm, b1, sizeof(b1)),
 			 threads > 1 ? b2 : "",
 			 fc ? (e->type == NSAUDIT_NS_PID ? "  (pid_for_children)"
-							  : "  (time_for_children)")
+							 : "  (time_for_children)")
 			    : "",
 			 "");
 	}
@@ -642,43 +643,42 @@ static void print_notes(const struct model *m, FILE *f)
 	size_t i;
 
 	for (i = 0; i < m->mounts.nunread; i++)
-		fprintf(f, "note: mount namespace mnt:[%u] not read: %s\n", m->mounts.unread[i].inum,
-			m->mounts.unread[i].why);
+		fprintf(f, "note: mount namespace mnt:[%u] not read: %s\n",
+			m->mounts.unread[i].inum, m->mounts.unread[i].why);
 }
 
 /* ---- command ----------------------------------------------------------- */
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: nsaudit holders NS [--format text|json]\n"
-		"       nsaudit holders --all [--format text|json]\n\n"
-		"List everything that keeps a namespace alive, and reconcile it with the\n"
-		"kernel's reference count (read by BPF iterators):\n"
-		"  task    threads in it (pid/time: also *_for_children)\n"
-		"  fd      open namespace files, and how they were opened\n"
-		"  mount   bind mounts of it, in every mount namespace\n"
-		"  socket  sockets in it (net)\n"
-		"  child   namespaces it owns (user) or that are nested in it (pid, user)\n\n"
-		"NS is TYPE:INODE, TYPE:[INODE], PID:TYPE, a path (/proc/PID/ns/TYPE,\n"
-		"/run/netns/NAME, any bind-mounted namespace file) or an ip netns name.\n"
-		"A namespace with no name left is found by TYPE:INODE. Exit status 1 when\n"
-		"it does not exist.\n\n"
-		"Reference accounting (refs = ...): one per nsproxy naming it, however many\n"
-		"tasks share that nsproxy; one for the nsfs dentry, shared by all fds and\n"
-		"bind mounts; one per socket (net); one per thread's struct pid (pid); one\n"
-		"per cred and per owned namespace (user); the rest is unattributed.\n\n"
-		"Options:\n"
-		"  --all            every namespace on the machine, as a tree by owning\n"
-		"                   user namespace\n"
-		"  --format FMT     text (default) or json (one object per namespace per line)\n"
-		"  -h, --help       this help\n\n"
-		"Examples:\n"
-		"  nsaudit holders blue                     # ip netns blue\n"
-		"  nsaudit holders /run/netns/blue --format json\n"
-		"  nsaudit holders net:4026532289           # after 'ip netns del'\n"
-		"  nsaudit holders 1234:pid\n"
-		"  nsaudit holders --all\n");
+	fprintf(f, "Usage: nsaudit holders NS [--format text|json]\n"
+		   "       nsaudit holders --all [--format text|json]\n\n"
+		   "List everything that keeps a namespace alive, and reconcile it with the\n"
+		   "kernel's reference count (read by BPF iterators):\n"
+		   "  task    threads in it (pid/time: also *_for_children)\n"
+		   "  fd      open namespace files, and how they were opened\n"
+		   "  mount   bind mounts of it, in every mount namespace\n"
+		   "  socket  sockets in it (net)\n"
+		   "  child   namespaces it owns (user) or that are nested in it (pid, user)\n\n"
+		   "NS is TYPE:INODE, TYPE:[INODE], PID:TYPE, a path (/proc/PID/ns/TYPE,\n"
+		   "/run/netns/NAME, any bind-mounted namespace file) or an ip netns name.\n"
+		   "A namespace with no name left is found by TYPE:INODE. Exit status 1 when\n"
+		   "it does not exist.\n\n"
+		   "Reference accounting (refs = ...): one per nsproxy naming it, however many\n"
+		   "tasks share that nsproxy; one for the nsfs dentry, shared by all fds and\n"
+		   "bind mounts; one per socket (net); one per thread's struct pid (pid); one\n"
+		   "per cred and per owned namespace (user); the rest is unattributed.\n\n"
+		   "Options:\n"
+		   "  --all            every namespace on the machine, as a tree by owning\n"
+		   "                   user namespace\n"
+		   "  --format FMT     text (default) or json (one object per namespace per line)\n"
+		   "  -h, --help       this help\n\n"
+		   "Examples:\n"
+		   "  nsaudit holders blue                     # ip netns blue\n"
+		   "  nsaudit holders /run/netns/blue --format json\n"
+		   "  nsaudit holders net:4026532289           # after 'ip netns del'\n"
+		   "  nsaudit holders 1234:pid\n"
+		   "  nsaudit holders --all\n");
 }
 
 static void mntns_refs(const struct holders_scan *s, struct mntns_ref **out, size_t *n)
@@ -691,26 +691,27 @@ static void mntns_refs(const struct holders_scan *s, struct mntns_ref **out, siz
 	if (!v)
 		return;
 	for (i = 0; i < s->ntasks; i++)
-		if (s->tasks[i].ns[NSAUDIT_NS_MNT].inum && !(s->tasks[i].flags & HOLDERS_TF_KTHREAD))
-			v[k++] = (struct mntns_ref){ s->tasks[i].ns[NSAUDIT_NS_MNT].inum,
-						     (pid_t)s->tasks[i].tid, -1 };
+		if (s->tasks[i].ns[NSAUDIT_NS_MNT].inum &&
+		    !(s->tasks[i].flags & HOLDERS_TF_KTHREAD))
+			v[k++] = (struct mntns_ref){s->tasks[i].ns[NSAUDIT_NS_MNT].inum,
+						    (pid_t)s->tasks[i].tid, -1};
 	for (i = 0; i < s->nfiles; i++)
 		if (s->files[i].kind == HOLDERS_FILE_NSFS &&
 		    type_of_flag(s->files[i].ns.clone_flag) == NSAUDIT_NS_MNT)
-			v[k++] = (struct mntns_ref){ s->files[i].ns.inum, (pid_t)s->files[i].pid,
-						     (int)s->files[i].fd };
+			v[k++] = (struct mntns_ref){s->files[i].ns.inum, (pid_t)s->files[i].pid,
+						    (int)s->files[i].fd};
 	*n = k;
 }
 
 int cmd_holders(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"all", no_argument, NULL, 'a'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
-	struct model m = { 0 };
+	struct model m = {0};
 	struct holders_scan first;
 	struct mntns_ref *refs;
 	struct nsspec spec;
@@ -748,17 +749,16 @@ int cmd_holders(int argc, char **argv)
 		}
 	}
 	if (all == (optind < argc) || argc - optind > 1) {
-		ERR("%s (try 'nsaudit holders --help')",
-		    all ? "give either NS or --all, not both" : "which namespace? give NS or --all");
+		ERR("%s (try 'nsaudit holders --help')", all ? "give either NS or --all, not both"
+							     : "which namespace? give NS or --all");
 		return EXIT_USAGE;
 	}
 	if (!all && nsspec_parse(argv[optind], true, &spec, err, sizeof(err))) {
 		/* a spec that does not parse is a usage error; a path or pid
 		 * that does not resolve means the namespace is not there */
 		ERR("%s", err);
-		return strchr(argv[optind], '/') || errno == ENOENT || errno == ESRCH
-			       ? 1
-			       : EXIT_USAGE;
+		return strchr(argv[optind], '/') || errno == ENOENT || errno == ESRCH ? 1
+										      : EXIT_USAGE;
 	}
 
 	m.self = getpid();

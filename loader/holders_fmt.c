@@ -10,13 +10,20 @@
 const char *sock_family_name(unsigned int family)
 {
 	switch (family) {
-	case AF_UNIX: return "unix";
-	case AF_INET: return "inet";
-	case AF_INET6: return "inet6";
-	case AF_NETLINK: return "netlink";
-	case AF_PACKET: return "packet";
-	case AF_VSOCK: return "vsock";
-	case AF_XDP: return "xdp";
+	case AF_UNIX:
+		return "unix";
+	case AF_INET:
+		return "inet";
+	case AF_INET6:
+		return "inet6";
+	case AF_NETLINK:
+		return "netlink";
+	case AF_PACKET:
+		return "packet";
+	case AF_VSOCK:
+		return "vsock";
+	case AF_XDP:
+		return "xdp";
 	}
 	return NULL;
 }
@@ -24,12 +31,18 @@ const char *sock_family_name(unsigned int family)
 const char *sock_type_name(unsigned int type)
 {
 	switch (type) {
-	case SOCK_STREAM: return "stream";
-	case SOCK_DGRAM: return "dgram";
-	case SOCK_RAW: return "raw";
-	case SOCK_RDM: return "rdm";
-	case SOCK_SEQPACKET: return "seqpacket";
-	case SOCK_PACKET: return "packet";
+	case SOCK_STREAM:
+		return "stream";
+	case SOCK_DGRAM:
+		return "dgram";
+	case SOCK_RAW:
+		return "raw";
+	case SOCK_RDM:
+		return "rdm";
+	case SOCK_SEQPACKET:
+		return "seqpacket";
+	case SOCK_PACKET:
+		return "packet";
 	}
 	return NULL;
 }
@@ -38,26 +51,41 @@ const char *sock_protocol_name(unsigned int family, unsigned int type, unsigned 
 {
 	if (family == AF_INET || family == AF_INET6) {
 		switch (protocol) {
-		case IPPROTO_TCP: return "tcp";
-		case IPPROTO_UDP: return "udp";
-		case IPPROTO_UDPLITE: return "udplite";
-		case IPPROTO_ICMP: return "icmp";
-		case IPPROTO_ICMPV6: return "icmpv6";
-		case IPPROTO_SCTP: return "sctp";
-		case IPPROTO_MPTCP: return "mptcp";
-		case IPPROTO_RAW: return "raw";
-		case 0: return type == SOCK_RAW ? "ip" : NULL;
+		case IPPROTO_TCP:
+			return "tcp";
+		case IPPROTO_UDP:
+			return "udp";
+		case IPPROTO_UDPLITE:
+			return "udplite";
+		case IPPROTO_ICMP:
+			return "icmp";
+		case IPPROTO_ICMPV6:
+			return "icmpv6";
+		case IPPROTO_SCTP:
+			return "sctp";
+		case IPPROTO_MPTCP:
+			return "mptcp";
+		case IPPROTO_RAW:
+			return "raw";
+		case 0:
+			return type == SOCK_RAW ? "ip" : NULL;
 		}
 		return NULL;
 	}
 	if (family == AF_NETLINK) {
 		switch (protocol) {
-		case NETLINK_ROUTE: return "route";
-		case NETLINK_SOCK_DIAG: return "sock_diag";
-		case NETLINK_AUDIT: return "audit";
-		case NETLINK_KOBJECT_UEVENT: return "kobject_uevent";
-		case NETLINK_GENERIC: return "generic";
-		case NETLINK_NETFILTER: return "netfilter";
+		case NETLINK_ROUTE:
+			return "route";
+		case NETLINK_SOCK_DIAG:
+			return "sock_diag";
+		case NETLINK_AUDIT:
+			return "audit";
+		case NETLINK_KOBJECT_UEVENT:
+			return "kobject_uevent";
+		case NETLINK_GENERIC:
+			return "generic";
+		case NETLINK_NETFILTER:
+			return "netfilter";
 		}
 		return NULL;
 	}

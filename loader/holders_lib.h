@@ -23,7 +23,7 @@ struct holders_scan {
 	struct scan_cred {
 		uint64_t addr;
 		uint32_t user_inum;
-	} *creds;
+	} * creds;
 	size_t ncreds;
 };
 
@@ -33,19 +33,19 @@ void holders_scan_free(struct holders_scan *scan);
 
 /* One nsfs mount: a bind mount of a namespace file. */
 struct holders_mount {
-	uint32_t mnt_ns;   /* the mount namespace it is in */
+	uint32_t mnt_ns; /* the mount namespace it is in */
 	uint32_t mount_id;
-	int type;	   /* enum nsaudit_ns_type of the namespace mounted */
-	uint32_t inum;	   /* and its inode */
-	pid_t via_pid;	   /* a task in mnt_ns whose mountinfo showed it; 0 if none */
-	char path[4096];   /* mount point, as seen inside mnt_ns */
+	int type;	 /* enum nsaudit_ns_type of the namespace mounted */
+	uint32_t inum;	 /* and its inode */
+	pid_t via_pid;	 /* a task in mnt_ns whose mountinfo showed it; 0 if none */
+	char path[4096]; /* mount point, as seen inside mnt_ns */
 };
 
 /* A parsed /proc/PID/mountinfo line: only what holders needs. */
 struct mountinfo_line {
 	uint32_t mount_id;
-	char root[256];	   /* "net:[4026532289]" for nsfs */
-	char path[4096];   /* mount point, \NNN escapes decoded */
+	char root[256];	 /* "net:[4026532289]" for nsfs */
+	char path[4096]; /* mount point, \NNN escapes decoded */
 	char fstype[64];
 };
 
@@ -61,7 +61,7 @@ struct holders_mounts {
 	struct unread_mntns {
 		uint32_t inum;
 		char why[128];
-	} *unread;
+	} * unread;
 	size_t nunread;
 	/* Helper processes that keep mount-only namespaces open during the
 	 * scan, so BPF can read their reference counts; their pids are not

@@ -101,8 +101,7 @@ int nsfs_root_parse(const char *root, int *type, uint32_t *inum)
 	errno = 0;
 	v = strtoul(colon + 2, &end, 10);
 	n = strlen(root);
-	if (errno || end == colon + 2 || end != root + n - 1 || *end != ']' || !v ||
-	    v > UINT32_MAX)
+	if (errno || end == colon + 2 || end != root + n - 1 || *end != ']' || !v || v > UINT32_MAX)
 		return -1;
 	*inum = (uint32_t)v;
 	return 0;

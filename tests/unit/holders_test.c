@@ -12,10 +12,11 @@ Test(holders_mountinfo, nsfs_line)
 {
 	struct mountinfo_line ml;
 
-	cr_assert_eq(mountinfo_parse_line("612 29 0:4 net:[4026532289] /run/netns/blue rw shared:1 - "
-					  "nsfs nsfs rw\n",
-					  &ml),
-		     0);
+	cr_assert_eq(
+	    mountinfo_parse_line("612 29 0:4 net:[4026532289] /run/netns/blue rw shared:1 - "
+				 "nsfs nsfs rw\n",
+				 &ml),
+	    0);
 	cr_assert_eq(ml.mount_id, 612);
 	cr_assert_str_eq(ml.root, "net:[4026532289]");
 	cr_assert_str_eq(ml.path, "/run/netns/blue");
@@ -26,8 +27,8 @@ Test(holders_mountinfo, no_optional_fields_and_escapes)
 {
 	struct mountinfo_line ml;
 
-	cr_assert_eq(mountinfo_parse_line("7 1 0:4 mnt:[1] /tmp/a\\040b\\012c rw - nsfs nsfs rw", &ml),
-		     0);
+	cr_assert_eq(
+	    mountinfo_parse_line("7 1 0:4 mnt:[1] /tmp/a\\040b\\012c rw - nsfs nsfs rw", &ml), 0);
 	cr_assert_str_eq(ml.path, "/tmp/a b\nc");
 	cr_assert_str_eq(ml.fstype, "nsfs");
 }
