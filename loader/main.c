@@ -14,6 +14,9 @@ struct command {
 static const struct command commands[] = {
 	{ "trace", cmd_trace, "stream namespace pins, entries and creations live" },
 	{ "probe", cmd_probe, "show which hooks this kernel allows and which are used" },
+	{ "verify", cmd_verify, "check that a recorded log is complete and unchanged" },
+	{ "search", cmd_search, "find records in a recorded log, like ausearch" },
+	{ "keygen", cmd_keygen, "write a fresh key for record and verify" },
 };
 
 static void usage(FILE *f)
@@ -30,6 +33,8 @@ static void usage(FILE *f)
 		   "  nsaudit trace                       # everything, readable lines\n"
 		   "  nsaudit trace --format json --type net --op setns\n"
 		   "  nsaudit probe                       # what this kernel lets us hook\n"
+		   "  nsaudit verify --log-dir /var/log/nsaudit\n"
+		   "  nsaudit search --log-dir /var/log/nsaudit --op setns --since 1h\n"
 		   "\nnsaudit %s. See README.md or nsaudit(1) for the record fields.\n",
 		NSAUDIT_VERSION);
 }
