@@ -330,11 +330,23 @@ static int drop_oldest(struct audit_log *l, const char *why)
 	return 0;
 }
 
-static int rotate(struct audit_log *l)
+/* Called right after a new segment is created, so the drop record (still
+ * owed) lands in it after its header. */
+static void enforce_keep(struct audit_log *l)
 {
 	unsigned int *nums;
 	size_t n;
 
+	if (audit_seg_list(l->dirfd, &nums, &n))
+		return;
+	free(nums);
+	for (; n > l->o.keep; n--)
+		if (drop_oldest(l, "rotation: --keep"))
+			break;
+}
+
+static int rotate(struct audit_log *l)
+{
 	if (l->fd >= 0) {
 		if (l->o.sync != AUDIT_SYNC_NONE)
 			fdatasync(l->fd);
@@ -344,12 +356,7 @@ static int rotate(struct audit_log *l)
 	l->segno++;
 	if (open_segment(l, true))
 		return -1;
-	if (l->o.keep && !audit_seg_list(l->dirfd, &nums, &n)) {
-		free(nums);
-		for (; n > l->o.keep; n--)
-			if (drop_oldest(l, "rotation: --keep"))
-				break;
-	}
+	enforce_keep(l);
 	return 0;
 }
 
@@ -692,6 +699,8 @@ static int recover(struct audit_log *l, const struct audit_state *st, bool have_
 		return -1;
 	if (append)
 		l->seg_size = sc.good_end;
+	else
+		enforce_keep(l);
 	if (unclean && l->seq > 1) {
 		struct json_object *r = logrec("recover");
 		int rc;
