@@ -27,9 +27,11 @@ run_unit() {
 	echo "== unit tests (Criterion)"
 	# --tap makes every test one line we can count like the others.
 	"$BUILD/unit-tests" --jobs 2 --tap=- 2>&1 | tee "$log/unit.raw" |
-		sed -n -e 's/^ok [0-9]* - \(.*\)/PASS: \1/p' \
-		       -e 's/^not ok [0-9]* - \(.*\)/FAIL: \1/p' \
-		       -e 's/^ok [0-9]* - \(.*\) # SKIP \(.*\)/SKIP: \1 (\2)/p' |
+		# Criterion 2.4 writes "ok - name", others "ok 3 - name"; a
+		# SKIP line must not also count as a PASS.
+		sed -n -e 's/^ok \([0-9]* \)\{0,1\}- \(.*\) # SKIP \(.*\)/SKIP: \2 (\3)/p;t' \
+		       -e 's/^ok \([0-9]* \)\{0,1\}- \(.*\)/PASS: \2/p' \
+		       -e 's/^not ok \([0-9]* \)\{0,1\}- \(.*\)/FAIL: \2/p' |
 		tee "$log/unit.out"
 	grep -q '^1\.\.' "$log/unit.raw" || echo "FAIL: unit tests did not run" | tee -a "$log/unit.out"
 	grep -iE 'crash|signal' "$log/unit.raw" | grep -v '^ok' | sed 's/^/FAIL: /' | tee -a "$log/unit.out"
