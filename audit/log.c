@@ -143,7 +143,11 @@ static int write_rec(struct audit_log *l, struct json_object *rec, bool may_rota
 	char now[40];
 	int rc;
 
-	if (!json_object_object_get_ex(rec, "time", &t) || !json_object_is_type(t, json_type_string)) {
+	/* Our own records are stamped when written, so that the times in a
+	 * segment never go backwards (a start record waits for the header). */
+	if (!json_object_object_get_ex(rec, "time", &t) || !json_object_is_type(t, json_type_string) ||
+	    (json_object_object_get_ex(rec, "op", &t) && json_object_is_type(t, json_type_string) &&
+	     !strcmp(json_object_get_string(t), "log"))) {
 		audit_time_now(now);
 		json_object_object_add(rec, "time", json_object_new_string(now));
 	}
@@ -160,14 +164,13 @@ static int write_rec(struct audit_log *l, struct json_object *rec, bool may_rota
 		return NEED_ROTATE;
 	}
 	rc = write_line(l, line.p, line.len);
-	if (!rc && l->o.sync == AUDIT_SYNC_EVERY && fdatasync(l->fd))
-		rc = -errno;
 	if (rc) {
 		if (rc != -ENOSPC && rc != -EDQUOT)
 			seterr(l, "writing segment %u: %s", l->segno, strerror(-rc));
 		sb_free(&line);
 		return rc;
 	}
+	/* It is in the file now: the chain moves on whatever fsync says. */
 	l->seq++;
 	memcpy(l->mac, mac, sizeof(mac));
 	l->seg_size += line.len;
@@ -176,6 +179,10 @@ static int write_rec(struct audit_log *l, struct json_object *rec, bool may_rota
 	audit_hex(mac, AUDIT_MAC_LEN, machex);
 	json_object_object_add(rec, "mac", json_object_new_string(machex));
 	sb_free(&line);
+	if (l->o.sync == AUDIT_SYNC_EVERY && fdatasync(l->fd)) {
+		seterr(l, "fsync segment %u: %s", l->segno, strerror(errno));
+		return -EIO;
+	}
 	return 0;
 }
 
