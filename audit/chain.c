@@ -135,8 +135,10 @@ int audit_key_load(const char *path, uint8_t key[AUDIT_KEY_LEN], char *err, size
 		len--;
 	if (audit_unhex(buf, len, key, AUDIT_KEY_LEN)) {
 		sodium_memzero(buf, sizeof(buf));
-		snprintf(err, errlen, "key %.200s: not a key (want 64 lowercase hex digits, "
-			 "as written by 'nsaudit keygen')", path);
+		snprintf(err, errlen,
+			 "key %.200s: not a key (want 64 lowercase hex digits, "
+			 "as written by 'nsaudit keygen')",
+			 path);
 		return -1;
 	}
 	sodium_memzero(buf, sizeof(buf));
@@ -177,8 +179,8 @@ static void state_mac(const uint8_t key[AUDIT_KEY_LEN], const char *text, size_t
 	audit_mac(key, label, text, len, out);
 }
 
-int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_state *st,
-		     char *err, size_t errlen)
+int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_state *st, char *err,
+		     size_t errlen)
 {
 	char buf[512], machex[AUDIT_MAC_HEX + 1], smachex[AUDIT_MAC_HEX + 1];
 	uint8_t smac[AUDIT_MAC_LEN], want[AUDIT_MAC_LEN];
@@ -202,10 +204,11 @@ int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_s
 		return -1;
 	}
 	buf[n] = '\0';
-	if (sscanf(buf, "nsaudit-state v1 seq=%" SCNu64 " segment=%u mac=%64[0-9a-f] clean=%u "
-			"smac=%64[0-9a-f]\n%n", &st->seq, &st->segment, machex, &clean, smachex,
-		   &end) != 5 || end != n || clean > 1 ||
-	    audit_unhex(machex, strlen(machex), st->mac, AUDIT_MAC_LEN) ||
+	if (sscanf(buf,
+		   "nsaudit-state v1 seq=%" SCNu64 " segment=%u mac=%64[0-9a-f] clean=%u "
+		   "smac=%64[0-9a-f]\n%n",
+		   &st->seq, &st->segment, machex, &clean, smachex, &end) != 5 ||
+	    end != n || clean > 1 || audit_unhex(machex, strlen(machex), st->mac, AUDIT_MAC_LEN) ||
 	    audit_unhex(smachex, strlen(smachex), smac, AUDIT_MAC_LEN)) {
 		snprintf(err, errlen, "%s: damaged (not a state line)", AUDIT_STATE_FILE);
 		return -1;
@@ -230,8 +233,9 @@ int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct a
 	int fd, len;
 
 	audit_hex(st->mac, AUDIT_MAC_LEN, machex);
-	len = snprintf(buf, sizeof(buf), "nsaudit-state v1 seq=%" PRIu64 " segment=%u mac=%s clean=%d",
-		       st->seq, st->segment, machex, st->clean ? 1 : 0);
+	len = snprintf(buf, sizeof(buf),
+		       "nsaudit-state v1 seq=%" PRIu64 " segment=%u mac=%s clean=%d", st->seq,
+		       st->segment, machex, st->clean ? 1 : 0);
 	state_mac(key, buf, (size_t)len, smac);
 	audit_hex(smac, AUDIT_MAC_LEN, machex);
 	len += snprintf(buf + len, sizeof(buf) - (size_t)len, " smac=%s\n", machex);

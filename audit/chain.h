@@ -41,15 +41,15 @@ int audit_unhex(const char *s, size_t slen, uint8_t *out, size_t n);
  * closing record) would be indistinguishable from a log that simply ended.
  */
 struct audit_state {
-	uint64_t seq;		/* last record on disk (0: none yet) */
-	unsigned int segment;	/* segment holding it */
+	uint64_t seq;	      /* last record on disk (0: none yet) */
+	unsigned int segment; /* segment holding it */
 	uint8_t mac[AUDIT_MAC_LEN];
-	bool clean;		/* it is a closing record */
+	bool clean; /* it is a closing record */
 };
 
 /* 1 loaded, 0 absent, -1 unreadable/forged/wrong key (err says which). */
-int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_state *st,
-		     char *err, size_t errlen);
+int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_state *st, char *err,
+		     size_t errlen);
 /* Atomically replace (tmp + rename); fsync file and dir when sync. */
 int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct audit_state *st,
 		     bool sync);

@@ -147,7 +147,7 @@ void audit_json_escape(struct sbuf *b, const char *str, size_t n)
 				break;
 			}
 			u = c < 0x80 ? 1 : utf8_len(s + i, n - i);
-			if (!u) {	/* a stray byte: keep it, as \u00XX */
+			if (!u) { /* a stray byte: keep it, as \u00XX */
 				sb_printf(b, "\\u%04x", c);
 				break;
 			}
@@ -175,7 +175,7 @@ void audit_untrusted(struct sbuf *b, const char *str, size_t n)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		char two[2] = { hex[s[i] >> 4], hex[s[i] & 15] };
+		char two[2] = {hex[s[i] >> 4], hex[s[i] & 15]};
 
 		sb_put(b, two, 2);
 	}
@@ -215,7 +215,7 @@ int audit_time_parse(const char *s, int64_t *ns)
 {
 	int y, mo, d, h, mi, sec, oh = 0, om = 0, sign = 0;
 	int64_t frac = 0, scale = 100000000;
-	struct tm tm = { 0 };
+	struct tm tm = {0};
 	time_t t;
 
 	if (!s || digits(&s, 4, &y) || *s++ != '-' || digits(&s, 2, &mo) || *s++ != '-' ||
@@ -272,7 +272,7 @@ void audit_time_now(char buf[40])
 
 static void json_value(struct sbuf *b, struct json_object *v, int depth)
 {
-	if (depth > 16) {	/* the tracer's records are flat; refuse to recurse forever */
+	if (depth > 16) { /* the tracer's records are flat; refuse to recurse forever */
 		sb_puts(b, "null");
 		return;
 	}
@@ -283,7 +283,7 @@ static void json_value(struct sbuf *b, struct json_object *v, int depth)
 	case json_type_boolean:
 		sb_puts(b, json_object_get_boolean(v) ? "true" : "false");
 		break;
-	case json_type_int:	/* json-c prints int64 and uint64 exactly */
+	case json_type_int: /* json-c prints int64 and uint64 exactly */
 		sb_puts(b, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 		break;
 	case json_type_double:
@@ -294,7 +294,8 @@ static void json_value(struct sbuf *b, struct json_object *v, int depth)
 		break;
 	case json_type_string:
 		sb_put(b, "\"", 1);
-		audit_json_escape(b, json_object_get_string(v), (size_t)json_object_get_string_len(v));
+		audit_json_escape(b, json_object_get_string(v),
+				  (size_t)json_object_get_string_len(v));
 		sb_put(b, "\"", 1);
 		break;
 	case json_type_array: {
@@ -313,7 +314,8 @@ static void json_value(struct sbuf *b, struct json_object *v, int depth)
 		bool first = true;
 
 		sb_put(b, "{", 1);
-		json_object_object_foreach(v, k, val) {
+		json_object_object_foreach(v, k, val)
+		{
 			if (!first)
 				sb_put(b, ",", 1);
 			first = false;
@@ -336,14 +338,36 @@ void audit_json_object(struct sbuf *b, struct json_object *o)
 /* Field types in the audit format, where a bare value could be read as a
  * number or as hex. Unknown keys: bare decimal is a number, else hex. */
 static const char *const numeric_keys[] = {
-	"seq", "result", "ns_inum", "ns_id", "old_inum", "old_ns_id", "pid", "tid", "ppid",
-	"uid", "euid", "auid", "target_pid", "fd", "count", "segment", "dropped", "last_seq",
-	"discarded_bytes", "missing", "missing_segment", "cgroup_id", "ns_refs", "arg", NULL,
+    "seq",
+    "result",
+    "ns_inum",
+    "ns_id",
+    "old_inum",
+    "old_ns_id",
+    "pid",
+    "tid",
+    "ppid",
+    "uid",
+    "euid",
+    "auid",
+    "target_pid",
+    "fd",
+    "count",
+    "segment",
+    "dropped",
+    "last_seq",
+    "discarded_bytes",
+    "missing",
+    "missing_segment",
+    "cgroup_id",
+    "ns_refs",
+    "arg",
+    NULL,
 };
 static const char *const string_keys[] = {
-	"time", "op", "error", "ns_type", "comm", "exe", "path", "cgroup", "via", "probe",
-	"ns_name", "old_name", "action", "reason", "why", "prev_mac", "key_id", "format",
-	"version", NULL,
+    "time",   "op",	  "error",  "ns_type", "comm",	   "exe",    "path",
+    "cgroup", "via",	  "probe",  "ns_name", "old_name", "action", "reason",
+    "why",    "prev_mac", "key_id", "format",  "version",  NULL,
 };
 
 static bool in_list(const char *const *list, const char *k, size_t n)
@@ -364,7 +388,7 @@ static void audit_key(struct sbuf *b, const char *k)
 
 static void audit_value(struct sbuf *b, struct json_object *v)
 {
-	struct sbuf tmp = { 0 };
+	struct sbuf tmp = {0};
 
 	switch (json_object_get_type(v)) {
 	case json_type_null:
@@ -378,9 +402,10 @@ static void audit_value(struct sbuf *b, struct json_object *v)
 		json_value(b, v, 0);
 		break;
 	case json_type_string:
-		audit_untrusted(b, json_object_get_string(v), (size_t)json_object_get_string_len(v));
+		audit_untrusted(b, json_object_get_string(v),
+				(size_t)json_object_get_string_len(v));
 		break;
-	default:	/* nested: its JSON text, as an untrusted string */
+	default: /* nested: its JSON text, as an untrusted string */
 		json_value(&tmp, v, 0);
 		if (tmp.oom)
 			b->oom = true;
@@ -392,8 +417,8 @@ static void audit_value(struct sbuf *b, struct json_object *v)
 }
 
 int audit_encode(enum audit_format fmt, struct json_object *rec, uint64_t seq,
-		 const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
-		 uint8_t mac[AUDIT_MAC_LEN])
+		 const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
+		 struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN])
 {
 	char machex[AUDIT_MAC_HEX + 1];
 	struct json_object *t;
@@ -402,7 +427,8 @@ int audit_encode(enum audit_format fmt, struct json_object *rec, uint64_t seq,
 	out->len = 0;
 	if (fmt == AUDIT_FMT_JSON) {
 		sb_printf(out, "{\"seq\":%" PRIu64, seq);
-		json_object_object_foreach(rec, k, v) {
+		json_object_object_foreach(rec, k, v)
+		{
 			if (!strcmp(k, "seq") || !strcmp(k, "mac"))
 				continue;
 			sb_put(out, ",\"", 2);
@@ -426,7 +452,8 @@ int audit_encode(enum audit_format fmt, struct json_object *rec, uint64_t seq,
 		}
 		sb_printf(out, "type=NSAUDIT msg=nsaudit(%" PRId64 ".%03d:%" PRIu64 "):",
 			  ns / 1000000000, (int)(ns % 1000000000 / 1000000), seq);
-		json_object_object_foreach(rec, k, v) {
+		json_object_object_foreach(rec, k, v)
+		{
 			if (!strcmp(k, "seq") || !strcmp(k, "mac"))
 				continue;
 			sb_put(out, " ", 1);
@@ -649,7 +676,7 @@ static int json_value_parse(struct cur *c, struct sbuf *tmp, struct json_object 
 	case 't':
 	case 'f':
 	case 'n': {
-		static const char *const words[] = { "true", "false", "null" };
+		static const char *const words[] = {"true", "false", "null"};
 		int i;
 
 		for (i = 0; i < 3; i++) {
@@ -665,7 +692,7 @@ static int json_value_parse(struct cur *c, struct sbuf *tmp, struct json_object 
 		return fail(c, "bad value");
 	}
 	case '{':
-	case '[': {	/* nested values: only the tracer's future fields, json-c is fine */
+	case '[': { /* nested values: only the tracer's future fields, json-c is fine */
 		struct json_tokener *tok = json_tokener_new_ex(16);
 		int n;
 
@@ -692,8 +719,8 @@ static int parse_json(const char *line, size_t len, struct audit_rec *r, char *e
 	/* ,"mac":"<64 hex>"} */
 	static const char pre[] = ",\"mac\":\"";
 	const size_t tail = sizeof(pre) - 1 + AUDIT_MAC_HEX + 2;
-	struct cur c = { line, line + len, err, errlen, line };
-	struct sbuf key = { 0 }, tmp = { 0 };
+	struct cur c = {line, line + len, err, errlen, line};
+	struct sbuf key = {0}, tmp = {0};
 	struct json_object *v;
 	bool have_mac = false;
 	int rc = -1;
@@ -701,7 +728,8 @@ static int parse_json(const char *line, size_t len, struct audit_rec *r, char *e
 	if (len < tail + 2 || memcmp(line + len - tail, pre, sizeof(pre) - 1) ||
 	    memcmp(line + len - 2, "\"}", 2) ||
 	    audit_unhex(line + len - AUDIT_MAC_HEX - 2, AUDIT_MAC_HEX, r->mac, AUDIT_MAC_LEN)) {
-		snprintf(err, errlen, "no MAC at the end of the record (cut short or not a record)");
+		snprintf(err, errlen,
+			 "no MAC at the end of the record (cut short or not a record)");
 		return -1;
 	}
 	r->body_len = len - tail;
@@ -804,7 +832,7 @@ static bool all_decimal(const char *s, size_t n)
 
 static struct json_object *decimal(const char *s, size_t n)
 {
-	struct cur c = { s, s + n, NULL, 0, s };
+	struct cur c = {s, s + n, NULL, 0, s};
 	struct json_object *v = json_number(&c);
 
 	if (v && c.p != s + n) {
@@ -820,13 +848,14 @@ static int parse_audit(const char *line, size_t len, struct audit_rec *r, char *
 	static const char pre[] = " mac=";
 	const size_t tail = sizeof(pre) - 1 + AUDIT_MAC_HEX;
 	const char *p, *end, *colon;
-	struct sbuf key = { 0 }, val = { 0 };
+	struct sbuf key = {0}, val = {0};
 	uint64_t seq;
 	int rc = -1;
 
 	if (len < tail || memcmp(line + len - tail, pre, sizeof(pre) - 1) ||
 	    audit_unhex(line + len - AUDIT_MAC_HEX, AUDIT_MAC_HEX, r->mac, AUDIT_MAC_LEN)) {
-		snprintf(err, errlen, "no MAC at the end of the record (cut short or not a record)");
+		snprintf(err, errlen,
+			 "no MAC at the end of the record (cut short or not a record)");
 		return -1;
 	}
 	r->body_len = len - tail;
@@ -905,7 +934,7 @@ static int parse_audit(const char *line, size_t len, struct audit_rec *r, char *
 					jv = json_object_new_string_len(val.p, (int)val.len);
 			} else if ((size_t)(ve - v) == 6 && !memcmp(v, "(null)", 6)) {
 				jv = json_object_new_null();
-				if (!jv) {	/* json-c's null is NULL: store it as such */
+				if (!jv) { /* json-c's null is NULL: store it as such */
 					json_object_object_add(r->obj, key.p, NULL);
 					continue;
 				}
@@ -987,7 +1016,8 @@ const char *audit_rec_str(const struct audit_rec *r, const char *key, size_t *le
 {
 	struct json_object *v;
 
-	if (!json_object_object_get_ex(r->obj, key, &v) || !json_object_is_type(v, json_type_string))
+	if (!json_object_object_get_ex(r->obj, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
 		return NULL;
 	if (len)
 		*len = (size_t)json_object_get_string_len(v);

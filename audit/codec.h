@@ -54,14 +54,14 @@ void audit_json_object(struct sbuf *b, struct json_object *o);
 /* Serialise rec with seq and the chained MAC over prev into one line
  * (ending in '\n'). 0, or -1 when out of memory / over AUDIT_MAX_LINE. */
 int audit_encode(enum audit_format fmt, struct json_object *rec, uint64_t seq,
-		 const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
-		 uint8_t mac[AUDIT_MAC_LEN]);
+		 const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
+		 struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN]);
 
 struct audit_rec {
-	struct json_object *obj;	/* every field incl. "seq", without "mac" */
+	struct json_object *obj; /* every field incl. "seq", without "mac" */
 	uint64_t seq;
-	uint8_t mac[AUDIT_MAC_LEN];	/* as stored in the line */
-	size_t body_len;		/* bytes of the line the MAC covers */
+	uint8_t mac[AUDIT_MAC_LEN]; /* as stored in the line */
+	size_t body_len;	    /* bytes of the line the MAC covers */
 	enum audit_format fmt;
 };
 

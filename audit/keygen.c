@@ -9,14 +9,15 @@
 
 static void keygen_usage(FILE *f)
 {
-	fprintf(f, "Usage: nsaudit keygen [--force] FILE\n\n"
-		   "Write a fresh random key (32 bytes as 64 hex digits) to FILE, mode 0600.\n"
-		   "'nsaudit record --key FILE' MACs every record with it and 'nsaudit verify\n"
-		   "--key FILE' checks them. Keep a copy where whoever can write the log cannot.\n\n"
-		   "  --force   replace an existing FILE\n\n"
-		   "Examples:\n"
-		   "  nsaudit keygen /etc/nsaudit/key\n"
-		   "  nsaudit keygen --force /etc/nsaudit/key   # new key: start a new log dir too\n");
+	fprintf(f,
+		"Usage: nsaudit keygen [--force] FILE\n\n"
+		"Write a fresh random key (32 bytes as 64 hex digits) to FILE, mode 0600.\n"
+		"'nsaudit record --key FILE' MACs every record with it and 'nsaudit verify\n"
+		"--key FILE' checks them. Keep a copy where whoever can write the log cannot.\n\n"
+		"  --force   replace an existing FILE\n\n"
+		"Examples:\n"
+		"  nsaudit keygen /etc/nsaudit/key\n"
+		"  nsaudit keygen --force /etc/nsaudit/key   # new key: start a new log dir too\n");
 }
 
 int cmd_keygen(int argc, char **argv)

@@ -32,26 +32,25 @@ struct audit_log {
 	uint8_t key[AUDIT_KEY_LEN];
 	char key_id[AUDIT_KEY_ID_HEX + 1];
 
-	uint64_t seq;			/* the next record's */
-	uint8_t mac[AUDIT_MAC_LEN];	/* the last record's */
+	uint64_t seq;		    /* the next record's */
+	uint8_t mac[AUDIT_MAC_LEN]; /* the last record's */
 	unsigned int segno;
 	uint64_t seg_size, seg_records;
 	dev_t seg_dev;
 	ino_t seg_ino;
-	bool need_header;		/* current segment has no header yet */
-	bool dirty;			/* written since the last flush */
-	bool stopped;			/* --on-full stop hit */
+	bool need_header; /* current segment has no header yet */
+	bool dirty;	  /* written since the last flush */
+	bool stopped;	  /* --on-full stop hit */
 
-	uint64_t suspended;		/* dropped in this full-disk episode */
+	uint64_t suspended; /* dropped in this full-disk episode */
 	uint64_t dropped_total;
-	unsigned int pending_drop;	/* deleted segments no record mentions yet */
+	unsigned int pending_drop; /* deleted segments no record mentions yet */
 	const char *pending_drop_why;
-	unsigned int pending_moved;	/* segment moved away under us (reopen) */
+	unsigned int pending_moved; /* segment moved away under us (reopen) */
 	char err[256];
 };
 
-static void seterr(struct audit_log *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void seterr(struct audit_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void seterr(struct audit_log *l, const char *fmt, ...)
 {
 	va_list ap;
@@ -118,7 +117,8 @@ static int write_line(struct audit_log *l, const char *p, size_t n)
 		if (w < 0 || (w == 0 && (e = ENOSPC))) {
 			/* Never leave half a record: cut back to the last whole one. */
 			if (done && ftruncate(l->fd, (off_t)l->seg_size))
-				seterr(l, "cannot remove a partly written record: %s", strerror(errno));
+				seterr(l, "cannot remove a partly written record: %s",
+				       strerror(errno));
 			return -e;
 		}
 		done += (size_t)w;
@@ -138,14 +138,15 @@ static int write_rec(struct audit_log *l, struct json_object *rec, bool may_rota
 {
 	uint8_t mac[AUDIT_MAC_LEN];
 	char machex[AUDIT_MAC_HEX + 1];
-	struct sbuf line = { 0 };
+	struct sbuf line = {0};
 	struct json_object *t;
 	char now[40];
 	int rc;
 
 	/* Our own records are stamped when written, so that the times in a
 	 * segment never go backwards (a start record waits for the header). */
-	if (!json_object_object_get_ex(rec, "time", &t) || !json_object_is_type(t, json_type_string) ||
+	if (!json_object_object_get_ex(rec, "time", &t) ||
+	    !json_object_is_type(t, json_type_string) ||
 	    (json_object_object_get_ex(rec, "op", &t) && json_object_is_type(t, json_type_string) &&
 	     !strcmp(json_object_get_string(t), "log"))) {
 		audit_time_now(now);
@@ -235,7 +236,8 @@ static int write_pending(struct audit_log *l)
 	if (l->pending_drop) {
 		r = logrec("drop");
 		if (r) {
-			json_object_object_add(r, "dropped", json_object_new_int64(l->pending_drop));
+			json_object_object_add(r, "dropped",
+					       json_object_new_int64(l->pending_drop));
 			json_object_object_add(r, "reason",
 					       json_object_new_string(l->pending_drop_why));
 		}
@@ -249,8 +251,8 @@ static int write_pending(struct audit_log *l)
 		if (r) {
 			json_object_object_add(r, "missing_segment",
 					       json_object_new_int64(l->pending_moved));
-			json_object_object_add(r, "reason",
-					       json_object_new_string("moved away while open (reopen)"));
+			json_object_object_add(
+			    r, "reason", json_object_new_string("moved away while open (reopen)"));
 		}
 		rc = write_own(l, r);
 		if (rc)
@@ -262,14 +264,17 @@ static int write_pending(struct audit_log *l)
 		if (r) {
 			json_object_object_add(r, "op", json_object_new_string("lost"));
 			json_object_object_add(r, "count", json_object_new_uint64(l->suspended));
-			json_object_object_add(r, "why", json_object_new_string(
-				"disk full: log suspended, records dropped"));
+			json_object_object_add(
+			    r, "why",
+			    json_object_new_string("disk full: log suspended, records dropped"));
 		}
 		rc = write_own(l, r);
 		if (rc)
 			return rc;
-		fprintf(stderr, "nsaudit record: disk space is back: log resumed after dropping "
-				"%" PRIu64 " records (a \"lost\" record says so)\n", l->suspended);
+		fprintf(stderr,
+			"nsaudit record: disk space is back: log resumed after dropping "
+			"%" PRIu64 " records (a \"lost\" record says so)\n",
+			l->suspended);
 		l->suspended = 0;
 	}
 	return 0;
@@ -401,8 +406,10 @@ static int emit(struct audit_log *l, struct json_object *rec)
 			/* fall through */
 		case AUDIT_FULL_SUSPEND:
 			if (!l->suspended)
-				fprintf(stderr, "nsaudit record: %s/: disk full: log suspended, "
-						"counting dropped records\n", l->dir);
+				fprintf(stderr,
+					"nsaudit record: %s/: disk full: log suspended, "
+					"counting dropped records\n",
+					l->dir);
 			l->suspended++;
 			l->dropped_total++;
 			return 0;
@@ -438,7 +445,7 @@ int audit_log_lost(struct audit_log *l, uint64_t count, const char *why)
 
 static int save_state(struct audit_log *l, bool clean)
 {
-	struct audit_state st = { .seq = l->seq - 1, .segment = l->segno, .clean = clean };
+	struct audit_state st = {.seq = l->seq - 1, .segment = l->segno, .clean = clean};
 
 	memcpy(st.mac, l->mac, sizeof(st.mac));
 	if (audit_state_save(l->dirfd, l->key, &st, true)) {
@@ -529,9 +536,9 @@ struct scan {
 	uint64_t last_seq, records;
 	uint8_t last_mac[AUDIT_MAC_LEN];
 	size_t size, good_end;
-	bool clean;		/* the last intact record is a closing one */
-	size_t torn;		/* an unfinished last line after good_end, and nothing else */
-	size_t bad;		/* anything else after good_end */
+	bool clean;  /* the last intact record is a closing one */
+	size_t torn; /* an unfinished last line after good_end, and nothing else */
+	size_t bad;  /* anything else after good_end */
 };
 
 static bool is_log_action(const struct audit_rec *r, const char *action)
@@ -615,16 +622,16 @@ static int recover(struct audit_log *l, const struct audit_state *st, bool have_
 	uint64_t discarded = 0, missing = 0;
 	bool unclean = false, append = false, have_tail = false;
 	unsigned int *nums, newest = 0;
-	struct scan sc = { 0 };
+	struct scan sc = {0};
 	size_t n, rlen;
 	long i;
 
-#define REASON(...)                                                                         \
-	do {                                                                                \
-		rlen = strlen(reason);                                                      \
-		snprintf(reason + rlen, sizeof(reason) - rlen, "%s", rlen ? "; " : "");      \
-		rlen = strlen(reason);                                                      \
-		snprintf(reason + rlen, sizeof(reason) - rlen, __VA_ARGS__);                \
+#define REASON(...)                                                                                \
+	do {                                                                                       \
+		rlen = strlen(reason);                                                             \
+		snprintf(reason + rlen, sizeof(reason) - rlen, "%s", rlen ? "; " : "");            \
+		rlen = strlen(reason);                                                             \
+		snprintf(reason + rlen, sizeof(reason) - rlen, __VA_ARGS__);                       \
 	} while (0)
 
 	if (audit_seg_list(l->dirfd, &nums, &n)) {
@@ -638,8 +645,10 @@ static int recover(struct audit_log *l, const struct audit_state *st, bool have_
 			goto fail;
 		audit_seg_name(nums[i], name);
 		if (sc.key_mismatch) {
-			seterr(l, "%s/%s: written with another key (key id %s, this key is %s): "
-				  "wrong --key?", l->dir, name, sc.key_id, l->key_id);
+			seterr(l,
+			       "%s/%s: written with another key (key id %s, this key is %s): "
+			       "wrong --key?",
+			       l->dir, name, sc.key_id, l->key_id);
 			goto fail;
 		}
 		if (sc.header_ok) {
@@ -660,7 +669,8 @@ static int recover(struct audit_log *l, const struct audit_state *st, bool have_
 		memcpy(l->mac, sc.last_mac, sizeof(l->mac));
 		if (!sc.clean) {
 			unclean = true;
-			REASON("no closing record after seq %" PRIu64 " (recorder killed or crashed)",
+			REASON("no closing record after seq %" PRIu64
+			       " (recorder killed or crashed)",
 			       sc.last_seq);
 		}
 		if (nums[i] == newest && sc.torn && !sc.bad) {
@@ -668,7 +678,8 @@ static int recover(struct audit_log *l, const struct audit_state *st, bool have_
 			if (truncate_at(l, name, sc.good_end))
 				goto fail;
 			discarded = sc.torn;
-			REASON("removed an unfinished last record (%zu bytes) from %s", sc.torn, name);
+			REASON("removed an unfinished last record (%zu bytes) from %s", sc.torn,
+			       name);
 		}
 		if (sc.bad) {
 			unclean = true;
@@ -687,18 +698,21 @@ static int recover(struct audit_log *l, const struct audit_state *st, bool have_
 		REASON("no intact segment: chaining on from the state file (seq %" PRIu64 ")",
 		       st->seq);
 	} else if (unclean) {
-		seterr(l, "%s: no intact segment and no state file, so the chain cannot go on "
-			  "(move the damaged segments away): %.200s", l->dir, reason);
+		seterr(l,
+		       "%s: no intact segment and no state file, so the chain cannot go on "
+		       "(move the damaged segments away): %.200s",
+		       l->dir, reason);
 		goto fail;
 	} else {
-		l->seq = 1;	/* a new log; MAC(0) is all zeros */
+		l->seq = 1; /* a new log; MAC(0) is all zeros */
 		l->segno = 1;
 	}
 	if (have_state && st->seq >= l->seq) {
 		missing = st->seq - (l->seq - 1);
 		unclean = true;
 		REASON("log ends at seq %" PRIu64 " but seq %" PRIu64 " was on stable storage: "
-		       "%" PRIu64 " records missing", l->seq - 1, st->seq, missing);
+		       "%" PRIu64 " records missing",
+		       l->seq - 1, st->seq, missing);
 	}
 	free(nums);
 	nums = NULL;
@@ -724,8 +738,8 @@ static int recover(struct audit_log *l, const struct audit_state *st, bool have_
 		json_object_put(r);
 		if (rc)
 			return -1;
-		fprintf(stderr, "nsaudit record: %s/: recovered after an unclean stop: %s\n", l->dir,
-			reason);
+		fprintf(stderr, "nsaudit record: %s/: recovered after an unclean stop: %s\n",
+			l->dir, reason);
 	}
 	return 0;
 fail:
@@ -760,8 +774,10 @@ static int load_key(struct audit_log *l, const char *key_path)
 			seterr(l, "%s", why);
 			return -1;
 		}
-		fprintf(stderr, "nsaudit record: generated a new key %s (verify needs it; keep a copy "
-				"where whoever can write %s cannot)\n", path, l->dir);
+		fprintf(stderr,
+			"nsaudit record: generated a new key %s (verify needs it; keep a copy "
+			"where whoever can write %s cannot)\n",
+			path, l->dir);
 	}
 	return audit_key_load(path, l->key, l->err, sizeof(l->err));
 }
@@ -809,8 +825,9 @@ struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size
 		goto fail;
 	}
 	if (flock(l->lockfd, LOCK_EX | LOCK_NB)) {
-		seterr(l, "%s: %s", l->dir, errno == EWOULDBLOCK ?
-			   "another nsaudit record is writing this directory" : strerror(errno));
+		seterr(l, "%s: %s", l->dir,
+		       errno == EWOULDBLOCK ? "another nsaudit record is writing this directory"
+					    : strerror(errno));
 		goto fail;
 	}
 	if (load_key(l, o->key_path))

@@ -26,13 +26,13 @@ enum audit_sync { AUDIT_SYNC_NONE, AUDIT_SYNC_BATCH, AUDIT_SYNC_EVERY };
 #define AUDIT_MIN_MAX_SIZE 1024
 
 struct audit_log_opts {
-	const char *dir;		/* --log-dir, created 0700 if missing */
-	const char *key_path;		/* --key; NULL = DIR/.key, generated if absent */
-	enum audit_format format;	/* --format json|audit (default json) */
-	uint64_t max_size;		/* --max-size BYTES[K|M|G]; 0 = 64M */
-	unsigned int keep;		/* --keep N segments (default 10, 0 = all) */
-	enum audit_on_full on_full;	/* --on-full rotate|suspend|stop */
-	enum audit_sync sync;		/* --sync none|batch|every (default batch) */
+	const char *dir;	    /* --log-dir, created 0700 if missing */
+	const char *key_path;	    /* --key; NULL = DIR/.key, generated if absent */
+	enum audit_format format;   /* --format json|audit (default json) */
+	uint64_t max_size;	    /* --max-size BYTES[K|M|G]; 0 = 64M */
+	unsigned int keep;	    /* --keep N segments (default 10, 0 = all) */
+	enum audit_on_full on_full; /* --on-full rotate|suspend|stop */
+	enum audit_sync sync;	    /* --sync none|batch|every (default batch) */
 };
 
 /* Defaults for everything; dir must still be set. */

@@ -71,11 +71,11 @@ static int pick(const char *v, const char *const *names, int *out)
 int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *used, char *err,
 			size_t errlen)
 {
-	static const char *const opts[] = { "--log-dir", "--key",     "--format", "--max-size",
-					    "--keep",	 "--on-full", "--sync",	  NULL };
-	static const char *const formats[] = { "json", "audit", NULL };
-	static const char *const fulls[] = { "rotate", "suspend", "stop", NULL };
-	static const char *const syncs[] = { "none", "batch", "every", NULL };
+	static const char *const opts[] = {"--log-dir", "--key",     "--format", "--max-size",
+					   "--keep",	"--on-full", "--sync",	 NULL};
+	static const char *const formats[] = {"json", "audit", NULL};
+	static const char *const fulls[] = {"rotate", "suspend", "stop", NULL};
+	static const char *const syncs[] = {"none", "batch", "every", NULL};
 	const char *arg, *val, *eq;
 	size_t nlen;
 	uint64_t size;
@@ -124,8 +124,10 @@ int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *us
 		break;
 	case 3:
 		if (parse_size(val, &size) || size < AUDIT_MIN_MAX_SIZE) {
-			snprintf(err, errlen, "--max-size: '%.64s' is not a size of at least %d bytes "
-				 "(BYTES, or with K, M or G)", val, AUDIT_MIN_MAX_SIZE);
+			snprintf(err, errlen,
+				 "--max-size: '%.64s' is not a size of at least %d bytes "
+				 "(BYTES, or with K, M or G)",
+				 val, AUDIT_MIN_MAX_SIZE);
 			return -1;
 		}
 		o->max_size = size;
@@ -137,8 +139,8 @@ int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *us
 		errno = 0;
 		k = strtoul(val, &end, 10);
 		if (*val < '0' || *val > '9' || *end || errno || k < 1 || k > 1000000) {
-			snprintf(err, errlen, "--keep: '%.64s' is not a number of segments (1..1000000)",
-				 val);
+			snprintf(err, errlen,
+				 "--keep: '%.64s' is not a number of segments (1..1000000)", val);
 			return -1;
 		}
 		o->keep = (unsigned int)k;
@@ -158,6 +160,8 @@ int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *us
 	return 1;
 bad:
 	snprintf(err, errlen, "%s: unknown value '%.64s' (%s)", opts[which], val,
-		 which == 2 ? "json, audit" : which == 5 ? "rotate, suspend, stop" : "none, batch, every");
+		 which == 2   ? "json, audit"
+		 : which == 5 ? "rotate, suspend, stop"
+			      : "none, batch, every");
 	return -1;
 }

@@ -42,8 +42,10 @@ int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
 		static const struct {
 			char unit;
 			int64_t ns;
-		} units[] = { { 's', 1000000000LL }, { 'm', 60000000000LL },
-			      { 'h', 3600000000000LL }, { 'd', 86400000000000LL } };
+		} units[] = {{'s', 1000000000LL},
+			     {'m', 60000000000LL},
+			     {'h', 3600000000000LL},
+			     {'d', 86400000000000LL}};
 		unsigned long v;
 		size_t i;
 
@@ -68,7 +70,8 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 
 	if (f->ops || f->op_log) {
 		int o = op ? op_from_name(op) : -1;
-		bool ok = (o > 0 && (f->ops & (1u << o))) || (f->op_log && op && !strcmp(op, "log"));
+		bool ok =
+		    (o > 0 && (f->ops & (1u << o))) || (f->op_log && op && !strcmp(op, "log"));
 
 		if (!ok)
 			return false;
@@ -117,7 +120,7 @@ static void print_value(FILE *out, struct json_object *v)
 		audit_text_escape(out, json_object_get_string(v),
 				  (size_t)json_object_get_string_len(v));
 	} else {
-		struct sbuf b = { 0 };
+		struct sbuf b = {0};
 
 		audit_json_object(&b, v);
 		if (!b.oom)
@@ -153,7 +156,8 @@ void audit_print_text(FILE *out, const struct audit_rec *r)
 		audit_text_escape(out, type, strlen(type));
 		fprintf(out, ":[%" PRId64 "]", old);
 	}
-	json_object_object_foreach(r->obj, k, v) {
+	json_object_object_foreach(r->obj, k, v)
+	{
 		if (!strcmp(k, "time") || !strcmp(k, "seq") || !strcmp(k, "op") ||
 		    (type && has_inum && (!strcmp(k, "ns_type") || !strcmp(k, "ns_inum"))) ||
 		    (type && has_old && old && !strcmp(k, "old_inum")))
@@ -168,27 +172,28 @@ void audit_print_text(FILE *out, const struct audit_rec *r)
 
 static void search_usage(FILE *f)
 {
-	fprintf(f, "Usage: nsaudit search --log-dir DIR [FILTERS] [--format json|text]\n\n"
-		   "Print the records of a log written by 'nsaudit record' that match every\n"
-		   "filter given, oldest first, across all segments (JSON or audit format).\n\n"
-		   "  --op LIST         setns,unshare,clone,open,mount,umount,nsfd,ns_free,lost,log\n"
-		   "  --ns NS           TYPE:INODE, TYPE:[INODE], PID:TYPE, a path to a namespace\n"
-		   "                    file or an ip netns name; matches the namespace acted on\n"
-		   "                    or the one left (old_inum)\n"
-		   "  --pid N           the acting process (tgid)\n"
-		   "  --uid N           the acting user (real uid)\n"
-		   "  --comm NAME       exact process name\n"
-		   "  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d\n"
-		   "  --until T\n"
-		   "  --format F        text (default: one line, lsns style) or json (JSON lines)\n\n"
-		   "Exit status: 0 something matched, 1 nothing matched or the log is\n"
-		   "unreadable, 2 usage error. Damaged lines are skipped with a note on stderr;\n"
-		   "use 'nsaudit verify' to check integrity.\n\n"
-		   "Examples:\n"
-		   "  nsaudit search --log-dir /var/log/nsaudit --op setns --ns net:[4026532289]\n"
-		   "  nsaudit search --log-dir /var/log/nsaudit --ns /run/netns/blue --since 2h\n"
-		   "  nsaudit search --log-dir /var/log/nsaudit --uid 1000 --format json | jq .\n"
-		   "  nsaudit search --log-dir /var/log/nsaudit --op lost\n");
+	fprintf(f,
+		"Usage: nsaudit search --log-dir DIR [FILTERS] [--format json|text]\n\n"
+		"Print the records of a log written by 'nsaudit record' that match every\n"
+		"filter given, oldest first, across all segments (JSON or audit format).\n\n"
+		"  --op LIST         setns,unshare,clone,open,mount,umount,nsfd,ns_free,lost,log\n"
+		"  --ns NS           TYPE:INODE, TYPE:[INODE], PID:TYPE, a path to a namespace\n"
+		"                    file or an ip netns name; matches the namespace acted on\n"
+		"                    or the one left (old_inum)\n"
+		"  --pid N           the acting process (tgid)\n"
+		"  --uid N           the acting user (real uid)\n"
+		"  --comm NAME       exact process name\n"
+		"  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d\n"
+		"  --until T\n"
+		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n\n"
+		"Exit status: 0 something matched, 1 nothing matched or the log is\n"
+		"unreadable, 2 usage error. Damaged lines are skipped with a note on stderr;\n"
+		"use 'nsaudit verify' to check integrity.\n\n"
+		"Examples:\n"
+		"  nsaudit search --log-dir /var/log/nsaudit --op setns --ns net:[4026532289]\n"
+		"  nsaudit search --log-dir /var/log/nsaudit --ns /run/netns/blue --since 2h\n"
+		"  nsaudit search --log-dir /var/log/nsaudit --uid 1000 --format json | jq .\n"
+		"  nsaudit search --log-dir /var/log/nsaudit --op lost\n");
 }
 
 static int parse_ops(const char *list, struct audit_filter *f, char *err, size_t errlen)
@@ -221,7 +226,7 @@ static int parse_ops(const char *list, struct audit_filter *f, char *err, size_t
 
 int cmd_search(int argc, char **argv)
 {
-	struct audit_filter f = { .ns_type = -1 };
+	struct audit_filter f = {.ns_type = -1};
 	const char *dir = NULL;
 	bool json = false;
 	uint64_t matched = 0, skipped = 0;
@@ -242,8 +247,8 @@ int cmd_search(int argc, char **argv)
 			return 0;
 		}
 		if (strncmp(a, "--", 2) || !strcmp(a, "--")) {
-			fprintf(stderr, "nsaudit search: unexpected argument '%.64s' (try --help)\n",
-				a);
+			fprintf(stderr,
+				"nsaudit search: unexpected argument '%.64s' (try --help)\n", a);
 			return EXIT_USAGE;
 		}
 		if (strchr(a, '=')) {
@@ -280,7 +285,8 @@ int cmd_search(int argc, char **argv)
 		} else if (!strcmp(a, "--pid")) {
 			f.has_pid = true;
 			if (parse_long(val, 0, INT_MAX, &f.pid)) {
-				snprintf(err, sizeof(err), "--pid: '%.64s' is not a process id", val);
+				snprintf(err, sizeof(err), "--pid: '%.64s' is not a process id",
+					 val);
 				goto usage;
 			}
 		} else if (!strcmp(a, "--uid")) {
@@ -295,15 +301,19 @@ int cmd_search(int argc, char **argv)
 			bool since = a[2] == 's';
 
 			if (audit_time_arg(val, now_ns, since ? &f.since_ns : &f.until_ns)) {
-				snprintf(err, sizeof(err), "%s: '%.64s' is not a time (RFC 3339, "
-					 "@EPOCH, now, or ago as 10m, 2h, 7d)", a, val);
+				snprintf(err, sizeof(err),
+					 "%s: '%.64s' is not a time (RFC 3339, "
+					 "@EPOCH, now, or ago as 10m, 2h, 7d)",
+					 a, val);
 				goto usage;
 			}
 			*(since ? &f.has_since : &f.has_until) = true;
 		} else if (!strcmp(a, "--format")) {
 			if (strcmp(val, "json") && strcmp(val, "text")) {
-				snprintf(err, sizeof(err), "--format: unknown format '%.64s' "
-					 "(json, text)", val);
+				snprintf(err, sizeof(err),
+					 "--format: unknown format '%.64s' "
+					 "(json, text)",
+					 val);
 				goto usage;
 			}
 			json = !strcmp(val, "json");
@@ -343,15 +353,17 @@ int cmd_search(int argc, char **argv)
 
 			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
 				if (++skipped <= 10)
-					fprintf(stderr, "nsaudit search: %.200s/%s line %" PRIu64
-						": skipped: %s\n", dir, name, seg.lineno,
+					fprintf(stderr,
+						"nsaudit search: %.200s/%s line %" PRIu64
+						": skipped: %s\n",
+						dir, name, seg.lineno,
 						complete ? err : "unfinished last record");
 				continue;
 			}
 			if (audit_filter_match(&f, &r)) {
 				matched++;
 				if (json) {
-					struct sbuf b = { 0 };
+					struct sbuf b = {0};
 
 					audit_json_object(&b, r.obj);
 					if (!b.oom)
@@ -366,7 +378,8 @@ int cmd_search(int argc, char **argv)
 		audit_seg_free(&seg);
 	}
 	if (skipped > 10)
-		fprintf(stderr, "nsaudit search: %" PRIu64 " damaged lines skipped in all\n", skipped);
+		fprintf(stderr, "nsaudit search: %" PRIu64 " damaged lines skipped in all\n",
+			skipped);
 	free(nums);
 	close(dirfd);
 	if (fflush(stdout)) {

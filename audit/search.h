@@ -10,14 +10,14 @@
 #include "codec.h"
 
 struct audit_filter {
-	uint32_t ops;		/* 1 << enum nsaudit_op; 0 = any */
-	bool op_log;		/* the log's own records ("op":"log") */
+	uint32_t ops; /* 1 << enum nsaudit_op; 0 = any */
+	bool op_log;  /* the log's own records ("op":"log") */
 	bool has_ns;
-	int ns_type;		/* -1: any type */
-	uint32_t ns_inum;	/* matches ns_inum or old_inum */
+	int ns_type;	  /* -1: any type */
+	uint32_t ns_inum; /* matches ns_inum or old_inum */
 	bool has_pid, has_uid;
 	long pid, uid;
-	const char *comm;	/* exact */
+	const char *comm; /* exact */
 	bool has_since, has_until;
 	int64_t since_ns, until_ns;
 };

@@ -27,8 +27,8 @@ int audit_seg_list(int dirfd, unsigned int **nums, size_t *count);
 struct audit_seg {
 	char *data;
 	size_t size;
-	size_t off;		/* start of the next line */
-	uint64_t lineno;	/* of the line last returned, from 1 */
+	size_t off;	 /* start of the next line */
+	uint64_t lineno; /* of the line last returned, from 1 */
 };
 
 /* 0, or -1 with err. */

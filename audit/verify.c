@@ -28,17 +28,17 @@ struct walk {
 	char key_id[AUDIT_KEY_ID_HEX + 1];
 	struct audit_state st;
 	bool have_state, state_seen;
-	bool have_prev;			/* prev/expect are from a verified record */
+	bool have_prev; /* prev/expect are from a verified record */
 	uint8_t prev[AUDIT_MAC_LEN];
 	uint64_t expect;
-	unsigned int max_dropped;	/* segments <= this were removed by rotation */
-	unsigned int *moved;		/* segments a "missing" record accounts for */
+	unsigned int max_dropped; /* segments <= this were removed by rotation */
+	unsigned int *moved;	  /* segments a "missing" record accounts for */
 	size_t nmoved;
 	bool bad;
 };
 
 static int bad(struct walk *w, const char *seg, uint64_t line, uint64_t seq, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 static int bad(struct walk *w, const char *seg, uint64_t line, uint64_t seq, const char *fmt, ...)
 {
 	va_list ap;
@@ -101,7 +101,8 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		if (audit_rec_int(r, "missing", &n) && n > 0)
 			return bad(w, name, lineno, r->seq,
 				   "on restart the recorder found %" PRId64 " records missing from "
-				   "the end of the log (cut while it was stopped)", n);
+				   "the end of the log (cut while it was stopped)",
+				   n);
 	}
 	if (is_log(r, "drop") && audit_rec_int(r, "dropped", &n) && n > 0 && n <= UINT32_MAX) {
 		if ((unsigned int)n > w->max_dropped)
@@ -121,7 +122,8 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		if (sodium_memcmp(r->mac, w->st.mac, AUDIT_MAC_LEN))
 			return bad(w, name, lineno, r->seq,
 				   "the state file remembers another record with seq %" PRIu64
-				   " (log rewritten from here on?)", r->seq);
+				   " (log rewritten from here on?)",
+				   r->seq);
 		w->state_seen = true;
 	}
 	return 0;
@@ -138,31 +140,42 @@ static int header(struct walk *w, const char *name, unsigned int num, const char
 	prev = audit_rec_str(r, "prev_mac", &plen);
 	kid = audit_rec_str(r, "key_id", &klen);
 	if (!is_log(r, "segment") || !prev || audit_unhex(prev, plen, hprev, AUDIT_MAC_LEN))
-		return bad(w, name, 1, r->seq, "does not start with a segment header "
+		return bad(w, name, 1, r->seq,
+			   "does not start with a segment header "
 			   "(first record removed, or not an nsaudit segment)");
 	audit_mac(w->key, hprev, line, r->body_len, mac);
 	if (sodium_memcmp(mac, r->mac, AUDIT_MAC_LEN)) {
 		if (kid && strcmp(kid, w->key_id))
-			return bad(w, name, 1, r->seq, "wrong key: the log was written with key id "
-				   "%.16s, this key is %s", kid, w->key_id);
-		return bad(w, name, 1, r->seq, "segment header changed or forged (MAC does not "
+			return bad(w, name, 1, r->seq,
+				   "wrong key: the log was written with key id "
+				   "%.16s, this key is %s",
+				   kid, w->key_id);
+		return bad(w, name, 1, r->seq,
+			   "segment header changed or forged (MAC does not "
 			   "match)");
 	}
 	if (!audit_rec_int(r, "segment", &segno) || segno != num)
-		return bad(w, name, 1, r->seq, "header says this is segment %" PRId64
-			   " (segment renamed or copied over another)", segno);
+		return bad(w, name, 1, r->seq,
+			   "header says this is segment %" PRId64
+			   " (segment renamed or copied over another)",
+			   segno);
 	if (follows) {
 		if (r->seq > w->expect)
-			return bad(w, name, 1, r->seq, "records seq %" PRIu64 "..%" PRIu64
-				   " missing from the end of the previous segment", w->expect,
-				   r->seq - 1);
+			return bad(w, name, 1, r->seq,
+				   "records seq %" PRIu64 "..%" PRIu64
+				   " missing from the end of the previous segment",
+				   w->expect, r->seq - 1);
 		if (r->seq < w->expect)
-			return bad(w, name, 1, r->seq, "starts at seq %" PRIu64 " but the previous "
+			return bad(w, name, 1, r->seq,
+				   "starts at seq %" PRIu64 " but the previous "
 				   "segment already reached seq %" PRIu64 " (segment replayed or "
-				   "copied)", r->seq, w->expect - 1);
+				   "copied)",
+				   r->seq, w->expect - 1);
 		if (sodium_memcmp(hprev, w->prev, AUDIT_MAC_LEN))
-			return bad(w, name, 1, r->seq, "does not continue the chain of the previous "
-				   "segment (its last record was changed, or a segment swapped in)");
+			return bad(
+			    w, name, 1, r->seq,
+			    "does not continue the chain of the previous "
+			    "segment (its last record was changed, or a segment swapped in)");
 	}
 	return 0;
 }
@@ -190,10 +203,10 @@ static int walk_segment(struct walk *w, unsigned int num, bool follows)
 		if (!complete) {
 			rc = bad(w, name, seg.lineno, 0, "%s",
 				 last_seg && seg.off == seg.size
-					 ? "unfinished last record (the recorder stopped while "
-					   "writing it, or the file was cut); 'nsaudit record' "
-					   "removes it when it starts"
-					 : "record cut short");
+				     ? "unfinished last record (the recorder stopped while "
+				       "writing it, or the file was cut); 'nsaudit record' "
+				       "removes it when it starts"
+				     : "record cut short");
 			break;
 		}
 		if (audit_rec_parse(line, len, &r, why, sizeof(why))) {
@@ -204,20 +217,25 @@ static int walk_segment(struct walk *w, unsigned int num, bool follows)
 			rc = header(w, name, num, line, &r, follows);
 		} else if (r.seq != w->expect) {
 			if (r.seq > w->expect && seq_later_in(&seg, w->expect))
-				rc = bad(w, name, seg.lineno, r.seq, "records out of order: seq %" PRIu64
-					 " comes before seq %" PRIu64, r.seq, w->expect);
+				rc = bad(w, name, seg.lineno, r.seq,
+					 "records out of order: seq %" PRIu64
+					 " comes before seq %" PRIu64,
+					 r.seq, w->expect);
 			else if (r.seq > w->expect)
-				rc = bad(w, name, seg.lineno, r.seq, "record%s seq %" PRIu64 "..%" PRIu64
+				rc = bad(w, name, seg.lineno, r.seq,
+					 "record%s seq %" PRIu64 "..%" PRIu64
 					 " missing (deleted) before this one",
 					 r.seq - w->expect > 1 ? "s" : "", w->expect, r.seq - 1);
 			else
-				rc = bad(w, name, seg.lineno, r.seq, "seq %" PRIu64 " where seq %" PRIu64
+				rc = bad(w, name, seg.lineno, r.seq,
+					 "seq %" PRIu64 " where seq %" PRIu64
 					 " was expected: record duplicated, reordered or inserted",
 					 r.seq, w->expect);
 		} else {
 			audit_mac(w->key, w->prev, line, r.body_len, mac);
 			if (sodium_memcmp(mac, r.mac, AUDIT_MAC_LEN))
-				rc = bad(w, name, seg.lineno, r.seq, "record changed or forged (MAC "
+				rc = bad(w, name, seg.lineno, r.seq,
+					 "record changed or forged (MAC "
 					 "does not match)");
 		}
 		if (!rc) {
@@ -270,7 +288,7 @@ int audit_verify_dir(const char *dir, const char *key_path, bool progress, struc
 		     char *err, size_t errlen)
 {
 	char path[4200], why[300], name[AUDIT_SEG_NAME_MAX];
-	struct walk w = { .v = v, .dirfd = -1 };
+	struct walk w = {.v = v, .dirfd = -1};
 	unsigned int *nums = NULL, gap;
 	size_t n, i, stop;
 	time_t last_tick = 0;
@@ -314,7 +332,8 @@ int audit_verify_dir(const char *dir, const char *key_path, bool progress, struc
 	for (i = 0; i < n; i++) {
 		if (progress && time(NULL) != last_tick) {
 			last_tick = time(NULL);
-			fprintf(stderr, "\rnsaudit verify: segment %zu of %zu, %" PRIu64 " records so far",
+			fprintf(stderr,
+				"\rnsaudit verify: segment %zu of %zu, %" PRIu64 " records so far",
 				i + 1, n, v->records);
 		}
 		if (walk_segment(&w, nums[i], i > 0 && nums[i - 1] + 1 == nums[i] && w.have_prev))
@@ -327,29 +346,34 @@ int audit_verify_dir(const char *dir, const char *key_path, bool progress, struc
 	gap = unexplained_gap(&w, nums, stop);
 	if (gap) {
 		audit_seg_name(gap, name);
-		bad(&w, name, 0, 0, "missing: %s (not removed by rotation: no record of this log "
-			"says it was dropped)", gap < nums[0] ? "older segment deleted" :
-			"segment deleted");
+		bad(&w, name, 0, 0,
+		    "missing: %s (not removed by rotation: no record of this log "
+		    "says it was dropped)",
+		    gap < nums[0] ? "older segment deleted" : "segment deleted");
 		goto out;
 	}
 	if (w.bad)
 		goto out;
 	if (!w.have_state) {
-		bad(&w, AUDIT_STATE_FILE, 0, 0, "missing, so a cut tail cannot be ruled out "
-			"(the recorder writes it; was it deleted?)");
+		bad(&w, AUDIT_STATE_FILE, 0, 0,
+		    "missing, so a cut tail cannot be ruled out "
+		    "(the recorder writes it; was it deleted?)");
 		goto out;
 	}
 	if (w.st.segment > v->last_segment) {
 		audit_seg_name(w.st.segment, name);
-		bad(&w, name, 0, 0, "missing: newest segment deleted (the state file says seq %"
-			PRIu64 " was written to it)", w.st.seq);
+		bad(&w, name, 0, 0,
+		    "missing: newest segment deleted (the state file says seq %" PRIu64
+		    " was written to it)",
+		    w.st.seq);
 		goto out;
 	}
 	if (!w.state_seen) {
 		audit_seg_name(v->last_segment, name);
-		bad(&w, name, 0, v->last_seq, "log cut short: it ends at seq %" PRIu64 " but seq %"
-			PRIu64 " was written (records or the closing record removed from the end)",
-			v->last_seq, w.st.seq);
+		bad(&w, name, 0, v->last_seq,
+		    "log cut short: it ends at seq %" PRIu64 " but seq %" PRIu64
+		    " was written (records or the closing record removed from the end)",
+		    v->last_seq, w.st.seq);
 		goto out;
 	}
 	rc = 0;
@@ -363,18 +387,19 @@ out:
 
 static void verify_usage(FILE *f)
 {
-	fprintf(f, "Usage: nsaudit verify --log-dir DIR [--key FILE] [--quiet]\n\n"
-		   "Check that a log written by 'nsaudit record' is intact: every record's chained\n"
-		   "MAC, sequence numbers without gaps, every segment present (or dropped by a\n"
-		   "rotation the log records), and the tail against the state file.\n\n"
-		   "  --log-dir DIR   the log directory\n"
-		   "  --key FILE      the key (default DIR/.key)\n"
-		   "  --quiet         no summary line when intact\n\n"
-		   "Exit status: 0 intact, 1 not intact (stderr names the first bad segment and\n"
-		   "line) or not checkable, 2 usage error.\n\n"
-		   "Examples:\n"
-		   "  nsaudit verify --log-dir /var/log/nsaudit\n"
-		   "  nsaudit verify --log-dir /mnt/copy --key /root/nsaudit.key\n");
+	fprintf(f,
+		"Usage: nsaudit verify --log-dir DIR [--key FILE] [--quiet]\n\n"
+		"Check that a log written by 'nsaudit record' is intact: every record's chained\n"
+		"MAC, sequence numbers without gaps, every segment present (or dropped by a\n"
+		"rotation the log records), and the tail against the state file.\n\n"
+		"  --log-dir DIR   the log directory\n"
+		"  --key FILE      the key (default DIR/.key)\n"
+		"  --quiet         no summary line when intact\n\n"
+		"Exit status: 0 intact, 1 not intact (stderr names the first bad segment and\n"
+		"line) or not checkable, 2 usage error.\n\n"
+		"Examples:\n"
+		"  nsaudit verify --log-dir /var/log/nsaudit\n"
+		"  nsaudit verify --log-dir /mnt/copy --key /root/nsaudit.key\n");
 }
 
 int cmd_verify(int argc, char **argv)
@@ -403,7 +428,8 @@ int cmd_verify(int argc, char **argv)
 			fprintf(stderr, "nsaudit verify: %s: needs a value\n", a);
 			return EXIT_USAGE;
 		} else {
-			fprintf(stderr, "nsaudit verify: unknown argument '%.64s' (try --help)\n", a);
+			fprintf(stderr, "nsaudit verify: unknown argument '%.64s' (try --help)\n",
+				a);
 			return EXIT_USAGE;
 		}
 	}
@@ -427,8 +453,8 @@ int cmd_verify(int argc, char **argv)
 		printf("nsaudit verify: %s: intact: %u segment%s (%06u..%06u), %" PRIu64
 		       " records, seq %" PRIu64 "..%" PRIu64 ", %" PRIu64 " lost, %" PRIu64
 		       " start%s, %" PRIu64 " unclean stop%s, %s\n",
-		       dir, v.segments, v.segments == 1 ? "" : "s", v.first_segment,
-		       v.last_segment, v.records, v.first_seq, v.last_seq, v.lost, v.starts,
+		       dir, v.segments, v.segments == 1 ? "" : "s", v.first_segment, v.last_segment,
+		       v.records, v.first_seq, v.last_seq, v.lost, v.starts,
 		       v.starts == 1 ? "" : "s", v.recoveries, v.recoveries == 1 ? "" : "s",
 		       v.closed ? "closed cleanly" : "still open (recorder running or killed)");
 	return 0;

@@ -11,12 +11,12 @@ struct audit_verify {
 	/* what was found */
 	unsigned int segments, first_segment, last_segment;
 	uint64_t records, first_seq, last_seq;
-	uint64_t lost;		/* sum of "count" in lost records */
+	uint64_t lost; /* sum of "count" in lost records */
 	uint64_t starts, recoveries, dropped_segments;
-	bool closed;		/* the last record is a closing record */
+	bool closed; /* the last record is a closing record */
 	/* the first problem, when not intact */
-	char where[96];		/* "nsaudit-000003.log line 17" or a file name */
-	uint64_t bad_seq;	/* seq of the bad record if known, else 0 */
+	char where[96];	  /* "nsaudit-000003.log line 17" or a file name */
+	uint64_t bad_seq; /* seq of the bad record if known, else 0 */
 	char what[320];
 };
 

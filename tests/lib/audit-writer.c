@@ -42,11 +42,13 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--comm-hex") && i + 1 < argc) {
 			const char *h = argv[i + 1];
 
-			for (comm_len = 0; h[2 * comm_len] && h[2 * comm_len + 1] &&
-					   comm_len < sizeof(comm); comm_len++)
+			for (comm_len = 0;
+			     h[2 * comm_len] && h[2 * comm_len + 1] && comm_len < sizeof(comm);
+			     comm_len++)
 				sscanf(h + 2 * comm_len, "%2hhx", (unsigned char *)&comm[comm_len]);
 			used = 2;
-		} else if (audit_log_parse_opt(&o, argc - i, argv + i, &used, err, sizeof(err)) != 1) {
+		} else if (audit_log_parse_opt(&o, argc - i, argv + i, &used, err, sizeof(err)) !=
+			   1) {
 			fprintf(stderr, "audit-writer: bad option %s %s\n", argv[i], err);
 			return 2;
 		}

@@ -26,7 +26,7 @@ void tlog_init(struct tlog *t, enum audit_format fmt)
 	t->o.dir = t->dir;
 	t->o.key_path = t->key;
 	t->o.format = fmt;
-	t->o.sync = AUDIT_SYNC_NONE;	/* fast; durability is not under test */
+	t->o.sync = AUDIT_SYNC_NONE; /* fast; durability is not under test */
 }
 
 void tlog_cleanup(struct tlog *t)
@@ -143,7 +143,7 @@ bool tline(const char *data, size_t len, int want, size_t *start, size_t *llen)
 			continue;
 		if (n == want) {
 			*start = s;
-			*llen = i + 1 - s;	/* with its newline */
+			*llen = i + 1 - s; /* with its newline */
 			return true;
 		}
 		n++;

@@ -12,7 +12,7 @@
 #include "codec.h"
 #include "search.h"
 
-static const uint8_t key[AUDIT_KEY_LEN] = { 1, 2, 3 };
+static const uint8_t key[AUDIT_KEY_LEN] = {1, 2, 3};
 static const uint8_t zero[AUDIT_MAC_LEN];
 
 /* Encode an event with this comm, parse the line back, compare bytes. */
@@ -20,7 +20,7 @@ static void roundtrip(enum audit_format fmt, const char *comm, size_t n)
 {
 	struct json_object *e = json_object_new_object();
 	uint8_t mac[AUDIT_MAC_LEN], again[AUDIT_MAC_LEN];
-	struct sbuf line = { 0 };
+	struct sbuf line = {0};
 	struct audit_rec r;
 	const char *got;
 	size_t glen;
@@ -57,27 +57,27 @@ static const struct {
 	const char *s;
 	size_t n;
 } hostile[] = {
-	{ "ip", 2 },
-	{ "", 0 },
-	{ "a\"b", 3 },
-	{ "back\\slash", 10 },
-	{ "new\nline", 8 },
-	{ "x\n{\"seq\":5,\"op\":\"setns\"}", 25 },
-	{ "cr\rtab\tbell\a", 12 },
-	{ "\x1b[31mred", 8 },
-	{ "del\x7f", 4 },
-	{ "\xff\xfe\x80", 3 },
-	{ "caf\xc3\xa9", 5 },			/* valid UTF-8 stays raw */
-	{ "\xc3\x28", 2 },			/* invalid 2-byte */
-	{ "\xed\xa0\x80", 3 },			/* a UTF-16 surrogate in UTF-8: invalid */
-	{ "\xf0\x9f\x98\x80", 4 },		/* emoji */
-	{ "\xe2\x80\xa8sep", 6 },		/* U+2028 */
-	{ "nul\0byte", 8 },
-	{ " mac=00 ", 8 },
-	{ "type=NSAUDIT msg=nsaudit(1:1):", 30 },
-	{ "(null)", 6 },
-	{ "1234", 4 },
-	{ "ABCDEF", 6 },
+    {"ip", 2},
+    {"", 0},
+    {"a\"b", 3},
+    {"back\\slash", 10},
+    {"new\nline", 8},
+    {"x\n{\"seq\":5,\"op\":\"setns\"}", 25},
+    {"cr\rtab\tbell\a", 12},
+    {"\x1b[31mred", 8},
+    {"del\x7f", 4},
+    {"\xff\xfe\x80", 3},
+    {"caf\xc3\xa9", 5},	     /* valid UTF-8 stays raw */
+    {"\xc3\x28", 2},	     /* invalid 2-byte */
+    {"\xed\xa0\x80", 3},     /* a UTF-16 surrogate in UTF-8: invalid */
+    {"\xf0\x9f\x98\x80", 4}, /* emoji */
+    {"\xe2\x80\xa8sep", 6},  /* U+2028 */
+    {"nul\0byte", 8},
+    {" mac=00 ", 8},
+    {"type=NSAUDIT msg=nsaudit(1:1):", 30},
+    {"(null)", 6},
+    {"1234", 4},
+    {"ABCDEF", 6},
 };
 
 Test(audit_codec, hostile_strings_roundtrip_json)
@@ -117,7 +117,7 @@ Test(audit_codec, json_output_is_valid_utf8_json)
 {
 	struct json_object *e = json_object_new_object(), *back;
 	uint8_t mac[AUDIT_MAC_LEN];
-	struct sbuf line = { 0 };
+	struct sbuf line = {0};
 
 	json_object_object_add(e, "comm", json_object_new_string("\xff\xfe\"\n"));
 	cr_assert_eq(audit_encode(AUDIT_FMT_JSON, e, 1, key, zero, &line, mac), 0);
@@ -132,7 +132,7 @@ Test(audit_codec, json_output_is_valid_utf8_json)
 
 static void untrusted_is(const char *in, size_t n, const char *want)
 {
-	struct sbuf b = { 0 };
+	struct sbuf b = {0};
 
 	audit_untrusted(&b, in, n);
 	sb_put(&b, "", 0);
@@ -145,9 +145,9 @@ Test(audit_codec, auditd_hex_encoding)
 	untrusted_is("ip", 2, "\"ip\"");
 	untrusted_is("/usr/bin/ip", 11, "\"/usr/bin/ip\"");
 	untrusted_is("", 0, "\"\"");
-	untrusted_is("a b", 3, "612062");		/* space: hex, as auditd */
-	untrusted_is("a\"b", 3, "612262");		/* a quote: hex */
-	untrusted_is("x\n", 2, "780A");		/* uppercase */
+	untrusted_is("a b", 3, "612062");  /* space: hex, as auditd */
+	untrusted_is("a\"b", 3, "612262"); /* a quote: hex */
+	untrusted_is("x\n", 2, "780A");	   /* uppercase */
 	untrusted_is("\xff", 1, "FF");
 	untrusted_is("~!", 2, "\"~!\"");
 	untrusted_is("\x7f", 1, "7F");
@@ -157,7 +157,7 @@ Test(audit_codec, audit_line_shape)
 {
 	struct json_object *e = json_object_new_object();
 	uint8_t mac[AUDIT_MAC_LEN];
-	struct sbuf line = { 0 };
+	struct sbuf line = {0};
 
 	json_object_object_add(e, "time", json_object_new_string("2026-12-03T08:40:00.123456789Z"));
 	json_object_object_add(e, "op", json_object_new_string("setns"));
@@ -176,19 +176,20 @@ static void must_fail(const char *line, size_t len)
 	struct audit_rec r;
 	char err[200] = "";
 
-	cr_expect_eq(audit_rec_parse(line, len, &r, err, sizeof(err)), -1, "parsed: %.*s",
-		     (int)len, line);
+	cr_expect_eq(audit_rec_parse(line, len, &r, err, sizeof(err)), -1, "parsed: %.*s", (int)len,
+		     line);
 	cr_expect_neq(err[0], '\0', "no error message");
 	cr_expect_null(r.obj);
 }
 
 /* sizeof: the literals hold NULs and must not be measured with strlen */
 #define MUST_FAIL(lit) must_fail(lit, sizeof(lit) - 1)
-#define MAC64 "0000000000000000000000000000000000000000000000000000000000000000"
+#define MAC64	       "0000000000000000000000000000000000000000000000000000000000000000"
 
 Test(audit_codec, garbage_is_an_error_not_a_crash)
 {
-	static const char bin[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0";
+	static const char bin[] = "\x7f"
+				  "ELF\x02\x01\x01\0\0\0\0";
 
 	MUST_FAIL("");
 	MUST_FAIL("hello");
@@ -197,9 +198,9 @@ Test(audit_codec, garbage_is_an_error_not_a_crash)
 	MUST_FAIL("{\"seq\":1");
 	MUST_FAIL("{\"seq\":1,\"mac\":\"" MAC64 "\"");
 	MUST_FAIL("{\"seq\":1,\"mac\":\"" MAC64 "\"}x");
-	MUST_FAIL("{\"mac\":\"" MAC64 "\"}");			/* no seq */
+	MUST_FAIL("{\"mac\":\"" MAC64 "\"}"); /* no seq */
 	MUST_FAIL("{\"seq\":-1,\"mac\":\"" MAC64 "\"}");
-	MUST_FAIL("{\"seq\":1,\"seq\":2,\"mac\":\"" MAC64 "\"}");	/* duplicate */
+	MUST_FAIL("{\"seq\":1,\"seq\":2,\"mac\":\"" MAC64 "\"}"); /* duplicate */
 	MUST_FAIL("{\"seq\":1,\"a\":\"\\ud800\",\"mac\":\"" MAC64 "\"}");
 	MUST_FAIL("{\"seq\":1,\"a\":\"x\ny\",\"mac\":\"" MAC64 "\"}");
 	MUST_FAIL("{\"seq\":99999999999999999999999,\"mac\":\"" MAC64 "\"}");
@@ -218,7 +219,7 @@ Test(audit_codec, parser_survives_mutations)
 {
 	struct json_object *e = json_object_new_object();
 	uint8_t mac[AUDIT_MAC_LEN];
-	struct sbuf line = { 0 };
+	struct sbuf line = {0};
 	int fmt, i, j;
 
 	json_object_object_add(e, "op", json_object_new_string("setns"));

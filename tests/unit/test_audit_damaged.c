@@ -24,7 +24,7 @@ static void setup(void)
 {
 	tlog_init(&t, AUDIT_FMT_JSON);
 	t.o.max_size = 2048;
-	tlog_write(&t, 30);	/* several segments */
+	tlog_write(&t, 30); /* several segments */
 }
 
 static void teardown(void)
@@ -73,14 +73,14 @@ static char out[1 << 16], err[4096];
 
 static int verify_cmd(void)
 {
-	char *argv[] = { "verify", "--log-dir", t.dir, "--key", t.key, NULL };
+	char *argv[] = {"verify", "--log-dir", t.dir, "--key", t.key, NULL};
 
 	return run(out, sizeof(out), err, sizeof(err), 5, argv, cmd_verify);
 }
 
 static int search_cmd(int extra, char **more)
 {
-	char *argv[16] = { "search", "--log-dir", t.dir };
+	char *argv[16] = {"search", "--log-dir", t.dir};
 	int i;
 
 	for (i = 0; i < extra; i++)
@@ -112,7 +112,7 @@ Test(audit_damaged, middle_segment_cut_mid_line)
 	tseg_path(&t, 2, path, sizeof(path));
 	d = tslurp(path, &len);
 	cr_assert(tline(d, len, 3, &s, &l));
-	tspit(path, d, s + l / 2);	/* the rest of the segment gone, mid-record */
+	tspit(path, d, s + l / 2); /* the rest of the segment gone, mid-record */
 	free(d);
 	cr_assert_eq(verify_cmd(), 1);
 	cr_expect(strstr(err, "nsaudit-000002.log line 3") && strstr(err, "cut short"), "%s", err);
@@ -143,7 +143,7 @@ Test(audit_damaged, binary_segment)
 	damage(1, bin, sizeof(bin));
 	cr_assert_eq(verify_cmd(), 1);
 	cr_expect(strstr(err, "nsaudit-000001.log line 1"), "%s", err);
-	search_cmd(0, NULL);	/* must just not crash */
+	search_cmd(0, NULL); /* must just not crash */
 }
 
 Test(audit_damaged, empty_segment)
@@ -179,33 +179,34 @@ Test(audit_damaged, segment_is_a_directory)
 
 Test(audit_damaged, verify_usage_errors)
 {
-	char *a1[] = { "verify", NULL };
-	char *a2[] = { "verify", "--log-dir", t.dir, "--bogus", NULL };
-	char *a3[] = { "verify", "--log-dir", NULL };
-	char *a4[] = { "verify", "--log-dir", "/nonexistent/dir", NULL };
-	char *a5[] = { "verify", "--help", NULL };
+	char *a1[] = {"verify", NULL};
+	char *a2[] = {"verify", "--log-dir", t.dir, "--bogus", NULL};
+	char *a3[] = {"verify", "--log-dir", NULL};
+	char *a4[] = {"verify", "--log-dir", "/nonexistent/dir", NULL};
+	char *a5[] = {"verify", "--help", NULL};
 
 	cr_expect_eq(run(out, sizeof(out), err, sizeof(err), 1, a1, cmd_verify), 2);
 	cr_expect_eq(run(out, sizeof(out), err, sizeof(err), 4, a2, cmd_verify), 2);
 	cr_expect(strstr(err, "--bogus"), "%s", err);
 	cr_expect_eq(run(out, sizeof(out), err, sizeof(err), 2, a3, cmd_verify), 2);
 	cr_expect_eq(run(out, sizeof(out), err, sizeof(err), 3, a4, cmd_verify), 1);
-	cr_expect(!strncmp(err, "nsaudit verify: ", 16) && strstr(err, "/nonexistent/dir"),
-		  "%s", err);
+	cr_expect(!strncmp(err, "nsaudit verify: ", 16) && strstr(err, "/nonexistent/dir"), "%s",
+		  err);
 	cr_expect_eq(run(out, sizeof(out), err, sizeof(err), 2, a5, cmd_verify), 0);
 	cr_expect(strstr(out, "Examples:"), "%s", out);
 }
 
 Test(audit_damaged, search_filters_and_exit_status)
 {
-	char *op[] = { "--op", "setns", "--pid", "1007", "--format", "json" };
-	char *none[] = { "--pid", "424242" };
-	char *ns[] = { "--ns", "net:[4026531840]", "--op", "setns" };
-	char *ns_other[] = { "--ns", "uts:4026531840" };
-	char *since[] = { "--since", "2026-12-03T08:39:00Z", "--until", "@1796287201", "--uid",
-			  "0", "--comm", "ip" };
-	char *future[] = { "--since", "@1999999999" };
-	char *logops[] = { "--op", "log" };
+	char *op[] = {"--op", "setns", "--pid", "1007", "--format", "json"};
+	char *none[] = {"--pid", "424242"};
+	char *ns[] = {"--ns", "net:[4026531840]", "--op", "setns"};
+	char *ns_other[] = {"--ns", "uts:4026531840"};
+	char *since[] = {
+	    "--since", "2026-12-03T08:39:00Z", "--until", "@1796287201", "--uid", "0", "--comm",
+	    "ip"};
+	char *future[] = {"--since", "@1999999999"};
+	char *logops[] = {"--op", "log"};
 	struct json_object *o, *pid;
 
 	cr_assert_eq(search_cmd(6, op), 0, "%s", err);
@@ -235,9 +236,9 @@ Test(audit_damaged, search_filters_and_exit_status)
 Test(audit_damaged, search_usage_errors)
 {
 	char *bad[][2] = {
-		{ "--pid", "abc" },	  { "--uid", "-1" },	 { "--op", "fork" },
-		{ "--ns", "net:notanumber" }, { "--since", "yesterday" }, { "--format", "xml" },
-		{ "--colour", "red" },
+	    {"--pid", "abc"},		{"--uid", "-1"},	  {"--op", "fork"},
+	    {"--ns", "net:notanumber"}, {"--since", "yesterday"}, {"--format", "xml"},
+	    {"--colour", "red"},
 	};
 	size_t i;
 
@@ -253,8 +254,8 @@ Test(audit_damaged, search_audit_format_and_hostile_comm)
 	struct audit_log *l;
 	struct json_object *e;
 	char errb[256];
-	char *comm[] = { "--comm", "evil\n{\"seq\":1}", "--format", "json" };
-	char *text[] = { "--comm", "evil\n{\"seq\":1}" };
+	char *comm[] = {"--comm", "evil\n{\"seq\":1}", "--format", "json"};
+	char *text[] = {"--comm", "evil\n{\"seq\":1}"};
 
 	tlog_cleanup(&t);
 	tlog_init(&t, AUDIT_FMT_AUDIT);
@@ -275,9 +276,9 @@ Test(audit_damaged, search_audit_format_and_hostile_comm)
 Test(audit_damaged, keygen_cmd)
 {
 	char path[128];
-	char *a[] = { "keygen", path, NULL };
-	char *f[] = { "keygen", "--force", path, NULL };
-	char *none[] = { "keygen", NULL };
+	char *a[] = {"keygen", path, NULL};
+	char *f[] = {"keygen", "--force", path, NULL};
+	char *none[] = {"keygen", NULL};
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/k", t.root);

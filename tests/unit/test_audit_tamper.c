@@ -34,13 +34,12 @@ static void teardown(void)
 	tlog_cleanup(&t);
 }
 
-#define expect_bad(where_sub, what_sub)                                                 \
-	do {                                                                            \
-		cr_assert_eq(tlog_verify(&t, &v), 1, "verify said intact");             \
-		cr_expect(strstr(v.where, where_sub), "where: '%s' lacks '%s'", v.where, \
-			  where_sub);                                                   \
-		cr_expect(strstr(v.what, what_sub), "what: '%s' lacks '%s'", v.what,     \
-			  what_sub);                                                    \
+#define expect_bad(where_sub, what_sub)                                                            \
+	do {                                                                                       \
+		cr_assert_eq(tlog_verify(&t, &v), 1, "verify said intact");                        \
+		cr_expect(strstr(v.where, where_sub), "where: '%s' lacks '%s'", v.where,           \
+			  where_sub);                                                              \
+		cr_expect(strstr(v.what, what_sub), "what: '%s' lacks '%s'", v.what, what_sub);    \
 	} while (0)
 
 TestSuite(audit_tamper, .init = setup_json, .fini = teardown);
@@ -64,7 +63,7 @@ Test(audit_tamper, changed_byte_in_a_record)
 	cr_assert(tline(d, len, 7, &s, &l));
 	p = memmem(d + s, l, "\"pid\":1004", 10);
 	cr_assert_not_null(p);
-	p[9] = '5';	/* pid 1004 -> 1005 */
+	p[9] = '5'; /* pid 1004 -> 1005 */
 	tspit(seg1, d, len);
 	free(d);
 	expect_bad("nsaudit-000001.log line 7", "changed");
@@ -153,7 +152,7 @@ Test(audit_tamper, state_file_edited)
 	d = tslurp(path, &len);
 	p = strstr(d, "seq=13");
 	cr_assert_not_null(p);
-	p[5] = '1';	/* claim a shorter log, to hide a cut */
+	p[5] = '1'; /* claim a shorter log, to hide a cut */
 	tspit(path, d, len);
 	free(d);
 	expect_bad(AUDIT_STATE_FILE, "does not verify");

@@ -69,7 +69,7 @@ static size_t line_len(struct json_object *e, uint64_t seq)
 {
 	static const uint8_t k[AUDIT_KEY_LEN], z[AUDIT_MAC_LEN];
 	uint8_t mac[AUDIT_MAC_LEN];
-	struct sbuf b = { 0 };
+	struct sbuf b = {0};
 	size_t n;
 
 	cr_assert_eq(audit_encode(t.o.format, e, seq, k, z, &b, mac), 0);
@@ -111,7 +111,7 @@ Test(audit_writer, record_exactly_at_max_size_stays)
 	cr_expect_eq(fsize(seg1), 4096, "segment is %lld bytes", (long long)fsize(seg1));
 	cr_expect_eq(tseg_count(&t), 1);
 	cr_expect_eq(audit_log_segment(l), 1);
-	append_n(l, 1);		/* the next one does not fit */
+	append_n(l, 1); /* the next one does not fit */
 	cr_expect_eq(tseg_count(&t), 2);
 	cr_expect_eq(fsize(seg1), 4096);
 	cr_assert_eq(audit_log_close(l), 0);
@@ -179,7 +179,7 @@ Test(audit_writer, seq_is_the_logs_own_and_persists)
 	struct audit_log *l;
 	struct json_object *e, *s;
 
-	tlog_write(&t, 3);	/* header, start, 3 events, close: seq 1..6 */
+	tlog_write(&t, 3); /* header, start, 3 events, close: seq 1..6 */
 	l = topen();
 	e = tevent(1, "x", 1);
 	cr_assert_eq(audit_log_append(l, e), 0);
@@ -217,7 +217,7 @@ static void crash_after(int n, bool flush)
 		}
 		if (flush)
 			audit_log_flush(l);
-		_exit(0);	/* no close record */
+		_exit(0); /* no close record */
 	}
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child failed");
@@ -248,7 +248,7 @@ Test(audit_writer, torn_last_record_is_removed_on_start)
 	crash_after(5, false);
 	tseg_path(&t, 1, seg1, sizeof(seg1));
 	f = fopen(seg1, "a");
-	fputs("{\"seq\":8,\"time\":\"2026-", f);	/* killed mid-write */
+	fputs("{\"seq\":8,\"time\":\"2026-", f); /* killed mid-write */
 	fclose(f);
 	cr_assert_eq(tlog_verify(&t, &v), 1);
 	cr_expect(strstr(v.what, "unfinished"), "%s", v.what);
@@ -266,7 +266,7 @@ Test(audit_writer, tail_cut_while_stopped_is_reported)
 	char *d;
 
 	t.o.sync = AUDIT_SYNC_BATCH;
-	crash_after(5, true);	/* the state file names the last record */
+	crash_after(5, true); /* the state file names the last record */
 	tseg_path(&t, 1, seg1, sizeof(seg1));
 	d = tslurp(seg1, &len);
 	tdel_line(seg1, tlines(d, len));
@@ -382,8 +382,9 @@ static ssize_t small_disk_write(int fd, const void *buf, size_t n)
 		closedir(d);
 	if (used + (long)n <= disk_cap)
 		return write(fd, buf, n);
-	if (used < disk_cap && n > 1)	/* a partial write first, like a real disk */
-		return write(fd, buf, (size_t)(disk_cap - used) < n ? (size_t)(disk_cap - used) : 1);
+	if (used < disk_cap && n > 1) /* a partial write first, like a real disk */
+		return write(fd, buf,
+			     (size_t)(disk_cap - used) < n ? (size_t)(disk_cap - used) : 1);
 	errno = ENOSPC;
 	return -1;
 }
@@ -414,9 +415,9 @@ Test(audit_writer, full_disk_suspend_counts_and_resumes)
 	l = topen();
 	audit_log_write_fn = small_disk_write;
 	disk_cap = 3000;
-	append_n(l, 40);	/* all "succeed": dropped ones are counted */
+	append_n(l, 40); /* all "succeed": dropped ones are counted */
 	cr_expect_gt(audit_log_suspended(l), 0);
-	disk_cap = 1 << 30;	/* space is back */
+	disk_cap = 1 << 30; /* space is back */
 	append_n(l, 1);
 	cr_assert_eq(audit_log_close(l), 0);
 	audit_log_write_fn = NULL;
@@ -479,7 +480,7 @@ Test(audit_writer, full_disk_rotate_deletes_oldest_and_says_so)
 
 static int popt(struct audit_log_opts *o, const char *a, const char *b, int *used, char *err)
 {
-	char *argv[3] = { (char *)a, (char *)b, NULL };
+	char *argv[3] = {(char *)a, (char *)b, NULL};
 
 	return audit_log_parse_opt(o, b ? 2 : 1, argv, used, err, 200);
 }
