@@ -155,6 +155,9 @@ static void usage(FILE *f)
 		"  --pin-dir DIR        where links and the ring stay pinned (default\n"
 		"                       " NSAUDIT_PIN_DIR "); a restarted recorder drains\n"
 		"                       what was traced meanwhile. 'nsaudit detach' removes it.\n"
+		"  --keep-pinned        leave them pinned on a clean stop too (for a restart\n"
+		"                       or upgrade without a gap); by default only a crash\n"
+		"                       leaves them, and a clean stop detaches\n"
 		"  --no-pin             nothing pinned: stopping the recorder stops tracing\n"
 		"Filters:\n%s\n"
 		"Examples:\n"
@@ -176,7 +179,7 @@ int cmd_record(int argc, char **argv)
 	size_t nk;
 	char err[512];
 	int i, used, rc;
-	bool pin = true;
+	bool pin = true, keep_pinned = false;
 
 	tracer_opts_init(&o);
 	audit_log_opts_init(&lo);
@@ -189,6 +192,10 @@ int cmd_record(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--no-pin")) {
 			pin = false;
+			continue;
+		}
+		if (!strcmp(argv[i], "--keep-pinned")) {
+			keep_pinned = true;
 			continue;
 		}
 		if (!strcmp(argv[i], "--pin-dir")) {
@@ -252,6 +259,9 @@ int cmd_record(int argc, char **argv)
 	fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), lo.dir);
 	rc = tracer_run(t, write_record, end_batch, &r, &stop);
 	tracer_close(t);
+	/* a clean stop was asked for: the ring is drained, nothing to keep */
+	if (o.pin_dir && !keep_pinned && stop)
+		tracer_unpin(o.pin_dir);
 	if (audit_log_close(r.log) < 0 && !rc)
 		rc = -EIO;
 	if (r.failed) {
