@@ -248,9 +248,11 @@ static void report(struct sink *s, bool final)
 
 	if (lost == s->lost_reported || (!final && now - s->reported_ns < REPORT_NS))
 		return;
-	fprintf(stderr, "nsaudit: sink %s: %llu records lost%s%s%s\n", sink_name(s),
-		(unsigned long long)lost, final ? " in all" : " so far",
-		s->last_errno ? " (last error: " : "", s->last_errno ? strerror(s->last_errno) : "");
+	fprintf(stderr, "nsaudit: sink %s: %llu records lost%s", sink_name(s),
+		(unsigned long long)lost, final ? " in all" : " so far");
+	if (s->last_errno)
+		fprintf(stderr, " (last error: %s)", strerror(s->last_errno));
+	fputc('\n', stderr);
 	s->lost_reported = lost;
 	s->reported_ns = now;
 }
