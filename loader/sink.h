@@ -100,7 +100,8 @@ void sd_escape(const char *in, size_t n, char *out, size_t outlen);
  * The text of an AUDIT_USER message for a record: key=value pairs, strings
  * through audit_encode_nv_string (quoted, or hex when they hold spaces,
  * quotes or control bytes), the actor's pid/uid/auid/exe renamed
- * actor_pid/... so they do not collide with the fields auditd adds.
+ * actor_pid/... so they do not collide with the fields auditd adds, and
+ * result as "exit" (the audit name of a syscall's return value).
  * *success: the operation succeeded. malloc'd.
  */
 char *audit_format(struct json_object *rec, bool *success);

@@ -55,7 +55,12 @@ char *audit_format(struct json_object *rec, bool *success)
 
 		if (!s || !name_ok(key))
 			continue;
-		snprintf(name, sizeof(name), "%s%s", is_reserved(key) ? "actor_" : "", key);
+		/* the syscall's return value is "exit" in audit records: ausearch
+		 * -i shows exit=-22 as EINVAL (it would read "result" as yes/no) */
+		if (!strcmp(key, "result"))
+			snprintf(name, sizeof(name), "exit");
+		else
+			snprintf(name, sizeof(name), "%s%s", is_reserved(key) ? "actor_" : "", key);
 		/* untrusted strings the auditd way: "quoted", or hex if they
 		 * hold a space, a quote or a control byte; numbers as they are */
 		if (json_object_is_type(val, json_type_string)) {

@@ -135,7 +135,7 @@ Test(sink, audit_message)
 
 	cr_assert_not_null(m);
 	cr_assert_not(ok, "result -22 is a failure");
-	cr_assert(!strncmp(m, "seq=7 time=\"2026-12-03T08:42:42.564957870Z\" op=\"setns\" result=-22 ",
+	cr_assert(!strncmp(m, "seq=7 time=\"2026-12-03T08:42:42.564957870Z\" op=\"setns\" exit=-22 ",
 			   60), "%s", m);
 	cr_assert(strstr(m, " ns_name=\"blue\""));
 	/* auditd adds its own pid/uid/exe: the actor's are renamed */
