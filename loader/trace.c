@@ -125,7 +125,9 @@ int cmd_trace(int argc, char **argv)
 	}
 
 	out.flush_each = fstat(STDOUT_FILENO, &sb) || !S_ISREG(sb.st_mode);
-	out.colour = !out.json && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	/* no-color.org: NO_COLOR set and not empty turns colour off */
+	out.colour = !out.json && isatty(STDOUT_FILENO) &&
+		     !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
