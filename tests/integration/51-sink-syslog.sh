@@ -137,3 +137,23 @@ told=$(jq -s 'map(select(.probe == "sink" and .op == "lost") | (.count | tonumbe
 	fail "closing line counts the losses: $(cat "$OUT.err")"
 expect_eq "the receiver is told of every loss (lost messages with counts)" "$told" "$final"
 expect_eq "every record is delivered or counted lost" "$((delivered + told))" "$total"
+
+# --- nsaudit record feeds the same sinks as it writes its log
+if "$NSAUDIT" record --help 2>/dev/null | grep -q -- --sink; then
+	: >"$LOG"
+	"$NSAUDIT" keygen "$TMP/key" >/dev/null 2>&1
+	"$NSAUDIT" record --log-dir "$TMP/rlog" --key "$TMP/key" --no-pin --comm skrecord \
+		--sink "syslog:udp:127.0.0.1:$PU" >/dev/null 2>"$TMP/record.err" &
+	rp=$!
+	for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/record.err" && break; sleep 0.05; done
+	"$NSOPS" -n skrecord unshare uts >/dev/null
+	sleep 0.3
+	kill -TERM $rp
+	wait $rp
+	expect_eq "record: exits 0" "$?" 0
+	r=$(lines imudp | jq -c --arg p "$rp" 'select(._procid == $p and .op == "unshare")')
+	expect_eq "record --sink: the record reaches rsyslog" "$(jq -r .comm <<<"$r")" skrecord
+	check "record --sink: and its own log has it" grep -q '"comm":"skrecord"' -r "$TMP/rlog"
+else
+	skip "record --sink" "nsaudit record has no --sink"
+fi
