@@ -132,8 +132,20 @@ vmtest: deps all
 bench: deps all
 	bench/run.sh
 
+# PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.
+SBINDIR        ?= $(PREFIX)/sbin
+MANDIR         ?= $(PREFIX)/share/man
+COMPLETIONDIR  ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+
 install: all
-	install -D -m 0755 $(BUILD)/nsaudit $(DESTDIR)$(PREFIX)/sbin/nsaudit
+	install -D -m 0755 $(BUILD)/nsaudit $(DESTDIR)$(SBINDIR)/nsaudit
+	install -d -m 0755 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed 's|@VERSION@|$(VERSION)|g' packaging/nsaudit.1 > $(DESTDIR)$(MANDIR)/man1/nsaudit.1
+	chmod 0644 $(DESTDIR)$(MANDIR)/man1/nsaudit.1
+	install -m 0644 packaging/nsaudit.bash-completion $(DESTDIR)$(COMPLETIONDIR)/nsaudit
+	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/nsaudit.service > $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
 
 format:
 	clang-format -i bpf/*.[ch] loader/*.[ch] audit/*.[ch] tests/unit/*.c

@@ -16,6 +16,7 @@
 #include "enrich.h"
 #include "event_json.h"
 #include "kfeatures.h"
+#include "nsnames.h"
 #include "nstype.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
@@ -32,6 +33,7 @@ struct tracer {
 	uint64_t resume_kseq[RESUME_MAX]; /* already written by a predecessor */
 	size_t nresume;
 	struct enrich *en;
+	struct nsnames *names;		/* ns_name, old_name */
 	char hooks[256];
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
@@ -235,6 +237,7 @@ static int handle_event(void *ctx, void *data, size_t len)
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.exe = enrich_exe(t->en, e.pid, e.comm);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
+	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
 	rec = event_to_json(&e, &x);
 	if (!rec) {
 		t->cb_err = -ENOMEM;
@@ -405,7 +408,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		goto fail;
 	}
 	t->en = enrich_new();
-	if (!t->en) {
+	t->names = nsnames_new();
+	if (!t->en || !t->names) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -550,5 +554,6 @@ void tracer_close(struct tracer *t)
 			close(t->bss_fd);
 	}
 	enrich_free(t->en);
+	nsnames_free(t->names);
 	free(t);
 }
