@@ -34,6 +34,7 @@
 #include "commands.h"
 #include "holders_fmt.h"
 #include "holders_lib.h"
+#include "nsnames.h"
 #include "nstype.h"
 
 #define ERR(fmt, ...) fprintf(stderr, "nsaudit holders: " fmt "\n", ##__VA_ARGS__)
@@ -68,6 +69,7 @@ struct ns_ent {
 struct model {
 	struct holders_scan scan;
 	struct holders_mounts mounts;
+	struct nsnames *names;	/* ip netns name, bind path, container:ID, host */
 	struct ns_ent *ns;
 	size_t nns;
 	pid_t self;
@@ -287,12 +289,15 @@ static json_object *ns_json(const struct model *m, const struct ns_ent *e)
 	const struct holders_scan *s = &m->scan;
 	json_object *o = json_object_new_object(), *h = json_object_new_array();
 	json_object *acct = json_object_new_object();
+	const char *name;
 	char buf[4200];
 	size_t i;
 	int a;
 
 	jadd_str(o, "type", nstype_name(e->type));
 	jadd_int(o, "inum", e->inum);
+	if (m->names && (name = nsnames_lookup(m->names, e->type, e->inum, 0)))
+		jadd_str(o, "ns_name", name);
 	if (e->known && e->k.ns_id)
 		jadd_int(o, "ns_id", (int64_t)e->k.ns_id);
 	if (e->known && e->k.owner_inum)
@@ -496,6 +501,7 @@ static void print_ns(const struct model *m, struct ns_ent *e, const char *indent
 {
 	const struct holders_scan *s = &m->scan;
 	struct lines l = {0};
+	const char *name;
 	char lab[48], lab2[48], b1[512], b2[4200], b3[8400];
 	size_t i, j, shown = 0, hidden = 0, kthreads = 0;
 
@@ -503,6 +509,8 @@ static void print_ns(const struct model *m, struct ns_ent *e, const char *indent
 	ns_label(lab, sizeof(lab), e->type, e->inum);
 	acct_text(e, b3, sizeof(b3));
 	printf("%s%s", indent, lab);
+	if (m->names && (name = nsnames_lookup(m->names, e->type, e->inum, 0)))
+		printf(" \"%s\"", name);
 	if (e->known && e->k.ns_id)
 		printf(" id %llu", (unsigned long long)e->k.ns_id);
 	printf("  %s\n", b3);
@@ -785,6 +793,7 @@ int cmd_holders(int argc, char **argv)
 		goto out;
 	}
 	qsort(m.ns, m.nns, sizeof(*m.ns), ns_cmp);
+	m.names = nsnames_new();
 
 	if (!all) {
 		char lab[48];
@@ -824,6 +833,7 @@ int cmd_holders(int argc, char **argv)
 	}
 	ret = 0;
 out:
+	nsnames_free(m.names);
 	holders_mounts_free(&m.mounts);
 	holders_scan_free(&m.scan);
 	free(m.ns);
