@@ -95,7 +95,12 @@ test: deps all $(UNIT_BIN) $(HELPERS)
 vmtest: deps all
 	tests/run.sh vm
 
-bench: deps all
+# Load generator of the benchmarks (bench/driver.c); bench/run.sh drives it.
+$(BUILD)/bench/driver: bench/driver.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@
+
+bench: deps all $(BUILD)/bench/driver
 	bench/run.sh
 
 install: all
