@@ -64,6 +64,11 @@ $(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard bpf/*.h loader/*.h audit/*.h)
 $(BUILD)/nsaudit: $(MAIN_OBJ) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
+# A fully static nsaudit for the patched-kernel guest's busybox initramfs.
+STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lsodium -lcap-ng -laudit -lpthread
+$(BUILD)/nsaudit-static: $(MAIN_OBJ) $(LIB_OBJS)
+	$(CC) $(CFLAGS) -static $^ -o $@ $(STATIC_LIBS)
+
 # --- running --------------------------------------------------------------
 run: deps all
 	tests/lib/mount-fs.sh
@@ -84,12 +89,38 @@ HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(wildcard tests/help
 
 $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@
+	$(CC) $(CFLAGS) -static $< -o $@
+
+# The unit tests once more under AddressSanitizer and UBSan: every
+# non-BPF source rebuilt with the sanitizers into build/asan/.
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(LIB_OBJS))
+$(BUILD)/asan/%.o: %.c $(SKELS) $(wildcard bpf/*.h loader/*.h audit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(BUILD)/unit-tests-asan: $(UNIT_SRCS) $(SAN_OBJS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ -o $@ -lcriterion $(LDLIBS)
+
+# libFuzzer targets (clang): tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/seeds/NAME.
+# "make fuzz" runs each for FUZZ_SECONDS; make test runs them briefly.
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_LIB_SRCS := $(filter-out loader/main.c loader/tracer.c loader/trace.c loader/record.c \
+	loader/probe.c loader/kfeatures.c loader/detach.c loader/privs.c,$(LOADER_SRCS)) $(AUDIT_SRCS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(SKELS)
+	@mkdir -p $(dir $@)
+	$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf \
+		-Iloader -Iaudit -fsanitize=fuzzer,address,undefined $< $(FUZZ_LIB_SRCS) -o $@ \
+		-ljson-c -lsodium -lcap-ng -laudit $(FUZZ_EXTRA_LIBS)
+
+fuzz: $(FUZZ_BINS)
+	tests/run-fuzz.sh $(FUZZ_SECONDS)
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
 
-test: deps all $(UNIT_BIN) $(HELPERS)
+test: deps all $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS)
 	tests/run.sh
 
 vmtest: deps all

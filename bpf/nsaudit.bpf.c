@@ -31,6 +31,9 @@ const volatile __u32 self_tgid = 0;		/* the loader: never trace it */
 
 /* Records the ring could not take; read by user space, reported as "lost". */
 __u64 lost_events = 0;
+/* Numbers every record, so a recorder restarted on the pinned ring can tell
+ * which records its crashed predecessor already wrote. */
+__u64 next_kseq = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -40,6 +43,7 @@ struct {
 /* Work carried from a syscall's entry to its exit, per thread. */
 struct pending {
 	__u32 op;
+	__u32 probe;
 	__u32 nsmask;		/* types the call may change */
 	__u64 arg;
 	__s32 fd;
@@ -91,6 +95,7 @@ static __always_inline struct nsaudit_event *event_start(__u32 op, __u32 probe)
 		return NULL;
 	}
 	e->ts_boot_ns = bpf_ktime_get_boot_ns();
+	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
 	e->op = op;
 	e->probe = probe;
 	e->pid = id >> 32;
@@ -165,7 +170,7 @@ static __always_inline void emit_switch(struct pending *p, long ret)
 
 		if (!(p->nsmask & (1u << t)) || !(type_mask & (1u << t)))
 			continue;
-		e = event_start(p->op, NSAUDIT_PROBE_TP_SYSCALLS);
+		e = event_start(p->op, p->probe);
 		if (!e)
 			return;
 		e->ns_type = t;
@@ -209,22 +214,56 @@ static __always_inline void pending_finish(long ret)
 
 /* ---- setns(fd, nstype) ------------------------------------------------ */
 
-SEC("tracepoint/syscalls/sys_enter_setns")
-int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
+/*
+ * Where an nsfs fd came from, for the "via" of the setns that uses it:
+ * nsfd() fds are remembered here (keyed by process and fd, checked against
+ * the struct file so a reused fd number is not mistaken for it).
+ */
+struct fd_key {
+	__u32 tgid;
+	__s32 fd;
+};
+
+struct fd_origin {
+	__u64 file;
+	__u32 via;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct fd_key);
+	__type(value, struct fd_origin);
+} fd_origins SEC(".maps");
+
+static __always_inline __u32 nsfs_fd_via(struct file *file, int fd)
+{
+	struct fd_key k = { .tgid = bpf_get_current_pid_tgid() >> 32, .fd = fd };
+	struct fd_origin *o;
+
+	if (file_is_bind_mount(file))
+		return NSAUDIT_VIA_BIND;
+	o = bpf_map_lookup_elem(&fd_origins, &k);
+	if (o && o->file == (__u64)file)
+		return o->via;
+	return NSAUDIT_VIA_PROC;
+}
+
+static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct pending *p;
 	struct file *file;
-	int fd = (int)ctx->args[0];
-	__u64 flags = ctx->args[1];
 
 	if (!op_wanted(NSAUDIT_OP_SETNS))
-		return 0;
+		return;
 	p = pending_new();
 	if (!p)
-		return 0;
+		return;
 	p->op = NSAUDIT_OP_SETNS;
+	p->probe = probe;
 	p->fd = fd;
 	p->arg = flags;
 
@@ -236,7 +275,7 @@ int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
 		ns_ident(ns, &p->target_inum, &p->target_id);
 		if (p->target_type < NSAUDIT_NS_MAX)
 			p->nsmask = 1u << p->target_type;
-		p->via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
+		p->via = nsfs_fd_via(file, fd);
 	} else {
 		/* a pidfd (or garbage): the types are the CLONE_NEW* bits */
 		p->nsmask = clone_flags_to_mask(flags);
@@ -248,6 +287,12 @@ int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
 		p->nsmask = 1u << NSAUDIT_NS_NET; /* type unknown: still report it */
 	pending_save_old(task, p);
 	bpf_map_update_elem(&pending, &tid, p, BPF_ANY);
+}
+
+SEC("tracepoint/syscalls/sys_enter_setns")
+int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
+{
+	setns_enter((int)ctx->args[0], ctx->args[1], NSAUDIT_PROBE_TP_SYSCALLS);
 	return 0;
 }
 
@@ -275,6 +320,7 @@ int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
 	if (!p)
 		return 0;
 	p->op = NSAUDIT_OP_UNSHARE;
+	p->probe = NSAUDIT_PROBE_TP_SYSCALLS;
 	p->nsmask = mask;
 	p->arg = flags;
 	p->fd = -1;
@@ -502,6 +548,7 @@ int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
 	if (!p)
 		return 0;
 	p->op = NSAUDIT_OP_MOUNT;
+	p->probe = NSAUDIT_PROBE_TP_SYSCALLS;
 	p->arg = flags;
 	p->fd = -1;
 	p->target_type = NSAUDIT_NS_UNKNOWN;
@@ -601,6 +648,171 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 		return 0;
 	e->arg = BPF_CORE_READ(regs, si);
 	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)BPF_CORE_READ(regs, di));
+	event_submit(e);
+	return 0;
+}
+
+/* ---- the patched kernel: nsfd(), set_namespace(), namespace:* ----------
+ *
+ * Loaded only where the kernel has them (the loader looks them up in BTF)
+ * and fentry is allowed; elsewhere autoload is off and they cost nothing.
+ * The kernel ABI (kernel-patch/): nsfd(pid_t pid, unsigned int nstype) is
+ * x86_64 syscall 451; set_namespace(tsk, nstype, old_ns, new_ns) is called
+ * once per namespace setns switches; the tracepoints are
+ * namespace:nsfd(target, nstype, ns, ret), namespace:set_namespace(tsk,
+ * nstype, old_ns, new_ns) and namespace:ns_free(nstype, ns).
+ */
+
+SEC("fexit/__x64_sys_nsfd")
+int BPF_PROG(fexit_sys_nsfd, const struct pt_regs *regs, long ret)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct nsaudit_event *e;
+	struct file *file;
+	__u32 type;
+
+	if (!op_wanted(NSAUDIT_OP_NSFD))
+		return 0;
+	type = clone_flag_to_type(BPF_CORE_READ(regs, si));
+	if (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type)))
+		return 0;
+	e = event_start(NSAUDIT_OP_NSFD, NSAUDIT_PROBE_FEXIT_SYS_NSFD);
+	if (!e)
+		return 0;
+	e->ns_type = type;
+	e->arg = BPF_CORE_READ(regs, si);
+	e->target_pid = (int)BPF_CORE_READ(regs, di);
+	if (!e->target_pid)
+		e->target_pid = e->pid;	/* pid 0 means the caller */
+	e->result = ret < 0 ? ret : 0;
+	if (ret >= 0) {
+		struct fd_key k = { .tgid = e->pid, .fd = ret };
+		struct fd_origin o = { .via = NSAUDIT_VIA_NSFD };
+
+		e->fd = ret;
+		file = task_fd_file(task, ret);
+		if (file && file_is_nsfs(file)) {
+			struct ns_common *ns = file_ns(file);
+
+			ns_ident(ns, &e->ns_inum, &e->ns_id);
+			e->ns_refs = ns_refcount(ns);
+			e->flags |= NSAUDIT_F_HAS_NS;
+			o.file = (__u64)file;
+			bpf_map_update_elem(&fd_origins, &k, &o, BPF_ANY);
+		}
+	}
+	event_submit(e);
+	return 0;
+}
+
+SEC("fentry/__x64_sys_setns")
+int BPF_PROG(fentry_sys_setns, const struct pt_regs *regs)
+{
+	setns_enter((int)BPF_CORE_READ(regs, di), BPF_CORE_READ(regs, si),
+		    NSAUDIT_PROBE_FEXIT_SYS_SETNS);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_setns")
+int BPF_PROG(fexit_sys_setns, const struct pt_regs *regs, long ret)
+{
+	pending_finish(ret);
+	return 0;
+}
+
+static __always_inline int emit_set_namespace(struct task_struct *tsk, unsigned int nstype,
+					      struct ns_common *old_ns,
+					      struct ns_common *new_ns, __u32 probe)
+{
+	struct nsaudit_event *e;
+	__u32 type = clone_flag_to_type(nstype);
+
+	if (!op_wanted(NSAUDIT_OP_SETNS) ||
+	    (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type))))
+		return 0;
+	e = event_start(NSAUDIT_OP_SETNS, probe);
+	if (!e)
+		return 0;
+	e->ns_type = type;
+	e->arg = nstype;
+	if (new_ns) {
+		ns_ident(new_ns, &e->ns_inum, &e->ns_id);
+		e->ns_refs = ns_refcount(new_ns);
+		e->flags |= NSAUDIT_F_HAS_NS;
+	}
+	if (old_ns) {
+		ns_ident(old_ns, &e->old_inum, &e->old_ns_id);
+		e->flags |= NSAUDIT_F_HAS_OLD;
+	}
+	if (type == NSAUDIT_NS_PID || type == NSAUDIT_NS_TIME)
+		e->flags |= NSAUDIT_F_FOR_CHILDREN;
+	event_submit(e);
+	return 0;
+}
+
+SEC("fexit/set_namespace")
+int BPF_PROG(fexit_set_namespace, struct task_struct *tsk, unsigned int nstype,
+	     struct ns_common *old_ns, struct ns_common *new_ns)
+{
+	return emit_set_namespace(tsk, nstype, old_ns, new_ns,
+				  NSAUDIT_PROBE_FEXIT_SET_NAMESPACE);
+}
+
+/* Where fentry is refused but the patched tracepoints exist. */
+SEC("tp_btf/set_namespace")
+int BPF_PROG(tp_set_namespace, struct task_struct *tsk, unsigned int nstype,
+	     struct ns_common *old_ns, struct ns_common *new_ns)
+{
+	return emit_set_namespace(tsk, nstype, old_ns, new_ns, NSAUDIT_PROBE_TP_SET_NAMESPACE);
+}
+
+SEC("tp_btf/nsfd")
+int BPF_PROG(tp_nsfd, struct task_struct *target, unsigned int nstype, struct ns_common *ns,
+	     int ret)
+{
+	struct nsaudit_event *e;
+	__u32 type = clone_flag_to_type(nstype);
+
+	if (!op_wanted(NSAUDIT_OP_NSFD) ||
+	    (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type))))
+		return 0;
+	e = event_start(NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_NSFD);
+	if (!e)
+		return 0;
+	e->ns_type = type;
+	e->arg = nstype;
+	e->result = ret < 0 ? ret : 0;
+	e->fd = ret >= 0 ? ret : -1;
+	if (target)
+		e->target_pid = BPF_CORE_READ(target, tgid);
+	if (ns) {
+		ns_ident(ns, &e->ns_inum, &e->ns_id);
+		e->ns_refs = ns_refcount(ns);
+		e->flags |= NSAUDIT_F_HAS_NS;
+	}
+	event_submit(e);
+	return 0;
+}
+
+/* The last reference went: the namespace itself is freed. */
+SEC("tp_btf/ns_free")
+int BPF_PROG(tp_ns_free, unsigned int nstype, struct ns_common *ns)
+{
+	struct nsaudit_event *e;
+	__u32 type = clone_flag_to_type(nstype);
+
+	if (!op_wanted(NSAUDIT_OP_NS_FREE) ||
+	    (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type))))
+		return 0;
+	e = event_start(NSAUDIT_OP_NS_FREE, NSAUDIT_PROBE_TP_NS_FREE);
+	if (!e)
+		return 0;
+	e->ns_type = type;
+	e->arg = nstype;
+	if (ns) {
+		ns_ident(ns, &e->ns_inum, &e->ns_id);
+		e->flags |= NSAUDIT_F_HAS_NS;
+	}
 	event_submit(e);
 	return 0;
 }

@@ -85,7 +85,8 @@ struct nsaudit_event {
 	__u64 old_ns_id;
 	__u64 cgroup_id;	/* bpf_get_current_cgroup_id() */
 	__u64 count;		/* OP_LOST: records lost */
-	__u64 arg;		/* raw flags argument of the syscall */
+	__u64 arg;		/* raw flags argument of the syscall; OP_LOST: total */
+	__u64 kseq;		/* kernel-side sequence: dedup across recorder restarts */
 	__u32 op;		/* enum nsaudit_op */
 	__u32 ns_type;		/* enum nsaudit_ns_type */
 	__u32 ns_inum;		/* the namespace acted on (entered/created/pinned) */

@@ -151,8 +151,12 @@ struct json_object *event_to_json(const struct nsaudit_event *e, const struct ev
 		json_object_object_add(o, "via", json_object_new_string(via));
 	if (e->path[0])
 		json_add_bytes(o, "path", e->path, sizeof(e->path));
-	if (e->op == NSAUDIT_OP_LOST)
+	if (e->op == NSAUDIT_OP_LOST) {
 		add_u64(o, "count", e->count);
+		add_u64(o, "lost_total", e->arg);	/* the kernel's running count */
+	}
+	if (e->kseq)
+		add_u64(o, "kseq", e->kseq);
 	if (e->ns_refs)
 		add_u64(o, "ns_refs", e->ns_refs);
 	json_object_object_add(o, "probe",

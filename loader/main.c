@@ -14,6 +14,7 @@ struct command {
 static const struct command commands[] = {
 	{ "trace", cmd_trace, "stream namespace pins, entries and creations live" },
 	{ "probe", cmd_probe, "show which hooks this kernel allows and which are used" },
+	{ "detach", cmd_detach, "remove the programs a recorder left pinned" },
 };
 
 static void usage(FILE *f)

@@ -55,9 +55,9 @@ static const char *const probes[NSAUDIT_PROBE_MAX] = {
 	[NSAUDIT_PROBE_FEXIT_SYS_NSFD] = "fexit/__x64_sys_nsfd",
 	[NSAUDIT_PROBE_FEXIT_SYS_SETNS] = "fexit/__x64_sys_setns",
 	[NSAUDIT_PROBE_FEXIT_SET_NAMESPACE] = "fexit/set_namespace",
-	[NSAUDIT_PROBE_TP_NSFD] = "tracepoint/namespace/nsfd",
-	[NSAUDIT_PROBE_TP_SET_NAMESPACE] = "tracepoint/namespace/set_namespace",
-	[NSAUDIT_PROBE_TP_NS_FREE] = "tracepoint/namespace/ns_free",
+	[NSAUDIT_PROBE_TP_NSFD] = "tp_btf/nsfd",
+	[NSAUDIT_PROBE_TP_SET_NAMESPACE] = "tp_btf/set_namespace",
+	[NSAUDIT_PROBE_TP_NS_FREE] = "tp_btf/ns_free",
 	[NSAUDIT_PROBE_USER] = "user",
 };
 

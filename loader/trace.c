@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "event_json.h"
+#include "privs.h"
 #include "tracer.h"
 
 static volatile sig_atomic_t stop;
@@ -121,6 +122,11 @@ int cmd_trace(int argc, char **argv)
 	t = tracer_open(&o, err, sizeof(err));
 	if (!t) {
 		fprintf(stderr, "nsaudit trace: %s\n", err);
+		return 1;
+	}
+	if (drop_privileges(o.verbose, err, sizeof(err))) {
+		fprintf(stderr, "nsaudit trace: %s\n", err);
+		tracer_close(t);
 		return 1;
 	}
 	fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* tracer.c - the BPF side's user-space half: load, attach, drain, enrich. */
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -18,10 +20,17 @@
 #include "tracer.h"
 #include "nsaudit.skel.h"
 
+#define RESUME_MAX 256
+
 struct tracer {
 	struct tracer_opts o;
-	struct nsaudit_bpf *skel;
+	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
+	int ring_fd;
+	int bss_fd;			/* .bss: lost_events, next_kseq */
+	bool reused;
 	struct ring_buffer *rb;
+	uint64_t resume_kseq[RESUME_MAX]; /* already written by a predecessor */
+	size_t nresume;
 	struct enrich *en;
 	char hooks[256];
 	uint64_t seq;
@@ -138,7 +147,12 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* Decide which programs to load, and name the resulting hook set. */
+/*
+ * Decide which programs to load, and name the resulting hook set. On the
+ * patched kernel (nsfd and set_namespace in BTF) with fentry allowed, setns
+ * is seen at sys_setns and at set_namespace; where only the patch's
+ * tracepoints are usable, those; everywhere else, the syscall tracepoints.
+ */
 static void choose_hooks(struct tracer *t)
 {
 	struct nsaudit_bpf *s = t->skel;
@@ -150,6 +164,8 @@ static void choose_hooks(struct tracer *t)
 		{ s->progs.tp_exit_open, "syscalls/sys_exit_open" },
 		{ s->progs.tp_exit_move_mount, "syscalls/sys_exit_move_mount" },
 	};
+	struct features ft;
+	bool patched, fentry, nstp;
 	char path[128];
 	size_t i;
 
@@ -159,8 +175,37 @@ static void choose_hooks(struct tracer *t)
 		if (access(path, F_OK))
 			bpf_program__set_autoload(syscalls[i].prog, false);
 	}
-	snprintf(t->hooks, sizeof(t->hooks),
-		 "tracepoint/syscalls raw_tp/sched_process_fork iter/task");
+	features_probe(&ft, true);
+	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SET_NAMESPACE];
+	fentry = patched && ft.have[FEAT_FENTRY];
+	nstp = ft.have[FEAT_NS_TRACEPOINTS];
+	bpf_program__set_autoload(s->progs.fexit_sys_nsfd, fentry);
+	bpf_program__set_autoload(s->progs.fentry_sys_setns, fentry);
+	bpf_program__set_autoload(s->progs.fexit_sys_setns, fentry);
+	bpf_program__set_autoload(s->progs.fexit_set_namespace, fentry);
+	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry);
+	bpf_program__set_autoload(s->progs.tp_exit_setns, !fentry);
+	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && !fentry);
+	bpf_program__set_autoload(s->progs.tp_set_namespace, nstp && !fentry);
+	bpf_program__set_autoload(s->progs.tp_ns_free, nstp);
+	snprintf(t->hooks, sizeof(t->hooks), "%s%s%s raw_tp/sched_process_fork iter/task",
+		 fentry ? "fexit/__x64_sys_nsfd fentry+fexit/__x64_sys_setns "
+			  "fexit/set_namespace " : "",
+		 nstp && !fentry ? "tp_btf/nsfd tp_btf/set_namespace " : "",
+		 nstp ? "tp_btf/ns_free tracepoint/syscalls" : "tracepoint/syscalls");
+}
+
+static bool already_written(struct tracer *t, uint64_t kseq)
+{
+	size_t i;
+
+	for (i = 0; i < t->nresume; i++) {
+		if (t->resume_kseq[i] == kseq) {
+			t->resume_kseq[i] = t->resume_kseq[--t->nresume];
+			return true;
+		}
+	}
+	return false;
 }
 
 static int handle_event(void *ctx, void *data, size_t len)
@@ -175,6 +220,8 @@ static int handle_event(void *ctx, void *data, size_t len)
 	memcpy(&e, data, sizeof(e));
 	e.comm[sizeof(e.comm) - 1] = '\0';
 	e.path[sizeof(e.path) - 1] = '\0';
+	if (t->nresume && already_written(t, e.kseq))
+		return 0;
 	if (t->o.comm[0] && strncmp(e.comm, t->o.comm, sizeof(e.comm)))
 		return 0;
 	if (!enrich_complete(t->en, &e)) {
@@ -203,13 +250,19 @@ static int handle_event(void *ctx, void *data, size_t len)
 /* The kernel counts what it could not put in the ring: say so, as a record. */
 static void report_lost(struct tracer *t)
 {
-	uint64_t now = __atomic_load_n(&t->skel->bss->lost_events, __ATOMIC_RELAXED);
+	struct nsaudit_bpf__bss bss;
 	struct nsaudit_event e = { 0 };
+	uint32_t zero = 0;
+	uint64_t now;
 	struct event_extra x = { 0 };
 	struct json_object *rec;
 	struct timespec ts;
 
-	if (now == t->lost_seen || t->cb_err)
+	/* through the map, not the skeleton's mmap: pinned reuse has no skeleton */
+	if (bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
+		return;
+	now = bss.lost_events;
+	if (now <= t->lost_seen || t->cb_err)
 		return;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	e.op = NSAUDIT_OP_LOST;
@@ -217,6 +270,7 @@ static void report_lost(struct tracer *t)
 	e.fd = -1;
 	e.probe = NSAUDIT_PROBE_USER;
 	e.count = now - t->lost_seen;
+	e.arg = now;
 	t->stats.lost += e.count;
 	t->lost_seen = now;
 	x.seq = ++t->seq;
@@ -233,7 +287,7 @@ static void snapshot(struct tracer *t)
 	struct nsaudit_task_snap s;
 	int fd;
 
-	if (!t->skel->links.snapshot_tasks)
+	if (!t->skel || !t->skel->links.snapshot_tasks)
 		return;
 	fd = bpf_iter_create(bpf_link__fd(t->skel->links.snapshot_tasks));
 	if (fd < 0)
@@ -244,9 +298,73 @@ static void snapshot(struct tracer *t)
 	enrich_scan_mounts(t->en);
 }
 
+static int pin_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	return snprintf(buf, len, "%s/%s", dir, name) >= (int)len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * Pin the ring, the counters and every link, so that the programs keep
+ * running and the ring keeps filling while no recorder is alive.
+ */
+static int pin_all(struct tracer *t, char *err, size_t errlen)
+{
+	char path[512];
+	int i, rc = 0;
+
+	if (mkdir(t->o.pin_dir, 0700) && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", t->o.pin_dir, strerror(errno));
+		return -errno;
+	}
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "events") ||
+	    (rc = bpf_map__pin(t->skel->maps.events, path)))
+		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "counters") ||
+	    (rc = bpf_map__pin(t->skel->maps.bss, path)))
+		goto fail;
+	for (i = 0; i < t->skel->skeleton->prog_cnt; i++) {
+		struct bpf_link *link = *t->skel->skeleton->progs[i].link;
+		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
+
+		/* the snapshot iterator runs once at start: nothing to keep */
+		if (!link || prog == t->skel->progs.snapshot_tasks)
+			continue;
+		snprintf(path, sizeof(path), "%s/link_%s", t->o.pin_dir, bpf_program__name(prog));
+		rc = bpf_link__pin(link, path);
+		if (rc)
+			goto fail;
+	}
+	return 0;
+fail:
+	snprintf(err, errlen, "pinning in %s: %s", t->o.pin_dir, strerror(errno ?: -rc));
+	tracer_unpin(t->o.pin_dir);
+	return -1;
+}
+
+/* Reuse programs a previous recorder left pinned: no reload, no gap. */
+static int reuse_pins(struct tracer *t, char *err, size_t errlen)
+{
+	char path[512];
+
+	pin_path(path, sizeof(path), t->o.pin_dir, "events");
+	t->ring_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
+	t->bss_fd = bpf_obj_get(path);
+	if (t->ring_fd < 0 || t->bss_fd < 0) {
+		snprintf(err, errlen, "%s holds incomplete pinned state (%s); "
+			 "remove it with 'nsaudit detach'", t->o.pin_dir, strerror(errno));
+		return -1;
+	}
+	t->reused = true;
+	snprintf(t->hooks, sizeof(t->hooks), "pinned in %s: %s", t->o.pin_dir,
+		 "tracepoint/syscalls raw_tp/sched_process_fork");
+	return 0;
+}
+
 struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen)
 {
 	struct tracer *t = calloc(1, sizeof(*t));
+	char path[512];
 	int rc;
 
 	if (!t) {
@@ -254,6 +372,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		return NULL;
 	}
 	t->o = *o;
+	t->ring_fd = t->bss_fd = -1;
 	verbose_libbpf = o->verbose;
 	libbpf_set_print(libbpf_log);
 	rc = ensure_pseudo_fs();
@@ -262,8 +381,18 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		goto fail;
 	}
 	t->en = enrich_new();
+	if (!t->en) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (o->pin_dir && !pin_path(path, sizeof(path), o->pin_dir, "events") &&
+	    !access(path, F_OK)) {
+		if (reuse_pins(t, err, errlen))
+			goto fail;
+		goto ring;
+	}
 	t->skel = nsaudit_bpf__open();
-	if (!t->en || !t->skel) {
+	if (!t->skel) {
 		snprintf(err, errlen, "opening BPF object: %s", strerror(errno));
 		goto fail;
 	}
@@ -272,7 +401,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->skel->rodata->op_mask = o->op_mask | (1u << NSAUDIT_OP_LOST);
 	t->skel->rodata->type_mask = o->type_mask;
 	t->skel->rodata->wakeup_bytes = o->ring_size / 4;
-	t->skel->rodata->self_tgid = getpid();
+	/* a pinned recorder is restarted as another process: trace it too */
+	t->skel->rodata->self_tgid = o->pin_dir ? 0 : getpid();
 	choose_hooks(t);
 	rc = nsaudit_bpf__load(t->skel);
 	if (rc) {
@@ -285,18 +415,60 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
 		goto fail;
 	}
-	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), handle_event, t, NULL);
+	if (o->pin_dir && pin_all(t, err, errlen))
+		goto fail;
+	t->ring_fd = bpf_map__fd(t->skel->maps.events);
+	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
+	snapshot(t);
+ring:
+	t->rb = ring_buffer__new(t->ring_fd, handle_event, t, NULL);
 	if (!t->rb) {
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
 		goto fail;
 	}
-	snapshot(t);
 	if (o->verbose)
 		fprintf(stderr, "nsaudit: hooks: %s\n", t->hooks);
 	return t;
 fail:
 	tracer_close(t);
 	return NULL;
+}
+
+void tracer_resume(struct tracer *t, const uint64_t *kseqs, size_t n, uint64_t lost_total)
+{
+	if (n > RESUME_MAX)
+		n = RESUME_MAX;
+	memcpy(t->resume_kseq, kseqs, n * sizeof(*kseqs));
+	t->nresume = n;
+	t->lost_seen = lost_total;
+}
+
+bool tracer_reused_pins(const struct tracer *t)
+{
+	return t->reused;
+}
+
+int tracer_unpin(const char *pin_dir)
+{
+	char path[512];
+	struct dirent *d;
+	DIR *dir = opendir(pin_dir);
+	int rc = 0;
+
+	if (!dir)
+		return -errno;
+	/* unlinking a pinned link detaches it once no fd holds it */
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", pin_dir, d->d_name);
+		if (unlink(path) && !rc)
+			rc = -errno;
+	}
+	closedir(dir);
+	if (rmdir(pin_dir) && !rc)
+		rc = -errno;
+	return rc;
 }
 
 const char *tracer_hooks(const struct tracer *t)
@@ -345,7 +517,14 @@ void tracer_close(struct tracer *t)
 	if (!t)
 		return;
 	ring_buffer__free(t->rb);
-	nsaudit_bpf__destroy(t->skel);
+	if (t->skel) {
+		nsaudit_bpf__destroy(t->skel);
+	} else {
+		if (t->ring_fd >= 0)
+			close(t->ring_fd);
+		if (t->bss_fd >= 0)
+			close(t->bss_fd);
+	}
 	enrich_free(t->en);
 	free(t);
 }

@@ -23,7 +23,11 @@ struct tracer_opts {
 	size_t ring_size;	/* --ring-size bytes, power of two */
 	int poll_ms;		/* how long a quiet ring waits before a drain */
 	bool verbose;		/* --verbose: libbpf's messages, hook choices */
+	const char *pin_dir;	/* record: keep links and ring pinned here so
+				 * events survive a recorder crash; NULL: none */
 };
+
+#define NSAUDIT_PIN_DIR "/sys/fs/bpf/nsaudit"
 
 void tracer_opts_init(struct tracer_opts *o);
 
@@ -45,6 +49,17 @@ typedef int (*tracer_event_fn)(void *ctx, struct json_object *rec);
 typedef int (*tracer_batch_fn)(void *ctx);
 
 struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen);
+/*
+ * A recorder restarted on a pinned ring: kernel sequence numbers its
+ * predecessor already wrote (skipped once more), and the kernel's lost
+ * counter as last reported.
+ */
+void tracer_resume(struct tracer *t, const uint64_t *kseqs, size_t n, uint64_t lost_total);
+/* True when tracer_open() found pinned programs and reused them. */
+bool tracer_reused_pins(const struct tracer *t);
+/* Remove the pinned links and maps; 0, or -errno. Missing dir: -ENOENT. */
+int tracer_unpin(const char *pin_dir);
+
 /* The hook set in use, e.g. "tracepoint/syscalls raw_tp/sched_process_fork". */
 const char *tracer_hooks(const struct tracer *t);
 /*

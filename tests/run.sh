@@ -1,7 +1,7 @@
 #!/bin/bash
 # Run nsaudit's test suites and print one closing line:
 #   nsaudit tests: N passed, N failed, N skipped
-# Usage: tests/run.sh [unit|integration|vm|all]...   (default: all)
+# Usage: tests/run.sh [unit|asan|fuzz|integration|vm|all]...   (default: all)
 #
 # Every suite prints result lines "PASS: what", "FAIL: what" or
 # "SKIP: what (why)"; this script shows them and counts them. A SKIP is
@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 export NSAUDIT="${NSAUDIT:-$PWD/$BUILD/nsaudit}"
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit integration vm)
-[ "${suites[0]}" = all ] && suites=(unit integration vm)
+[ ${#suites[@]} -eq 0 ] && suites=(unit asan fuzz integration vm)
+[ "${suites[0]}" = all ] && suites=(unit asan fuzz integration vm)
 
 log=$(mktemp -d /tmp/nsaudit-tests.XXXXXX)
 pass=0 fail=0 skip=0
@@ -23,13 +23,15 @@ count() {	# count PASS/FAIL/SKIP lines of one suite's output file
 	pass=$((pass + p)) fail=$((fail + q)) skip=$((skip + s))
 }
 
-run_unit() {
-	echo "== unit tests (Criterion)"
+run_unit() {	# run_unit [BINARY LABEL]
+	local bin=${1:-$BUILD/unit-tests} label=${2:-}
+	echo "== unit tests (Criterion${label:+, $label})"
 	# --tap makes every test one line we can count like the others.
-	"$BUILD/unit-tests" --jobs 2 --tap=- 2>&1 | tee "$log/unit.raw" |
+	"$bin" --jobs 2 --tap=- 2>&1 | tee "$log/unit.raw" |
 		sed -n -e 's/^ok \([0-9]* \)\{0,1\}- \(.*\) # SKIP \(.*\)/SKIP: \2 (\3)/p' \
 		       -e '/# SKIP/!s/^ok \([0-9]* \)\{0,1\}- \(.*\)/PASS: \2/p' \
 		       -e 's/^not ok \([0-9]* \)\{0,1\}- \(.*\)/FAIL: \2/p' |
+		sed "s/^\(PASS\|FAIL\|SKIP\): /&${label:+[$label] }/" |
 		tee "$log/unit.out"
 	grep -q '^1\.\.' "$log/unit.raw" || echo "FAIL: unit tests did not run" | tee -a "$log/unit.out"
 	count "$log/unit.out"
@@ -69,9 +71,14 @@ run_vm() {
 for s in "${suites[@]}"; do
 	case $s in
 	unit) run_unit ;;
+	asan) run_unit "$BUILD/unit-tests-asan" "ASan+UBSan" ;;
+	fuzz)
+		echo "== fuzzers (libFuzzer, ${FUZZ_SECONDS:-10}s each)"
+		tests/run-fuzz.sh "${FUZZ_SECONDS:-10}" | tee "$log/fuzz.out"
+		count "$log/fuzz.out" ;;
 	integration) run_integration ;;
 	vm) run_vm ;;
-	*) echo "tests/run.sh: unknown suite '$s' (unit, integration, vm, all)" >&2; exit 2 ;;
+	*) echo "tests/run.sh: unknown suite '$s' (unit, asan, fuzz, integration, vm, all)" >&2; exit 2 ;;
 	esac
 done
 echo "logs: $log"

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * nsfd_workload - the guest workload for "nsaudit on the patched kernel":
+ * nsfd() for all eight types (one denied by the access check), setns through
+ * nsfd fds, a bind-mount pin of an nsfd fd outliving its namespace's last
+ * process, unshare, and namespaces that die. It prints what it did, one
+ * fact per line, for the host to compare with the traced records:
+ *   nsfd TYPE FD INODE          denied ERRNO
+ *   setns TYPE INODE            pinned net INODE      freed TYPE INODE
+ * Static, for the busybox initramfs. Needs the kernel-patch series.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef __NR_nsfd
+#define __NR_nsfd 451	/* the kernel-patch series' own number */
+#endif
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+static const struct {
+	const char *name;
+	int flag;
+} types[] = {
+	{ "net", CLONE_NEWNET },   { "uts", CLONE_NEWUTS },	  { "ipc", CLONE_NEWIPC },
+	{ "mnt", CLONE_NEWNS },	   { "pid", CLONE_NEWPID },	  { "user", CLONE_NEWUSER },
+	{ "cgroup", CLONE_NEWCGROUP }, { "time", CLONE_NEWTIME },
+};
+
+static int nsfd(pid_t pid, unsigned int type)
+{
+	return (int)syscall(__NR_nsfd, pid, type);
+}
+
+static unsigned long ino_of(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? 0 : (unsigned long)st.st_ino;
+}
+
+/* A child that unshares FLAGS and waits to be killed; its pid. */
+static pid_t child_in_new(int flags)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (unshare(flags))
+			_exit(1);
+		write(p[1], "x", 1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1)
+		return -1;
+	close(p[0]);
+	return pid;
+}
+
+int main(void)
+{
+	unsigned int i;
+	int fd, status;
+	pid_t pid;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* 1. every type, for the caller */
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		fd = nsfd(0, types[i].flag);
+		if (fd < 0) {
+			printf("error nsfd %s %d\n", types[i].name, errno);
+			continue;
+		}
+		printf("nsfd %s %d %lu\n", types[i].name, fd, ino_of(fd));
+		close(fd);
+	}
+
+	/* 2. denied: an unprivileged caller against pid 1 */
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		fd = nsfd(1, CLONE_NEWNET);
+		printf("denied %d\n", fd < 0 ? errno : 0);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+
+	/* 3. setns into another process's uts namespace through an nsfd fd */
+	pid = child_in_new(CLONE_NEWUTS);
+	fd = nsfd(pid, CLONE_NEWUTS);
+	if (fd >= 0 && !setns(fd, CLONE_NEWUTS))
+		printf("setns uts %lu\n", ino_of(fd));
+	else
+		printf("error setns uts %d\n", errno);
+	close(fd);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+
+	/* 4. a bind-mounted nsfd keeps a netns alive after its last process */
+	pid = child_in_new(CLONE_NEWNET);
+	fd = nsfd(pid, CLONE_NEWNET);
+	mkdir("/tmp/nsaudit", 0700);
+	close(open("/tmp/nsaudit/pin-net", O_CREAT | O_RDONLY, 0600));
+	{
+		char src[64];
+		unsigned long ino = ino_of(fd);
+
+		snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
+		if (mount(src, "/tmp/nsaudit/pin-net", NULL, MS_BIND, NULL))
+			printf("error mount %d\n", errno);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		close(fd);
+		fd = open("/tmp/nsaudit/pin-net", O_RDONLY);
+		if (fd >= 0 && ino_of(fd) == ino && !setns(fd, CLONE_NEWNET))
+			printf("pinned net %lu\n", ino);
+		fd >= 0 ? close(fd) : 0;
+		/* back home, then drop the last pin: the netns is freed */
+		fd = nsfd(1, CLONE_NEWNET);
+		setns(fd, CLONE_NEWNET);
+		close(fd);
+		umount2("/tmp/nsaudit/pin-net", MNT_DETACH);
+		printf("freed net %lu\n", ino);
+	}
+
+	/* 5. unshare in a child that exits: its uts and ipc namespaces die */
+	pid = fork();
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUTS | CLONE_NEWIPC))
+			_exit(1);
+		fd = open("/proc/self/ns/ipc", O_RDONLY);
+		printf("freed ipc %lu\n", ino_of(fd));
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	sleep(1);	/* net namespaces are freed from a workqueue */
+	return 0;
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Host side of "nsaudit on the patched kernel": compare what the guest
+# workload did (build/vmtest/workload.txt) with what nsaudit traced there
+# (build/vmtest/guest-events.jsonl). Prints PASS:/FAIL:/SKIP: lines.
+dir=${1:-build/vmtest}
+ev=$dir/guest-events.jsonl
+wl=$dir/workload.txt
+if [ ! -s "$wl" ] || [ ! -f "$ev" ]; then
+	echo "SKIP: guest events (the guest returned no workload.txt/guest-events.jsonl)"
+	exit 0
+fi
+if ! jq -e . "$ev" >/dev/null 2>&1; then
+	echo "FAIL: guest events: guest-events.jsonl is not valid JSON lines"
+	exit 0
+fi
+has() {	# has "what" JQ-CONDITION
+	if jq -e -s "any(.[]; $2)" "$ev" >/dev/null; then
+		echo "PASS: guest events: $1"
+	else
+		echo "FAIL: guest events: $1 (no record with $2)"
+	fi
+}
+grep '^error' "$wl" | sed 's/^/FAIL: guest workload: /'
+while read -r what a b c; do
+	case $what in
+	nsfd)	has "nsfd $a (fd $b) names $a:[$c]" \
+		"(.op==\"nsfd\" and .ns_type==\"$a\" and .ns_inum==$c and .result==0 and .fd==$b and .probe==\"fexit/__x64_sys_nsfd\")" ;;
+	denied)	has "nsfd denied by the access check is recorded with -$a" \
+		"(.op==\"nsfd\" and .result==-$a and .uid==65534)" ;;
+	setns)	has "setns into $a:[$b] at sys_setns, via nsfd" \
+		"(.op==\"setns\" and .probe==\"fexit/__x64_sys_setns\" and .ns_type==\"$a\" and .ns_inum==$b and .via==\"nsfd\")"
+		has "setns into $a:[$b] at set_namespace, with the old namespace" \
+		"(.op==\"setns\" and .probe==\"fexit/set_namespace\" and .ns_type==\"$a\" and .ns_inum==$b and .old_inum > 0 and .old_inum != $b)" ;;
+	pinned)	has "bind-mount pin of the nsfd fd: mount $a:[$b]" \
+		"(.op==\"mount\" and .ns_type==\"$a\" and .ns_inum==$b)"
+		has "setns through the bind-mounted nsfd: via=bind" \
+		"(.op==\"setns\" and .via==\"bind\" and .ns_inum==$b)" ;;
+	freed)	has "ns_free of $a:[$b] when its last reference went" \
+		"(.op==\"ns_free\" and .ns_type==\"$a\" and .ns_inum==$b and .probe==\"tp_btf/ns_free\")" ;;
+	esac
+done <"$wl"
+for t in net uts ipc mnt pid user cgroup time; do
+	grep -q "^nsfd $t " "$wl" || echo "FAIL: guest workload: nsfd $t did not run"
+done
+has "unshare is traced on the 6.1 guest too (CO-RE)" '(.op=="unshare" and .ns_type=="ipc")'
