@@ -2,14 +2,18 @@
 /*
  * driver - the load generator of "make bench".
  *
- *   driver lat OP N          run OP N times (after N/10 warm-up calls) and
+ *   driver lat OP N [BATCH PAUSE_US]
+ *                            run OP N times (after N/10 warm-up calls) and
  *                            print one line of key=value pairs:
- *                              op=setns n=N cpu_ns=C wall_ns=W
+ *                              op=setns n=N cpu_ns=C wall_ns=W errors=E
  *                            C and W are per call: the calling thread's CPU
  *                            time (CLOCK_THREAD_CPUTIME_ID: user + kernel,
  *                            so it includes every BPF program and audit hook
  *                            that runs in the syscall) and elapsed time
- *                            (CLOCK_MONOTONIC).
+ *                            (CLOCK_MONOTONIC). With BATCH, the calls come in
+ *                            bursts of BATCH separated by PAUSE_US of sleep
+ *                            (a paced load a tracer can keep up with); only
+ *                            the bursts are timed.
  *   driver rate P SECONDS    P producer processes call setns as fast as they
  *                            can for SECONDS; prints
  *                              producers=P seconds=S calls=C rate=R errors=E
@@ -85,11 +89,12 @@ static int open_nsfd(void)
 	return 0;
 }
 
-static int lat(const char *name, long n)
+static int lat(const char *name, long n, long batch, long pause_us)
 {
 	int (*fn)(void);
-	uint64_t c0, c1, w0, w1;
-	long i, errors = 0;
+	uint64_t c0, c1, w0, w1, cpu = 0, wall = 0;
+	long i, k, errors = 0;
+	struct timespec pause = { pause_us / 1000000, (pause_us % 1000000) * 1000 };
 
 	if (!strcmp(name, "setns")) {
 		if (open_nsfd())
@@ -110,17 +115,29 @@ static int lat(const char *name, long n)
 		fprintf(stderr, "driver: %s: %s\n", name, strerror(errno));
 		return 1;
 	}
+	if (n < 1 || batch < 0 || pause_us < 0) {
+		fprintf(stderr, "driver: lat: N >= 1, BATCH and PAUSE_US >= 0\n");
+		return 2;
+	}
+	if (batch == 0 || batch > n)
+		batch = n;
 	for (i = 0; i < n / 10; i++)
 		fn();
-	w0 = now_ns(CLOCK_MONOTONIC);
-	c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-	for (i = 0; i < n; i++)
-		if (fn())
-			errors++;
-	c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-	w1 = now_ns(CLOCK_MONOTONIC);
-	printf("op=%s n=%ld cpu_ns=%.1f wall_ns=%.1f errors=%ld\n", name, n,
-	       (double)(c1 - c0) / n, (double)(w1 - w0) / n, errors);
+	for (i = 0; i < n; i += batch) {
+		if (i && pause_us)
+			nanosleep(&pause, NULL);
+		w0 = now_ns(CLOCK_MONOTONIC);
+		c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		for (k = 0; k < batch && i + k < n; k++)
+			if (fn())
+				errors++;
+		c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		w1 = now_ns(CLOCK_MONOTONIC);
+		cpu += c1 - c0;
+		wall += w1 - w0;
+	}
+	printf("op=%s n=%ld cpu_ns=%.1f wall_ns=%.1f errors=%ld\n", name, n, (double)cpu / n,
+	       (double)wall / n, errors);
 	return errors ? 1 : 0;
 }
 
@@ -202,11 +219,12 @@ int main(int argc, char **argv)
 {
 	prctl(PR_SET_NAME, comm());
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc == 4 && !strcmp(argv[1], "lat"))
-		return lat(argv[2], atol(argv[3]));
+	if ((argc == 4 || argc == 6) && !strcmp(argv[1], "lat"))
+		return lat(argv[2], atol(argv[3]), argc == 6 ? atol(argv[4]) : 0,
+			   argc == 6 ? atol(argv[5]) : 0);
 	if (argc == 4 && !strcmp(argv[1], "rate"))
 		return rate(atoi(argv[2]), atof(argv[3]));
-	fprintf(stderr, "Usage: driver lat setns|openclose|unshare N\n"
+	fprintf(stderr, "Usage: driver lat setns|openclose|unshare N [BATCH PAUSE_US]\n"
 			"       driver rate PRODUCERS SECONDS\n");
 	return 2;
 }
