@@ -120,11 +120,18 @@ static __always_inline struct nsaudit_event *event_start(__u32 op, __u32 probe)
 	return e;
 }
 
+/*
+ * Wake the reader only when this record makes the ring cross the fill
+ * threshold. Waking on every record above it would cost the traced task
+ * ~3 us per record whenever the reader falls behind; below it, the reader
+ * drains on its own poll timeout.
+ */
 static __always_inline void event_submit(struct nsaudit_event *e)
 {
+	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
 	__u64 flags = BPF_RB_NO_WAKEUP;
 
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+	if (avail >= wakeup_bytes && avail < wakeup_bytes + 2 * sizeof(*e) + 16)
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(e, flags);
 }
