@@ -165,14 +165,15 @@ wait_quiet() {
 	local n i=0
 	n=$(foreign_tracers)
 	[ "$n" = 0 ] && return 0
-	log "$n other process(es) trace setns: waiting for them (budget ${FOREIGN_WAIT_BUDGET}s)"
+	[ "$FOREIGN_WAIT_BUDGET" -gt 0 ] &&
+		log "$n other process(es) trace setns: waiting for them (budget ${FOREIGN_WAIT_BUDGET}s)"
 	while [ "$n" != 0 ] && [ "$FOREIGN_WAIT_BUDGET" -gt 0 ]; do
 		nap 1
 		FOREIGN_WAIT_BUDGET=$((FOREIGN_WAIT_BUDGET - 1))
 		n=$(foreign_tracers)
 	done
 	[ "$n" = 0 ] && return 0
-	log "warning: $n other setns tracer(s) still attached: this baseline is traced too"
+	[ "$FOREIGN_ROUNDS" = 0 ] && log "warning: $n other setns tracer(s) still attached: baselines are traced too (counted in bench.json)"
 	FOREIGN_ROUNDS=$((FOREIGN_ROUNDS + 1))
 }
 FOREIGN_ROUNDS=0
@@ -184,6 +185,7 @@ sample() { printf '%s\t%s\t%s\n' "$ROUND" "$1" "$2" >>"$SAMPLES"; }
 na() { grep -q "^$1	" "$NA" || printf '%s\t%s\n' "$1" "$2" >>"$NA"; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $2"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
+r2() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 # measure KIND: run the driver; sets M_SETNS_CPU M_SETNS_WALL M_OC_CPU M_BURST_CPU
 # KIND full: paced setns, open+close, burst setns; sync: paced setns only
@@ -387,11 +389,11 @@ run_config() {
 	sample "setns_ratio_$suffix" "$r"
 	sample "setns_wall_ratio_$suffix" "$(ratio "$M_SETNS_WALL" "$b_wall")"
 	sample "setns_added_ns_$suffix" "$(awk -v a="$M_SETNS_CPU" -v b="$b_setns" 'BEGIN { printf "%.0f", a - b }')"
-	local msg="setns x$r"
+	local msg="setns x$(r2 "$M_SETNS_CPU" "$b_setns")"
 	if [ "$kind" = full ]; then
 		sample "openclose_ratio_$suffix" "$(ratio "$M_OC_CPU" "$b_oc")"
 		sample "setns_burst_ratio_$suffix" "$(ratio "$M_BURST_CPU" "$b_burst")"
-		msg="$msg (wall x$(ratio "$M_SETNS_WALL" "$b_wall")), open+close x$(ratio "$M_OC_CPU" "$b_oc"), back-to-back setns x$(ratio "$M_BURST_CPU" "$b_burst")"
+		msg="$msg (wall x$(r2 "$M_SETNS_WALL" "$b_wall")), open+close x$(r2 "$M_OC_CPU" "$b_oc"), back-to-back setns x$(r2 "$M_BURST_CPU" "$b_burst")"
 	fi
 	if [ "$name" = audit ]; then
 		local w1
@@ -515,6 +517,7 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		{median: ($v | median), min: ($v | min), max: ($v | max), n: ($v | length), samples: $v})})
 	| from_entries) as $m
 | ($na | rows | map({key: .[0], value: .[1]}) | from_entries) as $u
+| (if $recorder == "record" then "" else " (with nsaudit trace: record not built)" end) as $by
 | def med($k): $m[$k].median;
   def target($metric; $desc; $ok; $extra):
 	{metric: $metric, target: $desc}
@@ -545,9 +548,9 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("setns_ratio_nsaudit") and med("setns_ratio_audit")
 		 then med("setns_ratio_nsaudit") < med("setns_ratio_audit") else null end); ""),
 	target("lost_at_max"; "== 0";
-		(if med("lost_at_max") != null then $m.lost_at_max.max == 0 else null end); ""),
+		(if med("lost_at_max") != null then $m.lost_at_max.max == 0 else null end); $by),
 	target("rss_kib"; "<= 20480 (20 MiB)";
-		(if med("rss_kib") then med("rss_kib") <= 20480 else null end); ""),
+		(if med("rss_kib") then med("rss_kib") <= 20480 else null end); $by),
 	target("attach_ms"; "<= 300";
 		(if med("attach_ms") then med("attach_ms") <= 300 else null end); "")
   ]
