@@ -14,6 +14,7 @@ struct command {
 static const struct command commands[] = {
 	{ "trace", cmd_trace, "stream namespace pins, entries and creations live" },
 	{ "probe", cmd_probe, "show which hooks this kernel allows and which are used" },
+	{ "holders", cmd_holders, "list what keeps a namespace alive, with its refcount" },
 	{ "detach", cmd_detach, "remove the programs a recorder left pinned" },
 };
 
@@ -31,6 +32,7 @@ static void usage(FILE *f)
 		   "  nsaudit trace                       # everything, readable lines\n"
 		   "  nsaudit trace --format json --type net --op setns\n"
 		   "  nsaudit probe                       # what this kernel lets us hook\n"
+		   "  nsaudit holders /run/netns/blue     # why is this netns still alive?\n"
 		   "\nnsaudit %s. See README.md or nsaudit(1) for the record fields.\n",
 		NSAUDIT_VERSION);
 }

@@ -26,6 +26,20 @@ sleep 0.2; kill -INT $tp; wait $tp
 expect_eq "hostile comm: text format stays one line per record" \
 	"$(grep -c 'comm="x\\ny"' "$TMP/text")" 1
 
+# --- hostile paths: a bind mount whose mount point has a newline and quote
+OUT=$TMP/path.jsonl
+evil=$(printf '%s/pin"\n\001x' "$TMP")
+touch "$evil"
+trace_start "$OUT" --op mount,umount
+mount --bind /proc/self/ns/uts "$evil" && umount "$evil"
+sleep 0.2
+trace_stop
+check "hostile path: valid JSON lines" jq -e . "$OUT"
+expect_eq "hostile path: mount and umount records, each one line" "$(wc -l <"$OUT")" 2
+expect_eq "hostile path: exact bytes round-trip through JSON" \
+	"$(jq -j 'select(.op=="mount") | .path' "$OUT" | od -An -tx1 | tr -d ' \n')" \
+	"$(printf '%s' "$evil" | od -An -tx1 | tr -d ' \n')"
+
 # --- filters
 OUT=$TMP/filter.jsonl
 trace_start "$OUT" --type uts --op unshare

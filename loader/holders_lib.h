@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * holders_lib.h - the pieces of "nsaudit holders": the BPF scan of tasks and
+ * files (holders_scan.c), the mount tables (holders_mounts.c), and the
+ * command that joins them (holders.c).
+ */
+#ifndef NSAUDIT_HOLDERS_LIB_H
+#define NSAUDIT_HOLDERS_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "holders.h" /* bpf/holders.h: the records */
+
+/* Everything the two iterators wrote, plus the creds map. */
+struct holders_scan {
+	struct holders_task *tasks;
+	size_t ntasks;
+	struct holders_file *files;
+	size_t nfiles;
+	struct scan_cred {
+		uint64_t addr;
+		uint32_t user_inum;
+	} * creds;
+	size_t ncreds;
+};
+
+/* Run both iterators. Returns 0, or -1 with a reason in err. */
+int holders_scan_run(struct holders_scan *scan, char *err, size_t errlen);
+void holders_scan_free(struct holders_scan *scan);
+
+/* One nsfs mount: a bind mount of a namespace file. */
+struct holders_mount {
+	uint32_t mnt_ns; /* the mount namespace it is in */
+	uint32_t mount_id;
+	int type;	 /* enum nsaudit_ns_type of the namespace mounted */
+	uint32_t inum;	 /* and its inode */
+	pid_t via_pid;	 /* a task in mnt_ns whose mountinfo showed it; 0 if none */
+	char path[4096]; /* mount point, as seen inside mnt_ns */
+};
+
+/* A parsed /proc/PID/mountinfo line: only what holders needs. */
+struct mountinfo_line {
+	uint32_t mount_id;
+	char root[256];	 /* "net:[4026532289]" for nsfs */
+	char path[4096]; /* mount point, \NNN escapes decoded */
+	char fstype[64];
+};
+
+/* Parse one mountinfo line; 0 or -1 if malformed. */
+int mountinfo_parse_line(const char *line, struct mountinfo_line *out);
+/* "net:[4026532289]" -> type and inode; 0 or -1. */
+int nsfs_root_parse(const char *root, int *type, uint32_t *inum);
+
+struct holders_mounts {
+	struct holders_mount *v;
+	size_t n;
+	/* Mount namespaces whose table could not be read, and why. */
+	struct unread_mntns {
+		uint32_t inum;
+		char why[128];
+	} * unread;
+	size_t nunread;
+	/* Helper processes that keep mount-only namespaces open during the
+	 * scan, so BPF can read their reference counts; their pids are not
+	 * holders. */
+	pid_t *helpers;
+	size_t nhelpers;
+	int *fds; /* our own fds opened for the same reason */
+	size_t nfds;
+};
+
+/*
+ * Read the nsfs mounts of every mount namespace: those in tasks' nsproxies
+ * (task_mntns: inum and one pid each), then those only reachable through a
+ * mount-namespace fd (pid, fd) or an nsfs mount of a mount namespace (found
+ * recursively). Opens every nsfs mount found so its namespace shows up in
+ * the BPF file scan. Returns 0 or -1 (out of memory).
+ */
+struct mntns_ref {
+	uint32_t inum;
+	pid_t pid; /* a task in it, or the holder of fd */
+	int fd;	   /* -1: pid is in it; else an fd of pid on it */
+};
+int holders_mounts_read(const struct mntns_ref *refs, size_t nrefs, struct holders_mounts *m);
+void holders_mounts_release(struct holders_mounts *m); /* close fds, stop helpers */
+void holders_mounts_free(struct holders_mounts *m);
+
+#endif
