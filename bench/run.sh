@@ -77,13 +77,24 @@ stop_pid() {	# stop_pid PID SIGNAL: signal, wait up to STOP_TIMEOUT, then SIGKIL
 	wait "$pid" 2>/dev/null
 }
 
+AUDIT_RULE=(always,exit -F arch=b64 -S setns -S unshare)
+audit_pid() { auditctl -s 2>/dev/null | awk '$1 == "pid" { print $2 }'; }
+
+# Undo what the bench did to audit, and only that: other sessions on this
+# machine start their own auditd (tests), whose state is not ours to reset.
 audit_restore() {
 	[ -n "$AUDITD_PID" ] || return 0
-	auditctl -D >/dev/null 2>&1
-	auditctl -e "${AUDIT_ENABLED0:-0}" >/dev/null 2>&1
+	if [ "$(audit_pid)" = "$AUDITD_PID" ]; then
+		# there were no rules before ours (checked): deleting ours is
+		# "auditctl -D" without taking anyone else's added since
+		[ "$AUDIT_RULE_ADDED" = 1 ] && auditctl -d "${AUDIT_RULE[@]}" >/dev/null 2>&1
+		auditctl -e "${AUDIT_ENABLED0:-0}" >/dev/null 2>&1
+	fi
+	AUDIT_RULE_ADDED=0
 	stop_pid "$AUDITD_PID" TERM
 	AUDITD_PID=""
 }
+AUDIT_RULE_ADDED=0
 
 detach_pins() {	# only pins this bench created
 	[ "$PINS_OURS" = 1 ] && [ -n "$PIN_DIR" ] && [ -e "$PIN_DIR" ] || return 0
@@ -265,6 +276,17 @@ start_tool() {
 		return 0
 		;;
 	audit)
+		local other
+		other=$(audit_pid)
+		if [ "$other" != 0 ]; then
+			log "an auditd is running (pid ${other:-?}, not ours): audit skipped this round"
+			return 1
+		fi
+		if [ "$(auditctl -l 2>/dev/null)" != "No rules" ]; then
+			log "audit rules are loaded (not ours): audit skipped this round"
+			return 1
+		fi
+		AUDIT_ENABLED0=$(auditctl -s 2>/dev/null | awk '$1 == "enabled" { print $2 }')
 		rm -rf "$T/audit"
 		mkdir -m 700 "$T/audit" "$T/audit/plugins.d"
 		cat >"$T/audit/auditd.conf" <<-EOF
@@ -292,15 +314,23 @@ start_tool() {
 		auditd -n -c "$T/audit" >"$T/tool.out" 2>"$T/tool.err" &
 		AUDITD_PID=$!
 		for ((i = 0; i < 500; i++)); do
-			auditctl -s 2>/dev/null | grep -q "^pid $AUDITD_PID\$" && break
+			[ "$(audit_pid)" = "$AUDITD_PID" ] && break
 			is_running "$AUDITD_PID" || break
 			nap 0.01
 		done
-		if ! auditctl -a always,exit -F arch=b64 -S setns -S unshare 2>"$T/tool.err"; then
-			log "auditd/auditctl failed: $(tail -n 3 "$T/tool.err")"
+		if [ "$(audit_pid)" != "$AUDITD_PID" ]; then
+			# another auditd won the race, or ours failed: touch nothing
+			log "our auditd did not become the audit daemon (pid $(audit_pid)): audit skipped this round"
+			stop_pid "$AUDITD_PID" TERM
+			AUDITD_PID=""
+			return 1
+		fi
+		if ! auditctl -a "${AUDIT_RULE[@]}" 2>"$T/tool.err"; then
+			log "auditctl -a failed: $(tail -n 3 "$T/tool.err")"
 			audit_restore
 			return 1
 		fi
+		AUDIT_RULE_ADDED=1
 		ATTACH_MS=$(ms_since "$t0")
 		return 0
 		;;
