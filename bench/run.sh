@@ -518,12 +518,22 @@ ELAPSED=$(ms_since "$START")
 
 if [ "$HAVE_RECORD" != 1 ]; then
 	for m in setns_ratio_nsaudit openclose_ratio_nsaudit setns_ratio_sync_none \
-		setns_ratio_sync_batch setns_ratio_sync_every record_bytes attach_ms; do
+		setns_ratio_sync_batch setns_ratio_sync_every record_bytes attach_ms \
+		setns_burst_ratio_nsaudit setns_added_ns_nsaudit lost_paced_sync_every; do
 		na "$m" "$NA_RECORD"
 	done
 fi
-[ "$HAVE_BPFTRACE" = 1 ] || na setns_ratio_bpftrace "$NA_BPFTRACE"
-[ "$HAVE_AUDIT" = 1 ] || na setns_ratio_audit "$NA_AUDIT"
+if [ "$HAVE_BPFTRACE" != 1 ]; then
+	for m in setns_ratio_bpftrace setns_burst_ratio_bpftrace attach_ms_bpftrace; do
+		na "$m" "$NA_BPFTRACE"
+	done
+fi
+if [ "$HAVE_AUDIT" != 1 ]; then
+	for m in setns_ratio_audit setns_wall_ratio_audit setns_burst_ratio_audit \
+		audit_bytes_per_setns; do
+		na "$m" "$NA_AUDIT"
+	done
+fi
 # a metric with no sample at all (a tool failed every round)
 for m in setns_ratio_nsaudit setns_ratio_trace openclose_ratio_nsaudit setns_ratio_bpftrace \
 	setns_ratio_audit max_rate_1p max_rate_2p lost_at_max rss_kib attach_ms record_bytes \
