@@ -13,8 +13,12 @@ struct command {
 
 static const struct command commands[] = {
 	{ "trace", cmd_trace, "stream namespace pins, entries and creations live" },
-	{ "probe", cmd_probe, "show which hooks this kernel allows and which are used" },
+	{ "record", cmd_record, "record them into durable, tamper-evident log segments" },
+	{ "verify", cmd_verify, "check that a recorded log is complete and unchanged" },
+	{ "search", cmd_search, "find records in a recorded log, like ausearch" },
+	{ "keygen", cmd_keygen, "write a fresh key for record and verify" },
 	{ "holders", cmd_holders, "list what keeps a namespace alive, with its refcount" },
+	{ "probe", cmd_probe, "show which hooks this kernel allows and which are used" },
 	{ "detach", cmd_detach, "remove the programs a recorder left pinned" },
 };
 
@@ -33,6 +37,8 @@ static void usage(FILE *f)
 		   "  nsaudit trace --format json --type net --op setns\n"
 		   "  nsaudit probe                       # what this kernel lets us hook\n"
 		   "  nsaudit holders /run/netns/blue     # why is this netns still alive?\n"
+		   "  nsaudit verify --log-dir /var/log/nsaudit\n"
+		   "  nsaudit search --log-dir /var/log/nsaudit --op setns --since 1h\n"
 		   "\nnsaudit %s. See README.md or nsaudit(1) for the record fields.\n",
 		NSAUDIT_VERSION);
 }

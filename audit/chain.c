@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* chain.c - key files, the chained record MAC and the state dotfile. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "chain.h"
+
+static const char hexdig[] = "0123456789abcdef";
+
+void audit_hex(const uint8_t *b, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = hexdig[b[i] >> 4];
+		out[2 * i + 1] = hexdig[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int audit_unhex(const char *s, size_t slen, uint8_t *out, size_t n)
+{
+	size_t i;
+
+	if (slen != 2 * n)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int audit_key_generate(const char *path, bool force, char *err, size_t errlen)
+{
+	uint8_t key[AUDIT_KEY_LEN];
+	char hex[AUDIT_MAC_HEX + 2];
+	int fd, flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW;
+
+	if (sodium_init() < 0) {
+		snprintf(err, errlen, "libsodium failed to initialise");
+		return -1;
+	}
+	flags |= force ? O_TRUNC : O_EXCL;
+	fd = open(path, flags, 0600);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			snprintf(err, errlen, "%.200s: exists (use --force to replace it)", path);
+		else
+			snprintf(err, errlen, "%.200s: %s", path, strerror(errno));
+		return -1;
+	}
+	randombytes_buf(key, sizeof(key));
+	audit_hex(key, sizeof(key), hex);
+	sodium_memzero(key, sizeof(key));
+	strcat(hex, "\n");
+	/* An overwritten (--force) key may have had looser permissions. */
+	if (fchmod(fd, 0600) || write_all(fd, hex, strlen(hex)) || fsync(fd)) {
+		snprintf(err, errlen, "%.200s: %s", path, strerror(errno));
+		sodium_memzero(hex, sizeof(hex));
+		close(fd);
+		return -1;
+	}
+	sodium_memzero(hex, sizeof(hex));
+	return close(fd);
+}
+
+int audit_key_load(const char *path, uint8_t key[AUDIT_KEY_LEN], char *err, size_t errlen)
+{
+	char buf[AUDIT_MAC_HEX + 4];
+	struct stat st;
+	ssize_t n;
+	size_t len;
+	int fd;
+
+	if (sodium_init() < 0) {
+		snprintf(err, errlen, "libsodium failed to initialise");
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "key %.200s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "key %.200s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0) {
+		snprintf(err, errlen, "key %.200s: %s", path, strerror(errno));
+		return -1;
+	}
+	len = (size_t)n;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (audit_unhex(buf, len, key, AUDIT_KEY_LEN)) {
+		sodium_memzero(buf, sizeof(buf));
+		snprintf(err, errlen,
+			 "key %.200s: not a key (want 64 lowercase hex digits, "
+			 "as written by 'nsaudit keygen')",
+			 path);
+		return -1;
+	}
+	sodium_memzero(buf, sizeof(buf));
+	return 0;
+}
+
+void audit_key_id(const uint8_t key[AUDIT_KEY_LEN], char out[AUDIT_KEY_ID_HEX + 1])
+{
+	static const char label[] = "nsaudit key id v1";
+	uint8_t h[crypto_generichash_BYTES_MIN];
+
+	crypto_generichash(h, sizeof(h), (const uint8_t *)label, sizeof(label) - 1, key,
+			   AUDIT_KEY_LEN);
+	audit_hex(h, AUDIT_KEY_ID_HEX / 2, out);
+}
+
+void audit_mac(const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
+	       const void *body, size_t len, uint8_t out[AUDIT_MAC_LEN])
+{
+	crypto_generichash_state st;
+
+	crypto_generichash_init(&st, key, AUDIT_KEY_LEN, AUDIT_MAC_LEN);
+	crypto_generichash_update(&st, prev, AUDIT_MAC_LEN);
+	crypto_generichash_update(&st, body, len);
+	crypto_generichash_final(&st, out, AUDIT_MAC_LEN);
+}
+
+/*
+ * "nsaudit-state v1 seq=N segment=K mac=HEX clean=0|1 smac=HEX\n"; smac is
+ * the keyed hash of everything before " smac=" under a label of its own, so
+ * a state line can never pass as a record MAC or the other way round.
+ */
+static void state_mac(const uint8_t key[AUDIT_KEY_LEN], const char *text, size_t len,
+		      uint8_t out[AUDIT_MAC_LEN])
+{
+	static const uint8_t label[AUDIT_MAC_LEN] = "nsaudit state v1";
+
+	audit_mac(key, label, text, len, out);
+}
+
+int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_state *st, char *err,
+		     size_t errlen)
+{
+	char buf[512], machex[AUDIT_MAC_HEX + 1], smachex[AUDIT_MAC_HEX + 1];
+	uint8_t smac[AUDIT_MAC_LEN], want[AUDIT_MAC_LEN];
+	unsigned int clean;
+	const char *s;
+	int fd, end = 0;
+	ssize_t n;
+
+	memset(st, 0, sizeof(*st));
+	fd = openat(dirfd, AUDIT_STATE_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", AUDIT_STATE_FILE, strerror(errno));
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0) {
+		snprintf(err, errlen, "%s: %s", AUDIT_STATE_FILE, strerror(errno));
+		return -1;
+	}
+	buf[n] = '\0';
+	if (sscanf(buf,
+		   "nsaudit-state v1 seq=%" SCNu64 " segment=%u mac=%64[0-9a-f] clean=%u "
+		   "smac=%64[0-9a-f]\n%n",
+		   &st->seq, &st->segment, machex, &clean, smachex, &end) != 5 ||
+	    end != n || clean > 1 || audit_unhex(machex, strlen(machex), st->mac, AUDIT_MAC_LEN) ||
+	    audit_unhex(smachex, strlen(smachex), smac, AUDIT_MAC_LEN)) {
+		snprintf(err, errlen, "%s: damaged (not a state line)", AUDIT_STATE_FILE);
+		return -1;
+	}
+	s = strstr(buf, " smac=");
+	state_mac(key, buf, (size_t)(s - buf), want);
+	if (sodium_memcmp(want, smac, AUDIT_MAC_LEN)) {
+		snprintf(err, errlen, "%s: does not verify with this key (wrong key, or edited)",
+			 AUDIT_STATE_FILE);
+		return -1;
+	}
+	st->clean = clean;
+	return 1;
+}
+
+int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct audit_state *st,
+		     bool sync)
+{
+	static const char tmp[] = AUDIT_STATE_FILE ".tmp";
+	char buf[512], machex[AUDIT_MAC_HEX + 1];
+	uint8_t smac[AUDIT_MAC_LEN];
+	int fd, len;
+
+	audit_hex(st->mac, AUDIT_MAC_LEN, machex);
+	len = snprintf(buf, sizeof(buf),
+		       "nsaudit-state v1 seq=%" PRIu64 " segment=%u mac=%s clean=%d", st->seq,
+		       st->segment, machex, st->clean ? 1 : 0);
+	state_mac(key, buf, (size_t)len, smac);
+	audit_hex(smac, AUDIT_MAC_LEN, machex);
+	len += snprintf(buf + len, sizeof(buf) - (size_t)len, " smac=%s\n", machex);
+
+	unlinkat(dirfd, tmp, 0);
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, buf, (size_t)len) || (sync && fsync(fd))) {
+		close(fd);
+		unlinkat(dirfd, tmp, 0);
+		return -1;
+	}
+	close(fd);
+	if (renameat(dirfd, tmp, dirfd, AUDIT_STATE_FILE))
+		return -1;
+	if (sync && fsync(dirfd))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * codec.h - one record <-> one line, in both log formats.
+ *
+ * JSON lines: {"seq":N,...,"mac":"HEX"}
+ * audit:      type=NSAUDIT msg=nsaudit(SEC.MSEC:SEQ): key=value ... mac=HEX
+ *
+ * The MAC covers the line's bytes before ',"mac":"' (JSON) or ' mac='
+ * (audit), so verify checks exactly what is on disk and never depends on
+ * re-serialising a record the same way twice.
+ */
+#ifndef NSAUDIT_AUDIT_CODEC_H
+#define NSAUDIT_AUDIT_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "chain.h"
+#include "log.h"
+
+struct json_object;
+
+/* A growable byte buffer; oom sticks so callers check once at the end. */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+void sb_put(struct sbuf *b, const void *s, size_t n);
+void sb_puts(struct sbuf *b, const char *s);
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_free(struct sbuf *b);
+
+/* The longest line a reader accepts; a writer never produces more. */
+#define AUDIT_MAX_LINE (1u << 20)
+
+/*
+ * JSON string body for n bytes: ", \, control bytes and DEL escaped; valid
+ * UTF-8 kept; every byte that is not part of valid UTF-8 written as \u00XX
+ * (0x80..0xff), which our reader turns back into that byte.
+ */
+void audit_json_escape(struct sbuf *b, const char *s, size_t n);
+/* auditd's untrusted-string rule: "quoted" when every byte is 0x21..0x7e
+ * and not '"', else uppercase hex, unquoted. Empty is "". */
+void audit_untrusted(struct sbuf *b, const char *s, size_t n);
+/* For terminals: printable ASCII as is, \\ and \xNN otherwise. */
+void audit_text_escape(FILE *f, const char *s, size_t n);
+
+/* Any JSON value with the escaping above (no newline). */
+void audit_json_object(struct sbuf *b, struct json_object *o);
+
+/* Serialise rec with seq and the chained MAC over prev into one line
+ * (ending in '\n'). 0, or -1 when out of memory / over AUDIT_MAX_LINE. */
+int audit_encode(enum audit_format fmt, struct json_object *rec, uint64_t seq,
+		 const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
+		 struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN]);
+
+struct audit_rec {
+	struct json_object *obj; /* every field incl. "seq", without "mac" */
+	uint64_t seq;
+	uint8_t mac[AUDIT_MAC_LEN]; /* as stored in the line */
+	size_t body_len;	    /* bytes of the line the MAC covers */
+	enum audit_format fmt;
+};
+
+/* Parse one line (without its '\n'). 0, or -1 with why in err. Never
+ * trusts the input: any byte sequence gives a record or an error. */
+int audit_rec_parse(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen);
+void audit_rec_free(struct audit_rec *r);
+
+/* Field helpers on a parsed record: string (NULL if absent or not a
+ * string), integer (false if absent or not an integer). */
+const char *audit_rec_str(const struct audit_rec *r, const char *key, size_t *len);
+bool audit_rec_int(const struct audit_rec *r, const char *key, int64_t *v);
+
+/* RFC 3339 with optional fraction and Z or +hh:mm; nanoseconds since the
+ * epoch. 0 or -1. */
+int audit_time_parse(const char *s, int64_t *ns);
+/* "2026-12-03T08:40:00.123456789Z" for now. */
+void audit_time_now(char buf[40]);
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * log.h - the durable, tamper-evident audit log written by "nsaudit record".
+ *
+ * Records go to numbered segment files DIR/nsaudit-NNNNNN.log, one record a
+ * line, JSON or auditd-style. Every record carries a MAC chained over the
+ * previous record's MAC (across segments), so that verify can tell a changed,
+ * deleted, inserted or reordered record, a missing segment and a cut tail.
+ * The on-disk format is described in audit/README.md.
+ */
+#ifndef NSAUDIT_AUDIT_LOG_H
+#define NSAUDIT_AUDIT_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct json_object;
+
+enum audit_format { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
+enum audit_on_full { AUDIT_FULL_ROTATE, AUDIT_FULL_SUSPEND, AUDIT_FULL_STOP };
+enum audit_sync { AUDIT_SYNC_NONE, AUDIT_SYNC_BATCH, AUDIT_SYNC_EVERY };
+
+#define AUDIT_DEFAULT_MAX_SIZE (64ull << 20)
+#define AUDIT_DEFAULT_KEEP     10
+/* Below this a segment could not even hold its own bookkeeping records. */
+#define AUDIT_MIN_MAX_SIZE 1024
+
+struct audit_log_opts {
+	const char *dir;	    /* --log-dir, created 0700 if missing */
+	const char *key_path;	    /* --key; NULL = DIR/.key, generated if absent */
+	enum audit_format format;   /* --format json|audit (default json) */
+	uint64_t max_size;	    /* --max-size BYTES[K|M|G]; 0 = 64M */
+	unsigned int keep;	    /* --keep N segments (default 10, 0 = all) */
+	enum audit_on_full on_full; /* --on-full rotate|suspend|stop */
+	enum audit_sync sync;	    /* --sync none|batch|every (default batch) */
+};
+
+/* Defaults for everything; dir must still be set. */
+void audit_log_opts_init(struct audit_log_opts *o);
+
+/*
+ * Parse one record option at argv[0] ("--keep 3" or "--keep=3"). Returns 1
+ * when it was one (*used = argv elements consumed, 1 or 2), 0 when argv[0]
+ * is not an audit-log option, -1 with a one-line message in err for a bad
+ * or missing value.
+ */
+int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *used, char *err,
+			size_t errlen);
+
+struct audit_log;
+
+/*
+ * Open (or create) the log in o->dir: takes DIR/.lock, loads or generates
+ * the key, recovers from an unclean stop (truncates a torn last line, writes
+ * a "recover" record, chains on from the last intact record) and writes a
+ * "start" record. NULL with one line in err on failure.
+ */
+struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size_t errlen);
+
+/*
+ * Append one event: rec's "seq" is set to the log's own gapless sequence
+ * number and any "mac" member is replaced by the chained MAC (rec is
+ * modified). Rotates and handles a full disk per policy. Returns 0 (also
+ * when --on-full suspend dropped and counted the record), -1 when the
+ * policy is stop and the disk is full, or on a hard I/O error.
+ */
+int audit_log_append(struct audit_log *l, struct json_object *rec);
+
+/* Append a {"op":"lost","count":N,"why":WHY} record. */
+int audit_log_lost(struct audit_log *l, uint64_t count, const char *why);
+
+/* End of a drained batch: fsync (--sync batch) and update the state file. */
+int audit_log_flush(struct audit_log *l);
+
+/* SIGHUP: reopen the current segment; if it was moved away, start a new one. */
+int audit_log_reopen(struct audit_log *l);
+
+/* Clean stop: "close" record, fsync, state file; frees l. 0 or -1. */
+int audit_log_close(struct audit_log *l);
+
+/* Last error of a failing call on l, one line (for the caller's message). */
+const char *audit_log_error(const struct audit_log *l);
+
+/* Introspection for status lines and tests. */
+uint64_t audit_log_next_seq(const struct audit_log *l);
+unsigned int audit_log_segment(const struct audit_log *l);
+uint64_t audit_log_suspended(const struct audit_log *l); /* records dropped so far */
+
+#endif

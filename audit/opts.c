@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* opts.c - the record options shared by "nsaudit record" and its glue. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+void audit_log_opts_init(struct audit_log_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = AUDIT_FMT_JSON;
+	o->max_size = AUDIT_DEFAULT_MAX_SIZE;
+	o->keep = AUDIT_DEFAULT_KEEP;
+	o->on_full = AUDIT_FULL_ROTATE;
+	o->sync = AUDIT_SYNC_BATCH;
+}
+
+/* "4096", "64K", "64M", "1G" (binary units); 0 or -1. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	default:
+		return -1;
+	}
+	if (*end && end[1])
+		return -1;
+	if (v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int pick(const char *v, const char *const *names, int *out)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(v, names[i])) {
+			*out = i;
+			return 0;
+		}
+	return -1;
+}
+
+int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *used, char *err,
+			size_t errlen)
+{
+	static const char *const opts[] = {"--log-dir", "--key",     "--format", "--max-size",
+					   "--keep",	"--on-full", "--sync",	 NULL};
+	static const char *const formats[] = {"json", "audit", NULL};
+	static const char *const fulls[] = {"rotate", "suspend", "stop", NULL};
+	static const char *const syncs[] = {"none", "batch", "every", NULL};
+	const char *arg, *val, *eq;
+	size_t nlen;
+	uint64_t size;
+	int i, which = -1;
+
+	*used = 0;
+	if (argc < 1 || !argv[0] || strncmp(argv[0], "--", 2))
+		return 0;
+	arg = argv[0];
+	eq = strchr(arg, '=');
+	nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+	for (i = 0; opts[i]; i++)
+		if (strlen(opts[i]) == nlen && !strncmp(arg, opts[i], nlen))
+			which = i;
+	if (which < 0)
+		return 0;
+	if (eq) {
+		val = eq + 1;
+		*used = 1;
+	} else if (argc >= 2 && argv[1]) {
+		val = argv[1];
+		*used = 2;
+	} else {
+		snprintf(err, errlen, "%s needs a value", opts[which]);
+		return -1;
+	}
+	switch (which) {
+	case 0:
+		if (!*val) {
+			snprintf(err, errlen, "--log-dir: empty directory name");
+			return -1;
+		}
+		o->dir = val;
+		break;
+	case 1:
+		if (!*val) {
+			snprintf(err, errlen, "--key: empty file name");
+			return -1;
+		}
+		o->key_path = val;
+		break;
+	case 2:
+		if (pick(val, formats, &i))
+			goto bad;
+		o->format = (enum audit_format)i;
+		break;
+	case 3:
+		if (parse_size(val, &size) || size < AUDIT_MIN_MAX_SIZE) {
+			snprintf(err, errlen,
+				 "--max-size: '%.64s' is not a size of at least %d bytes "
+				 "(BYTES, or with K, M or G)",
+				 val, AUDIT_MIN_MAX_SIZE);
+			return -1;
+		}
+		o->max_size = size;
+		break;
+	case 4: {
+		char *end;
+		unsigned long k;
+
+		errno = 0;
+		k = strtoul(val, &end, 10);
+		if (*val < '0' || *val > '9' || *end || errno || k < 1 || k > 1000000) {
+			snprintf(err, errlen,
+				 "--keep: '%.64s' is not a number of segments (1..1000000)", val);
+			return -1;
+		}
+		o->keep = (unsigned int)k;
+		break;
+	}
+	case 5:
+		if (pick(val, fulls, &i))
+			goto bad;
+		o->on_full = (enum audit_on_full)i;
+		break;
+	case 6:
+		if (pick(val, syncs, &i))
+			goto bad;
+		o->sync = (enum audit_sync)i;
+		break;
+	}
+	return 1;
+bad:
+	snprintf(err, errlen, "%s: unknown value '%.64s' (%s)", opts[which], val,
+		 which == 2   ? "json, audit"
+		 : which == 5 ? "rotate, suspend, stop"
+			      : "none, batch, every");
+	return -1;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* search.h - the record filter of "nsaudit search", and its time syntax. */
+#ifndef NSAUDIT_AUDIT_SEARCH_H
+#define NSAUDIT_AUDIT_SEARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "codec.h"
+
+struct audit_filter {
+	uint32_t ops; /* 1 << enum nsaudit_op; 0 = any */
+	bool op_log;  /* the log's own records ("op":"log") */
+	bool has_ns;
+	int ns_type;	  /* -1: any type */
+	uint32_t ns_inum; /* matches ns_inum or old_inum */
+	bool has_pid, has_uid;
+	long pid, uid;
+	const char *comm; /* exact */
+	bool has_since, has_until;
+	int64_t since_ns, until_ns;
+};
+
+/*
+ * RFC 3339 ("2026-12-03T08:40:00Z", fraction and offset allowed), "@EPOCH"
+ * (seconds, fraction allowed), "now", or a span ago: "90s", "10m", "2h",
+ * "7d". now_ns is the reference for spans. 0 or -1.
+ */
+int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns);
+
+bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r);
+/* One readable line, lsns vocabulary ("net:[4026531840]"), escaped. */
+void audit_print_text(FILE *out, const struct audit_rec *r);
+
+#endif

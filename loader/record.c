@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * record.c - "nsaudit record": the tracer's records into durable,
+ * tamper-evident log segments (audit/log.h), as a foreground daemon.
+ *
+ * Links and the ring buffer stay pinned in bpffs (--pin-dir), so a
+ * recorder that crashes or is restarted loses nothing: the kernel keeps
+ * filling the ring, and the next recorder drains it. Records the crashed
+ * one already wrote are recognised by their kernel sequence number (kseq)
+ * and skipped, so nothing is written twice either.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "log.h"
+#include "privs.h"
+#include "tracer.h"
+
+static volatile sig_atomic_t stop, reopen;
+
+static void on_stop(int sig)
+{
+	stop = 1;
+}
+
+static void on_hup(int sig)
+{
+	reopen = 1;
+}
+
+struct recorder {
+	struct audit_log *log;
+	int failed;
+};
+
+static int write_record(void *ctx, struct json_object *rec)
+{
+	struct recorder *r = ctx;
+
+	if (audit_log_append(r->log, rec) < 0) {
+		r->failed = 1;	/* --on-full stop, or a hard I/O error */
+		return -1;
+	}
+	return 0;
+}
+
+static int end_batch(void *ctx)
+{
+	struct recorder *r = ctx;
+
+	if (reopen) {		/* logrotate moved the file: start a new one */
+		reopen = 0;
+		if (audit_log_reopen(r->log) < 0)
+			fprintf(stderr, "nsaudit record: reopening the log: %s\n", strerror(errno));
+	}
+	return audit_log_flush(r->log);
+}
+
+/* Numbers after KEY in buf: "kseq":123 (json) or kseq=123 (audit). */
+static void scan_numbers(const char *buf, const char *key, uint64_t *vals, size_t *n,
+			 size_t max, uint64_t *last)
+{
+	const char *p = buf;
+	size_t klen = strlen(key);
+
+	while ((p = strstr(p, key))) {
+		uint64_t v;
+
+		p += klen;
+		if (*p == '"')
+			p++;
+		if (*p != ':' && *p != '=')
+			continue;
+		v = strtoull(p + 1, NULL, 10);
+		if (vals) {
+			vals[*n % max] = v;
+			(*n)++;
+		}
+		if (last)
+			*last = v;
+	}
+}
+
+/*
+ * What the previous recorder already wrote: the kernel sequence numbers of
+ * the newest records and the kernel's lost counter it last reported. Read
+ * from the tail of the newest segment, whatever its format.
+ */
+static void resume_point(const char *dir, uint64_t *kseqs, size_t *n, size_t max,
+			 uint64_t *lost_total)
+{
+	char newest[512] = "", path[1024], *buf;
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	off_t size;
+	int fd;
+
+	*n = 0;
+	*lost_total = 0;
+	if (!dp)
+		return;
+	while ((d = readdir(dp)))	/* segment names sort by age */
+		if (d->d_name[0] != '.' && strcmp(d->d_name, newest) > 0)
+			snprintf(newest, sizeof(newest), "%s", d->d_name);
+	closedir(dp);
+	if (!newest[0])
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, newest);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	buf = calloc(1, 256 * 1024 + 1);
+	if (buf && size > 0) {
+		off_t from = size > 256 * 1024 ? size - 256 * 1024 : 0;
+		ssize_t got = pread(fd, buf, size - from, from);
+
+		if (got > 0) {
+			size_t total = 0;
+
+			buf[got] = '\0';
+			scan_numbers(buf, "kseq", kseqs, &total, max, NULL);
+			*n = total < max ? total : max;
+			scan_numbers(buf, "lost_total", NULL, NULL, 0, lost_total);
+		}
+	}
+	free(buf);
+	close(fd);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: nsaudit record --log-dir DIR [LOG OPTIONS] [FILTERS]\n\n"
+		"Record every namespace pin, entry and creation into tamper-evident log\n"
+		"segments in DIR, as a foreground daemon. Prints 'nsaudit: ready' on stderr\n"
+		"once attached. SIGTERM/SIGINT drain, write a closing record and exit 0;\n"
+		"SIGHUP reopens the current segment (for logrotate).\n\n"
+		"Log options:\n"
+		"  --log-dir DIR        where segments go (created 0700)\n"
+		"  --key FILE           MAC key (nsaudit keygen); default DIR/.key, made if absent\n"
+		"  --format json|audit  JSON lines (default) or auditd-style key=value\n"
+		"  --max-size BYTES     rotate at this segment size (K, M, G suffixes)\n"
+		"  --keep N             segments kept when rotating\n"
+		"  --on-full rotate|suspend|stop   what a full disk does\n"
+		"  --sync none|batch|every         fsync never, per drained batch, per record\n"
+		"Kernel state:\n"
+		"  --pin-dir DIR        where links and the ring stay pinned (default\n"
+		"                       " NSAUDIT_PIN_DIR "); a restarted recorder drains\n"
+		"                       what was traced meanwhile. 'nsaudit detach' removes it.\n"
+		"  --no-pin             nothing pinned: stopping the recorder stops tracing\n"
+		"Filters:\n%s\n"
+		"Examples:\n"
+		"  nsaudit keygen /etc/nsaudit/key\n"
+		"  nsaudit record --log-dir /var/log/nsaudit --key /etc/nsaudit/key\n"
+		"  nsaudit record --log-dir /var/log/nsaudit --type net --max-size 64M --keep 20\n"
+		"  nsaudit verify --log-dir /var/log/nsaudit --key /etc/nsaudit/key\n",
+		tracer_opts_help);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct sigaction sa_stop = { .sa_handler = on_stop }, sa_hup = { .sa_handler = on_hup };
+	struct audit_log_opts lo;
+	struct recorder r = { 0 };
+	struct tracer_opts o;
+	struct tracer *t;
+	uint64_t kseqs[256], lost_total;
+	size_t nk;
+	char err[512];
+	int i, used, rc;
+	bool pin = true;
+
+	tracer_opts_init(&o);
+	audit_log_opts_init(&lo);
+	o.pin_dir = NSAUDIT_PIN_DIR;
+	for (i = 1; i < argc; i += used) {
+		used = 1;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--no-pin")) {
+			pin = false;
+			continue;
+		}
+		if (!strcmp(argv[i], "--pin-dir")) {
+			if (i + 1 >= argc || argv[i + 1][0] != '/') {
+				fprintf(stderr, "nsaudit record: --pin-dir needs an absolute path "
+					"in a bpf file system\n");
+				return EXIT_USAGE;
+			}
+			o.pin_dir = argv[i + 1];
+			used = 2;
+			continue;
+		}
+		rc = audit_log_parse_opt(&lo, argc - i, argv + i, &used, err, sizeof(err));
+		if (rc == 0)
+			rc = tracer_parse_opt(&o, argc - i, argv + i, &used, err, sizeof(err));
+		else if (rc > 0)
+			continue;
+		if (rc < 0) {
+			fprintf(stderr, "nsaudit record: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (rc == 0) {
+			fprintf(stderr, "nsaudit record: unknown option '%.64s' (see --help)\n",
+				argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (!lo.dir) {
+		fprintf(stderr, "nsaudit record: --log-dir DIR is required (see --help)\n");
+		return EXIT_USAGE;
+	}
+	if (!pin)
+		o.pin_dir = NULL;
+
+	sigaction(SIGINT, &sa_stop, NULL);
+	sigaction(SIGTERM, &sa_stop, NULL);
+	sigaction(SIGHUP, &sa_hup, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	r.log = audit_log_open(&lo, err, sizeof(err));
+	if (!r.log) {
+		fprintf(stderr, "nsaudit record: %s\n", err);
+		return 1;
+	}
+	t = tracer_open(&o, err, sizeof(err));
+	if (!t) {
+		fprintf(stderr, "nsaudit record: %s\n", err);
+		audit_log_close(r.log);
+		return 1;
+	}
+	if (tracer_reused_pins(t)) {
+		resume_point(lo.dir, kseqs, &nk, sizeof(kseqs) / sizeof(kseqs[0]), &lost_total);
+		tracer_resume(t, kseqs, nk, lost_total);
+	}
+	if (drop_privileges(o.verbose, err, sizeof(err))) {
+		fprintf(stderr, "nsaudit record: %s\n", err);
+		tracer_close(t);
+		audit_log_close(r.log);
+		return 1;
+	}
+	fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), lo.dir);
+	rc = tracer_run(t, write_record, end_batch, &r, &stop);
+	tracer_close(t);
+	if (audit_log_close(r.log) < 0 && !rc)
+		rc = -EIO;
+	if (r.failed) {
+		fprintf(stderr, "nsaudit record: stopped: the log cannot take more records "
+			"(see the last record in %s)\n", lo.dir);
+		return 1;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "nsaudit record: %s\n", strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
