@@ -421,6 +421,7 @@ run_config() {
 		sample attach_ms_audit "$ATTACH_MS"
 		local w0
 		w0=$(auditctl -s | awk '$1 == "backlog_wait_time_actual" { print $2 }')
+		sample audit_backlog_limit "$(auditctl -s | awk '$1 == "backlog_limit" { print $2 }')"
 		;;
 	esac
 	measure "$kind"
@@ -634,6 +635,8 @@ def row($k; $what):
 (row("setns_ratio_bpftrace"; "CPU per setns, bpftrace printf to /dev/null") | @tsv),
 (row("setns_ratio_audit"; "CPU per setns, kernel audit -S setns -S unshare, auditd -n") | @tsv),
 (row("setns_wall_ratio_audit"; "wall time per setns, kernel audit") | @tsv),
+(row("audit_backlog_wait_ms"; "time audited tasks waited for auditd per round (backlog_wait_time_actual)") | @tsv),
+(row("audit_backlog_limit"; "the kernel audit backlog limit in force (auditctl -b)") | @tsv),
 (row("setns_burst_ratio_nsaudit"; "CPU per setns, back to back (saturating), nsaudit record") | @tsv),
 (row("setns_burst_ratio_trace"; "CPU per setns, back to back, nsaudit trace") | @tsv),
 (row("setns_burst_ratio_bpftrace"; "CPU per setns, back to back, bpftrace") | @tsv),
