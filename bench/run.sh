@@ -186,8 +186,9 @@ wait_quiet() {
 	local n i=0
 	n=$(foreign_tracers)
 	[ "$n" = 0 ] && return 0
-	[ "$FOREIGN_WAIT_BUDGET" -gt 0 ] &&
-		log "$n other process(es) trace setns: waiting for them (budget ${FOREIGN_WAIT_BUDGET}s)"
+	[ "$FOREIGN_WAIT_BUDGET" -gt 0 ] && [ "$FOREIGN_WAITED" = 0 ] &&
+		log "$n other process(es) trace setns: waiting for quiet moments (budget ${FOREIGN_WAIT_BUDGET}s in all)"
+	FOREIGN_WAITED=1
 	while [ "$n" != 0 ] && [ "$FOREIGN_WAIT_BUDGET" -gt 0 ]; do
 		nap 1
 		FOREIGN_WAIT_BUDGET=$((FOREIGN_WAIT_BUDGET - 1))
@@ -197,7 +198,7 @@ wait_quiet() {
 	[ "$FOREIGN_ROUNDS" = 0 ] && log "warning: $n other setns tracer(s) still attached: baselines are traced too (counted in bench.json)"
 	FOREIGN_ROUNDS=$((FOREIGN_ROUNDS + 1))
 }
-FOREIGN_ROUNDS=0
+FOREIGN_ROUNDS=0 FOREIGN_WAITED=0
 
 # ---------------------------------------------------------------------------
 # measuring
