@@ -106,13 +106,16 @@ $(BUILD)/unit-tests-asan: $(UNIT_SRCS) $(SAN_OBJS)
 FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
-FUZZ_LIB_SRCS := $(filter-out loader/main.c loader/tracer.c loader/trace.c loader/record.c \
-	loader/probe.c loader/kfeatures.c loader/detach.c loader/privs.c,$(LOADER_SRCS)) $(AUDIT_SRCS)
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(SKELS)
+FUZZ_FLAGS := -g -O1 -fsanitize=address,undefined
+FUZZ_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/fuzzobj/%,$(LIB_OBJS))
+$(BUILD)/fuzzobj/%.o: %.c $(SKELS) $(wildcard bpf/*.h loader/*.h audit/*.h)
 	@mkdir -p $(dir $@)
-	$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf \
-		-Iloader -Iaudit -fsanitize=fuzzer,address,undefined $< $(FUZZ_LIB_SRCS) -o $@ \
-		-ljson-c -lsodium -lcap-ng -laudit $(FUZZ_EXTRA_LIBS)
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 -D_GNU_SOURCE \
+		-DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iloader -Iaudit -c $< -o $@
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE -I$(BUILD) -Ibpf \
+		-Iloader -Iaudit $^ -o $@ $(LDLIBS)
 
 fuzz: $(FUZZ_BINS)
 	tests/run-fuzz.sh $(FUZZ_SECONDS)
@@ -134,8 +137,20 @@ $(BUILD)/bench/driver: bench/driver.c
 bench: deps all $(BUILD)/bench/driver
 	bench/run.sh
 
+# PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.
+SBINDIR        ?= $(PREFIX)/sbin
+MANDIR         ?= $(PREFIX)/share/man
+COMPLETIONDIR  ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+
 install: all
-	install -D -m 0755 $(BUILD)/nsaudit $(DESTDIR)$(PREFIX)/sbin/nsaudit
+	install -D -m 0755 $(BUILD)/nsaudit $(DESTDIR)$(SBINDIR)/nsaudit
+	install -d -m 0755 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed 's|@VERSION@|$(VERSION)|g' packaging/nsaudit.1 > $(DESTDIR)$(MANDIR)/man1/nsaudit.1
+	chmod 0644 $(DESTDIR)$(MANDIR)/man1/nsaudit.1
+	install -m 0644 packaging/nsaudit.bash-completion $(DESTDIR)$(COMPLETIONDIR)/nsaudit
+	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/nsaudit.service > $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
 
 format:
 	clang-format -i bpf/*.[ch] loader/*.[ch] audit/*.[ch] tests/unit/*.c

@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "log.h"
 #include "privs.h"
+#include "sink.h"
 #include "tracer.h"
 
 static volatile sig_atomic_t stop, reopen;
@@ -38,6 +39,7 @@ static void on_hup(int sig)
 struct recorder {
 	struct audit_log *log;
 	int failed;
+	struct sinks sinks;	/* --sink: syslog, audit */
 };
 
 static int write_record(void *ctx, struct json_object *rec)
@@ -48,6 +50,7 @@ static int write_record(void *ctx, struct json_object *rec)
 		r->failed = 1;	/* --on-full stop, or a hard I/O error */
 		return -1;
 	}
+	sinks_emit(&r->sinks, rec);
 	return 0;
 }
 
@@ -155,14 +158,18 @@ static void usage(FILE *f)
 		"  --pin-dir DIR        where links and the ring stay pinned (default\n"
 		"                       " NSAUDIT_PIN_DIR "); a restarted recorder drains\n"
 		"                       what was traced meanwhile. 'nsaudit detach' removes it.\n"
+		"  --keep-pinned        leave them pinned on a clean stop too (for a restart\n"
+		"                       or upgrade without a gap); by default only a crash\n"
+		"                       leaves them, and a clean stop detaches\n"
 		"  --no-pin             nothing pinned: stopping the recorder stops tracing\n"
+		"Sinks:\n%s"
 		"Filters:\n%s\n"
 		"Examples:\n"
 		"  nsaudit keygen /etc/nsaudit/key\n"
 		"  nsaudit record --log-dir /var/log/nsaudit --key /etc/nsaudit/key\n"
 		"  nsaudit record --log-dir /var/log/nsaudit --type net --max-size 64M --keep 20\n"
 		"  nsaudit verify --log-dir /var/log/nsaudit --key /etc/nsaudit/key\n",
-		tracer_opts_help);
+		sink_opts_help, tracer_opts_help);
 }
 
 int cmd_record(int argc, char **argv)
@@ -176,7 +183,7 @@ int cmd_record(int argc, char **argv)
 	size_t nk;
 	char err[512];
 	int i, used, rc;
-	bool pin = true;
+	bool pin = true, keep_pinned = false;
 
 	tracer_opts_init(&o);
 	audit_log_opts_init(&lo);
@@ -191,6 +198,10 @@ int cmd_record(int argc, char **argv)
 			pin = false;
 			continue;
 		}
+		if (!strcmp(argv[i], "--keep-pinned")) {
+			keep_pinned = true;
+			continue;
+		}
 		if (!strcmp(argv[i], "--pin-dir")) {
 			if (i + 1 >= argc || argv[i + 1][0] != '/') {
 				fprintf(stderr, "nsaudit record: --pin-dir needs an absolute path "
@@ -201,7 +212,9 @@ int cmd_record(int argc, char **argv)
 			used = 2;
 			continue;
 		}
-		rc = audit_log_parse_opt(&lo, argc - i, argv + i, &used, err, sizeof(err));
+		rc = sinks_parse_opt(&r.sinks, argc - i, argv + i, &used, err, sizeof(err));
+		if (rc == 0)
+			rc = audit_log_parse_opt(&lo, argc - i, argv + i, &used, err, sizeof(err));
 		if (rc == 0)
 			rc = tracer_parse_opt(&o, argc - i, argv + i, &used, err, sizeof(err));
 		else if (rc > 0)
@@ -233,9 +246,15 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "nsaudit record: %s\n", err);
 		return 1;
 	}
+	if (sinks_open(&r.sinks, err, sizeof(err))) {
+		fprintf(stderr, "nsaudit record: %s\n", err);
+		audit_log_close(r.log);
+		return 1;
+	}
 	t = tracer_open(&o, err, sizeof(err));
 	if (!t) {
 		fprintf(stderr, "nsaudit record: %s\n", err);
+		sinks_close(&r.sinks);
 		audit_log_close(r.log);
 		return 1;
 	}
@@ -246,12 +265,17 @@ int cmd_record(int argc, char **argv)
 	if (drop_privileges(o.verbose, err, sizeof(err))) {
 		fprintf(stderr, "nsaudit record: %s\n", err);
 		tracer_close(t);
+		sinks_close(&r.sinks);
 		audit_log_close(r.log);
 		return 1;
 	}
 	fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), lo.dir);
 	rc = tracer_run(t, write_record, end_batch, &r, &stop);
 	tracer_close(t);
+	/* a clean stop was asked for: the ring is drained, nothing to keep */
+	if (o.pin_dir && !keep_pinned && stop)
+		tracer_unpin(o.pin_dir);
+	sinks_close(&r.sinks);
 	if (audit_log_close(r.log) < 0 && !rc)
 		rc = -EIO;
 	if (r.failed) {

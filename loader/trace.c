@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "event_json.h"
 #include "privs.h"
+#include "sink.h"
 #include "tracer.h"
 
 static volatile sig_atomic_t stop;
@@ -24,12 +25,14 @@ struct trace_out {
 	bool json;
 	bool colour;
 	bool flush_each;	/* stdout is a pipe or terminal: no batching */
+	struct sinks *sinks;	/* --sink: syslog, audit */
 };
 
 static int print_record(void *ctx, struct json_object *rec)
 {
 	struct trace_out *out = ctx;
 
+	sinks_emit(out->sinks, rec);
 	if (out->json) {
 		fputs(record_to_json_line(rec), stdout);
 		fputc('\n', stdout);
@@ -57,19 +60,21 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -f, --format FMT     text (default: one readable line, net:[4026531833])\n"
 		"                       or json (one flat JSON object per line)\n"
-		"%s"
+		"%s%s"
 		"  -h, --help           this text\n\n"
 		"Examples:\n"
 		"  nsaudit trace\n"
 		"  nsaudit trace --format json | jq 'select(.op == \"setns\")'\n"
 		"  nsaudit trace --type net --op setns,unshare\n"
-		"  nsaudit trace --comm ip      # then: ip netns add blue\n",
-		tracer_opts_help);
+		"  nsaudit trace --comm ip      # then: ip netns add blue\n"
+		"  nsaudit trace --sink syslog:udp:127.0.0.1:514 --sink audit >/dev/null\n",
+		tracer_opts_help, sink_opts_help);
 }
 
 int cmd_trace(int argc, char **argv)
 {
-	struct trace_out out = { 0 };
+	struct sinks sinks = { 0 };
+	struct trace_out out = { .sinks = &sinks };
 	struct tracer_opts o;
 	struct tracer_stats st;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -100,6 +105,13 @@ int cmd_trace(int argc, char **argv)
 			used = 2;
 			continue;
 		}
+		rc = sinks_parse_opt(&sinks, argc - i, argv + i, &used, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "nsaudit trace: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (rc > 0)
+			continue;
 		rc = tracer_parse_opt(&o, argc - i, argv + i, &used, err, sizeof(err));
 		if (rc < 0) {
 			fprintf(stderr, "nsaudit trace: %s\n", err);
@@ -113,26 +125,35 @@ int cmd_trace(int argc, char **argv)
 	}
 
 	out.flush_each = fstat(STDOUT_FILENO, &sb) || !S_ISREG(sb.st_mode);
-	out.colour = !out.json && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	/* no-color.org: NO_COLOR set and not empty turns colour off */
+	out.colour = !out.json && isatty(STDOUT_FILENO) &&
+		     !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	if (sinks_open(&sinks, err, sizeof(err))) {
+		fprintf(stderr, "nsaudit trace: %s\n", err);
+		return 1;
+	}
 	t = tracer_open(&o, err, sizeof(err));
 	if (!t) {
 		fprintf(stderr, "nsaudit trace: %s\n", err);
+		sinks_close(&sinks);
 		return 1;
 	}
 	if (drop_privileges(o.verbose, err, sizeof(err))) {
 		fprintf(stderr, "nsaudit trace: %s\n", err);
 		tracer_close(t);
+		sinks_close(&sinks);
 		return 1;
 	}
 	fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));
 	rc = tracer_run(t, print_record, out.flush_each ? NULL : flush_batch, &out, &stop);
 	tracer_get_stats(t, &st);
 	tracer_close(t);
+	sinks_close(&sinks);
 	fflush(stdout);
 	if (o.verbose)
 		fprintf(stderr, "nsaudit: %llu records, %llu lost\n",

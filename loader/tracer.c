@@ -16,6 +16,7 @@
 #include "enrich.h"
 #include "event_json.h"
 #include "kfeatures.h"
+#include "nsnames.h"
 #include "nstype.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
@@ -32,6 +33,7 @@ struct tracer {
 	uint64_t resume_kseq[RESUME_MAX]; /* already written by a predecessor */
 	size_t nresume;
 	struct enrich *en;
+	struct nsnames *names;		/* ns_name, old_name */
 	char hooks[256];
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
@@ -235,6 +237,7 @@ static int handle_event(void *ctx, void *data, size_t len)
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.exe = enrich_exe(t->en, e.pid, e.comm);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
+	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
 	rec = event_to_json(&e, &x);
 	if (!rec) {
 		t->cb_err = -ENOMEM;
@@ -322,6 +325,10 @@ static int pin_all(struct tracer *t, char *err, size_t errlen)
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "counters") ||
 	    (rc = bpf_map__pin(t->skel->maps.bss, path)))
 		goto fail;
+	/* the filters the programs were loaded with, checked on reuse */
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "config") ||
+	    (rc = bpf_map__pin(t->skel->maps.rodata, path)))
+		goto fail;
 	for (i = 0; i < t->skel->skeleton->prog_cnt; i++) {
 		struct bpf_link *link = *t->skel->skeleton->progs[i].link;
 		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
@@ -341,18 +348,38 @@ fail:
 	return -1;
 }
 
-/* Reuse programs a previous recorder left pinned: no reload, no gap. */
+/*
+ * Reuse programs a previous recorder left pinned: no reload, no gap. Only
+ * if they were loaded with the same filters: a recorder asked for other
+ * records must not silently get the old ones.
+ */
 static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 {
+	struct nsaudit_bpf__rodata cfg;
 	char path[512];
+	uint32_t zero = 0;
+	int cfg_fd;
 
 	pin_path(path, sizeof(path), t->o.pin_dir, "events");
 	t->ring_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
 	t->bss_fd = bpf_obj_get(path);
-	if (t->ring_fd < 0 || t->bss_fd < 0) {
+	pin_path(path, sizeof(path), t->o.pin_dir, "config");
+	cfg_fd = bpf_obj_get(path);
+	if (t->ring_fd < 0 || t->bss_fd < 0 || cfg_fd < 0 ||
+	    bpf_map_lookup_elem(cfg_fd, &zero, &cfg)) {
 		snprintf(err, errlen, "%s holds incomplete pinned state (%s); "
 			 "remove it with 'nsaudit detach'", t->o.pin_dir, strerror(errno));
+		if (cfg_fd >= 0)
+			close(cfg_fd);
+		return -1;
+	}
+	close(cfg_fd);
+	if (cfg.filter_tgid != t->o.pid || cfg.type_mask != t->o.type_mask ||
+	    cfg.op_mask != (t->o.op_mask | (1u << NSAUDIT_OP_LOST))) {
+		snprintf(err, errlen, "the programs pinned in %s were loaded with other filters "
+			 "(--pid/--type/--op); restart with the same ones to drain them, or "
+			 "remove them with 'nsaudit detach'", t->o.pin_dir);
 		return -1;
 	}
 	t->reused = true;
@@ -381,7 +408,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		goto fail;
 	}
 	t->en = enrich_new();
-	if (!t->en) {
+	t->names = nsnames_new();
+	if (!t->en || !t->names) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -526,5 +554,6 @@ void tracer_close(struct tracer *t)
 			close(t->bss_fd);
 	}
 	enrich_free(t->en);
+	nsnames_free(t->names);
 	free(t);
 }

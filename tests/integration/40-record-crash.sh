@@ -17,12 +17,13 @@ KEY=$TMP/key
 REC=
 trap '[ -n "$REC" ] && kill -9 $REC 2>/dev/null; "$NSAUDIT" detach --pin-dir $PIN >/dev/null 2>&1; cleanup_testlib' EXIT
 
-start_recorder() {
-	"$NSAUDIT" record --log-dir "$LOG" --key "$KEY" --pin-dir "$PIN" --op setns \
+start_recorder() {	# start_recorder NTH-READY [OPTIONS]
+	local n=$1; shift
+	"$NSAUDIT" record --log-dir "$LOG" --key "$KEY" --pin-dir "$PIN" --op setns "$@" \
 		2>>"$TMP/rec.err" &
 	REC=$!
 	for i in $(seq 1 200); do
-		[ "$(grep -c '^nsaudit: ready' "$TMP/rec.err")" -ge "$1" ] && return 0
+		[ "$(grep -c '^nsaudit: ready' "$TMP/rec.err")" -ge "$n" ] && return 0
 		sleep 0.05
 	done
 	cat "$TMP/rec.err" >&2
@@ -36,6 +37,14 @@ sleep 0.2
 kill -9 $REC; wait $REC 2>/dev/null
 check "after SIGKILL the programs stay pinned" test -e "$PIN/events"
 p2=$("$NSOPS" setns-loop 3000 /proc/self/ns/net | awk '/^pid/{print $2}')
+"$NSAUDIT" record --log-dir "$TMP/other" --key "$KEY" --pin-dir "$PIN" --op setns,unshare 2>"$TMP/mismatch.err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "loaded with other filters" "$TMP/mismatch.err" &&
+	[ "$(wc -l <"$TMP/mismatch.err")" -eq 1 ]; then
+	pass "a restart with other filters is refused, pins kept"
+else
+	fail "a restart with other filters is refused (rc=$rc: $(cat "$TMP/mismatch.err"))"
+fi
 start_recorder 2 || { fail "recorder restarts on the pinned ring"; exit 0; }
 grep -q "pinned in $PIN" "$TMP/rec.err" && pass "restart reuses the pinned programs" ||
 	fail "restart reuses the pinned programs"
@@ -55,8 +64,16 @@ expect_eq "no kernel sequence number written twice" "$dups" 0
 "$NSAUDIT" verify --log-dir "$LOG" --key "$KEY" >"$TMP/verify.out" 2>&1
 expect_eq "the log verifies after the crash ($(tail -1 "$TMP/verify.out"))" "$?" 0
 
+check "a clean stop (SIGTERM) detaches: nothing left pinned" test ! -e "$PIN"
+
+# --keep-pinned leaves them for a restart without a gap; detach removes them
+start_recorder 3 --keep-pinned || { fail "recorder with --keep-pinned"; exit 0; }
+kill -TERM $REC; wait $REC; REC=
+check "--keep-pinned: still pinned after a clean stop" test -e "$PIN/events"
 "$NSAUDIT" detach --pin-dir "$PIN" 2>/dev/null
 check "detach removes the pinned state" test ! -e "$PIN"
+
+before=$(ls /sys/fs/bpf | sort)
 "$NSAUDIT" trace >/dev/null 2>&1 & tp=$!
 sleep 1; kill -INT $tp; wait $tp
-check "a plain trace leaves no pins behind" test ! -e /sys/fs/bpf/nsaudit
+expect_eq "a plain trace leaves no pins behind" "$(ls /sys/fs/bpf | sort)" "$before"

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * nsnames.h - the names people use for namespaces, resolved in user space.
+ *
+ * For (type, inode) the name is, in this order:
+ *   1. NAME      for a network namespace bind-mounted at /run/netns/NAME
+ *                (what "ip netns" shows);
+ *   2. PATH      the mount point of any other nsfs bind mount of it, in any
+ *                mount namespace (/proc/self/mountinfo and one task's
+ *                mountinfo per mount namespace);
+ *   3. host      for the initial namespaces (the inode of /proc/1/ns/TYPE);
+ *   4. container:ID for a namespace of a docker, containerd, CRI-O, podman,
+ *                kubernetes or LXC container, from the cgroup path of a
+ *                process in it.
+ * (host comes before container: a container run with --net=host shares
+ * the host's namespace, it does not own it.)
+ *
+ * Mount names are kept in an in-memory table updated from mount and umount
+ * records, from inotify on /run/netns and by re-reading mountinfo when it
+ * may have changed; a removed name ("ip netns del") disappears at once.
+ * Container names are cached by inode, revalidated, and on a miss found by
+ * a scan of /proc that runs at most every 250 ms (with back-off per unnamed
+ * namespace), so the record path stays cheap.
+ */
+#ifndef NSAUDIT_NSNAMES_H
+#define NSAUDIT_NSNAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nsaudit.h"
+
+struct nsnames;
+
+struct nsnames *nsnames_new(void);
+void nsnames_free(struct nsnames *n);
+
+/*
+ * The names for one (completed, see enrich_complete) record: *name for
+ * ns_inum, *old for old_inum; NULL where there is none. The strings stay
+ * valid until the next call. Mount and umount records also update the
+ * mount table (a umount record still carries the name it removes).
+ */
+void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const char **name,
+		       const char **old);
+
+/* The name of (type, inum), or NULL. hint_pid: a process probably in it
+ * (0 if none), checked first. The string stays valid until the next call. */
+const char *nsnames_lookup(struct nsnames *n, int type, uint32_t inum, uint32_t hint_pid);
+
+/* Mounts may have changed: re-read mountinfo before the next lookup. */
+void nsnames_invalidate(struct nsnames *n);
+
+/* --- the parts, exposed for unit tests ---------------------------------- */
+
+/*
+ * The container id in a cgroup path: the innermost component that is
+ * docker-ID.scope, libpod-ID.scope, cri-containerd-ID.scope, crio-ID.scope
+ * (conmon scopes are not containers), a bare 64-hex id (/docker/ID,
+ * /kubepods/.../podUID/ID, /libpod_parent/libpod-ID) or lxc.payload.NAME.
+ * Returns true and copies the id.
+ */
+bool cgroup_container_id(const char *cgpath, char *id, size_t len);
+/* The same for the text of /proc/PID/cgroup (v2 line first, then v1). */
+bool cgroup_file_container_id(FILE *f, char *id, size_t len);
+
+/* "/run/netns/blue" -> "blue"; NULL for anything else. */
+const char *netns_name_from_path(const char *path);
+
+/* "net:[4026531840]" (readlink of /proc/PID/ns/net) -> type and inode. */
+bool ns_link_parse(const char *link, int *type, uint32_t *inum);
+
+/* Add the nsfs mounts of one mountinfo text to the table; the number added. */
+int nsnames_add_mountinfo(struct nsnames *n, FILE *f);
+/* Add or remove one mount in the table. */
+void nsnames_add_mount(struct nsnames *n, const char *path, int type, uint32_t inum);
+void nsnames_remove_mount(struct nsnames *n, const char *path);
+/* The name the mount table alone gives (steps 1 and 2), or NULL. */
+const char *nsnames_mount_name(struct nsnames *n, int type, uint32_t inum);
+
+#endif

@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* sink.c - bounded queue and writer thread per sink; syslog and audit transports. */
+#include <errno.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <time.h>
+#include <unistd.h>
+#include <libaudit.h>
+
+#include "sink.h"
+
+#define RETRY_NS 1000000000LL		/* a receiver that is down: retried every 1 s */
+#define SEND_TIMEOUT_S 2		/* a send that takes longer fails (counted) */
+#define REPORT_NS 10000000000LL		/* loss lines on stderr at most every 10 s */
+
+const char sink_opts_help[] =
+	"      --sink SINK      also send every record to SINK (repeatable):\n"
+	"                       syslog[:unix:PATH|:udp:HOST:PORT|:tcp:HOST:PORT]\n"
+	"                       (RFC 5424 with structured data; default\n"
+	"                       unix:/dev/log) or audit (the kernel audit trail,\n"
+	"                       AUDIT_USER messages). Never blocks: a slow sink's\n"
+	"                       losses are counted and reported\n";
+
+struct sink {
+	struct sink_spec sp;
+	char hostname[256];
+	int pid;
+	int fd;				/* socket, or the audit netlink fd */
+	struct addrinfo *ai;		/* udp/tcp: resolved address */
+	bool connected;
+	int64_t retry_ns;
+	pthread_t thread;
+	bool thread_ok, thread_failed;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* writer: work to do or closing */
+	pthread_cond_t idle;		/* close: queue drained */
+	struct sink_msg *q;
+	size_t qcap, qhead, qlen;
+	bool closing, busy;
+	int64_t deadline_ns;		/* closing: give up after this */
+	uint64_t queued, sent, lost, lost_told, lost_reported;
+	int64_t reported_ns;
+	int last_errno;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static const char *sink_name(const struct sink *s)
+{
+	return s->sp.spec;
+}
+
+/* --- parsing ------------------------------------------------------------ */
+
+static int parse_hostport(const char *s, struct sink_spec *out, char *err, size_t errlen)
+{
+	const char *colon, *host = s;
+	size_t hl;
+	char *end;
+	long port;
+
+	if (*s == '[') {	/* [v6]:port */
+		const char *rb = strchr(s, ']');
+
+		if (!rb || rb[1] != ':')
+			goto bad;
+		host = s + 1;
+		hl = rb - host;
+		colon = rb + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon)
+			goto bad;
+		hl = colon - s;
+	}
+	if (!hl || hl >= sizeof(out->host))
+		goto bad;
+	errno = 0;
+	port = strtol(colon + 1, &end, 10);
+	if (errno || end == colon + 1 || *end || port < 1 || port > 65535)
+		goto bad;
+	memcpy(out->host, host, hl);
+	out->host[hl] = '\0';
+	snprintf(out->port, sizeof(out->port), "%ld", port);
+	return 0;
+bad:
+	snprintf(err, errlen, "--sink '%.64s': need HOST:PORT (port 1-65535)", out->spec);
+	return -1;
+}
+
+int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen)
+{
+	const char *a;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->spec, sizeof(out->spec), "%s", spec);
+	if (!strcmp(spec, "audit")) {
+		out->kind = SINK_AUDIT;
+		return 0;
+	}
+	if (strcmp(spec, "syslog") && strncmp(spec, "syslog:", 7)) {
+		snprintf(err, errlen, "--sink '%.64s': not syslog[:ADDRESS] or audit", spec);
+		return -1;
+	}
+	a = spec[6] ? spec + 7 : "unix:/dev/log";
+	if (!strncmp(a, "unix:", 5)) {
+		out->kind = SINK_SYSLOG_UNIX;
+		if (a[5] != '/' || strlen(a + 5) >= sizeof(out->path)) {
+			snprintf(err, errlen, "--sink '%.64s': unix:PATH needs an absolute path "
+				 "of at most %zu bytes", spec, sizeof(out->path) - 1);
+			return -1;
+		}
+		strcpy(out->path, a + 5);
+		return 0;
+	}
+	if (!strncmp(a, "udp:", 4) || !strncmp(a, "tcp:", 4)) {
+		out->kind = a[0] == 'u' ? SINK_SYSLOG_UDP : SINK_SYSLOG_TCP;
+		return parse_hostport(a + 4, out, err, errlen);
+	}
+	snprintf(err, errlen, "--sink '%.64s': ADDRESS is unix:PATH, udp:HOST:PORT or tcp:HOST:PORT",
+		 spec);
+	return -1;
+}
+
+/* --- transports (writer thread) ----------------------------------------- */
+
+static void set_timeouts(int fd)
+{
+	struct timeval tv = { .tv_sec = SEND_TIMEOUT_S };
+
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static int transport_connect(struct sink *s)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	int fd, type;
+
+	if (s->sp.kind == SINK_AUDIT)
+		return s->fd >= 0 ? 0 : -ENOTCONN;
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	if (s->sp.kind == SINK_SYSLOG_UNIX) {
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		strcpy(un.sun_path, s->sp.path);
+		if (connect(fd, (struct sockaddr *)&un, sizeof(un))) {
+			int e = errno;
+
+			close(fd);
+			return -e;
+		}
+	} else {
+		type = s->sp.kind == SINK_SYSLOG_UDP ? SOCK_DGRAM : SOCK_STREAM;
+		fd = socket(s->ai->ai_family, type | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		set_timeouts(fd);
+		if (connect(fd, s->ai->ai_addr, s->ai->ai_addrlen)) {
+			int e = errno;
+
+			close(fd);
+			return -e;
+		}
+		if (type == SOCK_STREAM) {
+			int one = 1;
+
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		}
+	}
+	set_timeouts(fd);
+	s->fd = fd;
+	return 0;
+}
+
+static int send_all(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* 0 sent; <0 failed (-ENOTCONN etc.: reconnect) */
+static int transport_send(struct sink *s, const struct sink_msg *m)
+{
+	char hdr[32];
+	int n, rc;
+
+	switch (s->sp.kind) {
+	case SINK_AUDIT:
+		/* AUDIT_USER; the kernel adds pid, uid, auid, ses, subj; libaudit
+		 * adds exe, hostname, addr, terminal and res */
+		rc = audit_log_user_message(s->fd, AUDIT_USER, m->data, NULL, NULL, NULL,
+					    m->success ? 1 : 0);
+		return rc > 0 ? 0 : (errno ? -errno : -EIO);
+	case SINK_SYSLOG_TCP:
+		/* RFC 6587 octet counting: "LEN SP MSG" */
+		n = snprintf(hdr, sizeof(hdr), "%zu ", m->len);
+		rc = send_all(s->fd, hdr, (size_t)n);
+		if (!rc)
+			rc = send_all(s->fd, m->data, m->len);
+		return rc;
+	default:
+		if (send(s->fd, m->data, m->len, MSG_NOSIGNAL) < 0)
+			return -errno;
+		return 0;
+	}
+}
+
+static bool reconnect_on(int err)
+{
+	return err == -ENOTCONN || err == -ECONNREFUSED || err == -ECONNRESET || err == -EPIPE ||
+	       err == -ENOENT || err == -EBADF || err == -EDESTADDRREQ;
+}
+
+/* --- queue and writer --------------------------------------------------- */
+
+static void report(struct sink *s, bool final)
+{
+	uint64_t lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	int64_t now = now_ns();
+
+	if (lost == s->lost_reported || (!final && now - s->reported_ns < REPORT_NS))
+		return;
+	fprintf(stderr, "nsaudit: sink %s: %llu records lost%s", sink_name(s),
+		(unsigned long long)lost, final ? " in all" : " so far");
+	if (s->last_errno)
+		fprintf(stderr, " (last error: %s)", strerror(s->last_errno));
+	fputc('\n', stderr);
+	s->lost_reported = lost;
+	s->reported_ns = now;
+}
+
+static char *format_for(struct sink *s, struct json_object *rec, size_t *len, bool *success)
+{
+	char *m;
+
+	*success = true;
+	if (s->sp.kind == SINK_AUDIT) {
+		m = audit_format(rec, success);
+		if (m)
+			*len = strlen(m);
+		return m;
+	}
+	return syslog_format(rec, s->hostname, s->pid, len);
+}
+
+/* The sink's own "lost" message, so the receiver knows too. */
+static bool lost_message(struct sink *s, uint64_t count, struct sink_msg *m)
+{
+	struct json_object *rec = json_object_new_object();
+	struct timespec ts;
+	char t[64];
+
+	if (!rec)
+		return false;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	{
+		struct tm tm;
+
+		gmtime_r(&ts.tv_sec, &tm);
+		snprintf(t, sizeof(t), "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900,
+			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec);
+	}
+	json_object_object_add(rec, "time", json_object_new_string(t));
+	json_object_object_add(rec, "op", json_object_new_string("lost"));
+	json_object_object_add(rec, "result", json_object_new_int(0));
+	json_object_object_add(rec, "count", json_object_new_uint64(count));
+	json_object_object_add(rec, "sink", json_object_new_string(s->sp.spec));
+	json_object_object_add(rec, "probe", json_object_new_string("sink"));
+	m->data = format_for(s, rec, &m->len, &m->success);
+	json_object_put(rec);
+	return m->data != NULL;
+}
+
+static void *writer(void *arg)
+{
+	struct sink *s = arg;
+	struct sink_msg m;
+	uint64_t lost;
+	int rc;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		while (!s->qlen && !s->closing)
+			pthread_cond_wait(&s->cond, &s->lock);
+		if (!s->qlen || (s->closing && now_ns() > s->deadline_ns))
+			break;
+		/* a receiver that is down: keep queueing until it comes back */
+		if (!s->connected) {
+			if (now_ns() < s->retry_ns) {
+				struct timespec until;
+
+				clock_gettime(CLOCK_REALTIME, &until);
+				until.tv_nsec += 100000000;
+				if (until.tv_nsec >= 1000000000) {
+					until.tv_sec++;
+					until.tv_nsec -= 1000000000;
+				}
+				pthread_cond_timedwait(&s->cond, &s->lock, &until);
+				continue;
+			}
+			s->busy = true;
+			pthread_mutex_unlock(&s->lock);
+			rc = transport_connect(s);
+			pthread_mutex_lock(&s->lock);
+			s->busy = false;
+			if (rc) {
+				s->last_errno = -rc;
+				s->retry_ns = now_ns() + RETRY_NS;
+				continue;
+			}
+			s->connected = true;
+		}
+		m = s->q[s->qhead];
+		s->qhead = (s->qhead + 1) % s->qcap;
+		s->qlen--;
+		s->busy = true;
+		pthread_mutex_unlock(&s->lock);
+
+		lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+		if (lost > s->lost_told) {
+			struct sink_msg lm;
+
+			if (lost_message(s, lost - s->lost_told, &lm)) {
+				if (!transport_send(s, &lm))
+					s->lost_told = lost;
+				free(lm.data);
+			}
+		}
+		rc = transport_send(s, &m);
+		if (rc && reconnect_on(rc)) {	/* once more on a fresh connection */
+			if (!transport_connect(s))
+				rc = transport_send(s, &m);
+		}
+		free(m.data);
+		report(s, false);
+
+		pthread_mutex_lock(&s->lock);
+		s->busy = false;
+		if (rc) {
+			s->last_errno = -rc;
+			__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
+			if (reconnect_on(rc)) {
+				s->connected = false;
+				s->retry_ns = now_ns() + RETRY_NS;
+			}
+		} else {
+			s->sent++;
+		}
+		if (!s->qlen)
+			pthread_cond_broadcast(&s->idle);
+	}
+	/* closing: the receiver learns of losses it has not been told of yet */
+	lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	if (s->connected && lost > s->lost_told && now_ns() <= s->deadline_ns) {
+		struct sink_msg lm;
+
+		pthread_mutex_unlock(&s->lock);
+		if (lost_message(s, lost - s->lost_told, &lm)) {
+			if (!transport_send(s, &lm))
+				s->lost_told = lost;
+			free(lm.data);
+		}
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_cond_broadcast(&s->idle);
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static void start_writer(struct sink *s)
+{
+	sigset_t all, old;
+	int rc;
+
+	/* signals stay with the command's main thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&s->thread, NULL, writer, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		s->thread_failed = true;
+		fprintf(stderr, "nsaudit: sink %s: starting its writer: %s; its records are lost\n",
+			sink_name(s), strerror(rc));
+		return;
+	}
+	s->thread_ok = true;
+}
+
+struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, size_t errlen)
+{
+	struct sink *s = calloc(1, sizeof(*s));
+	struct addrinfo hints = { 0 };
+	int rc;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->sp = *sp;
+	s->fd = -1;
+	s->pid = getpid();
+	s->qcap = queue_len ? queue_len : SINK_QUEUE_DEFAULT;
+	s->q = calloc(s->qcap, sizeof(*s->q));
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	pthread_cond_init(&s->idle, NULL);
+	if (!s->q) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
+		strcpy(s->hostname, "-");
+	switch (sp->kind) {
+	case SINK_AUDIT:
+		s->fd = audit_open();
+		if (s->fd < 0) {
+			snprintf(err, errlen, "--sink audit: audit_open: %s%s", strerror(errno),
+				 errno == EPROTONOSUPPORT ? " (kernel built without audit)" : "");
+			goto fail;
+		}
+		/* AUDIT_GET needs CAP_AUDIT_CONTROL: only a warning if it fails */
+		if (audit_is_enabled(s->fd) == 0)
+			fprintf(stderr, "nsaudit: sink audit: kernel auditing is disabled, the "
+				"kernel drops USER messages (enable it: auditctl -e 1)\n");
+		break;
+	case SINK_SYSLOG_UDP:
+	case SINK_SYSLOG_TCP:
+		hints.ai_socktype = sp->kind == SINK_SYSLOG_UDP ? SOCK_DGRAM : SOCK_STREAM;
+		rc = getaddrinfo(sp->host, sp->port, &hints, &s->ai);
+		if (rc) {
+			snprintf(err, errlen, "--sink %s: %s: %s", sp->spec, sp->host, gai_strerror(rc));
+			goto fail;
+		}
+		break;
+	default:
+		break;
+	}
+	/* connect now, to say at once when nobody listens; retried later */
+	rc = transport_connect(s);
+	if (rc)
+		fprintf(stderr, "nsaudit: sink %s: %s; retrying every second, queueing up "
+			"to %zu records\n", sp->spec, strerror(-rc), s->qcap);
+	else
+		s->connected = true;
+	/* the writer starts with the first record: after the caller dropped
+	 * its capabilities (they are per thread), and in the thread that
+	 * consumes records, so it inherits exactly what that one keeps */
+	return s;
+fail:
+	sink_close(s, 0);
+	return NULL;
+}
+
+void sink_emit(struct sink *s, struct json_object *rec)
+{
+	struct sink_msg m;
+
+	if (!s)
+		return;
+	if (!s->thread_ok && !s->thread_failed)
+		start_writer(s);
+	m.data = format_for(s, rec, &m.len, &m.success);
+	if (!m.data) {
+		__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	pthread_mutex_lock(&s->lock);
+	if (s->qlen == s->qcap || s->closing) {
+		pthread_mutex_unlock(&s->lock);
+		free(m.data);
+		__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	s->q[(s->qhead + s->qlen) % s->qcap] = m;
+	s->qlen++;
+	s->queued++;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void sink_get_stats(struct sink *s, struct sink_stats *st)
+{
+	pthread_mutex_lock(&s->lock);
+	st->queued = s->queued;
+	st->sent = s->sent;
+	st->lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void sink_close(struct sink *s, int timeout_ms)
+{
+	struct timespec until;
+
+	if (!s)
+		return;
+	if (s->thread_ok) {
+		pthread_mutex_lock(&s->lock);
+		s->closing = true;
+		s->deadline_ns = now_ns() + (int64_t)timeout_ms * 1000000;
+		pthread_cond_broadcast(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += timeout_ms / 1000 + SEND_TIMEOUT_S + 1;
+		/* a send is bounded by SO_SNDTIMEO; past that, leave it behind */
+		if (pthread_timedjoin_np(s->thread, NULL, &until)) {
+			fprintf(stderr, "nsaudit: sink %s: writer did not finish\n", sink_name(s));
+			return;	/* the thread still uses s: leak it rather than crash */
+		}
+	}
+	while (s->qlen) {	/* what the deadline left unsent */
+		free(s->q[s->qhead].data);
+		s->qhead = (s->qhead + 1) % s->qcap;
+		s->qlen--;
+		s->lost++;
+	}
+	if (s->thread_ok)
+		report(s, true);
+	if (s->sp.kind == SINK_AUDIT && s->fd >= 0)
+		audit_close(s->fd);
+	else if (s->fd >= 0)
+		close(s->fd);
+	if (s->ai)
+		freeaddrinfo(s->ai);
+	free(s->q);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	pthread_cond_destroy(&s->idle);
+	free(s);
+}
+
+/* --- a set of sinks, for the subcommands -------------------------------- */
+
+int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *err,
+		    size_t errlen)
+{
+	const char *a = argv[0], *v = NULL;
+
+	*used = 1;
+	if (!strncmp(a, "--sink=", 7)) {
+		v = a + 7;
+	} else if (!strcmp(a, "--sink")) {
+		if (argc < 2) {
+			snprintf(err, errlen, "--sink needs a value (syslog[:ADDRESS], audit)");
+			return -1;
+		}
+		v = argv[1];
+		*used = 2;
+	} else {
+		return 0;
+	}
+	if (set->n == SINKS_MAX) {
+		snprintf(err, errlen, "at most %d --sink options", SINKS_MAX);
+		return -1;
+	}
+	if (sink_parse(v, &set->specs[set->n], err, errlen))
+		return -1;
+	set->n++;
+	return 1;
+}
+
+int sinks_open(struct sinks *set, char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		set->s[i] = sink_open(&set->specs[i], 0, err, errlen);
+		if (!set->s[i]) {
+			while (i--)
+				sink_close(set->s[i], 0), set->s[i] = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void sinks_emit(struct sinks *set, struct json_object *rec)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++)
+		sink_emit(set->s[i], rec);
+}
+
+void sinks_close(struct sinks *set)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		sink_close(set->s[i], SINK_FLUSH_MS);
+		set->s[i] = NULL;
+	}
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * sink.h - send every record, besides the command's own output, to the log
+ * pipelines a site already runs:
+ *
+ *   --sink syslog[:ADDRESS]  RFC 5424 messages with the record as
+ *                            structured data [nsaudit@32473 op="setns" ...]
+ *                            ADDRESS: unix:PATH (default unix:/dev/log),
+ *                            udp:HOST:PORT, tcp:HOST:PORT (RFC 6587
+ *                            octet-counting framing)
+ *   --sink audit             the kernel audit trail, through libaudit, as
+ *                            AUDIT_USER messages (auditd, ausearch -m USER)
+ *
+ * A sink never blocks its caller (the ring-buffer consumer of "nsaudit
+ * trace" or "nsaudit record"): the record is formatted on the caller's
+ * thread into a bounded queue, and a writer thread per sink sends it.
+ * When the queue is full, or the receiver is down long enough to fill it,
+ * records are dropped and counted: the sink sends a "lost" message with
+ * the count once it can, and a line goes to stderr.
+ *
+ * Usage, for any subcommand:
+ *   struct sinks sk = { 0 };
+ *   sinks_parse_opt(&sk, argc - i, argv + i, &used, err, len);  per option
+ *   sinks_open(&sk, err, len);        before dropping capabilities
+ *   sinks_emit(&sk, rec);             per record (rec is only read)
+ *   sinks_close(&sk);                 flushes for up to 2 s, reports losses
+ */
+#ifndef NSAUDIT_SINK_H
+#define NSAUDIT_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <json-c/json.h>
+
+#define SINKS_MAX 4
+#define SINK_QUEUE_DEFAULT 8192		/* records */
+#define SINK_FLUSH_MS 2000
+
+enum sink_kind { SINK_SYSLOG_UNIX, SINK_SYSLOG_UDP, SINK_SYSLOG_TCP, SINK_AUDIT };
+
+/* A parsed --sink value. */
+struct sink_spec {
+	enum sink_kind kind;
+	char spec[300];			/* as given, for messages */
+	char path[108];			/* unix: socket path */
+	char host[256];			/* udp/tcp */
+	char port[16];
+};
+
+struct sink;
+
+struct sinks {
+	struct sink_spec specs[SINKS_MAX];
+	struct sink *s[SINKS_MAX];
+	int n;
+};
+
+/* Parse "syslog", "syslog:unix:/dev/log", "syslog:udp:127.0.0.1:514",
+ * "syslog:tcp:[::1]:6514", "audit". 0, or -1 with a reason in err. */
+int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen);
+
+/* Open one sink: resolve, connect (a receiver that is down is retried in
+ * the background), start its writer. queue_len 0: the default. */
+struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, size_t errlen);
+/* Queue one record. Never blocks; a full queue counts the record lost. */
+void sink_emit(struct sink *s, struct json_object *rec);
+struct sink_stats {
+	uint64_t queued;	/* accepted into the queue */
+	uint64_t sent;		/* handed to the receiver */
+	uint64_t lost;		/* dropped: queue full, receiver down, send failed */
+};
+void sink_get_stats(struct sink *s, struct sink_stats *st);
+/* Send what is queued (for up to timeout_ms), stop, report losses, free. */
+void sink_close(struct sink *s, int timeout_ms);
+
+/* "--sink SPEC" at argv[0]: 1 consumed (*used = 2), 0 not ours, -1 bad. */
+int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *err,
+		    size_t errlen);
+int sinks_open(struct sinks *set, char *err, size_t errlen);
+void sinks_emit(struct sinks *set, struct json_object *rec);
+void sinks_close(struct sinks *set);
+extern const char sink_opts_help[];
+
+/* --- formatting, exposed for unit tests --------------------------------- */
+
+/*
+ * The RFC 5424 message for a record: <PRI>1 TIMESTAMP HOSTNAME nsaudit
+ * PROCID MSGID [nsaudit@32473 k="v" ...] text. PRI is authpriv.notice
+ * (authpriv.warning for failures and losses). SD-PARAM values escape '"',
+ * '\' and ']'; control bytes become U+FFFD with the exact bytes in KEY_hex.
+ * A malloc'd string (no trailing newline), *len its length.
+ */
+char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len);
+/* Append an SD-PARAM value with RFC 5424 escaping. */
+void sd_escape(const char *in, size_t n, char *out, size_t outlen);
+
+/*
+ * The text of an AUDIT_USER message for a record: key=value pairs, strings
+ * through audit_encode_nv_string (quoted, or hex when they hold spaces,
+ * quotes or control bytes), the actor's pid/uid/auid/exe renamed
+ * actor_pid/... so they do not collide with the fields auditd adds, and
+ * result as "exit" (the audit name of a syscall's return value).
+ * *success: the operation succeeded. malloc'd.
+ */
+char *audit_format(struct json_object *rec, bool *success);
+
+/* internal: the transports */
+struct sink_msg {
+	char *data;
+	size_t len;
+	bool success;
+};
+
+#endif

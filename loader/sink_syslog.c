@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* sink_syslog.c - records as RFC 5424 syslog messages with structured data. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "event_json.h"
+#include "sink.h"
+
+/* IANA private enterprise number 32473 is the one reserved for examples
+ * and documentation (RFC 5612); an SD-ID with '@' needs one. */
+#define SD_ID "nsaudit@32473"
+#define FAC_AUTHPRIV 10
+#define SEV_WARNING 4
+#define SEV_NOTICE 5
+
+void sd_escape(const char *in, size_t n, char *out, size_t outlen)
+{
+	size_t i, o = 0;
+
+	if (!outlen)
+		return;
+	for (i = 0; i < n && o + 2 < outlen; i++) {
+		if (in[i] == '"' || in[i] == '\\' || in[i] == ']')
+			out[o++] = '\\';
+		out[o++] = in[i];
+	}
+	out[o] = '\0';
+}
+
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* PARAM-NAME: 1*32 printable US-ASCII except '=', SP, ']', '"' */
+static bool sd_name_ok(const char *k)
+{
+	size_t n = strlen(k);
+
+	if (!n || n > 32)
+		return false;
+	for (; *k; k++)
+		if (*k < 33 || *k > 126 || *k == '=' || *k == ']' || *k == '"')
+			return false;
+	return true;
+}
+
+/* 1*255 (hostname) or 1*32 (msgid) printable US-ASCII, else "-" */
+static void header_field(const char *in, size_t max, char *out)
+{
+	size_t i;
+
+	for (i = 0; in && in[i] && i < max; i++)
+		out[i] = (in[i] > 32 && in[i] < 127) ? in[i] : '_';
+	if (!i)
+		out[i++] = '-';
+	out[i] = '\0';
+}
+
+static void add_param(FILE *f, const char *key, const char *val)
+{
+	size_t n = strlen(val);
+	char *esc = malloc(2 * n + 1);
+
+	if (!esc)
+		return;
+	sd_escape(val, n, esc, 2 * n + 1);
+	fprintf(f, " %s=\"%s\"", key, esc);
+	free(esc);
+}
+
+char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len)
+{
+	struct json_object *v;
+	const char *time_s = NULL, *op = NULL, *text;
+	char ts[40], host[256], msgid[33], *buf = NULL, *line = NULL, hexkey[64];
+	size_t blen = 0, llen = 0;
+	bool warn = false;
+	FILE *f, *tf;
+	int64_t result = 0;
+
+	if (json_object_object_get_ex(rec, "time", &v))
+		time_s = json_object_get_string(v);
+	if (json_object_object_get_ex(rec, "op", &v))
+		op = json_object_get_string(v);
+	if (json_object_object_get_ex(rec, "result", &v))
+		result = json_object_get_int64(v);
+	warn = result < 0 || (op && !strcmp(op, "lost"));
+	/* TIME-SECFRAC allows at most 6 digits: 2026-12-03T08:42:42.564957Z */
+	if (time_s && strlen(time_s) >= 20 && time_s[19] == '.') {
+		snprintf(ts, sizeof(ts), "%.26sZ", time_s);
+	} else {
+		struct timespec now;
+		char full[64];
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		format_rfc3339((int64_t)now.tv_sec * 1000000000 + now.tv_nsec, full, sizeof(full));
+		snprintf(ts, sizeof(ts), "%.26sZ", full);
+	}
+	header_field(hostname, 255, host);
+	header_field(op, 32, msgid);
+
+	f = open_memstream(&buf, &blen);
+	if (!f)
+		return NULL;
+	fprintf(f, "<%d>1 %s %s nsaudit %d %s [" SD_ID, FAC_AUTHPRIV * 8 + (warn ? SEV_WARNING : SEV_NOTICE),
+		ts, host, pid, msgid);
+	json_object_object_foreach(rec, key, val)
+	{
+		const char *s;
+
+		if (!sd_name_ok(key))
+			continue;
+		s = json_object_get_string(val);
+		if (!s)
+			continue;
+		if (json_object_is_type(val, json_type_string) && has_control(s)) {
+			/* keep lines whole: U+FFFD in the value, exact bytes in KEY_hex */
+			size_t n = strlen(s), i, o = 0;
+			char *clean = malloc(3 * n + 1), *hex = malloc(2 * n + 1);
+
+			if (!clean || !hex) {
+				free(clean);
+				free(hex);
+				continue;
+			}
+			for (i = 0; i < n; i++) {
+				if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+					memcpy(clean + o, "\xef\xbf\xbd", 3);
+					o += 3;
+				} else {
+					clean[o++] = s[i];
+				}
+				snprintf(hex + 2 * i, 3, "%02x", (unsigned char)s[i]);
+			}
+			clean[o] = '\0';
+			add_param(f, key, clean);
+			snprintf(hexkey, sizeof(hexkey), "%s_hex", key);
+			if (!json_object_object_get_ex(rec, hexkey, NULL) && sd_name_ok(hexkey))
+				add_param(f, hexkey, hex);
+			free(clean);
+			free(hex);
+			continue;
+		}
+		add_param(f, key, s);
+	}
+	fputc(']', f);
+	/* MSG: the readable line, without its time (the header has it) */
+	tf = open_memstream(&line, &llen);
+	if (tf) {
+		record_print_text(tf, rec, false);
+		fclose(tf);
+		text = line ? strchr(line, ' ') : NULL;
+		if (text) {
+			text++;
+			fprintf(f, " %.*s", (int)strcspn(text, "\n"), text);
+		}
+		free(line);
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	*len = blen;
+	return buf;
+}

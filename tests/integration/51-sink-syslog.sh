@@ -1,0 +1,159 @@
+#!/bin/bash
+# --sink syslog against a real rsyslogd started here: the unix socket, UDP
+# and TCP (octet counting) inputs on loopback, RFC 5424 parsed by rsyslog
+# itself (mmpstrucdata turns our structured data back into properties), and
+# a stopped rsyslogd: trace goes on, the sink counts and reports its losses.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_root "syslog sink"
+require_cmd jq "syslog sink"
+require_cmd rsyslogd "syslog sink"
+NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
+[ -x "$NSOPS" ] || { skip "syslog sink" "no $NSOPS (make build/helpers/nsops)"; exit 0; }
+RSDIR=$TMP/rsyslog
+mkdir -p "$RSDIR"
+SOCK=$RSDIR/log.sock
+LOG=$RSDIR/messages
+RSPID=
+# loopback ports nobody listens on
+free_port() {
+	local p
+	for p in $(shuf -i 20000-60000 -n 50); do
+		ss -Htuln "( sport = :$p )" | grep -q . || { echo "$p"; return; }
+	done
+}
+PU=$(free_port)
+PT=$(free_port)
+stop_rsyslog() {
+	[ -n "$RSPID" ] || return 0
+	kill -CONT "$RSPID" 2>/dev/null
+	kill "$RSPID" 2>/dev/null
+	wait "$RSPID" 2>/dev/null
+	RSPID=
+}
+trap 'stop_rsyslog; cleanup_testlib' EXIT
+
+cat >"$RSDIR/rsyslog.conf" <<EOF
+global(workDirectory="$RSDIR")
+module(load="imuxsock" SysSock.Use="off")
+input(type="imuxsock" Socket="$SOCK" UseSpecialParser="off" RateLimit.Interval="0")
+module(load="imudp")
+input(type="imudp" address="127.0.0.1" port="$PU")
+module(load="imtcp")
+input(type="imtcp" address="127.0.0.1" port="$PT")
+module(load="mmpstrucdata")
+action(type="mmpstrucdata")
+template(name="t" type="string"
+	string="%inputname% %syslogfacility-text%.%syslogseverity-text% %app-name% %procid% %msgid% %\$!%\n")
+action(type="omfile" file="$LOG" template="t")
+EOF
+rsyslogd -n -f "$RSDIR/rsyslog.conf" -i "$RSDIR/pid" >"$RSDIR/out" 2>&1 &
+RSPID=$!
+for i in $(seq 1 100); do
+	[ -S "$SOCK" ] && ss -Htln "( sport = :$PT )" | grep -q . && break
+	sleep 0.05
+done
+if ! [ -S "$SOCK" ]; then
+	fail "rsyslogd starts"
+	cat "$RSDIR/out"
+	exit 0
+fi
+pass "rsyslogd started (unix socket, udp:$PU, tcp:$PT)"
+
+# lines of one input, as JSON: {"rfc5424-sd":{"nsaudit@32473":{...}}} + header
+lines() {	# INPUT [jq filter]
+	local i
+	for i in $(seq 1 60); do	# rsyslog writes asynchronously
+		[ "$(grep -c "^$1 " "$LOG" 2>/dev/null)" -ge "${3:-1}" ] && break
+		sleep 0.1
+	done
+	grep "^$1 " "$LOG" 2>/dev/null | jq -R -c 'capture("^(?<i>\\S+) (?<prio>\\S+) (?<app>\\S+) (?<procid>\\S+) (?<msgid>\\S+) (?<json>.*)$")
+		| (.json | fromjson)["rfc5424-sd"]["nsaudit@32473"]
+		  + {_prio: .prio, _app: .app, _procid: .procid, _msgid: .msgid}'
+}
+
+# --- one record through each transport; a hostile name is escaped
+COMM='sk"x]\y'
+OUT=$TMP/trace.jsonl
+trace_start "$OUT" --comm "$COMM" --sink "syslog:unix:$SOCK" --sink "syslog:udp:127.0.0.1:$PU" \
+	--sink "syslog:tcp:127.0.0.1:$PT" || { fail "trace with three syslog sinks starts"; exit 0; }
+TRACE_PID_SEEN=$TRACE_PID
+"$NSOPS" -n "$COMM" unshare uts >/dev/null
+"$NSOPS" -n "$COMM" setns-bad >/dev/null
+sleep 0.3
+trace_stop
+expect_eq "trace: two records" "$(wc -l <"$OUT")" 2
+inum=$(jq -r 'select(.op=="unshare") | .ns_inum' "$OUT")
+for input in imuxsock imudp imtcp; do
+	got=$(lines $input . 2)
+	r=$(jq -c 'select(.op=="unshare")' <<<"$got")
+	expect_eq "$input: rsyslog parsed RFC 5424 (app-name, msgid, authpriv.notice)" \
+		"$(jq -r '[._app, ._msgid, ._prio] | join(" ")' <<<"$r")" "nsaudit unshare authpriv.notice"
+	expect_eq "$input: PROCID is the tracer's pid" "$(jq -r ._procid <<<"$r")" "$TRACE_PID_SEEN"
+	expect_eq "$input: structured data carries the record (ns_inum)" "$(jq -r .ns_inum <<<"$r")" "$inum"
+	expect_eq "$input: \", ] and \\ in SD values escaped and read back exactly" \
+		"$(jq -r .comm <<<"$r")" "$COMM"
+	expect_eq "$input: the failed setns is authpriv.warning with its error" \
+		"$(jq -r 'select(.op=="setns") | [._prio, .error] | join(" ")' <<<"$got")" \
+		"authpriv.warning EINVAL"
+done
+
+# --- a stopped rsyslogd: trace keeps up, the sink buffers, drops and counts
+N=20000
+kill -STOP "$RSPID"
+OUT=$TMP/flood.jsonl
+: >"$LOG"
+trace_start "$OUT" --comm skflood --ring-size 64M --sink "syslog:unix:$SOCK" ||
+	{ fail "trace starts for the flood"; exit 0; }
+flood_pid=$TRACE_PID
+t0=$(date +%s%N)
+"$NSOPS" -n skflood setns-loop $N /proc/self/ns/uts >/dev/null
+for i in $(seq 1 100); do
+	[ "$(grep -c '"op":"setns"' "$OUT")" -ge $N ] && break
+	sleep 0.05
+done
+t1=$(date +%s%N)
+expect_eq "receiver stopped: trace still prints all $N records" "$(grep -c '"op":"setns"' "$OUT")" $N
+[ $(( (t1 - t0) / 1000000 )) -lt 4000 ] && pass "receiver stopped: records not held up by the sink" ||
+	fail "receiver stopped: $N records took $(( (t1 - t0) / 1000000 )) ms"
+sleep 2.5	# past the 2 s send timeout
+grep -q "nsaudit: sink syslog:unix:$SOCK: [0-9]* records lost so far" "$OUT.err" &&
+	pass "losses reported on stderr while the receiver is stopped" ||
+	fail "losses reported on stderr while the receiver is stopped"
+kill -CONT "$RSPID"
+sleep 1
+trace_stop
+total=$(wc -l <"$OUT")
+final=$(sed -n "s/^nsaudit: sink syslog:unix:.*: \([0-9]*\) records lost in all.*/\1/p" "$OUT.err")
+for i in $(seq 1 50); do	# rsyslog catching up
+	sleep 0.2
+	n=$(grep -c "^imuxsock " "$LOG")
+	[ "$n" = "$prev" ] && break
+	prev=$n
+done
+got=$(lines imuxsock)
+delivered=$(jq -c --arg p "$flood_pid" 'select(._procid == $p and .probe != "sink")' <<<"$got" | wc -l)
+told=$(jq -s 'map(select(.probe == "sink" and .op == "lost") | (.count | tonumber)) | add // 0' <<<"$got")
+[ -n "$final" ] && [ "$final" -gt 0 ] && pass "closing line counts the losses ($final)" ||
+	fail "closing line counts the losses: $(cat "$OUT.err")"
+expect_eq "the receiver is told of every loss (lost messages with counts)" "$told" "$final"
+expect_eq "every record is delivered or counted lost" "$((delivered + told))" "$total"
+
+# --- nsaudit record feeds the same sinks as it writes its log
+if "$NSAUDIT" record --help 2>/dev/null | grep -q -- --sink; then
+	: >"$LOG"
+	"$NSAUDIT" keygen "$TMP/key" >/dev/null 2>&1
+	"$NSAUDIT" record --log-dir "$TMP/rlog" --key "$TMP/key" --no-pin --comm skrecord \
+		--sink "syslog:udp:127.0.0.1:$PU" >/dev/null 2>"$TMP/record.err" &
+	rp=$!
+	for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/record.err" && break; sleep 0.05; done
+	"$NSOPS" -n skrecord unshare uts >/dev/null
+	sleep 0.3
+	kill -TERM $rp
+	wait $rp
+	expect_eq "record: exits 0" "$?" 0
+	r=$(lines imudp | jq -c --arg p "$rp" 'select(._procid == $p and .op == "unshare")')
+	expect_eq "record --sink: the record reaches rsyslog" "$(jq -r .comm <<<"$r")" skrecord
+	check "record --sink: and its own log has it" grep -q '"comm":"skrecord"' -r "$TMP/rlog"
+else
+	skip "record --sink" "nsaudit record has no --sink"
+fi

@@ -1,0 +1,37 @@
+#!/bin/bash
+# nsaudit trace colours its text only on a terminal, and never with NO_COLOR.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_root "trace colour"
+require_cmd script "trace colour"
+NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
+[ -x "$NSOPS" ] || { skip "trace colour" "no $NSOPS"; exit 0; }
+
+run() {	# OUT ENV... : trace on a pseudo-terminal (script) while nsops runs
+	local out=$1; shift
+	env "$@" script -qfec "$NSAUDIT trace --comm nscolour" /dev/null >"$out" 2>&1 &
+	local sp=$!
+	for i in $(seq 1 100); do grep -q 'nsaudit: ready' "$out" && break; sleep 0.05; done
+	"$NSOPS" -n nscolour unshare uts >/dev/null
+	sleep 0.3
+	pkill -INT -P "$sp" -x nsaudit 2>/dev/null || kill -INT $(pgrep -P "$sp") 2>/dev/null
+	wait "$sp"
+}
+ESC=$(printf '\033')
+run "$TMP/tty" NSAUDIT_X=1
+grep -q "unshare.*uts:\[" "$TMP/tty" && pass "on a terminal: the record is printed" ||
+	fail "on a terminal: the record is printed: $(cat "$TMP/tty")"
+grep -q "$ESC\[1munshare" "$TMP/tty" && pass "on a terminal: coloured" || fail "on a terminal: coloured"
+run "$TMP/nocolor" NO_COLOR=1
+grep -q "unshare.*uts:\[" "$TMP/nocolor" && ! grep -q "$ESC\[" "$TMP/nocolor" &&
+	pass "NO_COLOR=1: no escape sequences" || fail "NO_COLOR=1: no escape sequences"
+run "$TMP/empty" NO_COLOR=
+grep -q "$ESC\[1munshare" "$TMP/empty" && pass "NO_COLOR empty: colour stays (no-color.org)" ||
+	fail "NO_COLOR empty: colour stays"
+"$NSAUDIT" trace --comm nscolour >"$TMP/pipe" 2>/dev/null &
+tp=$!
+sleep 1
+"$NSOPS" -n nscolour unshare uts >/dev/null
+sleep 0.3
+kill -INT $tp; wait $tp
+grep -q "unshare" "$TMP/pipe" && ! grep -q "$ESC\[" "$TMP/pipe" &&
+	pass "not a terminal: plain text" || fail "not a terminal: plain text"

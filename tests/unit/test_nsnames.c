@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Namespace names: cgroup -> container id, mountinfo -> ip netns name/path. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nsnames.h"
+
+#define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+static const char *cid(const char *path)
+{
+	static char id[128];
+
+	return cgroup_container_id(path, id, sizeof(id)) ? id : NULL;
+}
+
+Test(nsnames, cgroup_docker_systemd)
+{
+	cr_assert_str_eq(cid("/system.slice/docker-" HEX64 ".scope"), HEX64);
+	/* docker in a nested cgroup (init.scope below the container's) */
+	cr_assert_str_eq(cid("/system.slice/docker-" HEX64 ".scope/init.scope"), HEX64);
+	cr_assert_str_eq(cid("/system.slice/docker-" HEX64 ".scope/\n"), HEX64);
+}
+
+Test(nsnames, cgroup_cgroupfs_drivers)
+{
+	cr_assert_str_eq(cid("/docker/" HEX64), HEX64);
+	cr_assert_str_eq(cid("/kubepods/besteffort/pod1a2b3c4d-0000-1111-2222-333344445555/" HEX64),
+			 HEX64);
+	cr_assert_str_eq(cid("/libpod_parent/libpod-" HEX64), HEX64);
+}
+
+Test(nsnames, cgroup_podman_containerd_crio_k8s)
+{
+	cr_assert_str_eq(cid("/machine.slice/libpod-" HEX64 ".scope/container"), HEX64);
+	cr_assert_str_eq(cid("/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" HEX64
+			     ".scope"), HEX64);
+	cr_assert_str_eq(cid("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1a2b_3c4d"
+			     ".slice/cri-containerd-" HEX64 ".scope"), HEX64);
+	cr_assert_str_eq(cid("/kubepods.slice/kubepods-pod1a2b.slice/crio-" HEX64 ".scope"), HEX64);
+	cr_assert_str_eq(cid("/lxc.payload.web1"), "web1");
+}
+
+Test(nsnames, cgroup_not_containers)
+{
+	cr_assert_null(cid("/"));
+	cr_assert_null(cid(""));
+	cr_assert_null(cid("/user.slice/user-0.slice/session-3.scope"));
+	cr_assert_null(cid("/system.slice/docker.service"));
+	cr_assert_null(cid("/system.slice/containerd.service"));
+	/* conmon runs beside a container, it is not one */
+	cr_assert_null(cid("/machine.slice/libpod-conmon-" HEX64 ".scope"));
+	cr_assert_null(cid("/kubepods.slice/crio-conmon-" HEX64 ".scope"));
+	/* too short, not hex, upper case */
+	cr_assert_null(cid("/system.slice/docker-abc.scope"));
+	cr_assert_null(cid("/system.slice/docker-" "0123456789abcdefg123456789abcdef0123456789abcdef"
+			   "0123456789abcdef.scope"));
+	cr_assert_null(cid("/docker/0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef"));
+	cr_assert_null(cid("/process_api/d9d178ebab27fa3d28f88f5fa4fb9355"));
+	/* pod-level slice alone names no container */
+	cr_assert_null(cid("/kubepods.slice/kubepods-besteffort.slice"));
+}
+
+static FILE *str_file(const char *s)
+{
+	return fmemopen((char *)s, strlen(s), "r");
+}
+
+Test(nsnames, cgroup_file_v2_first_then_v1)
+{
+	char id[128];
+	FILE *f;
+
+	f = str_file("12:memory:/docker/" HEX64 "\n0::/system.slice/docker-"
+		     "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210.scope\n");
+	cr_assert(cgroup_file_container_id(f, id, sizeof(id)));
+	cr_assert_str_eq(id, "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+	fclose(f);
+	/* hybrid hierarchy, container only visible in a v1 controller */
+	f = str_file("4:memory:/docker/" HEX64 "\n0::/\n");
+	cr_assert(cgroup_file_container_id(f, id, sizeof(id)));
+	cr_assert_str_eq(id, HEX64);
+	fclose(f);
+	f = str_file("0::/init.scope\n");
+	cr_assert_not(cgroup_file_container_id(f, id, sizeof(id)));
+	fclose(f);
+}
+
+Test(nsnames, ns_links)
+{
+	int type;
+	uint32_t inum;
+
+	cr_assert(ns_link_parse("net:[4026531840]", &type, &inum));
+	cr_assert_eq(type, NSAUDIT_NS_NET);
+	cr_assert_eq(inum, 4026531840u);
+	cr_assert(ns_link_parse("pid_for_children:[4026531836]", &type, &inum));
+	cr_assert_eq(type, NSAUDIT_NS_PID);
+	cr_assert_not(ns_link_parse("net:[]", &type, &inum));
+	cr_assert_not(ns_link_parse("net:[12x]", &type, &inum));
+	cr_assert_not(ns_link_parse("bogus:[1]", &type, &inum));
+	cr_assert_not(ns_link_parse("net:[99999999999]", &type, &inum));
+	cr_assert_not(ns_link_parse("net", &type, &inum));
+}
+
+Test(nsnames, netns_paths)
+{
+	cr_assert_str_eq(netns_name_from_path("/run/netns/blue"), "blue");
+	cr_assert_null(netns_name_from_path("/run/netns/"));
+	cr_assert_null(netns_name_from_path("/run/netns"));
+	cr_assert_null(netns_name_from_path("/run/netns/a/b"));
+	cr_assert_null(netns_name_from_path("/run/netnsx/a"));
+	cr_assert_null(netns_name_from_path("/var/run/docker/netns/abc"));
+}
+
+static const char mountinfo[] =
+	"22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+	"48 45 0:4 net:[4026532174] /run/netns/red rw shared:2 - nsfs nsfs rw\n"
+	"49 22 0:4 net:[4026532174] /tmp/also\\040red rw - nsfs nsfs rw\n"
+	"50 22 0:4 uts:[4026532300] /tmp/pin\\040uts rw - nsfs nsfs rw\n"
+	"51 22 0:4 net:[4026532400] /var/run/docker/netns/0a1b2c rw - nsfs nsfs rw\n"
+	"52 22 0:4 uts:[4026532500] /run/netns/notnet rw - nsfs nsfs rw\n"
+	"53 22 0:40 / /run/netns rw,nosuid shared:5 - tmpfs tmpfs rw\n";
+
+Test(nsnames, mountinfo_table)
+{
+	struct nsnames *n = nsnames_new();
+	FILE *f = fmemopen((char *)mountinfo, sizeof(mountinfo) - 1, "r");
+
+	cr_assert_not_null(n);
+	cr_assert_eq(nsnames_add_mountinfo(n, f), 5);
+	fclose(f);
+	/* the ip netns name wins over another bind mount of the same netns */
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532174u), "red");
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_UTS, 4026532300u), "/tmp/pin uts");
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532400u),
+			 "/var/run/docker/netns/0a1b2c");
+	/* /run/netns names are ip netns names only for network namespaces */
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_UTS, 4026532500u), "/run/netns/notnet");
+	/* same inode, other type: not the same namespace */
+	cr_assert_null(nsnames_mount_name(n, NSAUDIT_NS_UTS, 4026532174u));
+	cr_assert_null(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026539999u));
+
+	/* ip netns del: the name goes, the other path remains */
+	nsnames_remove_mount(n, "/run/netns/red");
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532174u), "/tmp/also red");
+	nsnames_remove_mount(n, "/tmp/also red");
+	cr_assert_null(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532174u));
+	nsnames_add_mount(n, "/run/netns/blue", NSAUDIT_NS_NET, 4026532174u);
+	nsnames_add_mount(n, "/run/netns/blue", NSAUDIT_NS_NET, 4026532174u);
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532174u), "blue");
+	nsnames_free(n);
+}
+
+Test(nsnames, host_namespaces_by_fixed_inode)
+{
+	struct nsnames *n = nsnames_new();
+
+	cr_assert_not_null(n);
+	/* include/linux/proc_ns.h: PROC_UTS_INIT_INO, PROC_USER_INIT_INO */
+	cr_assert_str_eq(nsnames_lookup(n, NSAUDIT_NS_UTS, 0xeffffffeu, 0) ?: "(null)", "host");
+	cr_assert_str_eq(nsnames_lookup(n, NSAUDIT_NS_USER, 0xeffffffdu, 0) ?: "(null)", "host");
+	cr_assert_null(nsnames_lookup(n, NSAUDIT_NS_UTS, 0, 0));
+	cr_assert_null(nsnames_lookup(n, 99, 0xeffffffeu, 0));
+	nsnames_free(n);
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Sinks: spec parsing, RFC 5424 and audit formatting, losses never block. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sink.h"
+
+static struct json_object *record(const char *comm)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "seq", json_object_new_int(7));
+	json_object_object_add(o, "time", json_object_new_string("2026-12-03T08:42:42.564957870Z"));
+	json_object_object_add(o, "op", json_object_new_string("setns"));
+	json_object_object_add(o, "result", json_object_new_int(-22));
+	json_object_object_add(o, "error", json_object_new_string("EINVAL"));
+	json_object_object_add(o, "ns_type", json_object_new_string("net"));
+	json_object_object_add(o, "ns_inum", json_object_new_int64(4026532289));
+	json_object_object_add(o, "ns_name", json_object_new_string("blue"));
+	json_object_object_add(o, "pid", json_object_new_int(1234));
+	json_object_object_add(o, "uid", json_object_new_int(0));
+	json_object_object_add(o, "comm", json_object_new_string(comm));
+	json_object_object_add(o, "exe", json_object_new_string("/usr/bin/ip"));
+	json_object_object_add(o, "for_children", json_object_new_boolean(1));
+	return o;
+}
+
+Test(sink, parse_specs)
+{
+	struct sink_spec sp;
+	char err[256];
+
+	cr_assert_eq(sink_parse("syslog", &sp, err, sizeof(err)), 0);
+	cr_assert_eq(sp.kind, SINK_SYSLOG_UNIX);
+	cr_assert_str_eq(sp.path, "/dev/log");
+	cr_assert_eq(sink_parse("syslog:unix:/tmp/x.sock", &sp, err, sizeof(err)), 0);
+	cr_assert_str_eq(sp.path, "/tmp/x.sock");
+	cr_assert_eq(sink_parse("syslog:udp:127.0.0.1:514", &sp, err, sizeof(err)), 0);
+	cr_assert_eq(sp.kind, SINK_SYSLOG_UDP);
+	cr_assert_str_eq(sp.host, "127.0.0.1");
+	cr_assert_str_eq(sp.port, "514");
+	cr_assert_eq(sink_parse("syslog:tcp:[::1]:6514", &sp, err, sizeof(err)), 0);
+	cr_assert_eq(sp.kind, SINK_SYSLOG_TCP);
+	cr_assert_str_eq(sp.host, "::1");
+	cr_assert_eq(sink_parse("audit", &sp, err, sizeof(err)), 0);
+	cr_assert_eq(sp.kind, SINK_AUDIT);
+
+	cr_assert_eq(sink_parse("file", &sp, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "not syslog[:ADDRESS] or audit"));
+	cr_assert_eq(sink_parse("syslog:unix:relative", &sp, err, sizeof(err)), -1);
+	cr_assert_eq(sink_parse("syslog:udp:127.0.0.1", &sp, err, sizeof(err)), -1);
+	cr_assert_eq(sink_parse("syslog:udp:127.0.0.1:0", &sp, err, sizeof(err)), -1);
+	cr_assert_eq(sink_parse("syslog:tcp:host:65536", &sp, err, sizeof(err)), -1);
+	cr_assert_eq(sink_parse("syslog:tcp::514", &sp, err, sizeof(err)), -1);
+	cr_assert_eq(sink_parse("syslog:sctp:h:1", &sp, err, sizeof(err)), -1);
+	cr_assert_eq(sink_parse("syslogx", &sp, err, sizeof(err)), -1);
+}
+
+Test(sink, parse_opts)
+{
+	struct sinks set = { 0 };
+	char *argv[] = { "--sink", "audit", "--sink=syslog", "--pid", "1" }, err[256];
+	int used;
+
+	cr_assert_eq(sinks_parse_opt(&set, 5, argv, &used, err, sizeof(err)), 1);
+	cr_assert_eq(used, 2);
+	cr_assert_eq(sinks_parse_opt(&set, 3, argv + 2, &used, err, sizeof(err)), 1);
+	cr_assert_eq(used, 1);
+	cr_assert_eq(sinks_parse_opt(&set, 2, argv + 3, &used, err, sizeof(err)), 0);
+	cr_assert_eq(sinks_parse_opt(&set, 1, argv, &used, err, sizeof(err)), -1);
+	cr_assert_eq(set.n, 2);
+}
+
+Test(sink, sd_escaping)
+{
+	char out[64];
+
+	sd_escape("a\"b\\c]d[e", 9, out, sizeof(out));
+	cr_assert_str_eq(out, "a\\\"b\\\\c\\]d[e");
+	sd_escape("]]]]]]]]", 8, out, 8);	/* never overflows, never splits a pair */
+	cr_assert_str_eq(out, "\\]\\]\\]");
+}
+
+Test(sink, rfc5424_message)
+{
+	struct json_object *o = record("i\"p]\\");
+	size_t len;
+	char *m = syslog_format(o, "box1", 42, &len);
+
+	cr_assert_not_null(m);
+	cr_assert_eq(strlen(m), len);
+	/* authpriv (10) * 8 + warning (4): the setns failed */
+	cr_assert(!strncmp(m, "<84>1 2026-12-03T08:42:42.564957Z box1 nsaudit 42 setns [nsaudit@32473 ",
+			    strlen("<84>1 2026-12-03T08:42:42.564957Z box1 nsaudit 42 setns "
+				   "[nsaudit@32473 ")), "%s", m);
+	cr_assert(strstr(m, " op=\"setns\" "));
+	cr_assert(strstr(m, " ns_inum=\"4026532289\" "));
+	cr_assert(strstr(m, " ns_name=\"blue\" "));
+	cr_assert(strstr(m, " comm=\"i\\\"p\\]\\\\\" "), "%s", m);
+	cr_assert(strstr(m, " for_children=\"true\""));
+	/* the SD element ends before the readable text, which has no time */
+	cr_assert(strstr(m, "\"] setns   net:[4026532289] \"blue\" "), "%s", m);
+	cr_assert_null(strchr(m, '\n'));
+	free(m);
+	json_object_put(o);
+}
+
+Test(sink, rfc5424_control_bytes)
+{
+	struct json_object *o = record("a\nb");
+	size_t len;
+	char *m;
+
+	json_object_object_add(o, "result", json_object_new_int(0));
+	m = syslog_format(o, "host with space", 1, &len);
+	cr_assert(!strncmp(m, "<85>1 ", 6), "%s", m);	/* notice */
+	cr_assert(strstr(m, " host_with_space nsaudit "));
+	cr_assert(strstr(m, " comm=\"a\xef\xbf\xbd" "b\" comm_hex=\"610a62\""), "%s", m);
+	cr_assert_null(strchr(m, '\n'));
+	free(m);
+	json_object_put(o);
+}
+
+Test(sink, audit_message)
+{
+	struct json_object *o = record("evil name\"");
+	bool ok = true;
+	char *m = audit_format(o, &ok);
+
+	cr_assert_not_null(m);
+	cr_assert_not(ok, "result -22 is a failure");
+	cr_assert(!strncmp(m, "seq=7 time=\"2026-12-03T08:42:42.564957870Z\" op=\"setns\" exit=-22 ",
+			   60), "%s", m);
+	cr_assert(strstr(m, " ns_name=\"blue\""));
+	/* auditd adds its own pid/uid/exe: the actor's are renamed */
+	cr_assert(strstr(m, " actor_pid=1234 actor_uid=0 "), "%s", m);
+	cr_assert(strstr(m, " actor_exe=\"/usr/bin/ip\""));
+	cr_assert_null(strstr(m, " pid="));
+	/* a space or a quote: hex, the auditd way */
+	cr_assert(strstr(m, " comm=6576696C206E616D6522"), "%s", m);
+	free(m);
+	json_object_put(o);
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A receiver that never reads: the sink drops and counts, the caller goes on. */
+Test(sink, slow_receiver_never_blocks, .timeout = 30)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct sink_spec sp;
+	struct sink_stats st;
+	struct sink *s;
+	struct json_object *o = record("x");
+	char err[256], dir[] = "/tmp/nsaudit-sink-XXXXXX";
+	int rx, i, n = 3000;
+	int64_t t0;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s/log", dir);
+	rx = socket(AF_UNIX, SOCK_DGRAM, 0);
+	cr_assert_eq(bind(rx, (struct sockaddr *)&un, sizeof(un)), 0);
+	snprintf(err, sizeof(err), "syslog:unix:%s", un.sun_path);
+	cr_assert_eq(sink_parse(err, &sp, err, sizeof(err)), 0);
+	s = sink_open(&sp, 16, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	t0 = mono_ms();
+	for (i = 0; i < n; i++)
+		sink_emit(s, o);
+	cr_assert_lt(mono_ms() - t0, 1000, "emitting must not wait for the receiver");
+	sink_get_stats(s, &st);
+	cr_assert_gt(st.lost, 0);
+	cr_assert_eq(st.queued + st.lost, (uint64_t)n, "every record is queued or counted lost");
+	sink_close(s, 0);
+	json_object_put(o);
+	close(rx);
+	unlink(un.sun_path);
+	rmdir(dir);
+}
