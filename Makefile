@@ -129,7 +129,12 @@ test: deps all $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS)
 vmtest: deps all
 	tests/run.sh vm
 
-bench: deps all
+# Load generator of the benchmarks (bench/driver.c); bench/run.sh drives it.
+$(BUILD)/bench/driver: bench/driver.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@
+
+bench: deps all $(BUILD)/bench/driver
 	bench/run.sh
 
 # PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.

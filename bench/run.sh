@@ -1,0 +1,686 @@
+#!/bin/bash
+# bench/run.sh - "make bench": what nsaudit costs the system it watches,
+# side by side with bpftrace and the kernel's own audit.
+#
+# Every figure is a ratio against an untraced run measured right before it,
+# in the same round; rounds are repeated and the order of the tools rotates
+# from round to round, so that the noise of a shared machine (other builds,
+# other tests) falls on both sides of each ratio. Reported: median and
+# [min-max] over the rounds. See bench/README.md for what each number means.
+#
+# Writes build/bench.json and prints a table. Runs as root; takes ~5 min.
+# Knobs (environment): BENCH_ROUNDS (5), BENCH_RATE_SECS (5), BENCH_QUICK=1
+# (2 rounds, 2 s max-rate: a smoke test, not a measurement).
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD=${BUILD:-build}
+NSAUDIT=${NSAUDIT:-$ROOT/$BUILD/nsaudit}
+DRIVER=${DRIVER:-$ROOT/$BUILD/bench/driver}
+OUT_JSON=${BENCH_JSON:-$ROOT/$BUILD/bench.json}
+ROUNDS=${BENCH_ROUNDS:-5}
+RATE_SECS=${BENCH_RATE_SECS:-5}
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	ROUNDS=2 RATE_SECS=2
+fi
+# paced setns: bursts of 1000 calls, 25 ms apart (40k setns/s offered)
+N_PACED=20000 PACE_BATCH=1000 PACE_US=25000
+N_BURST=50000		# setns back to back, as fast as one thread can
+N_OC=100000		# open+close of an unrelated file, back to back
+N_SYNC=10000		# paced setns under each --sync setting
+COMM=nsbench		# the driver's process name (prctl), to find its records
+STOP_TIMEOUT=20		# seconds a tool gets to drain and exit before SIGKILL
+
+die() { echo "bench: $*" >&2; exit 1; }
+log() { echo "bench: $*" >&2; }
+
+[ "$(id -u)" = 0 ] || die "must run as root (BPF, audit)"
+[ -x "$NSAUDIT" ] || die "$NSAUDIT missing: run 'make bench' (or make)"
+[ -x "$DRIVER" ] || die "$DRIVER missing: run 'make bench'"
+command -v jq >/dev/null || die "jq missing: run 'make deps'"
+"$ROOT/tests/lib/mount-fs.sh"
+
+T=$(mktemp -d /tmp/nsaudit-bench.XXXXXX)
+chmod 700 "$T"
+SAMPLES=$T/samples.tsv NA=$T/na.tsv
+: >"$SAMPLES"
+: >"$NA"
+echo cold >"$T/bench-file"	# the unrelated file of open+close
+export BENCH_FILE=$T/bench-file BENCH_COMM=$COMM
+
+# a sleep without a fork: read from a fifo nobody writes
+mkfifo "$T/sleep.fifo"
+exec {SLEEPFD}<>"$T/sleep.fifo"
+nap() { read -r -t "$1" -u "$SLEEPFD" _ 2>/dev/null || true; }
+
+# ---------------------------------------------------------------------------
+# state to restore, whatever happens
+
+TOOL_PID="" AUDITD_PID="" AUDIT_ENABLED0="" PIN_DIR="" PINS_OURS=0
+
+is_running() {	# a child that has not exited (a zombie has)
+	[ -r "/proc/$1/stat" ] && ! awk '{ sub(/^.*\) /, ""); exit $1 != "Z" }' "/proc/$1/stat"
+}
+
+stop_pid() {	# stop_pid PID SIGNAL: signal, wait up to STOP_TIMEOUT, then SIGKILL
+	local pid=$1 sig=$2 i
+	[ -n "$pid" ] || return 0
+	kill -"$sig" "$pid" 2>/dev/null
+	for ((i = 0; i < STOP_TIMEOUT * 20; i++)); do
+		is_running "$pid" || break
+		nap 0.05
+	done
+	if is_running "$pid"; then
+		log "warning: pid $pid did not exit ${STOP_TIMEOUT}s after SIG$sig: killing it"
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+}
+
+AUDIT_RULE=(always,exit -F arch=b64 -S setns -S unshare)
+audit_pid() { auditctl -s 2>/dev/null | awk '$1 == "pid" { print $2 }'; }
+
+# Undo what the bench did to audit, and only that: other sessions on this
+# machine start their own auditd (tests), whose state is not ours to reset.
+audit_restore() {
+	[ -n "$AUDITD_PID" ] || return 0
+	if [ "$(audit_pid)" = "$AUDITD_PID" ]; then
+		# there were no rules before ours (checked): deleting ours is
+		# "auditctl -D" without taking anyone else's added since
+		[ "$AUDIT_RULE_ADDED" = 1 ] && auditctl -d "${AUDIT_RULE[@]}" >/dev/null 2>&1
+		auditctl -e "${AUDIT_ENABLED0:-0}" >/dev/null 2>&1
+	fi
+	AUDIT_RULE_ADDED=0
+	stop_pid "$AUDITD_PID" TERM
+	AUDITD_PID=""
+}
+AUDIT_RULE_ADDED=0
+
+detach_pins() {	# only pins this bench created
+	[ "$PINS_OURS" = 1 ] && [ -n "$PIN_DIR" ] && [ -e "$PIN_DIR" ] || return 0
+	"$NSAUDIT" detach --pin-dir "$PIN_DIR" >/dev/null 2>&1 ||
+		log "warning: could not detach $PIN_DIR"
+}
+
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	if [ -n "$TOOL_PID" ]; then
+		stop_pid "$TOOL_PID" INT
+		TOOL_PID=""
+	fi
+	detach_pins
+	audit_restore
+	rm -rf "$T"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'log "interrupted: restoring"; exit 130' INT TERM
+
+# ---------------------------------------------------------------------------
+# what can run here
+
+HAVE_RECORD=0 HAVE_BPFTRACE=0 HAVE_AUDIT=0 RECORD_PIN_OPT=0
+if "$NSAUDIT" record --help >"$T/record-help" 2>&1; then
+	HAVE_RECORD=1
+	grep -q -- '--pin-dir' "$T/record-help" && RECORD_PIN_OPT=1
+	grep -q -- '--sync' "$T/record-help" || log "note: nsaudit record has no --sync option"
+fi
+NA_RECORD="n/a (nsaudit record not built)"
+# the MAC key, made once: a recorder's first start would otherwise make one
+if [ "$HAVE_RECORD" = 1 ] && ! "$NSAUDIT" keygen "$T/key" >/dev/null 2>&1; then
+	log "nsaudit keygen failed: nsaudit record rows skipped"
+	HAVE_RECORD=0 NA_RECORD="n/a (nsaudit keygen failed)"
+fi
+
+if [ "$HAVE_RECORD" = 1 ]; then
+	if [ "$RECORD_PIN_OPT" = 1 ]; then
+		PIN_DIR=/sys/fs/bpf/nsaudit-bench-$$
+	else
+		PIN_DIR=/sys/fs/bpf/nsaudit
+	fi
+	if [ -e "$PIN_DIR" ]; then
+		# a recorder's programs are pinned: the machine is being traced,
+		# every "untraced" baseline would be traced too
+		log "$PIN_DIR exists (a recorder is attached): nsaudit record rows skipped"
+		HAVE_RECORD=0
+		NA_RECORD="n/a ($PIN_DIR exists: a recorder is already attached)"
+	fi
+fi
+
+if command -v bpftrace >/dev/null; then HAVE_BPFTRACE=1; fi
+NA_BPFTRACE="n/a (bpftrace not installed)"
+
+NA_AUDIT="n/a (auditd/auditctl not installed)"
+if command -v auditd >/dev/null && command -v auditctl >/dev/null; then
+	st=$(auditctl -s 2>&1)
+	apid=$(awk '$1 == "pid" { print $2 }' <<<"$st")
+	AUDIT_ENABLED0=$(awk '$1 == "enabled" { print $2 }' <<<"$st")
+	if [ -z "$apid" ]; then
+		NA_AUDIT="n/a (auditctl -s failed: $(head -n1 <<<"$st"))"
+	elif [ "$apid" != 0 ]; then
+		log "auditd is already running (pid $apid): left alone, audit row skipped"
+		NA_AUDIT="n/a (auditd already running, pid $apid: left alone)"
+	elif [ "$AUDIT_ENABLED0" = 2 ]; then
+		NA_AUDIT="n/a (audit configuration is locked, enabled=2)"
+	elif [ "$(auditctl -l 2>/dev/null)" != "No rules" ]; then
+		NA_AUDIT="n/a (audit rules are loaded: not ours to delete)"
+	else
+		HAVE_AUDIT=1
+	fi
+fi
+
+# Other tracers of setns (other people's tests run nsaudit trace on this
+# machine) make a baseline a traced run: wait for them to go, within a budget.
+FOREIGN_WAIT_BUDGET=${BENCH_FOREIGN_WAIT:-90}	# seconds, over the whole run
+foreign_tracers() {	# processes other than our tool with a setns tracepoint,
+	# plus setns programs no process holds (links pinned by a recorder)
+	local procs pinned
+	procs=$(bpftool perf show 2>/dev/null | awk -v self="${TOOL_PID:-0}" \
+		'/sys_e[a-z]*_setns/ && $2 != self { p[$2] = 1 } END { print length(p) }')
+	pinned=$(bpftool prog show -j 2>/dev/null |
+		jq '[.[] | select((.name // "" | test("setns")) and (.pids == null))] | length' 2>/dev/null)
+	echo $((procs + ${pinned:-0} / 2))
+}
+wait_quiet() {
+	local n i=0
+	n=$(foreign_tracers)
+	[ "$n" = 0 ] && return 0
+	[ "$FOREIGN_WAIT_BUDGET" -gt 0 ] && [ "$FOREIGN_WAITED" = 0 ] &&
+		log "$n other process(es) trace setns: waiting for quiet moments (budget ${FOREIGN_WAIT_BUDGET}s in all)"
+	FOREIGN_WAITED=1
+	while [ "$n" != 0 ] && [ "$FOREIGN_WAIT_BUDGET" -gt 0 ]; do
+		nap 1
+		FOREIGN_WAIT_BUDGET=$((FOREIGN_WAIT_BUDGET - 1))
+		n=$(foreign_tracers)
+	done
+	[ "$n" = 0 ] && return 0
+	[ "$FOREIGN_ROUNDS" = 0 ] && log "warning: $n other setns tracer(s) still attached: baselines are traced too (counted in bench.json)"
+	FOREIGN_ROUNDS=$((FOREIGN_ROUNDS + 1))
+}
+FOREIGN_ROUNDS=0 FOREIGN_WAITED=0
+
+# ---------------------------------------------------------------------------
+# measuring
+
+sample() { printf '%s\t%s\t%s\n' "$ROUND" "$1" "$2" >>"$SAMPLES"; }
+na() { grep -q "^$1	" "$NA" || printf '%s\t%s\n' "$1" "$2" >>"$NA"; }
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $2"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
+r2() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+# measure KIND: run the driver; sets M_SETNS_CPU M_SETNS_WALL M_OC_CPU M_BURST_CPU
+# KIND full: paced setns, open+close, burst setns; sync: paced setns only
+measure() {
+	local out
+	M_SETNS_CPU=0 M_SETNS_WALL=0 M_OC_CPU=0 M_BURST_CPU=0 M_CALLS=0
+	local n=$N_PACED
+	[ "$1" = sync ] && n=$N_SYNC
+	out=$("$DRIVER" lat setns "$n" "$PACE_BATCH" "$PACE_US") || log "driver failed: $out"
+	M_SETNS_CPU=$(field cpu_ns "$out") M_SETNS_WALL=$(field wall_ns "$out")
+	M_CALLS=$((n + n / 10 + 1))	# + warm-up + the first, checked call
+	[ "$1" = sync ] && return 0
+	out=$("$DRIVER" lat openclose "$N_OC") || log "driver failed: $out"
+	M_OC_CPU=$(field cpu_ns "$out")
+	out=$("$DRIVER" lat setns "$N_BURST") || log "driver failed: $out"
+	M_BURST_CPU=$(field cpu_ns "$out")
+	M_CALLS=$((M_CALLS + N_BURST + N_BURST / 10 + 1))
+}
+
+# wait_ready FILE PATTERN TIMEOUT_S PID: 0 once PATTERN is in FILE
+wait_ready() {
+	local i
+	for ((i = 0; i < $3 * 500; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		is_running "$4" || return 1
+		nap 0.002
+	done
+	return 1
+}
+
+ms_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", (b - a) * 1000 }'; }
+
+# start_tool NAME: start a tracer, wait until it is attached; sets TOOL_PID
+# and ATTACH_MS; returns 1 (and leaves nothing running) if it does not start
+start_tool() {
+	local name=$1 t0 i
+	TOOL_PID="" ATTACH_MS=""
+	rm -rf "$T/log" "$T/tool.out" "$T/tool.err"
+	t0=$EPOCHREALTIME
+	case $name in
+	record | sync_*)
+		local args=(record --log-dir "$T/log" --key "$T/key")
+		[ "$RECORD_PIN_OPT" = 1 ] && args+=(--pin-dir "$PIN_DIR")
+		[ "$name" != record ] && args+=(--sync "${name#sync_}")
+		mkdir -p "$T/log"
+		PINS_OURS=1
+		"$NSAUDIT" "${args[@]}" >"$T/tool.out" 2>"$T/tool.err" &
+		TOOL_PID=$!
+		;;
+	trace)
+		"$NSAUDIT" trace --format json >/dev/null 2>"$T/tool.err" &
+		TOOL_PID=$!
+		;;
+	trace_file)	# max rate without a recorder: trace into a file
+		"$NSAUDIT" trace --format json >"$T/trace.json" 2>"$T/tool.err" &
+		TOOL_PID=$!
+		;;
+	bpftrace)
+		bpftrace "$ROOT/bench/setns.bt" >/dev/null 2>"$T/tool.err" &
+		TOOL_PID=$!
+		# attached = the kernel lists both tracepoints for it; then give
+		# its reader a moment to enter its poll loop
+		for ((i = 0; i < 3000; i++)); do
+			[ "$(bpftool perf show 2>/dev/null |
+				grep -c "^pid $TOOL_PID .*sys_e[a-z]*_setns")" = 2 ] && break
+			is_running "$TOOL_PID" || break
+			nap 0.01
+		done
+		ATTACH_MS=$(ms_since "$t0")
+		if [ "$i" = 3000 ] || ! is_running "$TOOL_PID"; then
+			log "bpftrace did not attach: $(tail -n 3 "$T/tool.err")"
+			stop_pid "$TOOL_PID" KILL
+			TOOL_PID=""
+			return 1
+		fi
+		nap 0.3
+		return 0
+		;;
+	audit)
+		local other
+		other=$(audit_pid)
+		if [ "$other" != 0 ]; then
+			log "an auditd is running (pid ${other:-?}, not ours): audit skipped this round"
+			return 1
+		fi
+		if [ "$(auditctl -l 2>/dev/null)" != "No rules" ]; then
+			log "audit rules are loaded (not ours): audit skipped this round"
+			return 1
+		fi
+		AUDIT_ENABLED0=$(auditctl -s 2>/dev/null | awk '$1 == "enabled" { print $2 }')
+		rm -rf "$T/audit"
+		mkdir -m 700 "$T/audit" "$T/audit/plugins.d"
+		cat >"$T/audit/auditd.conf" <<-EOF
+			local_events = yes
+			write_logs = yes
+			log_file = $T/audit/audit.log
+			log_format = ENRICHED
+			flush = INCREMENTAL_ASYNC
+			freq = 50
+			max_log_file = 4096
+			num_logs = 2
+			max_log_file_action = IGNORE
+			space_left = 75
+			space_left_action = IGNORE
+			admin_space_left = 50
+			admin_space_left_action = IGNORE
+			disk_full_action = IGNORE
+			disk_error_action = IGNORE
+			q_depth = 2000
+			overflow_action = IGNORE
+			plugin_dir = $T/audit/plugins.d
+			end_of_event_timeout = 2
+		EOF
+		chmod 640 "$T/audit/auditd.conf"
+		auditd -n -c "$T/audit" >"$T/tool.out" 2>"$T/tool.err" &
+		AUDITD_PID=$!
+		for ((i = 0; i < 500; i++)); do
+			[ "$(audit_pid)" = "$AUDITD_PID" ] && break
+			is_running "$AUDITD_PID" || break
+			nap 0.01
+		done
+		if [ "$(audit_pid)" != "$AUDITD_PID" ]; then
+			# another auditd won the race, or ours failed: touch nothing
+			log "our auditd did not become the audit daemon (pid $(audit_pid)): audit skipped this round"
+			stop_pid "$AUDITD_PID" TERM
+			AUDITD_PID=""
+			return 1
+		fi
+		if ! auditctl -a "${AUDIT_RULE[@]}" 2>"$T/tool.err"; then
+			log "auditctl -a failed: $(tail -n 3 "$T/tool.err")"
+			audit_restore
+			return 1
+		fi
+		AUDIT_RULE_ADDED=1
+		ATTACH_MS=$(ms_since "$t0")
+		return 0
+		;;
+	esac
+	if ! wait_ready "$T/tool.err" '^nsaudit: ready' 30 "$TOOL_PID"; then
+		log "$name did not become ready: $(tail -n 3 "$T/tool.err")"
+		stop_pid "$TOOL_PID" KILL
+		TOOL_PID=""
+		detach_pins
+		return 1
+	fi
+	ATTACH_MS=$(ms_since "$t0")
+	return 0
+}
+
+stop_tool() {
+	case $1 in
+	audit) audit_restore ;;
+	record | sync_*)
+		stop_pid "$TOOL_PID" TERM
+		detach_pins
+		;;
+	*) stop_pid "$TOOL_PID" INT ;;
+	esac
+	TOOL_PID=""
+}
+
+# count_records: what the last tool wrote; sets C_SETNS (setns records of
+# the bench's processes), C_LOST (sum of lost records' counts), C_ALL (all
+# records), C_BYTES (bytes on disk)
+count_records() {
+	local files=()
+	C_SETNS=0 C_LOST=0 C_ALL=0 C_BYTES=0
+	case $1 in
+	# segments, not the lock and state files
+	record | sync_*) mapfile -t files < <(find "$T/log" -type f ! -name '.*' 2>/dev/null | sort) ;;
+	trace_file) files=("$T/trace.json") ;;
+	*) return 0 ;;
+	esac
+	[ ${#files[@]} -gt 0 ] || return 0
+	C_BYTES=$(cat "${files[@]}" | wc -c)
+	local f
+	for f in "${files[@]}"; do
+		case $f in
+		*.gz) zcat -f "$f" ;;
+		*.zst) zstdcat "$f" ;;
+		*.xz) xzcat "$f" ;;
+		*) cat "$f" ;;
+		esac
+	done 2>/dev/null | awk -v comm="\"comm\":\"$COMM\"" '
+		/^\{/ { all++ }
+		/"op":"setns"/ && index($0, comm) { setns++ }
+		/"op":"lost"/ { if (match($0, /"count":[0-9]+/)) lost += substr($0, RSTART + 8, RLENGTH - 8) }
+		END { printf "%d %d %d\n", setns, lost, all }' >"$T/count"
+	read -r C_SETNS C_LOST C_ALL <"$T/count"
+}
+
+# one tool in one round: baseline, then the same under the tool
+run_config() {
+	local name=$1 kind=full b_setns b_wall b_oc b_burst r
+	ATTACH_MS=""
+	case $name in sync_*) kind=sync ;; esac
+	wait_quiet
+	measure "$kind"
+	b_setns=$M_SETNS_CPU b_wall=$M_SETNS_WALL b_oc=$M_OC_CPU b_burst=$M_BURST_CPU
+	sample untraced_setns_cpu_ns "$b_setns"
+	[ "$kind" = full ] && sample untraced_openclose_cpu_ns "$b_oc"
+	[ "$kind" = full ] && sample untraced_setns_burst_cpu_ns "$b_burst"
+
+	if [ "$name" != aa ]; then
+		start_tool "$name" || return 0
+	fi
+	case $name in
+	record) sample attach_ms "$ATTACH_MS" ;;
+	trace) sample attach_ms_trace "$ATTACH_MS" ;;
+	bpftrace) sample attach_ms_bpftrace "$ATTACH_MS" ;;
+	audit)
+		sample attach_ms_audit "$ATTACH_MS"
+		local w0
+		w0=$(auditctl -s | awk '$1 == "backlog_wait_time_actual" { print $2 }')
+		sample audit_backlog_limit "$(auditctl -s | awk '$1 == "backlog_limit" { print $2 }')"
+		;;
+	esac
+	measure "$kind"
+	local suffix=$name
+	[ "$name" = record ] && suffix=nsaudit
+	r=$(ratio "$M_SETNS_CPU" "$b_setns")
+	sample "setns_ratio_$suffix" "$r"
+	sample "setns_wall_ratio_$suffix" "$(ratio "$M_SETNS_WALL" "$b_wall")"
+	sample "setns_added_ns_$suffix" "$(awk -v a="$M_SETNS_CPU" -v b="$b_setns" 'BEGIN { printf "%.0f", a - b }')"
+	local msg="setns x$(r2 "$M_SETNS_CPU" "$b_setns")"
+	if [ "$kind" = full ]; then
+		sample "openclose_ratio_$suffix" "$(ratio "$M_OC_CPU" "$b_oc")"
+		sample "setns_burst_ratio_$suffix" "$(ratio "$M_BURST_CPU" "$b_burst")"
+		msg="$msg (wall x$(r2 "$M_SETNS_WALL" "$b_wall")), open+close x$(r2 "$M_OC_CPU" "$b_oc"), back-to-back setns x$(r2 "$M_BURST_CPU" "$b_burst")"
+	fi
+	if [ "$name" = audit ]; then
+		local w1
+		w1=$(auditctl -s | awk '$1 == "backlog_wait_time_actual" { print $2 }')
+		[ -n "$w0" ] && [ -n "$w1" ] && sample audit_backlog_wait_ms $((w1 - w0))
+		stop_tool audit
+		local ab
+		ab=$(stat -c %s "$T/audit/audit.log" 2>/dev/null || echo 0)
+		sample audit_bytes_per_setns "$(ratio "$ab" "$M_CALLS")"
+	elif [ "$name" != aa ]; then
+		stop_tool "$name"
+		count_records "$name"
+		if [ "$name" = record ] && [ "$C_ALL" -gt 0 ]; then
+			sample record_bytes "$(ratio "$C_BYTES" "$C_ALL")"
+		fi
+		case $name in record | sync_*)
+			# record: paced and back-to-back runs together
+			local lname=lost_paced_$suffix
+			[ "$name" = record ] && lname=lost_paced_burst_$suffix
+			sample "$lname" $((M_CALLS - C_SETNS))
+			msg="$msg, $C_SETNS/$M_CALLS setns on disk, $C_BYTES bytes"
+			;;
+		esac
+	fi
+	[ -n "$ATTACH_MS" ] && [ "$name" != aa ] && msg="$msg, attach ${ATTACH_MS} ms"
+	log "[round $ROUND/$ROUNDS] $name: $msg"
+}
+
+# max rate: P producers for RATE_SECS under the recorder (nsaudit record,
+# or nsaudit trace into a file while record is not built)
+run_rate() {
+	local p=$1 tool=record out calls rate hwm lost
+	[ "$HAVE_RECORD" = 1 ] || tool=trace_file
+	wait_quiet
+	out=$("$DRIVER" rate "$p" 2)
+	sample "untraced_rate_${p}p" "$(field rate "$out")"
+	start_tool "$tool" || return 0
+	[ "$tool" = record ] && sample attach_ms "$ATTACH_MS"
+	[ "$tool" = trace_file ] && sample attach_ms_trace "$ATTACH_MS"
+	out=$("$DRIVER" rate "$p" "$RATE_SECS")
+	hwm=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$TOOL_PID/status" 2>/dev/null)
+	stop_tool "$tool"
+	calls=$(field calls "$out") rate=$(field rate "$out")
+	count_records "$tool"
+	lost=$((calls - C_SETNS))
+	[ "$lost" -lt 0 ] && lost=0
+	# sustained: what reached the disk, per second; offered: what was called
+	sample "max_rate_${p}p" "$(awk -v n="$C_SETNS" -v s="$(field seconds "$out")" 'BEGIN { printf "%.0f", n / s }')"
+	sample "offered_rate_${p}p" "$rate"
+	sample "lost_at_max_${p}p" "$lost"
+	sample "lost_reported_${p}p" "$C_LOST"
+	# lost records also count other processes' events: a positive rest is
+	# setns calls of ours that vanished without a lost record
+	local silent=$((lost - C_LOST))
+	[ "$silent" -lt 0 ] && silent=0
+	sample "lost_silent_${p}p" "$silent"
+	[ -n "$hwm" ] && sample "rss_kib_${p}p" "$hwm"
+	[ "$tool" = record ] && [ "$C_ALL" -gt 0 ] && sample record_bytes "$(ratio "$C_BYTES" "$C_ALL")"
+	RATE_LOST=$((RATE_LOST + lost)) RATE_HWM=$(( ${hwm:-0} > RATE_HWM ? ${hwm:-0} : RATE_HWM ))
+	log "[round $ROUND/$ROUNDS] max rate, $p producer(s), $tool: $rate setns/s offered, $C_SETNS of $calls recorded, $C_LOST reported lost, VmHWM ${hwm:-?} KiB"
+	rm -f "$T/trace.json"
+	rm -rf "$T/log"
+}
+
+# ---------------------------------------------------------------------------
+# the rounds
+
+CONFIGS=(aa)
+if [ "$HAVE_RECORD" = 1 ]; then
+	CONFIGS+=(record sync_none sync_batch sync_every)
+fi
+CONFIGS+=(trace)
+[ "$HAVE_BPFTRACE" = 1 ] && CONFIGS+=(bpftrace)
+[ "$HAVE_AUDIT" = 1 ] && CONFIGS+=(audit)
+
+log "$(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds of: ${CONFIGS[*]}, max rate (${RATE_SECS}s)"
+[ "$HAVE_RECORD" = 1 ] || log "nsaudit record not built: its rows print '$NA_RECORD'; max rate is measured with nsaudit trace into a file"
+START=$EPOCHREALTIME
+for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+	# rotate the order so that no tool always runs first or last
+	n=${#CONFIGS[@]}
+	for ((k = 0; k < n; k++)); do
+		run_config "${CONFIGS[$(((k + ROUND - 1) % n))]}"
+	done
+	RATE_LOST=0 RATE_HWM=0
+	run_rate 1
+	run_rate 2
+	sample lost_at_max "$RATE_LOST"
+	[ "$RATE_HWM" -gt 0 ] && sample rss_kib "$RATE_HWM"
+done
+ELAPSED=$(ms_since "$START")
+
+# ---------------------------------------------------------------------------
+# results
+
+if [ "$HAVE_RECORD" != 1 ]; then
+	for m in setns_ratio_nsaudit openclose_ratio_nsaudit setns_ratio_sync_none \
+		setns_ratio_sync_batch setns_ratio_sync_every record_bytes attach_ms \
+		setns_burst_ratio_nsaudit setns_added_ns_nsaudit lost_paced_sync_every; do
+		na "$m" "$NA_RECORD"
+	done
+fi
+if [ "$HAVE_BPFTRACE" != 1 ]; then
+	for m in setns_ratio_bpftrace setns_burst_ratio_bpftrace attach_ms_bpftrace; do
+		na "$m" "$NA_BPFTRACE"
+	done
+fi
+if [ "$HAVE_AUDIT" != 1 ]; then
+	for m in setns_ratio_audit setns_wall_ratio_audit setns_burst_ratio_audit \
+		audit_bytes_per_setns; do
+		na "$m" "$NA_AUDIT"
+	done
+fi
+# a metric with no sample at all (a tool failed every round)
+for m in setns_ratio_nsaudit setns_ratio_trace openclose_ratio_nsaudit setns_ratio_bpftrace \
+	setns_ratio_audit max_rate_1p max_rate_2p lost_at_max rss_kib attach_ms record_bytes \
+	setns_ratio_sync_none setns_ratio_sync_batch setns_ratio_sync_every; do
+	grep -q "	$m	" "$SAMPLES" || na "$m" "n/a (no successful run)"
+done
+
+RECORDER=record
+[ "$HAVE_RECORD" = 1 ] || RECORDER="trace (nsaudit record not built)"
+
+mkdir -p "$(dirname "$OUT_JSON")"
+jq -n --rawfile samples "$SAMPLES" --rawfile na "$NA" \
+	--arg kernel "$(uname -r)" --arg cpus "$(nproc)" --arg date "$(date -u +%FT%TZ)" \
+	--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" --arg rounds "$ROUNDS" \
+	--arg rate_secs "$RATE_SECS" --arg recorder "$RECORDER" --arg elapsed_ms "$ELAPSED" \
+	--arg foreign "$FOREIGN_ROUNDS" \
+	--arg version "$("$NSAUDIT" --version 2>/dev/null)" \
+	--arg paced "$N_PACED calls in bursts of $PACE_BATCH every $((PACE_US / 1000)) ms" \
+	--arg burst "$N_BURST calls back to back" --arg oc "$N_OC open+close back to back" '
+def median: sort | if length % 2 == 1 then .[length / 2 | floor]
+	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+def rows: split("\n") | map(select(length > 0) | split("\t"));
+($samples | rows | map({metric: .[1], value: (.[2] | tonumber)})
+	| group_by(.metric)
+	| map({key: .[0].metric, value: (map(.value) as $v |
+		{median: ($v | median), min: ($v | min), max: ($v | max), n: ($v | length), samples: $v})})
+	| from_entries) as $m
+| ($na | rows | map({key: .[0], value: .[1]}) | from_entries) as $u
+| (if $recorder == "record" then "" else " (with nsaudit trace: record not built)" end) as $by
+| def med($k): $m[$k].median;
+  def target($metric; $desc; $ok; $extra):
+	{metric: $metric, target: $desc}
+	+ if $u[$metric] then {value: null, status: $u[$metric]}
+	  elif med($metric) == null then {value: null, status: "n/a (no successful run)"}
+	  elif $ok == null then {value: med($metric), status: "n/a (nothing to compare with)"}
+	  else {value: med($metric), min: $m[$metric].min, max: $m[$metric].max,
+		met: $ok, status: ((if $ok then "met" else "MISSED" end) + $extra)} end;
+{
+  machine: {kernel: $kernel, cpus: ($cpus | tonumber), load_at_end: $load, date: $date},
+  nsaudit: $version,
+  setup: {rounds: ($rounds | tonumber), max_rate_seconds: ($rate_secs | tonumber),
+	max_rate_recorder: $recorder, paced_setns: $paced, burst_setns: $burst,
+	openclose: $oc, elapsed_s: (($elapsed_ms | tonumber) / 1000 | floor),
+	baselines_traced_by_others: ($foreign | tonumber)},
+  metrics: $m,
+  unavailable: $u,
+  targets: [
+	target("setns_ratio_nsaudit"; "<= 1.5 (stretch 1.25)";
+		(if med("setns_ratio_nsaudit") then med("setns_ratio_nsaudit") <= 1.5 else null end);
+		(if (med("setns_ratio_nsaudit") // 9) <= 1.25 then ", stretch met"
+		 elif (med("setns_ratio_nsaudit") // 9) <= 1.5 then ", stretch missed" else "" end)),
+	target("openclose_ratio_nsaudit"; "<= 1.03";
+		(if med("openclose_ratio_nsaudit") then med("openclose_ratio_nsaudit") <= 1.03 else null end); ""),
+	target("setns_ratio_nsaudit"; "< setns_ratio_bpftrace";
+		(if med("setns_ratio_nsaudit") and med("setns_ratio_bpftrace")
+		 then med("setns_ratio_nsaudit") < med("setns_ratio_bpftrace") else null end); ""),
+	target("setns_ratio_nsaudit"; "< setns_ratio_audit";
+		(if med("setns_ratio_nsaudit") and med("setns_ratio_audit")
+		 then med("setns_ratio_nsaudit") < med("setns_ratio_audit") else null end); ""),
+	target("lost_at_max"; "== 0";
+		(if med("lost_at_max") != null then $m.lost_at_max.max == 0 else null end); $by),
+	target("rss_kib"; "<= 20480 (20 MiB)";
+		(if med("rss_kib") then med("rss_kib") <= 20480 else null end); $by),
+	target("attach_ms"; "<= 300";
+		(if med("attach_ms") then med("attach_ms") <= 300 else null end); "")
+  ]
+}' >"$OUT_JSON" || die "writing $OUT_JSON failed"
+
+# the table: every metric of the issue, then the targets
+jq -r --arg recorder "$RECORDER" '
+def fmt: if . == null then "-" elif . >= 1000 then (. | round | tostring)
+	elif . >= 100 then ((. * 10 | round) / 10 | tostring)
+	else ((. * 100 | round) / 100 | tostring) end;
+def row($k; $what):
+	if .unavailable[$k] then [$k, .unavailable[$k], "", $what]
+	elif .metrics[$k] then [$k, (.metrics[$k].median | fmt),
+		"[\(.metrics[$k].min | fmt)-\(.metrics[$k].max | fmt)]", $what]
+	else [$k, "n/a (no successful run)", "", $what] end;
+(["metric", "median", "[min-max]", "what"] | @tsv),
+(row("setns_ratio_nsaudit"; "CPU per setns, nsaudit record vs untraced (paced)") | @tsv),
+(row("setns_ratio_trace"; "CPU per setns, nsaudit trace --format json >/dev/null") | @tsv),
+(row("openclose_ratio_nsaudit"; "CPU per open+close of an unrelated file, nsaudit record") | @tsv),
+(row("openclose_ratio_trace"; "CPU per open+close, nsaudit trace") | @tsv),
+(row("setns_ratio_bpftrace"; "CPU per setns, bpftrace printf to /dev/null") | @tsv),
+(row("setns_ratio_audit"; "CPU per setns, kernel audit -S setns -S unshare, auditd -n") | @tsv),
+(row("setns_wall_ratio_audit"; "wall time per setns, kernel audit") | @tsv),
+(row("audit_backlog_wait_ms"; "time audited tasks waited for auditd per round (backlog_wait_time_actual)") | @tsv),
+(row("audit_backlog_limit"; "the kernel audit backlog limit in force (auditctl -b)") | @tsv),
+(row("setns_burst_ratio_nsaudit"; "CPU per setns, back to back (saturating), nsaudit record") | @tsv),
+(row("setns_burst_ratio_trace"; "CPU per setns, back to back, nsaudit trace") | @tsv),
+(row("setns_burst_ratio_bpftrace"; "CPU per setns, back to back, bpftrace") | @tsv),
+(row("setns_burst_ratio_audit"; "CPU per setns, back to back, kernel audit") | @tsv),
+(row("setns_ratio_aa"; "untraced vs untraced: the noise floor") | @tsv),
+(row("max_rate_1p"; "setns records/s on disk, 1 producer, \($recorder)") | @tsv),
+(row("max_rate_2p"; "setns records/s on disk, 2 producers, \($recorder)") | @tsv),
+(row("offered_rate_1p"; "setns/s called meanwhile, 1 producer") | @tsv),
+(row("offered_rate_2p"; "setns/s called meanwhile, 2 producers") | @tsv),
+(row("untraced_rate_1p"; "setns/s, 1 producer, untraced") | @tsv),
+(row("untraced_rate_2p"; "setns/s, 2 producers, untraced") | @tsv),
+(row("lost_at_max"; "events not recorded, 1p + 2p runs") | @tsv),
+(row("lost_at_max_1p"; "events not recorded, 1 producer") | @tsv),
+(row("lost_reported_2p"; "events announced by lost records, 2 producers") | @tsv),
+(row("lost_silent_1p"; "events lost without a lost record, 1p") | @tsv),
+(row("lost_silent_2p"; "events lost without a lost record, 2p") | @tsv),
+(row("rss_kib"; "recorder VmHWM at max rate, KiB") | @tsv),
+(row("attach_ms"; "nsaudit record start to ready, ms") | @tsv),
+(row("attach_ms_trace"; "nsaudit trace start to ready, ms") | @tsv),
+(row("attach_ms_bpftrace"; "bpftrace start to attached, ms") | @tsv),
+(row("record_bytes"; "bytes on disk per record, nsaudit record") | @tsv),
+(row("audit_bytes_per_setns"; "bytes in audit.log per setns, kernel audit") | @tsv),
+(row("setns_ratio_sync_none"; "CPU per setns, record --sync none") | @tsv),
+(row("setns_ratio_sync_batch"; "CPU per setns, record --sync batch") | @tsv),
+(row("setns_ratio_sync_every"; "CPU per setns, record --sync every") | @tsv),
+(row("lost_paced_sync_none"; "paced setns not on disk, --sync none") | @tsv),
+(row("lost_paced_sync_batch"; "paced setns not on disk, --sync batch") | @tsv),
+(row("lost_paced_sync_every"; "paced setns not on disk, --sync every") | @tsv),
+(row("lost_paced_burst_nsaudit"; "setns not on disk, paced + back-to-back runs, record") | @tsv),
+(row("untraced_setns_cpu_ns"; "untraced setns CPU, ns (paced)") | @tsv),
+(row("untraced_setns_burst_cpu_ns"; "untraced setns CPU, ns (back to back)") | @tsv),
+(row("setns_added_ns_nsaudit"; "CPU added per setns by nsaudit record, ns") | @tsv),
+(row("setns_added_ns_trace"; "CPU added per setns by nsaudit trace, ns") | @tsv)
+' "$OUT_JSON" >"$T/table.tsv"
+jq -r '(["target", "", "median [min-max]", "status"] | @tsv),
+	(.targets[] | [.metric, .target,
+		(if .value == null then "-" else "\(.value * 1000 | round / 1000) [\(.min * 1000 | round / 1000)-\(.max * 1000 | round / 1000)]" end),
+		.status] | @tsv)' "$OUT_JSON" >"$T/targets.tsv"
+
+echo
+echo "nsaudit bench: $(uname -r), $(nproc) CPUs, $ROUNDS rounds, $(awk -v e="$ELAPSED" 'BEGIN { printf "%.0f", e / 1000 }') s; ratios are traced/untraced in the same round"
+column -t -s $'\t' "$T/table.tsv"
+echo
+column -t -s $'\t' "$T/targets.tsv"
+echo
+echo "full results: $OUT_JSON"
