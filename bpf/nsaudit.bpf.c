@@ -81,15 +81,18 @@ static __always_inline bool op_wanted(__u32 op)
 	return op_mask & (1u << op);
 }
 
-/* Reserve a record and fill what every record carries. */
-static __always_inline struct nsaudit_event *event_start(__u32 op, __u32 probe)
+/*
+ * Reserve a record of size bytes (NSAUDIT_EVENT_SHORT, or the whole struct
+ * for records with a path) and fill what every record carries.
+ */
+static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe, __u64 size)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	struct nsaudit_event *e;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 ugid = bpf_get_current_uid_gid();
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = bpf_ringbuf_reserve(&events, size, 0);
 	if (!e) {
 		__sync_fetch_and_add(&lost_events, 1);
 		return NULL;
@@ -116,7 +119,17 @@ static __always_inline struct nsaudit_event *event_start(__u32 op, __u32 probe)
 	e->flags = 0;
 	e->ns_refs = 0;
 	e->pad = 0;
-	e->path[0] = '\0';
+	return e;
+}
+
+#define event_start(op, probe) event_reserve(op, probe, NSAUDIT_EVENT_SHORT)
+
+static __always_inline struct nsaudit_event *event_start_path(__u32 op, __u32 probe)
+{
+	struct nsaudit_event *e = event_reserve(op, probe, sizeof(*e));
+
+	if (e)
+		e->path[0] = '\0';
 	return e;
 }
 
@@ -131,7 +144,7 @@ static __always_inline void event_submit(struct nsaudit_event *e)
 	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
 	__u64 flags = BPF_RB_NO_WAKEUP;
 
-	if (avail >= wakeup_bytes && avail < wakeup_bytes + 2 * sizeof(*e) + 16)
+	if (avail >= wakeup_bytes && avail < wakeup_bytes + 2 * sizeof(*e))
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(e, flags);
 }
@@ -413,7 +426,7 @@ static __always_inline int handle_open_exit(long ret, int path_arg)
 	type = ns_type(ns);
 	if (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type)))
 		return 0;
-	e = event_start(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
+	e = event_start_path(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
 	if (!e)
 		return 0;
 	e->ns_type = type;
@@ -582,7 +595,7 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 	if (ctx->ret != 0 ||
 	    (p->target_type < NSAUDIT_NS_MAX && !(type_mask & (1u << p->target_type))))
 		goto out;
-	e = event_start(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	e = event_start_path(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	if (!e)
 		goto out;
 	e->arg = p->arg;
@@ -623,7 +636,7 @@ int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
 	type = ns_type(ns);
 	if (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type)))
 		return 0;
-	e = event_start(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	e = event_start_path(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	if (!e)
 		return 0;
 	e->ns_type = type;
@@ -650,7 +663,7 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	if (ctx->ret != 0 || !op_wanted(NSAUDIT_OP_UMOUNT))
 		return 0;
 	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	e = event_start(NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	e = event_start_path(NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	if (!e)
 		return 0;
 	e->arg = BPF_CORE_READ(regs, si);

@@ -109,6 +109,10 @@ struct nsaudit_event {
 	char path[NSAUDIT_PATH_LEN]; /* open: file; mount/umount: target */
 };
 
+/* Records without a path end before it: setns, the hot one, is 160 bytes
+ * in the ring instead of 416, so the same ring holds 2.6 times as many. */
+#define NSAUDIT_EVENT_SHORT __builtin_offsetof(struct nsaudit_event, path)
+
 /* One process as the startup snapshot (iter/task) saw it. */
 struct nsaudit_task_snap {
 	__u64 start_boot_ns;

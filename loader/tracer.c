@@ -150,6 +150,39 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 }
 
 /*
+ * Name the hook set from the programs that will load, e.g.
+ * "tracepoint/syscalls:setns,unshare,openat raw_tp/sched_process_fork".
+ */
+static void describe_hooks(struct tracer *t)
+{
+	static const char sys[] = "tracepoint/syscalls/sys_";
+	char calls[160] = "", other[160] = "";
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, t->skel->obj) {
+		const char *sec = bpf_program__section_name(p);
+
+		if (!bpf_program__autoload(p))
+			continue;
+		if (!strncmp(sec, sys, sizeof(sys) - 1)) {
+			const char *name = strchr(sec + sizeof(sys) - 1, '_') + 1;
+			char tok[40], have[170];
+
+			/* enter and exit: once */
+			snprintf(tok, sizeof(tok), ",%s,", name);
+			snprintf(have, sizeof(have), ",%s,", calls);
+			if (!strstr(have, tok))
+				snprintf(calls + strlen(calls), sizeof(calls) - strlen(calls),
+					 "%s%s", calls[0] ? "," : "", name);
+		} else {
+			snprintf(other + strlen(other), sizeof(other) - strlen(other), " %s", sec);
+		}
+	}
+	snprintf(t->hooks, sizeof(t->hooks), "%s%s%s", calls[0] ? "tracepoint/syscalls:" : "",
+		 calls, calls[0] ? other : other + 1);
+}
+
+/*
  * Decide which programs to load, and name the resulting hook set. On the
  * patched kernel (nsfd and set_namespace in BTF) with fentry allowed, setns
  * is seen at sys_setns and at set_namespace; where only the patch's
@@ -181,20 +214,33 @@ static void choose_hooks(struct tracer *t)
 	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SET_NAMESPACE];
 	fentry = patched && ft.have[FEAT_FENTRY];
 	nstp = ft.have[FEAT_NS_TRACEPOINTS];
-	bpf_program__set_autoload(s->progs.fexit_sys_nsfd, fentry);
-	bpf_program__set_autoload(s->progs.fentry_sys_setns, fentry);
-	bpf_program__set_autoload(s->progs.fexit_sys_setns, fentry);
-	bpf_program__set_autoload(s->progs.fexit_set_namespace, fentry);
-	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry);
-	bpf_program__set_autoload(s->progs.tp_exit_setns, !fentry);
-	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && !fentry);
-	bpf_program__set_autoload(s->progs.tp_set_namespace, nstp && !fentry);
-	bpf_program__set_autoload(s->progs.tp_ns_free, nstp);
-	snprintf(t->hooks, sizeof(t->hooks), "%s%s%s raw_tp/sched_process_fork iter/task",
-		 fentry ? "fexit/__x64_sys_nsfd fentry+fexit/__x64_sys_setns "
-			  "fexit/set_namespace " : "",
-		 nstp && !fentry ? "tp_btf/nsfd tp_btf/set_namespace " : "",
-		 nstp ? "tp_btf/ns_free tracepoint/syscalls" : "tracepoint/syscalls");
+	/* an operation nobody asked for costs nothing: its hooks stay out
+	 * (the open hooks alone tax every open on the machine) */
+#define WANT(op) (t->o.op_mask & (1u << NSAUDIT_OP_##op))
+	bpf_program__set_autoload(s->progs.fexit_sys_nsfd, fentry && WANT(NSFD));
+	bpf_program__set_autoload(s->progs.fentry_sys_setns, fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.fexit_sys_setns, fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.fexit_set_namespace, fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.tp_exit_setns, !fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && !fentry && WANT(NSFD));
+	bpf_program__set_autoload(s->progs.tp_set_namespace, nstp && !fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.tp_ns_free, nstp && WANT(NS_FREE));
+	bpf_program__set_autoload(s->progs.tp_enter_unshare, WANT(UNSHARE));
+	bpf_program__set_autoload(s->progs.tp_exit_unshare, WANT(UNSHARE));
+	bpf_program__set_autoload(s->progs.tp_fork, WANT(CLONE));
+	bpf_program__set_autoload(s->progs.tp_enter_mount, WANT(MOUNT));
+	bpf_program__set_autoload(s->progs.tp_exit_mount, WANT(MOUNT));
+	bpf_program__set_autoload(s->progs.tp_exit_umount, WANT(UMOUNT));
+	if (!WANT(MOUNT))
+		bpf_program__set_autoload(s->progs.tp_exit_move_mount, false);
+	if (!WANT(OPEN)) {
+		bpf_program__set_autoload(s->progs.tp_exit_openat, false);
+		bpf_program__set_autoload(s->progs.tp_exit_open, false);
+		bpf_program__set_autoload(s->progs.tp_exit_openat2, false);
+	}
+#undef WANT
+	describe_hooks(t);
 }
 
 static bool already_written(struct tracer *t, uint64_t kseq)
@@ -217,9 +263,13 @@ static int handle_event(void *ctx, void *data, size_t len)
 	struct event_extra x = { 0 };
 	struct json_object *rec;
 
-	if (t->cb_err || len < sizeof(e))
+	if (t->cb_err || len < NSAUDIT_EVENT_SHORT)
 		return 0;
-	memcpy(&e, data, sizeof(e));
+	memcpy(&e, data, NSAUDIT_EVENT_SHORT);
+	if (len >= sizeof(e))
+		memcpy(e.path, (const char *)data + NSAUDIT_EVENT_SHORT, sizeof(e.path));
+	else
+		e.path[0] = '\0';
 	e.comm[sizeof(e.comm) - 1] = '\0';
 	e.path[sizeof(e.path) - 1] = '\0';
 	if (t->nresume && already_written(t, e.kseq))
