@@ -22,6 +22,12 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/*
+ * Every loop here is short and fully unrolled (#pragma unroll): the 6.1
+ * verifier rejects some loop shapes clang 14 emits ("back-edge from insn
+ * X to Y") even for privileged loaders.
+ */
+
 /* Set by the loader before load (.rodata). */
 const volatile __u32 filter_tgid = 0;		/* 0: every process */
 const volatile __u32 op_mask = 0xffffffff;	/* 1 << enum nsaudit_op */
@@ -164,6 +170,7 @@ static __always_inline void pending_save_old(struct task_struct *task, struct pe
 {
 	int t;
 
+	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		struct ns_common *ns;
 
@@ -184,6 +191,7 @@ static __always_inline void emit_switch(struct pending *p, long ret)
 	struct task_struct *task = (void *)bpf_get_current_task();
 	int t;
 
+	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		struct nsaudit_event *e;
 		struct ns_common *ns;
@@ -370,6 +378,7 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 	if (!op_wanted(NSAUDIT_OP_CLONE))
 		return 0;
 
+	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		struct ns_common *old_ns, *new_ns;
 		struct nsaudit_event *e;
@@ -480,6 +489,7 @@ static __always_inline long num_at(const char *b, int off, int *end)
 	long v = 0;
 	int i;
 
+	#pragma unroll
 	for (i = 0; i < 10; i++) {
 		char c = b[(off + i) & (SRC_LEN - 1)];
 
@@ -854,6 +864,7 @@ int snapshot_tasks(struct bpf_iter__task *ctx)
 	s.uid = BPF_CORE_READ(task, cred, uid.val);
 	s.start_boot_ns = BPF_CORE_READ(task, start_boottime);
 	bpf_probe_read_kernel_str(s.comm, sizeof(s.comm), task->comm);
+	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		struct ns_common *ns = task_ns(task, t);
 		__u64 id;

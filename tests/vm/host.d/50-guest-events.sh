@@ -38,7 +38,7 @@ while read -r what a b c; do
 	freed)	has "ns_free of $a:[$b] when its last reference went" \
 		"(.op==\"ns_free\" and .ns_type==\"$a\" and .ns_inum==$b and .probe==\"tp_btf/ns_free\")" ;;
 	esac
-done <"$wl"
+done < <(tr -d '\r' <"$wl")
 for t in net uts ipc mnt pid user cgroup time; do
 	grep -q "^nsfd $t " "$wl" || echo "FAIL: guest workload: nsfd $t did not run"
 done
