@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "nstype.h"
 
 void audit_log_opts_init(struct audit_log_opts *o)
 {
@@ -15,45 +16,6 @@ void audit_log_opts_init(struct audit_log_opts *o)
 	o->keep = AUDIT_DEFAULT_KEEP;
 	o->on_full = AUDIT_FULL_ROTATE;
 	o->sync = AUDIT_SYNC_BATCH;
-}
-
-/* "4096", "64K", "64M", "1G" (binary units); 0 or -1. */
-static int parse_size(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	unsigned int shift = 0;
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'k':
-	case 'K':
-		shift = 10;
-		break;
-	case 'm':
-	case 'M':
-		shift = 20;
-		break;
-	case 'g':
-	case 'G':
-		shift = 30;
-		break;
-	default:
-		return -1;
-	}
-	if (*end && end[1])
-		return -1;
-	if (v > (UINT64_MAX >> shift))
-		return -1;
-	*out = (uint64_t)v << shift;
-	return 0;
 }
 
 static int pick(const char *v, const char *const *names, int *out)

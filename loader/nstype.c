@@ -184,6 +184,45 @@ int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+/* "4096", "64K", "64M", "1G" (binary units); 0 or -1. */
+int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	default:
+		return -1;
+	}
+	if (*end && end[1])
+		return -1;
+	if (v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
 /* Resolve an nsfs file: inode, device and type (via NS_GET_NSTYPE). */
 static int resolve_path(const char *path, struct nsspec *out, char *err, size_t errlen)
 {

@@ -56,6 +56,9 @@ struct nsspec {
 int nsspec_parse(const char *spec, bool allow_netns_name, struct nsspec *out, char *err,
 		 size_t errlen);
 
+/* A byte count: "4096", "64K", "64M", "1G" (binary units); 0 or -1. */
+int parse_size(const char *s, uint64_t *out);
+
 /* Strict decimal parse of a whole string into [min, max]; 0 or -1. */
 int parse_long(const char *s, long min, long max, long *out);
 

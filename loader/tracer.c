@@ -67,27 +67,6 @@ static bool is_opt(const char *arg, const char *s, const char *l)
 	return (s && !strcmp(arg, s)) || !strcmp(arg, l);
 }
 
-static int parse_size(const char *s, size_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if (*end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
 		     size_t errlen)
 {
@@ -128,12 +107,15 @@ int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, ch
 		if (parse_op_list(v, &o->op_mask, err, errlen))
 			return -1;
 	} else {
-		if (parse_size(v, &o->ring_size) || o->ring_size < 4096 ||
-		    o->ring_size > (1u << 30) || (o->ring_size & (o->ring_size - 1))) {
+		uint64_t size;
+
+		if (parse_size(v, &size) || size < 4096 || size > (1u << 30) ||
+		    (size & (size - 1))) {
 			snprintf(err, errlen, "--ring-size '%.32s': need a power of two "
 				 "from 4096 to 1G", v);
 			return -1;
 		}
+		o->ring_size = size;
 	}
 	return 1;
 }
