@@ -61,20 +61,18 @@ struct pending {
 	__u64 old_id[NSAUDIT_NS_MAX];
 };
 
+/*
+ * Per-thread task storage, not a hash keyed by tid: a direct pointer from
+ * the task instead of a hash update at entry and a lookup plus delete at
+ * exit (setns is a hot path), and nothing left behind by a thread that
+ * dies inside a syscall.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct pending);
 } pending SEC(".maps");
-
-/* A zeroed struct pending, too big for the stack together with the rest. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct pending);
-} scratch SEC(".maps");
 
 static __always_inline bool op_wanted(__u32 op)
 {
@@ -155,14 +153,23 @@ static __always_inline void event_submit(struct nsaudit_event *e)
 	bpf_ringbuf_submit(e, flags);
 }
 
+/* This thread's pending slot, cleared, for a syscall's entry. */
 static __always_inline struct pending *pending_new(void)
 {
-	__u32 zero = 0;
-	struct pending *p = bpf_map_lookup_elem(&scratch, &zero);
+	struct pending *p = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0,
+						 BPF_LOCAL_STORAGE_GET_F_CREATE);
 
 	if (p)
 		__builtin_memset(p, 0, sizeof(*p));
 	return p;
+}
+
+/* This thread's pending work for op, at a syscall's exit; NULL if none. */
+static __always_inline struct pending *pending_get(__u32 op)
+{
+	struct pending *p = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
+
+	return p && p->op == op ? p : NULL;
 }
 
 /* Remember the namespaces of the types in p->nsmask before the call. */
@@ -229,15 +236,14 @@ static __always_inline void emit_switch(struct pending *p, long ret)
 	}
 }
 
-static __always_inline void pending_finish(long ret)
+static __always_inline void pending_finish(__u32 op, long ret)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct pending *p = bpf_map_lookup_elem(&pending, &tid);
+	struct pending *p = pending_get(op);
 
 	if (!p)
 		return;
 	emit_switch(p, ret);
-	bpf_map_delete_elem(&pending, &tid);
+	p->op = NSAUDIT_OP_NONE;
 }
 
 /* ---- setns(fd, nstype) ------------------------------------------------ */
@@ -281,7 +287,6 @@ static __always_inline __u32 nsfs_fd_via(struct file *file, int fd)
 static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct pending *p;
 	struct file *file;
 
@@ -314,7 +319,6 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 	if (!p->nsmask)
 		p->nsmask = 1u << NSAUDIT_NS_NET; /* type unknown: still report it */
 	pending_save_old(task, p);
-	bpf_map_update_elem(&pending, &tid, p, BPF_ANY);
 }
 
 SEC("tracepoint/syscalls/sys_enter_setns")
@@ -327,7 +331,7 @@ int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
 SEC("tracepoint/syscalls/sys_exit_setns")
 int tp_exit_setns(struct trace_event_raw_sys_exit *ctx)
 {
-	pending_finish(ctx->ret);
+	pending_finish(NSAUDIT_OP_SETNS, ctx->ret);
 	return 0;
 }
 
@@ -337,7 +341,6 @@ SEC("tracepoint/syscalls/sys_enter_unshare")
 int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u64 flags = ctx->args[0];
 	__u32 mask = clone_flags_to_mask(flags);
 	struct pending *p;
@@ -353,14 +356,13 @@ int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
 	p->arg = flags;
 	p->fd = -1;
 	pending_save_old(task, p);
-	bpf_map_update_elem(&pending, &tid, p, BPF_ANY);
 	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_unshare")
 int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
 {
-	pending_finish(ctx->ret);
+	pending_finish(NSAUDIT_OP_UNSHARE, ctx->ret);
 	return 0;
 }
 
@@ -566,7 +568,6 @@ SEC("tracepoint/syscalls/sys_enter_mount")
 int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u64 flags = ctx->args[3];
 	struct ns_common *ns;
 	char src[SRC_LEN] = {};
@@ -588,19 +589,17 @@ int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
 		p->target_type = ns_type(ns);
 		ns_ident(ns, &p->target_inum, &p->target_id);
 	}
-	bpf_map_update_elem(&pending, &tid, p, BPF_ANY);
 	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_mount")
 int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct pending *p = bpf_map_lookup_elem(&pending, &tid);
+	struct pending *p = pending_get(NSAUDIT_OP_MOUNT);
 	struct nsaudit_event *e;
 	struct pt_regs *regs;
 
-	if (!p || p->op != NSAUDIT_OP_MOUNT)
+	if (!p)
 		return 0;
 	if (ctx->ret != 0 ||
 	    (p->target_type < NSAUDIT_NS_MAX && !(type_mask & (1u << p->target_type))))
@@ -619,7 +618,7 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)BPF_CORE_READ(regs, si));
 	event_submit(e);
 out:
-	bpf_map_delete_elem(&pending, &tid);
+	p->op = NSAUDIT_OP_NONE;
 	return 0;
 }
 
@@ -746,7 +745,7 @@ int BPF_PROG(fentry_sys_setns, const struct pt_regs *regs)
 SEC("fexit/__x64_sys_setns")
 int BPF_PROG(fexit_sys_setns, const struct pt_regs *regs, long ret)
 {
-	pending_finish(ret);
+	pending_finish(NSAUDIT_OP_SETNS, ret);
 	return 0;
 }
 
