@@ -34,6 +34,7 @@ const volatile __u32 op_mask = 0xffffffff;	/* 1 << enum nsaudit_op */
 const volatile __u32 type_mask = 0xffffffff;	/* 1 << enum nsaudit_ns_type */
 const volatile __u64 wakeup_bytes = 1 << 20;	/* force a wakeup past this */
 const volatile __u32 self_tgid = 0;		/* the loader: never trace it */
+const volatile bool have_nsfd = false;		/* patched kernel: nsfd() fds exist */
 
 /* Records the ring could not take; read by user space, reported as "lost". */
 __u64 lost_events = 0;
@@ -91,7 +92,7 @@ static __always_inline bool op_wanted(__u32 op)
  */
 static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe, __u64 size)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct nsaudit_event *e;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 ugid = bpf_get_current_uid_gid();
@@ -108,8 +109,9 @@ static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe
 	e->pid = id >> 32;
 	e->tid = (__u32)id;
 	e->uid = (__u32)ugid;
-	e->euid = BPF_CORE_READ(task, cred, euid.val);
-	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	/* direct BTF loads: no helper call per pointer */
+	e->euid = task->cred->euid.val;
+	e->ppid = task->real_parent->tgid;
 	e->auid = task_loginuid(task);
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
@@ -278,6 +280,8 @@ static __always_inline __u32 nsfs_fd_via(struct file *file, int fd)
 
 	if (file_is_bind_mount(file))
 		return NSAUDIT_VIA_BIND;
+	if (!have_nsfd)		/* stock kernel: skip the lookup */
+		return NSAUDIT_VIA_PROC;
 	o = bpf_map_lookup_elem(&fd_origins, &k);
 	if (o && o->file == (__u64)file)
 		return o->via;

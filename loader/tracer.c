@@ -195,6 +195,7 @@ static void choose_hooks(struct tracer *t)
 	features_probe(&ft, true);
 	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SET_NAMESPACE];
 	fentry = patched && ft.have[FEAT_FENTRY];
+	s->rodata->have_nsfd = ft.have[FEAT_SYS_NSFD];
 	nstp = ft.have[FEAT_NS_TRACEPOINTS];
 	/* an operation nobody asked for costs nothing: its hooks stay out
 	 * (the open hooks alone tax every open on the machine) */
