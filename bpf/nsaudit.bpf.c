@@ -419,9 +419,40 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
  * (rare), and only then is the path read back from the syscall's registers.
  * Hooking the entry too would tax every open on the machine.
  */
+/*
+ * The current task's file for fd, for the open hooks that run on every
+ * open on the machine: direct BTF loads down to the fd table, one probe
+ * read for the slot (a variable index into it is not a BTF access).
+ */
+static __always_inline struct file *cur_fd_file(int fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = task->files->fdt;
+	struct file **fda = fdt->fd;
+	struct file *f = NULL;
+
+	if ((unsigned int)fd >= fdt->max_fds)
+		return NULL;
+	bpf_probe_read_kernel(&f, sizeof(f), (void *)((unsigned long)fda + fd * sizeof(f)));
+	return f;
+}
+
+/* nsfs files are the ones with these file operations; 0 if kallsyms
+ * does not say where they are, then the superblock magic decides. */
+extern const void ns_file_operations __ksym __weak;
+
+static __always_inline bool cur_file_is_nsfs(struct file *file)
+{
+	const void *fop;
+
+	if (!&ns_file_operations)
+		return file_is_nsfs(file);
+	bpf_probe_read_kernel(&fop, sizeof(fop), &file->f_op);
+	return fop == &ns_file_operations;
+}
+
 static __always_inline int handle_open_exit(long ret, int path_arg)
 {
-	struct task_struct *task;
 	struct nsaudit_event *e;
 	struct ns_common *ns;
 	struct file *file;
@@ -431,9 +462,8 @@ static __always_inline int handle_open_exit(long ret, int path_arg)
 
 	if (ret < 0)
 		return 0;
-	task = (void *)bpf_get_current_task();
-	file = task_fd_file(task, ret);
-	if (!file || !file_is_nsfs(file))
+	file = cur_fd_file(ret);
+	if (!file || !cur_file_is_nsfs(file))
 		return 0;
 	if (!op_wanted(NSAUDIT_OP_OPEN))
 		return 0;
