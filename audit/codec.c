@@ -123,8 +123,19 @@ void audit_json_escape(struct sbuf *b, const char *str, size_t n)
 
 	while (i < n) {
 		unsigned char c = s[i];
-		size_t u;
+		size_t u, run;
 
+		/* plain printable ASCII goes in one piece: this is the
+		 * recorder's hot path, one call per byte was a tenth of it */
+		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' &&
+			      s[run] != '\\';
+		     run++)
+			;
+		if (run > i) {
+			sb_put(b, s + i, run - i);
+			i = run;
+			continue;
+		}
 		switch (c) {
 		case '"':
 			sb_put(b, "\\\"", 2);
