@@ -167,8 +167,14 @@ static void print_live(struct out *o, const struct lt_event *e)
 static void add_cb(void *ctx, json_object *rec)
 {
 	struct out *o = ctx;
-	const struct lt_event *e = lt_add(&o->tl, rec);
+	const struct lt_event *e;
+	json_object *pid;
 
+	/* our own holders scan opens the namespace's bind mounts: not news */
+	if (o->live && json_object_object_get_ex(rec, "pid", &pid) &&
+	    json_object_get_int64(pid) == (int64_t)getpid())
+		return;
+	e = lt_add(&o->tl, rec);
 	if (e && o->live)
 		print_live(o, e);
 }
