@@ -711,6 +711,80 @@ static void mntns_refs(const struct holders_scan *s, struct mntns_ref **out, siz
 	*n = k;
 }
 
+/*
+ * Scan everything and build the namespace table, sorted. 0, or -1 with err
+ * (m must then still be freed with model_free).
+ */
+static int model_load(struct model *m, char *err, size_t errlen)
+{
+	struct holders_scan first;
+	struct mntns_ref *refs;
+	size_t nrefs;
+
+	m->self = getpid();
+	/* 1. where are the mount namespaces? 2. read their nsfs mounts and open
+	 * them; 3. scan again, now seeing mount-only namespaces too. */
+	if (holders_scan_run(&first, err, errlen))
+		return -1;
+	mntns_refs(&first, &refs, &nrefs);
+	if (holders_mounts_read(refs, nrefs, &m->mounts)) {
+		free(refs);
+		holders_scan_free(&first);
+		snprintf(err, errlen, "reading mount tables: %s", strerror(ENOMEM));
+		return -1;
+	}
+	free(refs);
+	holders_scan_free(&first);
+	if (holders_scan_run(&m->scan, err, errlen))
+		return -1;
+	holders_mounts_release(&m->mounts);
+	if (build(m)) {
+		snprintf(err, errlen, "building the namespace table: %s", strerror(ENOMEM));
+		return -1;
+	}
+	qsort(m->ns, m->nns, sizeof(*m->ns), ns_cmp);
+	m->names = nsnames_new();
+	return 0;
+}
+
+static void model_free(struct model *m)
+{
+	nsnames_free(m->names);
+	holders_mounts_free(&m->mounts);
+	holders_scan_free(&m->scan);
+	free(m->ns);
+}
+
+int holders_now(int type, uint32_t inum, const char *indent, json_object **json, uint64_t *ns_id,
+		char *err, size_t errlen)
+{
+	struct model m = {0};
+	struct ns_ent *e;
+	int ret = 0;
+
+	*ns_id = 0;
+	if (json)
+		*json = NULL;
+	if (model_load(&m, err, errlen)) {
+		model_free(&m);
+		return -1;
+	}
+	e = ns_find(&m, type, inum);
+	if (e) {
+		ret = 1;
+		if (e->known)
+			*ns_id = e->k.ns_id;
+		if (json)
+			*json = ns_json(&m, e);
+		else {
+			print_ns(&m, e, indent, false);
+			print_notes(&m, stdout);
+		}
+	}
+	model_free(&m);
+	return ret;
+}
+
 int cmd_holders(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -720,13 +794,11 @@ int cmd_holders(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct model m = {0};
-	struct holders_scan first;
-	struct mntns_ref *refs;
 	struct nsspec spec;
 	struct ns_ent *target = NULL;
 	bool all = false, json = false;
 	char err[512];
-	size_t nrefs, i;
+	size_t i;
 	int c, ret = 1;
 
 	optind = 1;
@@ -769,31 +841,10 @@ int cmd_holders(int argc, char **argv)
 										      : EXIT_USAGE;
 	}
 
-	m.self = getpid();
-	/* 1. where are the mount namespaces? 2. read their nsfs mounts and open
-	 * them; 3. scan again, now seeing mount-only namespaces too. */
-	if (holders_scan_run(&first, err, sizeof(err))) {
-		ERR("%s", err);
-		return 1;
-	}
-	mntns_refs(&first, &refs, &nrefs);
-	if (holders_mounts_read(refs, nrefs, &m.mounts)) {
-		ERR("reading mount tables: %s", strerror(ENOMEM));
-		goto out;
-	}
-	free(refs);
-	holders_scan_free(&first);
-	if (holders_scan_run(&m.scan, err, sizeof(err))) {
+	if (model_load(&m, err, sizeof(err))) {
 		ERR("%s", err);
 		goto out;
 	}
-	holders_mounts_release(&m.mounts);
-	if (build(&m)) {
-		ERR("building the namespace table: %s", strerror(ENOMEM));
-		goto out;
-	}
-	qsort(m.ns, m.nns, sizeof(*m.ns), ns_cmp);
-	m.names = nsnames_new();
 
 	if (!all) {
 		char lab[48];
@@ -833,9 +884,6 @@ int cmd_holders(int argc, char **argv)
 	}
 	ret = 0;
 out:
-	nsnames_free(m.names);
-	holders_mounts_free(&m.mounts);
-	holders_scan_free(&m.scan);
-	free(m.ns);
+	model_free(&m);
 	return ret;
 }

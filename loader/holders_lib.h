@@ -88,4 +88,16 @@ int holders_mounts_read(const struct mntns_ref *refs, size_t nrefs, struct holde
 void holders_mounts_release(struct holders_mounts *m); /* close fds, stop helpers */
 void holders_mounts_free(struct holders_mounts *m);
 
+/*
+ * What "nsaudit holders TYPE:INUM" finds, for other commands (lifetime):
+ * scans now; type -1 matches any type. Returns 1 when the namespace exists:
+ * its holders are printed to stdout in holders' text form, each line
+ * prefixed by indent, or, when json is not NULL, *json is set to holders'
+ * JSON object for it (the caller puts it); *ns_id is its 6.18 id (0 when
+ * not known). 0: no such namespace now. -1: the scan failed (err says why).
+ */
+struct json_object;
+int holders_now(int type, uint32_t inum, const char *indent, struct json_object **json,
+		uint64_t *ns_id, char *err, size_t errlen);
+
 #endif

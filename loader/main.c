@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "search", cmd_search, "find records in a recorded log, like ausearch" },
 	{ "keygen", cmd_keygen, "write a fresh key for record and verify" },
 	{ "holders", cmd_holders, "list what keeps a namespace alive, with its refcount" },
+	{ "lifetime", cmd_lifetime, "one namespace's timeline from a log: created ... freed" },
 	{ "probe", cmd_probe, "show which hooks this kernel allows and which are used" },
 	{ "detach", cmd_detach, "remove the programs a recorder left pinned" },
 };
@@ -37,6 +38,7 @@ static void usage(FILE *f)
 		   "  nsaudit trace --format json --type net --op setns\n"
 		   "  nsaudit probe                       # what this kernel lets us hook\n"
 		   "  nsaudit holders /run/netns/blue     # why is this netns still alive?\n"
+		   "  nsaudit lifetime blue --log-dir /var/log/nsaudit   # and its history\n"
 		   "  nsaudit verify --log-dir /var/log/nsaudit\n"
 		   "  nsaudit search --log-dir /var/log/nsaudit --op setns --since 1h\n"
 		   "\nnsaudit %s. See README.md or nsaudit(1) for the record fields.\n",
