@@ -251,6 +251,22 @@ int cmd_search(int argc, char **argv)
 				"nsaudit search: unexpected argument '%.64s' (try --help)\n", a);
 			return EXIT_USAGE;
 		}
+		{
+			static const char *const known[] = {"--log-dir", "--op",    "--ns",
+							    "--pid",	 "--uid",   "--comm",
+							    "--since",	 "--until", "--format"};
+			size_t nl = strcspn(a, "="), j;
+
+			for (j = 0; j < sizeof(known) / sizeof(known[0]); j++)
+				if (strlen(known[j]) == nl && !strncmp(a, known[j], nl))
+					break;
+			if (j == sizeof(known) / sizeof(known[0])) {
+				fprintf(stderr,
+					"nsaudit search: unknown option '%.*s' (try --help)\n",
+					(int)(nl < 64 ? nl : 64), a);
+				return EXIT_USAGE;
+			}
+		}
 		if (strchr(a, '=')) {
 			static char name[32];
 			size_t nl = (size_t)(strchr(a, '=') - a);
