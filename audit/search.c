@@ -187,8 +187,8 @@ static void search_usage(FILE *f)
 		"  --until T\n"
 		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n\n"
 		"Exit status: 0 something matched, 1 nothing matched or the log is\n"
-		"unreadable, 2 usage error. Damaged lines are skipped with a note on stderr;\n"
-		"use 'nsaudit verify' to check integrity.\n\n"
+		"unreadable, 2 usage error. Damaged lines are skipped, with one note per\n"
+		"segment on stderr; use 'nsaudit verify' to check integrity.\n\n"
 		"Examples:\n"
 		"  nsaudit search --log-dir /var/log/nsaudit --op setns --ns net:[4026532289]\n"
 		"  nsaudit search --log-dir /var/log/nsaudit --ns /run/netns/blue --since 2h\n"
@@ -232,7 +232,7 @@ int cmd_search(int argc, char **argv)
 	uint64_t matched = 0, skipped = 0;
 	unsigned int *nums = NULL;
 	struct timespec now;
-	char err[512];
+	char err[512], first_bad[600];
 	int64_t now_ns;
 	size_t n, i;
 	int dirfd, k;
@@ -364,16 +364,16 @@ int cmd_search(int argc, char **argv)
 			fprintf(stderr, "nsaudit search: %.200s/%s: skipped\n", dir, err);
 			continue;
 		}
+		skipped = 0;
 		while (audit_seg_next(&seg, &line, &len, &complete)) {
 			struct audit_rec r;
 
 			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
-				if (++skipped <= 10)
-					fprintf(stderr,
-						"nsaudit search: %.200s/%s line %" PRIu64
-						": skipped: %s\n",
-						dir, name, seg.lineno,
-						complete ? err : "unfinished last record");
+				/* one line per damaged segment, naming the first */
+				if (!skipped++)
+					snprintf(first_bad, sizeof(first_bad),
+						 "line %" PRIu64 ": %s", seg.lineno,
+						 complete ? err : "unfinished last record");
 				continue;
 			}
 			if (audit_filter_match(&f, &r)) {
@@ -392,10 +392,12 @@ int cmd_search(int argc, char **argv)
 			audit_rec_free(&r);
 		}
 		audit_seg_free(&seg);
+		if (skipped)
+			fprintf(stderr,
+				"nsaudit search: %.200s/%s: skipped %" PRIu64 " damaged line%s "
+				"(first: %s)\n",
+				dir, name, skipped, skipped == 1 ? "" : "s", first_bad);
 	}
-	if (skipped > 10)
-		fprintf(stderr, "nsaudit search: %" PRIu64 " damaged lines skipped in all\n",
-			skipped);
 	free(nums);
 	close(dirfd);
 	if (fflush(stdout)) {

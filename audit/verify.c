@@ -323,7 +323,7 @@ int audit_verify_dir(const char *dir, const char *key_path, bool progress, struc
 	}
 	w.have_state = st > 0;
 	if (!n) {
-		bad(&w, dir, 0, 0, "no log segments (nsaudit-NNNNNN.log) in the directory");
+		bad(&w, "", 0, 0, "no log segments (nsaudit-NNNNNN.log) in the directory");
 		goto out;
 	}
 	v->segments = (unsigned int)n;
@@ -443,7 +443,8 @@ int cmd_verify(int argc, char **argv)
 		return 1;
 	}
 	if (rc > 0) {
-		fprintf(stderr, "nsaudit verify: %s/%s: NOT INTACT: %s", dir, v.where, v.what);
+		fprintf(stderr, "nsaudit verify: %s%s%s: NOT INTACT: %s", dir, v.where[0] ? "/" : "",
+			v.where, v.what);
 		if (v.bad_seq)
 			fprintf(stderr, " (seq %" PRIu64 ")", v.bad_seq);
 		fprintf(stderr, "\n");
