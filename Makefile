@@ -107,7 +107,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_LIB_SRCS := $(filter-out loader/main.c loader/tracer.c loader/trace.c loader/record.c \
-	loader/probe.c loader/kfeatures.c loader/detach.c loader/privs.c,$(LOADER_SRCS)) $(AUDIT_SRCS)
+	loader/probe.c loader/kfeatures.c loader/detach.c loader/privs.c loader/holders%.c,$(LOADER_SRCS)) \
+	$(AUDIT_SRCS)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(SKELS)
 	@mkdir -p $(dir $@)
 	$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf \

@@ -370,10 +370,16 @@ int cmd_search(int argc, char **argv)
 
 			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
 				/* one line per damaged segment, naming the first */
-				if (!skipped++)
+				if (!skipped++) {
+					char *c;
+
 					snprintf(first_bad, sizeof(first_bad),
 						 "line %" PRIu64 ": %s", seg.lineno,
 						 complete ? err : "unfinished last record");
+					for (c = first_bad; *c; c++) /* untrusted names */
+						if ((unsigned char)*c < 0x20 || *c == 0x7f)
+							*c = '?';
+				}
 				continue;
 			}
 			if (audit_filter_match(&f, &r)) {

@@ -42,6 +42,7 @@ static int bad(struct walk *w, const char *seg, uint64_t line, uint64_t seq, con
 static int bad(struct walk *w, const char *seg, uint64_t line, uint64_t seq, const char *fmt, ...)
 {
 	va_list ap;
+	char *p;
 
 	if (line)
 		snprintf(w->v->where, sizeof(w->v->where), "%s line %" PRIu64, seg, line);
@@ -51,6 +52,11 @@ static int bad(struct walk *w, const char *seg, uint64_t line, uint64_t seq, con
 	va_start(ap, fmt);
 	vsnprintf(w->v->what, sizeof(w->v->what), fmt, ap);
 	va_end(ap);
+	/* Names from the log (key_id, field names) are untrusted: the report
+	 * stays one line, without terminal escapes. */
+	for (p = w->v->what; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	w->bad = true;
 	return -1;
 }

@@ -140,6 +140,12 @@ D=$(damaged v-dirseg); rm "$D/$SEG"; mkdir "$D/$SEG"
 bad "verify: a directory named like a segment" 1 "not a regular file" "$N" verify --log-dir "$D" --key "$KEY"
 D=$(damaged v-symlink); mv "$D/$SEG" "$D/real"; ln -s real "$D/$SEG"
 bad "verify: a symlink named like a segment" 1 "$SEG.*unreadable" "$N" verify --log-dir "$D" --key "$KEY"
+# names from the log itself must not split the report or reach the terminal raw
+D=$(damaged v-keyid); sed -i '1s/"key_id":"[0-9a-f]*"/"key_id":"ab\\ncd\\u001b[31m"/' "$D/$SEG"
+bad "verify: newline and ESC in a header's key_id" 1 "key id ab\?cd\?\[31m" "$N" verify --log-dir "$D" --key "$KEY"
+D=$(damaged v-dupkey); sed -i '2s/^{/{"a\\nb":1,"a\\nb":2,/' "$D/$SEG"
+bad "verify: newline in a duplicated field name" 1 "duplicate field \"a\?b\"" "$N" verify --log-dir "$D" --key "$KEY"
+bad "search: newline in a duplicated field name" 1 "duplicate field \"a\?b\"" "$N" search --log-dir "$D" --pid 1
 as_nobody "verify: unreadable log dir (nobody)" 1 "private: Permission denied" \
 	"$N" verify --log-dir "$TMP/private" --key "$KEY"
 D=$(damaged v-noread); chmod 755 "$D"; chmod 600 "$D/$SEG"; chmod 644 "$D/.nsaudit-state"
