@@ -122,6 +122,8 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 			w->moved = m;
 			w->moved[w->nmoved++] = (unsigned int)n;
 		}
+		w->v->moved_segments++;
+		w->v->last_moved = (unsigned int)n;
 	}
 	w->v->closed = is_log(r, "close");
 	if (w->have_state && r->seq == w->st.seq) {
@@ -413,7 +415,7 @@ int cmd_verify(int argc, char **argv)
 	const char *dir = NULL, *key = NULL;
 	struct audit_verify v;
 	bool quiet = false;
-	char err[512];
+	char err[512], moved[96] = "";
 	int i, rc;
 
 	for (i = 1; i < argc; i++) {
@@ -456,13 +458,16 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "\n");
 		return 1;
 	}
+	if (v.moved_segments) /* SIGHUP reopen or logrotate: the log says so */
+		snprintf(moved, sizeof(moved), ", %u segment%s moved away while open (last %06u)",
+			 v.moved_segments, v.moved_segments == 1 ? "" : "s", v.last_moved);
 	if (!quiet)
 		printf("nsaudit verify: %s: intact: %u segment%s (%06u..%06u), %" PRIu64
 		       " records, seq %" PRIu64 "..%" PRIu64 ", %" PRIu64 " lost, %" PRIu64
-		       " start%s, %" PRIu64 " unclean stop%s, %s\n",
+		       " start%s, %" PRIu64 " unclean stop%s%s, %s\n",
 		       dir, v.segments, v.segments == 1 ? "" : "s", v.first_segment, v.last_segment,
 		       v.records, v.first_seq, v.last_seq, v.lost, v.starts,
-		       v.starts == 1 ? "" : "s", v.recoveries, v.recoveries == 1 ? "" : "s",
+		       v.starts == 1 ? "" : "s", v.recoveries, v.recoveries == 1 ? "" : "s", moved,
 		       v.closed ? "closed cleanly" : "still open (recorder running or killed)");
 	return 0;
 }
