@@ -187,8 +187,8 @@ static void search_usage(FILE *f)
 		"  --until T\n"
 		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n\n"
 		"Exit status: 0 something matched, 1 nothing matched or the log is\n"
-		"unreadable, 2 usage error. Damaged lines are skipped with a note on stderr;\n"
-		"use 'nsaudit verify' to check integrity.\n\n"
+		"unreadable, 2 usage error. Damaged lines are skipped, with one note per\n"
+		"segment on stderr; use 'nsaudit verify' to check integrity.\n\n"
 		"Examples:\n"
 		"  nsaudit search --log-dir /var/log/nsaudit --op setns --ns net:[4026532289]\n"
 		"  nsaudit search --log-dir /var/log/nsaudit --ns /run/netns/blue --since 2h\n"
@@ -232,7 +232,7 @@ int cmd_search(int argc, char **argv)
 	uint64_t matched = 0, skipped = 0;
 	unsigned int *nums = NULL;
 	struct timespec now;
-	char err[512];
+	char err[512], first_bad[600];
 	int64_t now_ns;
 	size_t n, i;
 	int dirfd, k;
@@ -250,6 +250,22 @@ int cmd_search(int argc, char **argv)
 			fprintf(stderr,
 				"nsaudit search: unexpected argument '%.64s' (try --help)\n", a);
 			return EXIT_USAGE;
+		}
+		{
+			static const char *const known[] = {"--log-dir", "--op",    "--ns",
+							    "--pid",	 "--uid",   "--comm",
+							    "--since",	 "--until", "--format"};
+			size_t nl = strcspn(a, "="), j;
+
+			for (j = 0; j < sizeof(known) / sizeof(known[0]); j++)
+				if (strlen(known[j]) == nl && !strncmp(a, known[j], nl))
+					break;
+			if (j == sizeof(known) / sizeof(known[0])) {
+				fprintf(stderr,
+					"nsaudit search: unknown option '%.*s' (try --help)\n",
+					(int)(nl < 64 ? nl : 64), a);
+				return EXIT_USAGE;
+			}
 		}
 		if (strchr(a, '=')) {
 			static char name[32];
@@ -348,16 +364,22 @@ int cmd_search(int argc, char **argv)
 			fprintf(stderr, "nsaudit search: %.200s/%s: skipped\n", dir, err);
 			continue;
 		}
+		skipped = 0;
 		while (audit_seg_next(&seg, &line, &len, &complete)) {
 			struct audit_rec r;
 
 			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
-				if (++skipped <= 10)
-					fprintf(stderr,
-						"nsaudit search: %.200s/%s line %" PRIu64
-						": skipped: %s\n",
-						dir, name, seg.lineno,
-						complete ? err : "unfinished last record");
+				/* one line per damaged segment, naming the first */
+				if (!skipped++) {
+					char *c;
+
+					snprintf(first_bad, sizeof(first_bad),
+						 "line %" PRIu64 ": %s", seg.lineno,
+						 complete ? err : "unfinished last record");
+					for (c = first_bad; *c; c++) /* untrusted names */
+						if ((unsigned char)*c < 0x20 || *c == 0x7f)
+							*c = '?';
+				}
 				continue;
 			}
 			if (audit_filter_match(&f, &r)) {
@@ -376,10 +398,12 @@ int cmd_search(int argc, char **argv)
 			audit_rec_free(&r);
 		}
 		audit_seg_free(&seg);
+		if (skipped)
+			fprintf(stderr,
+				"nsaudit search: %.200s/%s: skipped %" PRIu64 " damaged line%s "
+				"(first: %s)\n",
+				dir, name, skipped, skipped == 1 ? "" : "s", first_bad);
 	}
-	if (skipped > 10)
-		fprintf(stderr, "nsaudit search: %" PRIu64 " damaged lines skipped in all\n",
-			skipped);
 	free(nums);
 	close(dirfd);
 	if (fflush(stdout)) {

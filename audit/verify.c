@@ -42,6 +42,7 @@ static int bad(struct walk *w, const char *seg, uint64_t line, uint64_t seq, con
 static int bad(struct walk *w, const char *seg, uint64_t line, uint64_t seq, const char *fmt, ...)
 {
 	va_list ap;
+	char *p;
 
 	if (line)
 		snprintf(w->v->where, sizeof(w->v->where), "%s line %" PRIu64, seg, line);
@@ -51,6 +52,11 @@ static int bad(struct walk *w, const char *seg, uint64_t line, uint64_t seq, con
 	va_start(ap, fmt);
 	vsnprintf(w->v->what, sizeof(w->v->what), fmt, ap);
 	va_end(ap);
+	/* Names from the log (key_id, field names) are untrusted: the report
+	 * stays one line, without terminal escapes. */
+	for (p = w->v->what; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	w->bad = true;
 	return -1;
 }
@@ -116,6 +122,8 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 			w->moved = m;
 			w->moved[w->nmoved++] = (unsigned int)n;
 		}
+		w->v->moved_segments++;
+		w->v->last_moved = (unsigned int)n;
 	}
 	w->v->closed = is_log(r, "close");
 	if (w->have_state && r->seq == w->st.seq) {
@@ -323,7 +331,7 @@ int audit_verify_dir(const char *dir, const char *key_path, bool progress, struc
 	}
 	w.have_state = st > 0;
 	if (!n) {
-		bad(&w, dir, 0, 0, "no log segments (nsaudit-NNNNNN.log) in the directory");
+		bad(&w, "", 0, 0, "no log segments (nsaudit-NNNNNN.log) in the directory");
 		goto out;
 	}
 	v->segments = (unsigned int)n;
@@ -407,7 +415,7 @@ int cmd_verify(int argc, char **argv)
 	const char *dir = NULL, *key = NULL;
 	struct audit_verify v;
 	bool quiet = false;
-	char err[512];
+	char err[512], moved[96] = "";
 	int i, rc;
 
 	for (i = 1; i < argc; i++) {
@@ -443,19 +451,23 @@ int cmd_verify(int argc, char **argv)
 		return 1;
 	}
 	if (rc > 0) {
-		fprintf(stderr, "nsaudit verify: %s/%s: NOT INTACT: %s", dir, v.where, v.what);
+		fprintf(stderr, "nsaudit verify: %s%s%s: NOT INTACT: %s", dir, v.where[0] ? "/" : "",
+			v.where, v.what);
 		if (v.bad_seq)
 			fprintf(stderr, " (seq %" PRIu64 ")", v.bad_seq);
 		fprintf(stderr, "\n");
 		return 1;
 	}
+	if (v.moved_segments) /* SIGHUP reopen or logrotate: the log says so */
+		snprintf(moved, sizeof(moved), ", %u segment%s moved away while open (last %06u)",
+			 v.moved_segments, v.moved_segments == 1 ? "" : "s", v.last_moved);
 	if (!quiet)
 		printf("nsaudit verify: %s: intact: %u segment%s (%06u..%06u), %" PRIu64
 		       " records, seq %" PRIu64 "..%" PRIu64 ", %" PRIu64 " lost, %" PRIu64
-		       " start%s, %" PRIu64 " unclean stop%s, %s\n",
+		       " start%s, %" PRIu64 " unclean stop%s%s, %s\n",
 		       dir, v.segments, v.segments == 1 ? "" : "s", v.first_segment, v.last_segment,
 		       v.records, v.first_seq, v.last_seq, v.lost, v.starts,
-		       v.starts == 1 ? "" : "s", v.recoveries, v.recoveries == 1 ? "" : "s",
+		       v.starts == 1 ? "" : "s", v.recoveries, v.recoveries == 1 ? "" : "s", moved,
 		       v.closed ? "closed cleanly" : "still open (recorder running or killed)");
 	return 0;
 }

@@ -13,6 +13,8 @@ struct audit_verify {
 	uint64_t records, first_seq, last_seq;
 	uint64_t lost; /* sum of "count" in lost records */
 	uint64_t starts, recoveries, dropped_segments;
+	unsigned int moved_segments; /* moved away while open ("missing" records) */
+	unsigned int last_moved;     /* the newest of them */
 	bool closed; /* the last record is a closing record */
 	/* the first problem, when not intact */
 	char where[96];	  /* "nsaudit-000003.log line 17" or a file name */

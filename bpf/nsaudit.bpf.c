@@ -209,7 +209,7 @@ static __always_inline void emit_switch(struct pending *p, long ret)
 			continue;
 		e = event_start(p->op, p->probe);
 		if (!e)
-			return;
+			continue;	/* counted in lost_events; the next type is too */
 		e->ns_type = t;
 		e->result = ret;
 		e->arg = p->arg;
@@ -397,7 +397,7 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 			continue;
 		e = event_start(NSAUDIT_OP_CLONE, NSAUDIT_PROBE_RAW_TP_FORK);
 		if (!e)
-			return 0;
+			continue;	/* counted in lost_events; the next type is too */
 		e->ns_type = t;
 		e->target_pid = BPF_CORE_READ(child, tgid);
 		ns_ident(new_ns, &e->ns_inum, &e->ns_id);

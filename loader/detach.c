@@ -21,7 +21,11 @@ int cmd_detach(int argc, char **argv)
 			       "so it drains them.\n", NSAUDIT_PIN_DIR);
 			return 0;
 		}
-		if (!strcmp(argv[i], "--pin-dir") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--pin-dir")) {
+			if (i + 1 >= argc || !argv[i + 1][0]) {
+				fprintf(stderr, "nsaudit detach: --pin-dir needs a directory\n");
+				return EXIT_USAGE;
+			}
 			dir = argv[++i];
 			continue;
 		}
@@ -32,6 +36,11 @@ int cmd_detach(int argc, char **argv)
 	if (rc == -ENOENT) {
 		fprintf(stderr, "nsaudit detach: nothing pinned in %s\n", dir);
 		return 0;
+	}
+	if (rc == -EMEDIUMTYPE) {
+		fprintf(stderr, "nsaudit detach: %s: not a directory in a bpf file system "
+			"(nothing removed)\n", dir);
+		return 1;
 	}
 	if (rc) {
 		fprintf(stderr, "nsaudit detach: %s: %s\n", dir, strerror(-rc));

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <cap-ng.h>
 
 #include "commands.h"
 #include "kfeatures.h"
@@ -24,6 +25,15 @@ int cmd_probe(int argc, char **argv)
 		}
 		fprintf(stderr, "nsaudit probe: unknown option '%.64s' (see --help)\n", argv[i]);
 		return EXIT_USAGE;
+	}
+	/* Unprivileged, every load fails with EPERM: a table of "no" would
+	 * describe the caller, not the kernel. */
+	if (capng_get_caps_process() == 0 &&
+	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN) &&
+	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_BPF)) {
+		fprintf(stderr, "nsaudit probe: cannot load BPF programs without privileges "
+			"(run as root, or with CAP_BPF and CAP_PERFMON)\n");
+		return 1;
 	}
 	features_probe(&ft, false);
 	uname(&u);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -22,6 +23,7 @@
 #include "nsaudit.skel.h"
 
 #define RESUME_MAX 256
+#define BPF_FS_MAGIC 0xcafe4a11
 
 struct tracer {
 	struct tracer_opts o;
@@ -346,11 +348,19 @@ static int pin_path(char *buf, size_t len, const char *dir, const char *name)
 static int pin_all(struct tracer *t, char *err, size_t errlen)
 {
 	char path[512];
+	struct statfs sfs;
 	int i, rc = 0;
 
 	if (mkdir(t->o.pin_dir, 0700) && errno != EEXIST) {
 		snprintf(err, errlen, "%s: %s", t->o.pin_dir, strerror(errno));
 		return -errno;
+	}
+	/* Only a bpf file system can hold pins; never clean up anywhere else. */
+	if (statfs(t->o.pin_dir, &sfs) || (unsigned long)sfs.f_type != BPF_FS_MAGIC) {
+		snprintf(err, errlen, "--pin-dir %s: not a directory in a bpf file system "
+			 "(use one under /sys/fs/bpf)", t->o.pin_dir);
+		rmdir(t->o.pin_dir);	/* only if we just made it, i.e. empty */
+		return -ENOTDIR;
 	}
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "events") ||
 	    (rc = bpf_map__pin(t->skel->maps.events, path)))
@@ -509,18 +519,31 @@ bool tracer_reused_pins(const struct tracer *t)
 	return t->reused;
 }
 
+/* The names pin_all() creates; nothing else in a pin dir is ours. */
+static bool our_pin(const char *name)
+{
+	return !strcmp(name, "events") || !strcmp(name, "counters") ||
+	       !strncmp(name, "link_", 5);
+}
+
 int tracer_unpin(const char *pin_dir)
 {
 	char path[512];
 	struct dirent *d;
+	struct statfs sfs;
 	DIR *dir = opendir(pin_dir);
 	int rc = 0;
 
 	if (!dir)
 		return -errno;
+	/* A mistyped --pin-dir must never cost anyone their files. */
+	if (fstatfs(dirfd(dir), &sfs) || (unsigned long)sfs.f_type != BPF_FS_MAGIC) {
+		closedir(dir);
+		return -EMEDIUMTYPE;
+	}
 	/* unlinking a pinned link detaches it once no fd holds it */
 	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.')
+		if (d->d_name[0] == '.' || !our_pin(d->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", pin_dir, d->d_name);
 		if (unlink(path) && !rc)

@@ -57,7 +57,9 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 void tracer_resume(struct tracer *t, const uint64_t *kseqs, size_t n, uint64_t lost_total);
 /* True when tracer_open() found pinned programs and reused them. */
 bool tracer_reused_pins(const struct tracer *t);
-/* Remove the pinned links and maps; 0, or -errno. Missing dir: -ENOENT. */
+/* Remove the pinned links and maps (only the names nsaudit pins) and the
+ * directory; 0, or -errno. Missing dir: -ENOENT; not on bpffs: -EMEDIUMTYPE
+ * (nothing removed). */
 int tracer_unpin(const char *pin_dir);
 
 /* The hook set in use, e.g. "tracepoint/syscalls raw_tp/sched_process_fork". */
