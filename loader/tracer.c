@@ -522,7 +522,7 @@ bool tracer_reused_pins(const struct tracer *t)
 /* The names pin_all() creates; nothing else in a pin dir is ours. */
 static bool our_pin(const char *name)
 {
-	return !strcmp(name, "events") || !strcmp(name, "counters") ||
+	return !strcmp(name, "events") || !strcmp(name, "counters") || !strcmp(name, "config") ||
 	       !strncmp(name, "link_", 5);
 }
 
