@@ -437,20 +437,6 @@ static __always_inline struct file *cur_fd_file(int fd)
 	return f;
 }
 
-/* nsfs files are the ones with these file operations; 0 if kallsyms
- * does not say where they are, then the superblock magic decides. */
-extern const void ns_file_operations __ksym __weak;
-
-static __always_inline bool cur_file_is_nsfs(struct file *file)
-{
-	const void *fop;
-
-	if (!&ns_file_operations)
-		return file_is_nsfs(file);
-	bpf_probe_read_kernel(&fop, sizeof(fop), &file->f_op);
-	return fop == &ns_file_operations;
-}
-
 static __always_inline int handle_open_exit(long ret, int path_arg)
 {
 	struct nsaudit_event *e;
@@ -463,7 +449,7 @@ static __always_inline int handle_open_exit(long ret, int path_arg)
 	if (ret < 0)
 		return 0;
 	file = cur_fd_file(ret);
-	if (!file || !cur_file_is_nsfs(file))
+	if (!file || !file_is_nsfs(file))
 		return 0;
 	if (!op_wanted(NSAUDIT_OP_OPEN))
 		return 0;

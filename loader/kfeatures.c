@@ -99,6 +99,13 @@ void features_probe(struct features *ft, bool quick)
 
 	memset(ft, 0, sizeof(*ft));
 	ensure_pseudo_fs();
+	ft->have[FEAT_NS_TRACEPOINTS] = !access("/sys/kernel/tracing/events/namespace", F_OK);
+	/* parsing vmlinux BTF costs ~100 ms of the tracer's start: when the
+	 * patch's tracepoints are absent, this is not the patched kernel */
+	if (quick && !ft->have[FEAT_NS_TRACEPOINTS]) {
+		libbpf_set_print(old);
+		return;
+	}
 	btf = btf__load_vmlinux_btf();
 	ft->have[FEAT_BTF] = btf != NULL;
 	if (btf) {
@@ -111,7 +118,6 @@ void features_probe(struct features *ft, bool quick)
 		snprintf(ft->why[FEAT_BTF], sizeof(ft->why[0]), "/sys/kernel/btf/vmlinux: %s",
 			 strerror(errno));
 	}
-	ft->have[FEAT_NS_TRACEPOINTS] = !access("/sys/kernel/tracing/events/namespace", F_OK);
 	ft->have[FEAT_KPROBE] = !access("/sys/bus/event_source/devices/kprobe", F_OK) ||
 				!access("/sys/kernel/tracing/kprobe_events", F_OK);
 	ft->have[FEAT_RINGBUF] = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
