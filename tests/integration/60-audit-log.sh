@@ -119,7 +119,7 @@ if ! "$NSAUDIT" record --help >/dev/null 2>&1; then
 fi
 require_root "record real setns calls"
 R=$TMP/rec
-"$NSAUDIT" record --log-dir "$R" --key "$K" --max-size 64K --keep 1000 --op setns --comm nsenter >"$TMP/rec.out" 2>"$TMP/rec.err" &
+"$NSAUDIT" record --log-dir "$R" --key "$K" --no-pin --max-size 64K --keep 1000 --op setns --comm nsenter >"$TMP/rec.out" 2>"$TMP/rec.err" &
 RPID=$!
 for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/rec.err" && break; sleep 0.05; done
 if ! grep -q '^nsaudit: ready' "$TMP/rec.err"; then
