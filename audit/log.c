@@ -574,8 +574,8 @@ static int scan_segment(struct audit_log *l, unsigned int segno, struct scan *sc
 			break;
 		if (!sc->header_ok) {
 			s = audit_rec_str(&r, "key_id", &slen);
-			if (s && slen == AUDIT_KEY_ID_HEX && strspn(s, "0123456789abcdef") == slen &&
-			    strcmp(s, l->key_id)) {
+			if (s && slen == AUDIT_KEY_ID_HEX &&
+			    strspn(s, "0123456789abcdef") == slen && strcmp(s, l->key_id)) {
 				sc->key_mismatch = true;
 				memcpy(sc->key_id, s, slen + 1);
 			}

@@ -451,8 +451,8 @@ int cmd_verify(int argc, char **argv)
 		return 1;
 	}
 	if (rc > 0) {
-		fprintf(stderr, "nsaudit verify: %s%s%s: NOT INTACT: %s", dir, v.where[0] ? "/" : "",
-			v.where, v.what);
+		fprintf(stderr, "nsaudit verify: %s%s%s: NOT INTACT: %s", dir,
+			v.where[0] ? "/" : "", v.where, v.what);
 		if (v.bad_seq)
 			fprintf(stderr, " (seq %" PRIu64 ")", v.bad_seq);
 		fprintf(stderr, "\n");

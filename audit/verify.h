@@ -15,7 +15,7 @@ struct audit_verify {
 	uint64_t starts, recoveries, dropped_segments;
 	unsigned int moved_segments; /* moved away while open ("missing" records) */
 	unsigned int last_moved;     /* the newest of them */
-	bool closed; /* the last record is a closing record */
+	bool closed;		     /* the last record is a closing record */
 	/* the first problem, when not intact */
 	char where[96];	  /* "nsaudit-000003.log line 17" or a file name */
 	uint64_t bad_seq; /* seq of the bad record if known, else 0 */

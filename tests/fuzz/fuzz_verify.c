@@ -36,8 +36,8 @@
 #include "segment.h"
 #include "verify.h"
 
-#define KEY_HEX "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-#define SEP	"\n--8<--\n"
+#define KEY_HEX	 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define SEP	 "\n--8<--\n"
 #define SEP_LINE "--8<--\n"
 #define MAX_SEGS 64
 
@@ -208,7 +208,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	rc = audit_verify_dir(dir, keypath, false, &v, err, sizeof(err));
 	if (getenv("FUZZ_VERIFY_DEBUG"))
-		fprintf(stderr, "fuzz_verify: rc=%d %s: %s%s\n", rc, v.where, v.what, rc < 0 ? err : "");
+		fprintf(stderr, "fuzz_verify: rc=%d %s: %s%s\n", rc, v.where, v.what,
+			rc < 0 ? err : "");
 	if (rc < 0 || rc > 1)
 		abort(); /* the directory and key are fine: intact (0) or not (1) */
 	if (rc == 1 && (!v.what[0] || strchr(v.what, '\n') || strchr(v.where, '\n')))
