@@ -9,7 +9,7 @@
  *     -DNSAUDIT_VERSION='"fuzz"' -Iaudit -Iloader -Ibpf \
  *     tests/fuzz/fuzz_audit_segment.c audit/[a-z]*.c loader/nstype.c \
  *     -ljson-c -lsodium -o build/fuzz_audit_segment
- *   build/fuzz_audit_segment -max_total_time=30 tests/fuzz/corpus-audit
+ *   build/fuzz_audit_segment -max_total_time=30 tests/fuzz/seeds/audit_segment
  */
 #include <fcntl.h>
 #include <sys/stat.h>
