@@ -213,7 +213,13 @@ int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_s
 		snprintf(err, errlen, "%s: damaged (not a state line)", AUDIT_STATE_FILE);
 		return -1;
 	}
+	/* a space in a scanf format matches any run of white space, or none:
+	 * the line must still hold " smac=" exactly */
 	s = strstr(buf, " smac=");
+	if (!s) {
+		snprintf(err, errlen, "%s: damaged (not a state line)", AUDIT_STATE_FILE);
+		return -1;
+	}
 	state_mac(key, buf, (size_t)(s - buf), want);
 	if (sodium_memcmp(want, smac, AUDIT_MAC_LEN)) {
 		snprintf(err, errlen, "%s: does not verify with this key (wrong key, or edited)",

@@ -301,3 +301,28 @@ Test(audit_damaged, key_file_garbage_is_a_clear_error)
 	cr_assert_eq(verify_cmd(), 1);
 	cr_expect(strstr(err, "not a key"), "%s", err);
 }
+
+/*
+ * A state line whose " smac=" lost its space still satisfies sscanf (a
+ * space in a format matches no white space too): found by fuzz_verify, it
+ * used to hash from a NULL strstr() result. Now it is a damaged state file.
+ */
+Test(audit_damaged, state_line_without_space_before_smac)
+{
+	struct tlog t;
+	struct audit_verify v;
+	char path[160], *s, *p;
+	size_t len;
+
+	tlog_init(&t, AUDIT_FMT_JSON);
+	tlog_write(&t, 3);
+	snprintf(path, sizeof(path), "%s/.nsaudit-state", t.dir);
+	s = tslurp(path, &len);
+	p = strstr(s, " smac=");
+	cr_assert_not_null(p);
+	memmove(p, p + 1, strlen(p));	/* "clean=1smac=..." */
+	tspit(path, s, len - 1);
+	cr_assert_eq(tlog_verify(&t, &v), 1, "a damaged state file is not intact");
+	free(s);
+	tlog_cleanup(&t);
+}
