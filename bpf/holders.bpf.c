@@ -22,21 +22,11 @@
 
 #include "nsaudit.h"
 #include "holders.h"
+#include "ns_consts.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-#define NSFS_MAGIC   0x6e736673
-#define SOCKFS_MAGIC 0x534F434B
 #define PF_KTHREAD   0x00200000
-
-#define CLONE_NEWNS	0x00020000
-#define CLONE_NEWCGROUP 0x02000000
-#define CLONE_NEWUTS	0x04000000
-#define CLONE_NEWIPC	0x08000000
-#define CLONE_NEWUSER	0x10000000
-#define CLONE_NEWPID	0x20000000
-#define CLONE_NEWNET	0x40000000
-#define CLONE_NEWTIME	0x00000080
 
 /* 6.18: stashed dentry pointer, __ns_ref, ns_type, ns_id. */
 struct ns_common___new {
