@@ -194,8 +194,7 @@ static void check_now(struct out *o)
 	c = &o->tl.inc[o->tl.ninc - 1];
 	if (c->state != LT_OPEN)
 		return;
-	r = holders_now(o->tl.type, o->tl.inum, "  ", &h, &id, err,
-			sizeof(err));
+	r = holders_now(o->tl.type, o->tl.inum, "  ", &h, &id, err, sizeof(err));
 	if (r < 0) {
 		ERR("holders now: %s", err);
 		c->state = LT_UNKNOWN;
@@ -319,43 +318,42 @@ static int follow(struct reader *rd, rec_fn fn, void *ctx)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: nsaudit lifetime NS --log-dir DIR [--key FILE] [--format text|json]\n"
-		"                        [--follow]\n\n"
-		"The timeline of one namespace from a log written by 'nsaudit record':\n"
-		"  created   by whom (unshare, clone whose new namespace it is)\n"
-		"  pinned    open of its file, bind mount, nsfd\n"
-		"  entered   setns into it (refused: a setns that failed)\n"
-		"  left      setns or unshare away from it\n"
-		"  unpinned  umount of a bind mount of it\n"
-		"  freed     an ns_free record (patched kernel); on stock kernels inferred:\n"
-		"            when no holder is left now, 'no holders now: freed after' its\n"
-		"            last record\n"
-		"and, for a namespace still alive, its holders now (as 'nsaudit holders').\n\n"
-		"Inode numbers are reused once a namespace is freed; records of 6.18+\n"
-		"kernels carry ns_id, which is not, and each namespace that had the inode is\n"
-		"shown on its own ('namespace 1 of 2 with this inode').\n\n"
-		"NS is TYPE:INODE, TYPE:[INODE], PID:TYPE, a path (/proc/PID/ns/TYPE,\n"
-		"/run/netns/NAME, a bind-mounted namespace file) or an ip netns name. A\n"
-		"path or name that no longer exists is looked up in the log (the last\n"
-		"mount there); TYPE:INODE always works.\n\n"
-		"Options:\n"
-		"  --log-dir DIR   the log directory (required)\n"
-		"  --key FILE      verify the log with this key first; a log that is not\n"
-		"                  intact is reported on stderr (the timeline still prints)\n"
-		"  --format FMT    text (default): one line per event; json: the matching\n"
-		"                  records with \"event\" and \"incarnation\" added, then one\n"
-		"                  {\"lifetime\":{...}} summary object\n"
-		"  --follow        then keep printing new records of it as the recorder\n"
-		"                  appends them (follows rotation); Ctrl-C stops\n"
-		"  -h, --help      this help\n\n"
-		"Exit status: 0 shown, 1 not in the log and not alive now (or the log is\n"
-		"unreadable), 2 usage error.\n\n"
-		"Examples:\n"
-		"  nsaudit lifetime blue --log-dir /var/log/nsaudit        # ip netns blue\n"
-		"  nsaudit lifetime net:4026532289 --log-dir /var/log/nsaudit\n"
-		"  nsaudit lifetime 1234:uts --log-dir /var/log/nsaudit --format json\n"
-		"  nsaudit lifetime /run/netns/blue --log-dir /var/log/nsaudit --follow\n");
+	fprintf(f, "Usage: nsaudit lifetime NS --log-dir DIR [--key FILE] [--format text|json]\n"
+		   "                        [--follow]\n\n"
+		   "The timeline of one namespace from a log written by 'nsaudit record':\n"
+		   "  created   by whom (unshare, clone whose new namespace it is)\n"
+		   "  pinned    open of its file, bind mount, nsfd\n"
+		   "  entered   setns into it (refused: a setns that failed)\n"
+		   "  left      setns or unshare away from it\n"
+		   "  unpinned  umount of a bind mount of it\n"
+		   "  freed     an ns_free record (patched kernel); on stock kernels inferred:\n"
+		   "            when no holder is left now, 'no holders now: freed after' its\n"
+		   "            last record\n"
+		   "and, for a namespace still alive, its holders now (as 'nsaudit holders').\n\n"
+		   "Inode numbers are reused once a namespace is freed; records of 6.18+\n"
+		   "kernels carry ns_id, which is not, and each namespace that had the inode is\n"
+		   "shown on its own ('namespace 1 of 2 with this inode').\n\n"
+		   "NS is TYPE:INODE, TYPE:[INODE], PID:TYPE, a path (/proc/PID/ns/TYPE,\n"
+		   "/run/netns/NAME, a bind-mounted namespace file) or an ip netns name. A\n"
+		   "path or name that no longer exists is looked up in the log (the last\n"
+		   "mount there); TYPE:INODE always works.\n\n"
+		   "Options:\n"
+		   "  --log-dir DIR   the log directory (required)\n"
+		   "  --key FILE      verify the log with this key first; a log that is not\n"
+		   "                  intact is reported on stderr (the timeline still prints)\n"
+		   "  --format FMT    text (default): one line per event; json: the matching\n"
+		   "                  records with \"event\" and \"incarnation\" added, then one\n"
+		   "                  {\"lifetime\":{...}} summary object\n"
+		   "  --follow        then keep printing new records of it as the recorder\n"
+		   "                  appends them (follows rotation); Ctrl-C stops\n"
+		   "  -h, --help      this help\n\n"
+		   "Exit status: 0 shown, 1 not in the log and not alive now (or the log is\n"
+		   "unreadable), 2 usage error.\n\n"
+		   "Examples:\n"
+		   "  nsaudit lifetime blue --log-dir /var/log/nsaudit        # ip netns blue\n"
+		   "  nsaudit lifetime net:4026532289 --log-dir /var/log/nsaudit\n"
+		   "  nsaudit lifetime 1234:uts --log-dir /var/log/nsaudit --format json\n"
+		   "  nsaudit lifetime /run/netns/blue --log-dir /var/log/nsaudit --follow\n");
 }
 
 /* NS as given, or for a name that is gone, the last mount there per the log. */
@@ -405,12 +403,9 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 int cmd_lifetime(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"log-dir", required_argument, NULL, 'd'},
-	    {"key", required_argument, NULL, 'k'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"follow", no_argument, NULL, 'F'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"log-dir", required_argument, NULL, 'd'}, {"key", required_argument, NULL, 'k'},
+	    {"format", required_argument, NULL, 'f'},  {"follow", no_argument, NULL, 'F'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	const char *key = NULL, *arg;
 	struct reader rd = {.dirfd = -1};
@@ -459,7 +454,8 @@ int cmd_lifetime(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (argc - optind > 1) {
-		ERR("%.64s: one namespace at a time (try 'nsaudit lifetime --help')", argv[optind + 1]);
+		ERR("%.64s: one namespace at a time (try 'nsaudit lifetime --help')",
+		    argv[optind + 1]);
 		return EXIT_USAGE;
 	}
 	arg = argv[optind];
@@ -544,10 +540,9 @@ int cmd_lifetime(int argc, char **argv)
 		print_json(s);
 	} else if (o.tl.ninc) {
 		printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lab, o.tl.nev,
-		       o.tl.records,
-		       rd.dir,
+		       o.tl.records, rd.dir,
 		       !verified ? " (not verified: no --key)\n"
-		       : intact  ? " (verified intact)\n"
+		       : intact	 ? " (verified intact)\n"
 				 : " (NOT INTACT: see stderr)\n");
 		if (o.tl.ninc > 1)
 			printf("%zu namespaces had this inode one after another (inode numbers "
