@@ -412,6 +412,7 @@ int cmd_lifetime(int argc, char **argv)
 	struct audit_verify v;
 	struct nsspec spec;
 	struct out o = {0};
+	json_object *now = NULL;
 	bool do_follow = false, verified = false, intact = false;
 	char err[512], lab[48];
 	int c, ret = 1;
@@ -506,11 +507,9 @@ int cmd_lifetime(int argc, char **argv)
 	lt_label(lab, sizeof(lab), o.tl.type, o.tl.inum);
 	if (!o.tl.ninc) {
 		/* nothing in the log: maybe it is alive and was never acted on */
-		json_object *h = NULL;
 		uint64_t id;
-		int r = holders_now(o.tl.type, o.tl.inum, "  ", &h, &id, err, sizeof(err));
+		int r = holders_now(o.tl.type, o.tl.inum, "  ", &now, &id, err, sizeof(err));
 
-		json_object_put(h);
 		if (r <= 0 && !do_follow) {
 			ERR("%s: not in the log (%" PRIu64 " records) and %s", lab, o.tl.records,
 			    r < 0 ? err : "no such namespace now");
@@ -536,6 +535,8 @@ int cmd_lifetime(int argc, char **argv)
 			json_object_object_add(l, "log_dir", json_object_new_string(rd.dir));
 			json_object_object_add(l, "verified",
 					       verified ? json_object_new_boolean(intact) : NULL);
+			if (now) /* alive, but not in the log */
+				json_object_object_add(l, "holders_now", json_object_get(now));
 		}
 		print_json(s);
 	} else if (o.tl.ninc) {
@@ -561,6 +562,7 @@ int cmd_lifetime(int argc, char **argv)
 
 				fflush(stdout);
 				/* print the holders (text) */
+				err[0] = '\0';
 				if (holders_now(o.tl.type, o.tl.inum, "  ", NULL, &id, err,
 						sizeof(err)) <= 0)
 					printf("  (gone since: %s)\n",
@@ -584,6 +586,7 @@ int cmd_lifetime(int argc, char **argv)
 		ret = 1;
 	}
 out:
+	json_object_put(now);
 	lt_free(&o.tl);
 	close(rd.dirfd);
 	return ret;
