@@ -194,8 +194,7 @@ static void check_now(struct out *o)
 	c = &o->tl.inc[o->tl.ninc - 1];
 	if (c->state != LT_OPEN)
 		return;
-	r = holders_now(o->tl.type, o->tl.inum, "  ", &h, &id, err,
-			sizeof(err));
+	r = holders_now(o->tl.type, o->tl.inum, "  ", &h, &id, err, sizeof(err));
 	if (r < 0) {
 		ERR("holders now: %s", err);
 		c->state = LT_UNKNOWN;
@@ -319,43 +318,42 @@ static int follow(struct reader *rd, rec_fn fn, void *ctx)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: nsaudit lifetime NS --log-dir DIR [--key FILE] [--format text|json]\n"
-		"                        [--follow]\n\n"
-		"The timeline of one namespace from a log written by 'nsaudit record':\n"
-		"  created   by whom (unshare, clone whose new namespace it is)\n"
-		"  pinned    open of its file, bind mount, nsfd\n"
-		"  entered   setns into it (refused: a setns that failed)\n"
-		"  left      setns or unshare away from it\n"
-		"  unpinned  umount of a bind mount of it\n"
-		"  freed     an ns_free record (patched kernel); on stock kernels inferred:\n"
-		"            when no holder is left now, 'no holders now: freed after' its\n"
-		"            last record\n"
-		"and, for a namespace still alive, its holders now (as 'nsaudit holders').\n\n"
-		"Inode numbers are reused once a namespace is freed; records of 6.18+\n"
-		"kernels carry ns_id, which is not, and each namespace that had the inode is\n"
-		"shown on its own ('namespace 1 of 2 with this inode').\n\n"
-		"NS is TYPE:INODE, TYPE:[INODE], PID:TYPE, a path (/proc/PID/ns/TYPE,\n"
-		"/run/netns/NAME, a bind-mounted namespace file) or an ip netns name. A\n"
-		"path or name that no longer exists is looked up in the log (the last\n"
-		"mount there); TYPE:INODE always works.\n\n"
-		"Options:\n"
-		"  --log-dir DIR   the log directory (required)\n"
-		"  --key FILE      verify the log with this key first; a log that is not\n"
-		"                  intact is reported on stderr (the timeline still prints)\n"
-		"  --format FMT    text (default): one line per event; json: the matching\n"
-		"                  records with \"event\" and \"incarnation\" added, then one\n"
-		"                  {\"lifetime\":{...}} summary object\n"
-		"  --follow        then keep printing new records of it as the recorder\n"
-		"                  appends them (follows rotation); Ctrl-C stops\n"
-		"  -h, --help      this help\n\n"
-		"Exit status: 0 shown, 1 not in the log and not alive now (or the log is\n"
-		"unreadable), 2 usage error.\n\n"
-		"Examples:\n"
-		"  nsaudit lifetime blue --log-dir /var/log/nsaudit        # ip netns blue\n"
-		"  nsaudit lifetime net:4026532289 --log-dir /var/log/nsaudit\n"
-		"  nsaudit lifetime 1234:uts --log-dir /var/log/nsaudit --format json\n"
-		"  nsaudit lifetime /run/netns/blue --log-dir /var/log/nsaudit --follow\n");
+	fprintf(f, "Usage: nsaudit lifetime NS --log-dir DIR [--key FILE] [--format text|json]\n"
+		   "                        [--follow]\n\n"
+		   "The timeline of one namespace from a log written by 'nsaudit record':\n"
+		   "  created   by whom (unshare, clone whose new namespace it is)\n"
+		   "  pinned    open of its file, bind mount, nsfd\n"
+		   "  entered   setns into it (refused: a setns that failed)\n"
+		   "  left      setns or unshare away from it\n"
+		   "  unpinned  umount of a bind mount of it\n"
+		   "  freed     an ns_free record (patched kernel); on stock kernels inferred:\n"
+		   "            when no holder is left now, 'no holders now: freed after' its\n"
+		   "            last record\n"
+		   "and, for a namespace still alive, its holders now (as 'nsaudit holders').\n\n"
+		   "Inode numbers are reused once a namespace is freed; records of 6.18+\n"
+		   "kernels carry ns_id, which is not, and each namespace that had the inode is\n"
+		   "shown on its own ('namespace 1 of 2 with this inode').\n\n"
+		   "NS is TYPE:INODE, TYPE:[INODE], PID:TYPE, a path (/proc/PID/ns/TYPE,\n"
+		   "/run/netns/NAME, a bind-mounted namespace file) or an ip netns name. A\n"
+		   "path or name that no longer exists is looked up in the log (the last\n"
+		   "mount there); TYPE:INODE always works.\n\n"
+		   "Options:\n"
+		   "  --log-dir DIR   the log directory (required)\n"
+		   "  --key FILE      verify the log with this key first; a log that is not\n"
+		   "                  intact is reported on stderr (the timeline still prints)\n"
+		   "  --format FMT    text (default): one line per event; json: the matching\n"
+		   "                  records with \"event\" and \"incarnation\" added, then one\n"
+		   "                  {\"lifetime\":{...}} summary object\n"
+		   "  --follow        then keep printing new records of it as the recorder\n"
+		   "                  appends them (follows rotation); Ctrl-C stops\n"
+		   "  -h, --help      this help\n\n"
+		   "Exit status: 0 shown, 1 not in the log and not alive now (or the log is\n"
+		   "unreadable), 2 usage error.\n\n"
+		   "Examples:\n"
+		   "  nsaudit lifetime blue --log-dir /var/log/nsaudit        # ip netns blue\n"
+		   "  nsaudit lifetime net:4026532289 --log-dir /var/log/nsaudit\n"
+		   "  nsaudit lifetime 1234:uts --log-dir /var/log/nsaudit --format json\n"
+		   "  nsaudit lifetime /run/netns/blue --log-dir /var/log/nsaudit --follow\n");
 }
 
 /* NS as given, or for a name that is gone, the last mount there per the log. */
@@ -405,18 +403,16 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 int cmd_lifetime(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"log-dir", required_argument, NULL, 'd'},
-	    {"key", required_argument, NULL, 'k'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"follow", no_argument, NULL, 'F'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"log-dir", required_argument, NULL, 'd'}, {"key", required_argument, NULL, 'k'},
+	    {"format", required_argument, NULL, 'f'},  {"follow", no_argument, NULL, 'F'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	const char *key = NULL, *arg;
 	struct reader rd = {.dirfd = -1};
 	struct audit_verify v;
 	struct nsspec spec;
 	struct out o = {0};
+	json_object *now = NULL;
 	bool do_follow = false, verified = false, intact = false;
 	char err[512], lab[48];
 	int c, ret = 1;
@@ -459,7 +455,8 @@ int cmd_lifetime(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (argc - optind > 1) {
-		ERR("%.64s: one namespace at a time (try 'nsaudit lifetime --help')", argv[optind + 1]);
+		ERR("%.64s: one namespace at a time (try 'nsaudit lifetime --help')",
+		    argv[optind + 1]);
 		return EXIT_USAGE;
 	}
 	arg = argv[optind];
@@ -510,11 +507,9 @@ int cmd_lifetime(int argc, char **argv)
 	lt_label(lab, sizeof(lab), o.tl.type, o.tl.inum);
 	if (!o.tl.ninc) {
 		/* nothing in the log: maybe it is alive and was never acted on */
-		json_object *h = NULL;
 		uint64_t id;
-		int r = holders_now(o.tl.type, o.tl.inum, "  ", &h, &id, err, sizeof(err));
+		int r = holders_now(o.tl.type, o.tl.inum, "  ", &now, &id, err, sizeof(err));
 
-		json_object_put(h);
 		if (r <= 0 && !do_follow) {
 			ERR("%s: not in the log (%" PRIu64 " records) and %s", lab, o.tl.records,
 			    r < 0 ? err : "no such namespace now");
@@ -540,14 +535,15 @@ int cmd_lifetime(int argc, char **argv)
 			json_object_object_add(l, "log_dir", json_object_new_string(rd.dir));
 			json_object_object_add(l, "verified",
 					       verified ? json_object_new_boolean(intact) : NULL);
+			if (now) /* alive, but not in the log */
+				json_object_object_add(l, "holders_now", json_object_get(now));
 		}
 		print_json(s);
 	} else if (o.tl.ninc) {
 		printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lab, o.tl.nev,
-		       o.tl.records,
-		       rd.dir,
+		       o.tl.records, rd.dir,
 		       !verified ? " (not verified: no --key)\n"
-		       : intact  ? " (verified intact)\n"
+		       : intact	 ? " (verified intact)\n"
 				 : " (NOT INTACT: see stderr)\n");
 		if (o.tl.ninc > 1)
 			printf("%zu namespaces had this inode one after another (inode numbers "
@@ -566,6 +562,7 @@ int cmd_lifetime(int argc, char **argv)
 
 				fflush(stdout);
 				/* print the holders (text) */
+				err[0] = '\0';
 				if (holders_now(o.tl.type, o.tl.inum, "  ", NULL, &id, err,
 						sizeof(err)) <= 0)
 					printf("  (gone since: %s)\n",
@@ -589,6 +586,7 @@ int cmd_lifetime(int argc, char **argv)
 		ret = 1;
 	}
 out:
+	json_object_put(now);
 	lt_free(&o.tl);
 	close(rd.dirfd);
 	return ret;

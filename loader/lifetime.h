@@ -58,14 +58,14 @@ struct lt_event {
 };
 
 struct lt_inc {
-	uint64_t ns_id; /* 0: not known (older kernel, or only id-less records) */
-	size_t first, last;	 /* event indexes */
-	size_t last_real;	 /* last event that is not LT_LOST */
-	size_t created;		 /* event index of the creation, or SIZE_MAX */
+	uint64_t ns_id;	    /* 0: not known (older kernel, or only id-less records) */
+	size_t first, last; /* event indexes */
+	size_t last_real;   /* last event that is not LT_LOST */
+	size_t created;	    /* event index of the creation, or SIZE_MAX */
 	size_t count[LT_KIND_MAX];
-	uint64_t lost;		 /* sum of "count" of lost records in its span */
+	uint64_t lost; /* sum of "count" of lost records in its span */
 	enum lt_state state;
-	uint64_t now_id;	    /* LT_GONE_REUSED: the id found now */
+	uint64_t now_id;	     /* LT_GONE_REUSED: the id found now */
 	struct json_object *holders; /* LT_ALIVE with JSON: holders' object (owned) */
 };
 
@@ -77,10 +77,10 @@ struct lt_timeline {
 	struct lt_inc *inc;
 	size_t ninc;
 	/* about the log as a whole (lt_note_log) */
-	uint64_t records;	  /* records seen */
-	uint64_t first_seq;	  /* of the first record seen (0: none) */
-	char first_time[48];	  /* its time */
-	bool dropped;		  /* the log says older segments were deleted */
+	uint64_t records;    /* records seen */
+	uint64_t first_seq;  /* of the first record seen (0: none) */
+	char first_time[48]; /* its time */
+	bool dropped;	     /* the log says older segments were deleted */
 	bool oom;
 };
 

@@ -14,9 +14,9 @@
 #include "nstype.h"
 
 static const char *const kind_names[LT_KIND_MAX] = {
-    [LT_NONE] = "none",	      [LT_CREATED] = "created", [LT_PINNED] = "pinned",
-    [LT_ENTERED] = "entered", [LT_REFUSED] = "refused", [LT_LEFT] = "left",
-    [LT_UNPINNED] = "unpinned", [LT_FREED] = "freed",	[LT_LOST] = "lost",
+    [LT_NONE] = "none",		[LT_CREATED] = "created", [LT_PINNED] = "pinned",
+    [LT_ENTERED] = "entered",	[LT_REFUSED] = "refused", [LT_LEFT] = "left",
+    [LT_UNPINNED] = "unpinned", [LT_FREED] = "freed",	  [LT_LOST] = "lost",
 };
 
 const char *lt_kind_name(enum lt_kind k)
@@ -479,8 +479,7 @@ void lt_print_inc_end(FILE *out, const struct lt_timeline *tl, size_t i)
 		      "holder let go is not known",
 		      out);
 		if (c->state == LT_GONE_REUSED)
-			fprintf(out,
-				"; the inode now belongs to another namespace, ns_id %" PRIu64,
+			fprintf(out, "; the inode now belongs to another namespace, ns_id %" PRIu64,
 				c->now_id);
 		fputs(")\n", out);
 		break;
@@ -510,7 +509,8 @@ json_object *lt_event_json(const struct lt_timeline *tl, const struct lt_event *
 
 static json_object *event_brief(const struct lt_event *e)
 {
-	static const char *const keys[] = {"time", "op", "pid", "comm", "uid", "path", "target_pid"};
+	static const char *const keys[] = {"time", "op",   "pid",	"comm",
+					   "uid",  "path", "target_pid"};
 	json_object *o = json_object_new_object(), *v;
 	size_t i;
 
@@ -547,9 +547,8 @@ json_object *lt_summary_json(const struct lt_timeline *tl)
 				       c->ns_id ? json_object_new_int64((int64_t)c->ns_id) : NULL);
 		json_object_object_add(j, "first", event_brief(&tl->ev[c->first]));
 		json_object_object_add(j, "last", event_brief(&tl->ev[c->last]));
-		json_object_object_add(j, "created",
-				       c->created != SIZE_MAX ? event_brief(&tl->ev[c->created])
-							      : NULL);
+		json_object_object_add(
+		    j, "created", c->created != SIZE_MAX ? event_brief(&tl->ev[c->created]) : NULL);
 		for (k = LT_CREATED; k < LT_KIND_MAX; k++)
 			json_object_object_add(n, kind_names[k],
 					       json_object_new_int64((int64_t)c->count[k]));
@@ -563,7 +562,8 @@ json_object *lt_summary_json(const struct lt_timeline *tl)
 			json_object_object_add(f, "inferred",
 					       json_object_new_boolean(c->state != LT_FREED_SEEN));
 			if (c->last_real != SIZE_MAX)
-				json_object_object_add(f, "after", event_brief(&tl->ev[c->last_real]));
+				json_object_object_add(f, "after",
+						       event_brief(&tl->ev[c->last_real]));
 			if (c->state == LT_REUSED)
 				json_object_object_add(f, "before",
 						       event_brief(&tl->ev[tl->inc[i + 1].first]));

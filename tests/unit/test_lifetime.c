@@ -90,7 +90,7 @@ static void feed_ipnetns(struct lt_timeline *tl)
 
 Test(lifetime, classifies_an_ip_netns)
 {
-	static const enum lt_kind want[] = {LT_CREATED, LT_PINNED, LT_LEFT,
+	static const enum lt_kind want[] = {LT_CREATED, LT_PINNED,  LT_LEFT,
 					    LT_PINNED,	LT_ENTERED, LT_UNPINNED};
 	struct lt_timeline tl;
 	size_t i;
@@ -132,8 +132,9 @@ Test(lifetime, event_lines)
 			    "pid=16098 (ip) uid=0 seq=6\n");
 	free(s);
 	s = event_text(&tl, 3);
-	cr_assert_str_eq(s, "2026-12-03T09:17:38.1Z pinned   by open of /run/netns/blue fd=5 "
-			    "pid=16100 (ip) uid=0 seq=7\n",
+	cr_assert_str_eq(s,
+			 "2026-12-03T09:17:38.1Z pinned   by open of /run/netns/blue fd=5 "
+			 "pid=16100 (ip) uid=0 seq=7\n",
 			 "a short fraction is kept as it is");
 	free(s);
 	s = event_text(&tl, 4);
