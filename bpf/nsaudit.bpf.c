@@ -288,6 +288,25 @@ static __always_inline __u32 nsfs_fd_via(struct file *file, int fd)
 	return NSAUDIT_VIA_PROC;
 }
 
+/*
+ * The current task's file for fd, for the hot hooks (setns, and the open
+ * hooks that run on every open on the machine): direct BTF loads down to
+ * the fd table, one probe read for the slot (a variable index into it is
+ * not a BTF access).
+ */
+static __always_inline struct file *cur_fd_file(int fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = task->files->fdt;
+	struct file **fda = fdt->fd;
+	struct file *f = NULL;
+
+	if ((unsigned int)fd >= fdt->max_fds)
+		return NULL;
+	bpf_probe_read_kernel(&f, sizeof(f), (void *)((unsigned long)fda + fd * sizeof(f)));
+	return f;
+}
+
 static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
@@ -304,7 +323,7 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 	p->fd = fd;
 	p->arg = flags;
 
-	file = task_fd_file(task, fd);
+	file = cur_fd_file(fd);
 	if (file && file_is_nsfs(file)) {
 		struct ns_common *ns = file_ns(file);
 
@@ -419,24 +438,6 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
  * (rare), and only then is the path read back from the syscall's registers.
  * Hooking the entry too would tax every open on the machine.
  */
-/*
- * The current task's file for fd, for the open hooks that run on every
- * open on the machine: direct BTF loads down to the fd table, one probe
- * read for the slot (a variable index into it is not a BTF access).
- */
-static __always_inline struct file *cur_fd_file(int fd)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt = task->files->fdt;
-	struct file **fda = fdt->fd;
-	struct file *f = NULL;
-
-	if ((unsigned int)fd >= fdt->max_fds)
-		return NULL;
-	bpf_probe_read_kernel(&f, sizeof(f), (void *)((unsigned long)fda + fd * sizeof(f)));
-	return f;
-}
-
 static __always_inline int handle_open_exit(long ret, int path_arg)
 {
 	struct nsaudit_event *e;
