@@ -8,12 +8,18 @@ NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
 
 run() {	# OUT ENV... : trace on a pseudo-terminal (script) while nsops runs
 	local out=$1; shift
-	env "$@" script -qfec "$NSAUDIT trace --comm nscolour" /dev/null >"$out" 2>&1 &
+	# script runs the command with $SHELL -c; under dash that shell stays
+	# as nsaudit's parent, so the command records its own pid and execs:
+	# the signal goes to nsaudit whatever the shell. timeout is the
+	# backstop should the signal ever be missed.
+	rm -f "$TMP/trace.pid"
+	env "$@" script -qfec "echo \$\$ >$TMP/trace.pid; exec timeout --foreground -s INT 30 $NSAUDIT trace --comm nscolour" \
+		/dev/null >"$out" 2>&1 </dev/null &
 	local sp=$!
-	for i in $(seq 1 100); do grep -q 'nsaudit: ready' "$out" && break; sleep 0.05; done
+	for i in $(seq 1 200); do grep -q 'nsaudit: ready' "$out" && break; sleep 0.05; done
 	"$NSOPS" -n nscolour unshare uts >/dev/null
 	sleep 0.3
-	pkill -INT -P "$sp" -x nsaudit 2>/dev/null || kill -INT $(pgrep -P "$sp") 2>/dev/null
+	pkill -INT -x nsaudit -P "$(cat "$TMP/trace.pid")" 2>/dev/null
 	wait "$sp"
 }
 ESC=$(printf '\033')
