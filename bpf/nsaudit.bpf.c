@@ -94,6 +94,7 @@ static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct nsaudit_event *e;
+	struct file *exe;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 ugid = bpf_get_current_uid_gid();
 
@@ -124,7 +125,9 @@ static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe
 	e->via = NSAUDIT_VIA_NONE;
 	e->flags = 0;
 	e->ns_refs = 0;
-	e->pad = 0;
+	exe = task->mm->exe_file;	/* NULL for kernel threads: loads give 0 */
+	e->exe_ino = exe->f_inode->i_ino;
+	e->exe_dev = exe->f_inode->i_sb->s_dev;
 	return e;
 }
 
@@ -386,6 +389,56 @@ SEC("tracepoint/syscalls/sys_exit_unshare")
 int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
 {
 	pending_finish(NSAUDIT_OP_UNSHARE, ctx->ret);
+	return 0;
+}
+
+/* ---- exec: the path behind each executable's identity ----------------- */
+
+/*
+ * Records carry only the identity of the actor's executable (a few loads);
+ * user space turns it into a path through this map. Reading /proc/PID/exe
+ * when the record is read would fail for the short-lived (ip netns add has
+ * exited by then) and name the wrong program once the process has exec'd
+ * (unshare CMD). LRU: a busy machine's executables, not its exec count.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct nsaudit_exe_key);
+	__type(value, char[NSAUDIT_PATH_LEN]);
+} exe_paths SEC(".maps");
+
+/* The first 8 bytes of s as one word: prefix tests without a loop. */
+static __always_inline __u64 word8(const char *s)
+{
+	__u64 w;
+
+	__builtin_memcpy(&w, s, sizeof(w));
+	return w;
+}
+
+/*
+ * Every exec, always (not only when a record is wanted): the process may
+ * make its namespace calls long after. Updating even a known key keeps the
+ * path right when an inode number is reused by another file.
+ */
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct nsaudit_exe_key k = {};
+	char path[NSAUDIT_PATH_LEN];
+	struct inode *inode = BPF_CORE_READ(bprm, file, f_inode);
+
+	k.ino = BPF_CORE_READ(inode, i_ino);
+	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	/* interp: the file finally run (a script's interpreter, not the script) */
+	if (!k.ino || bpf_probe_read_kernel_str(path, sizeof(path), BPF_CORE_READ(bprm, interp)) < 2)
+		return 0;
+	/* relative names and fexecve's /dev/fd/N say nothing: /proc/PID/exe will */
+	if (path[0] != '/' || word8(path) == word8("/dev/fd/") ||
+	    (word8(path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL))
+		return 0;
+	bpf_map_update_elem(&exe_paths, &k, path, BPF_ANY);
 	return 0;
 }
 

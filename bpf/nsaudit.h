@@ -87,6 +87,7 @@ struct nsaudit_event {
 	__u64 count;		/* OP_LOST: records lost */
 	__u64 arg;		/* raw flags argument of the syscall; OP_LOST: total */
 	__u64 kseq;		/* kernel-side sequence: dedup across recorder restarts */
+	__u64 exe_ino;		/* the actor's executable: inode ... */
 	__u32 op;		/* enum nsaudit_op */
 	__u32 ns_type;		/* enum nsaudit_ns_type */
 	__u32 ns_inum;		/* the namespace acted on (entered/created/pinned) */
@@ -104,9 +105,19 @@ struct nsaudit_event {
 	__u32 via;		/* enum nsaudit_via */
 	__u32 flags;		/* NSAUDIT_F_* */
 	__u32 ns_refs;		/* reference count where the hook can see it */
-	__u32 pad;
+	__u32 exe_dev;		/* ... and kernel dev_t of its file system */
 	char comm[NSAUDIT_COMM_LEN];
 	char path[NSAUDIT_PATH_LEN]; /* open: file; mount/umount: target */
+};
+
+/*
+ * Key of the exe_paths map: an executable's file, as records name it
+ * (exe_ino, exe_dev). The value is the path it was exec'd by.
+ */
+struct nsaudit_exe_key {
+	__u64 ino;
+	__u32 dev;
+	__u32 pad;
 };
 
 /* Records without a path end before it: setns, the hot one, is 160 bytes

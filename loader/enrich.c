@@ -3,12 +3,15 @@
 #include <errno.h>
 #include <ftw.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <bpf/bpf.h>
 
 #include "enrich.h"
 #include "nstype.h"
@@ -20,6 +23,7 @@ struct proc_info {
 	uint32_t pid;
 	char comm[NSAUDIT_COMM_LEN];
 	char *exe;
+	uint64_t exe_ino;	/* the executable exe names (0: unchecked) */
 	char *cgroup;
 	bool exe_done, cgroup_done;
 };
@@ -46,6 +50,8 @@ struct enrich {
 	uint32_t mntns_pid[256];	/* one pid per mount ns seen at start */
 	uint32_t mntns_inum[256];
 	int nmntns;
+	int exe_map_fd;		/* the BPF side's exe_paths, -1 if none */
+	bool own_exe_map;
 };
 
 static int64_t clock_ns(clockid_t c)
@@ -60,8 +66,10 @@ struct enrich *enrich_new(void)
 {
 	struct enrich *en = calloc(1, sizeof(*en));
 
-	if (en)
-		enrich_sync_clock(en);
+	if (!en)
+		return NULL;
+	en->exe_map_fd = -1;
+	enrich_sync_clock(en);
 	return en;
 }
 
@@ -85,7 +93,17 @@ void enrich_free(struct enrich *en)
 	for (size_t j = 0; j < en->ncgroups; j++)
 		free(en->cgroups[j].path);
 	free(en->cgroups);
+	if (en->own_exe_map && en->exe_map_fd >= 0)
+		close(en->exe_map_fd);
 	free(en);
+}
+
+void enrich_set_exe_map(struct enrich *en, int fd, bool owned)
+{
+	if (en->own_exe_map && en->exe_map_fd >= 0)
+		close(en->exe_map_fd);
+	en->exe_map_fd = fd;
+	en->own_exe_map = owned && fd >= 0;
 }
 
 void enrich_sync_clock(struct enrich *en)
@@ -111,11 +129,37 @@ static struct proc_info *proc_slot(struct enrich *en, uint32_t pid, const char *
 	return p;
 }
 
+/*
+ * Teach exe_paths the executable of a process that exec'd before the BPF
+ * side was there to see it: its records may come after it has exited.
+ */
+static void learn_exe(struct enrich *en, uint32_t pid)
+{
+	struct nsaudit_exe_key k = { 0 };
+	char link[64], path[NSAUDIT_PATH_LEN] = "";
+	struct stat st;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%u/exe", pid);
+	if (stat(link, &st))
+		return;		/* kernel thread, or gone */
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return;
+	path[n] = '\0';
+	k.ino = st.st_ino;
+	/* the kernel's dev_t, as the records carry it (MKDEV) */
+	k.dev = (uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev));
+	bpf_map_update_elem(en->exe_map_fd, &k, path, BPF_NOEXIST);
+}
+
 void enrich_note_task(struct enrich *en, const struct nsaudit_task_snap *s)
 {
 	int i;
 
 	proc_slot(en, s->pid, s->comm);
+	if (en->exe_map_fd >= 0)
+		learn_exe(en, s->pid);
 	for (i = 0; i < en->nmntns; i++)
 		if (en->mntns_inum[i] == s->inum[NSAUDIT_NS_MNT])
 			return;
@@ -125,21 +169,62 @@ void enrich_note_task(struct enrich *en, const struct nsaudit_task_snap *s)
 	}
 }
 
-const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm)
+/* Whether path names the file with inode ino (in our mount namespace). */
+static bool same_ino(const char *path, uint64_t ino)
 {
-	struct proc_info *p = proc_slot(en, pid, comm);
+	struct stat st;
+
+	return !stat(path, &st) && (uint64_t)st.st_ino == ino;
+}
+
+/*
+ * The path the BPF side saw ino exec'd by, resolved like /proc/PID/exe
+ * would (/usr/sbin/ip -> /usr/bin/ip) when it names the same file here;
+ * as exec'd when it does not (another mount namespace's file).
+ */
+static char *exe_from_map(struct enrich *en, uint64_t ino, uint32_t dev)
+{
+	struct nsaudit_exe_key k = { .ino = ino, .dev = dev };
+	char path[NSAUDIT_PATH_LEN], real[PATH_MAX];
+
+	if (en->exe_map_fd < 0 || bpf_map_lookup_elem(en->exe_map_fd, &k, path))
+		return NULL;
+	path[sizeof(path) - 1] = '\0';
+	if (realpath(path, real) && same_ino(real, ino))
+		return strdup(real);
+	return strdup(path);
+}
+
+/* /proc/PID/exe, if it still names the executable of the record. */
+static char *exe_from_proc(uint32_t pid, uint64_t ino)
+{
 	char link[64], buf[PATH_MAX];
 	ssize_t n;
 
-	if (!p->exe_done) {
-		p->exe_done = true;
-		snprintf(link, sizeof(link), "/proc/%u/exe", pid);
-		n = readlink(link, buf, sizeof(buf) - 1);
-		if (n > 0) {
-			buf[n] = '\0';
-			p->exe = strdup(buf);
-		}
-	}
+	snprintf(link, sizeof(link), "/proc/%u/exe", pid);
+	/* stat follows the magic link to the very file: no path lookup */
+	if (ino && !same_ino(link, ino))
+		return NULL;	/* exited, or exec'd something else since */
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm, uint64_t ino,
+		       uint32_t dev)
+{
+	struct proc_info *p = proc_slot(en, pid, comm);
+
+	if (p->exe_done && p->exe_ino == ino)
+		return p->exe;
+	free(p->exe);
+	p->exe = ino ? exe_from_map(en, ino, dev) : NULL;
+	if (!p->exe)
+		p->exe = exe_from_proc(pid, ino);
+	p->exe_ino = ino;
+	p->exe_done = true;
 	return p->exe;
 }
 

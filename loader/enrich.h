@@ -27,8 +27,20 @@ void enrich_note_task(struct enrich *en, const struct nsaudit_task_snap *s);
 /* Read every mount namespace's nsfs mounts (one task per mount ns). */
 void enrich_scan_mounts(struct enrich *en);
 
-/* Executable and cgroup path of a live process; NULL if unknown. */
-const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm);
+/*
+ * The BPF side's exe_paths map (executables by identity, learned at exec);
+ * owned: close it with the rest.
+ */
+void enrich_set_exe_map(struct enrich *en, int fd, bool owned);
+
+/*
+ * The executable of a record's actor, from its identity (ino, dev: 0 when
+ * the hook does not know it): exe_paths, else /proc/PID/exe if it is still
+ * that file. NULL if unknown.
+ */
+const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm, uint64_t ino,
+		       uint32_t dev);
+/* The cgroup path of a live process; NULL if unknown. */
 const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uint64_t id);
 
 /*

@@ -270,7 +270,7 @@ static int handle_event(void *ctx, void *data, size_t len)
 		return 0;
 	x.seq = ++t->seq;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
-	x.exe = enrich_exe(t->en, e.pid, e.comm);
+	x.exe = enrich_exe(t->en, e.pid, e.comm, e.exe_ino, e.exe_dev);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
 	rec = event_to_json(&e, &x);
@@ -372,6 +372,9 @@ static int pin_all(struct tracer *t, char *err, size_t errlen)
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "config") ||
 	    (rc = bpf_map__pin(t->skel->maps.rodata, path)))
 		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths") ||
+	    (rc = bpf_map__pin(t->skel->maps.exe_paths, path)))
+		goto fail;
 	for (i = 0; i < t->skel->skeleton->prog_cnt; i++) {
 		struct bpf_link *link = *t->skel->skeleton->progs[i].link;
 		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
@@ -418,6 +421,9 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 		return -1;
 	}
 	close(cfg_fd);
+	/* optional: pins of an older nsaudit have no exe map (exe from /proc) */
+	pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths");
+	enrich_set_exe_map(t->en, bpf_obj_get(path), true);
 	if (cfg.filter_tgid != t->o.pid || cfg.type_mask != t->o.type_mask ||
 	    cfg.op_mask != (t->o.op_mask | (1u << NSAUDIT_OP_LOST))) {
 		snprintf(err, errlen, "the programs pinned in %s were loaded with other filters "
@@ -427,7 +433,7 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 	}
 	t->reused = true;
 	snprintf(t->hooks, sizeof(t->hooks), "pinned in %s: %s", t->o.pin_dir,
-		 "tracepoint/syscalls raw_tp/sched_process_fork");
+		 "tracepoint/syscalls raw_tp/sched_process_fork raw_tp/sched_process_exec");
 	return 0;
 }
 
@@ -490,6 +496,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		goto fail;
 	t->ring_fd = bpf_map__fd(t->skel->maps.events);
 	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
+	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
 ring:
 	t->rb = ring_buffer__new(t->ring_fd, handle_event, t, NULL);
@@ -523,7 +530,7 @@ bool tracer_reused_pins(const struct tracer *t)
 static bool our_pin(const char *name)
 {
 	return !strcmp(name, "events") || !strcmp(name, "counters") || !strcmp(name, "config") ||
-	       !strncmp(name, "link_", 5);
+	       !strcmp(name, "exe_paths") || !strncmp(name, "link_", 5);
 }
 
 int tracer_unpin(const char *pin_dir)

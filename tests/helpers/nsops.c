@@ -13,13 +13,15 @@
  *   nsops [-n COMM] setns-bad              setns on /dev/null (EINVAL)
  *   nsops [-n COMM] setns-loop N PATH      N times setns(fd of PATH, 0)
  * -n sets the process name (prctl PR_SET_NAME) first: hostile names welcome,
- * \n and \xHH escapes are decoded.
+ * \n and \xHH escapes are decoded. -w waits for a byte on stdin before the
+ * syscall (a process that exists before the tracer starts).
  * Prints "pid N" first; exits 0 when the syscall did what was asked.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +107,7 @@ static int child_fn(void *arg)
 int main(int argc, char **argv)
 {
 	char name[64];
+	bool wait_go = false;
 	int fd;
 
 	if (argc > 2 && !strcmp(argv[1], "-n")) {
@@ -113,12 +116,19 @@ int main(int argc, char **argv)
 		argv += 2;
 		argc -= 2;
 	}
+	if (argc > 1 && !strcmp(argv[1], "-w")) {
+		wait_go = true;
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
 		fprintf(stderr, "usage: see the comment at the top of nsops.c\n");
 		return 2;
 	}
 	printf("pid %d\n", getpid());
 	fflush(stdout);
+	if (wait_go && read(0, name, 1) != 1)
+		return die("read stdin");
 	if (!strcmp(argv[1], "setns") && argc >= 3) {
 		fd = open(argv[2], O_RDONLY | O_CLOEXEC);
 		if (fd < 0)

@@ -43,3 +43,6 @@ for t in net uts ipc mnt pid user cgroup time; do
 	grep -q "^nsfd $t " "$wl" || echo "FAIL: guest workload: nsfd $t did not run"
 done
 has "unshare is traced on the 6.1 guest too (CO-RE)" '(.op=="unshare" and .ns_type=="ipc")'
+# exe comes from the identity the 6.1 kernel's records carry (exe_ino/dev)
+has "exe of the workload's records, from the exec hook (CO-RE on 6.1)" \
+	'(.op=="nsfd" and .exe=="/bin/nsfd_workload")'
