@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,11 @@ int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, ch
 	if (is_opt(a, "-p", "--pid")) {
 		if (parse_long(v, 1, 0x3fffffff, &n)) {
 			snprintf(err, errlen, "--pid '%.32s': not a process id", v);
+			return -1;
+		}
+		/* a pid that is not there now can only be another process later */
+		if (kill((pid_t)n, 0) && errno == ESRCH) {
+			snprintf(err, errlen, "--pid %ld: no such process", n);
 			return -1;
 		}
 		o->pid = (uint32_t)n;

@@ -91,6 +91,7 @@ bad() {	# bad "what" "expected text" ARGS...
 }
 bad "--pid abc" "not a process id" trace --pid abc
 bad "--pid -5" "not a process id" trace --pid -5
+bad "--pid of no process" "no such process" trace --pid 1073741823
 bad "--format xml" "not text or json" trace --format xml
 bad "--type foo" "unknown namespace type 'foo'" trace --type net,foo
 bad "--op bogus" "unknown operation 'bogus'" trace --op bogus
