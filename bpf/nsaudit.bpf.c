@@ -486,6 +486,55 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 
 /* ---- pins by fd: an open() that returned an nsfs file -------------------- */
 
+/* The path argument of the open being exited, back from its registers. */
+static __always_inline const char *open_path_arg(int path_arg)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	return (const char *)(path_arg == 0 ? BPF_CORE_READ(regs, di) : BPF_CORE_READ(regs, si));
+}
+
+#define NSAUDIT_EPERM	1
+#define NSAUDIT_EACCES	13
+/* "/proc/" + "4194304/task/4194304" + "/ns/": where "/ns/" can start */
+#define PROC_NS_SCAN	32
+
+/*
+ * An open of /proc/PID/ns/TYPE refused by the access check (EACCES, EPERM)
+ * pinned nothing, but someone tried to: report it with the path, and user
+ * space names the type and target. Only refused opens get here, so every
+ * other failing open on the machine still costs one compare. The path is
+ * read back from user memory at exit: a thread racing to rewrite it could
+ * change what is reported, never what the kernel refused.
+ */
+static __always_inline void handle_open_denied(long ret, int path_arg)
+{
+	const char *upath = open_path_arg(path_arg);
+	char head[PROC_NS_SCAN + 4] = {};
+	struct nsaudit_event *e;
+	bool ns_dir = false;
+	int i;
+
+	if (!op_wanted(NSAUDIT_OP_OPEN))
+		return;
+	if (bpf_probe_read_user_str(head, sizeof(head), upath) < 8 ||
+	    (word8(head) & 0xffffffffffffULL) != (word8("/proc/..") & 0xffffffffffffULL))
+		return;
+	#pragma unroll
+	for (i = 6; i < PROC_NS_SCAN; i++)
+		if (head[i] == '/' && head[i + 1] == 'n' && head[i + 2] == 's' && head[i + 3] == '/')
+			ns_dir = true;
+	if (!ns_dir)
+		return;
+	e = event_start_path(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
+	if (!e)
+		return;
+	e->result = ret;
+	e->via = NSAUDIT_VIA_PROC;
+	bpf_probe_read_user_str(e->path, sizeof(e->path), upath);
+	event_submit(e);
+}
+
 /*
  * Only the exit is hooked: the new fd tells whether an nsfs file was opened
  * (rare), and only then is the path read back from the syscall's registers.
@@ -496,12 +545,13 @@ static __always_inline int handle_open_exit(long ret, int path_arg)
 	struct nsaudit_event *e;
 	struct ns_common *ns;
 	struct file *file;
-	struct pt_regs *regs;
-	const char *upath;
 	__u32 type;
 
-	if (ret < 0)
+	if (ret < 0) {
+		if (ret == -NSAUDIT_EACCES || ret == -NSAUDIT_EPERM)
+			handle_open_denied(ret, path_arg);
 		return 0;
+	}
 	file = cur_fd_file(ret);
 	if (!file || !file_is_nsfs(file))
 		return 0;
@@ -520,9 +570,7 @@ static __always_inline int handle_open_exit(long ret, int path_arg)
 	e->ns_refs = ns_refcount(ns);
 	e->flags |= NSAUDIT_F_HAS_NS;
 	e->via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	upath = (const char *)(path_arg == 0 ? BPF_CORE_READ(regs, di) : BPF_CORE_READ(regs, si));
-	bpf_probe_read_user_str(e->path, sizeof(e->path), upath);
+	bpf_probe_read_user_str(e->path, sizeof(e->path), open_path_arg(path_arg));
 	event_submit(e);
 	return 0;
 }

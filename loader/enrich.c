@@ -327,6 +327,40 @@ int proc_ns_path_pid(const char *path, uint32_t self_pid)
 	return (int)v;
 }
 
+int proc_ns_path_type(const char *path, bool *for_children)
+{
+	static const char sfx[] = "_for_children";
+	char name[32];
+	const char *s;
+	size_t n;
+	int type;
+
+	if (!proc_ns_path_pid(path, 1))
+		return -1;
+	s = strchr(path + 6, '/');		/* after PID, self or thread-self */
+	if (!strncmp(s, "/task/", 6)) {
+		char *end;
+
+		if (strtol(s + 6, &end, 10) <= 0 || *end != '/')
+			return -1;
+		s = end;
+	}
+	if (strncmp(s, "/ns/", 4))
+		return -1;
+	s += 4;
+	n = strlen(s);
+	if (!n || n >= sizeof(name) || strchr(s, '/'))
+		return -1;
+	memcpy(name, s, n + 1);
+	*for_children = n > sizeof(sfx) - 1 && !strcmp(name + n - (sizeof(sfx) - 1), sfx);
+	if (*for_children)
+		name[n - (sizeof(sfx) - 1)] = '\0';
+	type = nstype_from_name(name);
+	if (type < 0 || (*for_children && type != NSAUDIT_NS_PID && type != NSAUDIT_NS_TIME))
+		return -1;
+	return type;
+}
+
 /* mountinfo escapes space, tab, newline and backslash as \ooo */
 static void unescape_octal(char *s)
 {
@@ -496,6 +530,39 @@ static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 	return false;
 }
 
+/*
+ * An open of /proc/PID/ns/TYPE that the access check refused: the kernel
+ * side only has the path. Name the type from it and, where we may look,
+ * the namespace the caller tried to pin (as it is now: the target may have
+ * moved on since). Anything else under /proc is not ours: drop it.
+ */
+static bool complete_denied_open(struct nsaudit_event *e)
+{
+	char path[PATH_MAX];
+	const char *rest;
+	bool children;
+	struct stat st;
+	int type;
+
+	type = proc_ns_path_type(e->path, &children);
+	if (type < 0 || e->target_pid <= 0)
+		return false;
+	e->ns_type = (uint32_t)type;
+	if (children)
+		e->flags |= NSAUDIT_F_FOR_CHILDREN;
+	/* self and thread-self mean the caller, not us */
+	rest = strchr(e->path + 6, '/');
+	if (!strncmp(e->path + 6, "thread-self/", 12))
+		snprintf(path, sizeof(path), "/proc/%u/task/%u%s", e->pid, e->tid, rest);
+	else
+		snprintf(path, sizeof(path), "/proc/%d%s", e->target_pid, rest);
+	if (stat(path, &st) == 0 && st.st_ino <= UINT32_MAX) {
+		e->ns_inum = (uint32_t)st.st_ino;
+		e->flags |= NSAUDIT_F_HAS_NS;
+	}
+	return true;
+}
+
 bool enrich_complete(struct enrich *en, struct nsaudit_event *e)
 {
 	switch (e->op) {
@@ -505,7 +572,7 @@ bool enrich_complete(struct enrich *en, struct nsaudit_event *e)
 		return complete_umount(en, e);
 	case NSAUDIT_OP_OPEN:
 		e->target_pid = proc_ns_path_pid(e->path, e->pid);
-		return true;
+		return e->result >= 0 || complete_denied_open(e);
 	default:
 		return true;
 	}

@@ -126,8 +126,11 @@ enum lt_kind lt_classify(const struct lt_timeline *tl, json_object *rec, uint64_
 			k = result ? LT_NONE : LT_CREATED;
 			break;
 		case NSAUDIT_OP_OPEN:
-		case NSAUDIT_OP_MOUNT:
 		case NSAUDIT_OP_NSFD:
+			/* a pin the access check refused: who tried matters */
+			k = result ? LT_REFUSED : LT_PINNED;
+			break;
+		case NSAUDIT_OP_MOUNT:
 			k = result ? LT_NONE : LT_PINNED;
 			break;
 		case NSAUDIT_OP_SETNS:
@@ -360,8 +363,21 @@ void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_eve
 		}
 		print_who(out, r);
 		break;
-	case LT_ENTERED:
 	case LT_REFUSED:
+		if (strcmp(op, "setns")) {
+			fprintf(out, "by %s", op);
+			if (path) {
+				fputs(" of ", out);
+				put_esc(out, path);
+			} else if (jint(r, "target_pid", &tp)) {
+				fprintf(out, " of pid %" PRId64, tp);
+			}
+			fprintf(out, " (failed: %s)", err ? err : "error");
+			print_who(out, r);
+			break;
+		}
+		/* fall through */
+	case LT_ENTERED:
 		fputs("by setns", out);
 		if (e->kind == LT_REFUSED)
 			fprintf(out, " (failed: %s)", err ? err : "error");

@@ -40,6 +40,21 @@ expect_eq "hostile path: exact bytes round-trip through JSON" \
 	"$(jq -j 'select(.op=="mount") | .path' "$OUT" | od -An -tx1 | tr -d ' \n')" \
 	"$(printf '%s' "$evil" | od -An -tx1 | tr -d ' \n')"
 
+# --- a refused pin: an unprivileged nsenter against root's process
+OUT=$TMP/denied.jsonl
+sleep 30 & sl=$!
+trace_start "$OUT" --op open
+setpriv --reuid=65534 --regid=65534 --clear-groups nsenter -t $sl -n true 2>/dev/null
+setpriv --reuid=65534 --regid=65534 --clear-groups cat /proc/$sl/environ 2>/dev/null
+sleep 0.2
+trace_stop
+kill $sl
+expect_eq "refused open: one record, EACCES, uid 65534" \
+	"$(jq -r '[.op, .result, .error, .uid, .comm] | join(" ")' "$OUT")" "open -13 EACCES 65534 nsenter"
+expect_eq "refused open: names the target and the namespace it tried to pin" \
+	"$(jq -r '[.ns_type, .ns_inum, .target_pid] | join(" ")' "$OUT")" \
+	"net $(ns_inum /proc/$sl/ns/net 2>/dev/null || ns_inum /proc/self/ns/net) $sl"
+
 # --- filters
 OUT=$TMP/filter.jsonl
 trace_start "$OUT" --type uts --op unshare

@@ -167,14 +167,20 @@ Test(lifetime, hostile_names_are_escaped)
 Test(lifetime, failures_and_other_ops)
 {
 	struct lt_timeline tl;
+	char *s;
 
 	lt_init(&tl, NSAUDIT_NS_NET, NET);
 	cr_assert_eq(feed(&tl, "{\"op\":\"setns\",\"result\":-1,\"error\":\"EPERM\","
 			       "\"ns_type\":\"net\",\"ns_inum\":4026532289,\"old_inum\":1}"),
 		     LT_REFUSED);
-	cr_assert_eq(feed(&tl, "{\"op\":\"open\",\"result\":-13,\"ns_type\":\"net\","
-			       "\"ns_inum\":4026532289}"),
-		     LT_NONE, "a failed open pins nothing");
+	cr_assert_eq(feed(&tl, "{\"op\":\"open\",\"result\":-13,\"error\":\"EACCES\","
+			       "\"ns_type\":\"net\",\"ns_inum\":4026532289,\"pid\":8,"
+			       "\"comm\":\"cat\",\"uid\":65534,\"path\":\"/proc/9/ns/net\"}"),
+		     LT_REFUSED, "a refused open pins nothing, but is shown");
+	s = event_text(&tl, 1);
+	cr_assert_str_eq(s, "- refused  by open of /proc/9/ns/net (failed: EACCES) pid=8 (cat) "
+			    "uid=65534\n");
+	free(s);
 	cr_assert_eq(feed(&tl, "{\"op\":\"clone\",\"result\":0,\"ns_type\":\"net\","
 			       "\"ns_inum\":5,\"old_inum\":4026532289,\"target_pid\":9}"),
 		     LT_NONE, "clone: the parent stays in its namespace");

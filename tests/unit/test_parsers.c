@@ -99,6 +99,27 @@ Test(enrich, proc_ns_path_pid)
 	cr_assert_eq(proc_ns_path_pid("/proc/x/ns/net", 9), 0);
 }
 
+Test(enrich, proc_ns_path_type)
+{
+	bool ch = true;
+
+	cr_assert_eq(proc_ns_path_type("/proc/123/ns/net", &ch), NSAUDIT_NS_NET);
+	cr_assert(!ch);
+	cr_assert_eq(proc_ns_path_type("/proc/123/task/124/ns/cgroup", &ch), NSAUDIT_NS_CGROUP);
+	cr_assert_eq(proc_ns_path_type("/proc/self/ns/pid_for_children", &ch), NSAUDIT_NS_PID);
+	cr_assert(ch);
+	cr_assert_eq(proc_ns_path_type("/proc/thread-self/ns/time_for_children", &ch),
+		     NSAUDIT_NS_TIME);
+	/* not namespace files, or not only one */
+	cr_assert_eq(proc_ns_path_type("/proc/123/ns/net_for_children", &ch), -1);
+	cr_assert_eq(proc_ns_path_type("/proc/123/ns/", &ch), -1);
+	cr_assert_eq(proc_ns_path_type("/proc/123/ns/net/x", &ch), -1);
+	cr_assert_eq(proc_ns_path_type("/proc/123/environ", &ch), -1);
+	cr_assert_eq(proc_ns_path_type("/proc/123/task/x/ns/net", &ch), -1);
+	cr_assert_eq(proc_ns_path_type("/proc/123/fd/ns/net", &ch), -1);
+	cr_assert_eq(proc_ns_path_type("/run/netns/blue", &ch), -1);
+}
+
 Test(enrich, mountinfo_nsfs)
 {
 	char mnt[256];
