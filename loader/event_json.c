@@ -200,6 +200,13 @@ static bool get_i64(struct json_object *rec, const char *k, int64_t *out)
 	return true;
 }
 
+static bool get_bool(struct json_object *rec, const char *k)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(rec, k, &v) && json_object_get_boolean(v);
+}
+
 /* Print untrusted bytes C-style so a line stays one line and readable. */
 static void print_escaped(FILE *f, const char *s)
 {
@@ -239,6 +246,8 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 	}
 	if (type && get_i64(rec, "old_inum", &v))
 		fprintf(f, " from %s:[%lld]", type, (long long)v);
+	if (get_bool(rec, "for_children"))
+		fputs(" (for children)", f);
 	if (get_i64(rec, "count", &v))
 		fprintf(f, " count=%lld", (long long)v);
 	if (get_i64(rec, "pid", &v))

@@ -146,3 +146,24 @@ Test(event_json, text_line_escapes)
 	free(buf);
 	json_object_put(o);
 }
+
+Test(event_json, text_line_says_for_children)
+{
+	struct nsaudit_event e = base();
+	struct event_extra x = { 0 };
+	struct json_object *o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	e.op = NSAUDIT_OP_UNSHARE;
+	e.ns_type = NSAUDIT_NS_PID;
+	e.flags |= NSAUDIT_F_FOR_CHILDREN;
+	o = event_to_json(&e, &x);
+	record_print_text(f, o, false);
+	fclose(f);
+	cr_assert_not_null(strstr(buf, "unshare pid:[4026532289] from pid:[4026531840] "
+				       "(for children) pid=42"), "%s", buf);
+	free(buf);
+	json_object_put(o);
+}
