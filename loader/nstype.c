@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +307,10 @@ bad_inode:
 				return -1;
 			}
 			out->pid = (int)v;
+			if (kill((pid_t)v, 0) && errno == ESRCH) {
+				snprintf(err, errlen, "'%.64s': no such process %ld", spec, v);
+				return -1;
+			}
 			snprintf(out->path, sizeof(out->path), "/proc/%ld/ns/%s", v,
 				 nstype_name(type));
 			if (resolve_path(out->path, out, err, errlen))

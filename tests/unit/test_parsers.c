@@ -76,6 +76,9 @@ Test(nsspec, bad_specs_say_why)
 	cr_assert_eq(nsspec_parse("/etc/passwd", false, &s, err, sizeof(err)), -1);
 	cr_assert(strstr(err, "not a namespace file"), "%s", err);
 	cr_assert_eq(nsspec_parse("/nonexistent/x", false, &s, err, sizeof(err)), -1);
+	/* above pid_max: cannot exist */
+	cr_assert_eq(nsspec_parse("999999999:net", false, &s, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "no such process 999999999"), "%s", err);
 }
 
 Test(nsspec, proc_path_resolves)
