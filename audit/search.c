@@ -78,14 +78,17 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 	}
 	if (f->has_ns) {
 		const char *t = audit_rec_str(r, "ns_type", NULL);
+		bool has_new = audit_rec_int(r, "ns_inum", &v);
+		bool has_old = audit_rec_int(r, "old_inum", &old);
 		bool hit = false;
+		size_t i;
 
-		if (f->ns_type >= 0 && (!t || strcmp(t, nstype_name((unsigned int)f->ns_type))))
-			return false;
-		if (audit_rec_int(r, "ns_inum", &v) && v == f->ns_inum)
-			hit = true;
-		if (audit_rec_int(r, "old_inum", &old) && old == f->ns_inum)
-			hit = true;
+		for (i = 0; i < f->n_ns && !hit; i++) {
+			if (f->ns[i].type >= 0 &&
+			    (!t || strcmp(t, nstype_name((unsigned int)f->ns[i].type))))
+				continue;
+			hit = (has_new && v == f->ns[i].inum) || (has_old && old == f->ns[i].inum);
+		}
 		if (!hit)
 			return false;
 	}
@@ -179,7 +182,9 @@ static void search_usage(FILE *f)
 		"  --op LIST         setns,unshare,clone,open,mount,umount,nsfd,ns_free,lost,log\n"
 		"  --ns NS           TYPE:INODE, TYPE:[INODE], PID:TYPE, a path to a namespace\n"
 		"                    file or an ip netns name; matches the namespace acted on\n"
-		"                    or the one left (old_inum)\n"
+		"                    or the one left (old_inum). A path or name that no\n"
+		"                    longer exists (ip netns del) matches every namespace\n"
+		"                    the log saw bind-mounted there\n"
 		"  --pid N           the acting process (tgid)\n"
 		"  --uid N           the acting user (real uid)\n"
 		"  --comm NAME       exact process name\n"
@@ -224,17 +229,149 @@ static int parse_ops(const char *list, struct audit_filter *f, char *err, size_t
 	return 0;
 }
 
+struct printer {
+	const struct audit_filter *f;
+	bool json;
+	uint64_t matched;
+};
+
+static void print_match(void *ctx, const struct audit_rec *r)
+{
+	struct printer *p = ctx;
+
+	if (!audit_filter_match(p->f, r))
+		return;
+	p->matched++;
+	if (p->json) {
+		struct sbuf b = {0};
+
+		audit_json_object(&b, r->obj);
+		if (!b.oom)
+			printf("%s\n", b.p);
+		sb_free(&b);
+	} else {
+		audit_print_text(stdout, r);
+	}
+}
+
+/*
+ * Every parsable record of segments nums[0..n), oldest first, to fn. With
+ * report, damaged segments and lines are reported on stderr (once per
+ * segment, naming the first bad line); a first pass stays quiet.
+ */
+static void scan_log(int dirfd, const char *dir, const unsigned int *nums, size_t n,
+		     bool report, void (*fn)(void *, const struct audit_rec *), void *ctx)
+{
+	char err[512], first_bad[600];
+	uint64_t skipped;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char name[AUDIT_SEG_NAME_MAX];
+		struct audit_seg seg;
+		const char *line;
+		size_t len;
+		bool complete;
+
+		audit_seg_name(nums[i], name);
+		if (audit_seg_read(dirfd, name, &seg, err, sizeof(err))) {
+			if (report)
+				fprintf(stderr, "nsaudit search: %.200s/%s: skipped\n", dir, err);
+			continue;
+		}
+		skipped = 0;
+		while (audit_seg_next(&seg, &line, &len, &complete)) {
+			struct audit_rec r;
+
+			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
+				/* one line per damaged segment, naming the first */
+				if (!skipped++) {
+					char *c;
+
+					snprintf(first_bad, sizeof(first_bad),
+						 "line %" PRIu64 ": %s", seg.lineno,
+						 complete ? err : "unfinished last record");
+					for (c = first_bad; *c; c++) /* untrusted names */
+						if ((unsigned char)*c < 0x20 || *c == 0x7f)
+							*c = '?';
+				}
+				continue;
+			}
+			fn(ctx, &r);
+			audit_rec_free(&r);
+		}
+		audit_seg_free(&seg);
+		if (skipped && report)
+			fprintf(stderr,
+				"nsaudit search: %.200s/%s: skipped %" PRIu64 " damaged line%s "
+				"(first: %s)\n",
+				dir, name, skipped, skipped == 1 ? "" : "s", first_bad);
+	}
+}
+
+struct mounts_at {
+	const char *path;
+	struct audit_filter *f;
+};
+
+static void mount_at(void *ctx, const struct audit_rec *r)
+{
+	struct mounts_at *m = ctx;
+	const char *op = audit_rec_str(r, "op", NULL), *p = audit_rec_str(r, "path", NULL);
+	const char *t = audit_rec_str(r, "ns_type", NULL);
+	int64_t inum, result = 0;
+	int type;
+	size_t i;
+
+	if (!op || strcmp(op, "mount") || !p || strcmp(p, m->path) || !t ||
+	    !audit_rec_int(r, "ns_inum", &inum) || inum <= 0 || inum > UINT32_MAX ||
+	    (audit_rec_int(r, "result", &result) && result) || (type = nstype_from_name(t)) < 0)
+		return;
+	for (i = 0; i < m->f->n_ns; i++)
+		if (m->f->ns[i].type == type && m->f->ns[i].inum == (uint32_t)inum)
+			return;
+	if (m->f->n_ns < AUDIT_FILTER_NS_MAX) {
+		m->f->ns[m->f->n_ns].type = type;
+		m->f->ns[m->f->n_ns++].inum = (uint32_t)inum;
+	}
+}
+
+/*
+ * --ns PATH (or an ip netns name) that no longer exists: every namespace
+ * the log saw bind-mounted there, as the name is what the user knows.
+ */
+static int find_mounts(int dirfd, const char *dir, const unsigned int *nums, size_t n,
+		       const char *path, struct audit_filter *f)
+{
+	struct mounts_at m = {.path = path, .f = f};
+
+	scan_log(dirfd, dir, nums, n, false, mount_at, &m);
+	if (!f->n_ns) {
+		fprintf(stderr,
+			"nsaudit search: --ns: %.200s: no such namespace file, and no mount "
+			"there in the log (give TYPE:INODE)\n",
+			path);
+		return -1;
+	}
+	fprintf(stderr,
+		"nsaudit search: note: %.200s no longer exists; matching the %zu namespace%s "
+		"the log saw mounted there\n",
+		path, f->n_ns, f->n_ns == 1 ? "" : "s");
+	return 0;
+}
+
 int cmd_search(int argc, char **argv)
 {
-	struct audit_filter f = {.ns_type = -1};
-	const char *dir = NULL;
+	struct audit_filter f = {0};
+	struct printer pr = {0};
+	const char *dir = NULL, *gone_path = NULL;
 	bool json = false;
-	uint64_t matched = 0, skipped = 0;
+	uint64_t matched;
 	unsigned int *nums = NULL;
 	struct timespec now;
-	char err[512], first_bad[600];
+	char err[512], gone_buf[4096];
 	int64_t now_ns;
-	size_t n, i;
+	size_t n;
 	int dirfd, k;
 
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -291,13 +428,26 @@ int cmd_search(int argc, char **argv)
 		} else if (!strcmp(a, "--ns")) {
 			struct nsspec ns;
 
-			if (nsspec_parse(val, true, &ns, err, sizeof(err))) {
-				fprintf(stderr, "nsaudit search: --ns: %s\n", err);
-				return EXIT_USAGE;
-			}
 			f.has_ns = true;
-			f.ns_type = ns.type;
-			f.ns_inum = ns.inum;
+			f.n_ns = 0;
+			gone_path = NULL;
+			errno = 0;
+			if (nsspec_parse(val, true, &ns, err, sizeof(err))) {
+				/* a name that is gone: look for its mounts in the log */
+				if (errno != ENOENT || (strchr(val, ':') && val[0] != '/')) {
+					fprintf(stderr, "nsaudit search: --ns: %s\n", err);
+					return errno == ENOENT || errno == ESRCH ? 1 : EXIT_USAGE;
+				}
+				if (val[0] == '/')
+					snprintf(gone_buf, sizeof(gone_buf), "%s", val);
+				else
+					snprintf(gone_buf, sizeof(gone_buf), "/run/netns/%s", val);
+				gone_path = gone_buf;
+			} else {
+				f.n_ns = 1;
+				f.ns[0].type = ns.type;
+				f.ns[0].inum = ns.inum;
+			}
 		} else if (!strcmp(a, "--pid")) {
 			f.has_pid = true;
 			if (parse_long(val, 0, INT_MAX, &f.pid)) {
@@ -352,58 +502,15 @@ int cmd_search(int argc, char **argv)
 	if (!n)
 		fprintf(stderr, "nsaudit search: %.200s: no log segments (nsaudit-NNNNNN.log)\n",
 			dir);
-	for (i = 0; i < n; i++) {
-		char name[AUDIT_SEG_NAME_MAX];
-		struct audit_seg seg;
-		const char *line;
-		size_t len;
-		bool complete;
-
-		audit_seg_name(nums[i], name);
-		if (audit_seg_read(dirfd, name, &seg, err, sizeof(err))) {
-			fprintf(stderr, "nsaudit search: %.200s/%s: skipped\n", dir, err);
-			continue;
-		}
-		skipped = 0;
-		while (audit_seg_next(&seg, &line, &len, &complete)) {
-			struct audit_rec r;
-
-			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
-				/* one line per damaged segment, naming the first */
-				if (!skipped++) {
-					char *c;
-
-					snprintf(first_bad, sizeof(first_bad),
-						 "line %" PRIu64 ": %s", seg.lineno,
-						 complete ? err : "unfinished last record");
-					for (c = first_bad; *c; c++) /* untrusted names */
-						if ((unsigned char)*c < 0x20 || *c == 0x7f)
-							*c = '?';
-				}
-				continue;
-			}
-			if (audit_filter_match(&f, &r)) {
-				matched++;
-				if (json) {
-					struct sbuf b = {0};
-
-					audit_json_object(&b, r.obj);
-					if (!b.oom)
-						printf("%s\n", b.p);
-					sb_free(&b);
-				} else {
-					audit_print_text(stdout, &r);
-				}
-			}
-			audit_rec_free(&r);
-		}
-		audit_seg_free(&seg);
-		if (skipped)
-			fprintf(stderr,
-				"nsaudit search: %.200s/%s: skipped %" PRIu64 " damaged line%s "
-				"(first: %s)\n",
-				dir, name, skipped, skipped == 1 ? "" : "s", first_bad);
+	if (gone_path && find_mounts(dirfd, dir, nums, n, gone_path, &f)) {
+		free(nums);
+		close(dirfd);
+		return 1;
 	}
+	pr.f = &f;
+	pr.json = json;
+	scan_log(dirfd, dir, nums, n, true, print_match, &pr);
+	matched = pr.matched;
 	free(nums);
 	close(dirfd);
 	if (fflush(stdout)) {

@@ -9,12 +9,18 @@
 
 #include "codec.h"
 
+/* --ns of a name that is gone: every namespace once mounted there */
+#define AUDIT_FILTER_NS_MAX 64
+
 struct audit_filter {
 	uint32_t ops; /* 1 << enum nsaudit_op; 0 = any */
 	bool op_log;  /* the log's own records ("op":"log") */
 	bool has_ns;
-	int ns_type;	  /* -1: any type */
-	uint32_t ns_inum; /* matches ns_inum or old_inum */
+	size_t n_ns;	/* any of these; matches ns_inum or old_inum */
+	struct {
+		int type; /* -1: any type */
+		uint32_t inum;
+	} ns[AUDIT_FILTER_NS_MAX];
 	bool has_pid, has_uid;
 	long pid, uid;
 	const char *comm; /* exact */

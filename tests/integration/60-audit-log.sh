@@ -142,3 +142,26 @@ expect_eq "record exits 0 on SIGINT" $? 0
 check "verify a recorded log" "$NSAUDIT" verify --log-dir "$R" --key "$K"
 got=$("$NSAUDIT" search --log-dir "$R" --op setns --ns "net:$inum" | wc -l)
 [ "$got" -ge $M ] && pass "search finds all $M real setns calls ($got)" || fail "search found $got of $M setns calls"
+
+# --- search by a name that is gone: ip netns del, then search by its name ----
+R=$TMP/gone
+"$NSAUDIT" record --no-pin --log-dir "$R" --key "$K" >"$TMP/gone.out" 2>"$TMP/gone.err" &
+RPID=$!
+for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/gone.err" && break; sleep 0.05; done
+ip netns add nsaudit-gone
+inum=$(stat -L -c %i /run/netns/nsaudit-gone)
+ip netns exec nsaudit-gone true
+ip netns del nsaudit-gone
+sleep 0.3
+kill -INT "$RPID"; wait "$RPID"
+got=$("$NSAUDIT" search --log-dir "$R" --ns /run/netns/nsaudit-gone --format json 2>"$TMP/gone.note")
+expect_eq "search --ns of a deleted netns path: its unshare, mount, open, setns and umount" \
+	"$(jq -r 'select(.ns_inum == '"$inum"') | .op' <<<"$got" | sort -u | tr '\n' ' ')" \
+	"mount open setns umount unshare "
+check "search --ns of a deleted name says what it matched" grep -q 'no longer exists' "$TMP/gone.note"
+expect_eq "search --ns NAME (ip netns name) finds the same records" \
+	"$("$NSAUDIT" search --log-dir "$R" --ns nsaudit-gone --format json 2>/dev/null | wc -l)" \
+	"$(wc -l <<<"$got")"
+"$NSAUDIT" search --log-dir "$R" --ns /run/netns/never-was >/dev/null 2>"$TMP/never.err"
+expect_eq "search --ns of a name the log never saw exits 1" $? 1
+check "... and says so in one line" grep -q 'no mount there in the log' "$TMP/never.err"
