@@ -339,8 +339,9 @@ static void usage(FILE *f)
 		   "mount there); TYPE:INODE always works.\n\n"
 		   "Options:\n"
 		   "  --log-dir DIR   the log directory (required)\n"
-		   "  --key FILE      verify the log with this key first; a log that is not\n"
-		   "                  intact is reported on stderr (the timeline still prints)\n"
+		   "  --key FILE      verify the log with this key first (default DIR/.key\n"
+		   "                  if there is one); a log that is not intact is reported\n"
+		   "                  on stderr (the timeline still prints)\n"
 		   "  --format FMT    text (default): one line per event; json: the matching\n"
 		   "                  records with \"event\" and \"incarnation\" added, then one\n"
 		   "                  {\"lifetime\":{...}} summary object\n"
@@ -475,7 +476,8 @@ int cmd_lifetime(int argc, char **argv)
 		close(rd.dirfd);
 		return c;
 	}
-	if (key) {
+	/* record's default key, where it is: as verify does */
+	if (key || faccessat(rd.dirfd, ".key", R_OK, 0) == 0) {
 		int r = audit_verify_dir(rd.dir, key, false, &v, err, sizeof(err));
 
 		if (r < 0) {
@@ -542,7 +544,7 @@ int cmd_lifetime(int argc, char **argv)
 	} else if (o.tl.ninc) {
 		printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lab, o.tl.nev,
 		       o.tl.records, rd.dir,
-		       !verified ? " (not verified: no --key)\n"
+		       !verified ? " (not verified: no --key, no DIR/.key)\n"
 		       : intact	 ? " (verified intact)\n"
 				 : " (NOT INTACT: see stderr)\n");
 		if (o.tl.ninc > 1)
