@@ -178,8 +178,9 @@ static __always_inline struct pending *pending_get(__u32 op)
 }
 
 /* Remember the namespaces of the types in p->nsmask before the call. */
-static __always_inline void pending_save_old(struct task_struct *task, struct pending *p)
+static __always_inline void pending_save_old(struct pending *p)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	int t;
 
 	#pragma unroll
@@ -188,9 +189,9 @@ static __always_inline void pending_save_old(struct task_struct *task, struct pe
 
 		if (!(p->nsmask & (1u << t)))
 			continue;
-		ns = task_ns(task, t);
+		ns = task_ns_btf(task, t);
 		if (ns)
-			ns_ident(ns, &p->old_inum[t], &p->old_id[t]);
+			ns_ident_btf(ns, &p->old_inum[t], &p->old_id[t]);
 	}
 }
 
@@ -200,7 +201,7 @@ static __always_inline void pending_save_old(struct task_struct *task, struct pe
  */
 static __always_inline void emit_switch(struct pending *p, long ret)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
+	struct task_struct *task = bpf_get_current_task_btf();
 	int t;
 
 	#pragma unroll
@@ -225,10 +226,10 @@ static __always_inline void emit_switch(struct pending *p, long ret)
 		if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
 			e->flags |= NSAUDIT_F_FOR_CHILDREN;
 		if (ret == 0) {
-			ns = task_ns(task, t);
+			ns = task_ns_btf(task, t);
 			if (ns) {
-				ns_ident(ns, &e->ns_inum, &e->ns_id);
-				e->ns_refs = ns_refcount(ns);
+				ns_ident_btf(ns, &e->ns_inum, &e->ns_id);
+				e->ns_refs = ns_refcount_btf(ns);
 				e->flags |= NSAUDIT_F_HAS_NS;
 			}
 		} else if (p->target_inum && p->target_type == t) {
@@ -312,7 +313,6 @@ static __always_inline struct file *cur_fd_file(int fd)
 
 static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
 	struct pending *p;
 	struct file *file;
 
@@ -344,7 +344,7 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 	}
 	if (!p->nsmask)
 		p->nsmask = 1u << NSAUDIT_NS_NET; /* type unknown: still report it */
-	pending_save_old(task, p);
+	pending_save_old(p);
 }
 
 SEC("tracepoint/syscalls/sys_enter_setns")
@@ -366,7 +366,6 @@ int tp_exit_setns(struct trace_event_raw_sys_exit *ctx)
 SEC("tracepoint/syscalls/sys_enter_unshare")
 int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
 	__u64 flags = ctx->args[0];
 	__u32 mask = clone_flags_to_mask(flags);
 	struct pending *p;
@@ -381,7 +380,7 @@ int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
 	p->nsmask = mask;
 	p->arg = flags;
 	p->fd = -1;
-	pending_save_old(task, p);
+	pending_save_old(p);
 	return 0;
 }
 

@@ -150,6 +150,76 @@ static __always_inline struct ns_common *task_ns(struct task_struct *task, int t
 	return NULL;
 }
 
+/*
+ * The same three for a task pointer the verifier knows the type of
+ * (bpf_get_current_task_btf(), an iterator's task): plain loads, which the
+ * verifier turns into fault-safe ones, instead of one bpf_probe_read_kernel
+ * helper call per pointer. setns and unshare are hot paths; raw_tp
+ * arguments and pointers read out of memory are untyped and keep the
+ * helper versions above.
+ */
+static __always_inline struct ns_common *task_ns_btf(struct task_struct *task, int type)
+{
+	struct nsproxy *nsp = task->nsproxy;
+	struct user_namespace *user;
+	struct pid_namespace *pid;
+	struct cgroup_namespace *cg;
+	struct time_namespace *time;
+	struct mnt_namespace *mnt;
+	struct ipc_namespace *ipc;
+	struct uts_namespace *uts;
+	struct net *net;
+
+	if (type == NSAUDIT_NS_USER) {
+		user = task->cred->user_ns;
+		return user ? &user->ns : NULL;
+	}
+	if (!nsp)	/* an exiting task */
+		return NULL;
+	switch (type) {
+	case NSAUDIT_NS_NET:
+		net = nsp->net_ns;
+		return net ? &net->ns : NULL;
+	case NSAUDIT_NS_UTS:
+		uts = nsp->uts_ns;
+		return uts ? &uts->ns : NULL;
+	case NSAUDIT_NS_IPC:
+		ipc = nsp->ipc_ns;
+		return ipc ? &ipc->ns : NULL;
+	case NSAUDIT_NS_MNT:
+		mnt = nsp->mnt_ns;
+		return mnt ? &mnt->ns : NULL;
+	case NSAUDIT_NS_PID:
+		pid = nsp->pid_ns_for_children;
+		return pid ? &pid->ns : NULL;
+	case NSAUDIT_NS_CGROUP:
+		cg = nsp->cgroup_ns;
+		return cg ? &cg->ns : NULL;
+	case NSAUDIT_NS_TIME:
+		time = nsp->time_ns_for_children;
+		return time ? &time->ns : NULL;
+	}
+	return NULL;
+}
+
+static __always_inline void ns_ident_btf(struct ns_common *ns, __u32 *inum, __u64 *id)
+{
+	*inum = ns->inum;
+	if (bpf_core_field_exists(ns->ns_id))
+		*id = ns->ns_id;
+	else
+		*id = 0;
+}
+
+static __always_inline __u32 ns_refcount_btf(struct ns_common *ns)
+{
+	struct ns_common___v61 *old = (void *)ns;
+
+	if (bpf_core_field_exists(ns->__ns_ref))
+		return ns->__ns_ref.refs.counter;
+	return old->count.refs.counter;
+}
+
 static __always_inline __u32 task_loginuid(struct task_struct *task)
 {
 	if (bpf_core_field_exists(task->loginuid))
