@@ -83,32 +83,45 @@ static __always_inline __u32 ns_type(struct ns_common *ns)
 	return clone_flag_to_type(BPF_CORE_READ(ops, type));
 }
 
+/*
+ * Each accessor below comes in two access modes, chosen at compile time:
+ * btf = true for a pointer the verifier knows the type of
+ * (bpf_get_current_task_btf(), an iterator's task), read with plain loads
+ * that the verifier makes fault-safe; btf = false for untyped pointers
+ * (raw_tp arguments, pointers read out of memory), read with one
+ * bpf_probe_read_kernel per hop. setns and unshare are hot paths: the plain
+ * loads save a helper call per pointer. Both are CO-RE relocated.
+ */
+#define NS_LOAD(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
+
 /* Inode number, and the kernel's never-reused 64-bit id where it has one. */
-static __always_inline void ns_ident(struct ns_common *ns, __u32 *inum, __u64 *id)
+static __always_inline void ns_ident_as(struct ns_common *ns, __u32 *inum, __u64 *id,
+					const bool btf)
 {
-	*inum = BPF_CORE_READ(ns, inum);
+	*inum = NS_LOAD(btf, ns, inum);
 	if (bpf_core_field_exists(ns->ns_id))
-		*id = BPF_CORE_READ(ns, ns_id);
+		*id = NS_LOAD(btf, ns, ns_id);
 	else
 		*id = 0;
 }
 
-static __always_inline __u32 ns_refcount(struct ns_common *ns)
+static __always_inline __u32 ns_refcount_as(struct ns_common *ns, const bool btf)
 {
 	struct ns_common___v61 *old = (void *)ns;
 
 	if (bpf_core_field_exists(ns->__ns_ref))
-		return BPF_CORE_READ(ns, __ns_ref.refs.counter);
-	return BPF_CORE_READ(old, count.refs.counter);
+		return NS_LOAD(btf, ns, __ns_ref.refs.counter);
+	return NS_LOAD(btf, old, count.refs.counter);
 }
 
 /*
  * The namespace of one type that a task has. pid and time are the
  * *_for_children ones: that is what setns() and unshare() change.
  */
-static __always_inline struct ns_common *task_ns(struct task_struct *task, int type)
+static __always_inline struct ns_common *task_ns_as(struct task_struct *task, int type,
+						    const bool btf)
 {
-	struct nsproxy *nsp = BPF_CORE_READ(task, nsproxy);
+	struct nsproxy *nsp = NS_LOAD(btf, task, nsproxy);
 	struct user_namespace *user;
 	struct pid_namespace *pid;
 	struct cgroup_namespace *cg;
@@ -119,106 +132,43 @@ static __always_inline struct ns_common *task_ns(struct task_struct *task, int t
 	struct net *net;
 
 	if (type == NSAUDIT_NS_USER) {
-		user = BPF_CORE_READ(task, cred, user_ns);
+		user = btf ? task->cred->user_ns : BPF_CORE_READ(task, cred, user_ns);
 		return user ? &user->ns : NULL;
 	}
 	if (!nsp)	/* an exiting task */
 		return NULL;
 	switch (type) {
 	case NSAUDIT_NS_NET:
-		net = BPF_CORE_READ(nsp, net_ns);
+		net = NS_LOAD(btf, nsp, net_ns);
 		return net ? &net->ns : NULL;
 	case NSAUDIT_NS_UTS:
-		uts = BPF_CORE_READ(nsp, uts_ns);
+		uts = NS_LOAD(btf, nsp, uts_ns);
 		return uts ? &uts->ns : NULL;
 	case NSAUDIT_NS_IPC:
-		ipc = BPF_CORE_READ(nsp, ipc_ns);
+		ipc = NS_LOAD(btf, nsp, ipc_ns);
 		return ipc ? &ipc->ns : NULL;
 	case NSAUDIT_NS_MNT:
-		mnt = BPF_CORE_READ(nsp, mnt_ns);
+		mnt = NS_LOAD(btf, nsp, mnt_ns);
 		return mnt ? &mnt->ns : NULL;
 	case NSAUDIT_NS_PID:
-		pid = BPF_CORE_READ(nsp, pid_ns_for_children);
+		pid = NS_LOAD(btf, nsp, pid_ns_for_children);
 		return pid ? &pid->ns : NULL;
 	case NSAUDIT_NS_CGROUP:
-		cg = BPF_CORE_READ(nsp, cgroup_ns);
+		cg = NS_LOAD(btf, nsp, cgroup_ns);
 		return cg ? &cg->ns : NULL;
 	case NSAUDIT_NS_TIME:
-		time = BPF_CORE_READ(nsp, time_ns_for_children);
+		time = NS_LOAD(btf, nsp, time_ns_for_children);
 		return time ? &time->ns : NULL;
 	}
 	return NULL;
 }
 
-/*
- * The same three for a task pointer the verifier knows the type of
- * (bpf_get_current_task_btf(), an iterator's task): plain loads, which the
- * verifier turns into fault-safe ones, instead of one bpf_probe_read_kernel
- * helper call per pointer. setns and unshare are hot paths; raw_tp
- * arguments and pointers read out of memory are untyped and keep the
- * helper versions above.
- */
-static __always_inline struct ns_common *task_ns_btf(struct task_struct *task, int type)
-{
-	struct nsproxy *nsp = task->nsproxy;
-	struct user_namespace *user;
-	struct pid_namespace *pid;
-	struct cgroup_namespace *cg;
-	struct time_namespace *time;
-	struct mnt_namespace *mnt;
-	struct ipc_namespace *ipc;
-	struct uts_namespace *uts;
-	struct net *net;
-
-	if (type == NSAUDIT_NS_USER) {
-		user = task->cred->user_ns;
-		return user ? &user->ns : NULL;
-	}
-	if (!nsp)	/* an exiting task */
-		return NULL;
-	switch (type) {
-	case NSAUDIT_NS_NET:
-		net = nsp->net_ns;
-		return net ? &net->ns : NULL;
-	case NSAUDIT_NS_UTS:
-		uts = nsp->uts_ns;
-		return uts ? &uts->ns : NULL;
-	case NSAUDIT_NS_IPC:
-		ipc = nsp->ipc_ns;
-		return ipc ? &ipc->ns : NULL;
-	case NSAUDIT_NS_MNT:
-		mnt = nsp->mnt_ns;
-		return mnt ? &mnt->ns : NULL;
-	case NSAUDIT_NS_PID:
-		pid = nsp->pid_ns_for_children;
-		return pid ? &pid->ns : NULL;
-	case NSAUDIT_NS_CGROUP:
-		cg = nsp->cgroup_ns;
-		return cg ? &cg->ns : NULL;
-	case NSAUDIT_NS_TIME:
-		time = nsp->time_ns_for_children;
-		return time ? &time->ns : NULL;
-	}
-	return NULL;
-}
-
-static __always_inline void ns_ident_btf(struct ns_common *ns, __u32 *inum, __u64 *id)
-{
-	*inum = ns->inum;
-	if (bpf_core_field_exists(ns->ns_id))
-		*id = ns->ns_id;
-	else
-		*id = 0;
-}
-
-static __always_inline __u32 ns_refcount_btf(struct ns_common *ns)
-{
-	struct ns_common___v61 *old = (void *)ns;
-
-	if (bpf_core_field_exists(ns->__ns_ref))
-		return ns->__ns_ref.refs.counter;
-	return old->count.refs.counter;
-}
+#define ns_ident(ns, inum, id)		ns_ident_as(ns, inum, id, false)
+#define ns_ident_btf(ns, inum, id)	ns_ident_as(ns, inum, id, true)
+#define ns_refcount(ns)			ns_refcount_as(ns, false)
+#define ns_refcount_btf(ns)		ns_refcount_as(ns, true)
+#define task_ns(task, type)		task_ns_as(task, type, false)
+#define task_ns_btf(task, type)		task_ns_as(task, type, true)
 
 static __always_inline __u32 task_loginuid(struct task_struct *task)
 {

@@ -325,6 +325,20 @@ static void print_ns(FILE *out, const struct lt_timeline *tl, json_object *rec, 
 	}
 }
 
+/* "by open of /proc/9/ns/net", "by nsfd of pid 9": a pin by fd, or its attempt */
+static void print_pin(FILE *out, const char *op, const char *path, json_object *r)
+{
+	int64_t tp;
+
+	fprintf(out, "by %s", op);
+	if (path) {
+		fputs(" of ", out);
+		put_esc(out, path);
+	} else if (jint(r, "target_pid", &tp)) {
+		fprintf(out, " of pid %" PRId64, tp);
+	}
+}
+
 void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_event *e)
 {
 	json_object *r = e->rec;
@@ -351,13 +365,7 @@ void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_eve
 			fputs("by mount at ", out);
 			put_esc(out, path ? path : "?");
 		} else {
-			fprintf(out, "by %s", op);
-			if (path) {
-				fputs(" of ", out);
-				put_esc(out, path);
-			} else if (jint(r, "target_pid", &tp)) {
-				fprintf(out, " of pid %" PRId64, tp);
-			}
+			print_pin(out, op, path, r);
 			if (has_fd)
 				fprintf(out, " fd=%" PRId64, fd);
 		}
@@ -365,13 +373,7 @@ void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_eve
 		break;
 	case LT_REFUSED:
 		if (strcmp(op, "setns")) {
-			fprintf(out, "by %s", op);
-			if (path) {
-				fputs(" of ", out);
-				put_esc(out, path);
-			} else if (jint(r, "target_pid", &tp)) {
-				fprintf(out, " of pid %" PRId64, tp);
-			}
+			print_pin(out, op, path, r);
 			fprintf(out, " (failed: %s)", err ? err : "error");
 			print_who(out, r);
 			break;

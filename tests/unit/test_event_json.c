@@ -127,43 +127,45 @@ Test(event_json, rfc3339)
 	cr_assert_str_eq(buf, "2026-12-03T08:20:00.123456789Z");
 }
 
+/* The text line of a record, as trace prints it (caller frees). */
+static char *text_line(const struct nsaudit_event *e, size_t *len)
+{
+	struct event_extra x = { 0 };
+	struct json_object *o = event_to_json(e, &x);
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	record_print_text(f, o, false);
+	fclose(f);
+	json_object_put(o);
+	return buf;
+}
+
 Test(event_json, text_line_escapes)
 {
 	struct nsaudit_event e = base();
-	struct event_extra x = { 0 };
-	struct json_object *o;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	size_t len;
+	char *buf;
 
 	strcpy(e.comm, "x\ny");
-	o = event_to_json(&e, &x);
-	record_print_text(f, o, false);
-	fclose(f);
+	buf = text_line(&e, &len);
 	cr_assert_not_null(strstr(buf, "setns   net:[4026532289] from net:[4026531840]"), "%s", buf);
 	cr_assert_not_null(strstr(buf, "comm=\"x\\ny\""), "%s", buf);
 	cr_assert_eq(strchr(buf, '\n'), buf + len - 1, "one line");
 	free(buf);
-	json_object_put(o);
 }
 
 Test(event_json, text_line_says_for_children)
 {
 	struct nsaudit_event e = base();
-	struct event_extra x = { 0 };
-	struct json_object *o;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	size_t len;
+	char *buf;
 
 	e.op = NSAUDIT_OP_UNSHARE;
 	e.ns_type = NSAUDIT_NS_PID;
 	e.flags |= NSAUDIT_F_FOR_CHILDREN;
-	o = event_to_json(&e, &x);
-	record_print_text(f, o, false);
-	fclose(f);
+	buf = text_line(&e, &len);
 	cr_assert_not_null(strstr(buf, "unshare pid:[4026532289] from pid:[4026531840] "
 				       "(for children) pid=42"), "%s", buf);
 	free(buf);
-	json_object_put(o);
 }
