@@ -76,7 +76,7 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 		if (!ok)
 			return false;
 	}
-	if (f->has_ns) {
+	if (f->n_ns) {
 		const char *t = audit_rec_str(r, "ns_type", NULL);
 		bool has_new = audit_rec_int(r, "ns_inum", &v);
 		bool has_old = audit_rec_int(r, "old_inum", &old);
@@ -309,6 +309,35 @@ static void scan_log(int dirfd, const char *dir, const unsigned int *nums, size_
 	}
 }
 
+static const char *json_str(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+bool audit_rec_mount_at(struct json_object *rec, const char *path, int *type, uint32_t *inum)
+{
+	const char *op = json_str(rec, "op"), *p = json_str(rec, "path");
+	const char *t = json_str(rec, "ns_type");
+	struct json_object *v, *res;
+	int64_t i;
+
+	if (!op || strcmp(op, "mount") || !p || strcmp(p, path) || !t ||
+	    !json_object_object_get_ex(rec, "ns_inum", &v) || !json_object_is_type(v, json_type_int))
+		return false;
+	if (json_object_object_get_ex(rec, "result", &res) && json_object_get_int64(res))
+		return false;
+	i = json_object_get_int64(v);
+	if (i <= 0 || i > UINT32_MAX)
+		return false;
+	*type = nstype_from_name(t);
+	*inum = (uint32_t)i;
+	return *type >= 0;
+}
+
 struct mounts_at {
 	const char *path;
 	struct audit_filter *f;
@@ -317,22 +346,18 @@ struct mounts_at {
 static void mount_at(void *ctx, const struct audit_rec *r)
 {
 	struct mounts_at *m = ctx;
-	const char *op = audit_rec_str(r, "op", NULL), *p = audit_rec_str(r, "path", NULL);
-	const char *t = audit_rec_str(r, "ns_type", NULL);
-	int64_t inum, result = 0;
+	uint32_t inum;
 	int type;
 	size_t i;
 
-	if (!op || strcmp(op, "mount") || !p || strcmp(p, m->path) || !t ||
-	    !audit_rec_int(r, "ns_inum", &inum) || inum <= 0 || inum > UINT32_MAX ||
-	    (audit_rec_int(r, "result", &result) && result) || (type = nstype_from_name(t)) < 0)
+	if (!audit_rec_mount_at(r->obj, m->path, &type, &inum))
 		return;
 	for (i = 0; i < m->f->n_ns; i++)
-		if (m->f->ns[i].type == type && m->f->ns[i].inum == (uint32_t)inum)
+		if (m->f->ns[i].type == type && m->f->ns[i].inum == inum)
 			return;
 	if (m->f->n_ns < AUDIT_FILTER_NS_MAX) {
 		m->f->ns[m->f->n_ns].type = type;
-		m->f->ns[m->f->n_ns++].inum = (uint32_t)inum;
+		m->f->ns[m->f->n_ns++].inum = inum;
 	}
 }
 
@@ -428,20 +453,17 @@ int cmd_search(int argc, char **argv)
 		} else if (!strcmp(a, "--ns")) {
 			struct nsspec ns;
 
-			f.has_ns = true;
 			f.n_ns = 0;
 			gone_path = NULL;
 			errno = 0;
 			if (nsspec_parse(val, true, &ns, err, sizeof(err))) {
+				int e = errno;
+
 				/* a name that is gone: look for its mounts in the log */
-				if (errno != ENOENT || (strchr(val, ':') && val[0] != '/')) {
+				if (!nsspec_gone_path(val, gone_buf, sizeof(gone_buf))) {
 					fprintf(stderr, "nsaudit search: --ns: %s\n", err);
-					return errno == ENOENT || errno == ESRCH ? 1 : EXIT_USAGE;
+					return e == ENOENT || e == ESRCH ? 1 : EXIT_USAGE;
 				}
-				if (val[0] == '/')
-					snprintf(gone_buf, sizeof(gone_buf), "%s", val);
-				else
-					snprintf(gone_buf, sizeof(gone_buf), "/run/netns/%s", val);
 				gone_path = gone_buf;
 			} else {
 				f.n_ns = 1;

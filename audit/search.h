@@ -15,8 +15,7 @@
 struct audit_filter {
 	uint32_t ops; /* 1 << enum nsaudit_op; 0 = any */
 	bool op_log;  /* the log's own records ("op":"log") */
-	bool has_ns;
-	size_t n_ns;	/* any of these; matches ns_inum or old_inum */
+	size_t n_ns;	/* 0 = any; else any of these, as ns_inum or old_inum */
 	struct {
 		int type; /* -1: any type */
 		uint32_t inum;
@@ -36,6 +35,10 @@ struct audit_filter {
 int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns);
 
 bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r);
+/* Whether rec is a successful mount whose path is exactly path; then its
+ * namespace in *type and *inum (for a name that no longer exists: search
+ * and lifetime look it up in the log). */
+bool audit_rec_mount_at(struct json_object *rec, const char *path, int *type, uint32_t *inum);
 /* One readable line, lsns vocabulary ("net:[4026531840]"), escaped. */
 void audit_print_text(FILE *out, const struct audit_rec *r);
 

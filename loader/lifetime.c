@@ -27,6 +27,7 @@
 #include "holders_lib.h"
 #include "lifetime.h"
 #include "nstype.h"
+#include "search.h"
 #include "segment.h"
 #include "verify.h"
 
@@ -125,7 +126,7 @@ static void find_mount_cb(void *ctx, json_object *rec)
 	int type;
 	uint32_t inum;
 
-	if (lt_mount_at(rec, f->path, &type, &inum)) {
+	if (audit_rec_mount_at(rec, f->path, &type, &inum)) {
 		f->type = type;
 		f->inum = inum;
 		f->found = true;
@@ -364,21 +365,16 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 	char err[512], path[4096];
 	int e;
 
+	errno = 0;
 	if (!nsspec_parse(arg, true, spec, err, sizeof(err)))
 		return 0;
 	e = errno;
-	if (strchr(arg, ':') && arg[0] != '/') {
+	if (!nsspec_gone_path(arg, path, sizeof(path))) {
 		ERR("%s", err);
-		return e == ENOENT || e == ESRCH ? 1 : EXIT_USAGE;
-	}
-	if (e != ENOENT) {
-		ERR("%s", err);
+		if (strchr(arg, ':') && arg[0] != '/')
+			return e == ENOENT || e == ESRCH ? 1 : EXIT_USAGE;
 		return 1;
 	}
-	if (arg[0] == '/')
-		snprintf(path, sizeof(path), "%s", arg);
-	else
-		snprintf(path, sizeof(path), "/run/netns/%s", arg);
 	fm.path = path;
 	if (read_log(rd, find_mount_cb, &fm)) {
 		ERR("%.200s: %s", rd->dir, strerror(errno));

@@ -121,8 +121,5 @@ struct json_object *lt_event_json(const struct lt_timeline *tl, const struct lt_
 /* {"lifetime":{...}}: the summary object. The caller puts it. */
 struct json_object *lt_summary_json(const struct lt_timeline *tl);
 
-/* Whether rec is a successful mount whose path is exactly path; then its
- * namespace in *type and *inum (for a name that no longer exists). */
-bool lt_mount_at(struct json_object *rec, const char *path, int *type, uint32_t *inum);
 
 #endif

@@ -597,18 +597,3 @@ json_object *lt_summary_json(const struct lt_timeline *tl)
 	json_object_object_add(o, "incarnations", incs);
 	return top;
 }
-
-bool lt_mount_at(json_object *rec, const char *path, int *type, uint32_t *inum)
-{
-	const char *op = jstr(rec, "op"), *p = jstr(rec, "path"), *t = jstr(rec, "ns_type");
-	int64_t result = 0, v;
-
-	if (!op || strcmp(op, "mount") || !p || strcmp(p, path) || !t ||
-	    !jint(rec, "ns_inum", &v) || v <= 0 || v > UINT32_MAX)
-		return false;
-	if (jint(rec, "result", &result) && result)
-		return false;
-	*type = nstype_from_name(t);
-	*inum = (uint32_t)v;
-	return *type >= 0;
-}

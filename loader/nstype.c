@@ -337,3 +337,14 @@ bad_inode:
 	snprintf(out->path, sizeof(out->path), "%s", spec);
 	return resolve_path(out->path, out, err, errlen);
 }
+
+bool nsspec_gone_path(const char *spec, char *path, size_t len)
+{
+	if (errno != ENOENT || (spec[0] != '/' && strchr(spec, ':')))
+		return false;
+	if (spec[0] == '/')
+		snprintf(path, len, "%s", spec);
+	else
+		snprintf(path, len, "/run/netns/%s", spec);
+	return true;
+}

@@ -56,6 +56,13 @@ struct nsspec {
 int nsspec_parse(const char *spec, bool allow_netns_name, struct nsspec *out, char *err,
 		 size_t errlen);
 
+/*
+ * After nsspec_parse() failed: true when spec named a path or an ip netns
+ * name that does not exist (any more), with the path to look up in a log
+ * (/run/netns/NAME for a name); false for every other error.
+ */
+bool nsspec_gone_path(const char *spec, char *path, size_t len);
+
 /* A byte count: "4096", "64K", "64M", "1G" (binary units); 0 or -1. */
 int parse_size(const char *s, uint64_t *out);
 

@@ -8,6 +8,7 @@
 
 #include "lifetime.h"
 #include "nstype.h"
+#include "search.h"
 
 #define NET 4026532289u
 
@@ -306,12 +307,12 @@ Test(lifetime, mount_at_for_a_gone_name)
 	int type = -1;
 
 	o = rec(ipnetns[2]);
-	cr_assert(lt_mount_at(o, "/run/netns/blue", &type, &inum));
+	cr_assert(audit_rec_mount_at(o, "/run/netns/blue", &type, &inum));
 	cr_assert_eq(type, NSAUDIT_NS_NET);
 	cr_assert_eq(inum, NET);
-	cr_assert(!lt_mount_at(o, "/run/netns/blu", &type, &inum));
+	cr_assert(!audit_rec_mount_at(o, "/run/netns/blu", &type, &inum));
 	json_object_put(o);
 	o = rec(ipnetns[8]); /* umount at the same path */
-	cr_assert(!lt_mount_at(o, "/run/netns/blue", &type, &inum));
+	cr_assert(!audit_rec_mount_at(o, "/run/netns/blue", &type, &inum));
 	json_object_put(o);
 }
