@@ -160,6 +160,9 @@ kill -INT "$REC_PID"; wait "$REC_PID"; REC_PID=
 out=$("$NSAUDIT" lifetime "net:$INUM" --log-dir "$LOG" --key "$LOG/.key" 2>"$TMP/err"); rc=$?
 expect_eq "--key on an intact log: exit 0" "$rc" 0
 check "--key: verified intact" grep -q "^net:\[$INUM\]: .*(verified intact)" <<<"$out"
+out=$("$NSAUDIT" lifetime "net:$INUM" --log-dir "$LOG" 2>/dev/null)
+check "no --key: verified with the log's own DIR/.key" \
+	grep -q "^net:\[$INUM\]: .*(verified intact)" <<<"$out"
 cp -a "$LOG" "$TMP/tampered"
 seg=$(ls "$TMP/tampered" | grep '^nsaudit-' | head -n 1)
 sed -i "s/\"comm\":\"ip\"/\"comm\":\"xx\"/" "$TMP/tampered/$seg"
