@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* probe.c - "nsaudit probe": what this kernel lets nsaudit hook. */
+/* cmd_probe.c - "nsaudit probe": what this kernel lets nsaudit hook. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* detach.c - "nsaudit detach": remove what a recorder left pinned. */
+/* cmd_detach.c - "nsaudit detach": remove what a recorder left pinned. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * lifetime.c - "nsaudit lifetime NS --log-dir DIR": the timeline of one
+ * cmd_lifetime.c - "nsaudit lifetime NS --log-dir DIR": the timeline of one
  * namespace from a log written by "nsaudit record" (created, pinned,
  * entered, left, unpinned, freed), the holders it has now, and with
  * --follow the records that arrive later.

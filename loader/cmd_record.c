@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * record.c - "nsaudit record": the tracer's records into durable,
+ * cmd_record.c - "nsaudit record": the tracer's records into durable,
  * tamper-evident log segments (audit/log.h), as a foreground daemon.
  *
  * Links and the ring buffer stay pinned in bpffs (--pin-dir), so a

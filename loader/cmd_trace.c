@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* trace.c - "nsaudit trace": stream namespace events live. */
+/* cmd_trace.c - "nsaudit trace": stream namespace events live. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* keygen.c - "nsaudit keygen FILE": a fresh key for record and verify. */
+/* cmd_keygen.c - "nsaudit keygen FILE": a fresh key for record and verify. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
