@@ -9,43 +9,46 @@
 
 int cmd_detach(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "pin-dir", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *dir = NSAUDIT_PIN_DIR;
-	int i, rc;
+	int c, rc;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	cmd_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			printf("Usage: nsaudit detach [--pin-dir DIR]\n\n"
 			       "Detach the BPF programs that 'nsaudit record' keeps pinned in\n"
 			       "DIR (default %s) and free their ring buffer. Events the ring\n"
 			       "still holds are discarded: stop the recorder with SIGTERM first\n"
 			       "so it drains them.\n", NSAUDIT_PIN_DIR);
 			return 0;
+		case 'p':
+			if (!optarg[0])
+				return cmd_error("detach", EXIT_USAGE, "--pin-dir needs a directory");
+			dir = optarg;
+			break;
+		case ':':
+			return cmd_error("detach", EXIT_USAGE, "--pin-dir needs a directory");
+		default:
+			return cmd_error("detach", EXIT_USAGE, "unknown option '%.64s' (see --help)",
+					 cmd_bad_option(argv));
 		}
-		if (!strcmp(argv[i], "--pin-dir")) {
-			if (i + 1 >= argc || !argv[i + 1][0]) {
-				fprintf(stderr, "nsaudit detach: --pin-dir needs a directory\n");
-				return EXIT_USAGE;
-			}
-			dir = argv[++i];
-			continue;
-		}
-		fprintf(stderr, "nsaudit detach: unknown option '%.64s' (see --help)\n", argv[i]);
-		return EXIT_USAGE;
 	}
+	if (optind < argc)
+		return cmd_error("detach", EXIT_USAGE, "unknown option '%.64s' (see --help)",
+				 argv[optind]);
 	rc = tracer_unpin(dir);
-	if (rc == -ENOENT) {
-		fprintf(stderr, "nsaudit detach: nothing pinned in %s\n", dir);
-		return 0;
-	}
-	if (rc == -EMEDIUMTYPE) {
-		fprintf(stderr, "nsaudit detach: %s: not a directory in a bpf file system "
-			"(nothing removed)\n", dir);
-		return 1;
-	}
-	if (rc) {
-		fprintf(stderr, "nsaudit detach: %s: %s\n", dir, strerror(-rc));
-		return 1;
-	}
-	fprintf(stderr, "nsaudit detach: removed %s\n", dir);
-	return 0;
+	if (rc == -ENOENT)
+		return cmd_error("detach", 0, "nothing pinned in %s", dir);
+	if (rc == -EMEDIUMTYPE)
+		return cmd_error("detach", 1,
+				 "%s: not a directory in a bpf file system (nothing removed)", dir);
+	if (rc)
+		return cmd_error("detach", 1, "%s: %s", dir, strerror(-rc));
+	return cmd_error("detach", 0, "removed %s", dir);
 }

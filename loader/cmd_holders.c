@@ -13,7 +13,7 @@
 #include "nsnames.h"
 #include "nstype.h"
 
-#define ERR(fmt, ...) fprintf(stderr, "nsaudit holders: " fmt "\n", ##__VA_ARGS__)
+#define ERR(...) cmd_error("holders", 0, __VA_ARGS__)
 
 static void usage(FILE *f)
 {
@@ -63,8 +63,7 @@ int cmd_holders(int argc, char **argv)
 	size_t i;
 	int c, ret = 1;
 
-	optind = 1;
-	opterr = 0;
+	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, "af:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -86,7 +85,7 @@ int cmd_holders(int argc, char **argv)
 				ERR("--format: needs a value (text, json)");
 			else
 				ERR("%s: unknown option (try 'nsaudit holders --help')",
-				    argv[optind - 1]);
+				    cmd_bad_option(argv));
 			return EXIT_USAGE;
 		}
 	}

@@ -122,7 +122,7 @@ static void scan_log(int dirfd, const char *dir, const unsigned int *nums, size_
 		audit_seg_name(nums[i], name);
 		if (audit_seg_read(dirfd, name, &seg, err, sizeof(err))) {
 			if (report)
-				fprintf(stderr, "nsaudit search: %.200s/%s: skipped\n", dir, err);
+				cmd_error("search", 0, "%.200s/%s: skipped", dir, err);
 			continue;
 		}
 		skipped = 0;
@@ -189,21 +189,34 @@ static int find_mounts(int dirfd, const char *dir, const unsigned int *nums, siz
 
 	scan_log(dirfd, dir, nums, n, false, mount_at, &m);
 	if (!f->n_ns) {
-		fprintf(stderr,
-			"nsaudit search: --ns: %.200s: no such namespace file, and no mount "
-			"there in the log (give TYPE:INODE)\n",
-			path);
+		cmd_error("search", 0,
+			  "--ns: %.200s: no such namespace file, and no mount there in the "
+			  "log (give TYPE:INODE)",
+			  path);
 		return -1;
 	}
-	fprintf(stderr,
-		"nsaudit search: note: %.200s no longer exists; matching the %zu namespace%s "
-		"the log saw mounted there\n",
-		path, f->n_ns, f->n_ns == 1 ? "" : "s");
+	cmd_error("search", 0,
+		  "note: %.200s no longer exists; matching the %zu namespace%s the log "
+		  "saw mounted there",
+		  path, f->n_ns, f->n_ns == 1 ? "" : "s");
 	return 0;
 }
 
 int cmd_search(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "log-dir", required_argument, NULL, 0x200 },
+		{ "op", required_argument, NULL, 0x201 },
+		{ "ns", required_argument, NULL, 0x202 },
+		{ "pid", required_argument, NULL, 0x203 },
+		{ "uid", required_argument, NULL, 0x204 },
+		{ "comm", required_argument, NULL, 0x205 },
+		{ "since", required_argument, NULL, 0x206 },
+		{ "until", required_argument, NULL, 0x207 },
+		{ "format", required_argument, NULL, 0x208 },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct audit_filter f = {0};
 	struct printer pr = {0};
 	const char *dir = NULL, *gone_path = NULL;
@@ -214,71 +227,47 @@ int cmd_search(int argc, char **argv)
 	char err[512], gone_buf[4096];
 	int64_t now_ns;
 	size_t n;
-	int dirfd, k;
+	int dirfd, c, idx = -1;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-	for (k = 1; k < argc; k++) {
-		const char *a = argv[k], *val;
+	cmd_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
+		const char *a;
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		if (c == 'h') {
 			search_usage(stdout);
 			return 0;
 		}
-		if (strncmp(a, "--", 2) || !strcmp(a, "--")) {
-			fprintf(stderr,
-				"nsaudit search: unexpected argument '%.64s' (try --help)\n", a);
-			return EXIT_USAGE;
-		}
-		{
-			static const char *const known[] = {"--log-dir", "--op",    "--ns",
-							    "--pid",	 "--uid",   "--comm",
-							    "--since",	 "--until", "--format"};
-			size_t nl = strcspn(a, "="), j;
+		if (c == ':')
+			return cmd_error("search", EXIT_USAGE, "%.64s: needs a value (try --help)",
+					 argv[optind - 1]);
+		if (c == '?') {
+			const char *bad = cmd_bad_option(argv);
+			size_t nl = strcspn(bad, "=");
 
-			for (j = 0; j < sizeof(known) / sizeof(known[0]); j++)
-				if (strlen(known[j]) == nl && !strncmp(a, known[j], nl))
-					break;
-			if (j == sizeof(known) / sizeof(known[0])) {
-				fprintf(stderr,
-					"nsaudit search: unknown option '%.*s' (try --help)\n",
-					(int)(nl < 64 ? nl : 64), a);
-				return EXIT_USAGE;
-			}
+			return cmd_error("search", EXIT_USAGE, "unknown option '%.*s' (try --help)",
+					 (int)(nl < 64 ? nl : 64), bad);
 		}
-		if (strchr(a, '=')) {
-			static char name[32];
-			size_t nl = (size_t)(strchr(a, '=') - a);
-
-			if (nl >= sizeof(name))
-				nl = sizeof(name) - 1;
-			memcpy(name, a, nl);
-			name[nl] = '\0';
-			val = strchr(a, '=') + 1;
-			a = name;
-		} else if (k + 1 < argc) {
-			val = argv[++k];
-		} else {
-			fprintf(stderr, "nsaudit search: %.64s: needs a value (try --help)\n", a);
-			return EXIT_USAGE;
-		}
-		if (!strcmp(a, "--log-dir")) {
-			dir = val;
-		} else if (!strcmp(a, "--op")) {
-			if (parse_ops(val, &f, err, sizeof(err)))
+		a = cmd_opt_name(opts, c, idx);
+		idx = -1;
+		if (!strcmp(a, "log-dir")) {
+			dir = optarg;
+		} else if (!strcmp(a, "op")) {
+			if (parse_ops(optarg, &f, err, sizeof(err)))
 				goto usage;
-		} else if (!strcmp(a, "--ns")) {
+		} else if (!strcmp(a, "ns")) {
 			struct nsspec ns;
 
 			f.n_ns = 0;
 			gone_path = NULL;
 			errno = 0;
-			if (nsspec_parse(val, true, &ns, err, sizeof(err))) {
+			if (nsspec_parse(optarg, true, &ns, err, sizeof(err))) {
 				int e = errno;
 
 				/* a name that is gone: look for its mounts in the log */
-				if (!nsspec_gone_path(val, gone_buf, sizeof(gone_buf))) {
-					fprintf(stderr, "nsaudit search: --ns: %s\n", err);
+				if (!nsspec_gone_path(optarg, gone_buf, sizeof(gone_buf))) {
+					cmd_error("search", 0, "--ns: %s", err);
 					return e == ENOENT || e == ESRCH ? 1 : EXIT_USAGE;
 				}
 				gone_path = gone_buf;
@@ -287,59 +276,57 @@ int cmd_search(int argc, char **argv)
 				f.ns[0].type = ns.type;
 				f.ns[0].inum = ns.inum;
 			}
-		} else if (!strcmp(a, "--pid")) {
+		} else if (!strcmp(a, "pid")) {
 			f.has_pid = true;
-			if (parse_long(val, 0, INT_MAX, &f.pid)) {
+			if (parse_long(optarg, 0, INT_MAX, &f.pid)) {
 				snprintf(err, sizeof(err), "--pid: '%.64s' is not a process id",
-					 val);
+					 optarg);
 				goto usage;
 			}
-		} else if (!strcmp(a, "--uid")) {
+		} else if (!strcmp(a, "uid")) {
 			f.has_uid = true;
-			if (parse_long(val, 0, UINT32_MAX, &f.uid)) {
-				snprintf(err, sizeof(err), "--uid: '%.64s' is not a user id", val);
+			if (parse_long(optarg, 0, UINT32_MAX, &f.uid)) {
+				snprintf(err, sizeof(err), "--uid: '%.64s' is not a user id", optarg);
 				goto usage;
 			}
-		} else if (!strcmp(a, "--comm")) {
-			f.comm = val;
-		} else if (!strcmp(a, "--since") || !strcmp(a, "--until")) {
-			bool since = a[2] == 's';
+		} else if (!strcmp(a, "comm")) {
+			f.comm = optarg;
+		} else if (!strcmp(a, "since") || !strcmp(a, "until")) {
+			bool since = a[0] == 's';
 
-			if (audit_time_arg(val, now_ns, since ? &f.since_ns : &f.until_ns)) {
+			if (audit_time_arg(optarg, now_ns, since ? &f.since_ns : &f.until_ns)) {
 				snprintf(err, sizeof(err),
-					 "%s: '%.64s' is not a time (RFC 3339, "
+					 "--%s: '%.64s' is not a time (RFC 3339, "
 					 "@EPOCH, now, or ago as 10m, 2h, 7d)",
-					 a, val);
+					 a, optarg);
 				goto usage;
 			}
 			*(since ? &f.has_since : &f.has_until) = true;
-		} else if (!strcmp(a, "--format")) {
-			if (strcmp(val, "json") && strcmp(val, "text")) {
+		} else if (!strcmp(a, "format")) {
+			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
 				snprintf(err, sizeof(err),
 					 "--format: unknown format '%.64s' "
 					 "(json, text)",
-					 val);
+					 optarg);
 				goto usage;
 			}
-			json = !strcmp(val, "json");
-		} else {
-			fprintf(stderr, "nsaudit search: unknown option '%.64s' (try --help)\n", a);
-			return EXIT_USAGE;
+			json = !strcmp(optarg, "json");
 		}
 	}
-	if (!dir || !*dir) {
-		fprintf(stderr, "nsaudit search: --log-dir DIR is required (try --help)\n");
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cmd_error("search", EXIT_USAGE, "unexpected argument '%.64s' (try --help)",
+				 argv[optind]);
+	if (!dir || !*dir)
+		return cmd_error("search", EXIT_USAGE, "--log-dir DIR is required (try --help)");
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0 || audit_seg_list(dirfd, &nums, &n)) {
-		fprintf(stderr, "nsaudit search: %.200s: %s\n", dir, strerror(errno));
+		cmd_error("search", 0, "%.200s: %s", dir, strerror(errno));
 		if (dirfd >= 0)
 			close(dirfd);
 		return 1;
 	}
 	if (!n)
-		fprintf(stderr, "nsaudit search: %.200s: no log segments (nsaudit-NNNNNN.log)\n",
+		cmd_error("search", 0, "%.200s: no log segments (nsaudit-NNNNNN.log)",
 			dir);
 	if (gone_path && find_mounts(dirfd, dir, nums, n, gone_path, &f)) {
 		free(nums);
@@ -352,12 +339,9 @@ int cmd_search(int argc, char **argv)
 	matched = pr.matched;
 	free(nums);
 	close(dirfd);
-	if (fflush(stdout)) {
-		fprintf(stderr, "nsaudit search: writing output: %s\n", strerror(errno));
-		return 1;
-	}
+	if (fflush(stdout))
+		return cmd_error("search", 1, "writing output: %s", strerror(errno));
 	return matched ? 0 : 1;
 usage:
-	fprintf(stderr, "nsaudit search: %s\n", err);
-	return EXIT_USAGE;
+	return cmd_error("search", EXIT_USAGE, "%s", err);
 }

@@ -32,44 +32,49 @@ static void verify_usage(FILE *f)
 
 int cmd_verify(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "log-dir", required_argument, NULL, 'd' },
+		{ "key", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *dir = NULL, *key = NULL;
 	struct audit_verify v;
 	bool quiet = false;
 	char err[512], moved[96] = "";
-	int i, rc;
+	int c, rc;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	cmd_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":hq", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			verify_usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+		case 'q':
 			quiet = true;
-		} else if ((!strcmp(a, "--log-dir") || !strcmp(a, "--key")) && i + 1 < argc) {
-			*(a[2] == 'l' ? &dir : &key) = argv[++i];
-		} else if (!strncmp(a, "--log-dir=", 10)) {
-			dir = a + 10;
-		} else if (!strncmp(a, "--key=", 6)) {
-			key = a + 6;
-		} else if (!strcmp(a, "--log-dir") || !strcmp(a, "--key")) {
-			fprintf(stderr, "nsaudit verify: %s: needs a value\n", a);
-			return EXIT_USAGE;
-		} else {
-			fprintf(stderr, "nsaudit verify: unknown argument '%.64s' (try --help)\n",
-				a);
-			return EXIT_USAGE;
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		case 'k':
+			key = optarg;
+			break;
+		case ':':
+			return cmd_error("verify", EXIT_USAGE, "%s: needs a value", argv[optind - 1]);
+		default:
+			return cmd_error("verify", EXIT_USAGE, "unknown argument '%.64s' (try --help)",
+					 cmd_bad_option(argv));
 		}
 	}
-	if (!dir || !*dir) {
-		fprintf(stderr, "nsaudit verify: --log-dir DIR is required (try --help)\n");
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cmd_error("verify", EXIT_USAGE, "unknown argument '%.64s' (try --help)",
+				 argv[optind]);
+	if (!dir || !*dir)
+		return cmd_error("verify", EXIT_USAGE, "--log-dir DIR is required (try --help)");
 	rc = audit_verify_dir(dir, key, isatty(STDERR_FILENO), &v, err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "nsaudit verify: %s\n", err);
-		return 1;
-	}
+	if (rc < 0)
+		return cmd_error("verify", 1, "%s", err);
 	if (rc > 0) {
 		fprintf(stderr, "nsaudit verify: %s%s%s: NOT INTACT: %s", dir,
 			v.where[0] ? "/" : "", v.where, v.what);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* sink_opts.c - "--sink SPEC" parsing and the set of sinks a command holds. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,25 @@ int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen
 }
 
 
+const struct option sink_options[] = {
+	{ "sink", required_argument, NULL, SINK_OPT_SINK },
+	{ NULL, 0, NULL, 0 },
+};
+
+int sinks_set_opt(struct sinks *set, const char *name, const char *v, char *err, size_t errlen)
+{
+	if (strcmp(name, "sink"))
+		return 0;
+	if (set->n == SINKS_MAX) {
+		snprintf(err, errlen, "at most %d --sink options", SINKS_MAX);
+		return -1;
+	}
+	if (sink_parse(v, &set->specs[set->n], err, errlen))
+		return -1;
+	set->n++;
+	return 1;
+}
+
 int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *err,
 		    size_t errlen)
 {
@@ -104,14 +124,7 @@ int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *e
 	} else {
 		return 0;
 	}
-	if (set->n == SINKS_MAX) {
-		snprintf(err, errlen, "at most %d --sink options", SINKS_MAX);
-		return -1;
-	}
-	if (sink_parse(v, &set->specs[set->n], err, errlen))
-		return -1;
-	set->n++;
-	return 1;
+	return sinks_set_opt(set, "sink", v, err, errlen);
 }
 
 int sinks_open(struct sinks *set, char *err, size_t errlen)
