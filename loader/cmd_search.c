@@ -246,6 +246,9 @@ int cmd_search(int argc, char **argv)
 			const char *bad = cmd_bad_option(argv);
 			size_t nl = strcspn(bad, "=");
 
+			if (strncmp(bad, "--", 2)) /* only long options here */
+				return cmd_error("search", EXIT_USAGE,
+						 "unexpected argument '%.64s' (try --help)", bad);
 			return cmd_error("search", EXIT_USAGE, "unknown option '%.*s' (try --help)",
 					 (int)(nl < 64 ? nl : 64), bad);
 		}
