@@ -11,8 +11,8 @@ require_built "$NSAUDIT" "audit log"
 require_cmd cc "audit log"
 
 W=$TMP/audit-writer
-if ! cc -std=gnu11 -D_GNU_SOURCE -DNSAUDIT_VERSION='"test"' -I"$ROOT/audit" -I"$ROOT/loader" \
-	-I"$ROOT/bpf" "$ROOT/tests/lib/audit-writer.c" "$ROOT"/audit/*.c "$ROOT/loader/nstype.c" \
+if ! cc -std=gnu11 -D_GNU_SOURCE -DNSAUDIT_VERSION='"test"' -I"$ROOT/audit" -I"$ROOT/common" \
+	-I"$ROOT/bpf" "$ROOT/tests/lib/audit-writer.c" "$ROOT"/audit/*.c "$ROOT"/common/*.c \
 	-o "$W" -ljson-c -lsodium 2>"$TMP/cc.err"; then
 	fail "build the audit-writer test driver: $(head -n 3 "$TMP/cc.err")"
 	exit 0
