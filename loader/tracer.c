@@ -203,8 +203,8 @@ static void describe_hooks(struct tracer *t)
 
 /*
  * Decide which programs to load, and name the resulting hook set. On the
- * patched kernel (nsfd and set_namespace in BTF) with fentry allowed, setns
- * is seen at sys_setns and at set_namespace; where only the patch's
+ * patched kernel (nsfd and setns_switch_ns in BTF) with fentry allowed, setns
+ * is seen at sys_setns and at setns_switch_ns; where only the patch's
  * tracepoints are usable, those; everywhere else, the syscall tracepoints.
  */
 static void choose_hooks(struct tracer *t)
@@ -230,9 +230,10 @@ static void choose_hooks(struct tracer *t)
 			bpf_program__set_autoload(syscalls[i].prog, false);
 	}
 	features_probe(&ft, true);
-	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SET_NAMESPACE];
+	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SETNS_SWITCH_NS];
 	fentry = patched && ft.have[FEAT_FENTRY];
 	s->rodata->have_nsfd = ft.have[FEAT_SYS_NSFD];
+	s->rodata->nsfd_fexit = fentry;
 	nstp = ft.have[FEAT_NS_TRACEPOINTS];
 	/* an operation nobody asked for costs nothing: its hooks stay out
 	 * (the open hooks alone tax every open on the machine) */
@@ -240,11 +241,13 @@ static void choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.fexit_sys_nsfd, fentry && WANT(NSFD));
 	bpf_program__set_autoload(s->progs.fentry_sys_setns, fentry && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.fexit_sys_setns, fentry && WANT(SETNS));
-	bpf_program__set_autoload(s->progs.fexit_set_namespace, fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.fexit_setns_switch_ns, fentry && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.tp_exit_setns, !fentry && WANT(SETNS));
-	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && !fentry && WANT(NSFD));
-	bpf_program__set_autoload(s->progs.tp_set_namespace, nstp && !fentry && WANT(SETNS));
+	/* with fentry, tp_nsfd only records the PIDFD_GET_*_NAMESPACE ioctls */
+	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && patched && WANT(NSFD));
+	bpf_program__set_autoload(s->progs.tp_setns_switch_ns, nstp && patched && !fentry &&
+				  WANT(SETNS));
 	bpf_program__set_autoload(s->progs.tp_ns_free, nstp && WANT(NS_FREE));
 	bpf_program__set_autoload(s->progs.tp_enter_unshare, WANT(UNSHARE));
 	bpf_program__set_autoload(s->progs.tp_exit_unshare, WANT(UNSHARE));
