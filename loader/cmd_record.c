@@ -194,7 +194,7 @@ int cmd_record(int argc, char **argv)
 	size_t nk;
 	struct option opts[OPTS_MAX] = { 0 };
 	char err[512];
-	int c, idx = -1, rc;
+	int c, i, idx = -1, rc;
 	bool pin = true, keep_pinned = false;
 
 	tracer_opts_init(&o);
@@ -279,6 +279,8 @@ int cmd_record(int argc, char **argv)
 		audit_log_close(r.log);
 		return 1;
 	}
+	for (i = 0; i < r.sinks.n; i++)	/* a sink's drops: lost records in the log */
+		tracer_add_loss_source(t, sink_loss_source, r.sinks.s[i]);
 	if (tracer_reused_pins(t)) {
 		resume_point(lo.dir, kseqs, &nk, sizeof(kseqs) / sizeof(kseqs[0]), &lost_total);
 		tracer_resume(t, kseqs, nk, lost_total);

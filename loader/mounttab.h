@@ -28,6 +28,8 @@ struct mount_pin {
 	char *path;
 	int type;		/* the pinned namespace */
 	uint32_t inum;
+	bool copied;		/* came with a new mount namespace (no record
+				 * made it): none is made when it goes either */
 };
 
 struct mounttab {
@@ -58,7 +60,8 @@ bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const ch
 		   int *type, uint32_t *inum, size_t *below);
 /* A new mount namespace copied from another: it has the same pins. */
 void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to);
-/* Pins of mntns, for each: fn(ctx, pin); then they are removed. Returns how many. */
+/* Pins of mntns, for each: fn(ctx, pin) (copied ones too: fn decides);
+ * then they are removed. Returns how many. */
 size_t mounttab_drop_ns(struct mounttab *m, uint32_t mntns,
 			void (*fn)(void *ctx, const struct mount_pin *p), void *ctx);
 /* Whether any pin is in mntns. */

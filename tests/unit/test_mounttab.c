@@ -67,6 +67,7 @@ static int seen;
 static void count(void *ctx, const struct mount_pin *p)
 {
 	cr_assert_eq(p->mntns, MNT_B);
+	cr_assert(p->copied, "pins a new namespace started with are marked copied");
 	seen++;
 }
 
