@@ -28,7 +28,7 @@ OUT_JSON=${BENCH_JSON:-$ROOT/$BUILD/bench.json}
 ROUNDS=${BENCH_ROUNDS:-5}
 RATE_SECS=${BENCH_RATE_SECS:-5}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
-	ROUNDS=2 RATE_SECS=2
+	ROUNDS=${BENCH_ROUNDS:-2} RATE_SECS=2
 fi
 # paced setns: bursts of 1000 calls, 25 ms apart (40k setns/s offered)
 N_PACED=20000 PACE_BATCH=1000 PACE_US=25000
@@ -686,7 +686,7 @@ run_rate() {
 		else
 			sample max_rate_records_per_s "$rps"
 			sample recorder_cpu_ns_per_record "$cpr"
-			sample recorder_records_per_cpu_s "$(awk -v c="$cpr" 'BEGIN { printf "%.0f", c > 0 ? 1e9 / c : 0 }')"
+			sample recorder_records_per_cpu_s "$(awk -v c="$cpr" 'BEGIN { printf "%.0f", (c > 0 ? 1e9 / c : 0) }')"
 		fi
 		msg="$msg; recorder $rps records/s, $cpr ns CPU per record"
 	fi
