@@ -69,7 +69,7 @@ nap() { read -r -t "$1" -u "$SLEEPFD" _ 2>/dev/null || true; }
 TOOL_PID="" AUDITD_PID="" AUDIT_ENABLED0="" PIN_DIR="" PINS_OURS=0
 
 is_running() {	# a child that has not exited (a zombie has)
-	[ -r "/proc/$1/stat" ] && ! awk '{ sub(/^.*\) /, ""); exit $1 != "Z" }' "/proc/$1/stat"
+	[ -r "/proc/$1/stat" ] && ! awk '{ sub(/^.*\) /, ""); exit $1 != "Z" }' "/proc/$1/stat" 2>/dev/null
 }
 
 stop_pid() {	# stop_pid PID SIGNAL: signal, wait up to STOP_TIMEOUT, then SIGKILL
