@@ -356,6 +356,13 @@ Test(audit_writer, reopen_same_file_and_moved_file)
 	append_n(l, 3);
 	cr_expect_eq(audit_log_segment(l), 2);
 	cr_assert_eq(audit_log_close(l), 0);
+	/* the moved segment's records are not in the log: not intact (this
+	 * used to be accepted because a MAC'd "missing" record said so) */
+	cr_assert_eq(tlog_verify(&t, &v), 1);
+	cr_expect(strstr(v.where, "nsaudit-000001.log") && strstr(v.what, "moved away"), "%s: %s",
+		  v.where, v.what);
+	/* put back, the log is whole again */
+	cr_assert_eq(rename(moved, seg1), 0);
 	cr_assert_eq(tlog_verify(&t, &v), 0, "%s: %s", v.where, v.what);
 }
 
@@ -464,6 +471,7 @@ Test(audit_writer, full_disk_rotate_deletes_oldest_and_says_so)
 
 	t.o.max_size = 1024;
 	t.o.keep = 100;
+	t.o.on_full = AUDIT_FULL_ROTATE; /* no longer the default: asked for */
 	l = topen();
 	audit_log_write_fn = small_disk_write;
 	disk_cap = 4000;
