@@ -75,6 +75,9 @@ void free_log(struct audit_log *l);
 int sync_dir(struct audit_log *l);
 int open_segment(struct audit_log *l, bool create);
 int drop_oldest(struct audit_log *l, const char *why);
+#define AUDIT_RESERVE_FILE  ".nsaudit-reserve"
+#define AUDIT_RESERVE_BYTES 8192
+void make_reserve(struct audit_log *l);
 void enforce_keep(struct audit_log *l);
 int rotate(struct audit_log *l);
 /* Write rec (after whatever is owed) under the full-disk policy. */

@@ -520,6 +520,7 @@ static int recover_and_start(struct audit_log *l)
 	}
 	if (!any && !have_state && save_state(l, false))
 		goto out;
+	make_reserve(l);
 	if (open_segment(l, !rc.append))
 		goto out;
 	if (rc.append)
