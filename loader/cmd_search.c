@@ -34,6 +34,8 @@ static void search_usage(FILE *f)
 		"  --pid N           the acting process (tgid)\n"
 		"  --uid N           the acting user (real uid)\n"
 		"  --comm NAME       exact process name\n"
+		"  --container C     records about container C: its id, a 12+ character id\n"
+		"                    prefix or the podman name\n"
 		"  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d\n"
 		"  --until T\n"
 		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n\n"
@@ -215,6 +217,7 @@ int cmd_search(int argc, char **argv)
 		{ "since", required_argument, NULL, 0x206 },
 		{ "until", required_argument, NULL, 0x207 },
 		{ "format", required_argument, NULL, 0x208 },
+		{ "container", required_argument, NULL, 0x209 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct audit_filter f = {0};
@@ -294,6 +297,8 @@ int cmd_search(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "comm")) {
 			f.comm = optarg;
+		} else if (!strcmp(a, "container")) {
+			f.container = optarg;
 		} else if (!strcmp(a, "since") || !strcmp(a, "until")) {
 			bool since = a[0] == 's';
 
