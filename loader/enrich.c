@@ -545,8 +545,54 @@ static bool find_mount(const char *file, const char *path, int *type, uint32_t *
  */
 static uint32_t actor_mntns(const struct nsaudit_event *e)
 {
+#ifdef NSAUDIT_F_MOVE	/* the kernel side says which (mnt_ns_inum) */
+	if (e->mnt_ns_inum)
+		return e->mnt_ns_inum;
+#endif
 	return task_mntns(e->pid, e->tid) ?: (e->ppid ? task_mntns(e->ppid, e->ppid) : 0);
 }
+
+#ifdef NSAUDIT_F_MOVE
+/*
+ * A bind source that can name a namespace: /proc/PID/ns/TYPE (also under
+ * task/TID, self, thread-self), /proc/PID/fd/N, or a known pin. Any other
+ * unresolved bind is of an ordinary file.
+ */
+static bool nsfs_like_source(struct enrich *en, uint32_t mntns, const char *src)
+{
+	bool children;
+
+	if (!src[0])
+		return true;	/* not told: it may have been */
+	if (proc_ns_path_type(src, &children) >= 0)
+		return true;
+	if (!strncmp(src, "/proc/", 6) && strstr(src, "/fd/"))
+		return true;
+	return mounttab_find(&en->pins, mntns, src) != NULL;
+}
+
+/*
+ * mount MS_MOVE or move_mount of an attached mount: a pin there moves (and
+ * pins below it move along, without records of their own). A move of a
+ * mount that is no pin is no record.
+ */
+static bool complete_move(struct enrich *en, struct nsaudit_event *e, const char *path,
+			  uint32_t mntns)
+{
+	char src[PATH_MAX];
+	uint32_t inum;
+	size_t below;
+	int type;
+
+	snprintf(src, sizeof(src), "%s", e->src_path);
+	if (!mounttab_move(&en->pins, mntns ?: en->self_mntns, src, path, &type, &inum, &below))
+		return false;
+	e->ns_type = (uint32_t)type;
+	e->ns_inum = inum;
+	e->flags |= NSAUDIT_F_HAS_NS;
+	return true;
+}
+#endif
 
 /* The mountinfo of mount namespace mntns, through a task known to be in it. */
 static bool mntns_mountinfo(struct enrich *en, uint32_t mntns, char *file, size_t len)
@@ -593,6 +639,10 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 		return false;
 	absolute_path(e, path, sizeof(path));
 	mntns = actor_mntns(e);
+#ifdef NSAUDIT_F_MOVE
+	if (e->flags & NSAUDIT_F_MOVE)
+		return complete_move(en, e, path, mntns);
+#endif
 	if (!(e->flags & NSAUDIT_F_HAS_NS)) {
 		snprintf(file, sizeof(file), "/proc/%u/task/%u/mountinfo", e->pid, e->tid ?: e->pid);
 		if (find_mount(file, path, &type, &inum, &readable))
@@ -606,8 +656,16 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 		    (find_mount(file, path, &type, &inum, &readable) ||
 		     (realpath(path, real) && find_mount(file, real, &type, &inum, &readable))))
 			goto found;
+#ifdef NSAUDIT_F_MOVE
+		/* the source says whether it could have been a pin */
+		if (!nsfs_like_source(en, mntns, e->src_path))
+			return false;	/* a bind of an ordinary file */
+		if (readable && !e->src_path[0])
+			return false;
+#else
 		if (readable)
 			return false;	/* an ordinary bind mount */
+#endif
 		unresolved(en, mntns ? "no longer mounted when the record was read" :
 			   "the actor and its mount namespace were gone when the record was read",
 			   "mount");

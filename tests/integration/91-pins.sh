@@ -24,7 +24,7 @@ cleanup() {
 	cleanup_testlib
 }
 trap cleanup EXIT
-for p in same remount dies gone tpin; do touch "$TMP/$p"; done
+for p in same remount dies gone tpin mv1 mv2 mv3; do touch "$TMP/$p"; done
 unshare -u sleep 60 & A=$!; PIDS+=($!)
 unshare -u sleep 60 & B=$!; PIDS+=($!)
 sleep 0.2
@@ -64,6 +64,15 @@ kill -STOP "$TRACE_PID"
 unshare -m --propagation private sh -c "mount --bind /proc/$A/ns/uts '$TMP/gone'"
 sleep 0.2
 kill -CONT "$TRACE_PID"
+# moves: MS_MOVE and move_mount of an attached pin move it (records the
+# kernel side marks as moves, with the source: bpf/nsaudit.h NSAUDIT_F_MOVE)
+MOVES=no
+grep -q NSAUDIT_F_MOVE "$TESTS_DIR/../bpf/nsaudit.h" && MOVES=yes
+[ $MOVES = yes ] && unshare -m --propagation private sh -c "
+	mount --bind /proc/$A/ns/uts '$TMP/mv1'; sleep 0.2
+	mount --move '$TMP/mv1' '$TMP/mv2'; sleep 0.2
+	'$NSTH' move '$TMP/mv2' '$TMP/mv3' >/dev/null; sleep 0.2
+	umount '$TMP/mv3'; sleep 0.2"
 # 5. threads: the pre-existing pin in the thread's mount namespace goes;
 #    a thread enters a uts namespace
 echo go >&9
@@ -99,6 +108,15 @@ rec=$(r ".op==\"setns\" and .pid==${T_PID:-0}")
 expect_eq "a thread's setns: tid, thread: true, the namespace entered" \
 	"$(jq -r '[.tid, .thread, .ns_inum] | join(" ")' <<<"$rec")" "$T_TID true $UA"
 check "every record is a JSON object (no record was dropped for being incomplete)" jq -e . "$OUT"
+if [ $MOVES = yes ]; then
+	expect_eq "moves: mount --move and move_mount of a pin are moves of it, with where from" \
+		"$(r "(.path==\"$TMP/mv2\" or .path==\"$TMP/mv3\") and .op==\"mount\"" |
+			jq -r '[.move, .src_path, .ns_inum] | join(" ")' | tr '\n' '|')" \
+		"true $TMP/mv1 $UA|true $TMP/mv2 $UA|"
+	expect_eq "moves: the umount at the pin's last place names it" \
+		"$(r ".op==\"umount\" and .path==\"$TMP/mv3\"" | jq -r '[.ns_inum, .unresolved // "ok"] | join(" ")')" \
+		"$UA ok"
+fi
 
 # 6. a sink that cannot send: its drops are lost records in the main output
 OUT2=$TMP/sink.jsonl
