@@ -164,7 +164,10 @@ struct json_object *event_to_json(const struct nsaudit_event *e, const struct ev
 		json_add_bytes(o, "path", e->path, sizeof(e->path));
 	if (e->op == NSAUDIT_OP_LOST) {
 		add_u64(o, "count", e->count);
-		add_u64(o, "lost_total", e->arg);	/* the kernel's running count */
+		/* the kernel's running count (a restarted recorder resumes from
+		 * it); a sink's losses (cause) are not the kernel's */
+		if (!x->cause)
+			add_u64(o, "lost_total", e->arg);
 	}
 	/* a thread other than the leader: a setns or unshare changed that
 	 * thread's namespaces only */
