@@ -88,7 +88,6 @@ static bool container_match(const struct audit_rec *r, const char *want)
 	       field_is(r, "old_name", "container:", want, prefix);
 }
 
-
 bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 {
 	const char *op = audit_rec_str(r, "op", NULL);

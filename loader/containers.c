@@ -15,11 +15,11 @@
 #include "containers.h"
 #include "nstype.h"
 
-#define REFRESH_NS 250000000LL		/* state re-read at most this often */
-#define ACTOR_TTL_NS 1000000000LL	/* an actor's answer is kept this long */
-#define ACTOR_SLOTS 256
-#define STATE_MAX (1 << 20)		/* runc's state.json holds the config */
-#define PODMAN_JSON "/var/lib/containers/storage/overlay-containers/containers.json"
+#define REFRESH_NS   250000000LL  /* state re-read at most this often */
+#define ACTOR_TTL_NS 1000000000LL /* an actor's answer is kept this long */
+#define ACTOR_SLOTS  256
+#define STATE_MAX    (1 << 20) /* runc's state.json holds the config */
+#define PODMAN_JSON  "/var/lib/containers/storage/overlay-containers/containers.json"
 
 struct podman_name {
 	char id[CONTAINER_ID_LEN];
@@ -29,16 +29,16 @@ struct podman_name {
 struct actor_ent {
 	uint32_t pid;
 	char comm[NSAUDIT_COMM_LEN];
-	int idx;			/* into v, -1: none */
+	int idx; /* into v, -1: none */
 	int64_t at;
-	uint64_t gen;			/* the refresh it refers to */
+	uint64_t gen; /* the refresh it refers to */
 };
 
 struct containers {
-	char root[PATH_MAX];		/* "" for the real "/" */
+	char root[PATH_MAX]; /* "" for the real "/" */
 	struct container_info *v;
 	int n, cap;
-	uint64_t gen;			/* bumped per refresh: actor cache */
+	uint64_t gen; /* bumped per refresh: actor cache */
 	int64_t refreshed_ns;
 	struct podman_name *names;
 	int nnames, capnames;
@@ -91,8 +91,8 @@ bool oci_state_pid(const char *json, uint32_t *pid)
 	*pid = 0;
 	if (!o)
 		return false;
-	if (json_object_object_get_ex(o, "init_process_pid", &v) ||	/* runc */
-	    json_object_object_get_ex(o, "pid", &v))			/* crun */
+	if (json_object_object_get_ex(o, "init_process_pid", &v) || /* runc */
+	    json_object_object_get_ex(o, "pid", &v))		    /* crun */
 		p = json_object_get_int64(v);
 	json_object_put(o);
 	if (p <= 0 || p > INT_MAX)
@@ -122,7 +122,8 @@ int podman_names_parse(const char *json, void (*fn)(void *ctx, const char *id, c
 		    json_object_is_type(names, json_type_array) && json_object_array_length(names))
 			nm = json_object_array_get_idx(names, 0);
 		fn(ctx, json_object_get_string(id),
-		   nm && json_object_is_type(nm, json_type_string) ? json_object_get_string(nm) : "");
+		   nm && json_object_is_type(nm, json_type_string) ? json_object_get_string(nm)
+								   : "");
 	}
 	json_object_put(a);
 	return (int)n;
@@ -228,7 +229,7 @@ static void read_runtime(struct containers *c, const char *rt, const char *file)
 		snprintf(path, sizeof(path), "%s/%s/%s", dir, d->d_name, file);
 		buf = read_file(path, STATE_MAX, NULL);
 		if (buf && oci_state_pid(buf, &ci->pid) && c->root[0])
-			ci->pid = 0;	/* a test's state: its pids are not ours */
+			ci->pid = 0; /* a test's state: its pids are not ours */
 		free(buf);
 	}
 	closedir(dp);
@@ -259,7 +260,7 @@ void containers_refresh(struct containers *c, bool force)
 	read_runtime(c, "runc", "state.json");
 	read_runtime(c, "crun", "status");
 	read_names(c);
-	for (j = 0; j < c->nnames; j++) {	/* podman's, created or not yet */
+	for (j = 0; j < c->nnames; j++) { /* podman's, created or not yet */
 		struct container_info *ci = add(c, c->names[j].id);
 
 		if (ci)
@@ -311,7 +312,7 @@ const struct container_info *containers_by_ns(struct containers *c, int type, ui
 	if (type < 0 || type >= NSAUDIT_NS_MAX || !inum)
 		return NULL;
 	ci = find_ns(c, type, inum);
-	if (ci && ci->pid) {	/* inodes are reused: is it still in there? */
+	if (ci && ci->pid) { /* inodes are reused: is it still in there? */
 		char path[64];
 		struct stat st;
 
@@ -413,7 +414,7 @@ const struct container_info *containers_by_actor(struct containers *c, uint32_t 
 	    now - a->at < ACTOR_TTL_NS)
 		return a->idx >= 0 ? &c->v[a->idx] : NULL;
 	idx = c->n ? actor_lookup(c, pid, comm, ppid) : -1;
-	if (idx < 0) {		/* a container this refresh did not know yet */
+	if (idx < 0) { /* a container this refresh did not know yet */
 		uint64_t gen = c->gen;
 
 		containers_refresh(c, false);

@@ -95,8 +95,8 @@ static char *rebase(const char *path, const char *src, const char *dst)
 	return out;
 }
 
-bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const char *dst,
-		   int *type, uint32_t *inum, size_t *below)
+bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const char *dst, int *type,
+		   uint32_t *inum, size_t *below)
 {
 	struct mount_pin *p;
 	bool self = false;

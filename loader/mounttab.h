@@ -24,12 +24,12 @@
 #include <stdint.h>
 
 struct mount_pin {
-	uint32_t mntns;		/* the mount namespace the mount is in */
+	uint32_t mntns; /* the mount namespace the mount is in */
 	char *path;
-	int type;		/* the pinned namespace */
+	int type; /* the pinned namespace */
 	uint32_t inum;
-	bool copied;		/* came with a new mount namespace (no record
-				 * made it): none is made when it goes either */
+	bool copied; /* came with a new mount namespace (no record
+		      * made it): none is made when it goes either */
 };
 
 struct mounttab {
@@ -56,8 +56,8 @@ bool mounttab_remove(struct mounttab *m, uint32_t mntns, const char *path, int *
  * src itself was a pin (then *type, *inum name it); *below counts the
  * pins that moved with it.
  */
-bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const char *dst,
-		   int *type, uint32_t *inum, size_t *below);
+bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const char *dst, int *type,
+		   uint32_t *inum, size_t *below);
 /* A new mount namespace copied from another: it has the same pins. */
 void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to);
 /* Pins of mntns, for each: fn(ctx, pin) (copied ones too: fn decides);

@@ -67,7 +67,7 @@ static void *do_pin(void *unused)
 		die("umount");
 	printf("unmounted\n");
 	fflush(stdout);
-	sleep(1);	/* still there when the record is read */
+	sleep(1); /* still there when the record is read */
 	return NULL;
 }
 

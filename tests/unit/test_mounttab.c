@@ -44,8 +44,8 @@ Test(mounttab, move_takes_the_pin_and_those_below)
 	mounttab_add(&m, MNT_A, "/a/pin", 1, NET_X);
 	mounttab_add(&m, MNT_A, "/dir/x", 0, NET_X);
 	mounttab_add(&m, MNT_A, "/dir/sub/y", 0, NET_Y);
-	mounttab_add(&m, MNT_A, "/dirx", 0, NET_Y);	/* not below /dir */
-	mounttab_add(&m, MNT_B, "/a/pin", 1, NET_Y);	/* another namespace */
+	mounttab_add(&m, MNT_A, "/dirx", 0, NET_Y);  /* not below /dir */
+	mounttab_add(&m, MNT_B, "/a/pin", 1, NET_Y); /* another namespace */
 	cr_assert(mounttab_move(&m, MNT_A, "/a/pin", "/b/pin", &type, &inum, &below));
 	cr_assert_eq(type, 1);
 	cr_assert_eq(inum, NET_X);

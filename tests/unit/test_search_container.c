@@ -11,8 +11,8 @@
 
 static bool match(const char *line, const char *want)
 {
-	struct audit_filter f = { 0 };
-	struct audit_rec r = { 0 };
+	struct audit_filter f = {0};
+	struct audit_rec r = {0};
 	bool m;
 
 	/* the fields only: the MAC is verify's business, not the filter's */
@@ -26,11 +26,13 @@ static bool match(const char *line, const char *want)
 
 Test(search, container)
 {
-	const char *podman = "{\"seq\":1,\"op\":\"setns\",\"ns_type\":\"net\",\"ns_inum\":4026532174,"
-			     "\"ns_name\":\"netns-dd56\",\"container\":\"" HEX64 "\","
-			     "\"container_name\":\"web\",\"pid\":7}";
-	const char *docker = "{\"seq\":2,\"op\":\"setns\",\"ns_type\":\"uts\",\"ns_inum\":4026532175,"
-			     "\"old_name\":\"container:" HEX64 "\",\"pid\":7}";
+	const char *podman =
+	    "{\"seq\":1,\"op\":\"setns\",\"ns_type\":\"net\",\"ns_inum\":4026532174,"
+	    "\"ns_name\":\"netns-dd56\",\"container\":\"" HEX64 "\","
+	    "\"container_name\":\"web\",\"pid\":7}";
+	const char *docker =
+	    "{\"seq\":2,\"op\":\"setns\",\"ns_type\":\"uts\",\"ns_inum\":4026532175,"
+	    "\"old_name\":\"container:" HEX64 "\",\"pid\":7}";
 	const char *none = "{\"seq\":3,\"op\":\"setns\",\"ns_type\":\"uts\",\"pid\":7}";
 
 	cr_assert(match(podman, HEX64));
