@@ -15,7 +15,8 @@
 #include "containers.h"
 #include "nstype.h"
 
-#define REFRESH_NS   250000000LL  /* state re-read at most this often */
+#define REFRESH_NS   250000000LL  /* state re-read at most this often, */
+#define REFRESH_BUSY_NS 20000000LL /* or this often while one is being made */
 #define ACTOR_TTL_NS 1000000000LL /* an actor's answer is kept this long */
 #define ACTOR_SLOTS  256
 #define STATE_MAX    (1 << 20) /* runc's state.json holds the config */
@@ -39,6 +40,7 @@ struct containers {
 	struct container_info *v;
 	int n, cap;
 	uint64_t gen; /* bumped per refresh: actor cache */
+	bool creating; /* a runtime's container has no init pid yet */
 	int64_t refreshed_ns;
 	struct podman_name *names;
 	int nnames, capnames;
@@ -216,6 +218,7 @@ static void read_runtime(struct containers *c, const char *rt, const char *file)
 	struct container_info *ci;
 	struct dirent *d;
 	char *buf;
+	struct stat st;
 	DIR *dp;
 
 	snprintf(dir, sizeof(dir), "%s/run/%s", c->root, rt);
@@ -231,6 +234,11 @@ static void read_runtime(struct containers *c, const char *rt, const char *file)
 		if (buf && oci_state_pid(buf, &ci->pid) && c->root[0])
 			ci->pid = 0; /* a test's state: its pids are not ours */
 		free(buf);
+		/* no init pid in a directory made in the last seconds: the
+		 * runtime is making the container (a stale one is not) */
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (!ci->pid && !stat(path, &st) && time(NULL) - st.st_mtime < 10)
+			c->creating = true;
 	}
 	closedir(dp);
 }
@@ -252,11 +260,12 @@ void containers_refresh(struct containers *c, bool force)
 	int64_t now = now_ns();
 	int i, j;
 
-	if (!force && now - c->refreshed_ns < REFRESH_NS)
+	if (!force && now - c->refreshed_ns < (c->creating ? REFRESH_BUSY_NS : REFRESH_NS))
 		return;
 	c->refreshed_ns = now;
 	c->gen++;
 	c->n = 0;
+	c->creating = false;
 	read_runtime(c, "runc", "state.json");
 	read_runtime(c, "crun", "status");
 	read_names(c);
