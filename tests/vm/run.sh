@@ -63,6 +63,21 @@ kernel-patch/man-example.sh >"$VM/nsfd_example.c"
 if gcc -static -O2 -Wall -Wextra -Werror "$VM/nsfd_example.c" -o "$root/bin/nsfd_example" \
 	>"$VM/nsfd_example.log" 2>&1; then
 	echo "PASS: vmtest: the nsfd.2 example compiles (gcc -Wall -Wextra -Werror)"
+	# on this host (no series: 451 is cachestat() from 6.5 on) the example
+	# must find out that there is no nsfd() and not make the call
+	if ! grep -qa btf_trace_nsfd /sys/kernel/btf/vmlinux 2>/dev/null; then
+		out=$(strace -f "$root/bin/nsfd_example" 1 net 2>&1)
+		case $out in
+		*"this kernel has no nsfd()"*)
+			case $out in
+			*"syscall_0x1c3("* | *"cachestat("*)
+				echo "FAIL: vmtest: the nsfd.2 example called syscall 451 on $(uname -r):" \
+					"$(echo "$out" | grep -E 'syscall_0x1c3|cachestat' | head -n 1)" ;;
+			*)	echo "PASS: vmtest: the nsfd.2 example detects that $(uname -r) has no nsfd() without calling 451" ;;
+			esac ;;
+		*)	echo "FAIL: vmtest: the nsfd.2 example on $(uname -r): $(echo "$out" | tail -n 1)" ;;
+		esac
+	fi
 else
 	echo "FAIL: vmtest: the nsfd.2 example does not compile:"
 	sed 's/^/    /' "$VM/nsfd_example.log"
