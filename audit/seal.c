@@ -183,7 +183,7 @@ int audit_seal_load(const char *path, struct audit_seal *s, char *err, size_t er
 			sodium_memzero(buf, sizeof(buf));
 			sodium_memzero(keyhex, sizeof(keyhex));
 			audit_seal_wipe(s);
-			snprintf(err, errlen, "key %.200s: damaged sealing state", path);
+			snprintf(err, errlen, "key %.200s: not a key (a damaged sealing state)", path);
 			return -1;
 		}
 		sodium_memzero(buf, sizeof(buf));
