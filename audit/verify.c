@@ -400,6 +400,14 @@ static int check_mac(struct walk *w, const char *name, uint64_t lineno, const ch
 	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_MAC_LEN];
 
 	if (audit_keyring_get(&w->kr, w->sealed ? w->epoch : 0, key)) {
+		/* only epochs older than a sealing state are legitimately out
+		 * of reach; anything else (a claimed epoch the schedule cannot
+		 * have reached) must not pass on its order alone */
+		if (w->kr.kind != AUDIT_KR_STATE || w->epoch >= w->kr.base_epoch)
+			return bad(w, name, lineno, r->seq,
+				   "epoch key misuse: sealing epoch %" PRIu64 " cannot be derived "
+				   "(an epoch no recorder can have reached)",
+				   w->epoch);
 		if (!w->v->unchecked)
 			w->v->unchecked_below = w->kr.base_epoch;
 		w->v->unchecked++;
