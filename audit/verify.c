@@ -161,6 +161,10 @@ static int check_time(struct walk *w, const char *name, uint64_t lineno, const s
 	}
 	if (t < start - slack_ns(w))
 		w->v->late++;
+	/* a recorder restarting within the epoch drains what the kernel kept
+	 * while it was down: as old as the last record before it, no older */
+	if (is_log(r, "start") && w->last_time_ns && w->last_time_ns - slack_ns(w) < w->floor_ns)
+		w->floor_ns = w->last_time_ns - slack_ns(w);
 	if (t > w->last_time_ns)
 		w->last_time_ns = t;
 	return 0;
