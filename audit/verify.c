@@ -570,6 +570,13 @@ static int load_ring(struct walk *w, const struct audit_verify_opts *o, char *er
 			snprintf(path, sizeof(path), "%s/.key", o->dir);
 			kp = path;
 			w->v->default_key = true;
+			if (access(path, F_OK) && errno == ENOENT) {
+				snprintf(err, errlen,
+					 "no key: give --verification-key KEY (as printed by "
+					 "'nsaudit keygen') or --key FILE (%.200s/.key does not exist)",
+					 o->dir);
+				return -1;
+			}
 		}
 		if (audit_seal_load(kp, &s, err, errlen))
 			return -1;
