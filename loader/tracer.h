@@ -23,6 +23,7 @@ struct tracer_opts {
 	size_t ring_size;	/* --ring-size bytes, power of two */
 	int poll_ms;		/* how long a quiet ring waits before a drain */
 	bool verbose;		/* --verbose: libbpf's messages, hook choices */
+	bool no_coalesce;	/* --no-coalesce: one record per call */
 	const char *pin_dir;	/* record: keep links and ring pinned here so
 				 * events survive a recorder crash; NULL: none */
 };
