@@ -174,14 +174,26 @@ static __always_inline struct tstate *tstate_pending(__u32 op)
 	return ts && ts->p.op == op ? ts : NULL;
 }
 
-/* The actor: what every record carries about who did it. */
-static __always_inline void fill_actor(struct nsaudit_event *e)
+/* A record's first NSAUDIT_EVENT_SHORT bytes: what every record has. A
+ * global subprogram's pointer argument is memory of the pointee's size,
+ * and short records are no bigger than this. */
+struct ev_short {
+	__u64 w[NSAUDIT_EVENT_SHORT / 8];
+};
+
+/* The actor: what every record carries about who did it. A global
+ * subprogram: verified once per program, not at each of its call sites. */
+__noinline int fill_actor(struct ev_short *head)
 {
+	struct nsaudit_event *e = (void *)head;
+
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 ugid = bpf_get_current_uid_gid();
 	struct file *exe;
 
+	if (!head)
+		return 0;
 	e->pid = id >> 32;
 	e->tid = (__u32)id;
 	e->uid = (__u32)ugid;
@@ -194,6 +206,7 @@ static __always_inline void fill_actor(struct nsaudit_event *e)
 	exe = task->mm->exe_file;	/* NULL for kernel threads: loads give 0 */
 	e->exe_ino = exe->f_inode->i_ino;
 	e->exe_dev = exe->f_inode->i_sb->s_dev;
+	return 0;
 }
 
 /*
@@ -249,7 +262,13 @@ static __always_inline void copy_words(void *dst, const void *src, int n)
  * is at it. Used by the thread itself (a different record follows), by its
  * exit, and by the reader's timer (iter/task, another CPU).
  */
-static __noinline int held_flush(struct tstate *ts)
+/*
+ * Global subprograms (non-static, noinline): the verifier checks each once
+ * per program instead of at every call site, which keeps the load (attach
+ * time) short. 6.1's rules for them: scalar return, pointer arguments are
+ * memory of the pointee's size that may be NULL (checked first thing).
+ */
+__noinline int held_flush(struct tstate *ts)
 {
 	struct nsaudit_event *e;
 
@@ -295,7 +314,7 @@ static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe
 	e->probe = probe;
 	e->ns_type = NSAUDIT_NS_UNKNOWN;
 	e->fd = -1;
-	fill_actor(e);
+	fill_actor((struct ev_short *)e);
 	if (size > NSAUDIT_EVENT_SHORT)
 		e->path[0] = '\0';
 	if (size > NSAUDIT_EVENT_PATH)
@@ -361,12 +380,14 @@ static __always_inline bool key_equal(const struct nsaudit_event *held, const st
  * else the held one is sent and this one is held. Without coalescing, or
  * when the reader's flush holds the slot right now, it is sent at once.
  */
-static __always_inline void commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
+__noinline int commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
 {
 	__u64 now = bpf_ktime_get_boot_ns();
 	struct nsaudit_event *e;
 	__u64 st;
 
+	if (!ts || !k)
+		return 0;
 	if (!coalesce)
 		goto direct;
 	st = __sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_OWNER);
@@ -375,7 +396,7 @@ static __always_inline void commit_key(struct tstate *ts, const struct ev_key *k
 			ts->held.repeat++;
 			ts->held.last_ts_boot_ns = now;
 			__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
-			return;
+			return 0;
 		}
 		/* a change: the held record goes, this one takes its place */
 		e = ring_reserve(is_rare(ts->held.op, ts->held.result), NSAUDIT_EVENT_SHORT,
@@ -399,14 +420,14 @@ static __always_inline void commit_key(struct tstate *ts, const struct ev_key *k
 	e->ns_refs = refs;
 	e->mnt_ns_inum = 0;
 	e->lost_reason = 0;
-	fill_actor(e);
+	fill_actor((struct ev_short *)e);
 	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
 	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
-	return;
+	return 0;
 direct:
 	e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1);
 	if (!e)
-		return;
+		return 0;
 	e->ts_boot_ns = now;
 	e->last_ts_boot_ns = 0;
 	e->repeat = 1;
@@ -415,9 +436,10 @@ direct:
 	e->ns_refs = refs;
 	e->mnt_ns_inum = 0;
 	e->lost_reason = 0;
-	fill_actor(e);
+	fill_actor((struct ev_short *)e);
 	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
 	event_submit(e);
+	return 0;
 }
 
 /* A key for op by the current thread, the rest zero. */

@@ -130,19 +130,24 @@ static __always_inline void cache_check(struct tstate *ts, struct task_struct *t
 	}
 }
 
-/* Remember the namespaces of the types in p->nsmask before the call. */
-static __always_inline void pending_save_old(struct tstate *ts)
+/* Remember the namespaces of the types in p->nsmask before the call
+ * (a global subprogram: verified once). */
+__noinline int pending_save_old(struct tstate *ts)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct pending *p = &ts->p;
+	struct pending *p;
 	int t;
 
+	if (!ts)
+		return 0;
+	p = &ts->p;
 	cache_check(ts, task);
 	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		if (p->nsmask & (1u << t))
 			cur_ns(ts, task, t, &p->old_inum[t], &p->old_id[t]);
 	}
+	return 0;
 }
 
 /*
@@ -238,18 +243,21 @@ static __always_inline void switch_key(struct ev_key *k, struct pending *p, int 
  * has now (entered or created), and the one it had before. The slow path:
  * unshare, setns through a pidfd; setns of an nsfs fd takes setns_exit().
  */
-static __always_inline void emit_switch(struct tstate *ts, long ret)
+__noinline int emit_switch(struct tstate *ts, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct pending *p = &ts->p;
+	struct pending *p;
 	struct ev_key k;
 	int t;
 
+	if (!ts)
+		return 0;
+	p = &ts->p;
 	if (!p->nsmask) {
 		/* setns(-1, 0), a pidfd with flags 0, ...: the type is unknown */
 		switch_key(&k, p, NSAUDIT_NS_UNKNOWN, ret);
 		commit_key(ts, &k, 0);
-		return;
+		return 0;
 	}
 	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
@@ -271,6 +279,7 @@ static __always_inline void emit_switch(struct tstate *ts, long ret)
 	}
 	/* the thread's namespaces changed: look again next time */
 	ts->c_valid = 0;
+	return 0;
 }
 
 /* setns() exit through an nsfs fd: the entered namespace is the fd's. */
@@ -391,20 +400,14 @@ static __always_inline void clone_enter(__u64 flags)
 	ts->p.via = NSAUDIT_VIA_NONE;
 }
 
-static __always_inline void clone_exit(long ret)
+/* One failure record per requested type (a global subprogram: verified once). */
+__noinline int clone_failed(struct tstate *ts, long ret)
 {
-	struct tstate *ts;
 	struct ev_key k;
 	int t;
 
-	if (ret == 0)		/* the child */
-		return;
-	ts = tstate_pending(NSAUDIT_OP_CLONE);
 	if (!ts)
-		return;
-	ts->p.op = NSAUDIT_OP_NONE;
-	if (ret > 0)		/* the parent: sched_process_fork reported it */
-		return;
+		return 0;
 	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		if (!(ts->p.nsmask & (1u << t)) || !(type_mask & (1u << t)))
@@ -417,6 +420,21 @@ static __always_inline void clone_exit(long ret)
 			k.flags |= NSAUDIT_F_FOR_CHILDREN;
 		commit_key(ts, &k, 0);
 	}
+	return 0;
+}
+
+static __always_inline void clone_exit(long ret)
+{
+	struct tstate *ts;
+
+	if (ret == 0)		/* the child */
+		return;
+	ts = tstate_pending(NSAUDIT_OP_CLONE);
+	if (!ts)
+		return;
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ret < 0)		/* the parent: sched_process_fork reported it */
+		clone_failed(ts, ret);
 }
 
 SEC("tracepoint/syscalls/sys_enter_clone")
@@ -687,6 +705,35 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 
 /* ---- clone/clone3/fork with CLONE_NEW*: the child has other namespaces -- */
 
+/*
+ * One type of a clone: a record if the child has another namespace of it.
+ * A global subprogram (verified once); the tasks come as plain numbers,
+ * since 6.1 takes no struct task_struct pointer into one.
+ */
+__noinline int fork_type(__u64 parent_addr, __u64 child_addr, int t)
+{
+	struct task_struct *parent = (void *)parent_addr, *child = (void *)child_addr;
+	struct ns_common *old_ns, *new_ns;
+	struct nsaudit_event *e;
+
+	if (t < 0 || t >= NSAUDIT_NS_MAX)
+		return 0;
+	old_ns = task_ns(parent, t);
+	new_ns = task_ns(child, t);
+	if (old_ns == new_ns || !new_ns)
+		return 0;
+	e = event_ns(NSAUDIT_OP_CLONE, NSAUDIT_PROBE_RAW_TP_FORK, t, new_ns, NSAUDIT_EVENT_SHORT,
+		     true);
+	if (!e)
+		return 0;	/* counted in lost_reason */
+	e->target_pid = BPF_CORE_READ(child, tgid);
+	event_set_old(e, old_ns);
+	if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
+		e->flags |= NSAUDIT_F_FOR_CHILDREN;
+	event_submit(e);
+	return 0;
+}
+
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -696,26 +743,8 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 	if (BPF_CORE_READ(parent, nsproxy) == BPF_CORE_READ(child, nsproxy) &&
 	    BPF_CORE_READ(parent, cred, user_ns) == BPF_CORE_READ(child, cred, user_ns))
 		return 0;
-
-	#pragma unroll
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		struct ns_common *old_ns, *new_ns;
-		struct nsaudit_event *e;
-
-		old_ns = task_ns(parent, t);
-		new_ns = task_ns(child, t);
-		if (old_ns == new_ns || !new_ns)
-			continue;
-		e = event_ns(NSAUDIT_OP_CLONE, NSAUDIT_PROBE_RAW_TP_FORK, t, new_ns,
-			     NSAUDIT_EVENT_SHORT, true);
-		if (!e)
-			continue;	/* counted in lost_reason; the next type is too */
-		e->target_pid = BPF_CORE_READ(child, tgid);
-		event_set_old(e, old_ns);
-		if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
-			e->flags |= NSAUDIT_F_FOR_CHILDREN;
-		event_submit(e);
-	}
+	for (t = 0; t < NSAUDIT_NS_MAX; t++)
+		fork_type((__u64)parent, (__u64)child, t);
 	return 0;
 }
 

@@ -55,7 +55,7 @@ struct tracer {
 	size_t nresume;
 	struct enrich *en;
 	struct nsnames *names;		/* ns_name, old_name */
-	char hooks[256];
+	char hooks[768];
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
 	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[] */
@@ -184,7 +184,7 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 static void describe_hooks(struct tracer *t)
 {
 	static const char sys[] = "tracepoint/syscalls/sys_";
-	char calls[160] = "", other[160] = "";
+	char calls[256] = "", other[512] = "";
 	struct bpf_program *p;
 
 	bpf_object__for_each_program(p, t->skel->obj) {
@@ -194,7 +194,7 @@ static void describe_hooks(struct tracer *t)
 			continue;
 		if (!strncmp(sec, sys, sizeof(sys) - 1)) {
 			const char *name = strchr(sec + sizeof(sys) - 1, '_') + 1;
-			char tok[40], have[170];
+			char tok[40], have[270];
 
 			/* enter and exit: once */
 			snprintf(tok, sizeof(tok), ",%s,", name);
