@@ -29,6 +29,7 @@ const volatile __u64 rare_wakeup_bytes = 1 << 18;
 const volatile __u32 self_tgid = 0;		/* the loader: never trace it */
 const volatile bool have_nsfd = false;		/* patched kernel: nsfd() fds exist */
 const volatile bool coalesce = true;		/* --no-coalesce clears it */
+const volatile bool pidfd_ioctl_tp = false;	/* tp_btf/nsfd records pidfd ioctls */
 
 /* Calls the rings could not take, in total and per enum nsaudit_lost_reason;
  * read by user space, reported as "lost" records. */

@@ -89,13 +89,13 @@ if [ $rc_pidfd -eq 3 ]; then
 	skip "PIDFD_GET_*_NAMESPACE" "kernel $(uname -r) has no such ioctl"
 else
 	p=$(val pid "$o_pidfd")
-	r=$(one $p '.op=="nsfd" and .via=="pidfd_ioctl"')
+	r=$(one $p '.op=="nsfd" and .via=="pidfd"')
 	expect_eq "PIDFD_GET_NET_NAMESPACE: the target's netns, target_pid" \
 		"$(jq -c '[.ns_inum, .target_pid, .fd]' <<<"$r")" "[$sleeper_net,$SLEEPER,$(val fd "$o_pidfd")]"
 	expect_eq "PIDFD_GET_NET_NAMESPACE: ns_inum matches fstat" "$(jq .ns_inum <<<"$r")" "$(val inum "$o_pidfd")"
 	r=$(one $p '.op=="setns"')
-	expect_eq "setns through it: via pidfd_ioctl, not proc" "$(jq -c '[.via, .ns_inum, .result]' <<<"$r")" \
-		"[\"pidfd_ioctl\",$sleeper_net,0]"
+	expect_eq "setns through it: via pidfd (the fd's origin), not proc" \
+		"$(jq -c '[.via, .ns_inum, .result, .fd]' <<<"$r")" "[\"pidfd\",$sleeper_net,0,$(val fd "$o_pidfd")]"
 fi
 
 # --- pidfd_getfd of another process's nsfs fd, then setns through it
