@@ -476,10 +476,6 @@ int cmd_lifetime(int argc, char **argv)
 	if (key || faccessat(rd.dirfd, ".key", R_OK, 0) == 0) {
 		int r;
 
-		if (!key)
-			ERR("warning: no --key: verifying with %s/.key, the log's own key: "
-			    "whoever can rewrite the log can rewrite that key too",
-			    rd.dir);
 		r = audit_verify_dir(rd.dir, key, false, &v, err, sizeof(err));
 
 		if (r < 0) {
@@ -547,8 +543,11 @@ int cmd_lifetime(int argc, char **argv)
 		printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lab, o.tl.nev,
 		       o.tl.records, rd.dir,
 		       !verified ? " (not verified: no --key, no DIR/.key)\n"
-		       : intact	 ? " (verified intact)\n"
-				 : " (NOT INTACT: see stderr)\n");
+		       : intact && !key
+			   ? " (verified intact) with the log's own DIR/.key only: whoever can "
+			     "rewrite the log can rewrite that key too (use --key)\n"
+		       : intact ? " (verified intact)\n"
+				: " (NOT INTACT: see stderr)\n");
 		if (o.tl.ninc > 1)
 			printf("%zu namespaces had this inode one after another (inode numbers "
 			       "are reused; the records' ns_id tells them apart)\n",
