@@ -635,13 +635,17 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 	bool readable = false;
 	int type;
 
-	if (e->arg & MS_REMOUNT)
+	/* (arg is mount(2)'s flags; move_mount's are other bits) */
+	if (!(e->flags & NSAUDIT_F_NEW_MOUNT_API) && (e->arg & MS_REMOUNT))
 		return false;
 	absolute_path(e, path, sizeof(path));
 	mntns = actor_mntns(e);
 #ifdef NSAUDIT_F_MOVE
-	if (e->flags & NSAUDIT_F_MOVE)
-		return complete_move(en, e, path, mntns);
+	/* a known pin moved; otherwise (an open_tree copy the kernel side
+	 * resolved, a mount we did not know) it is handled as a bind */
+	if ((e->flags & NSAUDIT_F_MOVE) && e->src_path[0] == '/' &&
+	    complete_move(en, e, path, mntns))
+		return true;
 #endif
 	if (!(e->flags & NSAUDIT_F_HAS_NS)) {
 		snprintf(file, sizeof(file), "/proc/%u/task/%u/mountinfo", e->pid, e->tid ?: e->pid);
@@ -872,9 +876,7 @@ const char *enrich_unresolved(struct enrich *en, const struct nsaudit_event *e, 
 		if (!exe && gone && e->exe_ino)
 			unresolved(en, "the process exited before the record was read and its "
 				   "executable was not seen at exec", "exe");
-		if (!cgroup && gone)
-			unresolved(en, "the process exited before the record was read and its "
-				   "cgroup is gone too", "cgroup");
+
 	}
 	return en->unresolved[0] ? en->unresolved : NULL;
 }

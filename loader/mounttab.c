@@ -138,6 +138,10 @@ void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to)
 	for (i = 0; i < n; i++) {
 		if (m->v[i].mntns != from)
 			continue;
+		/* what the new namespace already has was learned first-hand (its
+		 * record can come before the unshare's): not overwritten */
+		if (find(m, to, m->v[i].path))
+			continue;
 		if (mounttab_add(m, to, m->v[i].path, m->v[i].type, m->v[i].inum))
 			find(m, to, m->v[i].path)->copied = true;
 	}
