@@ -39,7 +39,7 @@ LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out loader/main.c,$(LOADER_
 MAIN_OBJ := $(BUILD)/obj/loader/main.o
 
 .SECONDARY:
-.PHONY: all run test unit integration vmtest bench fuzz deps install clean format
+.PHONY: all run test unit integration vmtest bench fuzz perf deps install clean format
 
 all: $(BUILD)/nsaudit
 
@@ -136,6 +136,17 @@ $(BUILD)/bench/driver: bench/driver.c
 
 bench: deps all $(BUILD)/bench/driver
 	bench/run.sh
+
+# Recorder throughput without the kernel side: synthetic records through
+# the real formatter, log append, MAC and writes (tests/perf/recorder_rate.c).
+PERF_BINS := $(patsubst tests/perf/%.c,$(BUILD)/perf/%,$(wildcard tests/perf/*.c))
+$(BUILD)/perf/%: tests/perf/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+perf: $(PERF_BINS)
+	$(BUILD)/perf/recorder_rate -n 1000000 -p old
+	$(BUILD)/perf/recorder_rate -n 1000000 -p new
 
 # PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.
 SBINDIR        ?= $(PREFIX)/sbin
