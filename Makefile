@@ -20,7 +20,7 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 # --- user space -----------------------------------------------------------
 CFLAGS   ?= -g -O2
 CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -D_GNU_SOURCE \
-            -DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iloader -Iaudit
+            -DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader
 # libbpf is linked statically: the binary then runs on any kernel with BTF.
 LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \
             -lcap-ng -laudit
@@ -32,10 +32,19 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD) -Ibpf \
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 SKELS     := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 
-# Every .c in loader/ and audit/ goes into the binary; main.c only there.
-LOADER_SRCS := $(wildcard loader/*.c)
+# Three layers, each including only from the ones below it:
+#   loader/  the nsaudit command: one cmd_NAME.c per subcommand, the tracer,
+#            holders, sinks, enrichment
+#   audit/   the log library: write, verify, search engine, codec
+#   common/  vocabulary both use: namespace types, operations, user spellings
+# Every .c of the three goes into the binary (and the unit tests); main.c
+# only into the binary.
+COMMON_SRCS := $(wildcard common/*.c)
 AUDIT_SRCS  := $(wildcard audit/*.c)
-LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out loader/main.c,$(LOADER_SRCS)) $(AUDIT_SRCS))
+LOADER_SRCS := $(wildcard loader/*.c)
+LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS) $(AUDIT_SRCS) \
+	$(filter-out loader/main.c,$(LOADER_SRCS)))
+HEADERS  := $(wildcard bpf/*.h common/*.h audit/*.h loader/*.h)
 MAIN_OBJ := $(BUILD)/obj/loader/main.o
 
 .SECONDARY:
@@ -57,7 +66,7 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h $(BUILD)/vmlinux.h
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard bpf/*.h loader/*.h audit/*.h)
+$(BUILD)/obj/%.o: %.c $(SKELS) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -95,7 +104,7 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 # non-BPF source rebuilt with the sanitizers into build/asan/.
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(LIB_OBJS))
-$(BUILD)/asan/%.o: %.c $(SKELS) $(wildcard bpf/*.h loader/*.h audit/*.h)
+$(BUILD)/asan/%.o: %.c $(SKELS) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
 $(BUILD)/unit-tests-asan: $(UNIT_SRCS) $(SAN_OBJS)
@@ -108,14 +117,14 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -g -O1 -fsanitize=address,undefined
 FUZZ_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/fuzzobj/%,$(LIB_OBJS))
-$(BUILD)/fuzzobj/%.o: %.c $(SKELS) $(wildcard bpf/*.h loader/*.h audit/*.h)
+$(BUILD)/fuzzobj/%.o: %.c $(SKELS) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 -D_GNU_SOURCE \
-		-DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iloader -Iaudit -c $< -o $@
+		-DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader -c $< -o $@
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE -I$(BUILD) -Ibpf \
-		-Iloader -Iaudit $^ -o $@ $(LDLIBS)
+		-Icommon -Iaudit -Iloader $^ -o $@ $(LDLIBS)
 
 fuzz: $(FUZZ_BINS)
 	tests/run-fuzz.sh $(FUZZ_SECONDS)
@@ -164,7 +173,7 @@ install: all
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
 
 format:
-	clang-format -i bpf/*.[ch] loader/*.[ch] audit/*.[ch] tests/unit/*.c
+	clang-format -i bpf/*.[ch] common/*.[ch] audit/*.[ch] loader/*.[ch] tests/unit/*.c
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,7 @@
 #ifndef NSAUDIT_AUDIT_LOG_H
 #define NSAUDIT_AUDIT_LOG_H
 
+#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,16 @@ struct audit_log_opts {
 
 /* Defaults for everything; dir must still be set. */
 void audit_log_opts_init(struct audit_log_opts *o);
+
+/*
+ * The options above as getopt_long entries for a command's table, and one
+ * applied by its long name ("keep"): 1 done, 0 not a log option, -1 a bad
+ * value with a one-line message in err.
+ */
+#define AUDIT_OPT_BASE 0x120
+extern const struct option audit_log_options[];
+int audit_log_set_opt(struct audit_log_opts *o, const char *name, const char *val, char *err,
+		      size_t errlen);
 
 /*
  * Parse one record option at argv[0] ("--keep 3" or "--keep=3"). Returns 1

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* opts.c - the record options shared by "nsaudit record" and its glue. */
+/* opts.c - the log's settings (--log-dir, --key, --format, --max-size,
+ * --keep, --on-full, --sync): defaults and parsing, for "nsaudit record". */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,40 +32,29 @@ static int pick(const char *v, const char *const *names, int *out)
 	return -1;
 }
 
-int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *used, char *err,
-			size_t errlen)
+const struct option audit_log_options[] = {
+	{ "log-dir", required_argument, NULL, AUDIT_OPT_BASE + 0 },
+	{ "key", required_argument, NULL, AUDIT_OPT_BASE + 1 },
+	{ "format", required_argument, NULL, AUDIT_OPT_BASE + 2 },
+	{ "max-size", required_argument, NULL, AUDIT_OPT_BASE + 3 },
+	{ "keep", required_argument, NULL, AUDIT_OPT_BASE + 4 },
+	{ "on-full", required_argument, NULL, AUDIT_OPT_BASE + 5 },
+	{ "sync", required_argument, NULL, AUDIT_OPT_BASE + 6 },
+	{ NULL, 0, NULL, 0 },
+};
+
+int audit_log_set_opt(struct audit_log_opts *o, const char *name, const char *val, char *err,
+		      size_t errlen)
 {
-	static const char *const opts[] = {"--log-dir", "--key",     "--format", "--max-size",
-					   "--keep",	"--on-full", "--sync",	 NULL};
 	static const char *const formats[] = {"json", "audit", NULL};
 	static const char *const fulls[] = {"rotate", "suspend", "stop", NULL};
 	static const char *const syncs[] = {"none", "batch", "every", NULL};
-	const char *arg, *val, *eq;
-	size_t nlen;
 	uint64_t size;
-	int i, which = -1;
+	int i, which;
 
-	*used = 0;
-	if (argc < 1 || !argv[0] || strncmp(argv[0], "--", 2))
-		return 0;
-	arg = argv[0];
-	eq = strchr(arg, '=');
-	nlen = eq ? (size_t)(eq - arg) : strlen(arg);
-	for (i = 0; opts[i]; i++)
-		if (strlen(opts[i]) == nlen && !strncmp(arg, opts[i], nlen))
-			which = i;
-	if (which < 0)
-		return 0;
-	if (eq) {
-		val = eq + 1;
-		*used = 1;
-	} else if (argc >= 2 && argv[1]) {
-		val = argv[1];
-		*used = 2;
-	} else {
-		snprintf(err, errlen, "%s needs a value", opts[which]);
-		return -1;
-	}
+	for (which = 0; audit_log_options[which].name; which++)
+		if (!strcmp(name, audit_log_options[which].name))
+			break;
 	switch (which) {
 	case 0:
 		if (!*val) {
@@ -118,12 +109,48 @@ int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *us
 			goto bad;
 		o->sync = (enum audit_sync)i;
 		break;
+	default:
+		return 0;
 	}
 	return 1;
 bad:
-	snprintf(err, errlen, "%s: unknown value '%.64s' (%s)", opts[which], val,
+	snprintf(err, errlen, "--%s: unknown value '%.64s' (%s)", name, val,
 		 which == 2   ? "json, audit"
 		 : which == 5 ? "rotate, suspend, stop"
 			      : "none, batch, every");
 	return -1;
+}
+
+int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *used, char *err,
+			size_t errlen)
+{
+	const char *arg, *val, *eq;
+	char name[16];
+	size_t nlen;
+	int i;
+
+	*used = 0;
+	if (argc < 1 || !argv[0] || strncmp(argv[0], "--", 2))
+		return 0;
+	arg = argv[0] + 2;
+	eq = strchr(arg, '=');
+	nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+	for (i = 0; audit_log_options[i].name; i++)
+		if (strlen(audit_log_options[i].name) == nlen &&
+		    !strncmp(arg, audit_log_options[i].name, nlen))
+			break;
+	if (!audit_log_options[i].name)
+		return 0;
+	snprintf(name, sizeof(name), "%s", audit_log_options[i].name);
+	if (eq) {
+		val = eq + 1;
+		*used = 1;
+	} else if (argc >= 2 && argv[1]) {
+		val = argv[1];
+		*used = 2;
+	} else {
+		snprintf(err, errlen, "--%s needs a value", name);
+		return -1;
+	}
+	return audit_log_set_opt(o, name, val, err, errlen);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * verify.c - "nsaudit verify": walk every segment in order, recompute the
- * MAC chain and name the first thing that is wrong.
+ * verify.c - the verifier of the log library: walk every segment in order,
+ * recompute the MAC chain and name the first thing that is wrong.
+ * "nsaudit verify" (loader/cmd_verify.c) prints its verdict.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +18,6 @@
 #include <sodium.h>
 
 #include "codec.h"
-#include "commands.h"
 #include "segment.h"
 #include "verify.h"
 
@@ -393,81 +393,3 @@ out:
 	return rc;
 }
 
-static void verify_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: nsaudit verify --log-dir DIR [--key FILE] [--quiet]\n\n"
-		"Check that a log written by 'nsaudit record' is intact: every record's chained\n"
-		"MAC, sequence numbers without gaps, every segment present (or dropped by a\n"
-		"rotation the log records), and the tail against the state file.\n\n"
-		"  --log-dir DIR   the log directory\n"
-		"  --key FILE      the key (default DIR/.key)\n"
-		"  --quiet         no summary line when intact\n\n"
-		"Exit status: 0 intact, 1 not intact (stderr names the first bad segment and\n"
-		"line) or not checkable, 2 usage error.\n\n"
-		"Examples:\n"
-		"  nsaudit verify --log-dir /var/log/nsaudit\n"
-		"  nsaudit verify --log-dir /mnt/copy --key /root/nsaudit.key\n");
-}
-
-int cmd_verify(int argc, char **argv)
-{
-	const char *dir = NULL, *key = NULL;
-	struct audit_verify v;
-	bool quiet = false;
-	char err[512], moved[96] = "";
-	int i, rc;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			verify_usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			quiet = true;
-		} else if ((!strcmp(a, "--log-dir") || !strcmp(a, "--key")) && i + 1 < argc) {
-			*(a[2] == 'l' ? &dir : &key) = argv[++i];
-		} else if (!strncmp(a, "--log-dir=", 10)) {
-			dir = a + 10;
-		} else if (!strncmp(a, "--key=", 6)) {
-			key = a + 6;
-		} else if (!strcmp(a, "--log-dir") || !strcmp(a, "--key")) {
-			fprintf(stderr, "nsaudit verify: %s: needs a value\n", a);
-			return EXIT_USAGE;
-		} else {
-			fprintf(stderr, "nsaudit verify: unknown argument '%.64s' (try --help)\n",
-				a);
-			return EXIT_USAGE;
-		}
-	}
-	if (!dir || !*dir) {
-		fprintf(stderr, "nsaudit verify: --log-dir DIR is required (try --help)\n");
-		return EXIT_USAGE;
-	}
-	rc = audit_verify_dir(dir, key, isatty(STDERR_FILENO), &v, err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "nsaudit verify: %s\n", err);
-		return 1;
-	}
-	if (rc > 0) {
-		fprintf(stderr, "nsaudit verify: %s%s%s: NOT INTACT: %s", dir,
-			v.where[0] ? "/" : "", v.where, v.what);
-		if (v.bad_seq)
-			fprintf(stderr, " (seq %" PRIu64 ")", v.bad_seq);
-		fprintf(stderr, "\n");
-		return 1;
-	}
-	if (v.moved_segments) /* SIGHUP reopen or logrotate: the log says so */
-		snprintf(moved, sizeof(moved), ", %u segment%s moved away while open (last %06u)",
-			 v.moved_segments, v.moved_segments == 1 ? "" : "s", v.last_moved);
-	if (!quiet)
-		printf("nsaudit verify: %s: intact: %u segment%s (%06u..%06u), %" PRIu64
-		       " records, seq %" PRIu64 "..%" PRIu64 ", %" PRIu64 " lost, %" PRIu64
-		       " start%s, %" PRIu64 " unclean stop%s%s, %s\n",
-		       dir, v.segments, v.segments == 1 ? "" : "s", v.first_segment, v.last_segment,
-		       v.records, v.first_seq, v.last_seq, v.lost, v.starts,
-		       v.starts == 1 ? "" : "s", v.recoveries, v.recoveries == 1 ? "" : "s", moved,
-		       v.closed ? "closed cleanly" : "still open (recorder running or killed)");
-	return 0;
-}

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * commands.h - the nsaudit subcommands.
+ * commands.h - the nsaudit subcommands, and what they share for their
+ * command lines.
  *
- * Each subcommand is "int cmd_NAME(int argc, char **argv)" with argv[0] the
- * subcommand's name; it returns the process exit status:
+ * Each subcommand is "int cmd_NAME(int argc, char **argv)" in
+ * loader/cmd_NAME.c, with argv[0] the subcommand's name; it returns the
+ * process exit status:
  *   0 success, 1 runtime failure (or "not intact" for verify),
  *   2 usage error (bad option or value).
- * Errors are one line on stderr: "nsaudit NAME: what: why".
+ * Options are parsed with getopt_long; errors are one line on stderr,
+ * "nsaudit NAME: what: why", printed with cmd_error().
  */
 #ifndef NSAUDIT_COMMANDS_H
 #define NSAUDIT_COMMANDS_H
+
+#include <getopt.h>
+#include <stddef.h>
 
 #define EXIT_USAGE 2
 
@@ -22,5 +28,27 @@ int cmd_keygen(int argc, char **argv);
 int cmd_holders(int argc, char **argv);
 int cmd_lifetime(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
+
+/* "nsaudit CMD: MESSAGE" and a newline on stderr; returns rc. */
+int cmd_error(const char *cmd, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * getopt_long over a command's argv: cmd_getopt_reset() before the loop
+ * (commands run more than once in one process under the unit tests); the
+ * option strings start with ':' so that a missing value returns ':' and an
+ * unknown option '?'. After '?', cmd_bad_option() is the option as typed
+ * ("--frob", "--frob=1" or "-x").
+ */
+void cmd_getopt_reset(void);
+const char *cmd_bad_option(char **argv);
+
+/*
+ * A command's option table made of its own options and those of the
+ * libraries it drives (tracer, log, sinks): cmd_opts_cat() appends src to
+ * dst (capacity cap entries, kept NULL-terminated); cmd_opt_name() is the
+ * long name of what getopt_long returned (c, and idx its longindex or -1).
+ */
+void cmd_opts_cat(struct option *dst, size_t cap, const struct option *src);
+const char *cmd_opt_name(const struct option *opts, int c, int idx);
 
 #endif

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* sink.c - bounded queue and writer thread per sink; syslog and audit transports. */
+/*
+ * sink.c - one sink: a bounded queue filled on the caller's thread and a
+ * writer thread that sends it, counting and reporting what is lost.
+ * Transports are in sink_transport.c, --sink parsing and the set of sinks
+ * a command holds in sink_opts.c, message formats in sink_syslog.c and
+ * sink_audit.c.
+ */
 #include <errno.h>
 #include <netdb.h>
 #include <pthread.h>
@@ -16,40 +22,10 @@
 #include <libaudit.h>
 
 #include "sink.h"
+#include "sink_impl.h"
 
 #define RETRY_NS 1000000000LL		/* a receiver that is down: retried every 1 s */
-#define SEND_TIMEOUT_S 2		/* a send that takes longer fails (counted) */
 #define REPORT_NS 10000000000LL		/* loss lines on stderr at most every 10 s */
-
-const char sink_opts_help[] =
-	"      --sink SINK      also send every record to SINK (repeatable):\n"
-	"                       syslog[:unix:PATH|:udp:HOST:PORT|:tcp:HOST:PORT]\n"
-	"                       (RFC 5424 with structured data; default\n"
-	"                       unix:/dev/log) or audit (the kernel audit trail,\n"
-	"                       AUDIT_USER messages). Never blocks: a slow sink's\n"
-	"                       losses are counted and reported\n";
-
-struct sink {
-	struct sink_spec sp;
-	char hostname[256];
-	int pid;
-	int fd;				/* socket, or the audit netlink fd */
-	struct addrinfo *ai;		/* udp/tcp: resolved address */
-	bool connected;
-	int64_t retry_ns;
-	pthread_t thread;
-	bool thread_ok, thread_failed;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;		/* writer: work to do or closing */
-	pthread_cond_t idle;		/* close: queue drained */
-	struct sink_msg *q;
-	size_t qcap, qhead, qlen;
-	bool closing, busy;
-	int64_t deadline_ns;		/* closing: give up after this */
-	uint64_t queued, sent, lost, lost_told, lost_reported;
-	int64_t reported_ns;
-	int last_errno;
-};
 
 static int64_t now_ns(void)
 {
@@ -64,182 +40,6 @@ static const char *sink_name(const struct sink *s)
 	return s->sp.spec;
 }
 
-/* --- parsing ------------------------------------------------------------ */
-
-static int parse_hostport(const char *s, struct sink_spec *out, char *err, size_t errlen)
-{
-	const char *colon, *host = s;
-	size_t hl;
-	char *end;
-	long port;
-
-	if (*s == '[') {	/* [v6]:port */
-		const char *rb = strchr(s, ']');
-
-		if (!rb || rb[1] != ':')
-			goto bad;
-		host = s + 1;
-		hl = rb - host;
-		colon = rb + 1;
-	} else {
-		colon = strrchr(s, ':');
-		if (!colon)
-			goto bad;
-		hl = colon - s;
-	}
-	if (!hl || hl >= sizeof(out->host))
-		goto bad;
-	errno = 0;
-	port = strtol(colon + 1, &end, 10);
-	if (errno || end == colon + 1 || *end || port < 1 || port > 65535)
-		goto bad;
-	memcpy(out->host, host, hl);
-	out->host[hl] = '\0';
-	snprintf(out->port, sizeof(out->port), "%ld", port);
-	return 0;
-bad:
-	snprintf(err, errlen, "--sink '%.64s': need HOST:PORT (port 1-65535)", out->spec);
-	return -1;
-}
-
-int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen)
-{
-	const char *a;
-
-	memset(out, 0, sizeof(*out));
-	snprintf(out->spec, sizeof(out->spec), "%s", spec);
-	if (!strcmp(spec, "audit")) {
-		out->kind = SINK_AUDIT;
-		return 0;
-	}
-	if (strcmp(spec, "syslog") && strncmp(spec, "syslog:", 7)) {
-		snprintf(err, errlen, "--sink '%.64s': not syslog[:ADDRESS] or audit", spec);
-		return -1;
-	}
-	a = spec[6] ? spec + 7 : "unix:/dev/log";
-	if (!strncmp(a, "unix:", 5)) {
-		out->kind = SINK_SYSLOG_UNIX;
-		if (a[5] != '/' || strlen(a + 5) >= sizeof(out->path)) {
-			snprintf(err, errlen, "--sink '%.64s': unix:PATH needs an absolute path "
-				 "of at most %zu bytes", spec, sizeof(out->path) - 1);
-			return -1;
-		}
-		strcpy(out->path, a + 5);
-		return 0;
-	}
-	if (!strncmp(a, "udp:", 4) || !strncmp(a, "tcp:", 4)) {
-		out->kind = a[0] == 'u' ? SINK_SYSLOG_UDP : SINK_SYSLOG_TCP;
-		return parse_hostport(a + 4, out, err, errlen);
-	}
-	snprintf(err, errlen, "--sink '%.64s': ADDRESS is unix:PATH, udp:HOST:PORT or tcp:HOST:PORT",
-		 spec);
-	return -1;
-}
-
-/* --- transports (writer thread) ----------------------------------------- */
-
-static void set_timeouts(int fd)
-{
-	struct timeval tv = { .tv_sec = SEND_TIMEOUT_S };
-
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-}
-
-static int transport_connect(struct sink *s)
-{
-	struct sockaddr_un un = { .sun_family = AF_UNIX };
-	int fd, type;
-
-	if (s->sp.kind == SINK_AUDIT)
-		return s->fd >= 0 ? 0 : -ENOTCONN;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
-	if (s->sp.kind == SINK_SYSLOG_UNIX) {
-		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			return -errno;
-		strcpy(un.sun_path, s->sp.path);
-		if (connect(fd, (struct sockaddr *)&un, sizeof(un))) {
-			int e = errno;
-
-			close(fd);
-			return -e;
-		}
-	} else {
-		type = s->sp.kind == SINK_SYSLOG_UDP ? SOCK_DGRAM : SOCK_STREAM;
-		fd = socket(s->ai->ai_family, type | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			return -errno;
-		set_timeouts(fd);
-		if (connect(fd, s->ai->ai_addr, s->ai->ai_addrlen)) {
-			int e = errno;
-
-			close(fd);
-			return -e;
-		}
-		if (type == SOCK_STREAM) {
-			int one = 1;
-
-			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		}
-	}
-	set_timeouts(fd);
-	s->fd = fd;
-	return 0;
-}
-
-static int send_all(int fd, const char *p, size_t n)
-{
-	ssize_t w;
-
-	while (n) {
-		w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* 0 sent; <0 failed (-ENOTCONN etc.: reconnect) */
-static int transport_send(struct sink *s, const struct sink_msg *m)
-{
-	char hdr[32];
-	int n, rc;
-
-	switch (s->sp.kind) {
-	case SINK_AUDIT:
-		/* AUDIT_USER; the kernel adds pid, uid, auid, ses, subj; libaudit
-		 * adds exe, hostname, addr, terminal and res */
-		rc = audit_log_user_message(s->fd, AUDIT_USER, m->data, NULL, NULL, NULL,
-					    m->success ? 1 : 0);
-		return rc > 0 ? 0 : (errno ? -errno : -EIO);
-	case SINK_SYSLOG_TCP:
-		/* RFC 6587 octet counting: "LEN SP MSG" */
-		n = snprintf(hdr, sizeof(hdr), "%zu ", m->len);
-		rc = send_all(s->fd, hdr, (size_t)n);
-		if (!rc)
-			rc = send_all(s->fd, m->data, m->len);
-		return rc;
-	default:
-		if (send(s->fd, m->data, m->len, MSG_NOSIGNAL) < 0)
-			return -errno;
-		return 0;
-	}
-}
-
-static bool reconnect_on(int err)
-{
-	return err == -ENOTCONN || err == -ECONNREFUSED || err == -ECONNRESET || err == -EPIPE ||
-	       err == -ENOENT || err == -EBADF || err == -EDESTADDRREQ;
-}
-
-/* --- queue and writer --------------------------------------------------- */
 
 static void report(struct sink *s, bool final)
 {
@@ -554,67 +354,4 @@ void sink_close(struct sink *s, int timeout_ms)
 	pthread_cond_destroy(&s->cond);
 	pthread_cond_destroy(&s->idle);
 	free(s);
-}
-
-/* --- a set of sinks, for the subcommands -------------------------------- */
-
-int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *err,
-		    size_t errlen)
-{
-	const char *a = argv[0], *v = NULL;
-
-	*used = 1;
-	if (!strncmp(a, "--sink=", 7)) {
-		v = a + 7;
-	} else if (!strcmp(a, "--sink")) {
-		if (argc < 2) {
-			snprintf(err, errlen, "--sink needs a value (syslog[:ADDRESS], audit)");
-			return -1;
-		}
-		v = argv[1];
-		*used = 2;
-	} else {
-		return 0;
-	}
-	if (set->n == SINKS_MAX) {
-		snprintf(err, errlen, "at most %d --sink options", SINKS_MAX);
-		return -1;
-	}
-	if (sink_parse(v, &set->specs[set->n], err, errlen))
-		return -1;
-	set->n++;
-	return 1;
-}
-
-int sinks_open(struct sinks *set, char *err, size_t errlen)
-{
-	int i;
-
-	for (i = 0; i < set->n; i++) {
-		set->s[i] = sink_open(&set->specs[i], 0, err, errlen);
-		if (!set->s[i]) {
-			while (i--)
-				sink_close(set->s[i], 0), set->s[i] = NULL;
-			return -1;
-		}
-	}
-	return 0;
-}
-
-void sinks_emit(struct sinks *set, struct json_object *rec)
-{
-	int i;
-
-	for (i = 0; i < set->n; i++)
-		sink_emit(set->s[i], rec);
-}
-
-void sinks_close(struct sinks *set)
-{
-	int i;
-
-	for (i = 0; i < set->n; i++) {
-		sink_close(set->s[i], SINK_FLUSH_MS);
-		set->s[i] = NULL;
-	}
 }

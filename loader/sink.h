@@ -20,7 +20,7 @@
  *
  * Usage, for any subcommand:
  *   struct sinks sk = { 0 };
- *   sinks_parse_opt(&sk, argc - i, argv + i, &used, err, len);  per option
+ *   sinks_set_opt(&sk, "sink", optarg, err, len);  per --sink (getopt_long)
  *   sinks_open(&sk, err, len);        before dropping capabilities
  *   sinks_emit(&sk, rec);             per record (rec is only read)
  *   sinks_close(&sk);                 flushes for up to 2 s, reports losses
@@ -28,6 +28,7 @@
 #ifndef NSAUDIT_SINK_H
 #define NSAUDIT_SINK_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,6 +76,11 @@ void sink_get_stats(struct sink *s, struct sink_stats *st);
 /* Send what is queued (for up to timeout_ms), stop, report losses, free. */
 void sink_close(struct sink *s, int timeout_ms);
 
+/* --sink as a getopt_long entry for a command's table, and applied by its
+ * long name: 1 done, 0 not ours, -1 bad (err). */
+#define SINK_OPT_SINK 0x140
+extern const struct option sink_options[];
+int sinks_set_opt(struct sinks *set, const char *name, const char *val, char *err, size_t errlen);
 /* "--sink SPEC" at argv[0]: 1 consumed (*used = 2), 0 not ours, -1 bad. */
 int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *err,
 		    size_t errlen);

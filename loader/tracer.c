@@ -65,32 +65,24 @@ void tracer_opts_init(struct tracer_opts *o)
 	o->poll_ms = 50;
 }
 
-static bool is_opt(const char *arg, const char *s, const char *l)
-{
-	return (s && !strcmp(arg, s)) || !strcmp(arg, l);
-}
+const struct option tracer_options[] = {
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "type", required_argument, NULL, 't' },
+	{ "op", required_argument, NULL, 'o' },
+	{ "ring-size", required_argument, NULL, TRACER_OPT_RING_SIZE },
+	{ NULL, 0, NULL, 0 },
+};
 
-int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
-		     size_t errlen)
+int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char *err,
+		   size_t errlen)
 {
-	const char *a = argv[0], *v = argc > 1 ? argv[1] : NULL;
 	long n;
 
-	*used = 2;
-	if (is_opt(a, "-v", "--verbose")) {
+	if (!strcmp(name, "verbose")) {
 		o->verbose = true;
-		*used = 1;
-		return 1;
-	}
-	if (!is_opt(a, "-p", "--pid") && !is_opt(a, "-c", "--comm") &&
-	    !is_opt(a, "-t", "--type") && !is_opt(a, "-o", "--op") &&
-	    !is_opt(a, NULL, "--ring-size"))
-		return 0;
-	if (!v) {
-		snprintf(err, errlen, "%s needs a value", a);
-		return -1;
-	}
-	if (is_opt(a, "-p", "--pid")) {
+	} else if (!strcmp(name, "pid")) {
 		if (parse_long(v, 1, 0x3fffffff, &n)) {
 			snprintf(err, errlen, "--pid '%.32s': not a process id", v);
 			return -1;
@@ -101,20 +93,20 @@ int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, ch
 			return -1;
 		}
 		o->pid = (uint32_t)n;
-	} else if (is_opt(a, "-c", "--comm")) {
+	} else if (!strcmp(name, "comm")) {
 		if (!*v || strlen(v) >= sizeof(o->comm)) {
 			snprintf(err, errlen, "--comm: a command name is 1 to %zu bytes",
 				 sizeof(o->comm) - 1);
 			return -1;
 		}
 		strcpy(o->comm, v);
-	} else if (is_opt(a, "-t", "--type")) {
+	} else if (!strcmp(name, "type")) {
 		if (parse_nstype_list(v, &o->type_mask, err, errlen))
 			return -1;
-	} else if (is_opt(a, "-o", "--op")) {
+	} else if (!strcmp(name, "op")) {
 		if (parse_op_list(v, &o->op_mask, err, errlen))
 			return -1;
-	} else {
+	} else if (!strcmp(name, "ring-size")) {
 		uint64_t size;
 
 		if (parse_size(v, &size) || size < 4096 || size > (1u << 30) ||
@@ -124,8 +116,30 @@ int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, ch
 			return -1;
 		}
 		o->ring_size = size;
+	} else {
+		return 0;
 	}
 	return 1;
+}
+
+int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
+		     size_t errlen)
+{
+	const struct option *opt;
+	const char *a = argv[0];
+
+	for (opt = tracer_options; opt->name; opt++)
+		if ((a[0] == '-' && a[1] == opt->val && !a[2]) ||
+		    (!strncmp(a, "--", 2) && !strcmp(a + 2, opt->name)))
+			break;
+	if (!opt->name)
+		return 0;
+	*used = opt->has_arg ? 2 : 1;
+	if (opt->has_arg && argc < 2) {
+		snprintf(err, errlen, "%s needs a value", a);
+		return -1;
+	}
+	return tracer_set_opt(o, opt->name, opt->has_arg ? argv[1] : NULL, err, errlen);
 }
 
 static bool verbose_libbpf;

@@ -8,6 +8,7 @@
 #define NSAUDIT_TRACER_H
 
 #include <signal.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,9 +33,20 @@ struct tracer_opts {
 void tracer_opts_init(struct tracer_opts *o);
 
 /*
- * Parse one trace option at argv[0] (value in argv[1] if it takes one).
- * Returns 1 when consumed (*used = 1 or 2), 0 if not a trace option, -1 on
- * a bad value with a one-line reason in err.
+ * The filter options (--pid, --comm, --type, --op, --ring-size, --verbose)
+ * as getopt_long entries for a command's table (short options
+ * TRACER_SHORTOPTS), and one of them applied by its long name: 1 done, 0
+ * not a tracer option, -1 a bad value with a one-line reason in err.
+ */
+#define TRACER_SHORTOPTS "vp:c:t:o:"
+#define TRACER_OPT_RING_SIZE 0x101
+extern const struct option tracer_options[];
+int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
+		   size_t errlen);
+/*
+ * The same for one option at argv[0] as typed (value in argv[1] if it
+ * takes one). Returns 1 when consumed (*used = 1 or 2), 0 if not a trace
+ * option, -1 on a bad value with a one-line reason in err.
  */
 int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
 		     size_t errlen);

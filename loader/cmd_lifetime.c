@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * lifetime.c - "nsaudit lifetime NS --log-dir DIR": the timeline of one
+ * cmd_lifetime.c - "nsaudit lifetime NS --log-dir DIR": the timeline of one
  * namespace from a log written by "nsaudit record" (created, pinned,
  * entered, left, unpinned, freed), the holders it has now, and with
  * --follow the records that arrive later.
@@ -31,7 +31,7 @@
 #include "segment.h"
 #include "verify.h"
 
-#define ERR(fmt, ...) fprintf(stderr, "nsaudit lifetime: " fmt "\n", ##__VA_ARGS__)
+#define ERR(...) cmd_error("lifetime", 0, __VA_ARGS__)
 
 /* How often --follow looks at the newest segment. */
 #define FOLLOW_POLL_NS 200000000L
@@ -289,8 +289,8 @@ static int follow(struct reader *rd, rec_fn fn, void *ctx)
 		return 1;
 	}
 	audit_seg_name(rd->seg, seg);
-	fprintf(stderr, "nsaudit lifetime: following %s/%s (Ctrl-C stops)\n", rd->dir,
-		rd->seg ? seg : "nsaudit-*.log");
+	cmd_error("lifetime", 0, "following %s/%s (Ctrl-C stops)", rd->dir,
+		  rd->seg ? seg : "nsaudit-*.log");
 	while (!stop) {
 		int r = rd->seg ? follow_once(rd, buf, fn, ctx) : 0;
 
@@ -387,10 +387,10 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 		return 1;
 	}
 	lt_label(err, sizeof(err), fm.type, fm.inum);
-	fprintf(stderr,
-		"nsaudit lifetime: note: %.200s no longer exists; showing %s, the last "
-		"namespace mounted there per the log\n",
-		path, err);
+	cmd_error("lifetime", 0,
+		  "note: %.200s no longer exists; showing %s, the last namespace mounted "
+		  "there per the log",
+		  path, err);
 	memset(spec, 0, sizeof(*spec));
 	spec->type = fm.type;
 	spec->inum = fm.inum;
@@ -415,8 +415,7 @@ int cmd_lifetime(int argc, char **argv)
 	int c, ret = 1;
 	size_t i, j;
 
-	optind = 1;
-	opterr = 0;
+	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":d:k:f:Fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -443,7 +442,8 @@ int cmd_lifetime(int argc, char **argv)
 			ERR("%s: needs a value (try 'nsaudit lifetime --help')", argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
-			ERR("%s: unknown option (try 'nsaudit lifetime --help')", argv[optind - 1]);
+			ERR("%s: unknown option (try 'nsaudit lifetime --help')",
+			    cmd_bad_option(argv));
 			return EXIT_USAGE;
 		}
 	}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* keygen.c - "nsaudit keygen FILE": a fresh key for record and verify. */
+/* cmd_keygen.c - "nsaudit keygen FILE": a fresh key for record and verify. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,35 +22,36 @@ static void keygen_usage(FILE *f)
 
 int cmd_keygen(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "force", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *file = NULL;
 	bool force = false;
 	char err[300];
-	int i;
+	int c;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	cmd_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":hf", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			keygen_usage(stdout);
 			return 0;
-		} else if (!strcmp(argv[i], "--force") || !strcmp(argv[i], "-f")) {
+		case 'f':
 			force = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "nsaudit keygen: unknown option '%.64s' (try --help)\n",
-				argv[i]);
-			return EXIT_USAGE;
-		} else if (file) {
-			fprintf(stderr, "nsaudit keygen: one FILE only (try --help)\n");
-			return EXIT_USAGE;
-		} else {
-			file = argv[i];
+			break;
+		default:
+			return cmd_error("keygen", EXIT_USAGE, "unknown option '%.64s' (try --help)",
+					 cmd_bad_option(argv));
 		}
 	}
-	if (!file || !*file) {
-		fprintf(stderr, "nsaudit keygen: FILE is required (try --help)\n");
-		return EXIT_USAGE;
-	}
-	if (audit_key_generate(file, force, err, sizeof(err))) {
-		fprintf(stderr, "nsaudit keygen: %s\n", err);
-		return 1;
-	}
+	if (argc - optind > 1)
+		return cmd_error("keygen", EXIT_USAGE, "one FILE only (try --help)");
+	file = optind < argc ? argv[optind] : NULL;
+	if (!file || !*file)
+		return cmd_error("keygen", EXIT_USAGE, "FILE is required (try --help)");
+	if (audit_key_generate(file, force, err, sizeof(err)))
+		return cmd_error("keygen", 1, "%s", err);
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * record.c - "nsaudit record": the tracer's records into durable,
+ * cmd_record.c - "nsaudit record": the tracer's records into durable,
  * tamper-evident log segments (audit/log.h), as a foreground daemon.
  *
  * Links and the ring buffer stay pinned in bpffs (--pin-dir), so a
@@ -61,7 +61,7 @@ static int end_batch(void *ctx)
 	if (reopen) {		/* logrotate moved the file: start a new one */
 		reopen = 0;
 		if (audit_log_reopen(r->log) < 0)
-			fprintf(stderr, "nsaudit record: reopening the log: %s\n", strerror(errno));
+			cmd_error("record", 1, "reopening the log: %s", strerror(errno));
 	}
 	return audit_log_flush(r->log);
 }
@@ -172,8 +172,19 @@ static void usage(FILE *f)
 		sink_opts_help, tracer_opts_help);
 }
 
+enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR };
+#define OPTS_MAX 24
+
 int cmd_record(int argc, char **argv)
 {
+	static const struct option own[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+		{ "keep-pinned", no_argument, NULL, OPT_KEEP_PINNED },
+		{ "pin-dir", required_argument, NULL, OPT_PIN_DIR },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char pin_dir_msg[] = "--pin-dir needs an absolute path in a bpf file system";
 	struct sigaction sa_stop = { .sa_handler = on_stop }, sa_hup = { .sa_handler = on_hup };
 	struct audit_log_opts lo;
 	struct recorder r = { 0 };
@@ -181,56 +192,66 @@ int cmd_record(int argc, char **argv)
 	struct tracer *t;
 	uint64_t kseqs[256], lost_total;
 	size_t nk;
+	struct option opts[OPTS_MAX] = { 0 };
 	char err[512];
-	int i, used, rc;
+	int c, idx = -1, rc;
 	bool pin = true, keep_pinned = false;
 
 	tracer_opts_init(&o);
 	audit_log_opts_init(&lo);
 	o.pin_dir = NSAUDIT_PIN_DIR;
-	for (i = 1; i < argc; i += used) {
-		used = 1;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	cmd_opts_cat(opts, OPTS_MAX, own);
+	cmd_opts_cat(opts, OPTS_MAX, sink_options);
+	cmd_opts_cat(opts, OPTS_MAX, audit_log_options);
+	cmd_opts_cat(opts, OPTS_MAX, tracer_options);
+	cmd_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {
+		const char *name = cmd_opt_name(opts, c, idx);
+
+		idx = -1;
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			return 0;
-		}
-		if (!strcmp(argv[i], "--no-pin")) {
+		case OPT_NO_PIN:
 			pin = false;
-			continue;
-		}
-		if (!strcmp(argv[i], "--keep-pinned")) {
+			break;
+		case OPT_KEEP_PINNED:
 			keep_pinned = true;
-			continue;
-		}
-		if (!strcmp(argv[i], "--pin-dir")) {
-			if (i + 1 >= argc || argv[i + 1][0] != '/') {
-				fprintf(stderr, "nsaudit record: --pin-dir needs an absolute path "
-					"in a bpf file system\n");
-				return EXIT_USAGE;
-			}
-			o.pin_dir = argv[i + 1];
-			used = 2;
-			continue;
-		}
-		rc = sinks_parse_opt(&r.sinks, argc - i, argv + i, &used, err, sizeof(err));
-		if (rc == 0)
-			rc = audit_log_parse_opt(&lo, argc - i, argv + i, &used, err, sizeof(err));
-		if (rc == 0)
-			rc = tracer_parse_opt(&o, argc - i, argv + i, &used, err, sizeof(err));
-		else if (rc > 0)
-			continue;
-		if (rc < 0) {
-			fprintf(stderr, "nsaudit record: %s\n", err);
-			return EXIT_USAGE;
-		}
-		if (rc == 0) {
-			fprintf(stderr, "nsaudit record: unknown option '%.64s' (see --help)\n",
-				argv[i]);
-			return EXIT_USAGE;
+			break;
+		case OPT_PIN_DIR:
+			if (optarg[0] != '/')
+				return cmd_error("record", EXIT_USAGE, "%s", pin_dir_msg);
+			o.pin_dir = optarg;
+			break;
+		case ':':
+			if (optopt == OPT_PIN_DIR)
+				return cmd_error("record", EXIT_USAGE, "%s", pin_dir_msg);
+			if (optopt == SINK_OPT_SINK)
+				return cmd_error("record", EXIT_USAGE,
+						 "--sink needs a value (syslog[:ADDRESS], audit)");
+			if (optopt >= AUDIT_OPT_BASE && optopt < AUDIT_OPT_BASE + 16)
+				return cmd_error("record", EXIT_USAGE, "--%s needs a value",
+						 cmd_opt_name(opts, optopt, -1));
+			return cmd_error("record", EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+		case '?':
+			return cmd_error("record", EXIT_USAGE, "unknown option '%.64s' (see --help)",
+					 cmd_bad_option(argv));
+		default:
+			rc = sinks_set_opt(&r.sinks, name, optarg, err, sizeof(err));
+			if (!rc)
+				rc = audit_log_set_opt(&lo, name, optarg, err, sizeof(err));
+			if (!rc)
+				rc = tracer_set_opt(&o, name, optarg, err, sizeof(err));
+			if (rc < 0)
+				return cmd_error("record", EXIT_USAGE, "%s", err);
 		}
 	}
+	if (optind < argc)
+		return cmd_error("record", EXIT_USAGE, "unknown option '%.64s' (see --help)",
+				 argv[optind]);
 	if (!lo.dir) {
-		fprintf(stderr, "nsaudit record: --log-dir DIR is required (see --help)\n");
+		cmd_error("record", EXIT_USAGE, "--log-dir DIR is required (see --help)");
 		return EXIT_USAGE;
 	}
 	if (!pin)
@@ -243,17 +264,17 @@ int cmd_record(int argc, char **argv)
 
 	r.log = audit_log_open(&lo, err, sizeof(err));
 	if (!r.log) {
-		fprintf(stderr, "nsaudit record: %s\n", err);
+		cmd_error("record", 1, "%s", err);
 		return 1;
 	}
 	if (sinks_open(&r.sinks, err, sizeof(err))) {
-		fprintf(stderr, "nsaudit record: %s\n", err);
+		cmd_error("record", 1, "%s", err);
 		audit_log_close(r.log);
 		return 1;
 	}
 	t = tracer_open(&o, err, sizeof(err));
 	if (!t) {
-		fprintf(stderr, "nsaudit record: %s\n", err);
+		cmd_error("record", 1, "%s", err);
 		sinks_close(&r.sinks);
 		audit_log_close(r.log);
 		return 1;
@@ -263,7 +284,7 @@ int cmd_record(int argc, char **argv)
 		tracer_resume(t, kseqs, nk, lost_total);
 	}
 	if (drop_privileges(o.verbose, err, sizeof(err))) {
-		fprintf(stderr, "nsaudit record: %s\n", err);
+		cmd_error("record", 1, "%s", err);
 		tracer_close(t);
 		sinks_close(&r.sinks);
 		audit_log_close(r.log);
@@ -278,13 +299,13 @@ int cmd_record(int argc, char **argv)
 	sinks_close(&r.sinks);
 	if (audit_log_close(r.log) < 0 && !rc)
 		rc = -EIO;
-	if (r.failed) {
-		fprintf(stderr, "nsaudit record: stopped: the log cannot take more records "
-			"(see the last record in %s)\n", lo.dir);
-		return 1;
-	}
+	if (r.failed)
+		return cmd_error("record", 1,
+				 "stopped: the log cannot take more records (see the last "
+				 "record in %s)",
+				 lo.dir);
 	if (rc < 0) {
-		fprintf(stderr, "nsaudit record: %s\n", strerror(-rc));
+		cmd_error("record", 1, "%s", strerror(-rc));
 		return 1;
 	}
 	return 0;

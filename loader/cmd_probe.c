@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* probe.c - "nsaudit probe": what this kernel lets nsaudit hook. */
+/* cmd_probe.c - "nsaudit probe": what this kernel lets nsaudit hook. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -10,31 +10,38 @@
 
 int cmd_probe(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct features ft;
 	struct utsname u;
 	bool patched;
-	int i;
+	int c, i;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	cmd_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c == 'h') {
 			printf("Usage: nsaudit probe\n\n"
 			       "Try each BPF attach type nsaudit can use on this kernel and print\n"
 			       "a table: feature, yes/no, and why not. Then the hook set that\n"
 			       "'nsaudit trace' will use. Needs root.\n");
 			return 0;
 		}
-		fprintf(stderr, "nsaudit probe: unknown option '%.64s' (see --help)\n", argv[i]);
-		return EXIT_USAGE;
+		return cmd_error("probe", EXIT_USAGE, "unknown option '%.64s' (see --help)",
+				 cmd_bad_option(argv));
 	}
+	if (optind < argc)
+		return cmd_error("probe", EXIT_USAGE, "unknown option '%.64s' (see --help)",
+				 argv[optind]);
 	/* Unprivileged, every load fails with EPERM: a table of "no" would
 	 * describe the caller, not the kernel. */
 	if (capng_get_caps_process() == 0 &&
 	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN) &&
-	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_BPF)) {
-		fprintf(stderr, "nsaudit probe: cannot load BPF programs without privileges "
-			"(run as root, or with CAP_BPF and CAP_PERFMON)\n");
-		return 1;
-	}
+	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_BPF))
+		return cmd_error("probe", 1,
+				 "cannot load BPF programs without privileges (run as root, or "
+				 "with CAP_BPF and CAP_PERFMON)");
 	features_probe(&ft, false);
 	uname(&u);
 	printf("kernel %s\n", u.release);

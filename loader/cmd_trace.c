@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* trace.c - "nsaudit trace": stream namespace events live. */
+/* cmd_trace.c - "nsaudit trace": stream namespace events live. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -71,8 +71,16 @@ static void usage(FILE *f)
 		tracer_opts_help, sink_opts_help);
 }
 
+#define OPTS_MAX 16
+
 int cmd_trace(int argc, char **argv)
 {
+	static const struct option own[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct option opts[OPTS_MAX] = { 0 };
 	struct sinks sinks = { 0 };
 	struct trace_out out = { .sinks = &sinks };
 	struct tracer_opts o;
@@ -81,48 +89,49 @@ int cmd_trace(int argc, char **argv)
 	struct tracer *t;
 	struct stat sb;
 	char err[256];
-	int i, used, rc;
+	int c, idx = -1, rc;
 
 	tracer_opts_init(&o);
-	for (i = 1; i < argc; i += used) {
-		used = 1;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	cmd_opts_cat(opts, OPTS_MAX, own);
+	cmd_opts_cat(opts, OPTS_MAX, sink_options);
+	cmd_opts_cat(opts, OPTS_MAX, tracer_options);
+	cmd_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":hf:" TRACER_SHORTOPTS, opts, &idx)) != -1) {
+		const char *name = cmd_opt_name(opts, c, idx);
+
+		idx = -1;
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			return 0;
-		}
-		if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--format")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "nsaudit trace: --format needs a value (text, json)\n");
-				return EXIT_USAGE;
-			}
-			if (!strcmp(argv[i + 1], "json")) {
+		case 'f':
+			if (!strcmp(optarg, "json"))
 				out.json = true;
-			} else if (strcmp(argv[i + 1], "text")) {
-				fprintf(stderr, "nsaudit trace: --format '%.32s': not text or json\n",
-					argv[i + 1]);
-				return EXIT_USAGE;
-			}
-			used = 2;
-			continue;
-		}
-		rc = sinks_parse_opt(&sinks, argc - i, argv + i, &used, err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "nsaudit trace: %s\n", err);
-			return EXIT_USAGE;
-		}
-		if (rc > 0)
-			continue;
-		rc = tracer_parse_opt(&o, argc - i, argv + i, &used, err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "nsaudit trace: %s\n", err);
-			return EXIT_USAGE;
-		}
-		if (rc == 0) {
-			fprintf(stderr, "nsaudit trace: unknown option '%.64s' (see --help)\n",
-				argv[i]);
-			return EXIT_USAGE;
+			else if (strcmp(optarg, "text"))
+				return cmd_error("trace", EXIT_USAGE, "--format '%.32s': not text or json",
+						 optarg);
+			break;
+		case ':':
+			if (optopt == 'f')
+				return cmd_error("trace", EXIT_USAGE, "--format needs a value (text, json)");
+			if (optopt == SINK_OPT_SINK)
+				return cmd_error("trace", EXIT_USAGE,
+						 "--sink needs a value (syslog[:ADDRESS], audit)");
+			return cmd_error("trace", EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+		case '?':
+			return cmd_error("trace", EXIT_USAGE, "unknown option '%.64s' (see --help)",
+					 cmd_bad_option(argv));
+		default:
+			rc = sinks_set_opt(&sinks, name, optarg, err, sizeof(err));
+			if (!rc)
+				rc = tracer_set_opt(&o, name, optarg, err, sizeof(err));
+			if (rc < 0)
+				return cmd_error("trace", EXIT_USAGE, "%s", err);
 		}
 	}
+	if (optind < argc)
+		return cmd_error("trace", EXIT_USAGE, "unknown option '%.64s' (see --help)",
+				 argv[optind]);
 
 	out.flush_each = fstat(STDOUT_FILENO, &sb) || !S_ISREG(sb.st_mode);
 	/* no-color.org: NO_COLOR set and not empty turns colour off */
@@ -134,17 +143,17 @@ int cmd_trace(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (sinks_open(&sinks, err, sizeof(err))) {
-		fprintf(stderr, "nsaudit trace: %s\n", err);
+		cmd_error("trace", 1, "%s", err);
 		return 1;
 	}
 	t = tracer_open(&o, err, sizeof(err));
 	if (!t) {
-		fprintf(stderr, "nsaudit trace: %s\n", err);
+		cmd_error("trace", 1, "%s", err);
 		sinks_close(&sinks);
 		return 1;
 	}
 	if (drop_privileges(o.verbose, err, sizeof(err))) {
-		fprintf(stderr, "nsaudit trace: %s\n", err);
+		cmd_error("trace", 1, "%s", err);
 		tracer_close(t);
 		sinks_close(&sinks);
 		return 1;
@@ -161,7 +170,7 @@ int cmd_trace(int argc, char **argv)
 	if (rc == -ECANCELED) /* stdout went away (a closed pipe): not an error */
 		return 0;
 	if (rc < 0) {
-		fprintf(stderr, "nsaudit trace: reading events: %s\n", strerror(-rc));
+		cmd_error("trace", 1, "reading events: %s", strerror(-rc));
 		return 1;
 	}
 	return 0;

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* codec_impl.h - what the codec's parts (codec*.c) share; not a public API. */
+#ifndef NSAUDIT_AUDIT_CODEC_IMPL_H
+#define NSAUDIT_AUDIT_CODEC_IMPL_H
+
+#include <stdint.h>
+
+#include "codec.h"
+
+struct json_object;
+
+/* A cursor over one line being parsed; errors go to err. */
+struct cur {
+	const char *p, *end;
+	char *err;
+	size_t errlen;
+	const char *start;
+};
+
+/* codec_json.c: a JSON number at c (also the audit format's bare numbers) */
+struct json_object *codec_json_number(struct cur *c);
+
+/* codec_json.c: v as JSON text (depth bounds the recursion) */
+void codec_json_value(struct sbuf *b, struct json_object *v, int depth);
+
+/* One format's half of audit_encode(), without its final checks. */
+void codec_encode_json(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
+		       const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN]);
+void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
+			const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
+			uint8_t mac[AUDIT_MAC_LEN]);
+
+/* One format's half of audit_rec_parse(), after its common checks. */
+int codec_parse_json(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen);
+int codec_parse_audit(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * log_impl.h - the open log, shared by the writer's parts: log.c (append,
+ * flush, reopen, close), log_rotate.c (segments, rotation, full-disk
+ * policies), log_recover.c (open and recovery). Not a public API: log.h is.
+ */
+#ifndef NSAUDIT_AUDIT_LOG_IMPL_H
+#define NSAUDIT_AUDIT_LOG_IMPL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "chain.h"
+#include "log.h"
+
+struct json_object;
+
+struct audit_log {
+	struct audit_log_opts o;
+	char dir[PATH_MAX];
+	int dirfd, fd, lockfd;
+	uint8_t key[AUDIT_KEY_LEN];
+	char key_id[AUDIT_KEY_ID_HEX + 1];
+
+	uint64_t seq;		    /* the next record's */
+	uint8_t mac[AUDIT_MAC_LEN]; /* the last record's */
+	unsigned int segno;
+	uint64_t seg_size, seg_records;
+	dev_t seg_dev;
+	ino_t seg_ino;
+	bool need_header; /* current segment has no header yet */
+	bool dirty;	  /* written since the last flush */
+	bool stopped;	  /* --on-full stop hit */
+
+	uint64_t suspended; /* dropped in this full-disk episode */
+	uint64_t dropped_total;
+	unsigned int pending_drop; /* deleted segments no record mentions yet */
+	const char *pending_drop_why;
+	unsigned int pending_moved; /* segment moved away under us (reopen) */
+	char err[256];
+};
+
+/* log.c */
+void seterr(struct audit_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *format_name(enum audit_format f);
+/* One of the log's own records: {"time":..,"op":"log","action":ACTION}. */
+struct json_object *logrec(const char *action);
+/* write_rec() did not write: the record belongs in a new segment */
+#define NEED_ROTATE 1
+int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate);
+int write_own(struct audit_log *l, struct json_object *rec);
+int write_pending(struct audit_log *l);
+int save_state(struct audit_log *l, bool clean);
+void free_log(struct audit_log *l);
+
+/* log_rotate.c */
+int sync_dir(struct audit_log *l);
+int open_segment(struct audit_log *l, bool create);
+int drop_oldest(struct audit_log *l, const char *why);
+void enforce_keep(struct audit_log *l);
+int rotate(struct audit_log *l);
+/* Write rec (after whatever is owed) under the full-disk policy. */
+int emit(struct audit_log *l, struct json_object *rec);
+
+#endif

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * log_rotate.c - segments of the audit log: opening the current one,
+ * rotating past --max-size, deleting the oldest beyond --keep, and the
+ * full-disk policies (--on-full rotate|suspend|stop) around each record.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <sodium.h>
+
+#include "codec.h"
+#include "log.h"
+#include "log_impl.h"
+#include "segment.h"
+
+int sync_dir(struct audit_log *l)
+{
+	return l->o.sync == AUDIT_SYNC_NONE ? 0 : fsync(l->dirfd);
+}
+
+int open_segment(struct audit_log *l, bool create)
+{
+	char name[AUDIT_SEG_NAME_MAX];
+	struct stat st;
+	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW;
+
+	audit_seg_name(l->segno, name);
+	if (create)
+		flags |= O_CREAT | O_EXCL;
+	l->fd = openat(l->dirfd, name, flags, 0600);
+	if (l->fd < 0 || fstat(l->fd, &st)) {
+		seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
+		if (l->fd >= 0)
+			close(l->fd);
+		l->fd = -1;
+		return -1;
+	}
+	l->seg_dev = st.st_dev;
+	l->seg_ino = st.st_ino;
+	l->seg_size = (uint64_t)st.st_size;
+	if (create) {
+		l->seg_records = 0;
+		l->need_header = true;
+		sync_dir(l);
+	}
+	return 0;
+}
+
+/* Delete the oldest segment (never the one being written). */
+int drop_oldest(struct audit_log *l, const char *why)
+{
+	char name[AUDIT_SEG_NAME_MAX];
+	unsigned int *nums;
+	size_t n;
+
+	if (audit_seg_list(l->dirfd, &nums, &n))
+		return -1;
+	if (n < 2 || nums[0] >= l->segno) {
+		free(nums);
+		return -1;
+	}
+	audit_seg_name(nums[0], name);
+	if (unlinkat(l->dirfd, name, 0)) {
+		seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
+		free(nums);
+		return -1;
+	}
+	/* Segments go oldest first, so one number says all up to it are gone. */
+	l->pending_drop = nums[0];
+	l->pending_drop_why = why;
+	free(nums);
+	sync_dir(l);
+	return 0;
+}
+
+/* Called right after a new segment is created, so the drop record (still
+ * owed) lands in it after its header. */
+void enforce_keep(struct audit_log *l)
+{
+	unsigned int *nums;
+	size_t n;
+
+	if (audit_seg_list(l->dirfd, &nums, &n))
+		return;
+	free(nums);
+	for (; n > l->o.keep; n--)
+		if (drop_oldest(l, "rotation: --keep"))
+			break;
+}
+
+int rotate(struct audit_log *l)
+{
+	if (l->fd >= 0) {
+		if (l->o.sync != AUDIT_SYNC_NONE)
+			fdatasync(l->fd);
+		close(l->fd);
+		l->fd = -1;
+	}
+	l->segno++;
+	if (open_segment(l, true))
+		return -1;
+	enforce_keep(l);
+	return 0;
+}
+
+
+/* The full-disk policies, around writing one record. */
+int emit(struct audit_log *l, struct json_object *rec)
+{
+	int rc;
+
+	if (l->stopped) {
+		seterr(l, "log stopped: the disk was full (--on-full stop)");
+		return -1;
+	}
+	if (l->fd < 0 && !l->need_header) {
+		seterr(l, "no segment open");
+		return -1;
+	}
+	for (;;) {
+		rc = write_pending(l);
+		if (!rc)
+			rc = write_rec(l, rec, true);
+		if (rc == NEED_ROTATE) {
+			if (rotate(l))
+				return -1;
+			continue;
+		}
+		if (!rc)
+			return 0;
+		if (rc != -ENOSPC && rc != -EDQUOT)
+			return -1;
+		switch (l->o.on_full) {
+		case AUDIT_FULL_ROTATE:
+			if (!drop_oldest(l, "disk full"))
+				continue;
+			/* nothing left to delete but the current segment */
+			/* fall through */
+		case AUDIT_FULL_SUSPEND:
+			if (!l->suspended)
+				fprintf(stderr,
+					"nsaudit record: %s/: disk full: log suspended, "
+					"counting dropped records\n",
+					l->dir);
+			l->suspended++;
+			l->dropped_total++;
+			return 0;
+		case AUDIT_FULL_STOP:
+			l->stopped = true;
+			seterr(l, "%s: disk full (--on-full stop): record %" PRIu64 " not written",
+			       l->dir, l->seq);
+			return -1;
+		}
+	}
+}
+

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* cmd_holders.c - "nsaudit holders NS | --all": who keeps a namespace alive
+ * (the model is holders.c's). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "commands.h"
+#include "holders_model.h"
+#include "nsnames.h"
+#include "nstype.h"
+
+#define ERR(...) cmd_error("holders", 0, __VA_ARGS__)
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: nsaudit holders NS [--format text|json]\n"
+		   "       nsaudit holders --all [--format text|json]\n\n"
+		   "List everything that keeps a namespace alive, and reconcile it with the\n"
+		   "kernel's reference count (read by BPF iterators):\n"
+		   "  task    threads in it (pid/time: also *_for_children)\n"
+		   "  fd      open namespace files, and how they were opened\n"
+		   "  mount   bind mounts of it, in every mount namespace\n"
+		   "  socket  sockets in it (net)\n"
+		   "  child   namespaces it owns (user) or that are nested in it (pid, user)\n\n"
+		   "NS is TYPE:INODE, TYPE:[INODE], PID:TYPE, a path (/proc/PID/ns/TYPE,\n"
+		   "/run/netns/NAME, any bind-mounted namespace file) or an ip netns name.\n"
+		   "A namespace with no name left is found by TYPE:INODE. Exit status 1 when\n"
+		   "it does not exist.\n\n"
+		   "Reference accounting (refs = ...): one per nsproxy naming it, however many\n"
+		   "tasks share that nsproxy; one for the nsfs dentry, shared by all fds and\n"
+		   "bind mounts; one per socket (net); one per thread's struct pid (pid); one\n"
+		   "per cred and per owned namespace (user); the rest is unattributed.\n\n"
+		   "Options:\n"
+		   "  --all            every namespace on the machine, as a tree by owning\n"
+		   "                   user namespace\n"
+		   "  --format FMT     text (default) or json (one object per namespace per line)\n"
+		   "  -h, --help       this help\n\n"
+		   "Examples:\n"
+		   "  nsaudit holders blue                     # ip netns blue\n"
+		   "  nsaudit holders /run/netns/blue --format json\n"
+		   "  nsaudit holders net:4026532289           # after 'ip netns del'\n"
+		   "  nsaudit holders 1234:pid\n"
+		   "  nsaudit holders --all\n");
+}
+
+int cmd_holders(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"all", no_argument, NULL, 'a'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct model m = {0};
+	struct nsspec spec;
+	struct ns_ent *target = NULL;
+	bool all = false, json = false;
+	char err[512];
+	size_t i;
+	int c, ret = 1;
+
+	cmd_getopt_reset();
+	while ((c = getopt_long(argc, argv, "af:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			all = true;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "json"))
+				json = true;
+			else if (strcmp(optarg, "text")) {
+				ERR("--format: unknown format '%.32s' (text, json)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			if (optopt == 'f')
+				ERR("--format: needs a value (text, json)");
+			else
+				ERR("%s: unknown option (try 'nsaudit holders --help')",
+				    cmd_bad_option(argv));
+			return EXIT_USAGE;
+		}
+	}
+	if (all == (optind < argc) || argc - optind > 1) {
+		ERR("%s (try 'nsaudit holders --help')", all ? "give either NS or --all, not both"
+							     : "which namespace? give NS or --all");
+		return EXIT_USAGE;
+	}
+	if (!all && nsspec_parse(argv[optind], true, &spec, err, sizeof(err))) {
+		/* a spec that does not parse is a usage error; a path or pid
+		 * that does not resolve means the namespace is not there */
+		ERR("%s", err);
+		return strchr(argv[optind], '/') || errno == ENOENT || errno == ESRCH ? 1
+										      : EXIT_USAGE;
+	}
+
+	if (model_load(&m, err, sizeof(err))) {
+		ERR("%s", err);
+		goto out;
+	}
+
+	if (!all) {
+		char lab[48];
+
+		target = ns_find(&m, spec.type, spec.inum);
+		ns_label(lab, sizeof(lab), spec.type, spec.inum);
+		if (!target) {
+			ERR("%s: no such namespace (no task, fd, bind mount, socket or child "
+			    "namespace holds it)",
+			    spec.type >= 0 ? lab : argv[optind]);
+			goto out;
+		}
+	}
+	if (json) {
+		for (i = 0; i < m.nns; i++) {
+			json_object *o;
+
+			if (target && &m.ns[i] != target)
+				continue;
+			o = ns_json(&m, &m.ns[i]);
+			puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+			json_object_put(o);
+		}
+		print_notes(&m, stderr);
+	} else if (target) {
+		print_ns(&m, target, "", false);
+		print_notes(&m, stdout);
+	} else {
+		for (i = 0; i < m.nns; i++)
+			if (m.ns[i].type == NSAUDIT_NS_USER && m.ns[i].known &&
+			    !ns_find(&m, NSAUDIT_NS_USER, m.ns[i].k.parent_inum))
+				print_tree(&m, &m.ns[i], 0);
+		for (i = 0; i < m.nns; i++)
+			if (!m.ns[i].printed)
+				print_ns(&m, &m.ns[i], "", true);
+		print_notes(&m, stdout);
+	}
+	ret = 0;
+out:
+	model_free(&m);
+	return ret;
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* commands.c - what the subcommands share: one error line, getopt_long. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+int cmd_error(const char *cmd, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "nsaudit %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return rc;
+}
+
+void cmd_getopt_reset(void)
+{
+	optind = 0; /* GNU: reinitialise completely, also mid-cluster state */
+	opterr = 0; /* the commands print their own one-line errors */
+}
+
+const char *cmd_bad_option(char **argv)
+{
+	static char shortopt[3] = "-?";
+	const char *a = optind > 0 ? argv[optind - 1] : NULL;
+
+	if (a && !strncmp(a, "--", 2))
+		return a;
+	if (optopt > 0 && optopt < 256) {
+		shortopt[1] = (char)optopt;
+		return shortopt;
+	}
+	return a ? a : "?";
+}
+
+void cmd_opts_cat(struct option *dst, size_t cap, const struct option *src)
+{
+	size_t n = 0;
+
+	while (n < cap && dst[n].name)
+		n++;
+	for (; src->name && n + 1 < cap; src++)
+		dst[n++] = *src;
+	if (n < cap)
+		memset(&dst[n], 0, sizeof(dst[n]));
+}
+
+const char *cmd_opt_name(const struct option *opts, int c, int idx)
+{
+	if (idx >= 0)
+		return opts[idx].name;
+	for (; opts->name; opts++)
+		if (opts->val == c && !opts->flag)
+			return opts->name;
+	return NULL;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * sink_impl.h - one open sink, shared by sink.c (queue and writer thread)
+ * and sink_transport.c (sockets and the audit netlink). Not a public API:
+ * sink.h is.
+ */
+#ifndef NSAUDIT_SINK_IMPL_H
+#define NSAUDIT_SINK_IMPL_H
+
+#include <netdb.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sink.h"
+
+#define SEND_TIMEOUT_S 2		/* a send that takes longer fails (counted) */
+
+struct sink {
+	struct sink_spec sp;
+	char hostname[256];
+	int pid;
+	int fd;				/* socket, or the audit netlink fd */
+	struct addrinfo *ai;		/* udp/tcp: resolved address */
+	bool connected;
+	int64_t retry_ns;
+	pthread_t thread;
+	bool thread_ok, thread_failed;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* writer: work to do or closing */
+	pthread_cond_t idle;		/* close: queue drained */
+	struct sink_msg *q;
+	size_t qcap, qhead, qlen;
+	bool closing, busy;
+	int64_t deadline_ns;		/* closing: give up after this */
+	uint64_t queued, sent, lost, lost_told, lost_reported;
+	int64_t reported_ns;
+	int last_errno;
+};
+
+/* sink_transport.c, called on the writer thread: 0 or -errno */
+int transport_connect(struct sink *s);
+int transport_send(struct sink *s, const struct sink_msg *m);
+/* whether a send error means the connection is gone (reconnect) */
+bool reconnect_on(int err);
+
+#endif

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* sink_opts.c - "--sink SPEC" parsing and the set of sinks a command holds. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink.h"
+
+const char sink_opts_help[] =
+	"      --sink SINK      also send every record to SINK (repeatable):\n"
+	"                       syslog[:unix:PATH|:udp:HOST:PORT|:tcp:HOST:PORT]\n"
+	"                       (RFC 5424 with structured data; default\n"
+	"                       unix:/dev/log) or audit (the kernel audit trail,\n"
+	"                       AUDIT_USER messages). Never blocks: a slow sink's\n"
+	"                       losses are counted and reported\n";
+
+static int parse_hostport(const char *s, struct sink_spec *out, char *err, size_t errlen)
+{
+	const char *colon, *host = s;
+	size_t hl;
+	char *end;
+	long port;
+
+	if (*s == '[') {	/* [v6]:port */
+		const char *rb = strchr(s, ']');
+
+		if (!rb || rb[1] != ':')
+			goto bad;
+		host = s + 1;
+		hl = rb - host;
+		colon = rb + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon)
+			goto bad;
+		hl = colon - s;
+	}
+	if (!hl || hl >= sizeof(out->host))
+		goto bad;
+	errno = 0;
+	port = strtol(colon + 1, &end, 10);
+	if (errno || end == colon + 1 || *end || port < 1 || port > 65535)
+		goto bad;
+	memcpy(out->host, host, hl);
+	out->host[hl] = '\0';
+	snprintf(out->port, sizeof(out->port), "%ld", port);
+	return 0;
+bad:
+	snprintf(err, errlen, "--sink '%.64s': need HOST:PORT (port 1-65535)", out->spec);
+	return -1;
+}
+
+int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen)
+{
+	const char *a;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->spec, sizeof(out->spec), "%s", spec);
+	if (!strcmp(spec, "audit")) {
+		out->kind = SINK_AUDIT;
+		return 0;
+	}
+	if (strcmp(spec, "syslog") && strncmp(spec, "syslog:", 7)) {
+		snprintf(err, errlen, "--sink '%.64s': not syslog[:ADDRESS] or audit", spec);
+		return -1;
+	}
+	a = spec[6] ? spec + 7 : "unix:/dev/log";
+	if (!strncmp(a, "unix:", 5)) {
+		out->kind = SINK_SYSLOG_UNIX;
+		if (a[5] != '/' || strlen(a + 5) >= sizeof(out->path)) {
+			snprintf(err, errlen, "--sink '%.64s': unix:PATH needs an absolute path "
+				 "of at most %zu bytes", spec, sizeof(out->path) - 1);
+			return -1;
+		}
+		strcpy(out->path, a + 5);
+		return 0;
+	}
+	if (!strncmp(a, "udp:", 4) || !strncmp(a, "tcp:", 4)) {
+		out->kind = a[0] == 'u' ? SINK_SYSLOG_UDP : SINK_SYSLOG_TCP;
+		return parse_hostport(a + 4, out, err, errlen);
+	}
+	snprintf(err, errlen, "--sink '%.64s': ADDRESS is unix:PATH, udp:HOST:PORT or tcp:HOST:PORT",
+		 spec);
+	return -1;
+}
+
+
+const struct option sink_options[] = {
+	{ "sink", required_argument, NULL, SINK_OPT_SINK },
+	{ NULL, 0, NULL, 0 },
+};
+
+int sinks_set_opt(struct sinks *set, const char *name, const char *v, char *err, size_t errlen)
+{
+	if (strcmp(name, "sink"))
+		return 0;
+	if (set->n == SINKS_MAX) {
+		snprintf(err, errlen, "at most %d --sink options", SINKS_MAX);
+		return -1;
+	}
+	if (sink_parse(v, &set->specs[set->n], err, errlen))
+		return -1;
+	set->n++;
+	return 1;
+}
+
+int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *err,
+		    size_t errlen)
+{
+	const char *a = argv[0], *v = NULL;
+
+	*used = 1;
+	if (!strncmp(a, "--sink=", 7)) {
+		v = a + 7;
+	} else if (!strcmp(a, "--sink")) {
+		if (argc < 2) {
+			snprintf(err, errlen, "--sink needs a value (syslog[:ADDRESS], audit)");
+			return -1;
+		}
+		v = argv[1];
+		*used = 2;
+	} else {
+		return 0;
+	}
+	return sinks_set_opt(set, "sink", v, err, errlen);
+}
+
+int sinks_open(struct sinks *set, char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		set->s[i] = sink_open(&set->specs[i], 0, err, errlen);
+		if (!set->s[i]) {
+			while (i--)
+				sink_close(set->s[i], 0), set->s[i] = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void sinks_emit(struct sinks *set, struct json_object *rec)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++)
+		sink_emit(set->s[i], rec);
+}
+
+void sinks_close(struct sinks *set)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		sink_close(set->s[i], SINK_FLUSH_MS);
+		set->s[i] = NULL;
+	}
+}
