@@ -154,8 +154,8 @@ $(BUILD)/perf/%: tests/perf/%.c $(LIB_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 perf: $(PERF_BINS)
-	$(BUILD)/perf/recorder_rate -n 1000000 -p old
-	$(BUILD)/perf/recorder_rate -n 1000000 -p new
+	$(BUILD)/perf/recorder_rate -n 1000000 -p fields
+	$(BUILD)/perf/recorder_rate -n 1000000 -p object
 
 # PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.
 SBINDIR        ?= $(PREFIX)/sbin

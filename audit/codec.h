@@ -42,6 +42,9 @@ void sb_free(struct sbuf *b);
  * (0x80..0xff), which our reader turns back into that byte.
  */
 void audit_json_escape(struct sbuf *b, const char *s, size_t n);
+/* Length of the valid UTF-8 sequence at s (n > 0 bytes left; overlongs,
+ * surrogates and values past U+10FFFF are invalid), or 0. */
+size_t audit_utf8_len(const void *s, size_t n);
 /* auditd's untrusted-string rule: "quoted" when every byte is 0x21..0x7e
  * and not '"', else uppercase hex, unquoted. Empty is "". */
 void audit_untrusted(struct sbuf *b, const char *s, size_t n);

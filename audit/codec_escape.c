@@ -8,10 +8,9 @@
 
 #include "codec.h"
 
-/* Length of the valid UTF-8 sequence at s (overlongs, surrogates and values
- * past U+10FFFF are invalid), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t audit_utf8_len(const void *str, size_t n)
 {
+	const unsigned char *s = str;
 	unsigned char c = s[0];
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t len, i;
@@ -83,7 +82,7 @@ void audit_json_escape(struct sbuf *b, const char *str, size_t n)
 				sb_printf(b, "\\u%04x", c);
 				break;
 			}
-			u = c < 0x80 ? 1 : utf8_len(s + i, n - i);
+			u = c < 0x80 ? 1 : audit_utf8_len(s + i, n - i);
 			if (!u) { /* a stray byte: keep it, as \u00XX */
 				sb_printf(b, "\\u%04x", c);
 				break;

@@ -43,8 +43,7 @@ void audit_fields_line(struct audit_fields *f, struct sbuf *b, enum audit_format
 /* Fields as members of obj (values hold the exact bytes, unescaped). */
 void audit_fields_object(struct audit_fields *f, struct json_object *obj);
 
-/* Callers that produce a record's fields on demand (audit_log_append_fields). */
-typedef void (*audit_fields_fn)(struct audit_fields *f, const void *ctx);
+/* A record's fields produced on demand: audit_fields_fn in log.h. */
 
 /*
  * Start a record at the end of b: {"seq":N (JSON) or

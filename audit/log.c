@@ -81,7 +81,7 @@ struct json_object *logrec(const char *action)
 
 /* --- writing one line ----------------------------------------------------------- */
 
-static int write_line(struct audit_log *l, const char *p, size_t n)
+int write_line(struct audit_log *l, const char *p, size_t n)
 {
 	size_t done = 0;
 
@@ -259,6 +259,9 @@ int write_pending(struct audit_log *l)
 
 int audit_log_append(struct audit_log *l, struct json_object *rec)
 {
+	/* after what audit_log_append_fields() has buffered */
+	if (audit_log_commit(l))
+		return -1;
 	return emit(l, rec);
 }
 
@@ -273,7 +276,7 @@ int audit_log_lost(struct audit_log *l, uint64_t count, const char *why)
 	json_object_object_add(r, "count", json_object_new_uint64(count));
 	if (why)
 		json_object_object_add(r, "why", json_object_new_string(why));
-	rc = emit(l, r);
+	rc = audit_log_commit(l) ? -1 : emit(l, r);
 	json_object_put(r);
 	return rc;
 }
@@ -292,6 +295,8 @@ int save_state(struct audit_log *l, bool clean)
 
 int audit_log_flush(struct audit_log *l)
 {
+	if (audit_log_commit(l))
+		return -1;
 	if (!l->dirty || l->o.sync == AUDIT_SYNC_NONE || l->fd < 0)
 		return 0;
 	/*
@@ -311,6 +316,8 @@ int audit_log_reopen(struct audit_log *l)
 	char name[AUDIT_SEG_NAME_MAX];
 	struct stat st;
 
+	if (audit_log_commit(l))
+		return -1;
 	if (l->fd < 0)
 		return 0;
 	audit_seg_name(l->segno, name);
@@ -339,6 +346,7 @@ void free_log(struct audit_log *l)
 	if (l->dirfd >= 0)
 		close(l->dirfd);
 	sodium_memzero(l->key, sizeof(l->key));
+	sb_free(&l->batch);
 	free(l);
 }
 
@@ -349,6 +357,8 @@ int audit_log_close(struct audit_log *l)
 
 	if (!l)
 		return 0;
+	if (audit_log_commit(l))
+		rc = -1;
 	r = logrec("close");
 	if (!r || emit(l, r) || l->suspended)
 		rc = -1;

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 struct json_object;
+struct audit_fields;
+typedef void (*audit_fields_fn)(struct audit_fields *f, const void *ctx);
 
 enum audit_format { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
 enum audit_on_full { AUDIT_FULL_ROTATE, AUDIT_FULL_SUSPEND, AUDIT_FULL_STOP };
@@ -76,6 +78,24 @@ struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size
  * policy is stop and the disk is full, or on a hard I/O error.
  */
 int audit_log_append(struct audit_log *l, struct json_object *rec);
+
+/*
+ * The recorder's fast path: append a record whose fields (everything after
+ * "seq") fn writes with ctx (audit/fields.h), straight into a batch buffer,
+ * sequenced and chained like audit_log_append() would (the bytes are the
+ * same). time_ns is its time (the audit format's header). The batch is
+ * written by audit_log_commit() (one write), and before anything else
+ * touches the segment (audit_log_append, flush, reopen, close). Returns 0,
+ * or -1 as audit_log_append() does.
+ */
+int audit_log_append_fields(struct audit_log *l, int64_t time_ns, audit_fields_fn fn,
+			    const void *ctx);
+/*
+ * Write the batch: one write(2), nothing fsync'ed. A failed write is cut
+ * off again and its records go the per-record way (--on-full per record).
+ * 0, or -1 when the policy is stop and the disk is full, or on a hard error.
+ */
+int audit_log_commit(struct audit_log *l);
 
 /* Append a {"op":"lost","count":N,"why":WHY} record. */
 int audit_log_lost(struct audit_log *l, uint64_t count, const char *why);

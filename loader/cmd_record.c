@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "event_json.h"
 #include "log.h"
 #include "privs.h"
 #include "sink.h"
@@ -42,15 +43,35 @@ struct recorder {
 	struct sinks sinks;	/* --sink: syslog, audit */
 };
 
-static int write_record(void *ctx, struct json_object *rec)
+static int write_record(void *ctx, const struct nsaudit_event *e, const struct event_extra *x)
 {
 	struct recorder *r = ctx;
+	struct enriched_event rec = { e, x };
 
-	if (audit_log_append(r->log, rec) < 0) {
+	/* formatted straight into the log's batch: no object per record */
+	if (audit_log_append_fields(r->log, x->realtime_ns, record_fields_of, &rec) < 0) {
 		r->failed = 1;	/* --on-full stop, or a hard I/O error */
 		return -1;
 	}
-	sinks_emit(&r->sinks, rec);
+	if (r->sinks.n) {
+		struct json_object *o = event_to_json(e, x);
+
+		if (o)
+			sinks_emit(&r->sinks, o);
+		json_object_put(o);
+	}
+	return 0;
+}
+
+/* A chunk read from the ring is written before the ring forgets it. */
+static int write_batch(void *ctx)
+{
+	struct recorder *r = ctx;
+
+	if (audit_log_commit(r->log) < 0) {
+		r->failed = 1;
+		return -1;
+	}
 	return 0;
 }
 
@@ -291,7 +312,15 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), lo.dir);
-	rc = tracer_run(t, write_record, end_batch, &r, &stop);
+	{
+		struct tracer_callbacks cb = {
+			.on_event = write_record,
+			.on_commit = write_batch,
+			.on_batch = end_batch,
+		};
+
+		rc = tracer_run(t, &cb, &r, &stop);
+	}
 	tracer_close(t);
 	/* a clean stop was asked for: the ring is drained, nothing to keep */
 	if (o.pin_dir && !keep_pinned && stop)

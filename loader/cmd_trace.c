@@ -24,27 +24,37 @@ static void on_signal(int sig)
 struct trace_out {
 	bool json;
 	bool colour;
-	bool flush_each;	/* stdout is a pipe or terminal: no batching */
+	bool flush_each;	/* stdout is a pipe or terminal: what is read goes out at once */
+	struct sbuf line;	/* one JSON line */
 	struct sinks *sinks;	/* --sink: syslog, audit */
 };
 
-static int print_record(void *ctx, struct json_object *rec)
+static int print_record(void *ctx, const struct nsaudit_event *e, const struct event_extra *x)
 {
 	struct trace_out *out = ctx;
+	struct json_object *rec = NULL;
 
-	sinks_emit(out->sinks, rec);
+	/* an object only for whoever reads one: sinks, the text renderer */
+	if (out->sinks->n || !out->json) {
+		rec = event_to_json(e, x);
+		if (!rec)
+			return -1;
+		sinks_emit(out->sinks, rec);
+	}
 	if (out->json) {
-		fputs(record_to_json_line(rec), stdout);
-		fputc('\n', stdout);
+		out->line.len = 0;
+		record_json_line(&out->line, e, x);
+		if (out->line.oom)
+			return -1;
+		fwrite(out->line.p, 1, out->line.len, stdout);
 	} else {
 		record_print_text(stdout, rec, out->colour);
 	}
-	if (out->flush_each)
-		fflush(stdout);
+	json_object_put(rec);
 	return ferror(stdout) ? -1 : 0;
 }
 
-static int flush_batch(void *ctx)
+static int flush_out(void *ctx)
 {
 	return fflush(stdout) ? -1 : 0;
 }
@@ -159,7 +169,18 @@ int cmd_trace(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));
-	rc = tracer_run(t, print_record, out.flush_each ? NULL : flush_batch, &out, &stop);
+	{
+		struct tracer_callbacks cb = {
+			.on_event = print_record,
+			/* a pipe or terminal: what the ring held is out at once
+			 * (per chunk read, not per record: no write per record) */
+			.on_commit = out.flush_each ? flush_out : NULL,
+			.on_batch = flush_out,
+		};
+
+		rc = tracer_run(t, &cb, &out, &stop);
+	}
+	sb_free(&out.line);
 	tracer_get_stats(t, &st);
 	tracer_close(t);
 	sinks_close(&sinks);

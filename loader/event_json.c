@@ -1,186 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* event_json.c - records as JSON objects and as readable lines. */
+/* event_json.c - records as json-c objects (sinks) and as readable lines. */
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 
+#include "codec.h"
 #include "event_json.h"
 #include "nstype.h"
-
-void format_rfc3339(int64_t realtime_ns, char *buf, size_t len)
-{
-	time_t sec = realtime_ns / 1000000000;
-	long nsec = realtime_ns % 1000000000;
-	struct tm tm;
-
-	if (nsec < 0) {
-		sec--;
-		nsec += 1000000000;
-	}
-	gmtime_r(&sec, &tm);
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, nsec);
-}
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
-{
-	size_t need, i;
-	unsigned int cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		need = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		need = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		need = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (need > n)
-		return 0;
-	for (i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and out-of-range code points are invalid */
-	if ((need == 2 && cp < 0x80) || (need == 3 && cp < 0x800) ||
-	    (need == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return need;
-}
-
-void json_add_bytes(struct json_object *o, const char *key, const char *s, size_t maxlen)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strnlen(s, maxlen), i = 0, out = 0, k;
-	char fixed[4 * 4096 + 1], hex[2 * 4096 + 1], hexkey[64];
-	bool valid = true;
-
-	if (n > 4096)
-		n = 4096;
-	while (i < n) {
-		k = utf8_seq_len(u + i, n - i);
-		if (k) {
-			memcpy(fixed + out, u + i, k);
-			out += k;
-			i += k;
-		} else {
-			memcpy(fixed + out, "\xef\xbf\xbd", 3); /* U+FFFD */
-			out += 3;
-			i++;
-			valid = false;
-		}
-	}
-	fixed[out] = '\0';
-	json_object_object_add(o, key, json_object_new_string_len(fixed, (int)out));
-	if (valid)
-		return;
-	for (i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", u[i]);
-	snprintf(hexkey, sizeof(hexkey), "%s_hex", key);
-	json_object_object_add(o, hexkey, json_object_new_string(hex));
-}
-
-/*
- * Keys are string literals and each is added once: telling json-c so saves
- * a strdup and a lookup per field, a good part of the consumer's per-record
- * cost (the ring-buffer reader is a hot path).
- */
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add_ex(o, k, v,
-				  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
-}
-
-static void add_u64(struct json_object *o, const char *k, uint64_t v)
-{
-	add(o, k, json_object_new_uint64(v));
-}
-
-static void add_i64(struct json_object *o, const char *k, int64_t v)
-{
-	add(o, k, json_object_new_int64(v));
-}
 
 struct json_object *event_to_json(const struct nsaudit_event *e, const struct event_extra *x)
 {
 	struct json_object *o = json_object_new_object();
-	const char *type = nstype_name(e->ns_type), *via = via_name(e->via);
-	char ts[64];
+	struct audit_fields f;
 
 	if (!o)
 		return NULL;
-	format_rfc3339(x->realtime_ns, ts, sizeof(ts));
-	add_u64(o, "seq", x->seq);
-	add(o, "time", json_object_new_string(ts));
-	add(o, "op", json_object_new_string(op_name(e->op) ?: "unknown"));
-	add_i64(o, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);
-	if (e->result < 0)
-		add(o, "error",
-				       json_object_new_string(strerrorname_np(-e->result) ?: "E?"));
-	if (type)
-		add(o, "ns_type", json_object_new_string(type));
-	if (e->flags & NSAUDIT_F_HAS_NS) {
-		add_u64(o, "ns_inum", e->ns_inum);
-		if (e->ns_id)
-			add_u64(o, "ns_id", e->ns_id);
-	}
-	if (x->ns_name)
-		json_add_bytes(o, "ns_name", x->ns_name, 4096);
-	if (e->flags & NSAUDIT_F_HAS_OLD) {
-		add_u64(o, "old_inum", e->old_inum);
-		if (e->old_ns_id)
-			add_u64(o, "old_ns_id", e->old_ns_id);
-		if (x->old_name)
-			json_add_bytes(o, "old_name", x->old_name, 4096);
-	}
-	if (e->flags & NSAUDIT_F_FOR_CHILDREN)
-		add(o, "for_children", json_object_new_boolean(1));
-	if (e->op != NSAUDIT_OP_LOST) {
-		add_u64(o, "pid", e->pid);
-		add_u64(o, "tid", e->tid);
-		add_u64(o, "ppid", e->ppid);
-		add_u64(o, "uid", e->uid);
-		add_u64(o, "euid", e->euid);
-		add_u64(o, "auid", e->auid);
-		json_add_bytes(o, "comm", e->comm, sizeof(e->comm));
-		if (x->exe)
-			json_add_bytes(o, "exe", x->exe, 4096);
-		if (x->cgroup)
-			json_add_bytes(o, "cgroup", x->cgroup, 4096);
-		add_u64(o, "cgroup_id", e->cgroup_id);
-	}
-	if (e->target_pid)
-		add_i64(o, "target_pid", e->target_pid);
-	if (e->fd >= 0)
-		add_i64(o, "fd", e->fd);
-	if (via)
-		add(o, "via", json_object_new_string(via));
-	if (e->path[0])
-		json_add_bytes(o, "path", e->path, sizeof(e->path));
-	if (e->op == NSAUDIT_OP_LOST) {
-		add_u64(o, "count", e->count);
-		add_u64(o, "lost_total", e->arg);	/* the kernel's running count */
-	}
-	if (e->kseq)
-		add_u64(o, "kseq", e->kseq);
-	if (e->ns_refs)
-		add_u64(o, "ns_refs", e->ns_refs);
-	add(o, "probe",
-			       json_object_new_string(probe_name(e->probe) ?: "unknown"));
+	json_object_object_add_ex(o, "seq", json_object_new_uint64(x->seq),
+				  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+	audit_fields_object(&f, o);
+	record_fields(&f, e, x);
 	return o;
-}
-
-const char *record_to_json_line(struct json_object *rec)
-{
-	/* PLAIN: one line; json-c escapes every control byte, so no newline
-	 * from a hostile comm or path can ever split the record. */
-	return json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
-						   JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 static const char *get_str(struct json_object *rec, const char *k)
@@ -207,13 +47,17 @@ static bool get_bool(struct json_object *rec, const char *k)
 	return json_object_object_get_ex(rec, k, &v) && json_object_get_boolean(v);
 }
 
-/* Print untrusted bytes C-style so a line stays one line and readable. */
+/*
+ * Print untrusted bytes C-style so a line stays one line and readable:
+ * valid UTF-8 as it is, control bytes and bytes that are not UTF-8 as \xNN.
+ */
 static void print_escaped(FILE *f, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), k;
 
 	fputc('"', f);
-	for (; *u; u++) {
+	while (n) {
 		if (*u == '"' || *u == '\\')
 			fprintf(f, "\\%c", *u);
 		else if (*u == '\n')
@@ -222,8 +66,17 @@ static void print_escaped(FILE *f, const char *s)
 			fputs("\\t", f);
 		else if (*u < 0x20 || *u == 0x7f)
 			fprintf(f, "\\x%02x", *u);
-		else
+		else if (*u < 0x80)
 			fputc(*u, f);
+		else if ((k = audit_utf8_len(u, n))) {
+			fwrite(u, 1, k, f);
+			u += k;
+			n -= k;
+			continue;
+		} else
+			fprintf(f, "\\x%02x", *u);
+		u++;
+		n--;
 	}
 	fputc('"', f);
 }

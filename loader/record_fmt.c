@@ -15,7 +15,7 @@
  * the NUL). Records come in bursts within the same second: the calendar
  * part is computed once per second, not per record.
  */
-static size_t rfc3339(int64_t realtime_ns, char out[31])
+static size_t rfc3339(int64_t realtime_ns, char out[RFC3339_LEN])
 {
 	static _Thread_local int64_t cached_sec = INT64_MIN;
 	static _Thread_local char cached[20];
@@ -48,6 +48,14 @@ static size_t rfc3339(int64_t realtime_ns, char out[31])
 	return 30;
 }
 
+void format_rfc3339(int64_t realtime_ns, char *buf, size_t len)
+{
+	char ts[RFC3339_LEN];
+
+	rfc3339(realtime_ns, ts);
+	snprintf(buf, len, "%s", ts);
+}
+
 static void name(struct audit_fields *f, const char *k, const char *s, size_t maxlen)
 {
 	audit_f_str(f, k, s, maxlen < NAME_MAX_BYTES ? maxlen : NAME_MAX_BYTES);
@@ -62,7 +70,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		   const struct event_extra *x)
 {
 	const char *type = nstype_name(e->ns_type), *via = via_name(e->via);
-	char ts[31];
+	char ts[RFC3339_LEN];
 
 	audit_f_str(f, "time", ts, rfc3339(x->realtime_ns, ts));
 	str(f, "op", op_name(e->op) ?: "unknown");
@@ -118,6 +126,13 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	if (e->ns_refs)
 		audit_f_u64(f, "ns_refs", e->ns_refs);
 	str(f, "probe", probe_name(e->probe) ?: "unknown");
+}
+
+void record_fields_of(struct audit_fields *f, const void *rec)
+{
+	const struct enriched_event *r = rec;
+
+	record_fields(f, r->e, r->x);
 }
 
 void record_json_line(struct sbuf *b, const struct nsaudit_event *e, const struct event_extra *x)

@@ -116,6 +116,11 @@ size_t ringbuf_read(struct ringbuf *r, size_t max, ringbuf_fn fn, void *ctx)
 	return n;
 }
 
+size_t ringbuf_size(const struct ringbuf *r)
+{
+	return r->data_sz;
+}
+
 void ringbuf_release(struct ringbuf *r)
 {
 	__atomic_store_n(r->consumer_pos, r->read_pos, __ATOMIC_RELEASE);

@@ -36,6 +36,9 @@ int ringbuf_wait(struct ringbuf *r, int timeout_ms);
  */
 size_t ringbuf_read(struct ringbuf *r, size_t max, ringbuf_fn fn, void *ctx);
 
+/* Bytes of the data area. */
+size_t ringbuf_size(const struct ringbuf *r);
+
 /* Give everything read so far back to the kernel. */
 void ringbuf_release(struct ringbuf *r);
 

@@ -95,7 +95,8 @@ extern const char sink_opts_help[];
  * The RFC 5424 message for a record: <PRI>1 TIMESTAMP HOSTNAME nsaudit
  * PROCID MSGID [nsaudit@32473 k="v" ...] text. PRI is authpriv.notice
  * (authpriv.warning for failures and losses). SD-PARAM values escape '"',
- * '\' and ']'; control bytes become U+FFFD with the exact bytes in KEY_hex.
+ * '\' and ']'; control bytes and bytes that are not UTF-8 become U+FFFD,
+ * with the exact bytes in KEY_hex.
  * A malloc'd string (no trailing newline), *len its length.
  */
 char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len);

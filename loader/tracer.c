@@ -16,7 +16,8 @@
 #include <bpf/libbpf.h>
 
 #include "enrich.h"
-#include "event_json.h"
+#include "record_fmt.h"
+#include "ringbuf.h"
 #include "kfeatures.h"
 #include "nsnames.h"
 #include "nstype.h"
@@ -32,7 +33,7 @@ struct tracer {
 	int ring_fd;
 	int bss_fd;			/* .bss: lost_events, next_kseq */
 	bool reused;
-	struct ring_buffer *rb;
+	struct ringbuf *rb;
 	uint64_t resume_kseq[RESUME_MAX]; /* already written by a predecessor */
 	size_t nresume;
 	struct enrich *en;
@@ -41,7 +42,7 @@ struct tracer {
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
 	struct tracer_stats stats;
-	tracer_event_fn on_event;
+	struct tracer_callbacks cb;
 	void *ctx;
 	int cb_err;
 };
@@ -261,15 +262,14 @@ static bool already_written(struct tracer *t, uint64_t kseq)
 	return false;
 }
 
-static int handle_event(void *ctx, void *data, size_t len)
+static void handle_event(void *ctx, const void *data, size_t len)
 {
 	struct tracer *t = ctx;
 	struct nsaudit_event e;
 	struct event_extra x = { 0 };
-	struct json_object *rec;
 
 	if (t->cb_err || len < NSAUDIT_EVENT_SHORT)
-		return 0;
+		return;
 	memcpy(&e, data, NSAUDIT_EVENT_SHORT);
 	if (len >= sizeof(e))
 		memcpy(e.path, (const char *)data + NSAUDIT_EVENT_SHORT, sizeof(e.path));
@@ -278,31 +278,24 @@ static int handle_event(void *ctx, void *data, size_t len)
 	e.comm[sizeof(e.comm) - 1] = '\0';
 	e.path[sizeof(e.path) - 1] = '\0';
 	if (t->nresume && already_written(t, e.kseq))
-		return 0;
+		return;
 	if (t->o.comm[0] && strncmp(e.comm, t->o.comm, sizeof(e.comm)))
-		return 0;
+		return;
 	if (!enrich_complete(t->en, &e)) {
 		t->stats.dropped++;
-		return 0;
+		return;
 	}
 	/* mount(2) learns its type only here */
 	if (e.ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e.ns_type)))
-		return 0;
+		return;
 	x.seq = ++t->seq;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.exe = enrich_exe(t->en, e.pid, e.comm, e.exe_ino, e.exe_dev);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
-	rec = event_to_json(&e, &x);
-	if (!rec) {
-		t->cb_err = -ENOMEM;
-		return 0;
-	}
 	t->stats.records++;
-	if (t->on_event(t->ctx, rec) < 0)
+	if (t->cb.on_event(t->ctx, &e, &x) < 0)
 		t->cb_err = -ECANCELED;
-	json_object_put(rec);
-	return 0;
 }
 
 /* The kernel counts what it could not put in the ring: say so, as a record. */
@@ -313,7 +306,6 @@ static void report_lost(struct tracer *t)
 	uint32_t zero = 0;
 	uint64_t now;
 	struct event_extra x = { 0 };
-	struct json_object *rec;
 	struct timespec ts;
 
 	/* through the map, not the skeleton's mmap: pinned reuse has no skeleton */
@@ -333,10 +325,8 @@ static void report_lost(struct tracer *t)
 	t->lost_seen = now;
 	x.seq = ++t->seq;
 	x.realtime_ns = enrich_realtime(t->en, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
-	rec = event_to_json(&e, &x);
-	if (rec && t->on_event(t->ctx, rec) < 0)
+	if (t->cb.on_event(t->ctx, &e, &x) < 0)
 		t->cb_err = -ECANCELED;
-	json_object_put(rec);
 }
 
 /* Learn the processes (and their mount namespaces) that predate us. */
@@ -519,7 +509,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
 ring:
-	t->rb = ring_buffer__new(t->ring_fd, handle_event, t, NULL);
+	t->rb = ringbuf_new(t->ring_fd);
 	if (!t->rb) {
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
 		goto fail;
@@ -587,34 +577,67 @@ const char *tracer_hooks(const struct tracer *t)
 	return t->hooks;
 }
 
-int tracer_run(struct tracer *t, tracer_event_fn on_event, tracer_batch_fn on_batch, void *ctx,
+/*
+ * Read the ring in chunks of at most TRACER_CHUNK records; after each, the
+ * caller commits what it took (the recorder writes its batch) and only
+ * then does the ring get the space back. A recorder killed in between
+ * leaves the chunk in the pinned ring; its successor skips by kseq what
+ * was written, and remembers up to RESUME_MAX kseqs: a chunk is no more.
+ * At most max_chunks per call, so that under a flood the flush, the lost
+ * count and *stop still come round.
+ */
+#define TRACER_CHUNK RESUME_MAX
+#define DRAIN_CHUNKS 64
+
+static void drain(struct tracer *t, size_t max_chunks)
+{
+	size_t i, n;
+
+	for (i = 0; i < max_chunks && !t->cb_err; i++) {
+		n = ringbuf_read(t->rb, TRACER_CHUNK, handle_event, t);
+		if (!n || t->cb_err)
+			break;	/* not committed: not released */
+		if (t->cb.on_commit && t->cb.on_commit(t->ctx) < 0) {
+			t->cb_err = -ECANCELED;
+			break;
+		}
+		ringbuf_release(t->rb);
+		if (n < TRACER_CHUNK)
+			break;
+	}
+}
+
+int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	       volatile sig_atomic_t *stop)
 {
 	int n, ticks = 0;
 
-	t->on_event = on_event;
+	t->cb = *cb;
 	t->ctx = ctx;
 	while (!*stop && !t->cb_err) {
 		/*
 		 * Records are submitted without wakeups (the producer then pays
-		 * almost nothing); a full-ish ring forces one. So poll mostly
+		 * almost nothing); a full-ish ring forces one. So the wait mostly
 		 * times out, and every timeout drains what has accumulated.
 		 */
-		n = ring_buffer__poll(t->rb, t->o.poll_ms);
+		n = ringbuf_wait(t->rb, t->o.poll_ms);
 		if (n < 0 && n != -EINTR)
 			return n;
-		ring_buffer__consume(t->rb);
+		drain(t, DRAIN_CHUNKS);
 		report_lost(t);
-		if (on_batch && on_batch(ctx) < 0)
+		if (cb->on_batch && cb->on_batch(ctx) < 0)
 			return -EIO;
 		if (++ticks % 20 == 0)
 			enrich_sync_clock(t->en);
 	}
-	/* stopping: whatever the kernel already holds is still delivered */
-	ring_buffer__consume(t->rb);
+	/* stopping: whatever the kernel already holds is still delivered
+	 * (as much as a full ring of the smallest records) */
+	drain(t, ringbuf_size(t->rb) / (NSAUDIT_EVENT_SHORT + 8) / TRACER_CHUNK + 1);
 	report_lost(t);
-	if (on_batch)
-		on_batch(ctx);
+	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
+		t->cb_err = -ECANCELED;
+	if (cb->on_batch)
+		cb->on_batch(ctx);
 	return t->cb_err == -ECANCELED ? -ECANCELED : t->cb_err;
 }
 
@@ -627,7 +650,7 @@ void tracer_close(struct tracer *t)
 {
 	if (!t)
 		return;
-	ring_buffer__free(t->rb);
+	ringbuf_free(t->rb);
 	if (t->skel) {
 		nsaudit_bpf__destroy(t->skel);
 	} else {

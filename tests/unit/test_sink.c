@@ -127,6 +127,20 @@ Test(sink, rfc5424_control_bytes)
 	json_object_put(o);
 }
 
+/* Bytes that are not UTF-8 (the record holds the exact bytes): the same. */
+Test(sink, rfc5424_invalid_utf8)
+{
+	struct json_object *o = record("caf\xc3\xa9\xff");
+	size_t len;
+	char *m;
+
+	json_object_object_add(o, "result", json_object_new_int(0));
+	m = syslog_format(o, "h", 1, &len);
+	cr_assert(strstr(m, " comm=\"caf\xc3\xa9\xef\xbf\xbd\" comm_hex=\"636166c3a9ff\""), "%s", m);
+	free(m);
+	json_object_put(o);
+}
+
 Test(sink, audit_message)
 {
 	struct json_object *o = record("evil name\"");
