@@ -90,8 +90,8 @@ deps:
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BIN  := $(BUILD)/unit-tests
 
-$(UNIT_BIN): $(UNIT_SRCS) $(LIB_OBJS)
-	$(CC) $(CFLAGS) $^ -o $@ -lcriterion $(LDLIBS)
+$(UNIT_BIN): $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(LIB_OBJS)
+	$(CC) $(CFLAGS) $(filter-out %.h,$^) -o $@ -lcriterion $(LDLIBS)
 
 # Small C programs the integration tests drive the real syscalls with.
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(wildcard tests/helpers/*.c))
@@ -107,8 +107,8 @@ SAN_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(LIB_OBJS))
 $(BUILD)/asan/%.o: %.c $(SKELS) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
-$(BUILD)/unit-tests-asan: $(UNIT_SRCS) $(SAN_OBJS)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ -o $@ -lcriterion $(LDLIBS)
+$(BUILD)/unit-tests-asan: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(SAN_OBJS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(filter-out %.h,$^) -o $@ -lcriterion $(LDLIBS)
 
 # libFuzzer targets (clang): tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/seeds/NAME.
 # "make fuzz" runs each for FUZZ_SECONDS; make test runs them briefly.
@@ -138,12 +138,10 @@ test: deps all $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS)
 vmtest: deps all
 	tests/run.sh vm
 
-# Load generator of the benchmarks (bench/driver.c); bench/run.sh drives it.
-$(BUILD)/bench/driver: bench/driver.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@
+# The benchmarks' own programs (load generator, empty-hook floor).
+include bench/bench.mk
 
-bench: deps all $(BUILD)/bench/driver
+bench: deps all $(BENCH_BINS)
 	bench/run.sh
 
 # Recorder throughput without the kernel side: synthetic records through

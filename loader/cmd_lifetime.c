@@ -472,9 +472,15 @@ int cmd_lifetime(int argc, char **argv)
 		close(rd.dirfd);
 		return c;
 	}
-	/* record's default key, where it is: as verify does */
+	/* record's default key, where it is: as verify does, and as loudly */
 	if (key || faccessat(rd.dirfd, ".key", R_OK, 0) == 0) {
-		int r = audit_verify_dir(rd.dir, key, false, &v, err, sizeof(err));
+		int r;
+
+		if (!key)
+			ERR("warning: no --key: verifying with %s/.key, the log's own key: "
+			    "whoever can rewrite the log can rewrite that key too",
+			    rd.dir);
+		r = audit_verify_dir(rd.dir, key, false, &v, err, sizeof(err));
 
 		if (r < 0) {
 			ERR("--key: %s", err);

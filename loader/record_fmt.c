@@ -121,6 +121,18 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		audit_f_u64(f, "count", e->count);
 		audit_f_u64(f, "lost_total", e->arg); /* the kernel's running count */
 	}
+	/* a thread other than the leader: a setns or unshare changed that
+	 * thread's namespaces only */
+	if (e->op != NSAUDIT_OP_LOST && e->tid && e->tid != e->pid)
+		audit_f_bool(f, "thread", true);
+	if (x->container)
+		name(f, "container", x->container, NAME_MAX_BYTES);
+	if (x->container_name)
+		name(f, "container_name", x->container_name, NAME_MAX_BYTES);
+	if (x->unresolved)
+		str(f, "unresolved", x->unresolved);
+	if (x->cause)
+		str(f, "cause", x->cause);
 	if (e->kseq)
 		audit_f_u64(f, "kseq", e->kseq);
 	if (e->ns_refs)

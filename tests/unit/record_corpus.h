@@ -106,6 +106,15 @@ static inline void corpus_record(int i, struct nsaudit_event *e, struct event_ex
 		snprintf(b->old, sizeof(b->old), "%s", names[(i + 3) % 13]);
 		x->old_name = b->old;
 	}
+	if (i % 6 == 5) { /* the container the record is about */
+		x->container = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+		if (i % 12 == 5)
+			x->container_name = names[(i + 7) % 13];
+	}
+	if (i % 9 == 4)
+		x->unresolved = "mount point gone before it was read";
+	if (i % 10 == 9)
+		x->cause = "synthesised: \"quoted\" cause";
 }
 
 #endif

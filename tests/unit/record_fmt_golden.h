@@ -12,12 +12,12 @@ static const char *const golden_trace[CORPUS_N] = {
 	",\"ns_inum\":4026539759,\"ns_id\":4,\"ns_name\":\"container:0123456789ab\",\"pid\":1001,\"tid\":1002,\""
 	"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/container:0123"
 	"456789ab\",\"cgroup\":\"/system.slice/tab\\there.scope\",\"cgroup_id\":4001,\"target_pid\":4242,\"fd\""
-	":1,\"via\":\"proc\",\"kseq\":31,\"ns_refs\":1,\"probe\":\"tracepoint/syscalls\"}""\012",
+	":1,\"via\":\"proc\",\"thread\":true,\"kseq\":31,\"ns_refs\":1,\"probe\":\"tracepoint/syscalls\"}""\012",
 	"{\"seq\":3,\"time\":\"1969-12-31T23:59:59.999999999Z\",\"op\":\"clone\",\"result\":-1,\"error\":\"EPERM\","
 	"\"ns_type\":\"ipc\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775805,\"for_children\":true,"
 	"\"pid\":1002,\"tid\":1004,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"exactly15bytes_\",\"exe\""
-	":\"/usr/bin/host\",\"cgroup_id\":4002,\"target_pid\":-3,\"fd\":2,\"via\":\"bind\",\"kseq\":62,\"probe\":\"r"
-	"aw_tp/sched_process_fork\"}""\012",
+	":\"/usr/bin/host\",\"cgroup_id\":4002,\"target_pid\":-3,\"fd\":2,\"via\":\"bind\",\"thread\":true,\"kseq\""
+	":62,\"probe\":\"raw_tp/sched_process_fork\"}""\012",
 	"{\"seq\":4,\"time\":\"2026-12-03T08:20:03.123456810Z\",\"op\":\"open\",\"result\":-13,\"error\":\"EACCES\""
 	",\"ns_type\":\"mnt\",\"ns_inum\":4026555597,\"ns_name\":\"/run/netns/a\\\"b\",\"old_inum\":4026531840,\"o"
 	"ld_ns_id\":9223372036854775804,\"for_children\":true,\"pid\":1003,\"tid\":1003,\"ppid\":1,\"uid\":0,\""
@@ -27,11 +27,14 @@ static const char *const golden_trace[CORPUS_N] = {
 	"{\"seq\":5,\"time\":\"2026-12-03T08:20:04.123456817Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVAL"
 	"\",\"ns_type\":\"pid\",\"ns_inum\":4026563516,\"ns_id\":7,\"pid\":1004,\"tid\":1005,\"ppid\":1,\"uid\":6553"
 	"4,\"euid\":65534,\"auid\":1000,\"comm\":\"q\\\"uote\",\"cgroup\":\"/system.slice/\360\237\230\200 emoji.scope\",\"cgr"
-	"oup_id\":4004,\"fd\":4,\"via\":\"nsfd\",\"kseq\":124,\"probe\":\"fexit/__x64_sys_setns\"}""\012",
+	"oup_id\":4004,\"fd\":4,\"via\":\"nsfd\",\"thread\":true,\"unresolved\":\"mount point gone before it wa"
+	"s read\",\"kseq\":124,\"probe\":\"fexit/__x64_sys_setns\"}""\012",
 	"{\"seq\":6,\"time\":\"2026-12-03T08:20:05.123456824Z\",\"op\":\"umount\",\"result\":5,\"ns_type\":\"user\""
 	",\"ns_name\":\"new\\nline\",\"for_children\":true,\"pid\":1005,\"tid\":1007,\"ppid\":1,\"uid\":0,\"euid\":0"
 	",\"auid\":4294967295,\"comm\":\"b\\\\s\",\"exe\":\"/usr/bin/new\\nline\",\"cgroup_id\":4005,\"target_pid\":"
-	"4242,\"fd\":5,\"kseq\":155,\"ns_refs\":5,\"probe\":\"fexit/set_namespace\"}""\012",
+	"4242,\"fd\":5,\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef012"
+	"3456789abcdef\",\"container_name\":\"x\\n{\\\"seq\\\":5}\",\"kseq\":155,\"ns_refs\":5,\"probe\":\"fexit/set"
+	"ns_switch_ns\"}""\012",
 	"{\"seq\":7,\"time\":\"2026-12-03T08:20:06.123456831Z\",\"op\":\"nsfd\",\"result\":-4095,\"error\":\"E\077\",\""
 	"ns_type\":\"cgroup\",\"ns_inum\":4026579354,\"old_inum\":4026531840,\"old_ns_id\":92233720368547758"
 	"01,\"for_children\":true,\"pid\":1006,\"tid\":1006,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":"
@@ -42,25 +45,27 @@ static const char *const golden_trace[CORPUS_N] = {
 	"s_id\":9223372036854775800,\"old_name\":\"\342\200\250sep\",\"pid\":1007,\"tid\":1008,\"ppid\":1,\"uid\":0,\"euid"
 	"\":0,\"auid\":4294967295,\"comm\":\"\\u001b[31mred\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f\",\"cgroup\":\"/s"
 	"ystem.slice/x\\n{\\\"seq\\\":5}.scope\",\"cgroup_id\":4007,\"fd\":7,\"via\":\"proc\",\"path\":\"/proc/107/n"
-	"s/pid_for_children\\n\\\"x\\\\\",\"kseq\":217,\"ns_refs\":7,\"probe\":\"tp_btf/set_namespace\"}""\012",
+	"s/pid_for_children\\n\\\"x\\\\\",\"thread\":true,\"kseq\":217,\"ns_refs\":7,\"probe\":\"tp_btf/setns_swit"
+	"ch_ns\"}""\012",
 	"{\"seq\":9,\"time\":\"2026-12-03T08:20:08.123456845Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\",\""
 	"for_children\":true,\"fd\":8,\"via\":\"bind\",\"count\":8000,\"lost_total\":987654312,\"kseq\":248,\"pro"
 	"be\":\"tp_btf/ns_free\"}""\012",
 	"{\"seq\":10,\"time\":\"2026-12-03T08:20:09.123456852Z\",\"op\":\"unknown\",\"result\":3,\"ns_type\":\"uts"
 	"\",\"ns_inum\":4026603111,\"ns_name\":\"\360\237\230\200 emoji\",\"for_children\":true,\"pid\":1009,\"tid\":1009,\"p"
 	"pid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"\344\270\255\346\226\207\",\"cgroup\":\"/system.slice/containe"
-	"r:0123456789ab.scope\",\"cgroup_id\":4009,\"target_pid\":4242,\"via\":\"pidfd\",\"kseq\":279,\"ns_refs"
-	"\":9,\"probe\":\"user\"}""\012",
+	"r:0123456789ab.scope\",\"cgroup_id\":4009,\"target_pid\":4242,\"via\":\"pidfd\",\"cause\":\"synthesise"
+	"d: \\\"quoted\\\" cause\",\"kseq\":279,\"ns_refs\":9,\"probe\":\"user\"}""\012",
 	"{\"seq\":11,\"time\":\"2026-12-03T08:20:10.123456859Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"ipc\","
 	"\"old_inum\":4294967295,\"old_ns_id\":9223372036854775797,\"old_name\":\"blue\",\"pid\":1010,\"tid\":1"
 	"011,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"\",\"exe\":\"/usr/bin/\342\200\250sep\",\"cgroup\":\"/sys"
-	"tem.slice/host.scope\",\"cgroup_id\":4010,\"target_pid\":-3,\"fd\":10,\"via\":\"nsfd\",\"kseq\":310,\"pr"
-	"obe\":\"unknown\"}""\012",
+	"tem.slice/host.scope\",\"cgroup_id\":4010,\"target_pid\":-3,\"fd\":10,\"via\":\"nsfd\",\"thread\":true,"
+	"\"kseq\":310,\"probe\":\"unknown\"}""\012",
 	"{\"seq\":12,\"time\":\"2026-12-03T08:20:11.123456866Z\",\"op\":\"unshare\",\"result\":0,\"ns_type\":\"mnt"
 	"\",\"ns_inum\":4026618949,\"ns_id\":14,\"ns_name\":\"\",\"old_inum\":4026531840,\"old_ns_id\":922337203"
 	"6854775796,\"pid\":1011,\"tid\":1013,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"a\\rb\""
-	",\"exe\":\"/usr/bin/\",\"cgroup_id\":4011,\"fd\":0,\"path\":\"/proc/111/ns/net\",\"kseq\":341,\"ns_refs\":"
-	"11,\"probe\":\"unknown\"}""\012",
+	",\"exe\":\"/usr/bin/\",\"cgroup_id\":4011,\"fd\":0,\"path\":\"/proc/111/ns/net\",\"thread\":true,\"contai"
+	"ner\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"kseq\":341,\"ns_ref"
+	"s\":11,\"probe\":\"unknown\"}""\012",
 	"{\"seq\":13,\"time\":\"2026-12-03T08:20:12.123456873Z\",\"op\":\"clone\",\"result\":-1,\"error\":\"EPERM\""
 	",\"ns_type\":\"pid\",\"ns_inum\":4026626868,\"for_children\":true,\"pid\":1012,\"tid\":1012,\"ppid\":1,\""
 	"uid\":65534,\"euid\":65534,\"auid\":1000,\"comm\":\"ip\",\"exe\":\"/usr/bin/x\\n{\\\"seq\\\":5}\",\"cgroup\":\""
@@ -68,13 +73,14 @@ static const char *const golden_trace[CORPUS_N] = {
 	"{\"seq\":14,\"time\":\"2026-12-03T08:20:13.123456880Z\",\"op\":\"open\",\"result\":-13,\"error\":\"EACCES"
 	"\",\"ns_type\":\"user\",\"ns_name\":\"blue\",\"pid\":1013,\"tid\":1014,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\""
 	":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/blue\",\"cgroup\":\"/system.slice/new\\nline.scope"
-	"\",\"cgroup_id\":4013,\"target_pid\":4242,\"fd\":2,\"via\":\"proc\",\"kseq\":403,\"ns_refs\":13,\"probe\":\""
-	"raw_tp/sched_process_fork\"}""\012",
+	"\",\"cgroup_id\":4013,\"target_pid\":4242,\"fd\":2,\"via\":\"proc\",\"thread\":true,\"unresolved\":\"mount"
+	" point gone before it was read\",\"kseq\":403,\"ns_refs\":13,\"probe\":\"raw_tp/sched_process_fork"
+	"\"}""\012",
 	"{\"seq\":15,\"time\":\"2026-12-03T08:20:14.123456887Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_type\":\"cgroup\",\"ns_inum\":4026642706,\"ns_id\":17,\"old_inum\":4026531840,\"old_ns_id\":92"
 	"23372036854775793,\"pid\":1014,\"tid\":1016,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"exac"
-	"tly15bytes_\",\"cgroup_id\":4014,\"target_pid\":-3,\"fd\":3,\"via\":\"bind\",\"kseq\":434,\"probe\":\"fexi"
-	"t/__x64_sys_nsfd\"}""\012",
+	"tly15bytes_\",\"cgroup_id\":4014,\"target_pid\":-3,\"fd\":3,\"via\":\"bind\",\"thread\":true,\"kseq\":434"
+	",\"probe\":\"fexit/__x64_sys_nsfd\"}""\012",
 	"{\"seq\":16,\"time\":\"2026-12-03T08:20:15.123456894Z\",\"op\":\"umount\",\"result\":5,\"ns_type\":\"time"
 	"\",\"ns_name\":\"host\",\"old_inum\":4294967295,\"old_ns_id\":9223372036854775792,\"for_children\":tr"
 	"ue,\"pid\":1015,\"tid\":1015,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"sp ace\",\"exe\""
@@ -84,24 +90,25 @@ static const char *const golden_trace[CORPUS_N] = {
 	"{\"seq\":17,\"time\":\"2026-12-03T08:20:16.123456901Z\",\"op\":\"nsfd\",\"result\":-4095,\"error\":\"E\077\","
 	"\"ns_type\":\"net\",\"pid\":1016,\"tid\":1017,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":1000,\"comm\""
 	":\"q\\\"uote\",\"exe\":\"/usr/bin//run/netns/a\\\"b\",\"cgroup\":\"/system.slice/caf\303\251.scope\",\"cgroup_i"
-	"d\":4016,\"fd\":5,\"via\":\"nsfd\",\"kseq\":496,\"probe\":\"fexit/set_namespace\"}""\012",
+	"d\":4016,\"fd\":5,\"via\":\"nsfd\",\"thread\":true,\"kseq\":496,\"probe\":\"fexit/setns_switch_ns\"}""\012",
 	"{\"seq\":18,\"time\":\"2026-12-03T08:20:17.123456908Z\",\"op\":\"ns_free\",\"result\":0,\"ns_inum\":4026"
 	"666463,\"ns_id\":20,\"ns_name\":\"back\\\\slash\",\"pid\":1017,\"tid\":1019,\"ppid\":1,\"uid\":0,\"euid\":0,"
 	"\"auid\":4294967295,\"comm\":\"b\\\\s\",\"exe\":\"/usr/bin/back\\\\slash\",\"cgroup_id\":4017,\"target_pid\""
-	":4242,\"fd\":6,\"kseq\":527,\"ns_refs\":17,\"probe\":\"tp_btf/nsfd\"}""\012",
+	":4242,\"fd\":6,\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef01"
+	"23456789abcdef\",\"container_name\":\"\",\"kseq\":527,\"ns_refs\":17,\"probe\":\"tp_btf/nsfd\"}""\012",
 	"{\"seq\":19,\"time\":\"2026-12-03T08:20:18.123456915Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\","
 	"\"ns_type\":\"ipc\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775789,\"for_children\":true,"
-	"\"target_pid\":-3,\"count\":18000,\"lost_total\":2222222202,\"probe\":\"tp_btf/set_namespace\"}""\012",
+	"\"target_pid\":-3,\"count\":18000,\"lost_total\":2222222202,\"probe\":\"tp_btf/setns_switch_ns\"}""\012",
 	"{\"seq\":20,\"time\":\"2026-12-03T08:20:19.123456922Z\",\"op\":\"unknown\",\"result\":3,\"ns_type\":\"mnt"
 	"\",\"ns_inum\":4026682301,\"ns_id\":22,\"ns_name\":\"tab\\there\",\"old_inum\":4026531840,\"old_ns_id\":"
 	"9223372036854775788,\"old_name\":\"\360\237\230\200 emoji\",\"for_children\":true,\"pid\":1019,\"tid\":1020,\"ppi"
 	"d\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"\\u001b[31mred\",\"cgroup\":\"/system.slice/.sc"
-	"ope\",\"cgroup_id\":4019,\"fd\":8,\"via\":\"proc\",\"path\":\"/proc/119/ns/net\",\"kseq\":589,\"ns_refs\":1"
-	"9,\"probe\":\"tp_btf/ns_free\"}""\012",
+	"ope\",\"cgroup_id\":4019,\"fd\":8,\"via\":\"proc\",\"path\":\"/proc/119/ns/net\",\"thread\":true,\"cause\":"
+	"\"synthesised: \\\"quoted\\\" cause\",\"kseq\":589,\"ns_refs\":19,\"probe\":\"tp_btf/ns_free\"}""\012",
 	"{\"seq\":21,\"time\":\"2026-12-03T08:20:20.123456929Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"pid\","
 	"\"ns_inum\":4026690220,\"ns_id\":23,\"pid\":1020,\"tid\":1022,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"a"
 	"uid\":1000,\"comm\":\"caf\303\251\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f\",\"cgroup_id\":4020,\"fd\":9,\"via\":\"b"
-	"ind\",\"kseq\":620,\"probe\":\"user\"}""\012",
+	"ind\",\"thread\":true,\"kseq\":620,\"probe\":\"user\"}""\012",
 	"{\"seq\":22,\"time\":\"2026-12-03T08:20:21.123456936Z\",\"op\":\"unshare\",\"result\":0,\"ns_type\":\"use"
 	"r\",\"ns_inum\":4026698139,\"ns_name\":\"caf\303\251\",\"old_inum\":4026531840,\"old_ns_id\":92233720368547"
 	"75786,\"for_children\":true,\"pid\":1021,\"tid\":1021,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":429496729"
@@ -112,12 +119,14 @@ static const char *const golden_trace[CORPUS_N] = {
 	"372036854775785,\"old_name\":\"x\\n{\\\"seq\\\":5}\",\"for_children\":true,\"pid\":1022,\"tid\":1023,\"ppi"
 	"d\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"\",\"exe\":\"/usr/bin/\360\237\230\200 emoji\",\"cgroup\":\"/system."
 	"slice/container:0123456789ab.scope\",\"cgroup_id\":4022,\"target_pid\":-3,\"fd\":0,\"via\":\"nsfd\",\""
-	"kseq\":682,\"probe\":\"unknown\"}""\012",
+	"thread\":true,\"unresolved\":\"mount point gone before it was read\",\"kseq\":682,\"probe\":\"unknow"
+	"n\"}""\012",
 	"{\"seq\":24,\"time\":\"2026-12-03T08:20:23.123456950Z\",\"op\":\"open\",\"result\":-13,\"error\":\"EACCES"
 	"\",\"ns_type\":\"time\",\"ns_name\":\"\342\200\250sep\",\"old_inum\":4026531840,\"old_ns_id\":922337203685477578"
 	"4,\"pid\":1023,\"tid\":1025,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"a\\rb\",\"exe\":\"/"
-	"usr/bin/\342\200\250sep\",\"cgroup_id\":4023,\"fd\":1,\"path\":\"/proc/123/ns/pid_for_children\\n\\\"x\\\\\",\"kse"
-	"q\":713,\"ns_refs\":23,\"probe\":\"tracepoint/syscalls\"}""\012",
+	"usr/bin/\342\200\250sep\",\"cgroup_id\":4023,\"fd\":1,\"path\":\"/proc/123/ns/pid_for_children\\n\\\"x\\\\\",\"thr"
+	"ead\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\""
+	"kseq\":713,\"ns_refs\":23,\"probe\":\"tracepoint/syscalls\"}""\012",
 	"{\"seq\":25,\"time\":\"2026-12-03T08:20:24.123456957Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_type\":\"net\",\"for_children\":true,\"pid\":1024,\"tid\":1024,\"ppid\":1,\"uid\":65534,\"euid\":6"
 	"5534,\"auid\":1000,\"comm\":\"ip\",\"cgroup\":\"/system.slice//run/netns/a\\\"b.scope\",\"cgroup_id\":40"
@@ -126,25 +135,29 @@ static const char *const golden_trace[CORPUS_N] = {
 	",\"ns_inum\":4026729815,\"ns_id\":28,\"ns_name\":\"x\\n{\\\"seq\\\":5}\",\"for_children\":true,\"pid\":1025"
 	",\"tid\":1026,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/x"
 	"\\n{\\\"seq\\\":5}\",\"cgroup\":\"/system.slice/back\\\\slash.scope\",\"cgroup_id\":4025,\"target_pid\":42"
-	"42,\"fd\":3,\"via\":\"proc\",\"kseq\":775,\"ns_refs\":25,\"probe\":\"fexit/__x64_sys_nsfd\"}""\012",
+	"42,\"fd\":3,\"via\":\"proc\",\"thread\":true,\"kseq\":775,\"ns_refs\":25,\"probe\":\"fexit/__x64_sys_nsfd"
+	"\"}""\012",
 	"{\"seq\":27,\"time\":\"2026-12-03T08:20:26.123456971Z\",\"op\":\"nsfd\",\"result\":-4095,\"error\":\"E\077\","
 	"\"old_inum\":4026531840,\"old_ns_id\":9223372036854775781,\"pid\":1026,\"tid\":1028,\"ppid\":1,\"uid\""
 	":0,\"euid\":0,\"auid\":1000,\"comm\":\"exactly15bytes_\",\"exe\":\"/usr/bin/blue\",\"cgroup_id\":4026,\"t"
-	"arget_pid\":-3,\"fd\":4,\"via\":\"bind\",\"kseq\":806,\"probe\":\"fexit/__x64_sys_setns\"}""\012",
+	"arget_pid\":-3,\"fd\":4,\"via\":\"bind\",\"thread\":true,\"kseq\":806,\"probe\":\"fexit/__x64_sys_setns\""
+	"}""\012",
 	"{\"seq\":28,\"time\":\"2026-12-03T08:20:27.123456978Z\",\"op\":\"ns_free\",\"result\":0,\"ns_type\":\"mnt"
 	"\",\"ns_inum\":4026745653,\"ns_name\":\"container:0123456789ab\",\"old_inum\":4026531840,\"old_ns_id"
 	"\":9223372036854775780,\"pid\":1027,\"tid\":1027,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"c"
 	"omm\":\"sp ace\",\"exe\":\"/usr/bin/container:0123456789ab\",\"cgroup\":\"/system.slice/tab\\there.sc"
 	"ope\",\"cgroup_id\":4027,\"via\":\"pidfd\",\"path\":\"/proc/127/ns/net\",\"kseq\":837,\"ns_refs\":27,\"pro"
-	"be\":\"fexit/set_namespace\"}""\012",
+	"be\":\"fexit/setns_switch_ns\"}""\012",
 	"{\"seq\":29,\"time\":\"2026-12-03T08:20:28.123456985Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\","
 	"\"ns_type\":\"pid\",\"ns_inum\":4026753572,\"ns_id\":31,\"old_inum\":4026531840,\"old_name\":\"new\\nlin"
 	"e\",\"for_children\":true,\"fd\":6,\"via\":\"nsfd\",\"count\":28000,\"lost_total\":3456790092,\"kseq\":86"
 	"8,\"probe\":\"tp_btf/nsfd\"}""\012",
 	"{\"seq\":30,\"time\":\"2026-12-03T08:20:29.123456992Z\",\"op\":\"unknown\",\"result\":3,\"ns_type\":\"use"
 	"r\",\"ns_name\":\"/run/netns/a\\\"b\",\"pid\":1029,\"tid\":1031,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294"
-	"967295,\"comm\":\"b\\\\s\",\"cgroup_id\":4029,\"target_pid\":4242,\"fd\":7,\"kseq\":899,\"ns_refs\":29,\"pr"
-	"obe\":\"tp_btf/set_namespace\"}""\012",
+	"967295,\"comm\":\"b\\\\s\",\"cgroup_id\":4029,\"target_pid\":4242,\"fd\":7,\"thread\":true,\"container\":\""
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"container_name\":\"\342\200\250sep"
+	"\",\"cause\":\"synthesised: \\\"quoted\\\" cause\",\"kseq\":899,\"ns_refs\":29,\"probe\":\"tp_btf/setns_sw"
+	"itch_ns\"}""\012",
 	"{\"seq\":31,\"time\":\"2026-12-03T08:20:30.123456999Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"cgrou"
 	"p\",\"ns_inum\":4026769410,\"old_inum\":4294967295,\"old_ns_id\":9223372036854775777,\"pid\":1030,\""
 	"tid\":1030,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"n\\nl\",\"exe\":\"/usr/bin/back\\\\slash\""
@@ -154,12 +167,13 @@ static const char *const golden_trace[CORPUS_N] = {
 	"e\",\"ns_name\":\"new\\nline\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775776,\"old_name\":"
 	"\"caf\303\251\",\"for_children\":true,\"pid\":1031,\"tid\":1032,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967"
 	"295,\"comm\":\"\\u001b[31mred\",\"exe\":\"/usr/bin/new\\nline\",\"cgroup\":\"/system.slice/\342\200\250sep.scope"
-	"\",\"cgroup_id\":4031,\"fd\":9,\"via\":\"proc\",\"path\":\"/proc/131/ns/pid_for_children\",\"kseq\":961,\""
-	"ns_refs\":31,\"probe\":\"user\"}""\012",
+	"\",\"cgroup_id\":4031,\"fd\":9,\"via\":\"proc\",\"path\":\"/proc/131/ns/pid_for_children\",\"thread\":tru"
+	"e,\"unresolved\":\"mount point gone before it was read\",\"kseq\":961,\"ns_refs\":31,\"probe\":\"user"
+	"\"}""\012",
 	"{\"seq\":33,\"time\":\"2026-12-03T08:20:32.123457013Z\",\"op\":\"clone\",\"result\":-1,\"error\":\"EPERM\""
 	",\"ns_type\":\"net\",\"pid\":1032,\"tid\":1034,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":1000,\"comm"
-	"\":\"caf\303\251\",\"exe\":\"/usr/bin/tab\\there\",\"cgroup_id\":4032,\"fd\":10,\"via\":\"bind\",\"kseq\":992,\"pro"
-	"be\":\"unknown\"}""\012",
+	"\":\"caf\303\251\",\"exe\":\"/usr/bin/tab\\there\",\"cgroup_id\":4032,\"fd\":10,\"via\":\"bind\",\"thread\":true,\""
+	"kseq\":992,\"probe\":\"unknown\"}""\012",
 	"{\"seq\":34,\"time\":\"2026-12-03T08:20:33.123457020Z\",\"op\":\"open\",\"result\":-13,\"error\":\"EACCES"
 	"\",\"ns_type\":\"uts\",\"ns_inum\":4026793167,\"ns_name\":\"ctl\\u0001\\u001f\",\"pid\":1033,\"tid\":1033,\""
 	"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"\344\270\255\346\226\207\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f"
@@ -168,13 +182,14 @@ static const char *const golden_trace[CORPUS_N] = {
 	"{\"seq\":35,\"time\":\"2026-12-03T08:20:34.123457027Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_type\":\"ipc\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775773,\"old_name\":\"\",\"fo"
 	"r_children\":true,\"pid\":1034,\"tid\":1035,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"\",\"cg"
-	"roup\":\"/system.slice/blue.scope\",\"cgroup_id\":4034,\"target_pid\":-3,\"fd\":1,\"via\":\"nsfd\",\"kse"
-	"q\":1054,\"probe\":\"tracepoint/syscalls\"}""\012",
+	"roup\":\"/system.slice/blue.scope\",\"cgroup_id\":4034,\"target_pid\":-3,\"fd\":1,\"via\":\"nsfd\",\"thr"
+	"ead\":true,\"kseq\":1054,\"probe\":\"tracepoint/syscalls\"}""\012",
 	"{\"seq\":36,\"time\":\"2026-12-03T08:20:35.123457034Z\",\"op\":\"umount\",\"result\":5,\"ns_inum\":40268"
 	"09005,\"ns_id\":38,\"ns_name\":\"\360\237\230\200 emoji\",\"old_inum\":4294967295,\"old_ns_id\":9223372036854775"
 	"772,\"for_children\":true,\"pid\":1035,\"tid\":1037,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,"
 	"\"comm\":\"a\\rb\",\"exe\":\"/usr/bin/\360\237\230\200 emoji\",\"cgroup_id\":4035,\"fd\":2,\"path\":\"/proc/135/ns/net"
-	"\",\"kseq\":1085,\"ns_refs\":35,\"probe\":\"raw_tp/sched_process_fork\"}""\012",
+	"\",\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abc"
+	"def\",\"kseq\":1085,\"ns_refs\":35,\"probe\":\"raw_tp/sched_process_fork\"}""\012",
 	"{\"seq\":37,\"time\":\"2026-12-03T08:20:36.123457041Z\",\"op\":\"nsfd\",\"result\":-4095,\"error\":\"E\077\","
 	"\"ns_type\":\"pid\",\"ns_inum\":4026816924,\"pid\":1036,\"tid\":1036,\"ppid\":1,\"uid\":65534,\"euid\":655"
 	"34,\"auid\":1000,\"comm\":\"ip\",\"exe\":\"/usr/bin/\342\200\250sep\",\"cgroup\":\"/system.slice/host.scope\",\"cg"
@@ -182,26 +197,29 @@ static const char *const golden_trace[CORPUS_N] = {
 	"{\"seq\":38,\"time\":\"2026-12-03T08:20:37.123457048Z\",\"op\":\"ns_free\",\"result\":0,\"ns_type\":\"use"
 	"r\",\"ns_name\":\"\",\"for_children\":true,\"pid\":1037,\"tid\":1038,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\""
 	":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/\",\"cgroup\":\"/system.slice//run/netns/a\\\"b.sco"
-	"pe\",\"cgroup_id\":4037,\"target_pid\":4242,\"fd\":4,\"via\":\"proc\",\"kseq\":1147,\"ns_refs\":37,\"probe"
-	"\":\"fexit/__x64_sys_setns\"}""\012",
+	"pe\",\"cgroup_id\":4037,\"target_pid\":4242,\"fd\":4,\"via\":\"proc\",\"thread\":true,\"kseq\":1147,\"ns_r"
+	"efs\":37,\"probe\":\"fexit/__x64_sys_setns\"}""\012",
 	"{\"seq\":39,\"time\":\"2026-12-03T08:20:38.123457055Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\","
 	"\"ns_type\":\"cgroup\",\"ns_inum\":4026832762,\"ns_id\":41,\"old_inum\":4026531840,\"old_ns_id\":92233"
 	"72036854775769,\"for_children\":true,\"target_pid\":-3,\"fd\":5,\"via\":\"bind\",\"count\":38000,\"lost"
-	"_total\":4691357982,\"kseq\":1178,\"probe\":\"fexit/set_namespace\"}""\012",
+	"_total\":4691357982,\"kseq\":1178,\"probe\":\"fexit/setns_switch_ns\"}""\012",
 	"{\"seq\":40,\"time\":\"2026-12-03T08:20:39.123457062Z\",\"op\":\"unknown\",\"result\":3,\"ns_type\":\"tim"
 	"e\",\"ns_name\":\"blue\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775768,\"pid\":1039,\"tid\""
 	":1039,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"sp ace\",\"cgroup\":\"/system.slice/"
 	"new\\nline.scope\",\"cgroup_id\":4039,\"via\":\"pidfd\",\"path\":\"/proc/139/ns/pid_for_children\\n\\\"x"
-	"\\\\\",\"kseq\":1209,\"ns_refs\":39,\"probe\":\"tp_btf/nsfd\"}""\012",
+	"\\\\\",\"cause\":\"synthesised: \\\"quoted\\\" cause\",\"kseq\":1209,\"ns_refs\":39,\"probe\":\"tp_btf/nsfd\""
+	"}""\012",
 	"{\"seq\":41,\"time\":\"2026-12-03T08:20:40.123457069Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"net\","
 	"\"for_children\":true,\"pid\":4294967295,\"tid\":0,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":1000"
 	",\"comm\":\"q\\\"uote\",\"exe\":\"/usr/bin/container:0123456789ab\",\"cgroup\":\"/system.slice/tab\\ther"
-	"e.scope\",\"cgroup_id\":4040,\"fd\":7,\"via\":\"nsfd\",\"kseq\":1240,\"probe\":\"tp_btf/set_namespace\"}""\012",
+	"e.scope\",\"cgroup_id\":4040,\"fd\":7,\"via\":\"nsfd\",\"unresolved\":\"mount point gone before it was"
+	" read\",\"kseq\":1240,\"probe\":\"tp_btf/setns_switch_ns\"}""\012",
 	"{\"seq\":42,\"time\":\"2026-12-03T08:20:41.123457076Z\",\"op\":\"unshare\",\"result\":0,\"ns_type\":\"uts"
 	"\",\"ns_inum\":4026856519,\"ns_id\":44,\"ns_name\":\"host\",\"for_children\":true,\"pid\":1041,\"tid\":10"
 	"43,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"b\\\\s\",\"exe\":\"/usr/bin/host\",\"cgroup"
-	"_id\":18446744073709551615,\"target_pid\":4242,\"fd\":8,\"kseq\":1271,\"ns_refs\":41,\"probe\":\"tp_bt"
-	"f/ns_free\"}""\012",
+	"_id\":18446744073709551615,\"target_pid\":4242,\"fd\":8,\"thread\":true,\"container\":\"0123456789ab"
+	"cdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"container_name\":\"\360\237\230\200 emoji\",\"kseq\""
+	":1271,\"ns_refs\":41,\"probe\":\"tp_btf/ns_free\"}""\012",
 	"{\"seq\":43,\"time\":\"2026-12-03T08:20:42.123457083Z\",\"op\":\"clone\",\"result\":-1,\"error\":\"EPERM\""
 	",\"ns_type\":\"ipc\",\"ns_inum\":4026864438,\"old_inum\":4026531840,\"old_ns_id\":922337203685477576"
 	"5,\"pid\":1042,\"tid\":1042,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"n\\nl\",\"exe\":\"/usr/bi"
@@ -257,14 +275,15 @@ static const char *const golden_trace[CORPUS_N] = {
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeee\",\"cgroup\":\"/system.slice/\360\237\230\200 emoji.scope\",\"cgroup_id\":4043,"
-	"\"fd\":10,\"via\":\"proc\",\"path\":\"/proc/143/ns/net\",\"kseq\":1333,\"ns_refs\":43,\"probe\":\"unknown\"}""\012",
+	"\"fd\":10,\"via\":\"proc\",\"path\":\"/proc/143/ns/net\",\"thread\":true,\"kseq\":1333,\"ns_refs\":43,\"pro"
+	"be\":\"unknown\"}""\012",
 	"{\"seq\":45,\"time\":\"2026-12-03T08:20:44.123457097Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_inum\":4026880276,\"ns_id\":47,\"for_children\":true,\"pid\":1044,\"tid\":1046,\"ppid\":1,\"uid"
 	"\":65534,\"euid\":65534,\"auid\":1000,\"comm\":\"caf\303\251\",\"cgroup_id\":4044,\"fd\":0,\"via\":\"bind\",\"path"
 	"\":\"/pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
 	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
-	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp\",\"kseq\":136"
-	"4,\"probe\":\"unknown\"}""\012",
+	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp\",\"thread\":t"
+	"rue,\"kseq\":1364,\"probe\":\"unknown\"}""\012",
 	"{\"seq\":46,\"time\":\"2026-12-03T08:20:45.123457104Z\",\"op\":\"unknown\",\"result\":5,\"ns_type\":\"use"
 	"r\",\"ns_name\":\"tab\\there\",\"pid\":1045,\"tid\":1045,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295"
 	",\"comm\":\"\344\270\255\346\226\207\",\"exe\":\"/usr/bin/tab\\there\",\"cgroup\":\"/system.slice/.scope\",\"cgroup_id\":40"
@@ -273,13 +292,14 @@ static const char *const golden_trace[CORPUS_N] = {
 	"\"ns_type\":\"cgroup\",\"ns_inum\":4026896114,\"ns_id\":49,\"old_inum\":4026531840,\"old_ns_id\":92233"
 	"72036854775761,\"old_name\":\"\342\200\250sep\",\"pid\":1046,\"tid\":1047,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":"
 	"1000,\"comm\":\"\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f\",\"cgroup\":\"/system.slice/x\\n{\\\"seq\\\":5}.sco"
-	"pe\",\"cgroup_id\":4046,\"target_pid\":-3,\"fd\":2,\"via\":\"nsfd\",\"kseq\":1426,\"probe\":\"raw_tp/sched"
-	"_process_fork\"}""\012",
+	"pe\",\"cgroup_id\":4046,\"target_pid\":-3,\"fd\":2,\"via\":\"nsfd\",\"thread\":true,\"kseq\":1426,\"probe\""
+	":\"raw_tp/sched_process_fork\"}""\012",
 	"{\"seq\":48,\"time\":\"2026-12-03T08:20:47.123457118Z\",\"op\":\"ns_free\",\"result\":0,\"ns_type\":\"tim"
 	"e\",\"ns_name\":\"caf\303\251\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775760,\"for_children\":"
 	"true,\"pid\":1047,\"tid\":1049,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"a\\rb\",\"exe\""
-	":\"/usr/bin/caf\303\251\",\"cgroup_id\":4047,\"fd\":3,\"path\":\"/proc/147/ns/pid_for_children\",\"kseq\":14"
-	"57,\"ns_refs\":47,\"probe\":\"fexit/__x64_sys_nsfd\"}""\012",
+	":\"/usr/bin/caf\303\251\",\"cgroup_id\":4047,\"fd\":3,\"path\":\"/proc/147/ns/pid_for_children\",\"thread\":"
+	"true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"kseq\""
+	":1457,\"ns_refs\":47,\"probe\":\"fexit/__x64_sys_nsfd\"}""\012",
 };
 static const char *const golden_log_json[CORPUS_N] = {
 	"{\"seq\":1,\"time\":\"1970-01-01T00:00:00.000000000Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"net\",\""
@@ -291,237 +311,249 @@ static const char *const golden_log_json[CORPUS_N] = {
 	",\"ns_inum\":4026539759,\"ns_id\":4,\"ns_name\":\"container:0123456789ab\",\"pid\":1001,\"tid\":1002,\""
 	"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/container:0123"
 	"456789ab\",\"cgroup\":\"/system.slice/tab\\there.scope\",\"cgroup_id\":4001,\"target_pid\":4242,\"fd\""
-	":1,\"via\":\"proc\",\"kseq\":31,\"ns_refs\":1,\"probe\":\"tracepoint/syscalls\",\"mac\":\"5e62cd11d97fa08"
-	"cb3f6ac6b518b3a60b90dd094eb8c274cb182357c205dc476\"}\012",
+	":1,\"via\":\"proc\",\"thread\":true,\"kseq\":31,\"ns_refs\":1,\"probe\":\"tracepoint/syscalls\",\"mac\":\"0"
+	"d153c8fc0662e6d46ef9c825c0a12f74319e27ab4c329ee59d2798f5472d916\"}\012",
 	"{\"seq\":3,\"time\":\"1969-12-31T23:59:59.999999999Z\",\"op\":\"clone\",\"result\":-1,\"error\":\"EPERM\","
 	"\"ns_type\":\"ipc\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775805,\"for_children\":true,"
 	"\"pid\":1002,\"tid\":1004,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"exactly15bytes_\",\"exe\""
-	":\"/usr/bin/host\",\"cgroup_id\":4002,\"target_pid\":-3,\"fd\":2,\"via\":\"bind\",\"kseq\":62,\"probe\":\"r"
-	"aw_tp/sched_process_fork\",\"mac\":\"2e1d65501a1795616409fc944b67df4a1ba3b13e0b8eac55b5671e53a"
-	"c0a76cf\"}\012",
+	":\"/usr/bin/host\",\"cgroup_id\":4002,\"target_pid\":-3,\"fd\":2,\"via\":\"bind\",\"thread\":true,\"kseq\""
+	":62,\"probe\":\"raw_tp/sched_process_fork\",\"mac\":\"88a7e959136b243f916a4752b07ae24c5f633f07fb7"
+	"1010c5b0177be9d070b6e\"}\012",
 	"{\"seq\":4,\"time\":\"2026-12-03T08:20:03.123456810Z\",\"op\":\"open\",\"result\":-13,\"error\":\"EACCES\""
 	",\"ns_type\":\"mnt\",\"ns_inum\":4026555597,\"ns_name\":\"/run/netns/a\\\"b\",\"old_inum\":4026531840,\"o"
 	"ld_ns_id\":9223372036854775804,\"for_children\":true,\"pid\":1003,\"tid\":1003,\"ppid\":1,\"uid\":0,\""
 	"euid\":0,\"auid\":4294967295,\"comm\":\"sp ace\",\"exe\":\"/usr/bin//run/netns/a\\\"b\",\"cgroup\":\"/syst"
 	"em.slice/caf\303\251.scope\",\"cgroup_id\":4003,\"via\":\"pidfd\",\"path\":\"/proc/103/ns/net\",\"kseq\":93,\""
-	"ns_refs\":3,\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"0b6a819b2af7aed03bd9da94d6666dd0cc052f09e"
-	"bbaa247a8aba8cb76acdde2\"}\012",
+	"ns_refs\":3,\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"414d7baca9dad572c981ad6459b6029c939e0bed5"
+	"e04c9a55aed52fd0fd09e2a\"}\012",
 	"{\"seq\":5,\"time\":\"2026-12-03T08:20:04.123456817Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVAL"
 	"\",\"ns_type\":\"pid\",\"ns_inum\":4026563516,\"ns_id\":7,\"pid\":1004,\"tid\":1005,\"ppid\":1,\"uid\":6553"
 	"4,\"euid\":65534,\"auid\":1000,\"comm\":\"q\\\"uote\",\"cgroup\":\"/system.slice/\360\237\230\200 emoji.scope\",\"cgr"
-	"oup_id\":4004,\"fd\":4,\"via\":\"nsfd\",\"kseq\":124,\"probe\":\"fexit/__x64_sys_setns\",\"mac\":\"3469888"
-	"53f2c1ad7100b2c1cc654ece5d80c9a87c56ed81b1f92bf8076aff678\"}\012",
+	"oup_id\":4004,\"fd\":4,\"via\":\"nsfd\",\"thread\":true,\"unresolved\":\"mount point gone before it wa"
+	"s read\",\"kseq\":124,\"probe\":\"fexit/__x64_sys_setns\",\"mac\":\"079ca6374eb12fc8df2c5aa30e53d077"
+	"9c197eb92a9dd1cd2227b3029a5622bd\"}\012",
 	"{\"seq\":6,\"time\":\"2026-12-03T08:20:05.123456824Z\",\"op\":\"umount\",\"result\":5,\"ns_type\":\"user\""
 	",\"ns_name\":\"new\\nline\",\"for_children\":true,\"pid\":1005,\"tid\":1007,\"ppid\":1,\"uid\":0,\"euid\":0"
 	",\"auid\":4294967295,\"comm\":\"b\\\\s\",\"exe\":\"/usr/bin/new\\nline\",\"cgroup_id\":4005,\"target_pid\":"
-	"4242,\"fd\":5,\"kseq\":155,\"ns_refs\":5,\"probe\":\"fexit/set_namespace\",\"mac\":\"a012733a277630f7de"
-	"281d75daf34ad5c1bc31ff317c881b2d9c2567da1a4e59\"}\012",
+	"4242,\"fd\":5,\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef012"
+	"3456789abcdef\",\"container_name\":\"x\\n{\\\"seq\\\":5}\",\"kseq\":155,\"ns_refs\":5,\"probe\":\"fexit/set"
+	"ns_switch_ns\",\"mac\":\"ea9f41d7d179f0924fccc79fd63f8baa034ffefd7b99c10706a3bb73b0ad6ab7\"}\012",
 	"{\"seq\":7,\"time\":\"2026-12-03T08:20:06.123456831Z\",\"op\":\"nsfd\",\"result\":-4095,\"error\":\"E\077\",\""
 	"ns_type\":\"cgroup\",\"ns_inum\":4026579354,\"old_inum\":4026531840,\"old_ns_id\":92233720368547758"
 	"01,\"for_children\":true,\"pid\":1006,\"tid\":1006,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":"
 	"\"n\\nl\",\"exe\":\"/usr/bin/tab\\there\",\"cgroup\":\"/system.slice/.scope\",\"cgroup_id\":4006,\"target"
-	"_pid\":-3,\"probe\":\"tp_btf/nsfd\",\"mac\":\"0063c559a1ee029fe5e17fe82b55655a604778c8403d56318f2a"
-	"60528681aea6\"}\012",
+	"_pid\":-3,\"probe\":\"tp_btf/nsfd\",\"mac\":\"ec35d5a4969acc9f2e2eb1de8d7dec45cef4e0c937922e6d99b9"
+	"1cd638d95566\"}\012",
 	"{\"seq\":8,\"time\":\"2026-12-03T08:20:07.123456838Z\",\"op\":\"ns_free\",\"result\":0,\"ns_type\":\"time"
 	"\",\"ns_inum\":4026587273,\"ns_id\":10,\"ns_name\":\"ctl\\u0001\\u001f\",\"old_inum\":4026531840,\"old_n"
 	"s_id\":9223372036854775800,\"old_name\":\"\342\200\250sep\",\"pid\":1007,\"tid\":1008,\"ppid\":1,\"uid\":0,\"euid"
 	"\":0,\"auid\":4294967295,\"comm\":\"\\u001b[31mred\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f\",\"cgroup\":\"/s"
 	"ystem.slice/x\\n{\\\"seq\\\":5}.scope\",\"cgroup_id\":4007,\"fd\":7,\"via\":\"proc\",\"path\":\"/proc/107/n"
-	"s/pid_for_children\\n\\\"x\\\\\",\"kseq\":217,\"ns_refs\":7,\"probe\":\"tp_btf/set_namespace\",\"mac\":\"c2"
-	"ef916e22f71375431986fcad47ce845cc0902cf881dcd14013af4f040a87cd\"}\012",
+	"s/pid_for_children\\n\\\"x\\\\\",\"thread\":true,\"kseq\":217,\"ns_refs\":7,\"probe\":\"tp_btf/setns_swit"
+	"ch_ns\",\"mac\":\"33f5b83be2829c2f2f2d5f514f2a98a8e8361d00fbee264991e6a6c29da6a615\"}\012",
 	"{\"seq\":9,\"time\":\"2026-12-03T08:20:08.123456845Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\",\""
 	"for_children\":true,\"fd\":8,\"via\":\"bind\",\"count\":8000,\"lost_total\":987654312,\"kseq\":248,\"pro"
-	"be\":\"tp_btf/ns_free\",\"mac\":\"082b56e9bff5b6031c4703bbfbf1f13043353d36783548daceb4d31b4f8fab"
-	"f2\"}\012",
+	"be\":\"tp_btf/ns_free\",\"mac\":\"6291dfeb101762f2087d8a2acf48fce50ac23cc8121592e72b4825b442b4db"
+	"e3\"}\012",
 	"{\"seq\":10,\"time\":\"2026-12-03T08:20:09.123456852Z\",\"op\":\"unknown\",\"result\":3,\"ns_type\":\"uts"
 	"\",\"ns_inum\":4026603111,\"ns_name\":\"\360\237\230\200 emoji\",\"for_children\":true,\"pid\":1009,\"tid\":1009,\"p"
 	"pid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"\344\270\255\346\226\207\",\"cgroup\":\"/system.slice/containe"
-	"r:0123456789ab.scope\",\"cgroup_id\":4009,\"target_pid\":4242,\"via\":\"pidfd\",\"kseq\":279,\"ns_refs"
-	"\":9,\"probe\":\"user\",\"mac\":\"7d3db059feeac7f9c46326ef5dd6e972caefede64e5222ea50750a1d37736ce1"
-	"\"}\012",
+	"r:0123456789ab.scope\",\"cgroup_id\":4009,\"target_pid\":4242,\"via\":\"pidfd\",\"cause\":\"synthesise"
+	"d: \\\"quoted\\\" cause\",\"kseq\":279,\"ns_refs\":9,\"probe\":\"user\",\"mac\":\"3e1d31d8f7265c40bd5b9a0d"
+	"f7b57b42dd2048a49e01cb720dbcd8ddb257eb08\"}\012",
 	"{\"seq\":11,\"time\":\"2026-12-03T08:20:10.123456859Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"ipc\","
 	"\"old_inum\":4294967295,\"old_ns_id\":9223372036854775797,\"old_name\":\"blue\",\"pid\":1010,\"tid\":1"
 	"011,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"\",\"exe\":\"/usr/bin/\342\200\250sep\",\"cgroup\":\"/sys"
-	"tem.slice/host.scope\",\"cgroup_id\":4010,\"target_pid\":-3,\"fd\":10,\"via\":\"nsfd\",\"kseq\":310,\"pr"
-	"obe\":\"unknown\",\"mac\":\"ffefd3579fa0367de19402449342f4223138ec6d06677be9d5d0819f238b3c07\"}\012",
+	"tem.slice/host.scope\",\"cgroup_id\":4010,\"target_pid\":-3,\"fd\":10,\"via\":\"nsfd\",\"thread\":true,"
+	"\"kseq\":310,\"probe\":\"unknown\",\"mac\":\"44edc844c076ebcaf3f694da4b8e0ae931525d78a6db4e20d03da9"
+	"791c497251\"}\012",
 	"{\"seq\":12,\"time\":\"2026-12-03T08:20:11.123456866Z\",\"op\":\"unshare\",\"result\":0,\"ns_type\":\"mnt"
 	"\",\"ns_inum\":4026618949,\"ns_id\":14,\"ns_name\":\"\",\"old_inum\":4026531840,\"old_ns_id\":922337203"
 	"6854775796,\"pid\":1011,\"tid\":1013,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"a\\rb\""
-	",\"exe\":\"/usr/bin/\",\"cgroup_id\":4011,\"fd\":0,\"path\":\"/proc/111/ns/net\",\"kseq\":341,\"ns_refs\":"
-	"11,\"probe\":\"unknown\",\"mac\":\"68cde331641cd76daddef49996c73577c1d5a9fdf1f12db3fa7044c0bce3db"
-	"7a\"}\012",
+	",\"exe\":\"/usr/bin/\",\"cgroup_id\":4011,\"fd\":0,\"path\":\"/proc/111/ns/net\",\"thread\":true,\"contai"
+	"ner\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"kseq\":341,\"ns_ref"
+	"s\":11,\"probe\":\"unknown\",\"mac\":\"31147f0de792f616dcf3c08dccde0da9a1b6fefc5113c9be0f026b73c23"
+	"36bb8\"}\012",
 	"{\"seq\":13,\"time\":\"2026-12-03T08:20:12.123456873Z\",\"op\":\"clone\",\"result\":-1,\"error\":\"EPERM\""
 	",\"ns_type\":\"pid\",\"ns_inum\":4026626868,\"for_children\":true,\"pid\":1012,\"tid\":1012,\"ppid\":1,\""
 	"uid\":65534,\"euid\":65534,\"auid\":1000,\"comm\":\"ip\",\"exe\":\"/usr/bin/x\\n{\\\"seq\\\":5}\",\"cgroup\":\""
-	"/system.slice/back\\\\slash.scope\",\"cgroup_id\":4012,\"probe\":\"tracepoint/syscalls\",\"mac\":\"19c"
-	"6427409cf11cc2f60ece73aec8dc66219e96fa1d125c41748baa72f89c347\"}\012",
+	"/system.slice/back\\\\slash.scope\",\"cgroup_id\":4012,\"probe\":\"tracepoint/syscalls\",\"mac\":\"189"
+	"5c533bf909026a122d9b1b4f3a5326d65428ca61d02a1f8bfa3f0020c981e\"}\012",
 	"{\"seq\":14,\"time\":\"2026-12-03T08:20:13.123456880Z\",\"op\":\"open\",\"result\":-13,\"error\":\"EACCES"
 	"\",\"ns_type\":\"user\",\"ns_name\":\"blue\",\"pid\":1013,\"tid\":1014,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\""
 	":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/blue\",\"cgroup\":\"/system.slice/new\\nline.scope"
-	"\",\"cgroup_id\":4013,\"target_pid\":4242,\"fd\":2,\"via\":\"proc\",\"kseq\":403,\"ns_refs\":13,\"probe\":\""
-	"raw_tp/sched_process_fork\",\"mac\":\"6a46940a3c2d72e7d16c72a67d0d180b129bae1dfb68ae85f15a4883"
-	"6f8a0f97\"}\012",
+	"\",\"cgroup_id\":4013,\"target_pid\":4242,\"fd\":2,\"via\":\"proc\",\"thread\":true,\"unresolved\":\"mount"
+	" point gone before it was read\",\"kseq\":403,\"ns_refs\":13,\"probe\":\"raw_tp/sched_process_fork"
+	"\",\"mac\":\"922c035a2706216df538f95950f474d3515a0590a99147d7ccda11f96acbdabe\"}\012",
 	"{\"seq\":15,\"time\":\"2026-12-03T08:20:14.123456887Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_type\":\"cgroup\",\"ns_inum\":4026642706,\"ns_id\":17,\"old_inum\":4026531840,\"old_ns_id\":92"
 	"23372036854775793,\"pid\":1014,\"tid\":1016,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"exac"
-	"tly15bytes_\",\"cgroup_id\":4014,\"target_pid\":-3,\"fd\":3,\"via\":\"bind\",\"kseq\":434,\"probe\":\"fexi"
-	"t/__x64_sys_nsfd\",\"mac\":\"918c7e79da7dbde5a64cada87054edf4d6058b6f7f3a5332f5dcb8905b9bb616\""
-	"}\012",
+	"tly15bytes_\",\"cgroup_id\":4014,\"target_pid\":-3,\"fd\":3,\"via\":\"bind\",\"thread\":true,\"kseq\":434"
+	",\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"f3688d6a28c04b66f15e61ae9327522306f139b3ee3d4f7b888"
+	"a635caf237beb\"}\012",
 	"{\"seq\":16,\"time\":\"2026-12-03T08:20:15.123456894Z\",\"op\":\"umount\",\"result\":5,\"ns_type\":\"time"
 	"\",\"ns_name\":\"host\",\"old_inum\":4294967295,\"old_ns_id\":9223372036854775792,\"for_children\":tr"
 	"ue,\"pid\":1015,\"tid\":1015,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"sp ace\",\"exe\""
 	":\"/usr/bin/host\",\"cgroup\":\"/system.slice/ctl\\u0001\\u001f.scope\",\"cgroup_id\":4015,\"via\":\"pi"
 	"dfd\",\"path\":\"/proc/115/ns/pid_for_children\",\"kseq\":465,\"ns_refs\":15,\"probe\":\"fexit/__x64_s"
-	"ys_setns\",\"mac\":\"cebfc6e31ea541445fe6d6978956ebd698ef0f45b71e19e2da7c763ac3238918\"}\012",
+	"ys_setns\",\"mac\":\"10c35e1310c3bc597c81de0e5ae56007856e6cad8959644b73157392b48c23ac\"}\012",
 	"{\"seq\":17,\"time\":\"2026-12-03T08:20:16.123456901Z\",\"op\":\"nsfd\",\"result\":-4095,\"error\":\"E\077\","
 	"\"ns_type\":\"net\",\"pid\":1016,\"tid\":1017,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":1000,\"comm\""
 	":\"q\\\"uote\",\"exe\":\"/usr/bin//run/netns/a\\\"b\",\"cgroup\":\"/system.slice/caf\303\251.scope\",\"cgroup_i"
-	"d\":4016,\"fd\":5,\"via\":\"nsfd\",\"kseq\":496,\"probe\":\"fexit/set_namespace\",\"mac\":\"a35aa055aa9964"
-	"5e3afa362aefae15651ddca59b508470c97f57a4dbbccd3fab\"}\012",
+	"d\":4016,\"fd\":5,\"via\":\"nsfd\",\"thread\":true,\"kseq\":496,\"probe\":\"fexit/setns_switch_ns\",\"mac\""
+	":\"6d9b565a83e38f5ba8b1e5117f2f0c001468721a1323151c6fbc495e7fe974bb\"}\012",
 	"{\"seq\":18,\"time\":\"2026-12-03T08:20:17.123456908Z\",\"op\":\"ns_free\",\"result\":0,\"ns_inum\":4026"
 	"666463,\"ns_id\":20,\"ns_name\":\"back\\\\slash\",\"pid\":1017,\"tid\":1019,\"ppid\":1,\"uid\":0,\"euid\":0,"
 	"\"auid\":4294967295,\"comm\":\"b\\\\s\",\"exe\":\"/usr/bin/back\\\\slash\",\"cgroup_id\":4017,\"target_pid\""
-	":4242,\"fd\":6,\"kseq\":527,\"ns_refs\":17,\"probe\":\"tp_btf/nsfd\",\"mac\":\"a37c7d66b7b7823bf2f21c50"
-	"ba76c670d6759f8a48fb5f1a025d69549a28b814\"}\012",
+	":4242,\"fd\":6,\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef01"
+	"23456789abcdef\",\"container_name\":\"\",\"kseq\":527,\"ns_refs\":17,\"probe\":\"tp_btf/nsfd\",\"mac\":\"2"
+	"7511c306faadad83a7e570a9d447a1fc473751aa75cb8f308781cdf1406fee9\"}\012",
 	"{\"seq\":19,\"time\":\"2026-12-03T08:20:18.123456915Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\","
 	"\"ns_type\":\"ipc\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775789,\"for_children\":true,"
-	"\"target_pid\":-3,\"count\":18000,\"lost_total\":2222222202,\"probe\":\"tp_btf/set_namespace\",\"mac\""
-	":\"83f3c5b16991a261543cd8bccaa5ab911f49cf1b4ad526e49d19dc629ca0a966\"}\012",
+	"\"target_pid\":-3,\"count\":18000,\"lost_total\":2222222202,\"probe\":\"tp_btf/setns_switch_ns\",\"ma"
+	"c\":\"36ae7d4d725be1723444c411f5f73683897b74d4e0a1b3e02d7d582fe39268f2\"}\012",
 	"{\"seq\":20,\"time\":\"2026-12-03T08:20:19.123456922Z\",\"op\":\"unknown\",\"result\":3,\"ns_type\":\"mnt"
 	"\",\"ns_inum\":4026682301,\"ns_id\":22,\"ns_name\":\"tab\\there\",\"old_inum\":4026531840,\"old_ns_id\":"
 	"9223372036854775788,\"old_name\":\"\360\237\230\200 emoji\",\"for_children\":true,\"pid\":1019,\"tid\":1020,\"ppi"
 	"d\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"\\u001b[31mred\",\"cgroup\":\"/system.slice/.sc"
-	"ope\",\"cgroup_id\":4019,\"fd\":8,\"via\":\"proc\",\"path\":\"/proc/119/ns/net\",\"kseq\":589,\"ns_refs\":1"
-	"9,\"probe\":\"tp_btf/ns_free\",\"mac\":\"c75fe2e8b636e7a1d1c72866a7c91e469db766fdd6040645233ccc83"
-	"032adbd8\"}\012",
+	"ope\",\"cgroup_id\":4019,\"fd\":8,\"via\":\"proc\",\"path\":\"/proc/119/ns/net\",\"thread\":true,\"cause\":"
+	"\"synthesised: \\\"quoted\\\" cause\",\"kseq\":589,\"ns_refs\":19,\"probe\":\"tp_btf/ns_free\",\"mac\":\"fc"
+	"69843f4846ee85f70b0a424f344534c89a913e13b342a76667e76bb48c6e4f\"}\012",
 	"{\"seq\":21,\"time\":\"2026-12-03T08:20:20.123456929Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"pid\","
 	"\"ns_inum\":4026690220,\"ns_id\":23,\"pid\":1020,\"tid\":1022,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"a"
 	"uid\":1000,\"comm\":\"caf\303\251\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f\",\"cgroup_id\":4020,\"fd\":9,\"via\":\"b"
-	"ind\",\"kseq\":620,\"probe\":\"user\",\"mac\":\"a51e1665cac3ac2d49121dd0b0762f5105ffec1afa7895646df0"
-	"e463f9fd564a\"}\012",
+	"ind\",\"thread\":true,\"kseq\":620,\"probe\":\"user\",\"mac\":\"82bdc73ef017f141ba5965b2b75325885b6fa7"
+	"63c034e93ecfa0fa2b95afb6dd\"}\012",
 	"{\"seq\":22,\"time\":\"2026-12-03T08:20:21.123456936Z\",\"op\":\"unshare\",\"result\":0,\"ns_type\":\"use"
 	"r\",\"ns_inum\":4026698139,\"ns_name\":\"caf\303\251\",\"old_inum\":4026531840,\"old_ns_id\":92233720368547"
 	"75786,\"for_children\":true,\"pid\":1021,\"tid\":1021,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":429496729"
 	"5,\"comm\":\"\344\270\255\346\226\207\",\"exe\":\"/usr/bin/caf\303\251\",\"cgroup\":\"/system.slice/blue.scope\",\"cgroup_id\":4"
-	"021,\"target_pid\":4242,\"via\":\"pidfd\",\"kseq\":651,\"ns_refs\":21,\"probe\":\"unknown\",\"mac\":\"bb5b9"
-	"ac46092d39ed5b8b88c435be419d4f41cab62c42a71a77033563078663d\"}\012",
+	"021,\"target_pid\":4242,\"via\":\"pidfd\",\"kseq\":651,\"ns_refs\":21,\"probe\":\"unknown\",\"mac\":\"0f052"
+	"5f0f7812550d3c397f0316c87a0923958eb1e06ec807e0c0c7ea4f00b7f\"}\012",
 	"{\"seq\":23,\"time\":\"2026-12-03T08:20:22.123456943Z\",\"op\":\"clone\",\"result\":-1,\"error\":\"EPERM\""
 	",\"ns_type\":\"cgroup\",\"ns_inum\":4026706058,\"ns_id\":25,\"old_inum\":4026531840,\"old_ns_id\":9223"
 	"372036854775785,\"old_name\":\"x\\n{\\\"seq\\\":5}\",\"for_children\":true,\"pid\":1022,\"tid\":1023,\"ppi"
 	"d\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"\",\"exe\":\"/usr/bin/\360\237\230\200 emoji\",\"cgroup\":\"/system."
 	"slice/container:0123456789ab.scope\",\"cgroup_id\":4022,\"target_pid\":-3,\"fd\":0,\"via\":\"nsfd\",\""
-	"kseq\":682,\"probe\":\"unknown\",\"mac\":\"87131d233edc12070076c903575b7a09ec597c32fb21725620394a9"
-	"87bc71191\"}\012",
+	"thread\":true,\"unresolved\":\"mount point gone before it was read\",\"kseq\":682,\"probe\":\"unknow"
+	"n\",\"mac\":\"08985b578db6e80e2496e50d3967955da03a47b5954b4118120cd3efe2520411\"}\012",
 	"{\"seq\":24,\"time\":\"2026-12-03T08:20:23.123456950Z\",\"op\":\"open\",\"result\":-13,\"error\":\"EACCES"
 	"\",\"ns_type\":\"time\",\"ns_name\":\"\342\200\250sep\",\"old_inum\":4026531840,\"old_ns_id\":922337203685477578"
 	"4,\"pid\":1023,\"tid\":1025,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"a\\rb\",\"exe\":\"/"
-	"usr/bin/\342\200\250sep\",\"cgroup_id\":4023,\"fd\":1,\"path\":\"/proc/123/ns/pid_for_children\\n\\\"x\\\\\",\"kse"
-	"q\":713,\"ns_refs\":23,\"probe\":\"tracepoint/syscalls\",\"mac\":\"943fed6f6425770fbd70db5bd1a9a7aa0"
-	"fad1b06356afcd8266a9296dae5dfe7\"}\012",
+	"usr/bin/\342\200\250sep\",\"cgroup_id\":4023,\"fd\":1,\"path\":\"/proc/123/ns/pid_for_children\\n\\\"x\\\\\",\"thr"
+	"ead\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\""
+	"kseq\":713,\"ns_refs\":23,\"probe\":\"tracepoint/syscalls\",\"mac\":\"89563801ec79c309c33517b8837e48"
+	"7474e1925c4a15941e00d61891c145cd51\"}\012",
 	"{\"seq\":25,\"time\":\"2026-12-03T08:20:24.123456957Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_type\":\"net\",\"for_children\":true,\"pid\":1024,\"tid\":1024,\"ppid\":1,\"uid\":65534,\"euid\":6"
 	"5534,\"auid\":1000,\"comm\":\"ip\",\"cgroup\":\"/system.slice//run/netns/a\\\"b.scope\",\"cgroup_id\":40"
-	"24,\"probe\":\"raw_tp/sched_process_fork\",\"mac\":\"055c124d1aa5e05ea03dbbc07838dda2a609f993ba4e"
-	"67fa24b7b3d98d63628c\"}\012",
+	"24,\"probe\":\"raw_tp/sched_process_fork\",\"mac\":\"41a32335fbbfb58116249bea1716c9700d4000244dcc"
+	"cb69c69d4fbb2d556383\"}\012",
 	"{\"seq\":26,\"time\":\"2026-12-03T08:20:25.123456964Z\",\"op\":\"umount\",\"result\":5,\"ns_type\":\"uts\""
 	",\"ns_inum\":4026729815,\"ns_id\":28,\"ns_name\":\"x\\n{\\\"seq\\\":5}\",\"for_children\":true,\"pid\":1025"
 	",\"tid\":1026,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/x"
 	"\\n{\\\"seq\\\":5}\",\"cgroup\":\"/system.slice/back\\\\slash.scope\",\"cgroup_id\":4025,\"target_pid\":42"
-	"42,\"fd\":3,\"via\":\"proc\",\"kseq\":775,\"ns_refs\":25,\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"5e549"
-	"4b0073567f9b92d3ff9e09a6de4606a09cd04b0475fe0309d03bca57185\"}\012",
+	"42,\"fd\":3,\"via\":\"proc\",\"thread\":true,\"kseq\":775,\"ns_refs\":25,\"probe\":\"fexit/__x64_sys_nsfd"
+	"\",\"mac\":\"8006e3fc7112860f50b99a5316c7aedaa27a18a7c0e221cd7b91a3a4b420ba9b\"}\012",
 	"{\"seq\":27,\"time\":\"2026-12-03T08:20:26.123456971Z\",\"op\":\"nsfd\",\"result\":-4095,\"error\":\"E\077\","
 	"\"old_inum\":4026531840,\"old_ns_id\":9223372036854775781,\"pid\":1026,\"tid\":1028,\"ppid\":1,\"uid\""
 	":0,\"euid\":0,\"auid\":1000,\"comm\":\"exactly15bytes_\",\"exe\":\"/usr/bin/blue\",\"cgroup_id\":4026,\"t"
-	"arget_pid\":-3,\"fd\":4,\"via\":\"bind\",\"kseq\":806,\"probe\":\"fexit/__x64_sys_setns\",\"mac\":\"2195c2"
-	"402fc5b20c045f583756a9519275a25ff7aa9906d9f6fdc829d90c04fe\"}\012",
+	"arget_pid\":-3,\"fd\":4,\"via\":\"bind\",\"thread\":true,\"kseq\":806,\"probe\":\"fexit/__x64_sys_setns\""
+	",\"mac\":\"f8c7cc658908d6127043fea28f581009457e67ea0bb8da75bc4bd4979db16ed0\"}\012",
 	"{\"seq\":28,\"time\":\"2026-12-03T08:20:27.123456978Z\",\"op\":\"ns_free\",\"result\":0,\"ns_type\":\"mnt"
 	"\",\"ns_inum\":4026745653,\"ns_name\":\"container:0123456789ab\",\"old_inum\":4026531840,\"old_ns_id"
 	"\":9223372036854775780,\"pid\":1027,\"tid\":1027,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"c"
 	"omm\":\"sp ace\",\"exe\":\"/usr/bin/container:0123456789ab\",\"cgroup\":\"/system.slice/tab\\there.sc"
 	"ope\",\"cgroup_id\":4027,\"via\":\"pidfd\",\"path\":\"/proc/127/ns/net\",\"kseq\":837,\"ns_refs\":27,\"pro"
-	"be\":\"fexit/set_namespace\",\"mac\":\"67c6efe562c6e823b86d11ae409841dd344cb4482a83a052633fd3040"
-	"c1a30dd\"}\012",
+	"be\":\"fexit/setns_switch_ns\",\"mac\":\"06b6384e157dc23a61b458fe077c281a89d3725d67a0d9a32dfdc18"
+	"5d513821d\"}\012",
 	"{\"seq\":29,\"time\":\"2026-12-03T08:20:28.123456985Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\","
 	"\"ns_type\":\"pid\",\"ns_inum\":4026753572,\"ns_id\":31,\"old_inum\":4026531840,\"old_name\":\"new\\nlin"
 	"e\",\"for_children\":true,\"fd\":6,\"via\":\"nsfd\",\"count\":28000,\"lost_total\":3456790092,\"kseq\":86"
-	"8,\"probe\":\"tp_btf/nsfd\",\"mac\":\"ecb52f1b3b91333c4286577b43aed26cd3132d2beca22cf5d6f51c55986"
-	"94b4a\"}\012",
+	"8,\"probe\":\"tp_btf/nsfd\",\"mac\":\"d28232a6dd0ce6b93ad50280b4bf84eefda3cdc622607838c92d922cbcf"
+	"bff35\"}\012",
 	"{\"seq\":30,\"time\":\"2026-12-03T08:20:29.123456992Z\",\"op\":\"unknown\",\"result\":3,\"ns_type\":\"use"
 	"r\",\"ns_name\":\"/run/netns/a\\\"b\",\"pid\":1029,\"tid\":1031,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294"
-	"967295,\"comm\":\"b\\\\s\",\"cgroup_id\":4029,\"target_pid\":4242,\"fd\":7,\"kseq\":899,\"ns_refs\":29,\"pr"
-	"obe\":\"tp_btf/set_namespace\",\"mac\":\"f4a6eac6239b3ce8ac37766aeadcf84020aad3fb5326f89bce4a960"
-	"4168fedba\"}\012",
+	"967295,\"comm\":\"b\\\\s\",\"cgroup_id\":4029,\"target_pid\":4242,\"fd\":7,\"thread\":true,\"container\":\""
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"container_name\":\"\342\200\250sep"
+	"\",\"cause\":\"synthesised: \\\"quoted\\\" cause\",\"kseq\":899,\"ns_refs\":29,\"probe\":\"tp_btf/setns_sw"
+	"itch_ns\",\"mac\":\"a00ffd1130682f091dbf4113f3108f1a9d591fb40fc8033989779263dc3c7f3d\"}\012",
 	"{\"seq\":31,\"time\":\"2026-12-03T08:20:30.123456999Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"cgrou"
 	"p\",\"ns_inum\":4026769410,\"old_inum\":4294967295,\"old_ns_id\":9223372036854775777,\"pid\":1030,\""
 	"tid\":1030,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"n\\nl\",\"exe\":\"/usr/bin/back\\\\slash\""
 	",\"cgroup\":\"/system.slice/\360\237\230\200 emoji.scope\",\"cgroup_id\":4030,\"target_pid\":-3,\"probe\":\"tp_bt"
-	"f/ns_free\",\"mac\":\"17bfb6ccbb2df0039e8923eb65d7cad2dbafe9b7a3bbe26799f62b5ffbc7abb1\"}\012",
+	"f/ns_free\",\"mac\":\"740a4f2c969cdabfe1ec66e38835f0b24fc7efbec1cfe14947995e5d0681e4e7\"}\012",
 	"{\"seq\":32,\"time\":\"2026-12-03T08:20:31.123457006Z\",\"op\":\"unshare\",\"result\":0,\"ns_type\":\"tim"
 	"e\",\"ns_name\":\"new\\nline\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775776,\"old_name\":"
 	"\"caf\303\251\",\"for_children\":true,\"pid\":1031,\"tid\":1032,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967"
 	"295,\"comm\":\"\\u001b[31mred\",\"exe\":\"/usr/bin/new\\nline\",\"cgroup\":\"/system.slice/\342\200\250sep.scope"
-	"\",\"cgroup_id\":4031,\"fd\":9,\"via\":\"proc\",\"path\":\"/proc/131/ns/pid_for_children\",\"kseq\":961,\""
-	"ns_refs\":31,\"probe\":\"user\",\"mac\":\"e3527f5e7afb06c5f4053df106977eb94532507cff8efe15963c0004"
-	"fee8c697\"}\012",
+	"\",\"cgroup_id\":4031,\"fd\":9,\"via\":\"proc\",\"path\":\"/proc/131/ns/pid_for_children\",\"thread\":tru"
+	"e,\"unresolved\":\"mount point gone before it was read\",\"kseq\":961,\"ns_refs\":31,\"probe\":\"user"
+	"\",\"mac\":\"b814126bd5600ff5068a5c985e04ba79d50d1cc05793dc383c73453b06e95acb\"}\012",
 	"{\"seq\":33,\"time\":\"2026-12-03T08:20:32.123457013Z\",\"op\":\"clone\",\"result\":-1,\"error\":\"EPERM\""
 	",\"ns_type\":\"net\",\"pid\":1032,\"tid\":1034,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":1000,\"comm"
-	"\":\"caf\303\251\",\"exe\":\"/usr/bin/tab\\there\",\"cgroup_id\":4032,\"fd\":10,\"via\":\"bind\",\"kseq\":992,\"pro"
-	"be\":\"unknown\",\"mac\":\"24607e882b93a2148159b0cb10b80fab956d295449a2c0b58f845a044c8f2069\"}\012",
+	"\":\"caf\303\251\",\"exe\":\"/usr/bin/tab\\there\",\"cgroup_id\":4032,\"fd\":10,\"via\":\"bind\",\"thread\":true,\""
+	"kseq\":992,\"probe\":\"unknown\",\"mac\":\"0b6055bec1bef832e14811a822a9065b45e9656a52286d1d647676a"
+	"f56554dc1\"}\012",
 	"{\"seq\":34,\"time\":\"2026-12-03T08:20:33.123457020Z\",\"op\":\"open\",\"result\":-13,\"error\":\"EACCES"
 	"\",\"ns_type\":\"uts\",\"ns_inum\":4026793167,\"ns_name\":\"ctl\\u0001\\u001f\",\"pid\":1033,\"tid\":1033,\""
 	"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"\344\270\255\346\226\207\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f"
 	"\",\"cgroup\":\"/system.slice/x\\n{\\\"seq\\\":5}.scope\",\"cgroup_id\":4033,\"target_pid\":4242,\"via\":\""
-	"pidfd\",\"kseq\":1023,\"ns_refs\":33,\"probe\":\"unknown\",\"mac\":\"5cbe2dea7d696c71797d4da19ce993304"
-	"fce42f352eb6c98936d44e1e28dcb0f\"}\012",
+	"pidfd\",\"kseq\":1023,\"ns_refs\":33,\"probe\":\"unknown\",\"mac\":\"5344f2b7d109269bd114b26bdb24e5a26"
+	"903b8d68a6858690dc8ce16bdd18049\"}\012",
 	"{\"seq\":35,\"time\":\"2026-12-03T08:20:34.123457027Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_type\":\"ipc\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775773,\"old_name\":\"\",\"fo"
 	"r_children\":true,\"pid\":1034,\"tid\":1035,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"\",\"cg"
-	"roup\":\"/system.slice/blue.scope\",\"cgroup_id\":4034,\"target_pid\":-3,\"fd\":1,\"via\":\"nsfd\",\"kse"
-	"q\":1054,\"probe\":\"tracepoint/syscalls\",\"mac\":\"b21e3fd610c6988304b46abca7b11e5d6ad756ec06b64"
-	"f9e526c9ebd05fef2ca\"}\012",
+	"roup\":\"/system.slice/blue.scope\",\"cgroup_id\":4034,\"target_pid\":-3,\"fd\":1,\"via\":\"nsfd\",\"thr"
+	"ead\":true,\"kseq\":1054,\"probe\":\"tracepoint/syscalls\",\"mac\":\"6dbfa3976f25a0c5b287dcc36709e9d"
+	"c2a3387255d965b076998e2432bd832f6\"}\012",
 	"{\"seq\":36,\"time\":\"2026-12-03T08:20:35.123457034Z\",\"op\":\"umount\",\"result\":5,\"ns_inum\":40268"
 	"09005,\"ns_id\":38,\"ns_name\":\"\360\237\230\200 emoji\",\"old_inum\":4294967295,\"old_ns_id\":9223372036854775"
 	"772,\"for_children\":true,\"pid\":1035,\"tid\":1037,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,"
 	"\"comm\":\"a\\rb\",\"exe\":\"/usr/bin/\360\237\230\200 emoji\",\"cgroup_id\":4035,\"fd\":2,\"path\":\"/proc/135/ns/net"
-	"\",\"kseq\":1085,\"ns_refs\":35,\"probe\":\"raw_tp/sched_process_fork\",\"mac\":\"1c8179ec467074cf2cb7"
-	"d55e812f2a465324981c5d48a1cee8776b7434e50ddb\"}\012",
+	"\",\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abc"
+	"def\",\"kseq\":1085,\"ns_refs\":35,\"probe\":\"raw_tp/sched_process_fork\",\"mac\":\"9bbcd259fcf2f66b8"
+	"ebc5cea3a822db02f0e27808c35b32173e7e6976236a333\"}\012",
 	"{\"seq\":37,\"time\":\"2026-12-03T08:20:36.123457041Z\",\"op\":\"nsfd\",\"result\":-4095,\"error\":\"E\077\","
 	"\"ns_type\":\"pid\",\"ns_inum\":4026816924,\"pid\":1036,\"tid\":1036,\"ppid\":1,\"uid\":65534,\"euid\":655"
 	"34,\"auid\":1000,\"comm\":\"ip\",\"exe\":\"/usr/bin/\342\200\250sep\",\"cgroup\":\"/system.slice/host.scope\",\"cg"
-	"roup_id\":4036,\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"3a1fe89fa84e8e357489615f1d644e2430e9d0"
-	"5d9a3b7e9423d922d1466882e5\"}\012",
+	"roup_id\":4036,\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"9c7f5904d1e7ae4cc2d92c9cb941402388f9bd"
+	"dd13617b2b47416f05a7dddf28\"}\012",
 	"{\"seq\":38,\"time\":\"2026-12-03T08:20:37.123457048Z\",\"op\":\"ns_free\",\"result\":0,\"ns_type\":\"use"
 	"r\",\"ns_name\":\"\",\"for_children\":true,\"pid\":1037,\"tid\":1038,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\""
 	":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/\",\"cgroup\":\"/system.slice//run/netns/a\\\"b.sco"
-	"pe\",\"cgroup_id\":4037,\"target_pid\":4242,\"fd\":4,\"via\":\"proc\",\"kseq\":1147,\"ns_refs\":37,\"probe"
-	"\":\"fexit/__x64_sys_setns\",\"mac\":\"11408f70a6847f1f34975d73b2e06ce60a104264f380355c541dcbd24"
-	"6ee7941\"}\012",
+	"pe\",\"cgroup_id\":4037,\"target_pid\":4242,\"fd\":4,\"via\":\"proc\",\"thread\":true,\"kseq\":1147,\"ns_r"
+	"efs\":37,\"probe\":\"fexit/__x64_sys_setns\",\"mac\":\"01083d2bf2bbea79d2e3450797b4fa081c261935146"
+	"13bc70e065a605d09a7d7\"}\012",
 	"{\"seq\":39,\"time\":\"2026-12-03T08:20:38.123457055Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\","
 	"\"ns_type\":\"cgroup\",\"ns_inum\":4026832762,\"ns_id\":41,\"old_inum\":4026531840,\"old_ns_id\":92233"
 	"72036854775769,\"for_children\":true,\"target_pid\":-3,\"fd\":5,\"via\":\"bind\",\"count\":38000,\"lost"
-	"_total\":4691357982,\"kseq\":1178,\"probe\":\"fexit/set_namespace\",\"mac\":\"f343b33f74224d173e3e06"
-	"19204d1c297a560cba99dc3b53003051d0df857dce\"}\012",
+	"_total\":4691357982,\"kseq\":1178,\"probe\":\"fexit/setns_switch_ns\",\"mac\":\"01e940b3f97dfd35a7b6"
+	"6f6f15bd0fe73944c8277ac4d61bc9df0b33d20820ea\"}\012",
 	"{\"seq\":40,\"time\":\"2026-12-03T08:20:39.123457062Z\",\"op\":\"unknown\",\"result\":3,\"ns_type\":\"tim"
 	"e\",\"ns_name\":\"blue\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775768,\"pid\":1039,\"tid\""
 	":1039,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"sp ace\",\"cgroup\":\"/system.slice/"
 	"new\\nline.scope\",\"cgroup_id\":4039,\"via\":\"pidfd\",\"path\":\"/proc/139/ns/pid_for_children\\n\\\"x"
-	"\\\\\",\"kseq\":1209,\"ns_refs\":39,\"probe\":\"tp_btf/nsfd\",\"mac\":\"d2e32e4c9ce796adfbbaae7cb3dca84d"
-	"0d35f8e76fcec762b1881888e965be8e\"}\012",
+	"\\\\\",\"cause\":\"synthesised: \\\"quoted\\\" cause\",\"kseq\":1209,\"ns_refs\":39,\"probe\":\"tp_btf/nsfd\""
+	",\"mac\":\"927db83cb034971ed7fd7e8304040604edf6e3bd3505dbed519095de539002b0\"}\012",
 	"{\"seq\":41,\"time\":\"2026-12-03T08:20:40.123457069Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"net\","
 	"\"for_children\":true,\"pid\":4294967295,\"tid\":0,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":1000"
 	",\"comm\":\"q\\\"uote\",\"exe\":\"/usr/bin/container:0123456789ab\",\"cgroup\":\"/system.slice/tab\\ther"
-	"e.scope\",\"cgroup_id\":4040,\"fd\":7,\"via\":\"nsfd\",\"kseq\":1240,\"probe\":\"tp_btf/set_namespace\",\""
-	"mac\":\"51cb8ebee89c57e1b94500f43b7ec0f6e8104df78704441baf8f777e46e0edc9\"}\012",
+	"e.scope\",\"cgroup_id\":4040,\"fd\":7,\"via\":\"nsfd\",\"unresolved\":\"mount point gone before it was"
+	" read\",\"kseq\":1240,\"probe\":\"tp_btf/setns_switch_ns\",\"mac\":\"326504de2a9860c5f10bbf8c30b69d6"
+	"4ac589699a788cbe80aab6cc8d39ef4cf\"}\012",
 	"{\"seq\":42,\"time\":\"2026-12-03T08:20:41.123457076Z\",\"op\":\"unshare\",\"result\":0,\"ns_type\":\"uts"
 	"\",\"ns_inum\":4026856519,\"ns_id\":44,\"ns_name\":\"host\",\"for_children\":true,\"pid\":1041,\"tid\":10"
 	"43,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"b\\\\s\",\"exe\":\"/usr/bin/host\",\"cgroup"
-	"_id\":18446744073709551615,\"target_pid\":4242,\"fd\":8,\"kseq\":1271,\"ns_refs\":41,\"probe\":\"tp_bt"
-	"f/ns_free\",\"mac\":\"2dfdeb049df995ce83156ee9ec869dd78506eb260bbffdc25707afb6aa5b3204\"}\012",
+	"_id\":18446744073709551615,\"target_pid\":4242,\"fd\":8,\"thread\":true,\"container\":\"0123456789ab"
+	"cdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"container_name\":\"\360\237\230\200 emoji\",\"kseq\""
+	":1271,\"ns_refs\":41,\"probe\":\"tp_btf/ns_free\",\"mac\":\"137acfefa18c7687c2dacd780d2c92c0472c77a"
+	"117777a7abe68dc8dd3749ed3\"}\012",
 	"{\"seq\":43,\"time\":\"2026-12-03T08:20:42.123457083Z\",\"op\":\"clone\",\"result\":-1,\"error\":\"EPERM\""
 	",\"ns_type\":\"ipc\",\"ns_inum\":4026864438,\"old_inum\":4026531840,\"old_ns_id\":922337203685477576"
 	"5,\"pid\":1042,\"tid\":1042,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"n\\nl\",\"exe\":\"/usr/bi"
 	"n//run/netns/a\\\"b\",\"cgroup\":\"/system.slice/caf\303\251.scope\",\"cgroup_id\":4042,\"target_pid\":-3,\""
-	"probe\":\"user\",\"mac\":\"171e20043bf3c993b2fa6105df19cfc18b807ea1296961b46753f63008b4c81d\"}\012",
+	"probe\":\"user\",\"mac\":\"ab34a900aab213df63fe3573e6676c0f9f001ea84799df6e4edaebf574ad8a8f\"}\012",
 	"{\"seq\":44,\"time\":\"2026-12-03T08:20:43.123457090Z\",\"op\":\"open\",\"result\":-13,\"error\":\"EACCES"
 	"\",\"ns_type\":\"mnt\",\"ns_inum\":4026872357,\"ns_id\":46,\"ns_name\":\"back\\\\slash\",\"old_inum\":40265"
 	"31840,\"old_ns_id\":9223372036854775764,\"old_name\":\"ctl\\u0001\\u001f\",\"pid\":1043,\"tid\":1044,\""
@@ -572,33 +604,35 @@ static const char *const golden_log_json[CORPUS_N] = {
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeee\",\"cgroup\":\"/system.slice/\360\237\230\200 emoji.scope\",\"cgroup_id\":4043,"
-	"\"fd\":10,\"via\":\"proc\",\"path\":\"/proc/143/ns/net\",\"kseq\":1333,\"ns_refs\":43,\"probe\":\"unknown\","
-	"\"mac\":\"47c469535f0be909d084ed1c3d452c8b8ee96d05da7fe467ccf306ef8f68332b\"}\012",
+	"\"fd\":10,\"via\":\"proc\",\"path\":\"/proc/143/ns/net\",\"thread\":true,\"kseq\":1333,\"ns_refs\":43,\"pro"
+	"be\":\"unknown\",\"mac\":\"c9e2ded818a0679dc4b11a1af745e0a238257ed4f6b5ba34c52aa61cd1eeb965\"}\012",
 	"{\"seq\":45,\"time\":\"2026-12-03T08:20:44.123457097Z\",\"op\":\"mount\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_inum\":4026880276,\"ns_id\":47,\"for_children\":true,\"pid\":1044,\"tid\":1046,\"ppid\":1,\"uid"
 	"\":65534,\"euid\":65534,\"auid\":1000,\"comm\":\"caf\303\251\",\"cgroup_id\":4044,\"fd\":0,\"via\":\"bind\",\"path"
 	"\":\"/pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
 	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
-	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp\",\"kseq\":136"
-	"4,\"probe\":\"unknown\",\"mac\":\"1d944c9a17de2faa0e602edffafbfbe9d9d4126a0c536bf9ef4b743a68d4f1b"
-	"c\"}\012",
+	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp\",\"thread\":t"
+	"rue,\"kseq\":1364,\"probe\":\"unknown\",\"mac\":\"01983101e1c1451d303a68ec92c6f7972f7fc3a1fccdff00b"
+	"f080f4b4c2b7004\"}\012",
 	"{\"seq\":46,\"time\":\"2026-12-03T08:20:45.123457104Z\",\"op\":\"unknown\",\"result\":5,\"ns_type\":\"use"
 	"r\",\"ns_name\":\"tab\\there\",\"pid\":1045,\"tid\":1045,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295"
 	",\"comm\":\"\344\270\255\346\226\207\",\"exe\":\"/usr/bin/tab\\there\",\"cgroup\":\"/system.slice/.scope\",\"cgroup_id\":40"
 	"45,\"target_pid\":4242,\"via\":\"pidfd\",\"kseq\":1395,\"ns_refs\":45,\"probe\":\"tracepoint/syscalls\","
-	"\"mac\":\"72312505cf085d75061ba6edf89cbdda4e3915fd71614efdfb9bb86e238de088\"}\012",
+	"\"mac\":\"728ce91549d54dc5fbffd3e57b8621bd9478af0a58adc384bc1e42e4aebc808e\"}\012",
 	"{\"seq\":47,\"time\":\"2026-12-03T08:20:46.123457111Z\",\"op\":\"nsfd\",\"result\":-4095,\"error\":\"E\077\","
 	"\"ns_type\":\"cgroup\",\"ns_inum\":4026896114,\"ns_id\":49,\"old_inum\":4026531840,\"old_ns_id\":92233"
 	"72036854775761,\"old_name\":\"\342\200\250sep\",\"pid\":1046,\"tid\":1047,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":"
 	"1000,\"comm\":\"\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f\",\"cgroup\":\"/system.slice/x\\n{\\\"seq\\\":5}.sco"
-	"pe\",\"cgroup_id\":4046,\"target_pid\":-3,\"fd\":2,\"via\":\"nsfd\",\"kseq\":1426,\"probe\":\"raw_tp/sched"
-	"_process_fork\",\"mac\":\"b5aa7c12fcbdf1c2ebd97ac3d99023e6d61fbd400b05461f50dca62ee71e6e33\"}\012",
+	"pe\",\"cgroup_id\":4046,\"target_pid\":-3,\"fd\":2,\"via\":\"nsfd\",\"thread\":true,\"kseq\":1426,\"probe\""
+	":\"raw_tp/sched_process_fork\",\"mac\":\"a36a4b436b5bae77748dcf7446b637a6b61246756b78ad88eaa504"
+	"91ce89804a\"}\012",
 	"{\"seq\":48,\"time\":\"2026-12-03T08:20:47.123457118Z\",\"op\":\"ns_free\",\"result\":0,\"ns_type\":\"tim"
 	"e\",\"ns_name\":\"caf\303\251\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775760,\"for_children\":"
 	"true,\"pid\":1047,\"tid\":1049,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"a\\rb\",\"exe\""
-	":\"/usr/bin/caf\303\251\",\"cgroup_id\":4047,\"fd\":3,\"path\":\"/proc/147/ns/pid_for_children\",\"kseq\":14"
-	"57,\"ns_refs\":47,\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"4f070e47f290eeab180fca197c768aa2247b"
-	"758255b20657ad1e2acc8ee8e3d9\"}\012",
+	":\"/usr/bin/caf\303\251\",\"cgroup_id\":4047,\"fd\":3,\"path\":\"/proc/147/ns/pid_for_children\",\"thread\":"
+	"true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"kseq\""
+	":1457,\"ns_refs\":47,\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"bf7b4e1a3cf1ac3f8f794cebe06058631"
+	"ae393326fdcec053f8588be22d00a85\"}\012",
 };
 static const char *const golden_log_audit[CORPUS_N] = {
 	"type=NSAUDIT msg=nsaudit(0.000:1): time=\"1970-01-01T00:00:00.000000000Z\" op=\"setns\" result"
@@ -610,240 +644,256 @@ static const char *const golden_log_audit[CORPUS_N] = {
 	"are\" result=0 ns_type=\"uts\" ns_inum=4026539759 ns_id=4 ns_name=\"container:0123456789ab\" pi"
 	"d=1001 tid=1002 ppid=1 uid=0 euid=0 auid=4294967295 comm=\"nsbench\" exe=\"/usr/bin/container"
 	":0123456789ab\" cgroup=2F73797374656D2E736C6963652F74616209686572652E73636F7065 cgroup_id=4"
-	"001 target_pid=4242 fd=1 via=\"proc\" kseq=31 ns_refs=1 probe=\"tracepoint/syscalls\" mac=5d20"
-	"628d16a761dcc05c2854954012992a7554e81f426c23e3d5c5b341557976\012",
+	"001 target_pid=4242 fd=1 via=\"proc\" thread=true kseq=31 ns_refs=1 probe=\"tracepoint/syscal"
+	"ls\" mac=8c4830324caf6c93693bf305821f76c0cf342f6354c4104dbd1b181fde539800\012",
 	"type=NSAUDIT msg=nsaudit(0.000:3): time=\"1969-12-31T23:59:59.999999999Z\" op=\"clone\" result"
 	"=-1 error=\"EPERM\" ns_type=\"ipc\" old_inum=4026531840 old_ns_id=9223372036854775805 for_chil"
 	"dren=true pid=1002 tid=1004 ppid=1 uid=0 euid=0 auid=1000 comm=\"exactly15bytes_\" exe=\"/usr"
-	"/bin/host\" cgroup_id=4002 target_pid=-3 fd=2 via=\"bind\" kseq=62 probe=\"raw_tp/sched_proces"
-	"s_fork\" mac=599a69037caa192c3a480c38ff11354123c3372b7abeb42aeb04ebc68c8c129b\012",
+	"/bin/host\" cgroup_id=4002 target_pid=-3 fd=2 via=\"bind\" thread=true kseq=62 probe=\"raw_tp/"
+	"sched_process_fork\" mac=dae214a661cc1bca0fadba2ea7a38ab3921828a27905587380398c7ee66f1a01\012",
 	"type=NSAUDIT msg=nsaudit(1796286003.123:4): time=\"2026-12-03T08:20:03.123456810Z\" op=\"open"
 	"\" result=-13 error=\"EACCES\" ns_type=\"mnt\" ns_inum=4026555597 ns_name=2F72756E2F6E65746E732"
 	"F612262 old_inum=4026531840 old_ns_id=9223372036854775804 for_children=true pid=1003 tid=1"
 	"003 ppid=1 uid=0 euid=0 auid=4294967295 comm=737020616365 exe=2F7573722F62696E2F2F72756E2F"
 	"6E65746E732F612262 cgroup=2F73797374656D2E736C6963652F636166C3A92E73636F7065 cgroup_id=400"
-	"3 via=\"pidfd\" path=\"/proc/103/ns/net\" kseq=93 ns_refs=3 probe=\"fexit/__x64_sys_nsfd\" mac=d"
-	"83935d516a4671f918644daeeb9ef788d67bc3350100ed8170dd187d925e15a\012",
+	"3 via=\"pidfd\" path=\"/proc/103/ns/net\" kseq=93 ns_refs=3 probe=\"fexit/__x64_sys_nsfd\" mac=2"
+	"e18d73772396b8bb7426713d72095a654461ef7b64a2b4b8d557bf8481deef3\012",
 	"type=NSAUDIT msg=nsaudit(1796286004.123:5): time=\"2026-12-03T08:20:04.123456817Z\" op=\"moun"
 	"t\" result=-22 error=\"EINVAL\" ns_type=\"pid\" ns_inum=4026563516 ns_id=7 pid=1004 tid=1005 pp"
 	"id=1 uid=65534 euid=65534 auid=1000 comm=7122756F7465 cgroup=2F73797374656D2E736C6963652FF"
-	"09F988020656D6F6A692E73636F7065 cgroup_id=4004 fd=4 via=\"nsfd\" kseq=124 probe=\"fexit/__x64"
-	"_sys_setns\" mac=fa7aa83b6a07399f3736575deb76edf82b73f59cc22987cfcdaf98f050953bae\012",
+	"09F988020656D6F6A692E73636F7065 cgroup_id=4004 fd=4 via=\"nsfd\" thread=true unresolved=6D6F"
+	"756E7420706F696E7420676F6E65206265666F7265206974207761732072656164 kseq=124 probe=\"fexit/_"
+	"_x64_sys_setns\" mac=4ecf6a2f7a31a7b2968a7358fe36f7f24da67c7426eb5c80454ca677fb0ca0b8\012",
 	"type=NSAUDIT msg=nsaudit(1796286005.123:6): time=\"2026-12-03T08:20:05.123456824Z\" op=\"umou"
 	"nt\" result=5 ns_type=\"user\" ns_name=6E65770A6C696E65 for_children=true pid=1005 tid=1007 p"
 	"pid=1 uid=0 euid=0 auid=4294967295 comm=\"b\\s\" exe=2F7573722F62696E2F6E65770A6C696E65 cgrou"
-	"p_id=4005 target_pid=4242 fd=5 kseq=155 ns_refs=5 probe=\"fexit/set_namespace\" mac=f0540694"
-	"82cab987fad0eb02089d80ec47bc8392db1a853a94a50dae64ae12c2\012",
+	"p_id=4005 target_pid=4242 fd=5 thread=true container=\"0123456789abcdef0123456789abcdef0123"
+	"456789abcdef0123456789abcdef\" container_name=780A7B22736571223A357D kseq=155 ns_refs=5 pro"
+	"be=\"fexit/setns_switch_ns\" mac=ce080a2cc62c84402c2aacb3c1f221aff978654b644931688c41a44205c"
+	"44909\012",
 	"type=NSAUDIT msg=nsaudit(1796286006.123:7): time=\"2026-12-03T08:20:06.123456831Z\" op=\"nsfd"
 	"\" result=-4095 error=\"E\077\" ns_type=\"cgroup\" ns_inum=4026579354 old_inum=4026531840 old_ns_i"
 	"d=9223372036854775801 for_children=true pid=1006 tid=1006 ppid=1 uid=0 euid=0 auid=1000 co"
 	"mm=6E0A6C exe=2F7573722F62696E2F7461620968657265 cgroup=\"/system.slice/.scope\" cgroup_id=4"
-	"006 target_pid=-3 probe=\"tp_btf/nsfd\" mac=b35d6e59ed6070de2ca68c01be5e47c5f02a0cca37571f1d"
-	"495def08eb72f005\012",
+	"006 target_pid=-3 probe=\"tp_btf/nsfd\" mac=bc6d37471c80c1ad00df1e065ca381472bab80d53b83263e"
+	"e692ce2cecf9c5ab\012",
 	"type=NSAUDIT msg=nsaudit(1796286007.123:8): time=\"2026-12-03T08:20:07.123456838Z\" op=\"ns_f"
 	"ree\" result=0 ns_type=\"time\" ns_inum=4026587273 ns_id=10 ns_name=63746C011F old_inum=40265"
 	"31840 old_ns_id=9223372036854775800 old_name=E280A8736570 pid=1007 tid=1008 ppid=1 uid=0 e"
 	"uid=0 auid=4294967295 comm=1B5B33316D726564 exe=2F7573722F62696E2F63746C011F cgroup=2F7379"
 	"7374656D2E736C6963652F780A7B22736571223A357D2E73636F7065 cgroup_id=4007 fd=7 via=\"proc\" pa"
-	"th=2F70726F632F3130372F6E732F7069645F666F725F6368696C6472656E0A22785C kseq=217 ns_refs=7 p"
-	"robe=\"tp_btf/set_namespace\" mac=776ec83b67965c96b6dd1db9645326eca00638f7c7f2d6444acd9e1dcd"
-	"604105\012",
+	"th=2F70726F632F3130372F6E732F7069645F666F725F6368696C6472656E0A22785C thread=true kseq=217"
+	" ns_refs=7 probe=\"tp_btf/setns_switch_ns\" mac=f6b1eda3367aa5ae976ec3cd7cd555fbc58f8e065671"
+	"85c5a79f86b89e475943\012",
 	"type=NSAUDIT msg=nsaudit(1796286008.123:9): time=\"2026-12-03T08:20:08.123456845Z\" op=\"lost"
 	"\" result=-9999 error=\"E\077\" for_children=true fd=8 via=\"bind\" count=8000 lost_total=98765431"
-	"2 kseq=248 probe=\"tp_btf/ns_free\" mac=3c2a8c16caf4937315153b60314ae5664bcbe65d8cfeb6d81119"
-	"cdef0be5fcd8\012",
+	"2 kseq=248 probe=\"tp_btf/ns_free\" mac=56fef7303d214422b534733edb7fa9a77ced2bc162913e493aa5"
+	"86a2f0f3366e\012",
 	"type=NSAUDIT msg=nsaudit(1796286009.123:10): time=\"2026-12-03T08:20:09.123456852Z\" op=\"unk"
 	"nown\" result=3 ns_type=\"uts\" ns_inum=4026603111 ns_name=F09F988020656D6F6A69 for_children="
 	"true pid=1009 tid=1009 ppid=1 uid=0 euid=0 auid=4294967295 comm=E4B8ADE69687 cgroup=\"/syst"
-	"em.slice/container:0123456789ab.scope\" cgroup_id=4009 target_pid=4242 via=\"pidfd\" kseq=279"
-	" ns_refs=9 probe=\"user\" mac=17fad757ca85d2a6f8e17fac9ff9bc06763adfdafa703991681cceb06592d9"
-	"05\012",
+	"em.slice/container:0123456789ab.scope\" cgroup_id=4009 target_pid=4242 via=\"pidfd\" cause=73"
+	"796E74686573697365643A202271756F74656422206361757365 kseq=279 ns_refs=9 probe=\"user\" mac=d"
+	"bf0a81c7d17607c71e03186cd36e08aa952a1355436770f54165dec7e9ea95e\012",
 	"type=NSAUDIT msg=nsaudit(1796286010.123:11): time=\"2026-12-03T08:20:10.123456859Z\" op=\"set"
 	"ns\" result=0 ns_type=\"ipc\" old_inum=4294967295 old_ns_id=9223372036854775797 old_name=\"blu"
 	"e\" pid=1010 tid=1011 ppid=1 uid=0 euid=0 auid=1000 comm=\"\" exe=2F7573722F62696E2FE280A8736"
-	"570 cgroup=\"/system.slice/host.scope\" cgroup_id=4010 target_pid=-3 fd=10 via=\"nsfd\" kseq=3"
-	"10 probe=\"unknown\" mac=aa90c1fc57aa12d3710ff6c442b9595cc0271c2318b05b7069fb3848882ce2b3\012",
+	"570 cgroup=\"/system.slice/host.scope\" cgroup_id=4010 target_pid=-3 fd=10 via=\"nsfd\" thread"
+	"=true kseq=310 probe=\"unknown\" mac=4c41e57d07fa5ca927ca59bcf71bf589671c9b1ca9d4e2dc4061e53"
+	"06481f113\012",
 	"type=NSAUDIT msg=nsaudit(1796286011.123:12): time=\"2026-12-03T08:20:11.123456866Z\" op=\"uns"
 	"hare\" result=0 ns_type=\"mnt\" ns_inum=4026618949 ns_id=14 ns_name=\"\" old_inum=4026531840 ol"
 	"d_ns_id=9223372036854775796 pid=1011 tid=1013 ppid=1 uid=0 euid=0 auid=4294967295 comm=610"
-	"D62 exe=\"/usr/bin/\" cgroup_id=4011 fd=0 path=\"/proc/111/ns/net\" kseq=341 ns_refs=11 probe="
-	"\"unknown\" mac=5a72ff35196319638fa68cb041e2773c5fc9ecfb79d74aefca4706ea55d6097c\012",
+	"D62 exe=\"/usr/bin/\" cgroup_id=4011 fd=0 path=\"/proc/111/ns/net\" thread=true container=\"012"
+	"3456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\" kseq=341 ns_refs=11 probe=\""
+	"unknown\" mac=0d2ba630afc6e9208230f03e78be413dce655a37c71e08c1f540801e81c6c0fb\012",
 	"type=NSAUDIT msg=nsaudit(1796286012.123:13): time=\"2026-12-03T08:20:12.123456873Z\" op=\"clo"
 	"ne\" result=-1 error=\"EPERM\" ns_type=\"pid\" ns_inum=4026626868 for_children=true pid=1012 ti"
 	"d=1012 ppid=1 uid=65534 euid=65534 auid=1000 comm=\"ip\" exe=2F7573722F62696E2F780A7B2273657"
 	"1223A357D cgroup=\"/system.slice/back\\slash.scope\" cgroup_id=4012 probe=\"tracepoint/syscall"
-	"s\" mac=0a6c5d55ff8fdcef8af9fe9b1eb93cca7777211b18263ad789a3849e609dd76d\012",
+	"s\" mac=6e49a3720adae7a303abb34270a36f23f183c83ecd06be8e23c96bc346bdb585\012",
 	"type=NSAUDIT msg=nsaudit(1796286013.123:14): time=\"2026-12-03T08:20:13.123456880Z\" op=\"ope"
 	"n\" result=-13 error=\"EACCES\" ns_type=\"user\" ns_name=\"blue\" pid=1013 tid=1014 ppid=1 uid=0 "
 	"euid=0 auid=4294967295 comm=\"nsbench\" exe=\"/usr/bin/blue\" cgroup=2F73797374656D2E736C69636"
-	"52F6E65770A6C696E652E73636F7065 cgroup_id=4013 target_pid=4242 fd=2 via=\"proc\" kseq=403 ns"
-	"_refs=13 probe=\"raw_tp/sched_process_fork\" mac=3d6c87d3dad9d39e877402c9207940502bf003c4cf1"
-	"6fa0c08153a79fb48a1a0\012",
+	"52F6E65770A6C696E652E73636F7065 cgroup_id=4013 target_pid=4242 fd=2 via=\"proc\" thread=true"
+	" unresolved=6D6F756E7420706F696E7420676F6E65206265666F7265206974207761732072656164 kseq=40"
+	"3 ns_refs=13 probe=\"raw_tp/sched_process_fork\" mac=f0bcd5d26d82af230246216cba91a5c5d1bfd10"
+	"dee02c86341221dd665803bfc\012",
 	"type=NSAUDIT msg=nsaudit(1796286014.123:15): time=\"2026-12-03T08:20:14.123456887Z\" op=\"mou"
 	"nt\" result=-22 error=\"EINVAL\" ns_type=\"cgroup\" ns_inum=4026642706 ns_id=17 old_inum=402653"
 	"1840 old_ns_id=9223372036854775793 pid=1014 tid=1016 ppid=1 uid=0 euid=0 auid=1000 comm=\"e"
-	"xactly15bytes_\" cgroup_id=4014 target_pid=-3 fd=3 via=\"bind\" kseq=434 probe=\"fexit/__x64_s"
-	"ys_nsfd\" mac=6dcfe2510eba647caf8476c617ca9b082da3db81b5ae5415b718ce27670197b0\012",
+	"xactly15bytes_\" cgroup_id=4014 target_pid=-3 fd=3 via=\"bind\" thread=true kseq=434 probe=\"f"
+	"exit/__x64_sys_nsfd\" mac=dd7f2d5b956041cf98925a0912138e6868d3a03b0ab653f3af6506a6a6eb5276\012",
 	"type=NSAUDIT msg=nsaudit(1796286015.123:16): time=\"2026-12-03T08:20:15.123456894Z\" op=\"umo"
 	"unt\" result=5 ns_type=\"time\" ns_name=\"host\" old_inum=4294967295 old_ns_id=9223372036854775"
 	"792 for_children=true pid=1015 tid=1015 ppid=1 uid=0 euid=0 auid=4294967295 comm=737020616"
 	"365 exe=\"/usr/bin/host\" cgroup=2F73797374656D2E736C6963652F63746C011F2E73636F7065 cgroup_i"
 	"d=4015 via=\"pidfd\" path=\"/proc/115/ns/pid_for_children\" kseq=465 ns_refs=15 probe=\"fexit/_"
-	"_x64_sys_setns\" mac=4e3fcf8472154d3142c43a198d1697b5dfa7d3f67869e6e9e458617616fddd7b\012",
+	"_x64_sys_setns\" mac=7c32cbf53d1620ff9a60852b6aa1c3d1415eeaada5a19b0f6a3ac0c619c2af1c\012",
 	"type=NSAUDIT msg=nsaudit(1796286016.123:17): time=\"2026-12-03T08:20:16.123456901Z\" op=\"nsf"
 	"d\" result=-4095 error=\"E\077\" ns_type=\"net\" pid=1016 tid=1017 ppid=1 uid=65534 euid=65534 aui"
 	"d=1000 comm=7122756F7465 exe=2F7573722F62696E2F2F72756E2F6E65746E732F612262 cgroup=2F73797"
-	"374656D2E736C6963652F636166C3A92E73636F7065 cgroup_id=4016 fd=5 via=\"nsfd\" kseq=496 probe="
-	"\"fexit/set_namespace\" mac=86938c753a2b078bb6707d1a1fc93ca12f5cc2855fd2c0138931458b60c58f01"
-	"\012",
+	"374656D2E736C6963652F636166C3A92E73636F7065 cgroup_id=4016 fd=5 via=\"nsfd\" thread=true kse"
+	"q=496 probe=\"fexit/setns_switch_ns\" mac=d413c8fc4cb56597170476dd51f219f9439f48d8fc7d19ed39"
+	"44116b64b74a2a\012",
 	"type=NSAUDIT msg=nsaudit(1796286017.123:18): time=\"2026-12-03T08:20:17.123456908Z\" op=\"ns_"
 	"free\" result=0 ns_inum=4026666463 ns_id=20 ns_name=\"back\\slash\" pid=1017 tid=1019 ppid=1 u"
 	"id=0 euid=0 auid=4294967295 comm=\"b\\s\" exe=\"/usr/bin/back\\slash\" cgroup_id=4017 target_pid"
-	"=4242 fd=6 kseq=527 ns_refs=17 probe=\"tp_btf/nsfd\" mac=bb334c40fef241775c4268b659f20194a7f"
-	"09f80d8a31f6bcbfa70bb6c91f3e9\012",
+	"=4242 fd=6 thread=true container=\"0123456789abcdef0123456789abcdef0123456789abcdef01234567"
+	"89abcdef\" container_name=\"\" kseq=527 ns_refs=17 probe=\"tp_btf/nsfd\" mac=88edfaeaa40cc65abd"
+	"c7c3b66f4f5b33e3482fa95a7d097ecb690a2cd6d39b2a\012",
 	"type=NSAUDIT msg=nsaudit(1796286018.123:19): time=\"2026-12-03T08:20:18.123456915Z\" op=\"los"
 	"t\" result=-9999 error=\"E\077\" ns_type=\"ipc\" old_inum=4026531840 old_ns_id=9223372036854775789"
-	" for_children=true target_pid=-3 count=18000 lost_total=2222222202 probe=\"tp_btf/set_names"
-	"pace\" mac=27078c1b3b63520469140a2847f212ea4ad0e23ca8bf5e39e1c18f680386c5ba\012",
+	" for_children=true target_pid=-3 count=18000 lost_total=2222222202 probe=\"tp_btf/setns_swi"
+	"tch_ns\" mac=643d925e53083e57c59db35ff6791f3d5bdd377312471bcaa999fcf110bbf8d1\012",
 	"type=NSAUDIT msg=nsaudit(1796286019.123:20): time=\"2026-12-03T08:20:19.123456922Z\" op=\"unk"
 	"nown\" result=3 ns_type=\"mnt\" ns_inum=4026682301 ns_id=22 ns_name=7461620968657265 old_inum"
 	"=4026531840 old_ns_id=9223372036854775788 old_name=F09F988020656D6F6A69 for_children=true "
 	"pid=1019 tid=1020 ppid=1 uid=0 euid=0 auid=4294967295 comm=1B5B33316D726564 cgroup=\"/syste"
-	"m.slice/.scope\" cgroup_id=4019 fd=8 via=\"proc\" path=\"/proc/119/ns/net\" kseq=589 ns_refs=19"
-	" probe=\"tp_btf/ns_free\" mac=110ca9f181ca6055496f32d43237c4b901a1df478bda9ebb013d341954d97a"
-	"4f\012",
+	"m.slice/.scope\" cgroup_id=4019 fd=8 via=\"proc\" path=\"/proc/119/ns/net\" thread=true cause=7"
+	"3796E74686573697365643A202271756F74656422206361757365 kseq=589 ns_refs=19 probe=\"tp_btf/ns"
+	"_free\" mac=3166998d7876a1889f25cc25d78cd64810cde58b2d446624518525a3e6188dba\012",
 	"type=NSAUDIT msg=nsaudit(1796286020.123:21): time=\"2026-12-03T08:20:20.123456929Z\" op=\"set"
 	"ns\" result=0 ns_type=\"pid\" ns_inum=4026690220 ns_id=23 pid=1020 tid=1022 ppid=1 uid=65534 "
 	"euid=65534 auid=1000 comm=636166C3A9 exe=2F7573722F62696E2F63746C011F cgroup_id=4020 fd=9 "
-	"via=\"bind\" kseq=620 probe=\"user\" mac=1f697c26b45d614ffe9a12838f3936429c26b4e69043a9908c134"
-	"e53b2bd1498\012",
+	"via=\"bind\" thread=true kseq=620 probe=\"user\" mac=e2842f083070105e7e55c44b370bd37be602f7c62"
+	"2ceffaeeaacc8ca33ca1c88\012",
 	"type=NSAUDIT msg=nsaudit(1796286021.123:22): time=\"2026-12-03T08:20:21.123456936Z\" op=\"uns"
 	"hare\" result=0 ns_type=\"user\" ns_inum=4026698139 ns_name=636166C3A9 old_inum=4026531840 ol"
 	"d_ns_id=9223372036854775786 for_children=true pid=1021 tid=1021 ppid=1 uid=0 euid=0 auid=4"
 	"294967295 comm=E4B8ADE69687 exe=2F7573722F62696E2F636166C3A9 cgroup=\"/system.slice/blue.sc"
-	"ope\" cgroup_id=4021 target_pid=4242 via=\"pidfd\" kseq=651 ns_refs=21 probe=\"unknown\" mac=43"
-	"966bdbd4061a835fe2d7c0ca60eda0f81e93967b9e2b8a9926c9116714a54e\012",
+	"ope\" cgroup_id=4021 target_pid=4242 via=\"pidfd\" kseq=651 ns_refs=21 probe=\"unknown\" mac=5c"
+	"1b379a27d250daed17698ca28ea174dfdfdad88005ef5c707b9763e13dc3f7\012",
 	"type=NSAUDIT msg=nsaudit(1796286022.123:23): time=\"2026-12-03T08:20:22.123456943Z\" op=\"clo"
 	"ne\" result=-1 error=\"EPERM\" ns_type=\"cgroup\" ns_inum=4026706058 ns_id=25 old_inum=40265318"
 	"40 old_ns_id=9223372036854775785 old_name=780A7B22736571223A357D for_children=true pid=102"
 	"2 tid=1023 ppid=1 uid=0 euid=0 auid=1000 comm=\"\" exe=2F7573722F62696E2FF09F988020656D6F6A6"
 	"9 cgroup=\"/system.slice/container:0123456789ab.scope\" cgroup_id=4022 target_pid=-3 fd=0 vi"
-	"a=\"nsfd\" kseq=682 probe=\"unknown\" mac=25711f419b5981d167031d2f391062c5546e47479f0e3f4d03cc"
-	"0f7a4652ce8a\012",
+	"a=\"nsfd\" thread=true unresolved=6D6F756E7420706F696E7420676F6E65206265666F7265206974207761"
+	"732072656164 kseq=682 probe=\"unknown\" mac=aa7bd1d0ba930255c380e9d41b364a64e2f2ccc6d419be85"
+	"bdd210c3735b4d3a\012",
 	"type=NSAUDIT msg=nsaudit(1796286023.123:24): time=\"2026-12-03T08:20:23.123456950Z\" op=\"ope"
 	"n\" result=-13 error=\"EACCES\" ns_type=\"time\" ns_name=E280A8736570 old_inum=4026531840 old_n"
 	"s_id=9223372036854775784 pid=1023 tid=1025 ppid=1 uid=0 euid=0 auid=4294967295 comm=610D62"
 	" exe=2F7573722F62696E2FE280A8736570 cgroup_id=4023 fd=1 path=2F70726F632F3132332F6E732F706"
-	"9645F666F725F6368696C6472656E0A22785C kseq=713 ns_refs=23 probe=\"tracepoint/syscalls\" mac="
-	"1fbddf56a367f87f46e5129e6510c5bb9a5f60178c1cd4036f53425621d430fd\012",
+	"9645F666F725F6368696C6472656E0A22785C thread=true container=\"0123456789abcdef0123456789abc"
+	"def0123456789abcdef0123456789abcdef\" kseq=713 ns_refs=23 probe=\"tracepoint/syscalls\" mac=1"
+	"12b6d386741665b85da034275ef8238514d62d51674c97f87abfe2d963f9689\012",
 	"type=NSAUDIT msg=nsaudit(1796286024.123:25): time=\"2026-12-03T08:20:24.123456957Z\" op=\"mou"
 	"nt\" result=-22 error=\"EINVAL\" ns_type=\"net\" for_children=true pid=1024 tid=1024 ppid=1 uid"
 	"=65534 euid=65534 auid=1000 comm=\"ip\" cgroup=2F73797374656D2E736C6963652F2F72756E2F6E65746"
-	"E732F6122622E73636F7065 cgroup_id=4024 probe=\"raw_tp/sched_process_fork\" mac=b92183839f23b"
-	"c524534804de762d349c7e59ccb4bd6a46767668e27ba524c6f\012",
+	"E732F6122622E73636F7065 cgroup_id=4024 probe=\"raw_tp/sched_process_fork\" mac=d592c4721df58"
+	"c9a393bc1a6f2c6ab049b73c2d97a12c7a1443bd1be63205293\012",
 	"type=NSAUDIT msg=nsaudit(1796286025.123:26): time=\"2026-12-03T08:20:25.123456964Z\" op=\"umo"
 	"unt\" result=5 ns_type=\"uts\" ns_inum=4026729815 ns_id=28 ns_name=780A7B22736571223A357D for"
 	"_children=true pid=1025 tid=1026 ppid=1 uid=0 euid=0 auid=4294967295 comm=\"nsbench\" exe=2F"
 	"7573722F62696E2F780A7B22736571223A357D cgroup=\"/system.slice/back\\slash.scope\" cgroup_id=4"
-	"025 target_pid=4242 fd=3 via=\"proc\" kseq=775 ns_refs=25 probe=\"fexit/__x64_sys_nsfd\" mac=5"
-	"74448629ab557f5ec55fde15f0859edbf0e9aad88da95a8a32a9d47d73689a0\012",
+	"025 target_pid=4242 fd=3 via=\"proc\" thread=true kseq=775 ns_refs=25 probe=\"fexit/__x64_sys"
+	"_nsfd\" mac=f966e02206e17fb3c4698dffe300c59574ec6941ccdd6b3b351dbaa1135fb6d9\012",
 	"type=NSAUDIT msg=nsaudit(1796286026.123:27): time=\"2026-12-03T08:20:26.123456971Z\" op=\"nsf"
 	"d\" result=-4095 error=\"E\077\" old_inum=4026531840 old_ns_id=9223372036854775781 pid=1026 tid="
 	"1028 ppid=1 uid=0 euid=0 auid=1000 comm=\"exactly15bytes_\" exe=\"/usr/bin/blue\" cgroup_id=40"
-	"26 target_pid=-3 fd=4 via=\"bind\" kseq=806 probe=\"fexit/__x64_sys_setns\" mac=b9f584e3a414f9"
-	"20789c8146409972f20a17f02aa049f3f4630814f8e399a774\012",
+	"26 target_pid=-3 fd=4 via=\"bind\" thread=true kseq=806 probe=\"fexit/__x64_sys_setns\" mac=68"
+	"ac2e914c8bf3f5b30e7c6ef50b929f9f32f24c4c48f4c42a281d9abe647e7c\012",
 	"type=NSAUDIT msg=nsaudit(1796286027.123:28): time=\"2026-12-03T08:20:27.123456978Z\" op=\"ns_"
 	"free\" result=0 ns_type=\"mnt\" ns_inum=4026745653 ns_name=\"container:0123456789ab\" old_inum="
 	"4026531840 old_ns_id=9223372036854775780 pid=1027 tid=1027 ppid=1 uid=0 euid=0 auid=429496"
 	"7295 comm=737020616365 exe=\"/usr/bin/container:0123456789ab\" cgroup=2F73797374656D2E736C69"
 	"63652F74616209686572652E73636F7065 cgroup_id=4027 via=\"pidfd\" path=\"/proc/127/ns/net\" kseq"
-	"=837 ns_refs=27 probe=\"fexit/set_namespace\" mac=cab718a634a096657cf2666cf40a053091fd3f4e87"
-	"7279333aa02787d263b3d8\012",
+	"=837 ns_refs=27 probe=\"fexit/setns_switch_ns\" mac=1f1e06b7bc0f3395d6e8438499082c898303ccd8"
+	"55670f07e428a27337dded42\012",
 	"type=NSAUDIT msg=nsaudit(1796286028.123:29): time=\"2026-12-03T08:20:28.123456985Z\" op=\"los"
 	"t\" result=-9999 error=\"E\077\" ns_type=\"pid\" ns_inum=4026753572 ns_id=31 old_inum=4026531840 o"
 	"ld_name=6E65770A6C696E65 for_children=true fd=6 via=\"nsfd\" count=28000 lost_total=34567900"
-	"92 kseq=868 probe=\"tp_btf/nsfd\" mac=4df1911924b1b4a0b0ca1b44e713595222e9744aaec28a76a9f8a0"
-	"f4aaf8d0ca\012",
+	"92 kseq=868 probe=\"tp_btf/nsfd\" mac=91acd730bce138b54154f57eb8e619fb8b52bf8aea3e685f79c855"
+	"5f6235480e\012",
 	"type=NSAUDIT msg=nsaudit(1796286029.123:30): time=\"2026-12-03T08:20:29.123456992Z\" op=\"unk"
 	"nown\" result=3 ns_type=\"user\" ns_name=2F72756E2F6E65746E732F612262 pid=1029 tid=1031 ppid="
-	"1 uid=0 euid=0 auid=4294967295 comm=\"b\\s\" cgroup_id=4029 target_pid=4242 fd=7 kseq=899 ns_"
-	"refs=29 probe=\"tp_btf/set_namespace\" mac=615e6cf0d99474311f6cae8e852a7bfdd885853767f1a4742"
-	"156afeec6f980d3\012",
+	"1 uid=0 euid=0 auid=4294967295 comm=\"b\\s\" cgroup_id=4029 target_pid=4242 fd=7 thread=true "
+	"container=\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\" container_nam"
+	"e=E280A8736570 cause=73796E74686573697365643A202271756F74656422206361757365 kseq=899 ns_re"
+	"fs=29 probe=\"tp_btf/setns_switch_ns\" mac=8913553a1188582790f43174299946d6c84c0ce566bed6f0c"
+	"cb07bd3a530d930\012",
 	"type=NSAUDIT msg=nsaudit(1796286030.123:31): time=\"2026-12-03T08:20:30.123456999Z\" op=\"set"
 	"ns\" result=0 ns_type=\"cgroup\" ns_inum=4026769410 old_inum=4294967295 old_ns_id=92233720368"
 	"54775777 pid=1030 tid=1030 ppid=1 uid=0 euid=0 auid=1000 comm=6E0A6C exe=\"/usr/bin/back\\sl"
 	"ash\" cgroup=2F73797374656D2E736C6963652FF09F988020656D6F6A692E73636F7065 cgroup_id=4030 ta"
-	"rget_pid=-3 probe=\"tp_btf/ns_free\" mac=311c949f8867d5e3591d1d1934f77cc162c425df530f293206f"
-	"0c69c3f3997b9\012",
+	"rget_pid=-3 probe=\"tp_btf/ns_free\" mac=5de74f0b79dd81c81898e41db457dacbe9ef41c8c6f6648baca"
+	"c5228c6c7cca8\012",
 	"type=NSAUDIT msg=nsaudit(1796286031.123:32): time=\"2026-12-03T08:20:31.123457006Z\" op=\"uns"
 	"hare\" result=0 ns_type=\"time\" ns_name=6E65770A6C696E65 old_inum=4026531840 old_ns_id=92233"
 	"72036854775776 old_name=636166C3A9 for_children=true pid=1031 tid=1032 ppid=1 uid=0 euid=0"
 	" auid=4294967295 comm=1B5B33316D726564 exe=2F7573722F62696E2F6E65770A6C696E65 cgroup=2F737"
 	"97374656D2E736C6963652FE280A87365702E73636F7065 cgroup_id=4031 fd=9 via=\"proc\" path=\"/proc"
-	"/131/ns/pid_for_children\" kseq=961 ns_refs=31 probe=\"user\" mac=d407ac61c009bdd9a7ddf7868d3"
-	"c68137cb00c98bbd93a08abca5319304a7cf5\012",
+	"/131/ns/pid_for_children\" thread=true unresolved=6D6F756E7420706F696E7420676F6E65206265666"
+	"F7265206974207761732072656164 kseq=961 ns_refs=31 probe=\"user\" mac=c826b82ba0f3145df4ee528"
+	"c62fa0ae3e910bf293c2e235ee3b7750f2ac1cd46\012",
 	"type=NSAUDIT msg=nsaudit(1796286032.123:33): time=\"2026-12-03T08:20:32.123457013Z\" op=\"clo"
 	"ne\" result=-1 error=\"EPERM\" ns_type=\"net\" pid=1032 tid=1034 ppid=1 uid=65534 euid=65534 au"
 	"id=1000 comm=636166C3A9 exe=2F7573722F62696E2F7461620968657265 cgroup_id=4032 fd=10 via=\"b"
-	"ind\" kseq=992 probe=\"unknown\" mac=31cb1b582bf04316def6a81f59ff4aee12d3ba9eccb3b0449007cdb5"
-	"fb15ec9c\012",
+	"ind\" thread=true kseq=992 probe=\"unknown\" mac=288209174568c5ff886e5279bd15da573cb97ad7529a"
+	"98fd4748272f1009c1dc\012",
 	"type=NSAUDIT msg=nsaudit(1796286033.123:34): time=\"2026-12-03T08:20:33.123457020Z\" op=\"ope"
 	"n\" result=-13 error=\"EACCES\" ns_type=\"uts\" ns_inum=4026793167 ns_name=63746C011F pid=1033 "
 	"tid=1033 ppid=1 uid=0 euid=0 auid=4294967295 comm=E4B8ADE69687 exe=2F7573722F62696E2F63746"
 	"C011F cgroup=2F73797374656D2E736C6963652F780A7B22736571223A357D2E73636F7065 cgroup_id=4033"
-	" target_pid=4242 via=\"pidfd\" kseq=1023 ns_refs=33 probe=\"unknown\" mac=4908d79e0380abfeb0c4"
-	"032dee94c2d8548842f264915df51fa0c138ec746ecb\012",
+	" target_pid=4242 via=\"pidfd\" kseq=1023 ns_refs=33 probe=\"unknown\" mac=a0f9623c0a3fcd0d5347"
+	"a2cf11cce85bf49a5af1f255a3960539dc6364bc09bd\012",
 	"type=NSAUDIT msg=nsaudit(1796286034.123:35): time=\"2026-12-03T08:20:34.123457027Z\" op=\"mou"
 	"nt\" result=-22 error=\"EINVAL\" ns_type=\"ipc\" old_inum=4026531840 old_ns_id=9223372036854775"
 	"773 old_name=\"\" for_children=true pid=1034 tid=1035 ppid=1 uid=0 euid=0 auid=1000 comm=\"\" "
-	"cgroup=\"/system.slice/blue.scope\" cgroup_id=4034 target_pid=-3 fd=1 via=\"nsfd\" kseq=1054 p"
-	"robe=\"tracepoint/syscalls\" mac=97a22d42db753891f44af9fad81d71ba4423f5250ad25fde8535c3b45c0"
-	"fa23f\012",
+	"cgroup=\"/system.slice/blue.scope\" cgroup_id=4034 target_pid=-3 fd=1 via=\"nsfd\" thread=true"
+	" kseq=1054 probe=\"tracepoint/syscalls\" mac=eb445a04cb8ae23a7bb2580a8512487626b3f591edff037"
+	"2eac8d33f29404038\012",
 	"type=NSAUDIT msg=nsaudit(1796286035.123:36): time=\"2026-12-03T08:20:35.123457034Z\" op=\"umo"
 	"unt\" result=5 ns_inum=4026809005 ns_id=38 ns_name=F09F988020656D6F6A69 old_inum=4294967295"
 	" old_ns_id=9223372036854775772 for_children=true pid=1035 tid=1037 ppid=1 uid=0 euid=0 aui"
 	"d=4294967295 comm=610D62 exe=2F7573722F62696E2FF09F988020656D6F6A69 cgroup_id=4035 fd=2 pa"
-	"th=\"/proc/135/ns/net\" kseq=1085 ns_refs=35 probe=\"raw_tp/sched_process_fork\" mac=721cfc99b"
-	"3e4f57e0804dacfbdffe5a61f85ab5406751e14d673a2797f7e87bf\012",
+	"th=\"/proc/135/ns/net\" thread=true container=\"0123456789abcdef0123456789abcdef0123456789abc"
+	"def0123456789abcdef\" kseq=1085 ns_refs=35 probe=\"raw_tp/sched_process_fork\" mac=616372ceff"
+	"fa3ea7376d8b42db12f38ae01548a314e30bc778f84d5a1287d654\012",
 	"type=NSAUDIT msg=nsaudit(1796286036.123:37): time=\"2026-12-03T08:20:36.123457041Z\" op=\"nsf"
 	"d\" result=-4095 error=\"E\077\" ns_type=\"pid\" ns_inum=4026816924 pid=1036 tid=1036 ppid=1 uid=6"
 	"5534 euid=65534 auid=1000 comm=\"ip\" exe=2F7573722F62696E2FE280A8736570 cgroup=\"/system.sli"
-	"ce/host.scope\" cgroup_id=4036 probe=\"fexit/__x64_sys_nsfd\" mac=10aca87652ae0ecdc36d25b8fa8"
-	"959d5ea609d1314a85726ebdc0a39a6dc587c\012",
+	"ce/host.scope\" cgroup_id=4036 probe=\"fexit/__x64_sys_nsfd\" mac=76bbd578a53b1797782e18b1aab"
+	"278254da2ba9e6db6070544c8788f3c2238ec\012",
 	"type=NSAUDIT msg=nsaudit(1796286037.123:38): time=\"2026-12-03T08:20:37.123457048Z\" op=\"ns_"
 	"free\" result=0 ns_type=\"user\" ns_name=\"\" for_children=true pid=1037 tid=1038 ppid=1 uid=0 "
 	"euid=0 auid=4294967295 comm=\"nsbench\" exe=\"/usr/bin/\" cgroup=2F73797374656D2E736C6963652F2"
-	"F72756E2F6E65746E732F6122622E73636F7065 cgroup_id=4037 target_pid=4242 fd=4 via=\"proc\" kse"
-	"q=1147 ns_refs=37 probe=\"fexit/__x64_sys_setns\" mac=d1355d0d1c2f68f80ab60b488d2d88db0c0bb9"
-	"ae9e16ba2daf1cfc48d1b609a4\012",
+	"F72756E2F6E65746E732F6122622E73636F7065 cgroup_id=4037 target_pid=4242 fd=4 via=\"proc\" thr"
+	"ead=true kseq=1147 ns_refs=37 probe=\"fexit/__x64_sys_setns\" mac=409971c5cba6a210af463d4f20"
+	"7cbed51327ef88181b63814a1905139eebf963\012",
 	"type=NSAUDIT msg=nsaudit(1796286038.123:39): time=\"2026-12-03T08:20:38.123457055Z\" op=\"los"
 	"t\" result=-9999 error=\"E\077\" ns_type=\"cgroup\" ns_inum=4026832762 ns_id=41 old_inum=402653184"
 	"0 old_ns_id=9223372036854775769 for_children=true target_pid=-3 fd=5 via=\"bind\" count=3800"
-	"0 lost_total=4691357982 kseq=1178 probe=\"fexit/set_namespace\" mac=ce0e9959f70fe37d02c68923"
-	"c0da15cff4d6f6caf163ae16db19f6e714b6e48e\012",
+	"0 lost_total=4691357982 kseq=1178 probe=\"fexit/setns_switch_ns\" mac=b1185b5f4bcb0407b08880"
+	"17b0237c326c776796538517186d5a1f9933711d90\012",
 	"type=NSAUDIT msg=nsaudit(1796286039.123:40): time=\"2026-12-03T08:20:39.123457062Z\" op=\"unk"
 	"nown\" result=3 ns_type=\"time\" ns_name=\"blue\" old_inum=4026531840 old_ns_id=922337203685477"
 	"5768 pid=1039 tid=1039 ppid=1 uid=0 euid=0 auid=4294967295 comm=737020616365 cgroup=2F7379"
 	"7374656D2E736C6963652F6E65770A6C696E652E73636F7065 cgroup_id=4039 via=\"pidfd\" path=2F70726"
-	"F632F3133392F6E732F7069645F666F725F6368696C6472656E0A22785C kseq=1209 ns_refs=39 probe=\"tp"
-	"_btf/nsfd\" mac=8714cd735a77a44ee24642861a5549b59e70634d05053abf030e7d40bf4c6511\012",
+	"F632F3133392F6E732F7069645F666F725F6368696C6472656E0A22785C cause=73796E74686573697365643A"
+	"202271756F74656422206361757365 kseq=1209 ns_refs=39 probe=\"tp_btf/nsfd\" mac=aa55904ddb7988"
+	"9c410c68b6650aa202e31485bc3f17cfe2d409f075a0caa37b\012",
 	"type=NSAUDIT msg=nsaudit(1796286040.123:41): time=\"2026-12-03T08:20:40.123457069Z\" op=\"set"
 	"ns\" result=0 ns_type=\"net\" for_children=true pid=4294967295 tid=0 ppid=1 uid=65534 euid=65"
 	"534 auid=1000 comm=7122756F7465 exe=\"/usr/bin/container:0123456789ab\" cgroup=2F73797374656"
-	"D2E736C6963652F74616209686572652E73636F7065 cgroup_id=4040 fd=7 via=\"nsfd\" kseq=1240 probe"
-	"=\"tp_btf/set_namespace\" mac=8d6a7f183058aba16c16fa6003cd533207a64aafaeee0b7358c02853d752e0"
-	"58\012",
+	"D2E736C6963652F74616209686572652E73636F7065 cgroup_id=4040 fd=7 via=\"nsfd\" unresolved=6D6F"
+	"756E7420706F696E7420676F6E65206265666F7265206974207761732072656164 kseq=1240 probe=\"tp_btf"
+	"/setns_switch_ns\" mac=a1f6c1bd3e02d1a517e803804443fecd6ab1416a9fe7a271afaeaf76b402c551\012",
 	"type=NSAUDIT msg=nsaudit(1796286041.123:42): time=\"2026-12-03T08:20:41.123457076Z\" op=\"uns"
 	"hare\" result=0 ns_type=\"uts\" ns_inum=4026856519 ns_id=44 ns_name=\"host\" for_children=true "
 	"pid=1041 tid=1043 ppid=1 uid=0 euid=0 auid=4294967295 comm=\"b\\s\" exe=\"/usr/bin/host\" cgrou"
-	"p_id=18446744073709551615 target_pid=4242 fd=8 kseq=1271 ns_refs=41 probe=\"tp_btf/ns_free\""
-	" mac=aa8a0d2413e5d1a61385dc3428e99c2eafe81a8a6ecd6f398a7fd757778a98a3\012",
+	"p_id=18446744073709551615 target_pid=4242 fd=8 thread=true container=\"0123456789abcdef0123"
+	"456789abcdef0123456789abcdef0123456789abcdef\" container_name=F09F988020656D6F6A69 kseq=127"
+	"1 ns_refs=41 probe=\"tp_btf/ns_free\" mac=903bab09e54270f4f9dee941a3b3f0979c9e2600b07d52193f"
+	"e749cecf4f7e47\012",
 	"type=NSAUDIT msg=nsaudit(1796286042.123:43): time=\"2026-12-03T08:20:42.123457083Z\" op=\"clo"
 	"ne\" result=-1 error=\"EPERM\" ns_type=\"ipc\" ns_inum=4026864438 old_inum=4026531840 old_ns_id"
 	"=9223372036854775765 pid=1042 tid=1042 ppid=1 uid=0 euid=0 auid=1000 comm=6E0A6C exe=2F757"
 	"3722F62696E2F2F72756E2F6E65746E732F612262 cgroup=2F73797374656D2E736C6963652F636166C3A92E7"
-	"3636F7065 cgroup_id=4042 target_pid=-3 probe=\"user\" mac=865106c682a41277d3bb96512546d1739a"
-	"3f907e58fcc8cbcd282be0817dfa34\012",
+	"3636F7065 cgroup_id=4042 target_pid=-3 probe=\"user\" mac=c33c5633dbbbe454ca0e9f6fd99814945d"
+	"e56bc6e08916a3e56db7d93ec4fcc4\012",
 	"type=NSAUDIT msg=nsaudit(1796286043.123:44): time=\"2026-12-03T08:20:43.123457090Z\" op=\"ope"
 	"n\" result=-13 error=\"EACCES\" ns_type=\"mnt\" ns_inum=4026872357 ns_id=46 ns_name=\"back\\slash"
 	"\" old_inum=4026531840 old_ns_id=9223372036854775764 old_name=63746C011F pid=1043 tid=1044 "
@@ -894,31 +944,33 @@ static const char *const golden_log_audit[CORPUS_N] = {
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 	"eeeeeeeeeeeeeeeeeee\" cgroup=2F73797374656D2E736C6963652FF09F988020656D6F6A692E73636F7065 c"
-	"group_id=4043 fd=10 via=\"proc\" path=\"/proc/143/ns/net\" kseq=1333 ns_refs=43 probe=\"unknown"
-	"\" mac=af7c3e1df2333f6bf75899a31e85adde8a1a00e6e3c9e53d4c59313bc9be97bf\012",
+	"group_id=4043 fd=10 via=\"proc\" path=\"/proc/143/ns/net\" thread=true kseq=1333 ns_refs=43 pr"
+	"obe=\"unknown\" mac=c70a5add8509b0b41bde1e413b63d4fbe1df4730aa300b01788e810d967805db\012",
 	"type=NSAUDIT msg=nsaudit(1796286044.123:45): time=\"2026-12-03T08:20:44.123457097Z\" op=\"mou"
 	"nt\" result=-22 error=\"EINVAL\" ns_inum=4026880276 ns_id=47 for_children=true pid=1044 tid=1"
 	"046 ppid=1 uid=65534 euid=65534 auid=1000 comm=636166C3A9 cgroup_id=4044 fd=0 via=\"bind\" p"
 	"ath=\"/pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
 	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
-	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp\" kseq=136"
-	"4 probe=\"unknown\" mac=74046e16450ae04778e26ec6e21214359f1cae7407a2b9e90bdf6f2f349186b0\012",
+	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp\" thread=t"
+	"rue kseq=1364 probe=\"unknown\" mac=b242d59685183f192cd67a84072cef8a617c21c56c80ee3ac8bf041c"
+	"dd7cc338\012",
 	"type=NSAUDIT msg=nsaudit(1796286045.123:46): time=\"2026-12-03T08:20:45.123457104Z\" op=\"unk"
 	"nown\" result=5 ns_type=\"user\" ns_name=7461620968657265 pid=1045 tid=1045 ppid=1 uid=0 euid"
 	"=0 auid=4294967295 comm=E4B8ADE69687 exe=2F7573722F62696E2F7461620968657265 cgroup=\"/syste"
 	"m.slice/.scope\" cgroup_id=4045 target_pid=4242 via=\"pidfd\" kseq=1395 ns_refs=45 probe=\"tra"
-	"cepoint/syscalls\" mac=54a4f54dd695fe6ea07c86d8b56f2bb38482f376d2ed3a297d6a52b479a61d5e\012",
+	"cepoint/syscalls\" mac=e3c2be026c999e06dff788028cab987cc9a09b91f4ecda1e51112fbe40108820\012",
 	"type=NSAUDIT msg=nsaudit(1796286046.123:47): time=\"2026-12-03T08:20:46.123457111Z\" op=\"nsf"
 	"d\" result=-4095 error=\"E\077\" ns_type=\"cgroup\" ns_inum=4026896114 ns_id=49 old_inum=402653184"
 	"0 old_ns_id=9223372036854775761 old_name=E280A8736570 pid=1046 tid=1047 ppid=1 uid=0 euid="
 	"0 auid=1000 comm=\"\" exe=2F7573722F62696E2F63746C011F cgroup=2F73797374656D2E736C6963652F78"
-	"0A7B22736571223A357D2E73636F7065 cgroup_id=4046 target_pid=-3 fd=2 via=\"nsfd\" kseq=1426 pr"
-	"obe=\"raw_tp/sched_process_fork\" mac=20cf0fae714d75301e9c3f49feeeb66cae5135139c8d2c4b79418d"
-	"cb1858fa36\012",
+	"0A7B22736571223A357D2E73636F7065 cgroup_id=4046 target_pid=-3 fd=2 via=\"nsfd\" thread=true "
+	"kseq=1426 probe=\"raw_tp/sched_process_fork\" mac=8ce98e39c65bca3d78955f7181533c0ead85f00995"
+	"f8f611f3cd98258f1b926d\012",
 	"type=NSAUDIT msg=nsaudit(1796286047.123:48): time=\"2026-12-03T08:20:47.123457118Z\" op=\"ns_"
 	"free\" result=0 ns_type=\"time\" ns_name=636166C3A9 old_inum=4026531840 old_ns_id=92233720368"
 	"54775760 for_children=true pid=1047 tid=1049 ppid=1 uid=0 euid=0 auid=4294967295 comm=610D"
 	"62 exe=2F7573722F62696E2F636166C3A9 cgroup_id=4047 fd=3 path=\"/proc/147/ns/pid_for_childre"
-	"n\" kseq=1457 ns_refs=47 probe=\"fexit/__x64_sys_nsfd\" mac=0a1fefd9a3180bf86300369f713fe097f"
-	"f469490a22a56fe844fb8a080a0f9ed\012",
+	"n\" thread=true container=\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	"\" kseq=1457 ns_refs=47 probe=\"fexit/__x64_sys_nsfd\" mac=5eca1f7c7605f0dd85cd2ca7b6e4cf3ea3"
+	"1c01b2633b18d0aaeaf60b2a863b70\012",
 };
