@@ -319,7 +319,8 @@ static int follow(struct reader *rd, rec_fn fn, void *ctx)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: nsaudit lifetime NS --log-dir DIR [--key FILE] [--format text|json]\n"
+	fprintf(f, "Usage: nsaudit lifetime NS --log-dir DIR [--key FILE | --verification-key KEY]\n"
+		   "                        [--format text|json]\n"
 		   "                        [--follow]\n\n"
 		   "The timeline of one namespace from a log written by 'nsaudit record':\n"
 		   "  created   by whom (unshare, clone whose new namespace it is)\n"
@@ -343,6 +344,7 @@ static void usage(FILE *f)
 		   "  --key FILE      verify the log with this key first (default DIR/.key\n"
 		   "                  if there is one); a log that is not intact is reported\n"
 		   "                  on stderr (the timeline still prints)\n"
+		   "  --verification-key KEY  the same with the key 'nsaudit keygen' printed\n"
 		   "  --format FMT    text (default): one line per event; json: the matching\n"
 		   "                  records with \"event\" and \"incarnation\" added, then one\n"
 		   "                  {\"lifetime\":{...}} summary object\n"
@@ -402,9 +404,10 @@ int cmd_lifetime(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"log-dir", required_argument, NULL, 'd'}, {"key", required_argument, NULL, 'k'},
 	    {"format", required_argument, NULL, 'f'},  {"follow", no_argument, NULL, 'F'},
-	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+	    {"help", no_argument, NULL, 'h'},	       {"verification-key", required_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
 	};
-	const char *key = NULL, *arg;
+	const char *key = NULL, *vk = NULL, *arg;
 	struct reader rd = {.dirfd = -1};
 	struct audit_verify v;
 	struct nsspec spec;
@@ -416,13 +419,16 @@ int cmd_lifetime(int argc, char **argv)
 	size_t i, j;
 
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":d:k:f:Fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:k:f:FhV:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			rd.dir = optarg;
 			break;
 		case 'k':
 			key = optarg;
+			break;
+		case 'V':
+			vk = optarg;
 			break;
 		case 'f':
 			if (!strcmp(optarg, "json"))
@@ -473,17 +479,14 @@ int cmd_lifetime(int argc, char **argv)
 		return c;
 	}
 	/* record's default key, where it is: as verify does, and as loudly */
-	if (key || faccessat(rd.dirfd, ".key", R_OK, 0) == 0) {
+	if (key || vk || faccessat(rd.dirfd, ".key", R_OK, 0) == 0) {
+		struct audit_verify_opts vo = {.dir = rd.dir, .key_path = key, .vk = vk};
 		int r;
 
-		if (!key)
-			ERR("warning: no --key: verifying with %s/.key, the log's own key: "
-			    "whoever can rewrite the log can rewrite that key too",
-			    rd.dir);
-		r = audit_verify_dir(rd.dir, key, false, &v, err, sizeof(err));
+		r = audit_verify(&vo, &v, err, sizeof(err));
 
 		if (r < 0) {
-			ERR("--key: %s", err);
+			ERR("%s%s", vk ? "--verification-key: " : "--key: ", err);
 			goto out;
 		}
 		verified = true;
@@ -547,8 +550,11 @@ int cmd_lifetime(int argc, char **argv)
 		printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lab, o.tl.nev,
 		       o.tl.records, rd.dir,
 		       !verified ? " (not verified: no --key, no DIR/.key)\n"
-		       : intact	 ? " (verified intact)\n"
-				 : " (NOT INTACT: see stderr)\n");
+		       : intact && !key && !vk
+			   ? " (verified intact) with the log's own DIR/.key only: whoever can "
+			     "rewrite the log can rewrite that key too (use --key)\n"
+		       : intact ? " (verified intact)\n"
+				: " (NOT INTACT: see stderr)\n");
 		if (o.tl.ninc > 1)
 			printf("%zu namespaces had this inode one after another (inode numbers "
 			       "are reused; the records' ns_id tells them apart)\n",

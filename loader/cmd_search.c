@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "nstype.h"
 #include "search.h"
+#include "verify.h"
 #include "segment.h"
 
 static void search_usage(FILE *f)
@@ -36,7 +37,9 @@ static void search_usage(FILE *f)
 		"  --comm NAME       exact process name\n"
 		"  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d\n"
 		"  --until T\n"
-		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n\n"
+		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n"
+		"  --key FILE, --verification-key KEY\n"
+		"                    verify the log first; a warning on stderr if it is not intact\n\n"
 		"Exit status: 0 something matched, 1 nothing matched or the log is\n"
 		"unreadable, 2 usage error. Damaged lines are skipped, with one note per\n"
 		"segment on stderr; use 'nsaudit verify' to check integrity.\n\n"
@@ -215,8 +218,12 @@ int cmd_search(int argc, char **argv)
 		{ "since", required_argument, NULL, 0x206 },
 		{ "until", required_argument, NULL, 0x207 },
 		{ "format", required_argument, NULL, 0x208 },
+		{ "key", required_argument, NULL, 0x209 },
+		{ "verification-key", required_argument, NULL, 0x20a },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct audit_verify_opts vo = {0};
+	struct audit_verify v;
 	struct audit_filter f = {0};
 	struct printer pr = {0};
 	const char *dir = NULL, *gone_path = NULL;
@@ -314,6 +321,10 @@ int cmd_search(int argc, char **argv)
 				goto usage;
 			}
 			json = !strcmp(optarg, "json");
+		} else if (!strcmp(a, "key")) {
+			vo.key_path = optarg;
+		} else if (!strcmp(a, "verification-key")) {
+			vo.vk = optarg;
 		}
 	}
 	if (optind < argc)
@@ -321,6 +332,19 @@ int cmd_search(int argc, char **argv)
 				 argv[optind]);
 	if (!dir || !*dir)
 		return cmd_error("search", EXIT_USAGE, "--log-dir DIR is required (try --help)");
+	/* with a key, what is searched is verified first (a warning, not a stop:
+	 * the records of a damaged log are still worth reading) */
+	if (vo.key_path || vo.vk) {
+		int r;
+
+		vo.dir = dir;
+		r = audit_verify(&vo, &v, err, sizeof(err));
+		if (r < 0)
+			return cmd_error("search", 1, "%s", err);
+		if (r > 0)
+			cmd_error("search", 0, "warning: the log is NOT INTACT: %s: %s", v.where,
+				  v.what);
+	}
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0 || audit_seg_list(dirfd, &nums, &n)) {
 		cmd_error("search", 0, "%.200s: %s", dir, strerror(errno));

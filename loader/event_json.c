@@ -103,8 +103,18 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fputs(" (for children)", f);
 	if (get_i64(rec, "count", &v))
 		fprintf(f, " count=%lld", (long long)v);
-	if (get_i64(rec, "pid", &v))
+	if ((s = get_str(rec, "reason")))
+		fprintf(f, " reason=%s", s);
+	if (get_i64(rec, "repeat", &v))
+		fprintf(f, " x%lld", (long long)v);
+	if (get_i64(rec, "pid", &v)) {
+		int64_t tid;
+
 		fprintf(f, " pid=%lld", (long long)v);
+		/* a thread's own setns/unshare: only that thread changed */
+		if (get_i64(rec, "tid", &tid) && tid != v)
+			fprintf(f, " tid=%lld", (long long)tid);
+	}
 	if ((s = get_str(rec, "comm"))) {
 		fputs(" comm=", f);
 		print_escaped(f, s);
@@ -117,6 +127,10 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " fd=%lld", (long long)v);
 	if ((s = get_str(rec, "via")))
 		fprintf(f, " via=%s", s);
+	if ((s = get_str(rec, "src_path"))) {
+		fputs(get_bool(rec, "move") ? " moved_from=" : " source=", f);
+		print_escaped(f, s);
+	}
 	if ((s = get_str(rec, "path"))) {
 		fputs(" path=", f);
 		print_escaped(f, s);

@@ -73,6 +73,13 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	char ts[RFC3339_LEN];
 
 	audit_f_str(f, "time", ts, rfc3339(x->realtime_ns, ts));
+	if (e->repeat > 1) {
+		/* coalesced: repeat identical calls, the first at time */
+		audit_f_u64(f, "repeat", e->repeat);
+		audit_f_str(f, "last_time", ts,
+			    rfc3339(x->realtime_ns + (int64_t)(e->last_ts_boot_ns - e->ts_boot_ns),
+				    ts));
+	}
 	str(f, "op", op_name(e->op) ?: "unknown");
 	audit_f_i64(f, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);
 	if (e->result < 0)
@@ -117,7 +124,18 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		str(f, "via", via);
 	if (e->path[0])
 		name(f, "path", e->path, sizeof(e->path));
+	if (e->src_path[0])
+		name(f, "src_path", e->src_path, sizeof(e->src_path));
+	if (e->flags & NSAUDIT_F_MOVE)
+		audit_f_bool(f, "move", true);
+	if (e->mnt_ns_inum)
+		audit_f_u64(f, "mnt_ns", e->mnt_ns_inum);
+	if ((e->op == NSAUDIT_OP_NSFD || e->op == NSAUDIT_OP_QUERY) && e->arg &&
+	    e->probe == NSAUDIT_PROBE_TP_SYSCALLS && e->via != NSAUDIT_VIA_PIDFD_GETFD &&
+	    e->via != NSAUDIT_VIA_HANDLE)
+		audit_f_u64(f, "ioctl", e->arg);
 	if (e->op == NSAUDIT_OP_LOST) {
+		str(f, "reason", lost_reason_name(e->lost_reason) ?: "?");
 		audit_f_u64(f, "count", e->count);
 		audit_f_u64(f, "lost_total", e->arg); /* the kernel's running count */
 	}

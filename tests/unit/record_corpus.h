@@ -37,6 +37,7 @@ static inline void corpus_record(int i, struct nsaudit_event *e, struct event_ex
 		"\x1b[31mred", "caf\xc3\xa9", "\xe4\xb8\xad\xe6\x96\x87", "", "a\rb",
 	};
 	const int ops = NSAUDIT_OP_MAX + 1; /* NSAUDIT_OP_MAX itself is "unknown" */
+	static const uint32_t vias[] = { 0, 1, 2, 3, 4, NSAUDIT_VIA_PIDFD_GETFD, NSAUDIT_VIA_HANDLE };
 	size_t k;
 
 	memset(e, 0, sizeof(*e));
@@ -69,7 +70,7 @@ static inline void corpus_record(int i, struct nsaudit_event *e, struct event_ex
 	e->target_pid = i % 4 == 1 ? 4242 : (i % 4 == 2 ? -3 : 0);
 	e->fd = i % 3 == 0 ? -1 : i % 11;
 	e->probe = (uint32_t)(i % (NSAUDIT_PROBE_MAX + 1));
-	e->via = (uint32_t)(i % (NSAUDIT_VIA_MAX + 1));
+	e->via = i % 3 ? (uint32_t)(i % (NSAUDIT_VIA_MAX + 1)) : vias[i % 7];
 	e->ns_refs = i % 2 ? (uint32_t)i : 0;
 	k = strlen(comms[i % 12]);
 	memcpy(e->comm, comms[i % 12], k < sizeof(e->comm) ? k : sizeof(e->comm) - 1);
@@ -106,6 +107,18 @@ static inline void corpus_record(int i, struct nsaudit_event *e, struct event_ex
 		snprintf(b->old, sizeof(b->old), "%s", names[(i + 3) % 13]);
 		x->old_name = b->old;
 	}
+	if (i % 8 == 6) { /* coalesced */
+		e->repeat = 1000 + (uint32_t)i;
+		e->ts_boot_ns = 5000000000ull;
+		e->last_ts_boot_ns = e->ts_boot_ns + (uint64_t)i * 12345678;
+	}
+	if (i % 11 == 5) {
+		snprintf(e->src_path, sizeof(e->src_path), "/run/netns/src\n%d", i);
+		e->flags |= NSAUDIT_F_MOVE;
+	}
+	if (i % 7 == 3)
+		e->mnt_ns_inum = 4026531841u;
+	e->lost_reason = (uint32_t)(i % 5);
 	if (i % 6 == 5) { /* the container the record is about */
 		x->container = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 		if (i % 12 == 5)
