@@ -262,22 +262,6 @@ int audit_log_append(struct audit_log *l, struct json_object *rec)
 	return emit(l, rec);
 }
 
-int audit_log_lost(struct audit_log *l, uint64_t count, const char *why)
-{
-	struct json_object *r = json_object_new_object();
-	int rc;
-
-	if (!r)
-		return -1;
-	json_object_object_add(r, "op", json_object_new_string("lost"));
-	json_object_object_add(r, "count", json_object_new_uint64(count));
-	if (why)
-		json_object_object_add(r, "why", json_object_new_string(why));
-	rc = emit(l, r);
-	json_object_put(r);
-	return rc;
-}
-
 int save_state(struct audit_log *l, bool clean)
 {
 	struct audit_state st = {.seq = l->seq - 1, .segment = l->segno, .clean = clean};

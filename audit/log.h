@@ -77,9 +77,6 @@ struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size
  */
 int audit_log_append(struct audit_log *l, struct json_object *rec);
 
-/* Append a {"op":"lost","count":N,"why":WHY} record. */
-int audit_log_lost(struct audit_log *l, uint64_t count, const char *why);
-
 /* End of a drained batch: fsync (--sync batch) and update the state file. */
 int audit_log_flush(struct audit_log *l);
 
@@ -91,10 +88,5 @@ int audit_log_close(struct audit_log *l);
 
 /* Last error of a failing call on l, one line (for the caller's message). */
 const char *audit_log_error(const struct audit_log *l);
-
-/* Introspection for status lines and tests. */
-uint64_t audit_log_next_seq(const struct audit_log *l);
-unsigned int audit_log_segment(const struct audit_log *l);
-uint64_t audit_log_suspended(const struct audit_log *l); /* records dropped so far */
 
 #endif

@@ -518,11 +518,6 @@ void nsnames_free(struct nsnames *n)
 	free(n);
 }
 
-void nsnames_invalidate(struct nsnames *n)
-{
-	n->mounts_dirty = true;
-}
-
 static const char *container_name(struct nsnames *n, int type, uint32_t inum, uint32_t hint,
 				  int64_t now)
 {

@@ -50,9 +50,6 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
  * (0 if none), checked first. The string stays valid until the next call. */
 const char *nsnames_lookup(struct nsnames *n, int type, uint32_t inum, uint32_t hint_pid);
 
-/* Mounts may have changed: re-read mountinfo before the next lookup. */
-void nsnames_invalidate(struct nsnames *n);
-
 /* --- the parts, exposed for unit tests ---------------------------------- */
 
 /*

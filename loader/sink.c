@@ -306,15 +306,6 @@ void sink_emit(struct sink *s, struct json_object *rec)
 	pthread_mutex_unlock(&s->lock);
 }
 
-void sink_get_stats(struct sink *s, struct sink_stats *st)
-{
-	pthread_mutex_lock(&s->lock);
-	st->queued = s->queued;
-	st->sent = s->sent;
-	st->lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&s->lock);
-}
-
 void sink_close(struct sink *s, int timeout_ms)
 {
 	struct timespec until;

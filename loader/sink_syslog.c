@@ -7,6 +7,7 @@
 
 #include "event_json.h"
 #include "sink.h"
+#include "sink_impl.h"
 
 /* IANA private enterprise number 32473 is the one reserved for examples
  * and documentation (RFC 5612); an SD-ID with '@' needs one. */
