@@ -298,8 +298,8 @@ int audit_log_reopen(struct audit_log *l)
 	if (l->fd < 0)
 		return 0;
 	audit_seg_name(l->segno, name);
-	if (l->o.sync != AUDIT_SYNC_NONE)
-		fdatasync(l->fd);
+	if (sync_segment(l))
+		return -1;
 	close(l->fd);
 	l->fd = -1;
 	if (!fstatat(l->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && st.st_dev == l->seg_dev &&
