@@ -5,11 +5,22 @@
 #
 # Every suite prints result lines "PASS: what", "FAIL: what" or
 # "SKIP: what (why)"; this script shows them and counts them. A SKIP is
-# never counted as a pass.
+# never counted as a pass, and only the SKIPs that tests/skips-allowed
+# names (no root, a missing tool, ...) are allowed: any other SKIP is
+# also counted as a failure ("FAIL: unexpected SKIP: ..."), so a test that
+# quietly stopped running fails the run. A script that exits non-zero
+# without a FAIL line (a crash, a timeout, a killed process) or that prints
+# no result at all is a failure too.
+#
+# Environment: BUILD (build dir), NSAUDIT (the binary),
+#   INTEGRATION_DIR (default tests/integration), SKIPS_ALLOWED (default
+#   tests/skips-allowed), TEST_TIMEOUT (seconds per integration script).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 export NSAUDIT="${NSAUDIT:-$PWD/$BUILD/nsaudit}"
+INTEGRATION_DIR=${INTEGRATION_DIR:-tests/integration}
+SKIPS_ALLOWED=${SKIPS_ALLOWED:-tests/skips-allowed}
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=(unit asan fuzz integration vm)
 [ "${suites[0]}" = all ] && suites=(unit asan fuzz integration vm)
@@ -17,8 +28,30 @@ suites=("$@")
 log=$(mktemp -d /tmp/nsaudit-tests.XXXXXX)
 pass=0 fail=0 skip=0
 
+# The allowed SKIPs: one extended regular expression per line, matched
+# against the text after "SKIP: ", then a tab and why it may be skipped.
+allowed=()
+if [ -r "$SKIPS_ALLOWED" ]; then
+	while IFS=$'\t' read -r re why; do
+		case $re in '' | '#'*) continue ;; esac
+		allowed+=("$re")
+	done <"$SKIPS_ALLOWED"
+fi
+
+skip_allowed() {	# skip_allowed "what (why)"
+	local re
+	for re in "${allowed[@]}"; do
+		[[ $1 =~ $re ]] && return 0
+	done
+	return 1
+}
+
 count() {	# count PASS/FAIL/SKIP lines of one suite's output file
-	local f=$1 p q s
+	local f=$1 p q s line
+	while IFS= read -r line; do
+		skip_allowed "${line#SKIP: }" && continue
+		echo "FAIL: unexpected SKIP (not in $SKIPS_ALLOWED): ${line#SKIP: }" | tee -a "$f"
+	done < <(grep '^SKIP: ' "$f")
 	p=$(grep -c '^PASS: ' "$f"); q=$(grep -c '^FAIL: ' "$f"); s=$(grep -c '^SKIP: ' "$f")
 	pass=$((pass + p)) fail=$((fail + q)) skip=$((skip + s))
 }
@@ -38,19 +71,26 @@ run_unit() {	# run_unit [BINARY LABEL]
 }
 
 run_integration() {
+	local t out rc
 	echo "== integration tests (real BPF on $(uname -r))"
-	tests/lib/mount-fs.sh
-	for t in tests/integration/*.sh; do
+	[ "$(id -u)" = 0 ] && tests/lib/mount-fs.sh
+	for t in "$INTEGRATION_DIR"/*.sh; do
 		[ -x "$t" ] || continue
 		echo "-- $t"
 		out="$log/$(basename "$t").out"
-		timeout -k 10 600 "$t" >"$out" 2>&1
+		timeout -k 10 "${TEST_TIMEOUT:-600}" "$t" >"$out" 2>&1
 		rc=$?
 		grep -E '^(PASS|FAIL|SKIP): ' "$out"
-		if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
+		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+			echo "FAIL: $t timed out after ${TEST_TIMEOUT:-600}s" | tee -a "$out"
+		elif [ $rc -ge 128 ]; then
+			echo "FAIL: $t killed by signal $((rc - 128))" | tee -a "$out"
+		elif [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
 			echo "FAIL: $t exited $rc" | tee -a "$out"
-			tail -n 20 "$out" | sed 's/^/    /'
+		elif ! grep -qE '^(PASS|FAIL|SKIP): ' "$out"; then
+			echo "FAIL: $t printed no result" | tee -a "$out"
 		fi
+		[ $rc -ne 0 ] && tail -n 20 "$out" | grep -vE '^(PASS|FAIL|SKIP): ' | sed 's/^/    /'
 		count "$out"
 	done
 }
@@ -63,7 +103,7 @@ run_vm() {
 		rc=${PIPESTATUS[0]}
 		[ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out" && echo "FAIL: tests/vm/run.sh exited $rc" | tee -a "$out"
 	else
-		echo "SKIP: guest tests (tests/vm/run.sh not present)" | tee "$out"
+		echo "FAIL: guest tests: tests/vm/run.sh not present" | tee "$out"
 	fi
 	count "$out"
 }
@@ -75,6 +115,8 @@ for s in "${suites[@]}"; do
 	fuzz)
 		echo "== fuzzers (libFuzzer, ${FUZZ_SECONDS:-10}s each)"
 		tests/run-fuzz.sh "${FUZZ_SECONDS:-10}" | tee "$log/fuzz.out"
+		grep -qE '^(PASS|FAIL): ' "$log/fuzz.out" ||
+			echo "FAIL: fuzzers: no fuzz target ran (make builds build/fuzz/fuzz_*)" | tee -a "$log/fuzz.out"
 		count "$log/fuzz.out" ;;
 	integration) run_integration ;;
 	vm) run_vm ;;

@@ -8,7 +8,7 @@
 require_root "trace exe"
 require_cmd jq "trace exe"
 NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
-[ -x "$NSOPS" ] || { skip "trace exe" "no $NSOPS"; exit 0; }
+require_built "$NSOPS" "trace exe"
 OUT=$TMP/trace.jsonl
 NETNS=nsaudit-exe-$$
 trap 'ip netns del "$NETNS" 2>/dev/null; kill $EARLY 2>/dev/null; cleanup_testlib' EXIT

@@ -9,8 +9,8 @@ require_root "lifetime"
 require_cmd ip "lifetime"
 require_cmd unshare "lifetime"
 require_cmd jq "lifetime"
-[ -x "$NSAUDIT" ] || { skip "lifetime" "no $NSAUDIT (make first)"; exit 0; }
-"$NSAUDIT" lifetime --help >/dev/null 2>&1 || { skip "lifetime" "nsaudit has no lifetime"; exit 0; }
+require_built "$NSAUDIT" "lifetime"
+"$NSAUDIT" lifetime --help >/dev/null 2>&1 || { fail "lifetime: nsaudit lifetime --help fails"; exit 0; }
 
 NS=nsaudit-lt-$$
 LOG=$TMP/log
@@ -36,7 +36,6 @@ for i in $(seq 1 200); do
 	sleep 0.05
 done
 grep -q '^nsaudit: ready' "$TMP/rec.err" || { fail "recorder ready: $(tail -n 2 "$TMP/rec.err")"; exit 0; }
-pass "recorder ready"
 
 # lt_wait PATTERN ARGS...: run lifetime until its output matches (the
 # recorder writes a drained batch every 50 ms); output in $out, status $rc

@@ -7,8 +7,9 @@
 require_root "record crash"
 require_cmd jq "record crash"
 NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
+require_built "$NSOPS" "record crash"
 if ! "$NSAUDIT" record --help >/dev/null 2>&1; then
-	skip "record crash" "nsaudit record not built"
+	fail "record crash: nsaudit record --help fails"
 	exit 0
 fi
 PIN=/sys/fs/bpf/nsaudit-it-$$

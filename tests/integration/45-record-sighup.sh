@@ -7,7 +7,7 @@
 require_root "record SIGHUP"
 require_cmd jq "record SIGHUP"
 NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
-[ -x "$NSOPS" ] || { skip "record SIGHUP" "no $NSOPS (make test builds it)"; exit 0; }
+require_built "$NSOPS" "record SIGHUP"
 COMM=nsaudit-hup
 LOG=$TMP/log
 REC=

@@ -8,7 +8,7 @@ require_root "syslog sink"
 require_cmd jq "syslog sink"
 require_cmd rsyslogd "syslog sink"
 NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
-[ -x "$NSOPS" ] || { skip "syslog sink" "no $NSOPS (make build/helpers/nsops)"; exit 0; }
+require_built "$NSOPS" "syslog sink"
 RSDIR=$TMP/rsyslog
 mkdir -p "$RSDIR"
 SOCK=$RSDIR/log.sock
@@ -57,7 +57,6 @@ if ! [ -S "$SOCK" ]; then
 	cat "$RSDIR/out"
 	exit 0
 fi
-pass "rsyslogd started (unix socket, udp:$PU, tcp:$PT)"
 
 # lines of one input, as JSON: {"rfc5424-sd":{"nsaudit@32473":{...}}} + header
 lines() {	# INPUT [jq filter]
@@ -139,7 +138,9 @@ expect_eq "the receiver is told of every loss (lost messages with counts)" "$tol
 expect_eq "every record is delivered or counted lost" "$((delivered + told))" "$total"
 
 # --- nsaudit record feeds the same sinks as it writes its log
-if "$NSAUDIT" record --help 2>/dev/null | grep -q -- --sink; then
+if ! "$NSAUDIT" record --help 2>/dev/null | grep -q -- --sink; then
+	fail "record --sink: nsaudit record --help does not offer --sink"
+else
 	: >"$LOG"
 	"$NSAUDIT" keygen "$TMP/key" >/dev/null 2>&1
 	"$NSAUDIT" record --log-dir "$TMP/rlog" --key "$TMP/key" --no-pin --comm skrecord \
@@ -154,6 +155,4 @@ if "$NSAUDIT" record --help 2>/dev/null | grep -q -- --sink; then
 	r=$(lines imudp | jq -c --arg p "$rp" 'select(._procid == $p and .op == "unshare")')
 	expect_eq "record --sink: the record reaches rsyslog" "$(jq -r .comm <<<"$r")" skrecord
 	check "record --sink: and its own log has it" grep -q '"comm":"skrecord"' -r "$TMP/rlog"
-else
-	skip "record --sink" "nsaudit record has no --sink"
 fi

@@ -4,7 +4,7 @@
 require_root "trace colour"
 require_cmd script "trace colour"
 NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
-[ -x "$NSOPS" ] || { skip "trace colour" "no $NSOPS"; exit 0; }
+require_built "$NSOPS" "trace colour"
 
 run() {	# OUT ENV... : trace on a pseudo-terminal (script) while nsops runs
 	local out=$1; shift

@@ -6,8 +6,8 @@
 . "$(dirname "$0")/../lib/testlib.sh"
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 
-[ -x "$NSAUDIT" ] || { skip "audit log" "no $NSAUDIT (make first)"; exit 0; }
-"$NSAUDIT" verify --help >/dev/null 2>&1 || { skip "audit log" "nsaudit has no verify"; exit 0; }
+require_built "$NSAUDIT" "audit log"
+"$NSAUDIT" verify --help >/dev/null 2>&1 || { fail "audit log: nsaudit verify --help fails"; exit 0; }
 require_cmd cc "audit log"
 
 W=$TMP/audit-writer
@@ -114,7 +114,7 @@ done
 
 # --- real events through "nsaudit record" -------------------------------------
 if ! "$NSAUDIT" record --help >/dev/null 2>&1; then
-	skip "record real setns calls" "nsaudit has no record command yet"
+	fail "record real setns calls: nsaudit record --help fails"
 	exit 0
 fi
 require_root "record real setns calls"

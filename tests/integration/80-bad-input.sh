@@ -7,7 +7,7 @@
 # is wrong -- never a crash (signal), a hang (timeout 10) or lost files.
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "bad input"
-[ -x "$NSAUDIT" ] || { skip "bad input" "no $NSAUDIT (make first)"; exit 0; }
+require_built "$NSAUDIT" "bad input"
 
 # bad WHAT WANT_RC REGEX CMD...: exit WANT_RC (or any non-zero with "-"),
 # one stderr line matching REGEX, nothing killed by a signal or the timeout
@@ -61,7 +61,7 @@ GOOD=$TMP/good
 rp=$!
 for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/rec.err" && break; sleep 0.05; done
 kill -TERM $rp; wait $rp
-check "a small real log to damage verifies" "$N" verify --log-dir "$GOOD" --key "$KEY" -q
+setup "a small real log to damage verifies" "$N" verify --log-dir "$GOOD" --key "$KEY" -q
 damaged() {	# damaged NAME: a copy of the good log, path on stdout
 	rm -rf "${TMP:?}/$1"; cp -a "$GOOD" "$TMP/$1"; echo "$TMP/$1"
 }

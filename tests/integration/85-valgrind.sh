@@ -9,7 +9,7 @@
 require_root "valgrind"
 require_cmd valgrind "valgrind"
 NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
-[ -x "$NSOPS" ] || { skip "valgrind" "no $NSOPS (make test builds it)"; exit 0; }
+require_built "$NSOPS" "valgrind"
 SUPP=$TESTS_DIR/valgrind/libbpf.supp
 COMM=nsaudit-vg
 PIN=/sys/fs/bpf/nsaudit-vg-$$
@@ -29,7 +29,8 @@ for i in $(seq 1 600); do	# valgrind is slow to start: up to 60 s
 done
 if ! grep -q '^nsaudit: ready' "$TMP/rec.err"; then
 	wait $VG 2>/dev/null
-	skip "record under valgrind" "the loader does not start under valgrind: $(grep -v '^--' "$TMP/rec.err" | head -2 | tr '\n' ' ')"
+	# a loader that crashes or cannot start under valgrind is a failure
+	fail "record under valgrind: the loader does not start: $(grep -v '^--' "$TMP/rec.err" | head -2 | tr '\n' ' ')$(grep -m1 -o 'Process terminating with default action of signal [0-9]* ([A-Z]*)' "$TMP/vg.log")"
 	VG=
 	exit 0
 fi
@@ -43,6 +44,10 @@ wait $VG
 rc=$?
 VG=
 expect_eq "valgrind: exit status (99 = memcheck errors)" $rc 0
+# a crash under valgrind (the recorder killed by a signal) is a failure,
+# whatever the exit status valgrind passes on
+crash=$(grep -m1 -o 'Process terminating with default action of signal [0-9]* ([A-Z]*)' "$TMP/vg.log")
+expect_eq "valgrind: the recorder did not crash" "${crash:-no crash}" "no crash"
 errs=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) errors.*/\1/p' "$TMP/vg.log" | tail -1)
 expect_eq "valgrind: no memcheck errors" "$errs" 0
 if grep -q "definitely lost: [1-9]" "$TMP/vg.log"; then

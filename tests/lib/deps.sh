@@ -1,11 +1,24 @@
 #!/bin/sh
 # Install what nsaudit needs to build, test and benchmark on Debian 12.
 # Quiet and quick when everything is already there.
+# Usage: tests/lib/deps.sh [runtimes]
+#   runtimes: also the container runtimes the ground-truth suite drives
+#   (tests/integration/90-runtimes.sh): podman with runc/crun/conmon and
+#   their helpers, bubblewrap, strace.
 set -e
 PKGS="clang llvm libbpf-dev bpftool linux-source-6.1 qemu-system-x86 busybox-static
 libcriterion-dev libjson-c-dev libsodium-dev libcap-ng-dev libaudit-dev libelf-dev
 zlib1g-dev libzstd-dev rsyslog auditd bpftrace dwarves flex bison bc cpio xz-utils
-libssl-dev pkg-config iproute2 util-linux jq make gcc man-db groff-base"
+libssl-dev pkg-config iproute2 util-linux jq make gcc man-db groff-base valgrind strace
+python3"
+RUNTIMES="podman runc crun conmon fuse-overlayfs uidmap slirp4netns catatonit iptables
+bubblewrap golang-github-containers-common containernetworking-plugins strace
+busybox-static jq python3"
+case ${1:-} in
+'') ;;
+runtimes) PKGS=$RUNTIMES ;;
+*) echo "tests/lib/deps.sh: unknown group '$1' (runtimes)" >&2; exit 2 ;;
+esac
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -5,6 +5,10 @@
 #   trace_start OUT [ARGS]  run "nsaudit trace ARGS" in the background,
 #                           JSON to OUT, wait for its "nsaudit: ready" line
 #   trace_stop              SIGINT it and wait (it drains first)
+#   require_root WHAT / require_cmd TOOL WHAT   SKIP (allowed, see
+#                           tests/skips-allowed) and exit when missing
+#   require_built FILE WHAT FAIL and exit when a build product is missing
+#   setup "what" CMD...     a setup step: silent when it works, FAIL if not
 # Results are lines PASS:/FAIL:/SKIP: on stdout, counted by tests/run.sh.
 NSAUDIT=${NSAUDIT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/nsaudit}
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -50,5 +54,14 @@ cleanup_testlib() { trace_stop >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup_testlib EXIT
 
 # Needs: a capability or tool; prints SKIP and exits when missing.
+# A build product a test needs (make test builds them): missing is a FAIL,
+# never a SKIP; a broken build must not look like a skipped test.
+require_built() { [ -x "$1" ] || { fail "$2: $1 is missing (make test builds it)"; exit 0; }; }
+# A setup step: nothing printed when it works (it is not a test result),
+# a FAIL naming it when it does not.
+setup() {
+	local what=$1; shift
+	"$@" >/dev/null 2>&1 || { fail "setup: $what"; return 1; }
+}
 require_root() { [ "$(id -u)" = 0 ] || { skip "$1" "needs root"; exit 0; }; }
 require_cmd() { command -v "$1" >/dev/null || { skip "$2" "no $1"; exit 0; }; }

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* containers.c - container ids and podman names from the runtimes' state. */
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "containers.h"
+#include "nstype.h"
+
+#define REFRESH_NS 250000000LL		/* state re-read at most this often */
+#define ACTOR_TTL_NS 1000000000LL	/* an actor's answer is kept this long */
+#define ACTOR_SLOTS 256
+#define STATE_MAX (1 << 20)		/* runc's state.json holds the config */
+#define PODMAN_JSON "/var/lib/containers/storage/overlay-containers/containers.json"
+
+struct podman_name {
+	char id[CONTAINER_ID_LEN];
+	char name[CONTAINER_NAME_LEN];
+};
+
+struct actor_ent {
+	uint32_t pid;
+	char comm[NSAUDIT_COMM_LEN];
+	int idx;			/* into v, -1: none */
+	int64_t at;
+	uint64_t gen;			/* the refresh it refers to */
+};
+
+struct containers {
+	char root[PATH_MAX];		/* "" for the real "/" */
+	struct container_info *v;
+	int n, cap;
+	uint64_t gen;			/* bumped per refresh: actor cache */
+	int64_t refreshed_ns;
+	struct podman_name *names;
+	int nnames, capnames;
+	struct timespec names_mtime;
+	struct actor_ent actors[ACTOR_SLOTS];
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+bool runtime_comm(const char *comm)
+{
+	/* runc's init stages are runc:[0:PARENT], runc:[1:CHILD], runc:[2:INIT] */
+	return !strncmp(comm, "runc", 4) || !strcmp(comm, "crun") || !strcmp(comm, "conmon") ||
+	       !strcmp(comm, "podman") || !strncmp(comm, "containerd-shim", 15);
+}
+
+/* A whole small file, NUL-terminated; NULL if unreadable. */
+static char *read_file(const char *path, size_t max, size_t *len)
+{
+	char *buf;
+	size_t got = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	buf = malloc(max + 1);
+	while (buf && got < max && (r = read(fd, buf + got, max - got)) > 0)
+		got += (size_t)r;
+	close(fd);
+	if (buf) {
+		buf[got] = '\0';
+		if (len)
+			*len = got;
+	}
+	return buf;
+}
+
+bool oci_state_pid(const char *json, uint32_t *pid)
+{
+	struct json_object *o = json_tokener_parse(json), *v;
+	int64_t p = 0;
+
+	*pid = 0;
+	if (!o)
+		return false;
+	if (json_object_object_get_ex(o, "init_process_pid", &v) ||	/* runc */
+	    json_object_object_get_ex(o, "pid", &v))			/* crun */
+		p = json_object_get_int64(v);
+	json_object_put(o);
+	if (p <= 0 || p > INT_MAX)
+		return false;
+	*pid = (uint32_t)p;
+	return true;
+}
+
+int podman_names_parse(const char *json, void (*fn)(void *ctx, const char *id, const char *name),
+		       void *ctx)
+{
+	struct json_object *a = json_tokener_parse(json), *e, *id, *names, *nm;
+	size_t i, n;
+
+	if (!a || !json_object_is_type(a, json_type_array)) {
+		json_object_put(a);
+		return -1;
+	}
+	n = json_object_array_length(a);
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!json_object_object_get_ex(e, "id", &id) ||
+		    !json_object_is_type(id, json_type_string))
+			continue;
+		nm = NULL;
+		if (json_object_object_get_ex(e, "names", &names) &&
+		    json_object_is_type(names, json_type_array) && json_object_array_length(names))
+			nm = json_object_array_get_idx(names, 0);
+		fn(ctx, json_object_get_string(id),
+		   nm && json_object_is_type(nm, json_type_string) ? json_object_get_string(nm) : "");
+	}
+	json_object_put(a);
+	return (int)n;
+}
+
+/* A directory entry that can be a container id (no paths, no controls). */
+static bool plausible_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= CONTAINER_ID_LEN || s[0] == '.')
+		return false;
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s) || *s == '/')
+			return false;
+	return true;
+}
+
+static struct container_info *add(struct containers *c, const char *id)
+{
+	struct container_info *ci;
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].id, id))
+			return &c->v[i];
+	if (c->n == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 16;
+		struct container_info *v = realloc(c->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		c->v = v;
+		c->cap = cap;
+	}
+	ci = &c->v[c->n++];
+	memset(ci, 0, sizeof(*ci));
+	snprintf(ci->id, sizeof(ci->id), "%s", id);
+	return ci;
+}
+
+static void note_name(void *ctx, const char *id, const char *name)
+{
+	struct containers *c = ctx;
+	struct podman_name *pn;
+
+	if (!plausible_id(id))
+		return;
+	if (c->nnames == c->capnames) {
+		int cap = c->capnames ? 2 * c->capnames : 16;
+
+		pn = realloc(c->names, cap * sizeof(*pn));
+		if (!pn)
+			return;
+		c->names = pn;
+		c->capnames = cap;
+	}
+	pn = &c->names[c->nnames++];
+	snprintf(pn->id, sizeof(pn->id), "%s", id);
+	snprintf(pn->name, sizeof(pn->name), "%s", name);
+}
+
+/* podman's names, re-read when containers.json changed */
+static void read_names(struct containers *c)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+	char *buf;
+
+	snprintf(path, sizeof(path), "%s%s", c->root, PODMAN_JSON);
+	if (stat(path, &st)) {
+		c->nnames = 0;
+		return;
+	}
+	if (st.st_mtim.tv_sec == c->names_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == c->names_mtime.tv_nsec)
+		return;
+	buf = read_file(path, 16 << 20, NULL);
+	if (!buf)
+		return;
+	c->nnames = 0;
+	podman_names_parse(buf, note_name, c);
+	free(buf);
+	c->names_mtime = st.st_mtim;
+}
+
+static void read_runtime(struct containers *c, const char *rt, const char *file)
+{
+	char dir[PATH_MAX + 64], path[PATH_MAX + 384];
+	struct container_info *ci;
+	struct dirent *d;
+	char *buf;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "%s/run/%s", c->root, rt);
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		if (!plausible_id(d->d_name) || !(ci = add(c, d->d_name)))
+			continue;
+		snprintf(ci->runtime, sizeof(ci->runtime), "%s", rt);
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, d->d_name, file);
+		buf = read_file(path, STATE_MAX, NULL);
+		if (buf && oci_state_pid(buf, &ci->pid) && c->root[0])
+			ci->pid = 0;	/* a test's state: its pids are not ours */
+		free(buf);
+	}
+	closedir(dp);
+}
+
+static void read_namespaces(struct container_info *ci)
+{
+	char path[64];
+	struct stat st;
+	int t;
+
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		snprintf(path, sizeof(path), "/proc/%u/ns/%s", ci->pid, nstype_name(t));
+		ci->inum[t] = ci->pid && !stat(path, &st) ? (uint32_t)st.st_ino : 0;
+	}
+}
+
+void containers_refresh(struct containers *c, bool force)
+{
+	int64_t now = now_ns();
+	int i, j;
+
+	if (!force && now - c->refreshed_ns < REFRESH_NS)
+		return;
+	c->refreshed_ns = now;
+	c->gen++;
+	c->n = 0;
+	read_runtime(c, "runc", "state.json");
+	read_runtime(c, "crun", "status");
+	read_names(c);
+	for (j = 0; j < c->nnames; j++) {	/* podman's, created or not yet */
+		struct container_info *ci = add(c, c->names[j].id);
+
+		if (ci)
+			snprintf(ci->name, sizeof(ci->name), "%s", c->names[j].name);
+	}
+	for (i = 0; i < c->n; i++)
+		read_namespaces(&c->v[i]);
+}
+
+struct containers *containers_new(const char *root)
+{
+	struct containers *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	snprintf(c->root, sizeof(c->root), "%s", root && strcmp(root, "/") ? root : "");
+	containers_refresh(c, true);
+	return c;
+}
+
+void containers_free(struct containers *c)
+{
+	if (!c)
+		return;
+	free(c->v);
+	free(c->names);
+	free(c);
+}
+
+int containers_count(const struct containers *c)
+{
+	return c->n;
+}
+
+static const struct container_info *find_ns(struct containers *c, int type, uint32_t inum)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].pid && c->v[i].inum[type] == inum)
+			return &c->v[i];
+	return NULL;
+}
+
+const struct container_info *containers_by_ns(struct containers *c, int type, uint32_t inum)
+{
+	const struct container_info *ci;
+
+	if (type < 0 || type >= NSAUDIT_NS_MAX || !inum)
+		return NULL;
+	ci = find_ns(c, type, inum);
+	if (ci && ci->pid) {	/* inodes are reused: is it still in there? */
+		char path[64];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/%u/ns/%s", ci->pid, nstype_name(type));
+		if (!stat(path, &st) && (uint32_t)st.st_ino == inum)
+			return ci;
+	}
+	containers_refresh(c, false);
+	return find_ns(c, type, inum);
+}
+
+static const struct container_info *find_word(struct containers *c, const char *w, bool names)
+{
+	const struct container_info *hit = NULL;
+	size_t n = strlen(w);
+	int i;
+
+	if (!n)
+		return NULL;
+	for (i = 0; i < c->n; i++) {
+		if (names) {
+			if (c->v[i].name[0] && !strcmp(c->v[i].name, w))
+				return &c->v[i];
+			continue;
+		}
+		if (!strcmp(c->v[i].id, w))
+			return &c->v[i];
+		/* podman's short ids: a unique prefix of 12 or more */
+		if (n >= 12 && !strncmp(c->v[i].id, w, n)) {
+			if (hit)
+				return NULL;
+			hit = &c->v[i];
+		}
+	}
+	return hit;
+}
+
+const struct container_info *containers_find(struct containers *c, const char *what)
+{
+	const struct container_info *ci = find_word(c, what, false);
+
+	return ci ?: find_word(c, what, true);
+}
+
+/* The container a runtime's command line names (ids first, then names). */
+static int cmdline_container(struct containers *c, uint32_t pid)
+{
+	const struct container_info *ci = NULL;
+	char path[64], *buf, *p;
+	size_t len;
+	int pass;
+
+	snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
+	buf = read_file(path, 64 * 1024, &len);
+	if (!buf)
+		return -1;
+	for (pass = 0; pass < 2 && !ci; pass++)
+		for (p = buf; p < buf + len && !ci; p += strlen(p) + 1)
+			ci = find_word(c, p, pass == 1);
+	free(buf);
+	return ci ? (int)(ci - c->v) : -1;
+}
+
+static bool comm_of(uint32_t pid, char *comm, size_t len)
+{
+	char path[64];
+	char *buf;
+
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	buf = read_file(path, 64, NULL);
+	if (!buf)
+		return false;
+	buf[strcspn(buf, "\n")] = '\0';
+	snprintf(comm, len, "%s", buf);
+	free(buf);
+	return true;
+}
+
+static int actor_lookup(struct containers *c, uint32_t pid, const char *comm, uint32_t ppid)
+{
+	char pcomm[NSAUDIT_COMM_LEN + 8];
+	int idx = -1;
+
+	if (runtime_comm(comm))
+		idx = cmdline_container(c, pid);
+	if (idx < 0 && ppid && comm_of(ppid, pcomm, sizeof(pcomm)) && runtime_comm(pcomm))
+		idx = cmdline_container(c, ppid);
+	return idx;
+}
+
+const struct container_info *containers_by_actor(struct containers *c, uint32_t pid,
+						 const char *comm, uint32_t ppid)
+{
+	struct actor_ent *a = &c->actors[pid % ACTOR_SLOTS];
+	int64_t now = now_ns();
+	int idx;
+
+	if (a->pid == pid && !strncmp(a->comm, comm, sizeof(a->comm)) && a->gen == c->gen &&
+	    now - a->at < ACTOR_TTL_NS)
+		return a->idx >= 0 ? &c->v[a->idx] : NULL;
+	idx = c->n ? actor_lookup(c, pid, comm, ppid) : -1;
+	if (idx < 0) {		/* a container this refresh did not know yet */
+		uint64_t gen = c->gen;
+
+		containers_refresh(c, false);
+		if (c->gen != gen && c->n)
+			idx = actor_lookup(c, pid, comm, ppid);
+	}
+	a->pid = pid;
+	snprintf(a->comm, sizeof(a->comm), "%s", comm);
+	a->idx = idx;
+	a->at = now;
+	a->gen = c->gen;
+	return idx >= 0 ? &c->v[idx] : NULL;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * containers.h - which container a namespace or an actor belongs to, from
+ * the container runtimes' own state, not from guesses about cgroup paths:
+ *
+ *   /run/runc/ID/state.json   runc (also podman's and containerd's runc):
+ *                             "id", "init_process_pid"
+ *   /run/crun/ID/status       crun (podman's default runtime): "pid"
+ *   /var/lib/containers/storage/overlay-containers/containers.json
+ *                             podman's (containers/storage) id -> names
+ *
+ * A runtime's directory for ID exists before its namespaces do (runc
+ * makes it first, writes state.json once the container is created), so a
+ * namespace that is being made (unshare, clone) or entered (setns) by a
+ * runtime is named from the actor: a runtime process (runc, crun, conmon,
+ * podman, runc's init stages) whose command line, or whose parent's,
+ * names a known container id or podman name. Once the container runs, its
+ * init process's namespaces name it.
+ *
+ * Everything is cached and re-read at most every 250 ms, only when asked
+ * about something unknown; with no runtime state on the machine a lookup
+ * costs nothing.
+ */
+#ifndef NSAUDIT_CONTAINERS_H
+#define NSAUDIT_CONTAINERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nsaudit.h"
+
+#define CONTAINER_ID_LEN 80
+#define CONTAINER_NAME_LEN 128
+
+struct container_info {
+	char id[CONTAINER_ID_LEN];	/* the runtime's container id */
+	char name[CONTAINER_NAME_LEN];	/* podman's name, "" if none */
+	char runtime[8];		/* "runc", "crun" */
+	uint32_t pid;			/* init process, 0 while being created */
+	uint32_t inum[NSAUDIT_NS_MAX];	/* its namespaces (0: unknown) */
+};
+
+struct containers;
+
+/* root: prefix for /run and /var/lib (tests); NULL for "/". */
+struct containers *containers_new(const char *root);
+void containers_free(struct containers *c);
+
+/* Re-read the runtimes' state (at most every 250 ms unless force). */
+void containers_refresh(struct containers *c, bool force);
+
+/* The container whose init process runs in (type, inum); NULL if none. */
+const struct container_info *containers_by_ns(struct containers *c, int type, uint32_t inum);
+
+/*
+ * The container a runtime process is creating or entering: pid (with its
+ * command name comm) or its parent ppid is a runtime whose command line
+ * names a known container. NULL otherwise.
+ */
+const struct container_info *containers_by_actor(struct containers *c, uint32_t pid,
+						 const char *comm, uint32_t ppid);
+
+/* A container by id, unique id prefix (12+ characters) or podman name. */
+const struct container_info *containers_find(struct containers *c, const char *what);
+
+/* Number of containers known (after the last refresh). */
+int containers_count(const struct containers *c);
+
+/* --- parsers, for unit tests ------------------------------------------- */
+
+/* runc's state.json or crun's status: the init pid (0 if absent). */
+bool oci_state_pid(const char *json, uint32_t *pid);
+/*
+ * containers/storage's containers.json: calls fn(ctx, id, name) for every
+ * container's first name. Returns the number of entries, -1 if not JSON.
+ */
+int podman_names_parse(const char *json, void (*fn)(void *ctx, const char *id, const char *name),
+		       void *ctx);
+/* Whether a command name is a container runtime's (runc, runc:[1:CHILD], crun, conmon, podman). */
+bool runtime_comm(const char *comm);
+
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* mounttab.c - nsfs pins by (mount namespace, path). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mounttab.h"
+
+void mounttab_init(struct mounttab *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void mounttab_free(struct mounttab *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->v[i].path);
+	free(m->v);
+	mounttab_init(m);
+}
+
+static struct mount_pin *find(const struct mounttab *m, uint32_t mntns, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->v[i].mntns == mntns && !strcmp(m->v[i].path, path))
+			return &m->v[i];
+	return NULL;
+}
+
+const struct mount_pin *mounttab_find(const struct mounttab *m, uint32_t mntns, const char *path)
+{
+	return find(m, mntns, path);
+}
+
+bool mounttab_add(struct mounttab *m, uint32_t mntns, const char *path, int type, uint32_t inum)
+{
+	struct mount_pin *p = find(m, mntns, path);
+
+	if (!p) {
+		if (m->n == m->cap) {
+			size_t cap = m->cap ? 2 * m->cap : 64;
+			struct mount_pin *v = realloc(m->v, cap * sizeof(*v));
+
+			if (!v)
+				return false;
+			m->v = v;
+			m->cap = cap;
+		}
+		p = &m->v[m->n];
+		p->path = strdup(path);
+		if (!p->path)
+			return false;
+		p->mntns = mntns;
+		m->n++;
+	}
+	p->type = type;
+	p->inum = inum;
+	return true;
+}
+
+static void remove_at(struct mounttab *m, size_t i)
+{
+	free(m->v[i].path);
+	m->v[i] = m->v[--m->n];
+}
+
+bool mounttab_remove(struct mounttab *m, uint32_t mntns, const char *path, int *type,
+		     uint32_t *inum)
+{
+	struct mount_pin *p = find(m, mntns, path);
+
+	if (!p)
+		return false;
+	*type = p->type;
+	*inum = p->inum;
+	remove_at(m, (size_t)(p - m->v));
+	return true;
+}
+
+/* "src/rest" -> "dst/rest"; NULL if path is not below src */
+static char *rebase(const char *path, const char *src, const char *dst)
+{
+	size_t sl = strlen(src);
+	char *out;
+
+	if (strncmp(path, src, sl) || path[sl] != '/')
+		return NULL;
+	if (asprintf(&out, "%s%s", dst, path + sl) < 0)
+		return NULL;
+	return out;
+}
+
+bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const char *dst,
+		   int *type, uint32_t *inum, size_t *below)
+{
+	struct mount_pin *p;
+	bool self = false;
+	size_t i;
+	char *np;
+
+	*below = 0;
+	if (!strcmp(src, dst))
+		return false;
+	/* whatever was at dst is covered, not removed: the kernel keeps it */
+	for (i = 0; i < m->n; i++) {
+		p = &m->v[i];
+		if (p->mntns != mntns)
+			continue;
+		if (!strcmp(p->path, src)) {
+			np = strdup(dst);
+			if (!np)
+				continue;
+			free(p->path);
+			p->path = np;
+			*type = p->type;
+			*inum = p->inum;
+			self = true;
+		} else if ((np = rebase(p->path, src, dst))) {
+			free(p->path);
+			p->path = np;
+			(*below)++;
+		}
+	}
+	return self;
+}
+
+void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to)
+{
+	size_t i, n = m->n;
+
+	if (from == to)
+		return;
+	for (i = 0; i < n; i++)
+		if (m->v[i].mntns == from)
+			mounttab_add(m, to, m->v[i].path, m->v[i].type, m->v[i].inum);
+}
+
+size_t mounttab_drop_ns(struct mounttab *m, uint32_t mntns,
+			void (*fn)(void *ctx, const struct mount_pin *p), void *ctx)
+{
+	size_t i = 0, dropped = 0;
+
+	while (i < m->n) {
+		if (m->v[i].mntns != mntns) {
+			i++;
+			continue;
+		}
+		if (fn)
+			fn(ctx, &m->v[i]);
+		remove_at(m, i);
+		dropped++;
+	}
+	return dropped;
+}
+
+bool mounttab_has_ns(const struct mounttab *m, uint32_t mntns)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->v[i].mntns == mntns)
+			return true;
+	return false;
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Container ids and names from the runtimes' own state files. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "containers.h"
+
+#define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define HEX64B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+
+Test(containers, oci_state_runc_and_crun)
+{
+	uint32_t pid;
+
+	cr_assert(oci_state_pid("{\"id\":\"x\",\"init_process_pid\":4242,\"config\":{}}", &pid));
+	cr_assert_eq(pid, 4242);
+	cr_assert(oci_state_pid("{\"pid\": 77, \"bundle\": \"/b\", \"rootfs\": \"rootfs\"}", &pid));
+	cr_assert_eq(pid, 77);
+	/* being created (no pid yet), garbage, negative, huge: no pid */
+	cr_assert_not(oci_state_pid("{\"id\":\"x\"}", &pid));
+	cr_assert_eq(pid, 0);
+	cr_assert_not(oci_state_pid("not json", &pid));
+	cr_assert_not(oci_state_pid("{\"pid\":-3}", &pid));
+	cr_assert_not(oci_state_pid("{\"pid\":99999999999}", &pid));
+	cr_assert_not(oci_state_pid("", &pid));
+}
+
+struct seen {
+	char ids[4][80], names[4][128];
+	int n;
+};
+
+static void collect(void *ctx, const char *id, const char *name)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 4) {
+		snprintf(s->ids[s->n], sizeof(s->ids[0]), "%s", id);
+		snprintf(s->names[s->n], sizeof(s->names[0]), "%s", name);
+		s->n++;
+	}
+}
+
+Test(containers, podman_containers_json)
+{
+	struct seen s = { 0 };
+	int n = podman_names_parse("[{\"id\":\"" HEX64 "\",\"names\":[\"web\",\"alias\"],"
+				   "\"image\":\"i\"},{\"id\":\"" HEX64B "\"},{\"names\":[\"noid\"]},"
+				   "{\"id\":7,\"names\":[\"numid\"]}]", collect, &s);
+
+	cr_assert_eq(n, 4);
+	cr_assert_eq(s.n, 2, "entries without a string id are skipped");
+	cr_assert_str_eq(s.ids[0], HEX64);
+	cr_assert_str_eq(s.names[0], "web", "the first name is podman's name");
+	cr_assert_str_eq(s.names[1], "", "no names: empty");
+	cr_assert_eq(podman_names_parse("{\"id\":1}", collect, &s), -1);
+	cr_assert_eq(podman_names_parse("[", collect, &s), -1);
+}
+
+Test(containers, runtime_comms)
+{
+	cr_assert(runtime_comm("runc"));
+	cr_assert(runtime_comm("runc:[1:CHILD]"));
+	cr_assert(runtime_comm("crun"));
+	cr_assert(runtime_comm("conmon"));
+	cr_assert(runtime_comm("podman"));
+	cr_assert_not(runtime_comm("ip"));
+	cr_assert_not(runtime_comm("unshare"));
+	cr_assert_not(runtime_comm("bash"));
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A fake root: runc and crun state dirs and podman's containers.json. */
+Test(containers, state_dirs_ids_names_prefixes)
+{
+	char root[] = "/tmp/nsaudit-ctr-XXXXXX", p[512];
+	const struct container_info *ci;
+	struct containers *c;
+
+	cr_assert(mkdtemp(root));
+	snprintf(p, sizeof(p), "mkdir -p %s/run/runc/%s %s/run/runc/plain-id %s/run/crun/%s "
+		 "%s/run/runc/.hidden %s/var/lib/containers/storage/overlay-containers",
+		 root, HEX64, root, root, HEX64B, root, root);
+	cr_assert_eq(system(p), 0);
+	snprintf(p, sizeof(p), "%s/run/runc/%s/state.json", root, HEX64);
+	put(p, "{\"id\":\"" HEX64 "\",\"init_process_pid\":1}");
+	snprintf(p, sizeof(p), "%s/run/crun/%s/status", root, HEX64B);
+	put(p, "{\"pid\":1}");
+	snprintf(p, sizeof(p), "%s/var/lib/containers/storage/overlay-containers/containers.json",
+		 root);
+	put(p, "[{\"id\":\"" HEX64 "\",\"names\":[\"web\"]},{\"id\":\"" HEX64B
+	       "\",\"names\":[\"db\"]},{\"id\":\"cafe0000cafe0000\",\"names\":[\"created\"]}]");
+
+	c = containers_new(root);
+	cr_assert(c);
+	cr_assert_eq(containers_count(c), 4, "two runc, one crun, one only in podman's storage");
+	ci = containers_find(c, "web");
+	cr_assert(ci);
+	cr_assert_str_eq(ci->id, HEX64);
+	cr_assert_str_eq(ci->runtime, "runc");
+	ci = containers_find(c, "db");
+	cr_assert(ci);
+	cr_assert_str_eq(ci->runtime, "crun");
+	cr_assert_str_eq(containers_find(c, "fedcba987654")->name, "db", "12-character prefix");
+	cr_assert_null(containers_find(c, "fedcba98765"), "11 characters are too few");
+	cr_assert_str_eq(containers_find(c, "plain-id")->id, "plain-id");
+	cr_assert_str_eq(containers_find(c, "created")->id, "cafe0000cafe0000");
+	cr_assert_null(containers_find(c, ".hidden"));
+	cr_assert_null(containers_find(c, "nope"));
+	/* a test root's pids are not this machine's: no namespaces named */
+	cr_assert_null(containers_by_ns(c, 0, 4026531840u));
+	containers_free(c);
+	snprintf(p, sizeof(p), "rm -rf %s", root);
+	system(p);
+}
