@@ -31,7 +31,7 @@ struct audit_log_opts {
 	const char *key_path;	    /* --key; NULL = DIR/.key, generated if absent */
 	enum audit_format format;   /* --format json|audit (default json) */
 	uint64_t max_size;	    /* --max-size BYTES[K|M|G]; 0 = 64M */
-	unsigned int keep;	    /* --keep N segments (default 10, 0 = all) */
+	unsigned int keep;	    /* --keep N segments (1..1000000, default 10) */
 	enum audit_on_full on_full; /* --on-full rotate|suspend|stop */
 	enum audit_sync sync;	    /* --sync none|batch|every (default batch) */
 };

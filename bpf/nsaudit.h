@@ -55,7 +55,7 @@ enum nsaudit_probe {
 	NSAUDIT_PROBE_RAW_TP_FORK,	/* raw_tp/sched_process_fork */
 	NSAUDIT_PROBE_FEXIT_SYS_NSFD,	/* fexit/__x64_sys_nsfd (patched kernel) */
 	NSAUDIT_PROBE_FEXIT_SYS_SETNS,	/* fentry+fexit/__x64_sys_setns */
-	NSAUDIT_PROBE_FEXIT_SET_NAMESPACE, /* fentry+fexit/set_namespace */
+	NSAUDIT_PROBE_FEXIT_SET_NAMESPACE, /* fexit/set_namespace */
 	NSAUDIT_PROBE_TP_NSFD,		/* tracepoint/nsaudit/nsfd (patched) */
 	NSAUDIT_PROBE_TP_SET_NAMESPACE,	/* tracepoint/nsaudit/set_namespace */
 	NSAUDIT_PROBE_TP_NS_FREE,	/* tracepoint/nsaudit/ns_free */
@@ -92,7 +92,8 @@ struct nsaudit_event {
 	__u32 ns_type;		/* enum nsaudit_ns_type */
 	__u32 ns_inum;		/* the namespace acted on (entered/created/pinned) */
 	__u32 old_inum;		/* setns/unshare/clone: the one left */
-	__s32 result;		/* 0 or -errno (fd number for open/nsfd) */
+	__s32 result;		/* 0 or -errno; open: the new fd (the record
+				 * says 0 and has it in fd); nsfd: 0, fd in fd */
 	__u32 pid;		/* tgid of the actor */
 	__u32 tid;
 	__u32 ppid;
