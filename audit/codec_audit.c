@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "clock.h"
 #include "codec.h"
 #include "codec_impl.h"
 
@@ -110,12 +111,8 @@ void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key
 	int64_t ns = 0;
 
 	if (!json_object_object_get_ex(rec, "time", &t) ||
-	    audit_time_parse(json_object_get_string(t), &ns)) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	}
+	    audit_time_parse(json_object_get_string(t), &ns))
+		ns = clock_ns(CLOCK_REALTIME);
 	sb_printf(out, "type=NSAUDIT msg=nsaudit(%" PRId64 ".%03d:%" PRIu64 "):",
 		  ns / 1000000000, (int)(ns % 1000000000 / 1000000), seq);
 	json_object_object_foreach(rec, k, v)

@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "nstype.h"
 #include "search.h"
@@ -223,14 +224,12 @@ int cmd_search(int argc, char **argv)
 	bool json = false;
 	uint64_t matched;
 	unsigned int *nums = NULL;
-	struct timespec now;
 	char err[512], gone_buf[4096];
-	int64_t now_ns;
+	int64_t now;
 	size_t n;
 	int dirfd, c, idx = -1;
 
-	clock_gettime(CLOCK_REALTIME, &now);
-	now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	now = clock_ns(CLOCK_REALTIME);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
 		const char *a;
@@ -297,7 +296,7 @@ int cmd_search(int argc, char **argv)
 		} else if (!strcmp(a, "since") || !strcmp(a, "until")) {
 			bool since = a[0] == 's';
 
-			if (audit_time_arg(optarg, now_ns, since ? &f.since_ns : &f.until_ns)) {
+			if (audit_time_arg(optarg, now, since ? &f.since_ns : &f.until_ns)) {
 				snprintf(err, sizeof(err),
 					 "--%s: '%.64s' is not a time (RFC 3339, "
 					 "@EPOCH, now, or ago as 10m, 2h, 7d)",

@@ -13,6 +13,7 @@
 
 #include <bpf/bpf.h>
 
+#include "clock.h"
 #include "enrich.h"
 #include "nstype.h"
 
@@ -53,14 +54,6 @@ struct enrich {
 	int exe_map_fd;		/* the BPF side's exe_paths, -1 if none */
 	bool own_exe_map;
 };
-
-static int64_t clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 struct enrich *enrich_new(void)
 {

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "enrich.h"
 #include "nsnames.h"
 #include "nstype.h"
@@ -78,14 +79,6 @@ struct nsnames {
 	char buf[PATH_MAX + 32];
 	char name_buf[PATH_MAX + 32], old_buf[PATH_MAX + 32];
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* --- parsers ------------------------------------------------------------ */
 

@@ -21,19 +21,12 @@
 #include <unistd.h>
 #include <libaudit.h>
 
+#include "clock.h"
 #include "sink.h"
 #include "sink_impl.h"
 
 #define RETRY_NS 1000000000LL		/* a receiver that is down: retried every 1 s */
 #define REPORT_NS 10000000000LL		/* loss lines on stderr at most every 10 s */
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static const char *sink_name(const struct sink *s)
 {

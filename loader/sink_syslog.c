@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "event_json.h"
 #include "sink.h"
 #include "sink_impl.h"
@@ -96,11 +97,9 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 	if (time_s && strlen(time_s) >= 20 && time_s[19] == '.') {
 		snprintf(ts, sizeof(ts), "%.26sZ", time_s);
 	} else {
-		struct timespec now;
 		char full[64];
 
-		clock_gettime(CLOCK_REALTIME, &now);
-		format_rfc3339((int64_t)now.tv_sec * 1000000000 + now.tv_nsec, full, sizeof(full));
+		format_rfc3339(clock_ns(CLOCK_REALTIME), full, sizeof(full));
 		snprintf(ts, sizeof(ts), "%.26sZ", full);
 	}
 	header_field(hostname, 255, host);
