@@ -111,7 +111,7 @@ int cmd_holders(int argc, char **argv)
 		char lab[48];
 
 		target = ns_find(&m, spec.type, spec.inum);
-		ns_label(lab, sizeof(lab), spec.type, spec.inum);
+		nstype_label(lab, sizeof(lab), spec.type, spec.inum);
 		if (!target) {
 			ERR("%s: no such namespace (no task, fd, bind mount, socket or child "
 			    "namespace holds it)",

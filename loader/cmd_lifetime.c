@@ -386,7 +386,7 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 		    path);
 		return 1;
 	}
-	lt_label(err, sizeof(err), fm.type, fm.inum);
+	nstype_label(err, sizeof(err), fm.type, fm.inum);
 	cmd_error("lifetime", 0,
 		  "note: %.200s no longer exists; showing %s, the last namespace mounted "
 		  "there per the log",
@@ -502,7 +502,7 @@ int cmd_lifetime(int argc, char **argv)
 	if (rd.skipped > 10)
 		ERR("%" PRIu64 " damaged lines skipped in all", rd.skipped);
 	lt_finish(&o.tl);
-	lt_label(lab, sizeof(lab), o.tl.type, o.tl.inum);
+	nstype_label(lab, sizeof(lab), o.tl.type, o.tl.inum);
 	if (!o.tl.ninc) {
 		/* nothing in the log: maybe it is alive and was never acted on */
 		uint64_t id;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "codec.h"
 #include "event_json.h"
 #include "nstype.h"
 
@@ -23,36 +24,6 @@ void format_rfc3339(int64_t realtime_ns, char *buf, size_t len)
 		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, nsec);
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
-{
-	size_t need, i;
-	unsigned int cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		need = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		need = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		need = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (need > n)
-		return 0;
-	for (i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and out-of-range code points are invalid */
-	if ((need == 2 && cp < 0x80) || (need == 3 && cp < 0x800) ||
-	    (need == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return need;
-}
-
 void json_add_bytes(struct json_object *o, const char *key, const char *s, size_t maxlen)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -63,7 +34,7 @@ void json_add_bytes(struct json_object *o, const char *key, const char *s, size_
 	if (n > 4096)
 		n = 4096;
 	while (i < n) {
-		k = utf8_seq_len(u + i, n - i);
+		k = utf8_len(u + i, n - i);
 		if (k) {
 			memcpy(fixed + out, u + i, k);
 			out += k;
@@ -208,26 +179,6 @@ static bool get_bool(struct json_object *rec, const char *k)
 }
 
 /* Print untrusted bytes C-style so a line stays one line and readable. */
-static void print_escaped(FILE *f, const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *u; u++) {
-		if (*u == '"' || *u == '\\')
-			fprintf(f, "\\%c", *u);
-		else if (*u == '\n')
-			fputs("\\n", f);
-		else if (*u == '\t')
-			fputs("\\t", f);
-		else if (*u < 0x20 || *u == 0x7f)
-			fprintf(f, "\\x%02x", *u);
-		else
-			fputc(*u, f);
-	}
-	fputc('"', f);
-}
-
 void record_print_text(FILE *f, struct json_object *rec, bool colour)
 {
 	const char *op = get_str(rec, "op") ?: "?", *type = get_str(rec, "ns_type");
@@ -242,7 +193,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " %s:[?]", type);
 	if ((s = get_str(rec, "ns_name"))) {
 		fputc(' ', f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	if (type && get_i64(rec, "old_inum", &v))
 		fprintf(f, " from %s:[%lld]", type, (long long)v);
@@ -254,7 +205,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " pid=%lld", (long long)v);
 	if ((s = get_str(rec, "comm"))) {
 		fputs(" comm=", f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	if (get_i64(rec, "uid", &v))
 		fprintf(f, " uid=%lld", (long long)v);
@@ -266,7 +217,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " via=%s", s);
 	if ((s = get_str(rec, "path"))) {
 		fputs(" path=", f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	get_i64(rec, "result", &result);
 	if (result < 0)

@@ -217,17 +217,12 @@ long explained(const struct ns_ent *e)
 	return n;
 }
 
-void ns_label(char *buf, size_t len, int type, uint32_t inum)
-{
-	snprintf(buf, len, "%s:[%u]", nstype_name(type) ? nstype_name(type) : "?", inum);
-}
-
 const char *fd_via(const struct holders_file *f, char *buf, size_t len)
 {
 	char mns[48];
 
 	if (f->mnt_ns_inum) {
-		ns_label(mns, sizeof(mns), NSAUDIT_NS_MNT, f->mnt_ns_inum);
+		nstype_label(mns, sizeof(mns), NSAUDIT_NS_MNT, f->mnt_ns_inum);
 		snprintf(buf, len, "bind mount %s in %s", f->path, mns);
 		return "bind-mount";
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec.h"
 #include "holders_fmt.h"
 #include "holders_model.h"
 #include "nsnames.h"
@@ -47,22 +48,6 @@ static void line_add(struct lines *l, const char *fmt, ...)
 }
 
 /* comm and paths are hostile: print control characters as \xNN. */
-static const char *safe(const char *in, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (; *in && n + 5 < len; in++) {
-		unsigned char c = (unsigned char)*in;
-
-		if (c < 0x20 || c == 0x7f || c == '\\')
-			n += snprintf(buf + n, len - n, "\\x%02x", c);
-		else
-			buf[n++] = (char)c;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 static void acct_text(const struct ns_ent *e, char *buf, size_t len)
 {
 	static const char *const words[ACCT_MAX] = {
@@ -103,7 +88,7 @@ void print_ns(const struct model *m, struct ns_ent *e, const char *indent, bool 
 	size_t i, j, shown = 0, hidden = 0, kthreads = 0;
 
 	e->printed = true;
-	ns_label(lab, sizeof(lab), e->type, e->inum);
+	nstype_label(lab, sizeof(lab), e->type, e->inum);
 	acct_text(e, b3, sizeof(b3));
 	printf("%s%s", indent, lab);
 	if (m->names && (name = nsnames_lookup(m->names, e->type, e->inum, 0)))
@@ -146,7 +131,7 @@ void print_ns(const struct model *m, struct ns_ent *e, const char *indent, bool 
 		}
 		shown++;
 		snprintf(b2, sizeof(b2), " (%d threads)", threads);
-		line_add(&l, "task    pid %d %s%s%s%s", t->pid, safe(t->comm, b1, sizeof(b1)),
+		line_add(&l, "task    pid %d %s%s%s%s", t->pid, audit_text_escape_buf(t->comm, b1, sizeof(b1)),
 			 threads > 1 ? b2 : "",
 			 fc ? (e->type == NSAUDIT_NS_PID ? "  (pid_for_children)"
 							 : "  (time_for_children)")
@@ -166,11 +151,11 @@ void print_ns(const struct model *m, struct ns_ent *e, const char *indent, bool 
 		if (f->kind == HOLDERS_FILE_NSFS && type_of_flag(f->ns.clone_flag) == e->type) {
 			fd_via(f, b2, sizeof(b2));
 			line_add(&l, "fd      pid %u fd %u %s  via %s", f->pid, f->fd,
-				 safe(f->comm, b1, sizeof(b1)), safe(b2, b3, sizeof(b3)));
+				 audit_text_escape_buf(f->comm, b1, sizeof(b1)), audit_text_escape_buf(b2, b3, sizeof(b3)));
 		} else if (f->kind == HOLDERS_FILE_SOCKET && e->type == NSAUDIT_NS_NET) {
 			sock_describe(b2, sizeof(b2), f->family, f->type, f->protocol);
 			line_add(&l, "socket  pid %u fd %u %s  %s%s", f->pid, f->fd,
-				 safe(f->comm, b1, sizeof(b1)), b2,
+				 audit_text_escape_buf(f->comm, b1, sizeof(b1)), b2,
 				 f->net_ref ? "" : " (kernel socket: holds no reference)");
 		}
 	}
@@ -179,8 +164,8 @@ void print_ns(const struct model *m, struct ns_ent *e, const char *indent, bool 
 
 		if (hm->inum != e->inum || hm->type != e->type)
 			continue;
-		ns_label(lab2, sizeof(lab2), NSAUDIT_NS_MNT, hm->mnt_ns);
-		line_add(&l, "mount   %s in %s%s", safe(hm->path, b2, sizeof(b2)), lab2,
+		nstype_label(lab2, sizeof(lab2), NSAUDIT_NS_MNT, hm->mnt_ns);
+		line_add(&l, "mount   %s in %s%s", audit_text_escape_buf(hm->path, b2, sizeof(b2)), lab2,
 			 hm->via_pid ? "" : " (a mount namespace no task is in)");
 	}
 	for (i = 0; i < m->nns; i++) {
@@ -189,12 +174,12 @@ void print_ns(const struct model *m, struct ns_ent *e, const char *indent, bool 
 		if (!c->known || c == e)
 			continue;
 		if (e->type == NSAUDIT_NS_USER && c->k.owner_inum == e->inum && !all) {
-			ns_label(lab2, sizeof(lab2), c->type, c->inum);
+			nstype_label(lab2, sizeof(lab2), c->type, c->inum);
 			line_add(&l, "child   %s (%s)", lab2,
 				 c->type == NSAUDIT_NS_USER ? "nested user namespace" : "owned");
 		} else if (e->type == NSAUDIT_NS_PID && c->type == NSAUDIT_NS_PID &&
 			   c->k.parent_inum == e->inum) {
-			ns_label(lab2, sizeof(lab2), c->type, c->inum);
+			nstype_label(lab2, sizeof(lab2), c->type, c->inum);
 			line_add(&l, "child   %s (nested pid namespace)", lab2);
 		}
 	}

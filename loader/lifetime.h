@@ -101,8 +101,6 @@ const struct lt_event *lt_add(struct lt_timeline *tl, struct json_object *rec);
  * but the last one, which stays LT_OPEN unless it saw an ns_free. */
 void lt_finish(struct lt_timeline *tl);
 
-/* "net:[4026532289]" */
-void lt_label(char *buf, size_t len, int type, uint32_t inum);
 
 /*
  * One readable line (with '\n') for an event: short time, kind, what, who:

@@ -24,7 +24,7 @@ sleep 1
 "$NSOPS" -n 'x\ny' unshare uts >/dev/null
 sleep 0.2; kill -INT $tp; wait $tp
 expect_eq "hostile comm: text format stays one line per record" \
-	"$(grep -c 'comm="x\\ny"' "$TMP/text")" 1
+	"$(grep -c 'comm="x\\x0ay"' "$TMP/text")" 1
 
 # --- hostile paths: a bind mount whose mount point has a newline and quote
 OUT=$TMP/path.jsonl
