@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "enrich.h"
+#include "mountinfo.h"
 #include "nsnames.h"
 #include "nstype.h"
 

@@ -10,6 +10,7 @@
 
 #include "enrich.h"
 #include "event_json.h"
+#include "mountinfo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

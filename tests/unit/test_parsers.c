@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "enrich.h"
+#include "mountinfo.h"
 #include "nstype.h"
 #include "tracer.h"
 
