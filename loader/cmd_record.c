@@ -9,7 +9,6 @@
  * one already wrote are recognised by their kernel sequence number (kseq)
  * and skipped, so nothing is written twice either.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -21,6 +20,7 @@
 #include "commands.h"
 #include "log.h"
 #include "privs.h"
+#include "segment.h"
 #include "sink.h"
 #include "tracer.h"
 
@@ -99,24 +99,26 @@ static void scan_numbers(const char *buf, const char *key, uint64_t *vals, size_
 static void resume_point(const char *dir, uint64_t *kseqs, size_t *n, size_t max,
 			 uint64_t *lost_total)
 {
-	char newest[512] = "", path[1024], *buf;
-	struct dirent *d;
-	DIR *dp = opendir(dir);
+	char newest[AUDIT_SEG_NAME_MAX], *buf;
+	unsigned int *nums = NULL;
+	size_t nsegs = 0;
 	off_t size;
-	int fd;
+	int dirfd, fd;
 
 	*n = 0;
 	*lost_total = 0;
-	if (!dp)
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
 		return;
-	while ((d = readdir(dp)))	/* segment names sort by age */
-		if (d->d_name[0] != '.' && strcmp(d->d_name, newest) > 0)
-			snprintf(newest, sizeof(newest), "%s", d->d_name);
-	closedir(dp);
-	if (!newest[0])
+	if (audit_seg_list(dirfd, &nums, &nsegs) || !nsegs) {
+		free(nums);
+		close(dirfd);
 		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, newest);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	audit_seg_name(nums[nsegs - 1], newest);
+	free(nums);
+	fd = openat(dirfd, newest, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	close(dirfd);
 	if (fd < 0)
 		return;
 	size = lseek(fd, 0, SEEK_END);
