@@ -229,24 +229,14 @@ int cmd_record(int argc, char **argv)
 		case ':':
 			if (optopt == OPT_PIN_DIR)
 				return cmd_error("record", EXIT_USAGE, "%s", pin_dir_msg);
-			if (optopt == SINK_OPT_SINK)
-				return cmd_error("record", EXIT_USAGE,
-						 "--sink needs a value (syslog[:ADDRESS], audit)");
-			if (optopt >= AUDIT_OPT_BASE && optopt < AUDIT_OPT_BASE + 16)
-				return cmd_error("record", EXIT_USAGE, "--%s needs a value",
-						 cmd_opt_name(opts, optopt, -1));
-			return cmd_error("record", EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+			return cmd_needs_value("record", opts, argv);
 		case '?':
 			return cmd_error("record", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 					 cmd_bad_option(argv));
 		default:
-			rc = sinks_set_opt(&r.sinks, name, optarg, err, sizeof(err));
-			if (!rc)
-				rc = audit_log_set_opt(&lo, name, optarg, err, sizeof(err));
-			if (!rc)
-				rc = tracer_set_opt(&o, name, optarg, err, sizeof(err));
-			if (rc < 0)
-				return cmd_error("record", EXIT_USAGE, "%s", err);
+			rc = cmd_lib_opt("record", &r.sinks, &lo, &o, name, optarg);
+			if (rc)
+				return rc;
 		}
 	}
 	if (optind < argc)

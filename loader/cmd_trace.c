@@ -82,7 +82,6 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option opts[OPTS_MAX] = { 0 };
-	char err[256];
 	int c, idx = -1, rc;
 
 	cmd_opts_cat(opts, OPTS_MAX, own);
@@ -107,19 +106,14 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace
 		case ':':
 			if (optopt == 'f')
 				return cmd_error("trace", EXIT_USAGE, "--format needs a value (text, json)");
-			if (optopt == SINK_OPT_SINK)
-				return cmd_error("trace", EXIT_USAGE,
-						 "--sink needs a value (syslog[:ADDRESS], audit)");
-			return cmd_error("trace", EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+			return cmd_needs_value("trace", opts, argv);
 		case '?':
 			return cmd_error("trace", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 					 cmd_bad_option(argv));
 		default:
-			rc = sinks_set_opt(out->sinks, name, optarg, err, sizeof(err));
-			if (!rc)
-				rc = tracer_set_opt(o, name, optarg, err, sizeof(err));
-			if (rc < 0)
-				return cmd_error("trace", EXIT_USAGE, "%s", err);
+			rc = cmd_lib_opt("trace", out->sinks, NULL, o, name, optarg);
+			if (rc)
+				return rc;
 		}
 	}
 	if (optind < argc)

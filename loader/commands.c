@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "log.h"
+#include "sink.h"
+#include "tracer.h"
 
 int cmd_error(const char *cmd, int rc, const char *fmt, ...)
 {
@@ -59,4 +62,27 @@ const char *cmd_opt_name(const struct option *opts, int c, int idx)
 		if (opts->val == c && !opts->flag)
 			return opts->name;
 	return NULL;
+}
+
+int cmd_needs_value(const char *cmd, const struct option *opts, char **argv)
+{
+	if (optopt == SINK_OPT_SINK)
+		return cmd_error(cmd, EXIT_USAGE, "--sink needs a value (syslog[:ADDRESS], audit)");
+	if (optopt >= AUDIT_OPT_BASE && optopt < AUDIT_OPT_BASE + 16)
+		return cmd_error(cmd, EXIT_USAGE, "--%s needs a value",
+				 cmd_opt_name(opts, optopt, -1));
+	return cmd_error(cmd, EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+}
+
+int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
+		struct tracer_opts *to, const char *name, const char *val)
+{
+	char err[512];
+	int rc = sinks_set_opt(sinks, name, val, err, sizeof(err));
+
+	if (!rc && lo)
+		rc = audit_log_set_opt(lo, name, val, err, sizeof(err));
+	if (!rc)
+		rc = tracer_set_opt(to, name, val, err, sizeof(err));
+	return rc < 0 ? cmd_error(cmd, EXIT_USAGE, "%s", err) : 0;
 }
