@@ -2,7 +2,7 @@
 /*
  * lifetime.h - the timeline of one namespace, built from recorded records
  * (json-c objects as audit_rec_parse() gives them). No BPF, no files: the
- * command (lifetime.c) feeds records in log order and prints.
+ * command (cmd_lifetime.c) feeds records in log order and prints.
  *
  * Inode numbers are reused once a namespace is freed. Records of 6.18+
  * kernels carry ns_id (never reused), so one TYPE:INODE can yield several
