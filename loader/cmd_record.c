@@ -202,10 +202,7 @@ int cmd_record(int argc, char **argv)
 	tracer_opts_init(&o);
 	audit_log_opts_init(&lo);
 	o.pin_dir = NSAUDIT_PIN_DIR;
-	cmd_opts_cat(opts, OPTS_MAX, own);
-	cmd_opts_cat(opts, OPTS_MAX, sink_options);
-	cmd_opts_cat(opts, OPTS_MAX, audit_log_options);
-	cmd_opts_cat(opts, OPTS_MAX, tracer_options);
+	cmd_lib_options(opts, OPTS_MAX, own, 1);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {
 		const char *name = cmd_opt_name(opts, c, idx);

@@ -84,9 +84,7 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace
 	struct option opts[OPTS_MAX] = { 0 };
 	int c, idx = -1, rc;
 
-	cmd_opts_cat(opts, OPTS_MAX, own);
-	cmd_opts_cat(opts, OPTS_MAX, sink_options);
-	cmd_opts_cat(opts, OPTS_MAX, tracer_options);
+	cmd_lib_options(opts, OPTS_MAX, own, 0);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":hf:" TRACER_SHORTOPTS, opts, &idx)) != -1) {
 		const char *name = cmd_opt_name(opts, c, idx);

@@ -64,6 +64,15 @@ const char *cmd_opt_name(const struct option *opts, int c, int idx)
 	return NULL;
 }
 
+void cmd_lib_options(struct option *opts, size_t cap, const struct option *own, int log)
+{
+	cmd_opts_cat(opts, cap, own);
+	cmd_opts_cat(opts, cap, sink_options);
+	if (log)
+		cmd_opts_cat(opts, cap, audit_log_options);
+	cmd_opts_cat(opts, cap, tracer_options);
+}
+
 int cmd_needs_value(const char *cmd, const struct option *opts, char **argv)
 {
 	if (optopt == SINK_OPT_SINK)
