@@ -103,7 +103,8 @@ static void audit_value(struct sbuf *b, struct json_object *v)
 
 /* type=NSAUDIT msg=nsaudit(SEC.MSEC:SEQ): key=value ... mac=HEX */
 void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
-		       const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN])
+			const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
+			uint8_t mac[AUDIT_MAC_LEN])
 {
 	char machex[AUDIT_MAC_HEX + 1];
 	struct json_object *t;
@@ -113,8 +114,8 @@ void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key
 	if (!json_object_object_get_ex(rec, "time", &t) ||
 	    audit_time_parse(json_object_get_string(t), &ns))
 		ns = clock_ns(CLOCK_REALTIME);
-	sb_printf(out, "type=NSAUDIT msg=nsaudit(%" PRId64 ".%03d:%" PRIu64 "):",
-		  ns / 1000000000, (int)(ns % 1000000000 / 1000000), seq);
+	sb_printf(out, "type=NSAUDIT msg=nsaudit(%" PRId64 ".%03d:%" PRIu64 "):", ns / 1000000000,
+		  (int)(ns % 1000000000 / 1000000), seq);
 	json_object_object_foreach(rec, k, v)
 	{
 		if (!strcmp(k, "seq") || !strcmp(k, "mac"))
@@ -196,8 +197,8 @@ static int parse_mac(const char *line, size_t len, struct audit_rec *r, char *er
 }
 
 /* "type=NSAUDIT msg=nsaudit(TIME:SEQ):": SEQ, and *p after the header. */
-static int parse_header(const char *line, const char *end, uint64_t *seq, const char **p,
-			char *err, size_t errlen)
+static int parse_header(const char *line, const char *end, uint64_t *seq, const char **p, char *err,
+			size_t errlen)
 {
 	static const char head[] = "type=NSAUDIT msg=nsaudit(";
 	const char *colon, *q;

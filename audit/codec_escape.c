@@ -51,8 +51,8 @@ void audit_json_escape(struct sbuf *b, const char *str, size_t n)
 
 		/* plain printable ASCII goes in one piece: this is the
 		 * recorder's hot path, one call per byte was a tenth of it */
-		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' &&
-			      s[run] != '\\';
+		for (run = i;
+		     run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\';
 		     run++)
 			;
 		if (run > i) {

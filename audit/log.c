@@ -256,7 +256,6 @@ int write_pending(struct audit_log *l)
 	return 0;
 }
 
-
 int audit_log_append(struct audit_log *l, struct json_object *rec)
 {
 	return emit(l, rec);
@@ -344,4 +343,3 @@ int audit_log_close(struct audit_log *l)
 	free_log(l);
 	return rc;
 }
-

@@ -362,4 +362,3 @@ fail:
 	free_log(l);
 	return NULL;
 }
-

@@ -129,7 +129,6 @@ int rotate(struct audit_log *l)
 	return 0;
 }
 
-
 /* The full-disk policies, around writing one record. */
 int emit(struct audit_log *l, struct json_object *rec)
 {
@@ -179,4 +178,3 @@ int emit(struct audit_log *l, struct json_object *rec)
 		}
 	}
 }
-

@@ -392,4 +392,3 @@ out:
 	close(w.dirfd);
 	return rc;
 }
-

@@ -93,7 +93,8 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 		}
 	}
 	if (a->all == (optind < argc) || argc - optind > 1) {
-		ERR("%s (try 'nsaudit holders --help')", a->all ? "give either NS or --all, not both"
+		ERR("%s (try 'nsaudit holders --help')", a->all
+							     ? "give either NS or --all, not both"
 							     : "which namespace? give NS or --all");
 		return EXIT_USAGE;
 	}

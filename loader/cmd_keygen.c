@@ -23,9 +23,9 @@ static void keygen_usage(FILE *f)
 int cmd_keygen(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "force", no_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
+	    {"help", no_argument, NULL, 'h'},
+	    {"force", no_argument, NULL, 'f'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *file = NULL;
 	bool force = false;
@@ -42,7 +42,8 @@ int cmd_keygen(int argc, char **argv)
 			force = true;
 			break;
 		default:
-			return cmd_error("keygen", EXIT_USAGE, "unknown option '%.64s' (try --help)",
+			return cmd_error("keygen", EXIT_USAGE,
+					 "unknown option '%.64s' (try --help)",
 					 cmd_bad_option(argv));
 		}
 	}

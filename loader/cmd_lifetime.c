@@ -541,8 +541,8 @@ static void print_timeline_text(struct lifetime *lt)
 	char err[512];
 	size_t i, j;
 
-	printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lt->lab, tl->nev,
-	       tl->records, lt->rd.dir,
+	printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lt->lab, tl->nev, tl->records,
+	       lt->rd.dir,
 	       !lt->verified ? " (not verified: no --key, no DIR/.key)\n"
 	       : lt->intact  ? " (verified intact)\n"
 			     : " (NOT INTACT: see stderr)\n");

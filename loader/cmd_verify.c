@@ -33,11 +33,11 @@ static void verify_usage(FILE *f)
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "log-dir", required_argument, NULL, 'd' },
-		{ "key", required_argument, NULL, 'k' },
-		{ NULL, 0, NULL, 0 },
+	    {"help", no_argument, NULL, 'h'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"log-dir", required_argument, NULL, 'd'},
+	    {"key", required_argument, NULL, 'k'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *dir = NULL, *key = NULL;
 	struct audit_verify v;
@@ -61,9 +61,11 @@ int cmd_verify(int argc, char **argv)
 			key = optarg;
 			break;
 		case ':':
-			return cmd_error("verify", EXIT_USAGE, "%s: needs a value", argv[optind - 1]);
+			return cmd_error("verify", EXIT_USAGE, "%s: needs a value",
+					 argv[optind - 1]);
 		default:
-			return cmd_error("verify", EXIT_USAGE, "unknown argument '%.64s' (try --help)",
+			return cmd_error("verify", EXIT_USAGE,
+					 "unknown argument '%.64s' (try --help)",
 					 cmd_bad_option(argv));
 		}
 	}

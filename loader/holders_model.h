@@ -45,7 +45,7 @@ struct ns_ent {
 struct model {
 	struct holders_scan scan;
 	struct holders_mounts mounts;
-	struct nsnames *names;	/* ip netns name, bind path, container:ID, host */
+	struct nsnames *names; /* ip netns name, bind path, container:ID, host */
 	struct ns_ent *ns;
 	size_t nns;
 	pid_t self;

@@ -124,7 +124,8 @@ static void task_lines(const struct model *m, const struct ns_ent *e, const char
 		shown++;
 		snprintf(nthreads, sizeof(nthreads), " (%d threads)", threads);
 		line_add(l, "task    pid %d %s%s%s", t->pid,
-			 audit_text_escape_buf(t->comm, comm, sizeof(comm)), threads > 1 ? nthreads : "",
+			 audit_text_escape_buf(t->comm, comm, sizeof(comm)),
+			 threads > 1 ? nthreads : "",
 			 fc ? (e->type == NSAUDIT_NS_PID ? "  (pid_for_children)"
 							 : "  (time_for_children)")
 			    : "");
@@ -173,8 +174,9 @@ static void mount_lines(const struct model *m, const struct ns_ent *e, struct li
 		if (hm->inum != e->inum || hm->type != e->type)
 			continue;
 		nstype_label(mnt, sizeof(mnt), NSAUDIT_NS_MNT, hm->mnt_ns);
-		line_add(l, "mount   %s in %s%s", audit_text_escape_buf(hm->path, path, sizeof(path)),
-			 mnt, hm->via_pid ? "" : " (a mount namespace no task is in)");
+		line_add(l, "mount   %s in %s%s",
+			 audit_text_escape_buf(hm->path, path, sizeof(path)), mnt,
+			 hm->via_pid ? "" : " (a mount namespace no task is in)");
 	}
 }
 

@@ -88,8 +88,7 @@ int nsfs_root_parse(const char *root, int *type, uint32_t *inum)
 	return 0;
 }
 
-bool mountinfo_nsfs_line(const char *line, char *mnt, size_t mntlen, int *type,
-			 uint32_t *inum)
+bool mountinfo_nsfs_line(const char *line, char *mnt, size_t mntlen, int *type, uint32_t *inum)
 {
 	struct mountinfo_line ml;
 

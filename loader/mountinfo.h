@@ -24,7 +24,6 @@ int mountinfo_parse_line(const char *line, struct mountinfo_line *out);
 int nsfs_root_parse(const char *root, int *type, uint32_t *inum);
 /* Both at once: true for an nsfs mount, with its mount point (decoded) in
  * mnt and its namespace in *type and *inum. */
-bool mountinfo_nsfs_line(const char *line, char *mnt, size_t mntlen, int *type,
-			 uint32_t *inum);
+bool mountinfo_nsfs_line(const char *line, char *mnt, size_t mntlen, int *type, uint32_t *inum);
 
 #endif
