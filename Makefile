@@ -138,12 +138,10 @@ test: deps all $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS)
 vmtest: deps all
 	tests/run.sh vm
 
-# Load generator of the benchmarks (bench/driver.c); bench/run.sh drives it.
-$(BUILD)/bench/driver: bench/driver.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@
+# The benchmarks' own programs (load generator, empty-hook floor).
+include bench/bench.mk
 
-bench: deps all $(BUILD)/bench/driver
+bench: deps all $(BENCH_BINS)
 	bench/run.sh
 
 # PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.

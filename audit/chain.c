@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "chain.h"
+#include "seal.h"
 
 static const char hexdig[] = "0123456789abcdef";
 
@@ -70,78 +71,32 @@ static int write_all(int fd, const void *buf, size_t len)
 
 int audit_key_generate(const char *path, bool force, char *err, size_t errlen)
 {
-	uint8_t key[AUDIT_KEY_LEN];
-	char hex[AUDIT_MAC_HEX + 2];
-	int fd, flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW;
+	struct audit_seal s = {0};
+	int rc;
 
 	if (sodium_init() < 0) {
 		snprintf(err, errlen, "libsodium failed to initialise");
 		return -1;
 	}
-	flags |= force ? O_TRUNC : O_EXCL;
-	fd = open(path, flags, 0600);
-	if (fd < 0) {
-		if (errno == EEXIST)
-			snprintf(err, errlen, "%.200s: exists (use --force to replace it)", path);
-		else
-			snprintf(err, errlen, "%.200s: %s", path, strerror(errno));
-		return -1;
-	}
-	randombytes_buf(key, sizeof(key));
-	audit_hex(key, sizeof(key), hex);
-	sodium_memzero(key, sizeof(key));
-	strcat(hex, "\n");
-	/* An overwritten (--force) key may have had looser permissions. */
-	if (fchmod(fd, 0600) || write_all(fd, hex, strlen(hex)) || fsync(fd)) {
-		snprintf(err, errlen, "%.200s: %s", path, strerror(errno));
-		sodium_memzero(hex, sizeof(hex));
-		close(fd);
-		return -1;
-	}
-	sodium_memzero(hex, sizeof(hex));
-	return close(fd);
+	randombytes_buf(s.key, sizeof(s.key));
+	rc = audit_seal_save(path, &s, force, err, errlen);
+	audit_seal_wipe(&s);
+	return rc;
 }
 
 int audit_key_load(const char *path, uint8_t key[AUDIT_KEY_LEN], char *err, size_t errlen)
 {
-	char buf[AUDIT_MAC_HEX + 4];
-	struct stat st;
-	ssize_t n;
-	size_t len;
-	int fd;
+	struct audit_seal s;
 
-	if (sodium_init() < 0) {
-		snprintf(err, errlen, "libsodium failed to initialise");
+	if (audit_seal_load(path, &s, err, errlen))
+		return -1;
+	if (s.sealing) {
+		audit_seal_wipe(&s);
+		snprintf(err, errlen, "key %.200s: a sealing state, not a static key", path);
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "key %.200s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "key %.200s: not a regular file", path);
-		close(fd);
-		return -1;
-	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0) {
-		snprintf(err, errlen, "key %.200s: %s", path, strerror(errno));
-		return -1;
-	}
-	len = (size_t)n;
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (audit_unhex(buf, len, key, AUDIT_KEY_LEN)) {
-		sodium_memzero(buf, sizeof(buf));
-		snprintf(err, errlen,
-			 "key %.200s: not a key (want 64 lowercase hex digits, "
-			 "as written by 'nsaudit keygen')",
-			 path);
-		return -1;
-	}
-	sodium_memzero(buf, sizeof(buf));
+	memcpy(key, s.key, AUDIT_KEY_LEN);
+	audit_seal_wipe(&s);
 	return 0;
 }
 
@@ -155,21 +110,33 @@ void audit_key_id(const uint8_t key[AUDIT_KEY_LEN], char out[AUDIT_KEY_ID_HEX + 
 	audit_hex(h, AUDIT_KEY_ID_HEX / 2, out);
 }
 
+void audit_mac_st(crypto_generichash_state *st, const uint8_t key[AUDIT_KEY_LEN],
+		  const uint8_t prev[AUDIT_MAC_LEN], const void *body, size_t len,
+		  uint8_t out[AUDIT_MAC_LEN])
+{
+	crypto_generichash_init(st, key, AUDIT_KEY_LEN, AUDIT_MAC_LEN);
+	crypto_generichash_update(st, prev, AUDIT_MAC_LEN);
+	crypto_generichash_update(st, body, len);
+	crypto_generichash_final(st, out, AUDIT_MAC_LEN);
+	/* the state was initialised from the key: nothing of it may stay */
+	sodium_memzero(st, sizeof(*st));
+}
+
 void audit_mac(const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
 	       const void *body, size_t len, uint8_t out[AUDIT_MAC_LEN])
 {
 	crypto_generichash_state st;
 
-	crypto_generichash_init(&st, key, AUDIT_KEY_LEN, AUDIT_MAC_LEN);
-	crypto_generichash_update(&st, prev, AUDIT_MAC_LEN);
-	crypto_generichash_update(&st, body, len);
-	crypto_generichash_final(&st, out, AUDIT_MAC_LEN);
+	audit_mac_st(&st, key, prev, body, len, out);
 }
 
 /*
- * "nsaudit-state v1 seq=N segment=K mac=HEX clean=0|1 smac=HEX\n"; smac is
- * the keyed hash of everything before " smac=" under a label of its own, so
- * a state line can never pass as a record MAC or the other way round.
+ * v1: "nsaudit-state v1 seq=N segment=K mac=HEX clean=0|1 smac=HEX\n"
+ * v2: "nsaudit-state v2 seq=N segment=K mac=HEX epoch=E lost_total=L
+ *      log_id=HEX16 clean=0|1 smac=HEX\n"
+ * smac is the keyed hash of everything before " smac=" under a label of its
+ * own (so a state line can never pass as a record MAC or the other way
+ * round), with the static key (v1) or the key of epoch E (v2).
  */
 static void state_mac(const uint8_t key[AUDIT_KEY_LEN], const char *text, size_t len,
 		      uint8_t out[AUDIT_MAC_LEN])
@@ -179,14 +146,47 @@ static void state_mac(const uint8_t key[AUDIT_KEY_LEN], const char *text, size_t
 	audit_mac(key, label, text, len, out);
 }
 
-int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_state *st, char *err,
+static int state_parse(const char *buf, size_t n, struct audit_state *st, uint8_t smac[AUDIT_MAC_LEN])
+{
+	char machex[AUDIT_MAC_HEX + 1], smachex[AUDIT_MAC_HEX + 1], id[AUDIT_KEY_ID_HEX + 1];
+	unsigned int clean;
+	int end = 0;
+
+	if (!strncmp(buf, "nsaudit-state v1 ", 17)) {
+		st->version = 1;
+		if (sscanf(buf,
+			   "nsaudit-state v1 seq=%" SCNu64 " segment=%u mac=%64[0-9a-f] clean=%u "
+			   "smac=%64[0-9a-f]\n%n",
+			   &st->seq, &st->segment, machex, &clean, smachex, &end) != 5)
+			return -1;
+	} else if (!strncmp(buf, "nsaudit-state v2 ", 17)) {
+		st->version = 2;
+		if (sscanf(buf,
+			   "nsaudit-state v2 seq=%" SCNu64 " segment=%u mac=%64[0-9a-f] epoch=%" SCNu64
+			   " lost_total=%" SCNu64 " log_id=%16[0-9a-f] clean=%u smac=%64[0-9a-f]\n%n",
+			   &st->seq, &st->segment, machex, &st->epoch, &st->lost_total, id, &clean,
+			   smachex, &end) != 8 ||
+		    strlen(id) != AUDIT_KEY_ID_HEX)
+			return -1;
+		memcpy(st->log_id, id, sizeof(id));
+	} else {
+		return -1;
+	}
+	if ((size_t)end != n || clean > 1 ||
+	    audit_unhex(machex, strlen(machex), st->mac, AUDIT_MAC_LEN) ||
+	    audit_unhex(smachex, strlen(smachex), smac, AUDIT_MAC_LEN))
+		return -1;
+	st->clean = clean;
+	return 0;
+}
+
+int audit_state_load(int dirfd, struct audit_keyring *kr, struct audit_state *st, char *err,
 		     size_t errlen)
 {
-	char buf[512], machex[AUDIT_MAC_HEX + 1], smachex[AUDIT_MAC_HEX + 1];
-	uint8_t smac[AUDIT_MAC_LEN], want[AUDIT_MAC_LEN];
-	unsigned int clean;
+	uint8_t smac[AUDIT_MAC_LEN], want[AUDIT_MAC_LEN], key[AUDIT_KEY_LEN];
+	char buf[512];
 	const char *s;
-	int fd, end = 0;
+	int fd;
 	ssize_t n;
 
 	memset(st, 0, sizeof(*st));
@@ -204,29 +204,28 @@ int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_s
 		return -1;
 	}
 	buf[n] = '\0';
-	if (sscanf(buf,
-		   "nsaudit-state v1 seq=%" SCNu64 " segment=%u mac=%64[0-9a-f] clean=%u "
-		   "smac=%64[0-9a-f]\n%n",
-		   &st->seq, &st->segment, machex, &clean, smachex, &end) != 5 ||
-	    end != n || clean > 1 || audit_unhex(machex, strlen(machex), st->mac, AUDIT_MAC_LEN) ||
-	    audit_unhex(smachex, strlen(smachex), smac, AUDIT_MAC_LEN)) {
-		snprintf(err, errlen, "%s: damaged (not a state line)", AUDIT_STATE_FILE);
-		return -1;
-	}
 	/* a space in a scanf format matches any run of white space, or none:
 	 * the line must still hold " smac=" exactly */
 	s = strstr(buf, " smac=");
-	if (!s) {
+	if (state_parse(buf, (size_t)n, st, smac) || !s) {
 		snprintf(err, errlen, "%s: damaged (not a state line)", AUDIT_STATE_FILE);
 		return -1;
 	}
+	if ((st->version == 1) != (kr->kind == AUDIT_KR_STATIC)) {
+		snprintf(err, errlen, "%s: version %u does not go with this key (%s)",
+			 AUDIT_STATE_FILE, st->version,
+			 kr->kind == AUDIT_KR_STATIC ? "a static key" : "a sealing key");
+		return -1;
+	}
+	if (audit_keyring_get(kr, st->epoch, key))
+		return 2;
 	state_mac(key, buf, (size_t)(s - buf), want);
+	sodium_memzero(key, sizeof(key));
 	if (sodium_memcmp(want, smac, AUDIT_MAC_LEN)) {
 		snprintf(err, errlen, "%s: does not verify with this key (wrong key, or edited)",
 			 AUDIT_STATE_FILE);
 		return -1;
 	}
-	st->clean = clean;
 	return 1;
 }
 
@@ -239,9 +238,16 @@ int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct a
 	int fd, len;
 
 	audit_hex(st->mac, AUDIT_MAC_LEN, machex);
-	len = snprintf(buf, sizeof(buf),
-		       "nsaudit-state v1 seq=%" PRIu64 " segment=%u mac=%s clean=%d", st->seq,
-		       st->segment, machex, st->clean ? 1 : 0);
+	if (st->version >= 2)
+		len = snprintf(buf, sizeof(buf),
+			       "nsaudit-state v2 seq=%" PRIu64 " segment=%u mac=%s epoch=%" PRIu64
+			       " lost_total=%" PRIu64 " log_id=%s clean=%d",
+			       st->seq, st->segment, machex, st->epoch, st->lost_total,
+			       st->log_id[0] ? st->log_id : "0000000000000000", st->clean ? 1 : 0);
+	else
+		len = snprintf(buf, sizeof(buf),
+			       "nsaudit-state v1 seq=%" PRIu64 " segment=%u mac=%s clean=%d",
+			       st->seq, st->segment, machex, st->clean ? 1 : 0);
 	state_mac(key, buf, (size_t)len, smac);
 	audit_hex(smac, AUDIT_MAC_LEN, machex);
 	len += snprintf(buf + len, sizeof(buf) - (size_t)len, " smac=%s\n", machex);

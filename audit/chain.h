@@ -30,6 +30,12 @@ void audit_key_id(const uint8_t key[AUDIT_KEY_LEN], char out[AUDIT_KEY_ID_HEX + 
 
 void audit_mac(const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
 	       const void *body, size_t len, uint8_t out[AUDIT_MAC_LEN]);
+/* The same with the caller's hash state, which holds key material while in
+ * use and is wiped before returning (exposed for the unit tests). */
+struct crypto_generichash_blake2b_state;
+void audit_mac_st(struct crypto_generichash_blake2b_state *st, const uint8_t key[AUDIT_KEY_LEN],
+		  const uint8_t prev[AUDIT_MAC_LEN], const void *body, size_t len,
+		  uint8_t out[AUDIT_MAC_LEN]);
 
 /* Lowercase hex; unhex accepts exactly 2*n lowercase hex digits. */
 void audit_hex(const uint8_t *b, size_t n, char *out);
@@ -45,12 +51,25 @@ struct audit_state {
 	unsigned int segment; /* segment holding it */
 	uint8_t mac[AUDIT_MAC_LEN];
 	bool clean; /* it is a closing record */
+	/* version 2 (sealing): the epoch whose key MACs this line (the named
+	 * record's, or the next one when it is a seal), what the restart path
+	 * needs, and the log's identity */
+	unsigned int version;
+	uint64_t epoch;
+	uint64_t lost_total; /* the kernel's lost counter last written */
+	char log_id[AUDIT_KEY_ID_HEX + 1];
 };
 
-/* 1 loaded, 0 absent, -1 unreadable/forged/wrong key (err says which). */
-int audit_state_load(int dirfd, const uint8_t key[AUDIT_KEY_LEN], struct audit_state *st, char *err,
+struct audit_keyring;
+/*
+ * 1 loaded and its MAC verified, 2 loaded but its epoch is older than what
+ * kr can derive (not verifiable here), 0 absent, -1 unreadable, damaged or
+ * forged (err says which).
+ */
+int audit_state_load(int dirfd, struct audit_keyring *kr, struct audit_state *st, char *err,
 		     size_t errlen);
-/* Atomically replace (tmp + rename); fsync file and dir when sync. */
+/* Atomically replace (tmp + rename); fsync file and dir when sync. key is
+ * the key of st->epoch (version 2) or the static key (version 1). */
 int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct audit_state *st,
 		     bool sync);
 

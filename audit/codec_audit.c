@@ -24,6 +24,11 @@
  * number or as hex. Unknown keys: bare decimal is a number, else hex. */
 static const char *const numeric_keys[] = {
     "seq",
+    "epoch",
+    "next_epoch",
+    "seal_t0",
+    "seal_interval",
+    "log_version",
     "result",
     "ns_inum",
     "ns_id",
@@ -52,7 +57,8 @@ static const char *const numeric_keys[] = {
 static const char *const string_keys[] = {
     "time",   "op",	  "error",  "ns_type", "comm",	   "exe",    "path",
     "cgroup", "via",	  "probe",  "ns_name", "old_name", "action", "reason",
-    "why",    "prev_mac", "key_id", "format",  "version",  NULL,
+    "why",    "prev_mac", "key_id", "format",  "version",  "log_id", "state",
+    NULL,
 };
 
 static bool in_list(const char *const *list, const char *k, size_t n)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -190,6 +191,14 @@ static int write_header(struct audit_log *l)
 	json_object_object_add(h, "key_id", json_object_new_string(l->key_id));
 	json_object_object_add(h, "format", json_object_new_string(format_name(l->o.format)));
 	json_object_object_add(h, "version", json_object_new_string(NSAUDIT_VERSION));
+	if (l->seal.sealing) {
+		/* format version 2: forward-secure sealing (audit/README.md) */
+		json_object_object_add(h, "log_version", json_object_new_int(2));
+		json_object_object_add(h, "log_id", json_object_new_string(l->log_id));
+		json_object_object_add(h, "epoch", json_object_new_uint64(l->epoch));
+		json_object_object_add(h, "seal_t0", json_object_new_int64(l->seal.t0));
+		json_object_object_add(h, "seal_interval", json_object_new_uint64(l->seal.interval));
+	}
 	return write_own(l, h);
 }
 
@@ -266,11 +275,118 @@ int save_state(struct audit_log *l, bool clean)
 	struct audit_state st = {.seq = l->seq - 1, .segment = l->segno, .clean = clean};
 
 	memcpy(st.mac, l->mac, sizeof(st.mac));
+	if (l->seal.sealing) {
+		st.version = 2;
+		st.epoch = l->epoch;
+		st.lost_total = l->lost_total;
+		memcpy(st.log_id, l->log_id, sizeof(st.log_id));
+	} else {
+		st.version = 1;
+	}
 	if (audit_state_save(l->dirfd, l->key, &st, true)) {
 		seterr(l, "%s/%s: %s", l->dir, AUDIT_STATE_FILE, strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+void send_anchor(struct audit_log *l, const char *why)
+{
+	struct json_object *a;
+	char hex[AUDIT_MAC_HEX + 1], now[40];
+
+	if (!l->anchor_fn || l->seq < 2)
+		return;
+	a = json_object_new_object();
+	if (!a)
+		return;
+	audit_time_now(now);
+	audit_hex(l->mac, AUDIT_MAC_LEN, hex);
+	json_object_object_add(a, "time", json_object_new_string(now));
+	json_object_object_add(a, "op", json_object_new_string("log"));
+	json_object_object_add(a, "action", json_object_new_string("anchor"));
+	json_object_object_add(a, "log_id", json_object_new_string(l->log_id));
+	json_object_object_add(a, "key_id", json_object_new_string(l->key_id));
+	json_object_object_add(a, "seq", json_object_new_uint64(l->seq - 1));
+	json_object_object_add(a, "segment", json_object_new_uint64(l->segno));
+	json_object_object_add(a, "mac", json_object_new_string(hex));
+	json_object_object_add(a, "epoch", json_object_new_uint64(l->epoch));
+	json_object_object_add(a, "why", json_object_new_string(why));
+	l->anchor_fn(l->anchor_ctx, a);
+	json_object_put(a);
+}
+
+void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx)
+{
+	l->anchor_fn = fn;
+	l->anchor_ctx = ctx;
+	send_anchor(l, "start"); /* the start record is already durable */
+}
+
+int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
+{
+	struct json_object *r;
+	uint64_t e = l->epoch;
+	char err[300];
+
+	if (!l->seal.sealing || next <= e)
+		return 0;
+	r = logrec("seal");
+	if (r) {
+		json_object_object_add(r, "epoch", json_object_new_uint64(e));
+		json_object_object_add(r, "next_epoch", json_object_new_uint64(next));
+		json_object_object_add(r, "at", json_object_new_string(at));
+	}
+	/* the key must go whatever the disk says (a seal a full disk kept
+	 * out shows as an epoch without a seal) */
+	if (!r || emit(l, r) || (l->fd >= 0 && fdatasync(l->fd)))
+		fprintf(stderr, "nsaudit record: %s/: sealing epoch %" PRIu64 ": %s\n", l->dir, e,
+			l->err[0] ? l->err : strerror(errno));
+	json_object_put(r);
+	l->dirty = false;
+	/* Forward: K(e) is gone from memory, then from the state file. The
+	 * tail state (naming the seal, MAC'd with the next key) goes first:
+	 * a crash in between leaves a key file one step behind, which the
+	 * next start evolves. */
+	audit_seal_evolve_to(&l->seal, next);
+	memcpy(l->key, l->seal.key, sizeof(l->key));
+	l->epoch = next;
+	l->epoch_end = l->seal.t0 + (int64_t)((next + 1) * l->seal.interval);
+	if (save_state(l, false))
+		return -1;
+	if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
+		seterr(l, "%s", err);
+		return -1;
+	}
+	send_anchor(l, "seal");
+	return 0;
+}
+
+int audit_log_tick(struct audit_log *l)
+{
+	struct timespec ts;
+
+	if (!l->seal.sealing || !l->epoch_end)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (ts.tv_sec < l->epoch_end)
+		return 0;
+	return seal_epoch(l, audit_seal_epoch_at(&l->seal, ts.tv_sec), "timer");
+}
+
+size_t audit_log_resume(const struct audit_log *l, uint64_t *kseqs, size_t max,
+			uint64_t *lost_total)
+{
+	size_t n = l->nresume < max ? l->nresume : max;
+
+	memcpy(kseqs, l->resume_kseq, n * sizeof(*kseqs));
+	*lost_total = l->lost_total;
+	return n;
+}
+
+void audit_log_note_lost_total(struct audit_log *l, uint64_t lost_total)
+{
+	l->lost_total = lost_total;
 }
 
 int audit_log_flush(struct audit_log *l)
@@ -322,6 +438,7 @@ void free_log(struct audit_log *l)
 	if (l->dirfd >= 0)
 		close(l->dirfd);
 	sodium_memzero(l->key, sizeof(l->key));
+	audit_seal_wipe(&l->seal);
 	free(l);
 }
 
@@ -340,6 +457,8 @@ int audit_log_close(struct audit_log *l)
 		rc = -1;
 	if (save_state(l, rc == 0))
 		rc = -1;
+	else
+		send_anchor(l, "close");
 	free_log(l);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #define NSAUDIT_AUDIT_LOG_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,8 @@ struct audit_log_opts {
 	unsigned int keep;	    /* --keep N segments (1..1000000, default 10) */
 	enum audit_on_full on_full; /* --on-full rotate|suspend|stop */
 	enum audit_sync sync;	    /* --sync none|batch|every (default batch) */
+	uint64_t seal_interval;	    /* --seal-interval seconds (default 15 min) */
+	bool seal_interval_set;	    /* given on the command line */
 };
 
 /* Defaults for everything; dir must still be set. */
@@ -85,6 +88,31 @@ int audit_log_reopen(struct audit_log *l);
 
 /* Clean stop: "close" record, fsync, state file; frees l. 0 or -1. */
 int audit_log_close(struct audit_log *l);
+
+/*
+ * Timer: call often (the recorder does after every drained batch, every
+ * 50 ms, records or not). At the end of a sealing epoch writes the seal
+ * record, evolves the key and erases the old one. 0 or -1.
+ */
+int audit_log_tick(struct audit_log *l);
+
+/* What a restarted recorder must not write again: the kernel sequence
+ * numbers of the newest records on disk and the kernel's lost counter last
+ * written (from MAC-checked records and state, parsed with the codec). */
+#define AUDIT_RESUME_MAX 256
+size_t audit_log_resume(const struct audit_log *l, uint64_t *kseqs, size_t max,
+			uint64_t *lost_total);
+/* The caller wrote a lost record carrying the kernel's running counter. */
+void audit_log_note_lost_total(struct audit_log *l, uint64_t lost_total);
+
+/*
+ * Tail anchors: the chain head leaves the host through the caller's sinks.
+ * fn is called with a record {"op":"log","action":"anchor","log_id",
+ * "key_id","seq","segment","mac","epoch","why"} each time the head is on
+ * stable storage at a seal, at start and at close.
+ */
+typedef void (*audit_anchor_fn)(void *ctx, struct json_object *anchor);
+void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx);
 
 /* Last error of a failing call on l, one line (for the caller's message). */
 const char *audit_log_error(const struct audit_log *l);

@@ -14,6 +14,7 @@
 
 #include "chain.h"
 #include "log.h"
+#include "seal.h"
 
 struct json_object;
 
@@ -21,8 +22,18 @@ struct audit_log {
 	struct audit_log_opts o;
 	char dir[PATH_MAX];
 	int dirfd, fd, lockfd;
-	uint8_t key[AUDIT_KEY_LEN];
+	uint8_t key[AUDIT_KEY_LEN]; /* the MAC key now: K(epoch), or the static key */
 	char key_id[AUDIT_KEY_ID_HEX + 1];
+	struct audit_seal seal;	    /* sealing state (seal.sealing false: static key) */
+	char key_path[PATH_MAX];    /* where the sealing state lives */
+	char log_id[AUDIT_KEY_ID_HEX + 1];
+	uint64_t epoch;		    /* of the records being written now */
+	int64_t epoch_end;	    /* seconds: seal and evolve then (0: never) */
+	uint64_t lost_total;	    /* the kernel's lost counter last written */
+	uint64_t resume_kseq[AUDIT_RESUME_MAX]; /* newest kernel seqs already written */
+	size_t nresume;
+	audit_anchor_fn anchor_fn;
+	void *anchor_ctx;
 
 	uint64_t seq;		    /* the next record's */
 	uint8_t mac[AUDIT_MAC_LEN]; /* the last record's */
@@ -53,6 +64,11 @@ int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate);
 int write_own(struct audit_log *l, struct json_object *rec);
 int write_pending(struct audit_log *l);
 int save_state(struct audit_log *l, bool clean);
+/* Seal the current epoch (a seal record under its key), evolve to epoch
+ * next, erase the old key from memory and the state file. at: "timer"
+ * (the epoch ended) or "start" (a recorder starting in a later epoch). */
+int seal_epoch(struct audit_log *l, uint64_t next, const char *at);
+void send_anchor(struct audit_log *l, const char *why);
 void free_log(struct audit_log *l);
 
 /* log_rotate.c */
@@ -60,6 +76,9 @@ int sync_dir(struct audit_log *l);
 int sync_segment(struct audit_log *l);
 int open_segment(struct audit_log *l, bool create);
 int drop_oldest(struct audit_log *l, const char *why);
+#define AUDIT_RESERVE_FILE  ".nsaudit-reserve"
+#define AUDIT_RESERVE_BYTES 8192
+void make_reserve(struct audit_log *l);
 void enforce_keep(struct audit_log *l);
 int rotate(struct audit_log *l);
 /* Write rec (after whatever is owed) under the full-disk policy. */

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * log_recover.c - opening the audit log: lock, key, and recovery after an
- * unclean stop (find the last intact record, cut a torn line, chain on).
+ * log_recover.c - opening the audit log, in named steps: the directory and
+ * its lock, the keys (sealing state or static key), the tail state, the
+ * scan of the newest segments (parsed with the codec, MAC-checked with
+ * every epoch key the recorder still has), recovery after an unclean stop,
+ * catching the sealing key up to the current epoch, and the start record.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +16,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -23,18 +27,46 @@
 #include "log_impl.h"
 #include "segment.h"
 
-/* What the newest segment(s) hold, as far as the chain verifies. */
+/* What the newest segment(s) hold, as far as the chain checks out. */
 struct scan {
 	bool header_ok, key_mismatch;
 	char key_id[AUDIT_KEY_ID_HEX + 1];
+	char log_id[AUDIT_KEY_ID_HEX + 1];
 	enum audit_format fmt;
 	uint64_t last_seq, records;
 	uint8_t last_mac[AUDIT_MAC_LEN];
-	size_t size, good_end;
+	uint64_t epoch; /* of the next record after the last one */
+	size_t size, good_end, lines;
 	bool clean;  /* the last intact record is a closing one */
 	size_t torn; /* an unfinished last line after good_end, and nothing else */
 	size_t bad;  /* anything else after good_end */
+	uint64_t kseq[AUDIT_RESUME_MAX];
+	size_t nkseq;
+	bool have_lost_total;
+	uint64_t lost_total;
 };
+
+/* Everything recovery found, for the recover record. */
+struct recovery {
+	char reason[640];
+	uint64_t discarded, missing;
+	bool unclean, state_missing, epoch_gap, append;
+};
+
+static void why(struct recovery *rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void why(struct recovery *rc, const char *fmt, ...)
+{
+	size_t n = strlen(rc->reason);
+	va_list ap;
+
+	if (n && n + 2 < sizeof(rc->reason))
+		n += (size_t)snprintf(rc->reason + n, sizeof(rc->reason) - n, "; ");
+	va_start(ap, fmt);
+	if (n < sizeof(rc->reason))
+		vsnprintf(rc->reason + n, sizeof(rc->reason) - n, fmt, ap);
+	va_end(ap);
+	rc->unclean = true;
+}
 
 static bool is_log_action(const struct audit_rec *r, const char *action)
 {
@@ -43,10 +75,57 @@ static bool is_log_action(const struct audit_rec *r, const char *action)
 	return op && a && !strcmp(op, "log") && !strcmp(a, action);
 }
 
-static int scan_segment(struct audit_log *l, unsigned int segno, struct scan *sc)
+/* What a restarted recorder must not write twice, from records the codec
+ * parsed (never from raw bytes: a process name is not a field). */
+static void note_resume(struct scan *sc, const struct audit_rec *r)
 {
-	char name[AUDIT_SEG_NAME_MAX], why[160];
-	uint8_t prev[AUDIT_MAC_LEN], mac[AUDIT_MAC_LEN];
+	const char *op = audit_rec_str(r, "op", NULL);
+	int64_t v;
+
+	if (!op || !strcmp(op, "log"))
+		return;
+	if (!strcmp(op, "lost") && audit_rec_int(r, "lost_total", &v) && v >= 0) {
+		sc->lost_total = (uint64_t)v;
+		sc->have_lost_total = true;
+	}
+	if (audit_rec_int(r, "kseq", &v) && v >= 0)
+		sc->kseq[sc->nkseq++ % AUDIT_RESUME_MAX] = (uint64_t)v;
+}
+
+static bool header_ok(struct audit_log *l, struct scan *sc, const struct audit_rec *r,
+		      unsigned int segno, uint8_t prev[AUDIT_MAC_LEN])
+{
+	const char *s;
+	size_t slen;
+	int64_t v;
+
+	s = audit_rec_str(r, "key_id", &slen);
+	if (s && slen == AUDIT_KEY_ID_HEX && strspn(s, "0123456789abcdef") == slen &&
+	    strcmp(s, l->key_id)) {
+		sc->key_mismatch = true;
+		memcpy(sc->key_id, s, slen + 1);
+	}
+	s = audit_rec_str(r, "prev_mac", &slen);
+	if (!is_log_action(r, "segment") || !audit_rec_int(r, "segment", &v) || v != segno || !s ||
+	    audit_unhex(s, slen, prev, AUDIT_MAC_LEN))
+		return false;
+	sc->epoch = audit_rec_int(r, "epoch", &v) && v >= 0 ? (uint64_t)v : 0;
+	s = audit_rec_str(r, "log_id", &slen);
+	if (s && slen == AUDIT_KEY_ID_HEX)
+		memcpy(sc->log_id, s, slen + 1);
+	return true;
+}
+
+/*
+ * One segment, as far as it is intact. Records of epochs whose keys the
+ * recorder no longer has (erased, as intended) are taken on their sequence
+ * numbers; verify checks their MACs with the verification key.
+ */
+static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned int segno,
+			struct scan *sc)
+{
+	char name[AUDIT_SEG_NAME_MAX], err[160];
+	uint8_t prev[AUDIT_MAC_LEN], mac[AUDIT_MAC_LEN], key[AUDIT_KEY_LEN];
 	struct audit_seg seg;
 	const char *line;
 	size_t len;
@@ -54,38 +133,37 @@ static int scan_segment(struct audit_log *l, unsigned int segno, struct scan *sc
 
 	memset(sc, 0, sizeof(*sc));
 	audit_seg_name(segno, name);
-	if (audit_seg_read(l->dirfd, name, &seg, why, sizeof(why))) {
-		seterr(l, "%s/%s", l->dir, why);
+	if (audit_seg_read(l->dirfd, name, &seg, err, sizeof(err))) {
+		seterr(l, "%s/%s", l->dir, err);
 		return -1;
 	}
 	sc->size = seg.size;
 	while (audit_seg_next(&seg, &line, &len, &complete)) {
 		struct audit_rec r;
-		const char *s;
-		size_t slen;
-		int64_t v;
+		int64_t e, next;
+		bool ok = true;
 
-		if (!complete || audit_rec_parse(line, len, &r, why, sizeof(why)))
+		if (complete)
+			sc->lines++;
+		if (!complete || audit_rec_parse(line, len, &r, err, sizeof(err)))
 			break;
-		if (!sc->header_ok) {
-			s = audit_rec_str(&r, "key_id", &slen);
-			if (s && slen == AUDIT_KEY_ID_HEX &&
-			    strspn(s, "0123456789abcdef") == slen && strcmp(s, l->key_id)) {
-				sc->key_mismatch = true;
-				memcpy(sc->key_id, s, slen + 1);
-			}
-			s = audit_rec_str(&r, "prev_mac", &slen);
-			if (!is_log_action(&r, "segment") || !audit_rec_int(&r, "segment", &v) ||
-			    v != segno || !s || audit_unhex(s, slen, prev, AUDIT_MAC_LEN)) {
-				audit_rec_free(&r);
-				break;
-			}
-		} else if (r.seq != sc->last_seq + 1) {
-			audit_rec_free(&r);
-			break;
+		if (!sc->header_ok)
+			ok = header_ok(l, sc, &r, segno, prev);
+		else if (r.seq != sc->last_seq + 1)
+			ok = false;
+		if (ok && !audit_keyring_get(kr, sc->epoch, key)) {
+			audit_mac(key, prev, line, r.body_len, mac);
+			ok = !sodium_memcmp(mac, r.mac, AUDIT_MAC_LEN);
+		} else {
+			memcpy(mac, r.mac, sizeof(mac));
 		}
-		audit_mac(l->key, prev, line, r.body_len, mac);
-		if (sodium_memcmp(mac, r.mac, AUDIT_MAC_LEN)) {
+		if (ok && is_log_action(&r, "seal")) {
+			ok = audit_rec_int(&r, "epoch", &e) && (uint64_t)e == sc->epoch &&
+			     audit_rec_int(&r, "next_epoch", &next) && next > e;
+			if (ok)
+				sc->epoch = (uint64_t)next;
+		}
+		if (!ok) {
 			audit_rec_free(&r);
 			break;
 		}
@@ -98,8 +176,10 @@ static int scan_segment(struct audit_log *l, unsigned int segno, struct scan *sc
 		memcpy(prev, mac, sizeof(mac));
 		sc->clean = is_log_action(&r, "close");
 		sc->good_end = seg.off;
+		note_resume(sc, &r);
 		audit_rec_free(&r);
 	}
+	sodium_memzero(key, sizeof(key));
 	if (sc->size > sc->good_end) {
 		if (!memchr(seg.data + sc->good_end, '\n', sc->size - sc->good_end))
 			sc->torn = sc->size - sc->good_end;
@@ -108,140 +188,6 @@ static int scan_segment(struct audit_log *l, unsigned int segno, struct scan *sc
 	}
 	audit_seg_free(&seg);
 	return 0;
-}
-
-static int truncate_at(struct audit_log *l, const char *name, size_t size);
-
-static int recover(struct audit_log *l, const struct audit_state *st, bool have_state)
-{
-	char reason[512] = "", name[AUDIT_SEG_NAME_MAX];
-	uint64_t discarded = 0, missing = 0;
-	bool unclean = false, append = false, have_tail = false;
-	unsigned int *nums, newest = 0;
-	struct scan sc = {0};
-	size_t n, rlen;
-	long i;
-
-#define REASON(...)                                                                                \
-	do {                                                                                       \
-		rlen = strlen(reason);                                                             \
-		snprintf(reason + rlen, sizeof(reason) - rlen, "%s", rlen ? "; " : "");            \
-		rlen = strlen(reason);                                                             \
-		snprintf(reason + rlen, sizeof(reason) - rlen, __VA_ARGS__);                       \
-	} while (0)
-
-	if (audit_seg_list(l->dirfd, &nums, &n)) {
-		seterr(l, "%s: %s", l->dir, strerror(errno));
-		return -1;
-	}
-	if (n)
-		newest = nums[n - 1];
-	for (i = (long)n - 1; i >= 0; i--) {
-		if (scan_segment(l, nums[i], &sc))
-			goto fail;
-		audit_seg_name(nums[i], name);
-		if (sc.key_mismatch) {
-			seterr(l,
-			       "%s/%s: written with another key (key id %s, this key is %s): "
-			       "wrong --key?",
-			       l->dir, name, sc.key_id, l->key_id);
-			goto fail;
-		}
-		if (sc.header_ok) {
-			have_tail = true;
-			break;
-		}
-		if (!sc.size && nums[i] == newest) {
-			/* created just before a crash: nothing in it to keep */
-			unlinkat(l->dirfd, name, 0);
-			newest = i ? nums[i - 1] : 0;
-			continue;
-		}
-		REASON("%s does not start with an intact segment header (left in place)", name);
-		unclean = true;
-	}
-	if (have_tail) {
-		l->seq = sc.last_seq + 1;
-		memcpy(l->mac, sc.last_mac, sizeof(l->mac));
-		if (!sc.clean) {
-			unclean = true;
-			REASON("no closing record after seq %" PRIu64
-			       " (recorder killed or crashed)",
-			       sc.last_seq);
-		}
-		if (nums[i] == newest && sc.torn && !sc.bad) {
-			audit_seg_name(nums[i], name);
-			if (truncate_at(l, name, sc.good_end))
-				goto fail;
-			discarded = sc.torn;
-			REASON("removed an unfinished last record (%zu bytes) from %s", sc.torn,
-			       name);
-		}
-		if (sc.bad) {
-			unclean = true;
-			REASON("%s: %zu bytes after seq %" PRIu64 " do not verify (left in place)",
-			       name, sc.bad, sc.last_seq);
-		}
-		append = nums[i] == newest && !sc.bad && sc.fmt == l->o.format &&
-			 sc.good_end < l->o.max_size;
-		l->segno = append ? newest : newest + 1;
-		l->seg_records = sc.records;
-	} else if (have_state) {
-		l->seq = st->seq + 1;
-		memcpy(l->mac, st->mac, sizeof(l->mac));
-		l->segno = (newest > st->segment ? newest : st->segment) + 1;
-		unclean = true;
-		REASON("no intact segment: chaining on from the state file (seq %" PRIu64 ")",
-		       st->seq);
-	} else if (unclean) {
-		seterr(l,
-		       "%s: no intact segment and no state file, so the chain cannot go on "
-		       "(move the damaged segments away): %.200s",
-		       l->dir, reason);
-		goto fail;
-	} else {
-		l->seq = 1; /* a new log; MAC(0) is all zeros */
-		l->segno = 1;
-	}
-	if (have_state && st->seq >= l->seq) {
-		missing = st->seq - (l->seq - 1);
-		unclean = true;
-		REASON("log ends at seq %" PRIu64 " but seq %" PRIu64 " was on stable storage: "
-		       "%" PRIu64 " records missing",
-		       l->seq - 1, st->seq, missing);
-	}
-	free(nums);
-	nums = NULL;
-	if (open_segment(l, !append))
-		return -1;
-	if (append)
-		l->seg_size = sc.good_end;
-	else
-		enforce_keep(l);
-	if (unclean && l->seq > 1) {
-		struct json_object *r = logrec("recover");
-		int rc;
-
-		if (!r) {
-			seterr(l, "out of memory");
-			return -1;
-		}
-		json_object_object_add(r, "reason", json_object_new_string(reason));
-		json_object_object_add(r, "last_seq", json_object_new_uint64(l->seq - 1));
-		json_object_object_add(r, "discarded_bytes", json_object_new_uint64(discarded));
-		json_object_object_add(r, "missing", json_object_new_uint64(missing));
-		rc = emit(l, r);
-		json_object_put(r);
-		if (rc)
-			return -1;
-		fprintf(stderr, "nsaudit record: %s/: recovered after an unclean stop: %s\n",
-			l->dir, reason);
-	}
-	return 0;
-fail:
-	free(nums);
-	return -1;
-#undef REASON
 }
 
 static int truncate_at(struct audit_log *l, const char *name, size_t size)
@@ -258,32 +204,365 @@ static int truncate_at(struct audit_log *l, const char *name, size_t size)
 	return close(fd);
 }
 
-static int load_key(struct audit_log *l, const char *key_path)
+/*
+ * Find the newest segment that starts with an intact header and how far it
+ * is intact. A newest segment holding nothing but an unfinished first line
+ * (a crash while it was being created) is removed; anything else damaged
+ * is left in place and said so.
+ */
+static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan *sc,
+		     struct recovery *rc, unsigned int *newest_out, bool *have_tail, bool *any)
 {
-	char path[PATH_MAX + 8], why[300];
+	char name[AUDIT_SEG_NAME_MAX];
+	unsigned int *nums, newest = 0;
+	size_t n;
+	long i;
 
-	if (key_path)
-		return audit_key_load(key_path, l->key, l->err, sizeof(l->err));
-	snprintf(path, sizeof(path), "%s/.key", l->dir);
-	if (access(path, F_OK) && errno == ENOENT) {
-		if (audit_key_generate(path, false, why, sizeof(why))) {
-			seterr(l, "%s", why);
+	*have_tail = false;
+	if (audit_seg_list(l->dirfd, &nums, &n)) {
+		seterr(l, "%s: %s", l->dir, strerror(errno));
+		return -1;
+	}
+	*any = n > 0;
+	if (n)
+		newest = nums[n - 1];
+	for (i = (long)n - 1; i >= 0; i--) {
+		if (scan_segment(l, kr, nums[i], sc))
+			goto fail;
+		audit_seg_name(nums[i], name);
+		if (sc->key_mismatch) {
+			seterr(l,
+			       "%s/%s: written with another key (key id %s, this key is %s): "
+			       "wrong --key?",
+			       l->dir, name, sc->key_id, l->key_id);
+			goto fail;
+		}
+		if (sc->header_ok)
+			break;
+		if (nums[i] == newest && !sc->lines) {
+			/* created just before a crash: empty, or a torn header */
+			if (unlinkat(l->dirfd, name, 0)) {
+				seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
+				goto fail;
+			}
+			if (sc->size) {
+				rc->discarded += sc->size;
+				why(rc, "removed %s: it held only an unfinished first line (%zu "
+					"bytes; crash while it was created)",
+				    name, sc->size);
+			}
+			newest = i ? nums[i - 1] : 0;
+			continue;
+		}
+		why(rc, "%s does not start with an intact segment header (left in place)", name);
+	}
+	*have_tail = i >= 0;
+	if (*have_tail && nums[i] == newest && sc->torn && !sc->bad) {
+		if (truncate_at(l, name, sc->good_end))
+			goto fail;
+		rc->discarded += sc->torn;
+		why(rc, "removed an unfinished last record (%zu bytes) from %s", sc->torn, name);
+	}
+	if (*have_tail && sc->bad)
+		why(rc, "%s: %zu bytes after seq %" PRIu64 " do not verify (left in place)", name,
+		    sc->bad, sc->last_seq);
+	rc->append = *have_tail && nums[i] == newest && !sc->bad && sc->fmt == l->o.format &&
+		     sc->good_end < l->o.max_size;
+	*newest_out = newest;
+	free(nums);
+	return 0;
+fail:
+	free(nums);
+	return -1;
+}
+
+/* Where the chain goes on, and what the tail state says about the end. */
+static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool any,
+		unsigned int newest, const struct audit_state *st, int have_state,
+		struct recovery *rc)
+{
+	if (have_tail) {
+		l->seq = sc->last_seq + 1;
+		memcpy(l->mac, sc->last_mac, sizeof(l->mac));
+		l->segno = rc->append ? newest : newest + 1;
+		l->seg_records = sc->records;
+		l->epoch = sc->epoch;
+		if (sc->log_id[0])
+			memcpy(l->log_id, sc->log_id, sizeof(l->log_id));
+		if (!sc->clean)
+			why(rc, "no closing record after seq %" PRIu64 " (recorder killed or crashed)",
+			    sc->last_seq);
+	} else if (have_state > 0) {
+		l->seq = st->seq + 1;
+		memcpy(l->mac, st->mac, sizeof(l->mac));
+		l->segno = (newest > st->segment ? newest : st->segment) + 1;
+		l->epoch = st->epoch;
+		why(rc, "no intact segment: chaining on from the state file (seq %" PRIu64 ")",
+		    st->seq);
+	} else if (rc->unclean) {
+		seterr(l,
+		       "%s: no intact segment and no state file, so the chain cannot go on "
+		       "(move the damaged segments away): %.200s",
+		       l->dir, rc->reason);
+		return -1;
+	} else {
+		l->seq = 1; /* a new log; MAC(0) is all zeros */
+		l->segno = 1;
+		l->epoch = l->seal.epoch;
+	}
+	if (any && !have_state) {
+		/* the state file is written before the first segment exists, so
+		 * segments without one means it was deleted */
+		rc->state_missing = true;
+		why(rc, "state file %s missing: the end of the log cannot be checked (deleted?)",
+		    AUDIT_STATE_FILE);
+	}
+	if (have_state > 0) {
+		if (st->seq >= l->seq) {
+			rc->missing = st->seq - (l->seq - 1);
+			why(rc,
+			    "log ends at seq %" PRIu64 " but seq %" PRIu64 " was on stable "
+			    "storage: %" PRIu64 " records missing",
+			    l->seq - 1, st->seq, rc->missing);
+		}
+		if (!sc->have_lost_total)
+			l->lost_total = st->lost_total;
+		if (st->log_id[0] && l->log_id[0] && strcmp(st->log_id, l->log_id))
+			why(rc, "state file belongs to another log (log id %s, this log is %s)",
+			    st->log_id, l->log_id);
+		if (!l->log_id[0] && st->log_id[0] && strcmp(st->log_id, "0000000000000000"))
+			memcpy(l->log_id, st->log_id, sizeof(l->log_id));
+	}
+	if (have_state == 2)
+		why(rc, "state file is from epoch %" PRIu64 ", older than the sealing key "
+			"(epoch %" PRIu64 "): checked by verify only",
+		    st->epoch, l->seal.epoch);
+	if (sc->have_lost_total)
+		l->lost_total = sc->lost_total;
+	l->nresume = sc->nkseq < AUDIT_RESUME_MAX ? sc->nkseq : AUDIT_RESUME_MAX;
+	memcpy(l->resume_kseq, sc->kseq, l->nresume * sizeof(l->resume_kseq[0]));
+	return 0;
+}
+
+/*
+ * The key must be at the log's epoch: behind it (a crash between the seal
+ * and the key file) it is evolved; ahead of it, the log ends in an epoch
+ * whose key is gone: records were cut (or the key sealed another log).
+ */
+static void align_epoch(struct audit_log *l, bool fresh, struct recovery *rc)
+{
+	if (!l->seal.sealing)
+		return;
+	if (fresh || l->epoch > l->seal.epoch)
+		audit_seal_evolve_to(&l->seal, l->epoch > l->seal.epoch ? l->epoch : l->seal.epoch);
+	if (l->epoch < l->seal.epoch) {
+		rc->epoch_gap = true;
+		why(rc,
+		    "the log ends in sealing epoch %" PRIu64 " but the sealing key is at epoch "
+		    "%" PRIu64 ": the end of the log was cut (or the key sealed another log)",
+		    l->epoch, l->seal.epoch);
+	}
+	l->epoch = l->seal.epoch;
+	memcpy(l->key, l->seal.key, sizeof(l->key));
+}
+
+static int write_recover(struct audit_log *l, const struct recovery *rc)
+{
+	struct json_object *r = logrec("recover");
+	int err;
+
+	if (!r) {
+		seterr(l, "out of memory");
+		return -1;
+	}
+	json_object_object_add(r, "reason", json_object_new_string(rc->reason));
+	json_object_object_add(r, "last_seq", json_object_new_uint64(l->seq - 1));
+	json_object_object_add(r, "discarded_bytes", json_object_new_uint64(rc->discarded));
+	json_object_object_add(r, "missing", json_object_new_uint64(rc->missing));
+	if (rc->state_missing)
+		json_object_object_add(r, "state", json_object_new_string("missing"));
+	if (rc->epoch_gap)
+		json_object_object_add(r, "state", json_object_new_string("epoch_gap"));
+	if (l->seal.sealing)
+		json_object_object_add(r, "epoch", json_object_new_uint64(l->epoch));
+	err = emit(l, r);
+	json_object_put(r);
+	if (err)
+		return -1;
+	fprintf(stderr, "nsaudit record: %s/: recovered after an unclean stop: %s\n", l->dir,
+		rc->reason);
+	return 0;
+}
+
+static int open_dir(struct audit_log *l)
+{
+	if (mkdir(l->dir, 0700) && errno != EEXIST) {
+		seterr(l, "%s: %s", l->dir, strerror(errno));
+		return -1;
+	}
+	l->dirfd = open(l->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (l->dirfd < 0) {
+		seterr(l, "%s: %s", l->dir, strerror(errno));
+		return -1;
+	}
+	/* Two writers would fork the chain: one recorder per directory. */
+	l->lockfd = openat(l->dirfd, ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (l->lockfd < 0) {
+		seterr(l, "%s/.lock: %s", l->dir, strerror(errno));
+		return -1;
+	}
+	if (flock(l->lockfd, LOCK_EX | LOCK_NB)) {
+		seterr(l, "%s: %s", l->dir,
+		       errno == EWOULDBLOCK ? "another nsaudit record is writing this directory"
+					    : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The sealing state (--key FILE from "nsaudit keygen"), or a static key
+ * (a v1 key file, or DIR/.key made here when --key is not given). A fresh
+ * sealing state gets its schedule now and loses its seed at once.
+ */
+static int load_keys(struct audit_log *l, const struct audit_log_opts *o)
+{
+	char why_[300];
+	uint64_t interval = o->seal_interval ? o->seal_interval : AUDIT_SEAL_DEFAULT_INTERVAL;
+
+	if (o->key_path) {
+		snprintf(l->key_path, sizeof(l->key_path), "%s", o->key_path);
+	} else {
+		snprintf(l->key_path, sizeof(l->key_path), "%s/.key", l->dir);
+		if (access(l->key_path, F_OK) && errno == ENOENT) {
+			if (audit_key_generate(l->key_path, false, why_, sizeof(why_))) {
+				seterr(l, "%s", why_);
+				return -1;
+			}
+			fprintf(stderr,
+				"nsaudit record: no --key: generated a static key %s: it does "
+				"not protect the log against whoever can write %s (use 'nsaudit "
+				"keygen FILE' and --key FILE for forward-secure sealing)\n",
+				l->key_path, l->dir);
+		}
+	}
+	if (audit_seal_load(l->key_path, &l->seal, l->err, sizeof(l->err)))
+		return -1;
+	if (l->seal.sealing && !l->seal.scheduled) {
+		audit_seal_schedule(&l->seal, time(NULL), interval);
+		/* the seed must not stay on this host a moment longer */
+		if (audit_seal_save(l->key_path, &l->seal, true, why_, sizeof(why_))) {
+			seterr(l, "%s", why_);
 			return -1;
 		}
+	} else if (l->seal.sealing && o->seal_interval_set && interval != l->seal.interval) {
 		fprintf(stderr,
-			"nsaudit record: generated a new key %s (verify needs it; keep a copy "
-			"where whoever can write %s cannot)\n",
-			path, l->dir);
+			"nsaudit record: --seal-interval %" PRIu64 "s ignored: %s has sealed "
+			"with epochs of %" PRIu64 "s since its first use ('nsaudit keygen' makes "
+			"a new one)\n",
+			interval, l->key_path, l->seal.interval);
 	}
-	return audit_key_load(path, l->key, l->err, sizeof(l->err));
+	memcpy(l->key_id, l->seal.key_id, sizeof(l->key_id));
+	memcpy(l->key, l->seal.key, sizeof(l->key));
+	return 0;
+}
+
+static int write_start(struct audit_log *l)
+{
+	struct json_object *r = logrec("start");
+	int rc;
+
+	if (!r) {
+		seterr(l, "out of memory");
+		return -1;
+	}
+	json_object_object_add(r, "pid", json_object_new_int64(getpid()));
+	json_object_object_add(r, "version", json_object_new_string(NSAUDIT_VERSION));
+	json_object_object_add(r, "format", json_object_new_string(format_name(l->o.format)));
+	if (l->seal.sealing)
+		json_object_object_add(r, "epoch", json_object_new_uint64(l->epoch));
+	rc = emit(l, r);
+	json_object_put(r);
+	return rc;
+}
+
+static int recover_and_start(struct audit_log *l)
+{
+	struct audit_keyring kr;
+	struct audit_state st;
+	struct recovery rc = {0};
+	struct scan *sc = calloc(1, sizeof(*sc));
+	unsigned int newest = 0;
+	bool have_tail, any;
+	int have_state, ret = -1;
+	uint64_t now_epoch;
+	char err[300];
+
+	if (!sc) {
+		seterr(l, "out of memory");
+		return -1;
+	}
+	audit_keyring_from_seal(&kr, &l->seal);
+	have_state = audit_state_load(l->dirfd, &kr, &st, err, sizeof(err));
+	if (have_state < 0) {
+		seterr(l, "%s/%s", l->dir, err);
+		goto out;
+	}
+	if (find_tail(l, &kr, sc, &rc, &newest, &have_tail, &any) ||
+	    plan(l, sc, have_tail, any, newest, &st, have_state, &rc))
+		goto out;
+	align_epoch(l, !have_tail && !have_state, &rc);
+	if (!l->log_id[0]) {
+		uint8_t id[AUDIT_KEY_ID_HEX / 2];
+
+		randombytes_buf(id, sizeof(id));
+		audit_hex(id, sizeof(id), l->log_id);
+	}
+	if (!any && !have_state && save_state(l, false))
+		goto out;
+	make_reserve(l);
+	if (open_segment(l, !rc.append))
+		goto out;
+	if (rc.append)
+		l->seg_size = sc->good_end;
+	else
+		enforce_keep(l);
+	/* a start in a later epoch: seal the log's last one on the way */
+	now_epoch = audit_seal_epoch_at(&l->seal, time(NULL));
+	if (l->seal.sealing && now_epoch > l->epoch) {
+		if (l->seq == 1) { /* nothing written yet: nothing to seal */
+			audit_seal_evolve_to(&l->seal, now_epoch);
+			memcpy(l->key, l->seal.key, sizeof(l->key));
+			l->epoch = now_epoch;
+		} else if (seal_epoch(l, now_epoch, "start")) {
+			goto out;
+		}
+	}
+	if (rc.unclean && l->seq > 1 && write_recover(l, &rc))
+		goto out;
+	if (write_start(l))
+		goto out;
+	/* The start is durable (and in the state file) whatever --sync says. */
+	if (fsync(l->fd) || save_state(l, false))
+		goto out;
+	if (l->seal.sealing) {
+		if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
+			seterr(l, "%s", err);
+			goto out;
+		}
+		l->epoch_end = l->seal.t0 + (int64_t)((l->epoch + 1) * l->seal.interval);
+	}
+	l->dirty = false;
+	ret = 0;
+out:
+	audit_keyring_wipe(&kr);
+	free(sc);
+	return ret;
 }
 
 struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size_t errlen)
 {
-	struct audit_state st;
 	struct audit_log *l;
-	struct json_object *r;
-	int have_state;
 
 	if (!o->dir || !*o->dir) {
 		snprintf(err, errlen, "no log directory (--log-dir DIR)");
@@ -305,60 +584,10 @@ struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size
 	if (!l->o.keep)
 		l->o.keep = AUDIT_DEFAULT_KEEP;
 	snprintf(l->dir, sizeof(l->dir), "%s", o->dir);
-	if (mkdir(l->dir, 0700) && errno != EEXIST) {
-		seterr(l, "%s: %s", l->dir, strerror(errno));
-		goto fail;
+	if (open_dir(l) || load_keys(l, o) || recover_and_start(l)) {
+		snprintf(err, errlen, "%s", l->err);
+		free_log(l);
+		return NULL;
 	}
-	l->dirfd = open(l->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (l->dirfd < 0) {
-		seterr(l, "%s: %s", l->dir, strerror(errno));
-		goto fail;
-	}
-	/* Two writers would fork the chain: one recorder per directory. */
-	l->lockfd = openat(l->dirfd, ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (l->lockfd < 0) {
-		seterr(l, "%s/.lock: %s", l->dir, strerror(errno));
-		goto fail;
-	}
-	if (flock(l->lockfd, LOCK_EX | LOCK_NB)) {
-		seterr(l, "%s: %s", l->dir,
-		       errno == EWOULDBLOCK ? "another nsaudit record is writing this directory"
-					    : strerror(errno));
-		goto fail;
-	}
-	if (load_key(l, o->key_path))
-		goto fail;
-	audit_key_id(l->key, l->key_id);
-	have_state = audit_state_load(l->dirfd, l->key, &st, l->err, sizeof(l->err));
-	if (have_state < 0) {
-		char why[256];
-
-		snprintf(why, sizeof(why), "%s", l->err);
-		seterr(l, "%s/%s", l->dir, why);
-		goto fail;
-	}
-	if (recover(l, &st, have_state > 0))
-		goto fail;
-	r = logrec("start");
-	if (!r) {
-		seterr(l, "out of memory");
-		goto fail;
-	}
-	json_object_object_add(r, "pid", json_object_new_int64(getpid()));
-	json_object_object_add(r, "version", json_object_new_string(NSAUDIT_VERSION));
-	json_object_object_add(r, "format", json_object_new_string(format_name(l->o.format)));
-	if (emit(l, r)) {
-		json_object_put(r);
-		goto fail;
-	}
-	json_object_put(r);
-	/* The start is durable (and in the state file) whatever --sync says. */
-	if (fsync(l->fd) || save_state(l, false))
-		goto fail;
-	l->dirty = false;
 	return l;
-fail:
-	snprintf(err, errlen, "%s", l->err);
-	free_log(l);
-	return NULL;
 }

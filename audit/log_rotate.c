@@ -73,12 +73,18 @@ int open_segment(struct audit_log *l, bool create)
 	return 0;
 }
 
-/* Delete the oldest segment (never the one being written). */
+/*
+ * Delete the oldest segment (never the one being written). The drop record
+ * goes first and is made durable: a crash in between leaves a record for a
+ * segment still there (harmless), never a segment gone without one. When
+ * even the drop record does not fit, nothing is deleted.
+ */
 int drop_oldest(struct audit_log *l, const char *why)
 {
 	char name[AUDIT_SEG_NAME_MAX];
 	unsigned int *nums;
 	size_t n;
+	int rc;
 
 	if (audit_seg_list(l->dirfd, &nums, &n))
 		return -1;
@@ -86,17 +92,44 @@ int drop_oldest(struct audit_log *l, const char *why)
 		free(nums);
 		return -1;
 	}
-	audit_seg_name(nums[0], name);
-	if (unlinkat(l->dirfd, name, 0)) {
-		seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
-		free(nums);
-		return -1;
-	}
 	/* Segments go oldest first, so one number says all up to it are gone. */
 	l->pending_drop = nums[0];
 	l->pending_drop_why = why;
+	rc = write_pending(l);
+	if ((rc == -ENOSPC || rc == -EDQUOT) && !unlinkat(l->dirfd, AUDIT_RESERVE_FILE, 0))
+		rc = write_pending(l); /* the reserve makes room for saying so */
+	if (rc || (l->fd >= 0 && fdatasync(l->fd))) {
+		l->pending_drop = 0; /* not said, so not done */
+		free(nums);
+		return -1;
+	}
+	audit_seg_name(nums[0], name);
 	free(nums);
+	if (unlinkat(l->dirfd, name, 0)) {
+		seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
+		return -1;
+	}
+	make_reserve(l);
 	return sync_dir(l);
+}
+
+/*
+ * --on-full rotate: a little space kept aside, so that on a full disk the
+ * drop record can be written (and made durable) before a segment goes.
+ */
+void make_reserve(struct audit_log *l)
+{
+	int fd;
+
+	if (l->o.on_full != AUDIT_FULL_ROTATE)
+		return;
+	fd = openat(l->dirfd, AUDIT_RESERVE_FILE, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+		    0600);
+	if (fd < 0)
+		return;
+	if (posix_fallocate(fd, 0, AUDIT_RESERVE_BYTES))
+		unlinkat(l->dirfd, AUDIT_RESERVE_FILE, 0);
+	close(fd);
 }
 
 /* Called right after a new segment is created, so the drop record (still

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "seal.h"
 #include "nstype.h"
 
 void audit_log_opts_init(struct audit_log_opts *o)
@@ -16,7 +17,9 @@ void audit_log_opts_init(struct audit_log_opts *o)
 	o->format = AUDIT_FMT_JSON;
 	o->max_size = AUDIT_DEFAULT_MAX_SIZE;
 	o->keep = AUDIT_DEFAULT_KEEP;
-	o->on_full = AUDIT_FULL_ROTATE;
+	/* a full disk must not be a way to erase history: suspend and count */
+	o->on_full = AUDIT_FULL_SUSPEND;
+	o->seal_interval = AUDIT_SEAL_DEFAULT_INTERVAL;
 	o->sync = AUDIT_SYNC_BATCH;
 }
 
@@ -40,6 +43,7 @@ const struct option audit_log_options[] = {
     {"keep", required_argument, NULL, AUDIT_OPT_BASE + 4},
     {"on-full", required_argument, NULL, AUDIT_OPT_BASE + 5},
     {"sync", required_argument, NULL, AUDIT_OPT_BASE + 6},
+    {"seal-interval", required_argument, NULL, AUDIT_OPT_BASE + 7},
     {NULL, 0, NULL, 0},
 };
 
@@ -109,6 +113,16 @@ int audit_log_set_opt(struct audit_log_opts *o, const char *name, const char *va
 			goto bad;
 		o->sync = (enum audit_sync)i;
 		break;
+	case 7:
+		if (audit_parse_duration(val, &o->seal_interval)) {
+			snprintf(err, errlen,
+				 "--seal-interval: '%.64s' is not a duration (N seconds, or with "
+				 "s, m, h, d: 900, 15m, 2s; at most a year)",
+				 val);
+			return -1;
+		}
+		o->seal_interval_set = true;
+		break;
 	default:
 		return 0;
 	}
@@ -125,7 +139,7 @@ int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *us
 			size_t errlen)
 {
 	const char *arg, *val, *eq;
-	char name[16];
+	char name[24];
 	size_t nlen;
 	int i;
 

@@ -17,16 +17,24 @@
 #include <json-c/json.h>
 #include <sodium.h>
 
+#include "anchor.h"
 #include "codec.h"
+#include "seal.h"
 #include "segment.h"
 #include "verify.h"
+
+/* Kernel events may be written a little after their epoch began (the ring
+ * is drained every 50 ms); the log's own records are stamped when written. */
+#define SLACK_MAX_NS (5ll * 1000000000)
 
 struct walk {
 	struct audit_verify *v;
 	int dirfd;
-	uint8_t key[AUDIT_KEY_LEN];
+	struct audit_keyring kr;
 	char key_id[AUDIT_KEY_ID_HEX + 1];
+	char log_id[AUDIT_KEY_ID_HEX + 1];
 	struct audit_state st;
+	int state_rc; /* audit_state_load(): 1 verified, 2 not verifiable here */
 	bool have_state, state_seen;
 	bool have_prev; /* prev/expect are from a verified record */
 	uint8_t prev[AUDIT_MAC_LEN];
@@ -35,6 +43,16 @@ struct walk {
 	unsigned int *moved;	  /* segments a "missing" record accounts for */
 	size_t nmoved;
 	bool bad;
+	/* sealing */
+	bool sealed, have_epoch;
+	uint64_t epoch;	     /* of the record being checked */
+	int64_t t0, interval; /* schedule, seconds */
+	int64_t floor_ns;    /* events of this epoch must not be older */
+	int64_t last_time_ns;
+	/* anchors of this log, by seq */
+	struct audit_anchor *anc;
+	size_t nanc, next_anc;
+	const char *anc_file;
 };
 
 static int bad(struct walk *w, const char *seg, uint64_t line, uint64_t seq, const char *fmt, ...)
@@ -92,10 +110,116 @@ static bool seq_later_in(const struct audit_seg *seg, uint64_t want)
 	return false;
 }
 
+static int64_t slack_ns(const struct walk *w)
+{
+	int64_t half = w->interval * 1000000000ll / 2;
+
+	return half < SLACK_MAX_NS ? half : SLACK_MAX_NS;
+}
+
+static int64_t epoch_start_ns(const struct walk *w, uint64_t e)
+{
+	return (w->t0 + (int64_t)e * w->interval) * 1000000000ll;
+}
+
+static void fmt_time(int64_t ns, char *out, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/*
+ * The epoch key may only vouch for what happened in its epoch: a record
+ * MAC'd with K(e) whose time lies before epoch e began is one a later key
+ * wrote about the past (journald's CVE-2023-31439 accepted exactly that).
+ * The log's own records are stamped when written; kernel events may come
+ * a little late, or after a restart from the pinned ring (no older than
+ * the last record before that restart).
+ */
+static int check_time(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
+{
+	const char *ts = audit_rec_str(r, "time", NULL), *op = audit_rec_str(r, "op", NULL);
+	int64_t t, start, lim;
+	char a[40], b[40];
+
+	if (!w->sealed || !w->interval || !ts || audit_time_parse(ts, &t))
+		return 0;
+	start = epoch_start_ns(w, w->epoch);
+	lim = (op && !strcmp(op, "log")) ? start - slack_ns(w) : w->floor_ns;
+	if (t < lim) {
+		fmt_time(t, a, sizeof(a));
+		fmt_time(start, b, sizeof(b));
+		return bad(w, name, lineno, r->seq,
+			   "epoch key misuse: record of %s sealed with the key of epoch %" PRIu64
+			   ", which began %s (a later key cannot vouch for earlier records: "
+			   "rewritten after the host was taken?)",
+			   a, w->epoch, b);
+	}
+	if (t < start - slack_ns(w))
+		w->v->late++;
+	if (t > w->last_time_ns)
+		w->last_time_ns = t;
+	return 0;
+}
+
+/* Epoch bookkeeping before a record's MAC is checked: headers say which
+ * epoch their segment starts in; nothing else may move it but a seal. */
+static int epoch_of(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r,
+		    bool first_seg_header)
+{
+	int64_t e;
+
+	if (!w->sealed || !audit_rec_int(r, "epoch", &e) || e < 0 || is_log(r, "seal"))
+		return 0;
+	if (first_seg_header || !w->have_epoch) {
+		w->epoch = (uint64_t)e;
+		w->have_epoch = true;
+		w->v->first_epoch = w->epoch;
+		w->floor_ns = w->interval ? epoch_start_ns(w, w->epoch) - slack_ns(w) : 0;
+		return 0;
+	}
+	if ((uint64_t)e == w->epoch)
+		return 0;
+	if ((uint64_t)e < w->epoch)
+		return bad(w, name, lineno, r->seq,
+			   "says sealing epoch %" PRId64 " but the log already reached epoch %" PRIu64
+			   " (records replayed or copied from an older log)",
+			   e, w->epoch);
+	return bad(w, name, lineno, r->seq,
+		   "epoch key misuse: epoch %" PRIu64 " ends without a seal and the log goes on "
+		   "with the key of epoch %" PRId64 " (records cut after the host was taken, or "
+		   "the sealing key also sealed another log)",
+		   w->epoch, e);
+}
+
+static int seal(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
+{
+	const char *at = audit_rec_str(r, "at", NULL);
+	int64_t e, next;
+
+	if (!audit_rec_int(r, "epoch", &e) || !audit_rec_int(r, "next_epoch", &next) ||
+	    (uint64_t)e != w->epoch || next <= e)
+		return bad(w, name, lineno, r->seq,
+			   "seal record does not close epoch %" PRIu64 " (forged or moved)",
+			   w->epoch);
+	w->v->seals++;
+	w->epoch = (uint64_t)next;
+	w->floor_ns = epoch_start_ns(w, w->epoch) - slack_ns(w);
+	/* a recorder (re)starting in a later epoch drains what the kernel
+	 * kept meanwhile: those events may be as old as its predecessor's end */
+	if (at && !strcmp(at, "start") && w->last_time_ns - slack_ns(w) < w->floor_ns)
+		w->floor_ns = w->last_time_ns - slack_ns(w);
+	w->v->unsealed = 0;
+	return 0;
+}
+
 /* Bookkeeping for one verified record. */
 static int account(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
 {
-	const char *op = audit_rec_str(r, "op", NULL);
+	const char *op = audit_rec_str(r, "op", NULL), *state;
 	int64_t n;
 
 	if (op && !strcmp(op, "lost") && audit_rec_int(r, "count", &n) && n > 0)
@@ -104,10 +228,21 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		w->v->starts++;
 	if (is_log(r, "recover")) {
 		w->v->recoveries++;
+		state = audit_rec_str(r, "state", NULL);
+		if (state && !strcmp(state, "missing"))
+			return bad(w, name, lineno, r->seq,
+				   "state missing: the recorder restarted without its state file, "
+				   "so the end of the log before this point cannot be vouched for "
+				   "(state file deleted, tail cut?)");
+		if (state && !strcmp(state, "epoch_gap"))
+			return bad(w, name, lineno, r->seq,
+				   "epoch key misuse: on restart the sealing key was ahead of the "
+				   "log's last epoch (tail cut after the host was taken, or the key "
+				   "sealed another log)");
 		if (audit_rec_int(r, "missing", &n) && n > 0)
 			return bad(w, name, lineno, r->seq,
-				   "on restart the recorder found %" PRId64 " records missing from "
-				   "the end of the log (cut while it was stopped)",
+				   "tail cut: on restart the recorder found %" PRId64 " records "
+				   "missing from the end of the log (cut while it was stopped)",
 				   n);
 	}
 	if (is_log(r, "drop") && audit_rec_int(r, "dropped", &n) && n > 0 && n <= UINT32_MAX) {
@@ -126,24 +261,49 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		w->v->last_moved = (unsigned int)n;
 	}
 	w->v->closed = is_log(r, "close");
+	if (!is_log(r, "seal"))
+		w->v->unsealed++;
 	if (w->have_state && r->seq == w->st.seq) {
 		if (sodium_memcmp(r->mac, w->st.mac, AUDIT_MAC_LEN))
 			return bad(w, name, lineno, r->seq,
 				   "the state file remembers another record with seq %" PRIu64
 				   " (log rewritten from here on?)",
 				   r->seq);
+		/* the state is MAC'd with the key of the epoch after its record:
+		 * a later key cannot name an older record as the end */
+		if (w->sealed && w->st.version >= 2 && w->st.epoch != w->epoch)
+			return bad(w, name, lineno, r->seq,
+				   "epoch key misuse: the state file names this record but is "
+				   "sealed with the key of epoch %" PRIu64 ", not %" PRIu64
+				   " (written after the host was taken)",
+				   w->st.epoch, w->epoch);
 		w->state_seen = true;
+	}
+	/* anchors that name this seq */
+	while (w->next_anc < w->nanc && w->anc[w->next_anc].seq <= r->seq) {
+		const struct audit_anchor *a = &w->anc[w->next_anc++];
+		char where[64];
+
+		if (a->seq < r->seq)
+			continue; /* older than this directory (dropped) */
+		snprintf(where, sizeof(where), "line %" PRIu64, a->line);
+		if (sodium_memcmp(a->mac, r->mac, AUDIT_MAC_LEN))
+			return bad(w, name, lineno, r->seq,
+				   "rewritten: the anchor at %.100s %s says seq %" PRIu64
+				   " had another MAC",
+				   w->anc_file, where, r->seq);
+		w->v->anchors++;
+		w->v->anchored_seq = r->seq;
 	}
 	return 0;
 }
 
-static int header(struct walk *w, const char *name, unsigned int num, const char *line,
-		  const struct audit_rec *r, bool follows)
+static int header(struct walk *w, const char *name, unsigned int num, const struct audit_rec *r,
+		  uint8_t hprev[AUDIT_MAC_LEN], bool follows, bool first)
 {
-	uint8_t hprev[AUDIT_MAC_LEN], mac[AUDIT_MAC_LEN];
-	const char *kid, *prev;
-	size_t klen, plen;
-	int64_t segno;
+	const char *kid, *prev, *lid;
+	size_t klen, plen, llen;
+	int64_t segno, v2, t0, iv;
 
 	prev = audit_rec_str(r, "prev_mac", &plen);
 	kid = audit_rec_str(r, "key_id", &klen);
@@ -151,16 +311,37 @@ static int header(struct walk *w, const char *name, unsigned int num, const char
 		return bad(w, name, 1, r->seq,
 			   "does not start with a segment header "
 			   "(first record removed, or not an nsaudit segment)");
-	audit_mac(w->key, hprev, line, r->body_len, mac);
-	if (sodium_memcmp(mac, r->mac, AUDIT_MAC_LEN)) {
-		if (kid && strcmp(kid, w->key_id))
-			return bad(w, name, 1, r->seq,
-				   "wrong key: the log was written with key id "
-				   "%.16s, this key is %s",
-				   kid, w->key_id);
+	if (kid && strcmp(kid, w->key_id))
 		return bad(w, name, 1, r->seq,
-			   "segment header changed or forged (MAC does not "
-			   "match)");
+			   "wrong key: the log was written with key id %.16s, this key is %s", kid,
+			   w->key_id);
+	if (first) {
+		w->sealed = audit_rec_int(r, "log_version", &v2) && v2 >= 2;
+		w->v->sealed_log = w->sealed;
+		if (w->sealed && (w->kr.kind == AUDIT_KR_STATIC))
+			return bad(w, name, 1, r->seq,
+				   "the log is sealed (format version 2): verify it with "
+				   "--verification-key (or its sealing state, --key)");
+		if (!w->sealed && w->kr.kind != AUDIT_KR_STATIC)
+			return bad(w, name, 1, r->seq,
+				   "wrong key: a format version 1 log (static key), this is a "
+				   "sealing key");
+		if (w->sealed) {
+			if (!audit_rec_int(r, "seal_t0", &t0) || !audit_rec_int(r, "seal_interval", &iv) ||
+			    t0 <= 0 || iv <= 0)
+				return bad(w, name, 1, r->seq, "sealed log without a sealing schedule");
+			w->t0 = t0;
+			w->interval = iv;
+			audit_keyring_schedule(&w->kr, t0, (uint64_t)iv);
+			if (w->kr.kind == AUDIT_KR_STATE &&
+			    (w->kr.t0 != t0 || w->kr.interval != (uint64_t)iv))
+				return bad(w, name, 1, r->seq,
+					   "wrong key: the sealing state has another schedule than "
+					   "the log");
+			lid = audit_rec_str(r, "log_id", &llen);
+			if (lid && llen == AUDIT_KEY_ID_HEX)
+				memcpy(w->log_id, lid, llen + 1);
+		}
 	}
 	if (!audit_rec_int(r, "segment", &segno) || segno != num)
 		return bad(w, name, 1, r->seq,
@@ -188,10 +369,37 @@ static int header(struct walk *w, const char *name, unsigned int num, const char
 	return 0;
 }
 
-static int walk_segment(struct walk *w, unsigned int num, bool follows)
+/* MAC of one record with the key of the current epoch, when the given key
+ * can still derive it; otherwise the record is taken on its order only. */
+static int check_mac(struct walk *w, const char *name, uint64_t lineno, const char *line,
+		     const struct audit_rec *r, const uint8_t prev[AUDIT_MAC_LEN], bool hdr)
+{
+	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_MAC_LEN];
+
+	if (audit_keyring_get(&w->kr, w->sealed ? w->epoch : 0, key)) {
+		if (!w->v->unchecked)
+			w->v->unchecked_below = w->kr.base_epoch;
+		w->v->unchecked++;
+		return 0;
+	}
+	audit_mac(key, prev, line, r->body_len, mac);
+	sodium_memzero(key, sizeof(key));
+	if (!sodium_memcmp(mac, r->mac, AUDIT_MAC_LEN))
+		return check_time(w, name, lineno, r);
+	if (hdr)
+		return bad(w, name, 1, r->seq, "segment header changed or forged (MAC does not match)");
+	if (w->sealed)
+		return bad(w, name, lineno, r->seq,
+			   "record changed or forged (MAC does not match the key of epoch %" PRIu64
+			   ")",
+			   w->epoch);
+	return bad(w, name, lineno, r->seq, "record changed or forged (MAC does not match)");
+}
+
+static int walk_segment(struct walk *w, unsigned int num, bool follows, bool first)
 {
 	char name[AUDIT_SEG_NAME_MAX], why[200];
-	uint8_t mac[AUDIT_MAC_LEN];
+	uint8_t hprev[AUDIT_MAC_LEN];
 	struct audit_seg seg;
 	const char *line;
 	size_t len;
@@ -222,7 +430,11 @@ static int walk_segment(struct walk *w, unsigned int num, bool follows)
 			break;
 		}
 		if (seg.lineno == 1) {
-			rc = header(w, name, num, line, &r, follows);
+			rc = header(w, name, num, &r, hprev, follows, first);
+			if (!rc)
+				rc = epoch_of(w, name, 1, &r, first);
+			if (!rc)
+				rc = check_mac(w, name, 1, line, &r, hprev, true);
 		} else if (r.seq != w->expect) {
 			if (r.seq > w->expect && seq_later_in(&seg, w->expect))
 				rc = bad(w, name, seg.lineno, r.seq,
@@ -240,12 +452,12 @@ static int walk_segment(struct walk *w, unsigned int num, bool follows)
 					 " was expected: record duplicated, reordered or inserted",
 					 r.seq, w->expect);
 		} else {
-			audit_mac(w->key, w->prev, line, r.body_len, mac);
-			if (sodium_memcmp(mac, r.mac, AUDIT_MAC_LEN))
-				rc = bad(w, name, seg.lineno, r.seq,
-					 "record changed or forged (MAC "
-					 "does not match)");
+			rc = epoch_of(w, name, seg.lineno, &r, false);
+			if (!rc)
+				rc = check_mac(w, name, seg.lineno, line, &r, w->prev, false);
 		}
+		if (!rc && w->sealed && is_log(&r, "seal"))
+			rc = seal(w, name, seg.lineno, &r);
 		if (!rc) {
 			if (!w->v->records)
 				w->v->first_seq = r.seq;
@@ -292,13 +504,206 @@ static unsigned int unexplained_gap(const struct walk *w, const unsigned int *nu
 	return 0;
 }
 
-int audit_verify_dir(const char *dir, const char *key_path, bool progress, struct audit_verify *v,
-		     char *err, size_t errlen)
+/* The key to verify with: the verification key (every epoch), or a key
+ * file (sealing state: its epoch on; static key), by default DIR/.key. */
+static int load_ring(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen)
 {
-	char path[4200], why[300], name[AUDIT_SEG_NAME_MAX];
+	char path[4200];
+	struct audit_seal s;
+	uint8_t seed[AUDIT_KEY_LEN];
+
+	if (o->vk) {
+		if (audit_vk_parse(o->vk, seed, err, errlen))
+			return -1;
+		audit_keyring_from_seed(&w->kr, seed);
+		sodium_memzero(seed, sizeof(seed));
+	} else {
+		const char *kp = o->key_path;
+
+		if (!kp) {
+			snprintf(path, sizeof(path), "%s/.key", o->dir);
+			kp = path;
+			w->v->default_key = true;
+		}
+		if (audit_seal_load(kp, &s, err, errlen))
+			return -1;
+		audit_keyring_from_seal(&w->kr, &s);
+		audit_seal_wipe(&s);
+	}
+	memcpy(w->key_id, w->kr.key_id, sizeof(w->key_id));
+	return 0;
+}
+
+static int cmp_anchor(const void *a, const void *b)
+{
+	const struct audit_anchor *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Anchors of this log (log id from its first header; a v1 log has none). */
+static void pick_anchors(struct walk *w, struct audit_anchor *all, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(all[i].key_id, w->key_id) && (!w->log_id[0] || !strcmp(all[i].log_id, w->log_id)))
+			all[k++] = all[i];
+	qsort(all, k, sizeof(*all), cmp_anchor);
+	w->anc = all;
+	w->nanc = k;
+}
+
+/* The first segment's header says which log this is and its sealing
+ * schedule: read before the walk, so that anchors can be matched as records
+ * go by and the state file checked (a wrong schedule is harmless: it is
+ * bound into K(0), and every MAC would fail). */
+static void peek_first_header(struct walk *w, unsigned int first)
+{
+	int64_t t0, iv;
+
+	char name[AUDIT_SEG_NAME_MAX], why[64];
+	struct audit_seg seg;
+	struct audit_rec r;
+	const char *line, *lid;
+	size_t len, llen;
+	bool complete;
+
+	audit_seg_name(first, name);
+	if (audit_seg_read(w->dirfd, name, &seg, why, sizeof(why)))
+		return;
+	if (audit_seg_next(&seg, &line, &len, &complete) && complete &&
+	    !audit_rec_parse(line, len, &r, why, sizeof(why))) {
+		lid = audit_rec_str(&r, "log_id", &llen);
+		if (lid && llen == AUDIT_KEY_ID_HEX)
+			memcpy(w->log_id, lid, llen + 1);
+		if (audit_rec_int(&r, "seal_t0", &t0) && audit_rec_int(&r, "seal_interval", &iv) &&
+		    t0 > 0 && iv > 0)
+			audit_keyring_schedule(&w->kr, t0, (uint64_t)iv);
+		audit_rec_free(&r);
+	}
+	audit_seg_free(&seg);
+}
+
+static int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err,
+			size_t errlen)
+{
+	struct audit_anchor *all = NULL, *one;
+	size_t n = 0, m, i;
+
+	if (!o->anchors || !o->anchors[0])
+		return 0;
+	for (i = 0; o->anchors[i]; i++) {
+		struct audit_anchor *grown;
+
+		if (audit_anchor_read(o->anchors[i], &one, &m, err, errlen)) {
+			free(all);
+			return -1;
+		}
+		grown = realloc(all, (n + m + 1) * sizeof(*all));
+		if (!grown) {
+			free(one);
+			free(all);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		all = grown;
+		memcpy(all + n, one, m * sizeof(*one));
+		n += m;
+		free(one);
+		w->anc_file = o->anchors[i];
+	}
+	pick_anchors(w, all, n);
+	if (!w->nanc) {
+		snprintf(err, errlen,
+			 "%.200s: no anchor of this log in it (log id %s, key id %s): nothing to "
+			 "check the tail against",
+			 w->anc_file, w->log_id[0] ? w->log_id : "-", w->key_id);
+		free(all);
+		w->anc = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* After the walk: the tail against the state file and the anchors. */
+static void check_tail(struct walk *w, const unsigned int *nums, size_t n, size_t stop)
+{
+	struct audit_verify *v = w->v;
+	char name[AUDIT_SEG_NAME_MAX];
+	unsigned int gap;
+	size_t i;
+
+	/* A missing segment before the first bad spot is the first problem. */
+	gap = unexplained_gap(w, nums, stop);
+	if (gap) {
+		audit_seg_name(gap, name);
+		bad(w, name, 0, 0,
+		    "missing: %s (not removed by rotation: no record of this log "
+		    "says it was dropped)",
+		    gap < nums[0] ? "older segment deleted" : "segment deleted");
+		return;
+	}
+	if (w->bad)
+		return;
+	/* a segment moved away while open is gone from the log, whatever
+	 * record says so, until it is put back */
+	for (i = 0; i < w->nmoved; i++) {
+		size_t k;
+		bool here = false;
+
+		for (k = 0; k < n; k++)
+			here |= nums[k] == w->moved[i];
+		if (!here && w->moved[i] > w->max_dropped) {
+			audit_seg_name(w->moved[i], name);
+			bad(w, name, 0, 0,
+			    "segment moved away: it was renamed or moved out of the directory "
+			    "while the recorder wrote it (SIGHUP reopen); its records are not "
+			    "in this log (put it back to verify them)");
+			return;
+		}
+	}
+	if (w->nanc && w->anc[w->nanc - 1].seq > v->last_seq) {
+		const struct audit_anchor *a = &w->anc[w->nanc - 1];
+
+		audit_seg_name(v->last_segment, name);
+		bad(w, name, 0, v->last_seq,
+		    "tail cut: the log ends at seq %" PRIu64 " but the anchor at %.100s line "
+		    "%" PRIu64 " says seq %" PRIu64 " (segment %06u) was written",
+		    v->last_seq, w->anc_file, a->line, a->seq, a->segment);
+		return;
+	}
+	if (!w->have_state) {
+		bad(w, AUDIT_STATE_FILE, 0, 0,
+		    "state missing, so a cut tail cannot be ruled out "
+		    "(the recorder writes it; was it deleted?)");
+		return;
+	}
+	if (w->st.segment > v->last_segment) {
+		audit_seg_name(w->st.segment, name);
+		bad(w, name, 0, 0,
+		    "missing: newest segment deleted (the state file says seq %" PRIu64
+		    " was written to it)",
+		    w->st.seq);
+		return;
+	}
+	if (!w->state_seen && w->st.seq) {
+		audit_seg_name(v->last_segment, name);
+		bad(w, name, 0, v->last_seq,
+		    "tail cut: log cut short: it ends at seq %" PRIu64 " but seq %" PRIu64
+		    " was written (records or the closing record removed from the end)",
+		    v->last_seq, w->st.seq);
+		return;
+	}
+}
+
+int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char *err,
+		 size_t errlen)
+{
+	char why[300];
 	struct walk w = {.v = v, .dirfd = -1};
-	unsigned int *nums = NULL, gap;
-	size_t n, i, stop;
+	unsigned int *nums = NULL;
+	size_t n = 0, i;
 	time_t last_tick = 0;
 	int st, rc = -1;
 
@@ -307,29 +712,29 @@ int audit_verify_dir(const char *dir, const char *key_path, bool progress, struc
 		snprintf(err, errlen, "libsodium failed to initialise");
 		return -1;
 	}
-	w.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	w.dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (w.dirfd < 0) {
-		snprintf(err, errlen, "%.200s: %s", dir, strerror(errno));
+		snprintf(err, errlen, "%.200s: %s", o->dir, strerror(errno));
 		return -1;
 	}
-	if (!key_path) {
-		snprintf(path, sizeof(path), "%s/.key", dir);
-		key_path = path;
-	}
-	if (audit_key_load(key_path, w.key, err, errlen))
+	if (load_ring(&w, o, err, errlen))
 		goto out;
-	audit_key_id(w.key, w.key_id);
 	if (audit_seg_list(w.dirfd, &nums, &n)) {
-		snprintf(err, errlen, "%.200s: %s", dir, strerror(errno));
+		snprintf(err, errlen, "%.200s: %s", o->dir, strerror(errno));
 		goto out;
 	}
+	if (n)
+		peek_first_header(&w, nums[0]);
+	if (n && load_anchors(&w, o, err, errlen))
+		goto out;
 	rc = 1;
-	st = audit_state_load(w.dirfd, w.key, &w.st, why, sizeof(why));
+	st = audit_state_load(w.dirfd, &w.kr, &w.st, why, sizeof(why));
 	if (st < 0) {
 		bad(&w, AUDIT_STATE_FILE, 0, 0, "%s", why + strlen(AUDIT_STATE_FILE ": "));
 		goto out;
 	}
 	w.have_state = st > 0;
+	w.state_rc = st;
 	if (!n) {
 		bad(&w, "", 0, 0, "no log segments (nsaudit-NNNNNN.log) in the directory");
 		goto out;
@@ -338,57 +743,35 @@ int audit_verify_dir(const char *dir, const char *key_path, bool progress, struc
 	v->first_segment = nums[0];
 	v->last_segment = nums[n - 1];
 	for (i = 0; i < n; i++) {
-		if (progress && time(NULL) != last_tick) {
+		if (o->progress && time(NULL) != last_tick) {
 			last_tick = time(NULL);
 			fprintf(stderr,
 				"\rnsaudit verify: segment %zu of %zu, %" PRIu64 " records so far",
 				i + 1, n, v->records);
 		}
-		if (walk_segment(&w, nums[i], i > 0 && nums[i - 1] + 1 == nums[i] && w.have_prev))
+		if (walk_segment(&w, nums[i], i && nums[i - 1] + 1 == nums[i] && w.have_prev,
+				 i == 0))
 			break;
 	}
-	if (progress && last_tick)
+	if (o->progress && last_tick)
 		fprintf(stderr, "\r\033[K");
-	/* A missing segment before the first bad spot is the first problem. */
-	stop = i < n ? i : n - 1;
-	gap = unexplained_gap(&w, nums, stop);
-	if (gap) {
-		audit_seg_name(gap, name);
-		bad(&w, name, 0, 0,
-		    "missing: %s (not removed by rotation: no record of this log "
-		    "says it was dropped)",
-		    gap < nums[0] ? "older segment deleted" : "segment deleted");
-		goto out;
-	}
-	if (w.bad)
-		goto out;
-	if (!w.have_state) {
-		bad(&w, AUDIT_STATE_FILE, 0, 0,
-		    "missing, so a cut tail cannot be ruled out "
-		    "(the recorder writes it; was it deleted?)");
-		goto out;
-	}
-	if (w.st.segment > v->last_segment) {
-		audit_seg_name(w.st.segment, name);
-		bad(&w, name, 0, 0,
-		    "missing: newest segment deleted (the state file says seq %" PRIu64
-		    " was written to it)",
-		    w.st.seq);
-		goto out;
-	}
-	if (!w.state_seen) {
-		audit_seg_name(v->last_segment, name);
-		bad(&w, name, 0, v->last_seq,
-		    "log cut short: it ends at seq %" PRIu64 " but seq %" PRIu64
-		    " was written (records or the closing record removed from the end)",
-		    v->last_seq, w.st.seq);
-		goto out;
-	}
-	rc = 0;
+	v->last_epoch = w.epoch;
+	check_tail(&w, nums, n, i < n ? i : n - 1);
+	if (!w.bad)
+		rc = 0;
 out:
-	sodium_memzero(w.key, sizeof(w.key));
+	audit_keyring_wipe(&w.kr);
 	free(nums);
 	free(w.moved);
+	free(w.anc);
 	close(w.dirfd);
 	return rc;
+}
+
+int audit_verify_dir(const char *dir, const char *key_path, bool progress, struct audit_verify *v,
+		     char *err, size_t errlen)
+{
+	struct audit_verify_opts o = {.dir = dir, .key_path = key_path, .progress = progress};
+
+	return audit_verify(&o, v, err, errlen);
 }

@@ -8,27 +8,36 @@
 # other tests) falls on both sides of each ratio. Reported: median and
 # [min-max] over the rounds. See bench/README.md for what each number means.
 #
-# Writes build/bench.json and prints a table. Runs as root; takes ~5 min.
+# The floor: the same hooks as nsaudit with empty BPF programs attached
+# (build/bench/floor), the cost below which no design on these hooks can go;
+# nsaudit's added cost is also given as a ratio to the floor's.
+#
+# Writes build/bench.json and prints a table. Runs as root; takes ~8 min.
 # Knobs (environment): BENCH_ROUNDS (5), BENCH_RATE_SECS (5), BENCH_QUICK=1
-# (2 rounds, 2 s max-rate: a smoke test, not a measurement).
+# (2 rounds, 2 s max-rate: a smoke test, not a measurement), BENCH_ONLY
+# (a subset of the configurations, e.g. "aa floor record rate"; "rate" is
+# the max-rate runs: for trying the bench out, not for figures).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD=${BUILD:-build}
 NSAUDIT=${NSAUDIT:-$ROOT/$BUILD/nsaudit}
 DRIVER=${DRIVER:-$ROOT/$BUILD/bench/driver}
+FLOOR=${FLOOR:-$ROOT/$BUILD/bench/floor}
 OUT_JSON=${BENCH_JSON:-$ROOT/$BUILD/bench.json}
 ROUNDS=${BENCH_ROUNDS:-5}
 RATE_SECS=${BENCH_RATE_SECS:-5}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
-	ROUNDS=2 RATE_SECS=2
+	ROUNDS=${BENCH_ROUNDS:-2} RATE_SECS=2
 fi
 # paced setns: bursts of 1000 calls, 25 ms apart (40k setns/s offered)
 N_PACED=20000 PACE_BATCH=1000 PACE_US=25000
 N_BURST=50000		# setns back to back, as fast as one thread can
 N_OC=100000		# open+close of an unrelated file, back to back
 N_SYNC=10000		# paced setns under each --sync setting
+N_RARE=$((RATE_SECS * 40))	# rounds of rare operations during a mixed flood
 COMM=nsbench		# the driver's process name (prctl), to find its records
+RARE_COMM=nsrare	# the mixed flood's process of rare operations
 STOP_TIMEOUT=20		# seconds a tool gets to drain and exit before SIGKILL
 
 die() { echo "bench: $*" >&2; exit 1; }
@@ -37,6 +46,7 @@ log() { echo "bench: $*" >&2; }
 [ "$(id -u)" = 0 ] || die "must run as root (BPF, audit)"
 [ -x "$NSAUDIT" ] || die "$NSAUDIT missing: run 'make bench' (or make)"
 [ -x "$DRIVER" ] || die "$DRIVER missing: run 'make bench'"
+[ -x "$FLOOR" ] || die "$FLOOR missing: run 'make bench'"
 command -v jq >/dev/null || die "jq missing: run 'make deps'"
 "$ROOT/tests/lib/mount-fs.sh"
 
@@ -46,7 +56,7 @@ SAMPLES=$T/samples.tsv NA=$T/na.tsv
 : >"$SAMPLES"
 : >"$NA"
 echo cold >"$T/bench-file"	# the unrelated file of open+close
-export BENCH_FILE=$T/bench-file BENCH_COMM=$COMM
+export BENCH_FILE=$T/bench-file BENCH_COMM=$COMM BENCH_RARE_COMM=$RARE_COMM BENCH_TMP=$T
 
 # a sleep without a fork: read from a fifo nobody writes
 mkfifo "$T/sleep.fifo"
@@ -59,7 +69,7 @@ nap() { read -r -t "$1" -u "$SLEEPFD" _ 2>/dev/null || true; }
 TOOL_PID="" AUDITD_PID="" AUDIT_ENABLED0="" PIN_DIR="" PINS_OURS=0
 
 is_running() {	# a child that has not exited (a zombie has)
-	[ -r "/proc/$1/stat" ] && ! awk '{ sub(/^.*\) /, ""); exit $1 != "Z" }' "/proc/$1/stat"
+	[ -r "/proc/$1/stat" ] && ! awk '{ sub(/^.*\) /, ""); exit $1 != "Z" }' "/proc/$1/stat" 2>/dev/null
 }
 
 stop_pid() {	# stop_pid PID SIGNAL: signal, wait up to STOP_TIMEOUT, then SIGKILL
@@ -148,6 +158,32 @@ if [ "$HAVE_RECORD" = 1 ]; then
 	fi
 fi
 
+# In-kernel coalescing of identical consecutive records: record then has
+# --no-coalesce, and coalesces by default.
+HAVE_COALESCE=0
+NA_COALESCE="n/a (nsaudit record has no --no-coalesce: no in-kernel coalescing in this build)"
+if [ "$HAVE_RECORD" = 1 ] && grep -q -- '--no-coalesce' "$T/record-help"; then
+	HAVE_COALESCE=1
+fi
+NOCOALESCE_ARGS=()
+[ "$HAVE_COALESCE" = 1 ] && NOCOALESCE_ARGS=(--no-coalesce)
+
+# Forward-secure sealing is record's default with a key from nsaudit keygen;
+# "today's" recording is a key of the previous kind (64 hex digits: one
+# keyed MAC per record, the key never evolves). Both are timed in a round.
+HAVE_SEAL=0 NA_SEAL="n/a (nsaudit record not built)"
+if [ "$HAVE_RECORD" = 1 ]; then
+	if [ "$(wc -l <"$T/key")" -le 1 ] && grep -Eqx '[0-9a-fA-F]{64}' "$T/key"; then
+		NA_SEAL="n/a (no forward-secure sealing in this build: nsaudit keygen makes a plain MAC key)"
+	else
+		HAVE_SEAL=1
+		(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$T/legacy-key" &&
+			echo >>"$T/legacy-key")
+	fi
+fi
+KEY_FILE=$T/key	# the key the next recorder starts with
+RECORD_EXTRA=()	# more options for the next recorder
+
 if command -v bpftrace >/dev/null; then HAVE_BPFTRACE=1; fi
 NA_BPFTRACE="n/a (bpftrace not installed)"
 
@@ -203,7 +239,13 @@ FOREIGN_ROUNDS=0 FOREIGN_WAITED=0
 # ---------------------------------------------------------------------------
 # measuring
 
-sample() { printf '%s\t%s\t%s\n' "$ROUND" "$1" "$2" >>"$SAMPLES"; }
+sample() {	# a value that is not a number is a bug of ours: say so, keep none
+	if [[ $2 =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; then
+		printf '%s\t%s\t%s\n' "$ROUND" "$1" "$2" >>"$SAMPLES"
+	else
+		log "warning: $1: '$2' is not a number (round $ROUND): not counted"
+	fi
+}
 na() { grep -q "^$1	" "$NA" || printf '%s\t%s\n' "$1" "$2" >>"$NA"; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $2"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
@@ -249,7 +291,7 @@ start_tool() {
 	t0=$EPOCHREALTIME
 	case $name in
 	record | sync_*)
-		local args=(record --log-dir "$T/log" --key "$T/key")
+		local args=(record --log-dir "$T/log" --key "$KEY_FILE" "${RECORD_EXTRA[@]}")
 		[ "$RECORD_PIN_OPT" = 1 ] && args+=(--pin-dir "$PIN_DIR")
 		[ "$name" != record ] && args+=(--sync "${name#sync_}")
 		mkdir -p "$T/log"
@@ -260,6 +302,18 @@ start_tool() {
 	trace)
 		"$NSAUDIT" trace --format json >/dev/null 2>"$T/tool.err" &
 		TOOL_PID=$!
+		;;
+	floor)	# empty programs on nsaudit's hooks; nothing pinned
+		"$FLOOR" "${FLOOR_HOOKS[@]}" 2>"$T/tool.err" &
+		TOOL_PID=$!
+		if ! wait_ready "$T/tool.err" '^floor: ready' 30 "$TOOL_PID"; then
+			log "floor did not attach: $(tail -n 3 "$T/tool.err")"
+			stop_pid "$TOOL_PID" KILL
+			TOOL_PID=""
+			return 1
+		fi
+		ATTACH_MS=$(ms_since "$t0")
+		return 0
 		;;
 	trace_file)	# max rate without a recorder: trace into a file
 		"$NSAUDIT" trace --format json >"$T/trace.json" 2>"$T/tool.err" &
@@ -369,12 +423,15 @@ stop_tool() {
 	TOOL_PID=""
 }
 
-# count_records: what the last tool wrote; sets C_SETNS (setns records of
-# the bench's processes), C_LOST (sum of lost records' counts), C_ALL (all
-# records), C_BYTES (bytes on disk)
+# count_records: what the last tool wrote; sets C_SETNS (setns calls of the
+# bench's producers accounted for: a coalesced record counts its "repeat",
+# absent = 1), C_LOST (sum of lost records' counts), C_ALL (records, i.e.
+# lines), C_BYTES (bytes on disk), and for the rare process of a mixed flood
+# C_RARE_unshare, _open, _mount, _umount, _setns_fail (calls accounted for)
 count_records() {
 	local files=()
 	C_SETNS=0 C_LOST=0 C_ALL=0 C_BYTES=0
+	C_RARE_unshare=0 C_RARE_open=0 C_RARE_mount=0 C_RARE_umount=0 C_RARE_setns_fail=0
 	case $1 in
 	# segments, not the lock and state files
 	record | sync_*) mapfile -t files < <(find "$T/log" -type f ! -name '.*' 2>/dev/null | sort) ;;
@@ -391,12 +448,36 @@ count_records() {
 		*.xz) xzcat "$f" ;;
 		*) cat "$f" ;;
 		esac
-	done 2>/dev/null | awk -v comm="\"comm\":\"$COMM\"" '
-		/^\{/ { all++ }
-		/"op":"setns"/ && index($0, comm) { setns++ }
-		/"op":"lost"/ { if (match($0, /"count":[0-9]+/)) lost += substr($0, RSTART + 8, RLENGTH - 8) }
-		END { printf "%d %d %d\n", setns, lost, all }' >"$T/count"
-	read -r C_SETNS C_LOST C_ALL <"$T/count"
+	done 2>/dev/null | awk -v comm="\"comm\":\"$COMM\"" -v rare="\"comm\":\"$RARE_COMM\"" '
+		function num(key,   v) {	# the integer value of "key":N, or -1
+			if (!match($0, "\"" key "\":-?[0-9]+"))
+				return -1
+			v = substr($0, RSTART + length(key) + 3, RLENGTH - length(key) - 3)
+			return v + 0
+		}
+		/^\{/ {
+			all++
+			n = num("repeat")
+			if (n < 1)
+				n = 1
+		}
+		/"op":"setns"/ && index($0, comm) { setns += n }
+		/"op":"lost"/ { c = num("count"); if (c > 0) lost += c }
+		index($0, rare) {
+			if (match($0, /"op":"[a-z_]+"/)) {
+				op = substr($0, RSTART + 6, RLENGTH - 7)
+				if (op == "setns")
+					op = num("result") < 0 ? "setns_fail" : ""
+				if (op != "")
+					r[op] += n
+			}
+		}
+		END {
+			printf "%d %d %d %d %d %d %d %d\n", setns, lost, all, r["unshare"],
+				r["open"], r["mount"], r["umount"], r["setns_fail"]
+		}' >"$T/count"
+	read -r C_SETNS C_LOST C_ALL C_RARE_unshare C_RARE_open C_RARE_mount C_RARE_umount \
+		C_RARE_setns_fail <"$T/count"
 }
 
 # one tool in one round: baseline, then the same under the tool
@@ -417,6 +498,7 @@ run_config() {
 	case $name in
 	record) sample attach_ms "$ATTACH_MS" ;;
 	trace) sample attach_ms_trace "$ATTACH_MS" ;;
+	floor) sample attach_ms_floor "$ATTACH_MS" ;;
 	bpftrace) sample attach_ms_bpftrace "$ATTACH_MS" ;;
 	audit)
 		sample attach_ms_audit "$ATTACH_MS"
@@ -426,15 +508,17 @@ run_config() {
 		;;
 	esac
 	measure "$kind"
-	local suffix=$name
-	[ "$name" = record ] && suffix=nsaudit
+	local suffix=$name added=setns_added_ns_$name oc=openclose_ratio_$name
+	[ "$name" = record ] && suffix=nsaudit added=setns_added_ns_nsaudit oc=openclose_ratio_nsaudit
+	# the floor's two figures go by the names issue 16 gave them
+	[ "$name" = floor ] && added=floor_setns_added_ns oc=floor_openclose_ratio
 	r=$(ratio "$M_SETNS_CPU" "$b_setns")
 	sample "setns_ratio_$suffix" "$r"
 	sample "setns_wall_ratio_$suffix" "$(ratio "$M_SETNS_WALL" "$b_wall")"
-	sample "setns_added_ns_$suffix" "$(awk -v a="$M_SETNS_CPU" -v b="$b_setns" 'BEGIN { printf "%.0f", a - b }')"
-	local msg="setns x$(r2 "$M_SETNS_CPU" "$b_setns")"
+	sample "$added" "$(awk -v a="$M_SETNS_CPU" -v b="$b_setns" 'BEGIN { printf "%.0f", a - b }')"
+	local msg="setns x$(r2 "$M_SETNS_CPU" "$b_setns") (+$(awk -v a="$M_SETNS_CPU" -v b="$b_setns" 'BEGIN { printf "%.0f", a - b }') ns)"
 	if [ "$kind" = full ]; then
-		sample "openclose_ratio_$suffix" "$(ratio "$M_OC_CPU" "$b_oc")"
+		sample "$oc" "$(ratio "$M_OC_CPU" "$b_oc")"
 		sample "setns_burst_ratio_$suffix" "$(ratio "$M_BURST_CPU" "$b_burst")"
 		msg="$msg (wall x$(r2 "$M_SETNS_WALL" "$b_wall")), open+close x$(r2 "$M_OC_CPU" "$b_oc"), back-to-back setns x$(r2 "$M_BURST_CPU" "$b_burst")"
 	fi
@@ -465,55 +549,226 @@ run_config() {
 	log "[round $ROUND/$ROUNDS] $name: $msg"
 }
 
-# max rate: P producers for RATE_SECS under the recorder (nsaudit record,
-# or nsaudit trace into a file while record is not built)
+# CPU time (user + system, all threads) of a process, in ns
+proc_cpu_ns() {
+	awk -v hz="$CLK_TCK" '{ sub(/^.*\) /, ""); printf "%.0f", ($12 + $13) * 1e9 / hz }' \
+		"/proc/$1/stat" 2>/dev/null || echo 0
+}
+CLK_TCK=$(getconf CLK_TCK)
+
+# wait_idle PID: until the process has used (almost) no CPU for 0.2 s (it
+# drained what the producers left in the ring), at most 10 s
+wait_idle() {
+	local c0 c1 i
+	c0=$(proc_cpu_ns "$1")
+	for ((i = 0; i < 50; i++)); do
+		nap 0.2
+		c1=$(proc_cpu_ns "$1")
+		[ $((c1 - c0)) -le $((2 * 1000000000 / CLK_TCK)) ] && return 0
+		c0=$c1
+	done
+	return 1
+}
+
+# run_rate P MODE: P producers calling setns as fast as they can for
+# RATE_SECS under nsaudit record (nsaudit trace into a file while record is
+# not built). MODE:
+#   default     record as it starts by default (coalescing, if it has it)
+#   nocoalesce  record --no-coalesce: one record per call, the recorder's
+#               own throughput (records/s and CPU per record)
+#   legacy      as nocoalesce, with a key of the previous kind (no sealing)
+#   flood       default record; the producers alternate net and uts setns
+#               (nothing to coalesce) while a process makes N_RARE rounds
+#               of rare operations: how many of those arrive
 run_rate() {
-	local p=$1 tool=record out calls rate hwm lost
+	local p=$1 mode=$2 tool=record out calls rate hwm lost cpu0 cpu1 t0 busy
+	local tag=""
 	[ "$HAVE_RECORD" = 1 ] || tool=trace_file
+	case $mode in
+	nocoalesce) tag=nocoalesce_ ;;
+	legacy) tag=legacy_ ;;
+	flood) tag=flood_ ;;
+	esac
 	wait_quiet
-	out=$("$DRIVER" rate "$p" 2)
-	sample "untraced_rate_${p}p" "$(field rate "$out")"
-	start_tool "$tool" || return 0
+	if [ "$mode" = default ]; then
+		out=$("$DRIVER" rate "$p" 2)
+		sample "untraced_rate_${p}p" "$(field rate "$out")"
+	fi
+	KEY_FILE=$T/key RECORD_EXTRA=()
+	[ "$mode" = nocoalesce ] && RECORD_EXTRA=("${NOCOALESCE_ARGS[@]}")
+	[ "$mode" = legacy ] && KEY_FILE=$T/legacy-key RECORD_EXTRA=("${NOCOALESCE_ARGS[@]}")
+	start_tool "$tool"
+	local started=$?
+	KEY_FILE=$T/key RECORD_EXTRA=()
+	if [ "$started" != 0 ]; then
+		[ "$mode" = legacy ] && log "record with a key of the previous kind did not start: $(tail -n 1 "$T/tool.err")"
+		return 0
+	fi
 	[ "$tool" = record ] && sample attach_ms "$ATTACH_MS"
 	[ "$tool" = trace_file ] && sample attach_ms_trace "$ATTACH_MS"
-	out=$("$DRIVER" rate "$p" "$RATE_SECS")
+	cpu0=$(proc_cpu_ns "$TOOL_PID")
+	t0=$EPOCHREALTIME
+	if [ "$mode" = flood ]; then
+		out=$("$DRIVER" flood "$p" "$RATE_SECS" "$N_RARE" | tr '\n' ' ')
+	else
+		out=$("$DRIVER" rate "$p" "$RATE_SECS")
+	fi
 	hwm=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$TOOL_PID/status" 2>/dev/null)
+	wait_idle "$TOOL_PID" || log "warning: the recorder was still busy 10 s after the producers stopped"
+	cpu1=$(proc_cpu_ns "$TOOL_PID")
+	# busy: the producers' start until the recorder went idle (less the
+	# idle 0.2 s that told us so)
+	busy=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a - 0.2 }')
 	stop_tool "$tool"
 	calls=$(field calls "$out") rate=$(field rate "$out")
 	count_records "$tool"
 	lost=$((calls - C_SETNS))
 	[ "$lost" -lt 0 ] && lost=0
-	# sustained: what reached the disk, per second; offered: what was called
-	sample "max_rate_${p}p" "$(awk -v n="$C_SETNS" -v s="$(field seconds "$out")" 'BEGIN { printf "%.0f", n / s }')"
-	sample "offered_rate_${p}p" "$rate"
-	sample "lost_at_max_${p}p" "$lost"
-	sample "lost_reported_${p}p" "$C_LOST"
 	# lost records also count other processes' events: a positive rest is
 	# setns calls of ours that vanished without a lost record
 	local silent=$((lost - C_LOST))
 	[ "$silent" -lt 0 ] && silent=0
-	sample "lost_silent_${p}p" "$silent"
-	[ -n "$hwm" ] && sample "rss_kib_${p}p" "$hwm"
-	[ "$tool" = record ] && [ "$C_ALL" -gt 0 ] && sample record_bytes "$(ratio "$C_BYTES" "$C_ALL")"
-	RATE_LOST=$((RATE_LOST + lost)) RATE_HWM=$(( ${hwm:-0} > RATE_HWM ? ${hwm:-0} : RATE_HWM ))
-	log "[round $ROUND/$ROUNDS] max rate, $p producer(s), $tool: $rate setns/s offered, $C_SETNS of $calls recorded, $C_LOST reported lost, VmHWM ${hwm:-?} KiB"
+	local msg="$rate setns/s offered, $C_SETNS of $calls accounted for, $C_LOST reported lost, $C_ALL records"
+	case $mode in
+	default)
+		# sustained: setns calls that reached the disk, per second
+		sample "max_rate_${p}p" "$(awk -v n="$C_SETNS" -v s="$(field seconds "$out")" 'BEGIN { printf "%.0f", n / s }')"
+		sample "offered_rate_${p}p" "$rate"
+		sample "lost_at_max_${p}p" "$lost"
+		sample "lost_reported_${p}p" "$C_LOST"
+		sample "lost_silent_${p}p" "$silent"
+		[ -n "$hwm" ] && sample "rss_kib_${p}p" "$hwm"
+		[ "$tool" = record ] && [ "$C_ALL" -gt 0 ] && sample record_bytes "$(ratio "$C_BYTES" "$C_ALL")"
+		RATE_LOST=$((RATE_LOST + lost))
+		RATE_HWM=$(( ${hwm:-0} > RATE_HWM ? ${hwm:-0} : RATE_HWM ))
+		if [ "$HAVE_COALESCE" = 1 ]; then
+			sample "lost_at_max_coalesced_${p}p" "$lost"
+			sample "records_at_max_coalesced_${p}p" "$C_ALL"
+			RATE_LOST_C=$((RATE_LOST_C + lost))
+		elif [ "$tool" = record ]; then
+			# no coalescing: the default is the non-coalesced case
+			sample "lost_at_max_nocoalesce_${p}p" "$lost"
+			RATE_LOST_NC=$((RATE_LOST_NC + lost))
+		fi
+		;;
+	nocoalesce)
+		sample "lost_at_max_nocoalesce_${p}p" "$lost"
+		sample "lost_silent_nocoalesce_${p}p" "$silent"
+		RATE_LOST_NC=$((RATE_LOST_NC + lost))
+		[ -n "$hwm" ] && sample "rss_kib_nocoalesce_${p}p" "$hwm"
+		;;
+	flood)
+		local op miss=0 want found
+		for op in unshare open mount umount setns_fail; do
+			want=$(field "$op" "$out") found=C_RARE_$op
+			found=${!found}
+			[ "${want:-0}" -gt "$found" ] && miss=$((miss + want - found))
+		done
+		sample "rare_lost_under_flood_${p}p" "$miss"
+		sample "flood_offered_rate_${p}p" "$rate"
+		sample "flood_lost_${p}p" "$lost"
+		RARE_LOST=$((RARE_LOST + miss))
+		msg="$msg; rare: $C_RARE_unshare/$C_RARE_open/$C_RARE_mount/$C_RARE_umount/$C_RARE_setns_fail of $(field unshare "$out") each (unshare/open/mount/umount/failed setns) arrived"
+		;;
+	esac
+	# the recorder's own throughput: records it wrote per second while
+	# busy, and its CPU per record (after attaching: the verifier's time
+	# is attach_ms)
+	if [ "$tool" = record ] && [ "$p" = 1 ] && [ "$C_ALL" -gt 0 ] &&
+		{ [ "$mode" = nocoalesce ] || [ "$mode" = legacy ] ||
+			{ [ "$mode" = default ] && [ "$HAVE_COALESCE" = 0 ]; }; }; then
+		local rps cpr
+		rps=$(awk -v n="$C_ALL" -v s="$busy" 'BEGIN { printf "%.0f", n / s }')
+		cpr=$(awk -v c="$((cpu1 - cpu0))" -v n="$C_ALL" 'BEGIN { printf "%.1f", c / n }')
+		if [ "$mode" = legacy ]; then
+			sample seal_legacy_records_per_s "$rps"
+			sample seal_legacy_cpu_ns_per_record "$cpr"
+		else
+			sample max_rate_records_per_s "$rps"
+			sample recorder_cpu_ns_per_record "$cpr"
+			sample recorder_records_per_cpu_s "$(awk -v c="$cpr" 'BEGIN { printf "%.0f", (c > 0 ? 1e9 / c : 0) }')"
+		fi
+		msg="$msg; recorder $rps records/s, $cpr ns CPU per record"
+	fi
+	log "[round $ROUND/$ROUNDS] max rate, $p producer(s), $tool${tag:+ ${tag%_}}: $msg, VmHWM ${hwm:-?} KiB"
 	rm -f "$T/trace.json"
 	rm -rf "$T/log"
+}
+
+# value NAME: this round's sample of NAME (empty if none)
+value() { awk -F'\t' -v r="$ROUND" -v m="$1" '$1 == r && $2 == m { v = $3 } END { print v }' "$SAMPLES"; }
+
+# ratios of this round's samples, measured side by side in the round
+round_ratios() {
+	local a b
+	a=$(value setns_added_ns_nsaudit) b=$(value floor_setns_added_ns)
+	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ] && sample setns_added_over_floor "$(ratio "$a" "$b")"
+	a=$(value setns_added_ns_trace)
+	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ] && sample setns_added_over_floor_trace "$(ratio "$a" "$b")"
+	a=$(value openclose_ratio_nsaudit) b=$(value floor_openclose_ratio)
+	[ -n "$a" ] && [ -n "$b" ] && sample openclose_over_floor "$(ratio "$a" "$b")"
+	a=$(value max_rate_records_per_s) b=$(value seal_legacy_records_per_s)
+	[ -n "$a" ] && [ -n "$b" ] && sample seal_throughput_ratio "$(ratio "$a" "$b")"
+	a=$(value recorder_cpu_ns_per_record) b=$(value seal_legacy_cpu_ns_per_record)
+	[ -n "$a" ] && [ -n "$b" ] && sample seal_cpu_ratio "$(ratio "$a" "$b")"
+}
+
+# The hooks nsaudit attaches here, as the floor's arguments: read from the
+# kernel (bpftool perf) while a recorder runs, so the floor follows
+# whatever hook set nsaudit chooses on this kernel.
+discover_hooks() {
+	local tool=record kind name cat
+	[ "$HAVE_RECORD" = 1 ] || tool=trace
+	FLOOR_HOOKS=()
+	start_tool "$tool" || return 1
+	bpftool perf show -j 2>/dev/null | jq -r --argjson pid "$TOOL_PID" \
+		'.[] | select(.pid == $pid) | "\(.fd_type) \(.tracepoint)"' >"$T/hooks"
+	stop_tool "$tool"
+	rm -rf "$T/log"
+	while read -r kind name; do
+		case $kind in
+		tracepoint)
+			cat=$(cd /sys/kernel/tracing/events 2>/dev/null && ls -d -- */"$name" 2>/dev/null | head -n1)
+			[ -n "$cat" ] && FLOOR_HOOKS+=("tp:${cat%%/*}:$name") ;;
+		raw_tracepoint) FLOOR_HOOKS+=("raw_tp:$name") ;;
+		*) log "note: nsaudit's $kind hook $name has no floor program" ;;
+		esac
+	done <"$T/hooks"
+	[ ${#FLOOR_HOOKS[@]} -gt 0 ]
 }
 
 # ---------------------------------------------------------------------------
 # the rounds
 
+HAVE_FLOOR=0 NA_FLOOR="n/a (could not find nsaudit's hooks)"
+if discover_hooks; then
+	HAVE_FLOOR=1
+	log "floor: empty programs on ${FLOOR_HOOKS[*]}"
+fi
+
 CONFIGS=(aa)
+[ "$HAVE_FLOOR" = 1 ] && CONFIGS+=(floor)
 if [ "$HAVE_RECORD" = 1 ]; then
 	CONFIGS+=(record sync_none sync_batch sync_every)
 fi
 CONFIGS+=(trace)
 [ "$HAVE_BPFTRACE" = 1 ] && CONFIGS+=(bpftrace)
 [ "$HAVE_AUDIT" = 1 ] && CONFIGS+=(audit)
+RUN_RATE=1
+if [ -n "${BENCH_ONLY:-}" ]; then
+	only=" $BENCH_ONLY "
+	[[ $only == *" rate "* ]] || RUN_RATE=0
+	for k in "${!CONFIGS[@]}"; do
+		[[ $only == *" ${CONFIGS[$k]} "* ]] || unset "CONFIGS[$k]"
+	done
+	CONFIGS=("${CONFIGS[@]}")
+fi
 
 log "$(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds of: ${CONFIGS[*]}, max rate (${RATE_SECS}s)"
 [ "$HAVE_RECORD" = 1 ] || log "nsaudit record not built: its rows print '$NA_RECORD'; max rate is measured with nsaudit trace into a file"
+[ "$HAVE_COALESCE" = 1 ] || log "$NA_COALESCE"
+[ "$HAVE_SEAL" = 1 ] || log "$NA_SEAL"
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 START=$EPOCHREALTIME
 for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 	# rotate the order so that no tool always runs first or last
@@ -521,11 +776,35 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 	for ((k = 0; k < n; k++)); do
 		run_config "${CONFIGS[$(((k + ROUND - 1) % n))]}"
 	done
-	RATE_LOST=0 RATE_HWM=0
-	run_rate 1
-	run_rate 2
+	RATE_LOST=0 RATE_LOST_C=0 RATE_LOST_NC=0 RATE_HWM=0 RARE_LOST=0
+	if [ "$RUN_RATE" = 0 ]; then
+		round_ratios
+		continue
+	fi
+	run_rate 1 default
+	run_rate 2 default
 	sample lost_at_max "$RATE_LOST"
+	[ "$HAVE_COALESCE" = 1 ] && sample lost_at_max_coalesced "$RATE_LOST_C"
+	if [ "$HAVE_RECORD" = 1 ]; then
+		if [ "$HAVE_COALESCE" = 1 ]; then
+			run_rate 2 nocoalesce
+		fi
+		# sealed (the key from keygen) and the previous kind of key side
+		# by side, in an order that alternates from round to round
+		if [ "$HAVE_SEAL" = 1 ] && [ $((ROUND % 2)) = 0 ]; then
+			run_rate 1 legacy
+		fi
+		[ "$HAVE_COALESCE" = 1 ] && run_rate 1 nocoalesce
+		if [ "$HAVE_SEAL" = 1 ] && [ $((ROUND % 2)) = 1 ]; then
+			run_rate 1 legacy
+		fi
+		sample lost_at_max_nocoalesce "$RATE_LOST_NC"
+		run_rate 1 flood
+		run_rate 2 flood
+		sample rare_lost_under_flood "$RARE_LOST"
+	fi
 	[ "$RATE_HWM" -gt 0 ] && sample rss_kib "$RATE_HWM"
+	round_ratios
 done
 ELAPSED=$(ms_since "$START")
 
@@ -550,10 +829,35 @@ if [ "$HAVE_AUDIT" != 1 ]; then
 		na "$m" "$NA_AUDIT"
 	done
 fi
+if [ "$HAVE_RECORD" != 1 ]; then
+	for m in max_rate_records_per_s recorder_cpu_ns_per_record recorder_records_per_cpu_s \
+		lost_at_max_nocoalesce rare_lost_under_flood; do
+		na "$m" "$NA_RECORD"
+	done
+fi
+if [ "$HAVE_FLOOR" != 1 ]; then
+	for m in floor_setns_added_ns floor_openclose_ratio setns_added_over_floor \
+		openclose_over_floor; do
+		na "$m" "$NA_FLOOR"
+	done
+fi
+if [ "$HAVE_COALESCE" != 1 ]; then
+	for m in lost_at_max_coalesced lost_at_max_coalesced_1p lost_at_max_coalesced_2p; do
+		na "$m" "$NA_COALESCE"
+	done
+fi
+if [ "$HAVE_SEAL" != 1 ]; then
+	for m in seal_throughput_ratio seal_cpu_ratio seal_legacy_records_per_s; do
+		na "$m" "$NA_SEAL"
+	done
+fi
 # a metric with no sample at all (a tool failed every round)
 for m in setns_ratio_nsaudit setns_ratio_trace openclose_ratio_nsaudit setns_ratio_bpftrace \
 	setns_ratio_audit max_rate_1p max_rate_2p lost_at_max rss_kib attach_ms record_bytes \
-	setns_ratio_sync_none setns_ratio_sync_batch setns_ratio_sync_every; do
+	setns_ratio_sync_none setns_ratio_sync_batch setns_ratio_sync_every \
+	floor_setns_added_ns floor_openclose_ratio setns_added_over_floor openclose_over_floor \
+	max_rate_records_per_s lost_at_max_coalesced lost_at_max_nocoalesce \
+	rare_lost_under_flood seal_throughput_ratio; do
 	grep -q "	$m	" "$SAMPLES" || na "$m" "n/a (no successful run)"
 done
 
@@ -565,7 +869,9 @@ jq -n --rawfile samples "$SAMPLES" --rawfile na "$NA" \
 	--arg kernel "$(uname -r)" --arg cpus "$(nproc)" --arg date "$(date -u +%FT%TZ)" \
 	--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" --arg rounds "$ROUNDS" \
 	--arg rate_secs "$RATE_SECS" --arg recorder "$RECORDER" --arg elapsed_ms "$ELAPSED" \
-	--arg foreign "$FOREIGN_ROUNDS" \
+	--arg foreign "$FOREIGN_ROUNDS" --arg load0 "$LOAD0" \
+	--arg hooks "${FLOOR_HOOKS[*]}" --arg coalesce "$HAVE_COALESCE" --arg seal "$HAVE_SEAL" \
+	--arg rare "$N_RARE rounds of unshare, open /proc/PID/ns/uts, bind mount, umount, failing setns" \
 	--arg version "$("$NSAUDIT" --version 2>/dev/null)" \
 	--arg paced "$N_PACED calls in bursts of $PACE_BATCH every $((PACE_US / 1000)) ms" \
 	--arg burst "$N_BURST calls back to back" --arg oc "$N_OC open+close back to back" '
@@ -588,11 +894,14 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 	  else {value: med($metric), min: $m[$metric].min, max: $m[$metric].max,
 		met: $ok, status: ((if $ok then "met" else "MISSED" end) + $extra)} end;
 {
-  machine: {kernel: $kernel, cpus: ($cpus | tonumber), load_at_end: $load, date: $date},
+  machine: {kernel: $kernel, cpus: ($cpus | tonumber), load_at_start: $load0,
+	load_at_end: $load, date: $date},
   nsaudit: $version,
   setup: {rounds: ($rounds | tonumber), max_rate_seconds: ($rate_secs | tonumber),
 	max_rate_recorder: $recorder, paced_setns: $paced, burst_setns: $burst,
 	openclose: $oc, elapsed_s: (($elapsed_ms | tonumber) / 1000 | floor),
+	floor_hooks: ($hooks | split(" ") | map(select(length > 0))),
+	coalescing: ($coalesce == "1"), sealing: ($seal == "1"), mixed_flood_rare: $rare,
 	baselines_traced_by_others: ($foreign | tonumber)},
   metrics: $m,
   unavailable: $u,
@@ -614,7 +923,19 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 	target("rss_kib"; "<= 20480 (20 MiB)";
 		(if med("rss_kib") then med("rss_kib") <= 20480 else null end); $by),
 	target("attach_ms"; "<= 300";
-		(if med("attach_ms") then med("attach_ms") <= 300 else null end); "")
+		(if med("attach_ms") then med("attach_ms") <= 300 else null end); ""),
+	target("setns_added_over_floor"; "<= 1.3";
+		(if med("setns_added_over_floor") then med("setns_added_over_floor") <= 1.3 else null end); ""),
+	target("openclose_over_floor"; "<= 1.03";
+		(if med("openclose_over_floor") then med("openclose_over_floor") <= 1.03 else null end); ""),
+	target("lost_at_max_coalesced"; "== 0";
+		(if med("lost_at_max_coalesced") != null then $m.lost_at_max_coalesced.max == 0 else null end); ""),
+	target("rare_lost_under_flood"; "== 0";
+		(if med("rare_lost_under_flood") != null then $m.rare_lost_under_flood.max == 0 else null end); ""),
+	target("max_rate_records_per_s"; ">= 1000000";
+		(if med("max_rate_records_per_s") then med("max_rate_records_per_s") >= 1000000 else null end); ""),
+	target("seal_throughput_ratio"; ">= 0.90";
+		(if med("seal_throughput_ratio") then med("seal_throughput_ratio") >= 0.9 else null end); "")
   ]
 }' >"$OUT_JSON" || die "writing $OUT_JSON failed"
 
@@ -643,6 +964,13 @@ def row($k; $what):
 (row("setns_burst_ratio_bpftrace"; "CPU per setns, back to back, bpftrace") | @tsv),
 (row("setns_burst_ratio_audit"; "CPU per setns, back to back, kernel audit") | @tsv),
 (row("setns_ratio_aa"; "untraced vs untraced: the noise floor") | @tsv),
+(row("setns_ratio_floor"; "CPU per setns, empty programs on nsaudit'"'"'s hooks (the floor)") | @tsv),
+(row("floor_setns_added_ns"; "CPU added per setns by the floor, ns") | @tsv),
+(row("floor_openclose_ratio"; "CPU per open+close, the floor vs untraced") | @tsv),
+(row("setns_burst_ratio_floor"; "CPU per setns, back to back, the floor") | @tsv),
+(row("setns_added_over_floor"; "setns: nsaudit record'"'"'s added CPU / the floor'"'"'s (same round)") | @tsv),
+(row("setns_added_over_floor_trace"; "setns: nsaudit trace'"'"'s added CPU / the floor'"'"'s") | @tsv),
+(row("openclose_over_floor"; "open+close CPU, nsaudit record / the floor (same round)") | @tsv),
 (row("max_rate_1p"; "setns records/s on disk, 1 producer, \($recorder)") | @tsv),
 (row("max_rate_2p"; "setns records/s on disk, 2 producers, \($recorder)") | @tsv),
 (row("offered_rate_1p"; "setns/s called meanwhile, 1 producer") | @tsv),
@@ -654,6 +982,23 @@ def row($k; $what):
 (row("lost_reported_2p"; "events announced by lost records, 2 producers") | @tsv),
 (row("lost_silent_1p"; "events lost without a lost record, 1p") | @tsv),
 (row("lost_silent_2p"; "events lost without a lost record, 2p") | @tsv),
+(row("lost_at_max_coalesced"; "setns not accounted for, coalescing record, 1p + 2p") | @tsv),
+(row("lost_at_max_coalesced_1p"; "the same, 1 producer") | @tsv),
+(row("lost_at_max_coalesced_2p"; "the same, 2 producers") | @tsv),
+(row("records_at_max_coalesced_1p"; "records written for them, 1 producer, coalescing") | @tsv),
+(row("lost_at_max_nocoalesce"; "setns not accounted for, one record per call, 1p + 2p") | @tsv),
+(row("lost_at_max_nocoalesce_1p"; "the same, 1 producer") | @tsv),
+(row("lost_at_max_nocoalesce_2p"; "the same, 2 producers") | @tsv),
+(row("max_rate_records_per_s"; "records/s the recorder wrote, one record per call, 1 producer") | @tsv),
+(row("recorder_cpu_ns_per_record"; "recorder CPU per record (all threads), ns") | @tsv),
+(row("recorder_records_per_cpu_s"; "records per second of recorder CPU") | @tsv),
+(row("seal_legacy_records_per_s"; "the same records/s with a key of the previous kind (no sealing)") | @tsv),
+(row("seal_throughput_ratio"; "records/s sealed / previous kind (same round)") | @tsv),
+(row("seal_cpu_ratio"; "recorder CPU per record, sealed / previous kind") | @tsv),
+(row("rare_lost_under_flood"; "rare records missing under a setns flood, 1p + 2p flood") | @tsv),
+(row("rare_lost_under_flood_1p"; "the same, 1 flooding process") | @tsv),
+(row("rare_lost_under_flood_2p"; "the same, 2 flooding processes") | @tsv),
+(row("flood_lost_2p"; "flood setns not accounted for, 2 flooders (counted in lost records)") | @tsv),
 (row("rss_kib"; "recorder VmHWM at max rate, KiB") | @tsv),
 (row("attach_ms"; "nsaudit record start to ready, ms") | @tsv),
 (row("attach_ms_trace"; "nsaudit trace start to ready, ms") | @tsv),
@@ -670,15 +1015,17 @@ def row($k; $what):
 (row("untraced_setns_cpu_ns"; "untraced setns CPU, ns (paced)") | @tsv),
 (row("untraced_setns_burst_cpu_ns"; "untraced setns CPU, ns (back to back)") | @tsv),
 (row("setns_added_ns_nsaudit"; "CPU added per setns by nsaudit record, ns") | @tsv),
-(row("setns_added_ns_trace"; "CPU added per setns by nsaudit trace, ns") | @tsv)
+(row("setns_added_ns_trace"; "CPU added per setns by nsaudit trace, ns") | @tsv),
+(row("attach_ms_floor"; "floor start to attached, ms") | @tsv)
 ' "$OUT_JSON" >"$T/table.tsv"
 jq -r '(["target", "", "median [min-max]", "status"] | @tsv),
 	(.targets[] | [.metric, .target,
-		(if .value == null then "-" else "\(.value * 1000 | round / 1000) [\(.min * 1000 | round / 1000)-\(.max * 1000 | round / 1000)]" end),
+		(if .value == null then "-" elif .min == null then "\(.value * 1000 | round / 1000)"
+		 else "\(.value * 1000 | round / 1000) [\(.min * 1000 | round / 1000)-\(.max * 1000 | round / 1000)]" end),
 		.status] | @tsv)' "$OUT_JSON" >"$T/targets.tsv"
 
 echo
-echo "nsaudit bench: $(uname -r), $(nproc) CPUs, $ROUNDS rounds, $(awk -v e="$ELAPSED" 'BEGIN { printf "%.0f", e / 1000 }') s; ratios are traced/untraced in the same round"
+echo "nsaudit bench: $(uname -r), $(nproc) CPUs, $ROUNDS rounds, $(awk -v e="$ELAPSED" 'BEGIN { printf "%.0f", e / 1000 }') s, load $LOAD0 at start, $(cut -d' ' -f1-3 /proc/loadavg) at end; ratios are traced/untraced in the same round"
 column -t -s $'\t' "$T/table.tsv"
 echo
 column -t -s $'\t' "$T/targets.tsv"

@@ -802,16 +802,23 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	return 0;
 }
 
-/* ---- the patched kernel: nsfd(), set_namespace(), namespace:* ----------
+/* ---- the patched kernel: nsfd(), setns_switch_ns(), namespace:* --------
  *
- * Loaded only where the kernel has them (the loader looks them up in BTF)
- * and fentry is allowed; elsewhere autoload is off and they cost nothing.
- * The kernel ABI (kernel-patch/): nsfd(pid_t pid, unsigned int nstype) is
- * x86_64 syscall 451; set_namespace(tsk, nstype, old_ns, new_ns) is called
- * once per namespace setns switches; the tracepoints are
- * namespace:nsfd(target, nstype, ns, ret), namespace:set_namespace(tsk,
- * nstype, old_ns, new_ns) and namespace:ns_free(nstype, ns).
+ * Loaded only where the kernel has them (the loader looks them up in BTF);
+ * elsewhere autoload is off and they cost nothing. The kernel ABI
+ * (kernel-patch/): nsfd(pid_t pid, unsigned int nstype, unsigned int flags)
+ * is syscall 451 (flags: NSFD_FOR_CHILDREN); PIDFD_GET_*_NAMESPACE ioctls
+ * on pidfds do the same; setns_switch_ns(tsk, nstype, old_ns, new_ns) is
+ * called once per namespace type setns() switches; the tracepoints are
+ * namespace:nsfd(pid, pidfd, nstype, flags, target, ns, ret),
+ * namespace:setns_switch_ns(tsk, nstype, old_ns, new_ns) and
+ * namespace:ns_free(nstype, ns).
  */
+
+#define NSFD_FOR_CHILDREN 0x1
+
+/* fentry is used for nsfd(2): tp_nsfd only records the pidfd ioctls. */
+const volatile bool nsfd_fexit = false;
 
 SEC("fexit/__x64_sys_nsfd")
 int BPF_PROG(fexit_sys_nsfd, const struct pt_regs *regs, long ret)
@@ -831,6 +838,9 @@ int BPF_PROG(fexit_sys_nsfd, const struct pt_regs *regs, long ret)
 		return 0;
 	e->ns_type = type;
 	e->arg = BPF_CORE_READ(regs, si);
+	e->via = NSAUDIT_VIA_NSFD;
+	if (BPF_CORE_READ(regs, dx) & NSFD_FOR_CHILDREN)
+		e->flags |= NSAUDIT_F_FOR_CHILDREN;
 	e->target_pid = (int)BPF_CORE_READ(regs, di);
 	if (!e->target_pid)
 		e->target_pid = e->pid;	/* pid 0 means the caller */
@@ -870,60 +880,58 @@ int BPF_PROG(fexit_sys_setns, const struct pt_regs *regs, long ret)
 	return 0;
 }
 
-static __always_inline int emit_set_namespace(struct task_struct *tsk, unsigned int nstype,
-					      struct ns_common *old_ns,
-					      struct ns_common *new_ns, __u32 probe)
+/*
+ * The kernel names, per type, the namespace setns() leaves and the one it
+ * joins. That goes into the setns's pending record instead of a record of
+ * its own: one setns is one record per type (search and lifetime would
+ * count a second one twice), and its old namespace is the kernel's, not a
+ * guess made at entry (for time, the task's own time namespace, which after
+ * unshare(CLONE_NEWTIME) without a fork differs from time_for_children).
+ * The record's probe then names this hook. The new namespace is read at the
+ * syscall's exit, where the task has it.
+ */
+static __always_inline int note_switch(unsigned int nstype, struct ns_common *old_ns,
+				       __u32 probe)
 {
-	struct nsaudit_event *e;
+	struct pending *p = pending_get(NSAUDIT_OP_SETNS);
 	__u32 type = clone_flag_to_type(nstype);
 
-	if (!op_wanted(NSAUDIT_OP_SETNS) ||
-	    (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type))))
+	if (!p || type >= NSAUDIT_NS_MAX || !old_ns)
 		return 0;
-	e = event_start(NSAUDIT_OP_SETNS, probe);
-	if (!e)
-		return 0;
-	e->ns_type = type;
-	e->arg = nstype;
-	if (new_ns) {
-		ns_ident(new_ns, &e->ns_inum, &e->ns_id);
-		e->ns_refs = ns_refcount(new_ns);
-		e->flags |= NSAUDIT_F_HAS_NS;
-	}
-	if (old_ns) {
-		ns_ident(old_ns, &e->old_inum, &e->old_ns_id);
-		e->flags |= NSAUDIT_F_HAS_OLD;
-	}
-	if (type == NSAUDIT_NS_PID || type == NSAUDIT_NS_TIME)
-		e->flags |= NSAUDIT_F_FOR_CHILDREN;
-	event_submit(e);
+	ns_ident(old_ns, &p->old_inum[type], &p->old_id[type]);
+	p->nsmask |= 1u << type;
+	p->probe = probe;
 	return 0;
 }
 
-SEC("fexit/set_namespace")
-int BPF_PROG(fexit_set_namespace, struct task_struct *tsk, unsigned int nstype,
+SEC("fexit/setns_switch_ns")
+int BPF_PROG(fexit_setns_switch_ns, struct task_struct *tsk, unsigned int nstype,
 	     struct ns_common *old_ns, struct ns_common *new_ns)
 {
-	return emit_set_namespace(tsk, nstype, old_ns, new_ns,
-				  NSAUDIT_PROBE_FEXIT_SET_NAMESPACE);
+	return note_switch(nstype, old_ns, NSAUDIT_PROBE_FEXIT_SETNS_SWITCH_NS);
 }
 
 /* Where fentry is refused but the patched tracepoints exist. */
-SEC("tp_btf/set_namespace")
-int BPF_PROG(tp_set_namespace, struct task_struct *tsk, unsigned int nstype,
+SEC("tp_btf/setns_switch_ns")
+int BPF_PROG(tp_setns_switch_ns, struct task_struct *tsk, unsigned int nstype,
 	     struct ns_common *old_ns, struct ns_common *new_ns)
 {
-	return emit_set_namespace(tsk, nstype, old_ns, new_ns, NSAUDIT_PROBE_TP_SET_NAMESPACE);
+	return note_switch(nstype, old_ns, NSAUDIT_PROBE_TP_SETNS_SWITCH_NS);
 }
 
+/*
+ * nsfd(2) where fentry is refused, and the PIDFD_GET_*_NAMESPACE ioctls
+ * always (via "pidfd"): pid is the one asked for, also when it was not
+ * found. It fires before the fd is installed, so no fd origin is noted.
+ */
 SEC("tp_btf/nsfd")
-int BPF_PROG(tp_nsfd, struct task_struct *target, unsigned int nstype, struct ns_common *ns,
-	     int ret)
+int BPF_PROG(tp_nsfd, pid_t pid, bool pidfd, unsigned int nstype, unsigned int flags,
+	     struct task_struct *target, struct ns_common *ns, int ret)
 {
 	struct nsaudit_event *e;
 	__u32 type = clone_flag_to_type(nstype);
 
-	if (!op_wanted(NSAUDIT_OP_NSFD) ||
+	if (!op_wanted(NSAUDIT_OP_NSFD) || (!pidfd && nsfd_fexit) ||
 	    (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type))))
 		return 0;
 	e = event_start(NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_NSFD);
@@ -931,10 +939,12 @@ int BPF_PROG(tp_nsfd, struct task_struct *target, unsigned int nstype, struct ns
 		return 0;
 	e->ns_type = type;
 	e->arg = nstype;
+	e->via = pidfd ? NSAUDIT_VIA_PIDFD : NSAUDIT_VIA_NSFD;
+	if (flags & NSFD_FOR_CHILDREN)
+		e->flags |= NSAUDIT_F_FOR_CHILDREN;
 	e->result = ret < 0 ? ret : 0;
 	e->fd = ret >= 0 ? ret : -1;
-	if (target)
-		e->target_pid = BPF_CORE_READ(target, tgid);
+	e->target_pid = pid ? pid : (__s32)e->pid;	/* pid 0 means the caller */
 	if (ns) {
 		ns_ident(ns, &e->ns_inum, &e->ns_id);
 		e->ns_refs = ns_refcount(ns);

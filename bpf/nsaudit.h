@@ -55,10 +55,10 @@ enum nsaudit_probe {
 	NSAUDIT_PROBE_RAW_TP_FORK,	/* raw_tp/sched_process_fork */
 	NSAUDIT_PROBE_FEXIT_SYS_NSFD,	/* fexit/__x64_sys_nsfd (patched kernel) */
 	NSAUDIT_PROBE_FEXIT_SYS_SETNS,	/* fentry+fexit/__x64_sys_setns */
-	NSAUDIT_PROBE_FEXIT_SET_NAMESPACE, /* fexit/set_namespace */
-	NSAUDIT_PROBE_TP_NSFD,		/* tracepoint/nsaudit/nsfd (patched) */
-	NSAUDIT_PROBE_TP_SET_NAMESPACE,	/* tracepoint/nsaudit/set_namespace */
-	NSAUDIT_PROBE_TP_NS_FREE,	/* tracepoint/nsaudit/ns_free */
+	NSAUDIT_PROBE_FEXIT_SETNS_SWITCH_NS, /* fexit/setns_switch_ns (patched) */
+	NSAUDIT_PROBE_TP_NSFD,		/* tp_btf/nsfd (patched) */
+	NSAUDIT_PROBE_TP_SETNS_SWITCH_NS, /* tp_btf/setns_switch_ns (patched) */
+	NSAUDIT_PROBE_TP_NS_FREE,	/* tp_btf/ns_free (patched) */
 	NSAUDIT_PROBE_USER,		/* synthesised in user space */
 	NSAUDIT_PROBE_MAX,
 };
@@ -68,8 +68,9 @@ enum nsaudit_via {
 	NSAUDIT_VIA_NONE = 0,
 	NSAUDIT_VIA_PROC,	/* open of /proc/PID/ns/TYPE */
 	NSAUDIT_VIA_BIND,	/* open of a bind-mounted nsfs file */
-	NSAUDIT_VIA_PIDFD,	/* a pidfd (setns with CLONE_NEW* bits) */
-	NSAUDIT_VIA_NSFD,	/* nsfd(2) */
+	NSAUDIT_VIA_PIDFD,	/* a pidfd (setns with CLONE_NEW* bits, or a
+				 * PIDFD_GET_*_NAMESPACE ioctl: op nsfd) */
+	NSAUDIT_VIA_NSFD,	/* nsfd(2) (op nsfd, and setns through its fd) */
 	NSAUDIT_VIA_MAX,
 };
 

@@ -55,9 +55,9 @@ static const char *const probes[NSAUDIT_PROBE_MAX] = {
 	[NSAUDIT_PROBE_RAW_TP_FORK] = "raw_tp/sched_process_fork",
 	[NSAUDIT_PROBE_FEXIT_SYS_NSFD] = "fexit/__x64_sys_nsfd",
 	[NSAUDIT_PROBE_FEXIT_SYS_SETNS] = "fexit/__x64_sys_setns",
-	[NSAUDIT_PROBE_FEXIT_SET_NAMESPACE] = "fexit/set_namespace",
+	[NSAUDIT_PROBE_FEXIT_SETNS_SWITCH_NS] = "fexit/setns_switch_ns",
 	[NSAUDIT_PROBE_TP_NSFD] = "tp_btf/nsfd",
-	[NSAUDIT_PROBE_TP_SET_NAMESPACE] = "tp_btf/set_namespace",
+	[NSAUDIT_PROBE_TP_SETNS_SWITCH_NS] = "tp_btf/setns_switch_ns",
 	[NSAUDIT_PROBE_TP_NS_FREE] = "tp_btf/ns_free",
 	[NSAUDIT_PROBE_USER] = "user",
 };

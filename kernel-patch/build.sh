@@ -52,14 +52,36 @@ if [ ! -d "$tree/.git" ]; then
 	mv "$tree.tmp" "$tree"
 fi
 
+# Apply the series as commits on top of pristine in a scratch worktree, then
+# check that commit out in the build tree: git rewrites only the files that
+# differ from what the tree holds, so a change to one patch (or only to the
+# selftest) does not touch syscalls.h and the syscall tables again, and make
+# rebuilds only what really changed.
 if [ "$(cat "$CACHE/applied" 2>/dev/null)" != "$key" ]; then
 	say "applying the series ($(wc -l <"$here/series") patches)"
-	git -C "$tree" reset -q --hard pristine
-	git -C "$tree" clean -q -f -d -x
+	g() { git -C "$1" -c user.name=nsaudit -c user.email=nsaudit@localhost "${@:2}"; }
+	scratch=$CACHE/apply.tmp
+	rm -rf "$scratch"
+	git -C "$tree" worktree prune
+	g "$tree" worktree add -q --detach "$scratch" pristine
 	while read -r p; do
-		git -C "$tree" apply --whitespace=error-all "$here/$p" ||
+		g "$scratch" am -q --whitespace=error-all "$here/$p" || {
+			g "$scratch" am --abort 2>/dev/null
+			git -C "$tree" worktree remove --force "$scratch"
 			die "$p does not apply to linux-source-6.1 $version"
+		}
 	done <"$here/series"
+	commit=$(git -C "$scratch" rev-parse HEAD)
+	git -C "$tree" worktree remove --force "$scratch"
+	# an older build.sh left the series as uncommitted changes: keep their
+	# files as they are by committing them, so the checkout is a diff
+	if [ -n "$(git -C "$tree" status --porcelain --ignored=no | head -n 1)" ]; then
+		git -C "$tree" add -f -A .
+		g "$tree" commit -q -m "previously applied series"
+	fi
+	git -C "$tree" checkout -q --detach "$commit" ||
+		die "cannot check out the applied series in $tree"
+	git -C "$tree" clean -q -f -d
 	echo "$key" >"$CACHE/applied"
 fi
 
@@ -70,7 +92,7 @@ mkdir -p "$build"
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$here/nsaudit.config"
 	make -C "$tree" O="$build" ARCH=x86_64 olddefconfig
 } >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "configuring failed (log: $log)"; }
-for opt in DEBUG_INFO_BTF BPF_JIT FUNCTION_TRACER BPF_EVENTS TIME_NS USER_NS NET_NS; do
+for opt in DEBUG_INFO_BTF BPF_JIT FUNCTION_TRACER BPF_EVENTS TIME_NS USER_NS NET_NS FAILSLAB; do
 	grep -q "^CONFIG_$opt=y" "$build/.config" || die "the config lost CONFIG_$opt (see $log)"
 done
 
@@ -89,7 +111,7 @@ say "kernel built in $(( $(date +%s) - start ))s"
 say "building the nsfd selftest (static)"
 mkdir -p "$out.tmp"
 gcc -static -O2 -g -Wall -I "$tree/tools/testing/selftests" \
-	"$tree/tools/testing/selftests/nsfd/nsfd_test.c" -o "$out.tmp/nsfd_test" >>"$log" 2>&1 ||
+	"$tree/tools/testing/selftests/nsfd/nsfd_test.c" -o "$out.tmp/nsfd_test" -pthread >>"$log" 2>&1 ||
 	{ tail -n 20 "$log" >&2; die "selftest build failed"; }
 cp "$build/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$build/.config" "$out.tmp/config"

@@ -1,23 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* cmd_keygen.c - "nsaudit keygen FILE": a fresh key for record and verify. */
+/*
+ * cmd_keygen.c - "nsaudit keygen FILE": a fresh forward-secure sealing
+ * state in FILE for "nsaudit record --key FILE", and its verification key
+ * on stdout for "nsaudit verify --verification-key" (audit/seal.h).
+ */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "chain.h"
+#include <sodium.h>
+
+#include "seal.h"
 #include "commands.h"
 
 static void keygen_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: nsaudit keygen [--force] FILE\n\n"
-		"Write a fresh random key (32 bytes as 64 hex digits) to FILE, mode 0600.\n"
-		"'nsaudit record --key FILE' MACs every record with it and 'nsaudit verify\n"
-		"--key FILE' checks them. Keep a copy where whoever can write the log cannot.\n\n"
-		"  --force   replace an existing FILE\n\n"
+		"Usage: nsaudit keygen FILE [--force]\n\n"
+		"Make a fresh forward-secure sealing key: install its sealing state in FILE\n"
+		"(mode 0600, written atomically) and print its verification key on stdout.\n"
+		"'nsaudit record --key FILE' seals the log with it: the key evolves every\n"
+		"--seal-interval and the old one is erased, so whoever takes the host later\n"
+		"cannot rewrite what was sealed before. 'nsaudit verify --verification-key KEY'\n"
+		"checks every epoch. Keep the verification key OFF this host: it can derive\n"
+		"every sealing key. Use one FILE per log directory.\n\n"
+		"  --force   replace an existing FILE (atomically)\n\n"
 		"Examples:\n"
-		"  nsaudit keygen /etc/nsaudit/key\n"
-		"  nsaudit keygen --force /etc/nsaudit/key   # new key: start a new log dir too\n");
+		"  nsaudit keygen /etc/nsaudit/seal > /root/offhost/nsaudit.vk\n"
+		"  nsaudit keygen --force /etc/nsaudit/seal   # new key: start a new log dir too\n");
 }
 
 int cmd_keygen(int argc, char **argv)
@@ -29,7 +40,7 @@ int cmd_keygen(int argc, char **argv)
 	};
 	const char *file = NULL;
 	bool force = false;
-	char err[300];
+	char err[300], vk[AUDIT_VK_LEN + 1];
 	int c;
 
 	cmd_getopt_reset();
@@ -52,7 +63,14 @@ int cmd_keygen(int argc, char **argv)
 	file = optind < argc ? argv[optind] : NULL;
 	if (!file || !*file)
 		return cmd_error("keygen", EXIT_USAGE, "FILE is required (try --help)");
-	if (audit_key_generate(file, force, err, sizeof(err)))
+	if (audit_seal_keygen(file, force, vk, err, sizeof(err)))
 		return cmd_error("keygen", 1, "%s", err);
+	printf("%s\n", vk);
+	fflush(stdout);
+	sodium_memzero(vk, sizeof(vk));
+	if (isatty(STDOUT_FILENO))
+		fprintf(stderr, "nsaudit keygen: sealing state in %s; the line above is the "
+				"verification key: keep it off this host\n",
+			file);
 	return 0;
 }

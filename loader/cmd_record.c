@@ -45,11 +45,16 @@ struct recorder {
 static int write_record(void *ctx, struct json_object *rec)
 {
 	struct recorder *r = ctx;
+	struct json_object *lt;
 
 	if (audit_log_append(r->log, rec) < 0) {
 		r->failed = 1;	/* --on-full stop, or a hard I/O error */
 		return -1;
 	}
+	/* the kernel's lost counter as last written: kept in the MAC'd state
+	 * for a restart on the pinned ring */
+	if (json_object_object_get_ex(rec, "lost_total", &lt))
+		audit_log_note_lost_total(r->log, json_object_get_uint64(lt));
 	sinks_emit(&r->sinks, rec);
 	return 0;
 }
@@ -61,83 +66,20 @@ static int end_batch(void *ctx)
 	if (reopen) {		/* logrotate moved the file: start a new one */
 		reopen = 0;
 		if (audit_log_reopen(r->log) < 0)
-			cmd_error("record", 1, "reopening the log: %s", strerror(errno));
+			cmd_error("record", 1, "reopening the log: %s", audit_log_error(r->log));
 	}
+	/* the sealing timer: an epoch ends whether records come or not */
+	if (audit_log_tick(r->log) < 0)
+		cmd_error("record", 1, "sealing: %s", audit_log_error(r->log));
 	return audit_log_flush(r->log);
 }
 
-/* Numbers after KEY in buf: "kseq":123 (json) or kseq=123 (audit). */
-static void scan_numbers(const char *buf, const char *key, uint64_t *vals, size_t *n,
-			 size_t max, uint64_t *last)
+/* The chain head leaves the host with the records: every sink gets it. */
+static void send_anchor(void *ctx, struct json_object *anchor)
 {
-	const char *p = buf;
-	size_t klen = strlen(key);
+	struct recorder *r = ctx;
 
-	while ((p = strstr(p, key))) {
-		uint64_t v;
-
-		p += klen;
-		if (*p == '"')
-			p++;
-		if (*p != ':' && *p != '=')
-			continue;
-		v = strtoull(p + 1, NULL, 10);
-		if (vals) {
-			vals[*n % max] = v;
-			(*n)++;
-		}
-		if (last)
-			*last = v;
-	}
-}
-
-/*
- * What the previous recorder already wrote: the kernel sequence numbers of
- * the newest records and the kernel's lost counter it last reported. Read
- * from the tail of the newest segment, whatever its format.
- */
-static void resume_point(const char *dir, uint64_t *kseqs, size_t *n, size_t max,
-			 uint64_t *lost_total)
-{
-	char newest[AUDIT_SEG_NAME_MAX], *buf;
-	unsigned int *nums = NULL;
-	size_t nsegs = 0;
-	off_t size;
-	int dirfd, fd;
-
-	*n = 0;
-	*lost_total = 0;
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return;
-	if (audit_seg_list(dirfd, &nums, &nsegs) || !nsegs) {
-		free(nums);
-		close(dirfd);
-		return;
-	}
-	audit_seg_name(nums[nsegs - 1], newest);
-	free(nums);
-	fd = openat(dirfd, newest, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	close(dirfd);
-	if (fd < 0)
-		return;
-	size = lseek(fd, 0, SEEK_END);
-	buf = calloc(1, 256 * 1024 + 1);
-	if (buf && size > 0) {
-		off_t from = size > 256 * 1024 ? size - 256 * 1024 : 0;
-		ssize_t got = pread(fd, buf, size - from, from);
-
-		if (got > 0) {
-			size_t total = 0;
-
-			buf[got] = '\0';
-			scan_numbers(buf, "kseq", kseqs, &total, max, NULL);
-			*n = total < max ? total : max;
-			scan_numbers(buf, "lost_total", NULL, NULL, 0, lost_total);
-		}
-	}
-	free(buf);
-	close(fd);
+	sinks_emit(&r->sinks, anchor);
 }
 
 static void usage(FILE *f)
@@ -150,11 +92,16 @@ static void usage(FILE *f)
 		"SIGHUP reopens the current segment (for logrotate).\n\n"
 		"Log options:\n"
 		"  --log-dir DIR        where segments go (created 0700)\n"
-		"  --key FILE           MAC key (nsaudit keygen); default DIR/.key, made if absent\n"
+		"  --key FILE           sealing state (nsaudit keygen FILE); default DIR/.key, a\n"
+		"                       static key made if absent (no protection against root)\n"
 		"  --format json|audit  JSON lines (default) or auditd-style key=value\n"
 		"  --max-size BYTES     rotate at this segment size (K, M, G suffixes)\n"
 		"  --keep N             segments kept when rotating\n"
-		"  --on-full rotate|suspend|stop   what a full disk does\n"
+		"  --seal-interval DURATION  sealing epoch (default 15m; 900, 15m, 2s): at its\n"
+		"                       end the key evolves and the old one is erased\n"
+		"  --on-full suspend|rotate|stop   full disk: count dropped records (default),\n"
+		"                       delete the oldest segment (lets whoever fills the disk\n"
+		"                       erase history), or exit\n"
 		"  --sync none|batch|every         fsync never, per drained batch, per record\n"
 		"Kernel state:\n"
 		"  --pin-dir DIR        where links and the ring stay pinned (default\n"
@@ -167,10 +114,10 @@ static void usage(FILE *f)
 		"Sinks:\n%s"
 		"Filters:\n%s\n"
 		"Examples:\n"
-		"  nsaudit keygen /etc/nsaudit/key\n"
-		"  nsaudit record --log-dir /var/log/nsaudit --key /etc/nsaudit/key\n"
+		"  nsaudit keygen /etc/nsaudit/key > /root/offhost.vk\n"
+		"  nsaudit record --log-dir /var/log/nsaudit --key /etc/nsaudit/key --sink syslog\n"
 		"  nsaudit record --log-dir /var/log/nsaudit --type net --max-size 64M --keep 20\n"
-		"  nsaudit verify --log-dir /var/log/nsaudit --key /etc/nsaudit/key\n",
+		"  nsaudit verify --log-dir /var/log/nsaudit --verification-key /root/offhost.vk\n",
 		sink_opts_help, tracer_opts_help);
 }
 
@@ -192,7 +139,7 @@ int cmd_record(int argc, char **argv)
 	struct recorder r = { 0 };
 	struct tracer_opts o;
 	struct tracer *t;
-	uint64_t kseqs[256], lost_total;
+	uint64_t kseqs[AUDIT_RESUME_MAX], lost_total;
 	size_t nk;
 	struct option opts[OPTS_MAX] = { 0 };
 	char err[512];
@@ -269,7 +216,9 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	}
 	if (tracer_reused_pins(t)) {
-		resume_point(lo.dir, kseqs, &nk, sizeof(kseqs) / sizeof(kseqs[0]), &lost_total);
+		/* what the predecessor wrote, from records the codec parsed and
+		 * the MAC'd state, never from raw bytes */
+		nk = audit_log_resume(r.log, kseqs, AUDIT_RESUME_MAX, &lost_total);
 		tracer_resume(t, kseqs, nk, lost_total);
 	}
 	if (drop_privileges(o.verbose, err, sizeof(err))) {
@@ -279,15 +228,17 @@ int cmd_record(int argc, char **argv)
 		audit_log_close(r.log);
 		return 1;
 	}
+	audit_log_set_anchor(r.log, send_anchor, &r);
 	fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), lo.dir);
 	rc = tracer_run(t, write_record, end_batch, &r, &stop);
 	tracer_close(t);
 	/* a clean stop was asked for: the ring is drained, nothing to keep */
 	if (o.pin_dir && !keep_pinned && stop)
 		tracer_unpin(o.pin_dir);
-	sinks_close(&r.sinks);
+	/* the close record's anchor goes through the sinks: close them last */
 	if (audit_log_close(r.log) < 0 && !rc)
 		rc = -EIO;
+	sinks_close(&r.sinks);
 	if (r.failed)
 		return cmd_error("record", 1,
 				 "stopped: the log cannot take more records (see the last "

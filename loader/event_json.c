@@ -137,6 +137,18 @@ struct json_object *event_to_json(const struct nsaudit_event *e, const struct ev
 		add_u64(o, "count", e->count);
 		add_u64(o, "lost_total", e->arg);	/* the kernel's running count */
 	}
+	/* a thread other than the leader: a setns or unshare changed that
+	 * thread's namespaces only */
+	if (e->op != NSAUDIT_OP_LOST && e->tid && e->tid != e->pid)
+		add(o, "thread", json_object_new_boolean(1));
+	if (x->container)
+		json_add_bytes(o, "container", x->container, 4096);
+	if (x->container_name)
+		json_add_bytes(o, "container_name", x->container_name, 4096);
+	if (x->unresolved)
+		add(o, "unresolved", json_object_new_string(x->unresolved));
+	if (x->cause)
+		add(o, "cause", json_object_new_string(x->cause));
 	if (e->kseq)
 		add_u64(o, "kseq", e->kseq);
 	if (e->ns_refs)

@@ -21,6 +21,10 @@ struct event_extra {
 	const char *cgroup;	/* NULL if unknown */
 	const char *ns_name;	/* NULL if unnamed */
 	const char *old_name;
+	const char *container;	/* the container the record is about (id), or NULL */
+	const char *container_name; /* podman's name of it, or NULL */
+	const char *unresolved;	/* what enrichment could not complete, and why */
+	const char *cause;	/* a record user space made: what happened */
 };
 
 /* A new json object for the record; never NULL except on ENOMEM. */

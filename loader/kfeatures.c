@@ -28,7 +28,7 @@ static const char *const names[FEAT_MAX] = {
 	[FEAT_KPROBE] = "kprobe",
 	[FEAT_BTF] = "vmlinux BTF",
 	[FEAT_SYS_NSFD] = "__x64_sys_nsfd (patched)",
-	[FEAT_SET_NAMESPACE] = "set_namespace (patched)",
+	[FEAT_SETNS_SWITCH_NS] = "setns_switch_ns (patched)",
 	[FEAT_NS_TRACEPOINTS] = "namespace:* tracepoints (patched)",
 };
 
@@ -109,10 +109,16 @@ void features_probe(struct features *ft, bool quick)
 	btf = btf__load_vmlinux_btf();
 	ft->have[FEAT_BTF] = btf != NULL;
 	if (btf) {
+		/*
+		 * The kernel-patch series, v2 (nsfd with a flags argument, the
+		 * namespace:nsfd tracepoint, setns_switch_ns()). Found without
+		 * calling anything: syscall 451 is cachestat() on mainline.
+		 */
 		ft->have[FEAT_SYS_NSFD] =
-			btf__find_by_name_kind(btf, "__x64_sys_nsfd", BTF_KIND_FUNC) > 0;
-		ft->have[FEAT_SET_NAMESPACE] =
-			btf__find_by_name_kind(btf, "set_namespace", BTF_KIND_FUNC) > 0;
+			btf__find_by_name_kind(btf, "__x64_sys_nsfd", BTF_KIND_FUNC) > 0 &&
+			btf__find_by_name_kind(btf, "btf_trace_nsfd", BTF_KIND_TYPEDEF) > 0;
+		ft->have[FEAT_SETNS_SWITCH_NS] =
+			btf__find_by_name_kind(btf, "setns_switch_ns", BTF_KIND_FUNC) > 0;
 		btf__free(btf);
 	} else {
 		snprintf(ft->why[FEAT_BTF], sizeof(ft->why[0]), "/sys/kernel/btf/vmlinux: %s",
@@ -124,7 +130,7 @@ void features_probe(struct features *ft, bool quick)
 	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
 		/* quick: the tracer only has to know whether fentry works, and
 		 * only on a kernel that has the patched functions to hook */
-		if (quick && !(progs[i].f == FEAT_FENTRY && ft->have[FEAT_SET_NAMESPACE]))
+		if (quick && !(progs[i].f == FEAT_FENTRY && ft->have[FEAT_SETNS_SWITCH_NS]))
 			continue;
 		ft->have[progs[i].f] =
 			!try_prog(progs[i].prog, ft->why[progs[i].f], sizeof(ft->why[0]));

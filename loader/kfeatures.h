@@ -19,7 +19,7 @@ enum feature {
 	FEAT_KPROBE,		/* a kprobe PMU or kprobe_events */
 	FEAT_BTF,		/* /sys/kernel/btf/vmlinux */
 	FEAT_SYS_NSFD,		/* patched kernel: __x64_sys_nsfd in BTF */
-	FEAT_SET_NAMESPACE,	/* patched kernel: set_namespace() in BTF */
+	FEAT_SETNS_SWITCH_NS,	/* patched kernel: setns_switch_ns() in BTF */
 	FEAT_NS_TRACEPOINTS,	/* patched kernel: events/namespace/ */
 	FEAT_MAX,
 };

@@ -79,6 +79,9 @@ struct nsnames {
 	int64_t ino_poll_ns;
 	char buf[PATH_MAX + 32];
 	char name_buf[PATH_MAX + 32], old_buf[PATH_MAX + 32];
+	struct containers *ctr;		/* the runtimes' state */
+	struct container_info last_ctr;	/* a copy: a refresh moves the table */
+	bool has_last_ctr;
 };
 
 /* --- parsers ------------------------------------------------------------ */
@@ -496,6 +499,7 @@ struct nsnames *nsnames_new(void)
 		n->wd_run = inotify_add_watch(n->ino_fd, "/run", IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
 		watch_netns(n);
 	}
+	n->ctr = containers_new(NULL);
 	scan_proc(n, now_ns());
 	reread_mounts(n, now_ns());
 	return n;
@@ -507,6 +511,7 @@ void nsnames_free(struct nsnames *n)
 		return;
 	clear_mounts(n);
 	free(n->mounts);
+	containers_free(n->ctr);
 	if (n->ino_fd >= 0)
 		close(n->ino_fd);
 	free(n);
@@ -568,6 +573,7 @@ named:
 static bool resolve(struct nsnames *n, int type, uint32_t inum, uint32_t hint, char *out,
 		    size_t len)
 {
+	const struct container_info *ci;
 	int64_t now = now_ns();
 	const char *s;
 
@@ -580,6 +586,10 @@ static bool resolve(struct nsnames *n, int type, uint32_t inum, uint32_t hint, c
 	s = nsnames_mount_name(n, type, inum);
 	if (!s && is_host(n, type, inum))
 		s = "host";
+	if (!s && n->ctr && (ci = containers_by_ns(n->ctr, type, inum))) {
+		snprintf(n->buf, sizeof(n->buf), "container:%s", ci->id);
+		s = n->buf;
+	}
 	if (!s)
 		s = container_name(n, type, inum, hint, now);
 	if (!s)
@@ -596,6 +606,58 @@ const char *nsnames_lookup(struct nsnames *n, int type, uint32_t inum, uint32_t 
 		return NULL;
 	memcpy(n->buf, tmp, sizeof(tmp));
 	return n->buf;
+}
+
+/*
+ * Which container the record is about (see nsnames_container). A
+ * namespace a runtime is making or entering before the container's state
+ * names it is named after the container too, unless something else
+ * (a mount) already names it.
+ */
+static void record_container(struct nsnames *n, const struct nsaudit_event *e, const char **name)
+{
+	bool has_ns = e->flags & NSAUDIT_F_HAS_NS, has_old = e->flags & NSAUDIT_F_HAS_OLD;
+	int type = (int)e->ns_type;
+	const struct container_info *ci = NULL;
+
+	n->has_last_ctr = false;
+	if (!n->ctr || e->op == NSAUDIT_OP_LOST)
+		return;
+	if (has_ns && !is_host(n, type, e->ns_inum))
+		ci = containers_by_ns(n->ctr, type, e->ns_inum);
+	if (!ci && has_old && !is_host(n, type, e->old_inum))
+		ci = containers_by_ns(n->ctr, type, e->old_inum);
+	if (!ci && has_ns && !is_host(n, type, e->ns_inum) && e->op != NSAUDIT_OP_UMOUNT &&
+	    e->op != NSAUDIT_OP_NS_FREE) {
+		ci = containers_by_actor(n->ctr, e->pid, e->comm, e->ppid);
+		if (ci && !*name) {
+			snprintf(n->name_buf, sizeof(n->name_buf), "container:%s", ci->id);
+			*name = n->name_buf;
+		}
+	}
+	if (ci) {
+		n->last_ctr = *ci;
+		n->has_last_ctr = true;
+	}
+}
+
+const struct container_info *nsnames_container(struct nsnames *n)
+{
+	return n->has_last_ctr ? &n->last_ctr : NULL;
+}
+
+const struct container_info *nsnames_find_container(struct nsnames *n, const char *what)
+{
+	const struct container_info *ci;
+
+	if (!n->ctr)
+		return NULL;
+	ci = containers_find(n->ctr, what);
+	if (!ci) {
+		containers_refresh(n->ctr, false);
+		ci = containers_find(n->ctr, what);
+	}
+	return ci;
 }
 
 void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const char **name,
@@ -643,6 +705,7 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 		*name = n->name_buf;
 	if (has_old && resolve(n, type, e->old_inum, old_hint, n->old_buf, sizeof(n->old_buf)))
 		*old = n->old_buf;
+	record_container(n, e, name);
 	if (e->op == NSAUDIT_OP_UMOUNT && e->path[0]) {
 		/* the record names what it removes; then the name is gone */
 		if (!*name && has_ns) {

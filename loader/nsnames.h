@@ -9,9 +9,10 @@
  *                mount namespace (/proc/self/mountinfo and one task's
  *                mountinfo per mount namespace);
  *   3. host      for the initial namespaces (the inode of /proc/1/ns/TYPE);
- *   4. container:ID for a namespace of a docker, containerd, CRI-O, podman,
- *                kubernetes or LXC container, from the cgroup path of a
- *                process in it.
+ *   4. container:ID for a namespace of a container: from the runtimes' own
+ *                state (runc, crun, podman: containers.h), else from the
+ *                cgroup path of a process in it (docker, containerd, CRI-O,
+ *                podman, kubernetes, LXC).
  * (host comes before container: a container run with --net=host shares
  * the host's namespace, it does not own it.)
  *
@@ -30,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "containers.h"
 #include "nsaudit.h"
 
 struct nsnames;
@@ -49,6 +51,16 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 /* The name of (type, inum), or NULL. hint_pid: a process probably in it
  * (0 if none), checked first. The string stays valid until the next call. */
 const char *nsnames_lookup(struct nsnames *n, int type, uint32_t inum, uint32_t hint_pid);
+
+/*
+ * The container the last nsnames_for_event() record is about: the one its
+ * namespace belongs to (from the runtimes' state, see containers.h), else
+ * the one whose namespace it left, else the one a runtime process making
+ * it was creating or entering. NULL for none. Valid until the next call.
+ */
+const struct container_info *nsnames_container(struct nsnames *n);
+/* A container known now by id, 12+ character id prefix or podman name. */
+const struct container_info *nsnames_find_container(struct nsnames *n, const char *what);
 
 /* --- the parts, exposed for unit tests ---------------------------------- */
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "anchor.h"
 #include "clock.h"
 #include "event_json.h"
 #include "sink.h"
@@ -80,7 +81,7 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 {
 	struct json_object *v;
 	const char *time_s = NULL, *op = NULL, *text;
-	char ts[40], host[256], msgid[33], *buf = NULL, *line = NULL, hexkey[64];
+	char ts[40], host[256], msgid[33], *buf = NULL, *line = NULL, hexkey[64], anchor[256];
 	size_t blen = 0, llen = 0;
 	bool warn = false;
 	FILE *f, *tf;
@@ -150,8 +151,14 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 		add_param(f, key, s);
 	}
 	fputc(']', f);
-	/* MSG: the readable line, without its time (the header has it) */
-	tf = open_memstream(&line, &llen);
+	/* MSG: the readable line, without its time (the header has it); a
+	 * tail anchor is its own line, so that any file template keeps it */
+	if (!audit_anchor_text(rec, anchor, sizeof(anchor))) {
+		fprintf(f, " %s", anchor);
+		tf = NULL;
+	} else {
+		tf = open_memstream(&line, &llen);
+	}
 	if (tf) {
 		record_print_text(tf, rec, false);
 		fclose(tf);

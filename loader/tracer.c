@@ -54,6 +54,9 @@ const char tracer_opts_help[] =
 	"                       cgroup,time\n"
 	"  -o, --op LIST        only these operations: setns,unshare,clone,open,mount,\n"
 	"                       umount,nsfd,ns_free (lost records always pass)\n"
+	"      --container C    only records about container C (id, 12+ character id\n"
+	"                       prefix or podman name): its namespaces, entered, left,\n"
+	"                       made or pinned, from the runtimes' state\n"
 	"      --ring-size N    kernel ring buffer size in bytes, power of two\n"
 	"                       (default 4194304; K and M suffixes work)\n"
 	"  -v, --verbose        show libbpf's messages and the hooks chosen\n";
@@ -73,6 +76,7 @@ const struct option tracer_options[] = {
 	{ "type", required_argument, NULL, 't' },
 	{ "op", required_argument, NULL, 'o' },
 	{ "ring-size", required_argument, NULL, TRACER_OPT_RING_SIZE },
+	{ "container", required_argument, NULL, TRACER_OPT_CONTAINER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -117,6 +121,17 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 			return -1;
 		}
 		o->ring_size = size;
+	} else if (!strcmp(name, "container")) {
+		const char *s;
+
+		for (s = v; *s && (unsigned char)*s > ' ' && *s != 0x7f; s++)
+			;
+		if (!*v || *s || strlen(v) >= sizeof(o->container)) {
+			snprintf(err, errlen, "--container: a container id or name is 1 to %zu "
+				 "printable bytes without spaces", sizeof(o->container) - 1);
+			return -1;
+		}
+		strcpy(o->container, v);
 	} else {
 		return 0;
 	}
@@ -178,8 +193,8 @@ static void describe_hooks(struct tracer *t)
 
 /*
  * Decide which programs to load, and name the resulting hook set. On the
- * patched kernel (nsfd and set_namespace in BTF) with fentry allowed, setns
- * is seen at sys_setns and at set_namespace; where only the patch's
+ * patched kernel (nsfd and setns_switch_ns in BTF) with fentry allowed, setns
+ * is seen at sys_setns and at setns_switch_ns; where only the patch's
  * tracepoints are usable, those; everywhere else, the syscall tracepoints.
  */
 static void choose_hooks(struct tracer *t)
@@ -205,9 +220,10 @@ static void choose_hooks(struct tracer *t)
 			bpf_program__set_autoload(syscalls[i].prog, false);
 	}
 	features_probe(&ft, true);
-	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SET_NAMESPACE];
+	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SETNS_SWITCH_NS];
 	fentry = patched && ft.have[FEAT_FENTRY];
 	s->rodata->have_nsfd = ft.have[FEAT_SYS_NSFD];
+	s->rodata->nsfd_fexit = fentry;
 	nstp = ft.have[FEAT_NS_TRACEPOINTS];
 	/* an operation nobody asked for costs nothing: its hooks stay out
 	 * (the open hooks alone tax every open on the machine) */
@@ -215,11 +231,13 @@ static void choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.fexit_sys_nsfd, fentry && WANT(NSFD));
 	bpf_program__set_autoload(s->progs.fentry_sys_setns, fentry && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.fexit_sys_setns, fentry && WANT(SETNS));
-	bpf_program__set_autoload(s->progs.fexit_set_namespace, fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.fexit_setns_switch_ns, fentry && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.tp_exit_setns, !fentry && WANT(SETNS));
-	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && !fentry && WANT(NSFD));
-	bpf_program__set_autoload(s->progs.tp_set_namespace, nstp && !fentry && WANT(SETNS));
+	/* with fentry, tp_nsfd only records the PIDFD_GET_*_NAMESPACE ioctls */
+	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && patched && WANT(NSFD));
+	bpf_program__set_autoload(s->progs.tp_setns_switch_ns, nstp && patched && !fentry &&
+				  WANT(SETNS));
 	bpf_program__set_autoload(s->progs.tp_ns_free, nstp && WANT(NS_FREE));
 	bpf_program__set_autoload(s->progs.tp_enter_unshare, WANT(UNSHARE));
 	bpf_program__set_autoload(s->progs.tp_exit_unshare, WANT(UNSHARE));
@@ -251,6 +269,47 @@ static bool already_written(struct tracer *t, uint64_t kseq)
 	return false;
 }
 
+/* The container the record is about (nsnames.h), into its extra fields. */
+static void record_container(struct tracer *t, struct event_extra *x)
+{
+	const struct container_info *ci = nsnames_container(t->names);
+
+	if (ci) {
+		x->container = ci->id;
+		x->container_name = ci->name[0] ? ci->name : NULL;
+	}
+}
+
+/*
+ * --container: the record is about that container (by id, a 12+ character
+ * prefix of it, or podman's name), or names one of its namespaces by the
+ * cgroup-derived container:ID (docker, containerd, ...).
+ */
+static bool container_wanted(struct tracer *t, const struct event_extra *x)
+{
+	const char *want = t->o.container;
+	size_t n = strlen(want);
+	char tag[CONTAINER_NAME_LEN + 16];
+
+	if (x->container && (!strcmp(x->container, want) ||
+			     (n >= 12 && !strncmp(x->container, want, n))))
+		return true;
+	if (x->container_name && !strcmp(x->container_name, want))
+		return true;
+	snprintf(tag, sizeof(tag), "container:%s", want);
+	n = strlen(tag);
+	if ((x->ns_name && !strncmp(x->ns_name, tag, n) && (!x->ns_name[n] || n >= 22)) ||
+	    (x->old_name && !strncmp(x->old_name, tag, n) && (!x->old_name[n] || n >= 22)))
+		return true;
+	/* a podman name given for a record that knows the id only */
+	if (x->container) {
+		const struct container_info *ci = nsnames_find_container(t->names, want);
+
+		return ci && !strcmp(ci->id, x->container);
+	}
+	return false;
+}
+
 static int handle_event(void *ctx, void *data, size_t len)
 {
 	struct tracer *t = ctx;
@@ -278,11 +337,14 @@ static int handle_event(void *ctx, void *data, size_t len)
 	/* mount(2) learns its type only here */
 	if (e.ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e.ns_type)))
 		return 0;
-	x.seq = ++t->seq;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.exe = enrich_exe(t->en, e.pid, e.comm, e.exe_ino, e.exe_dev);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
+	record_container(t, &x);
+	if (t->o.container[0] && !container_wanted(t, &x))
+		return 0;
+	x.seq = ++t->seq;
 	rec = event_to_json(&e, &x);
 	if (!rec) {
 		t->cb_err = -ENOMEM;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <json-c/json.h>
 
+#include "containers.h"
 #include "nsaudit.h"
 
 struct tracer_opts {
@@ -26,6 +27,7 @@ struct tracer_opts {
 	bool verbose;		/* --verbose: libbpf's messages, hook choices */
 	const char *pin_dir;	/* record: keep links and ring pinned here so
 				 * events survive a recorder crash; NULL: none */
+	char container[CONTAINER_NAME_LEN]; /* --container: id, id prefix or name */
 };
 
 #define NSAUDIT_PIN_DIR "/sys/fs/bpf/nsaudit"
@@ -40,6 +42,7 @@ void tracer_opts_init(struct tracer_opts *o);
  */
 #define TRACER_SHORTOPTS "vp:c:t:o:"
 #define TRACER_OPT_RING_SIZE 0x101
+#define TRACER_OPT_CONTAINER 0x102
 extern const struct option tracer_options[];
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
 		   size_t errlen);

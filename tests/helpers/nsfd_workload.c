@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * nsfd_workload - the guest workload for "nsaudit on the patched kernel":
- * nsfd() for all eight types (one denied by the access check), setns through
- * nsfd fds, a bind-mount pin of an nsfd fd outliving its namespace's last
- * process, unshare, and namespaces that die. It prints what it did, one
- * fact per line, for the host to compare with the traced records:
- *   nsfd TYPE FD INODE          denied ERRNO
+ * nsfd() for all eight types (one denied by the access check, one for a pid
+ * that does not exist, one for the pid namespace for children), a
+ * PIDFD_GET_*_NAMESPACE ioctl, setns through nsfd fds, a time namespace left
+ * after unshare(CLONE_NEWTIME) without a fork, a bind-mount pin of an nsfd fd
+ * outliving its namespace's last process, unshare, and namespaces that die.
+ * It prints what it did, one fact per line, for the host to compare with the
+ * traced records:
+ *   nsfd TYPE FD INODE          denied ERRNO          esrch PID
+ *   children pid INODE          pidfd TYPE FD INODE   timeleft OWN CHILDREN
  *   setns TYPE INODE            pinned net INODE      freed TYPE INODE
- * Static, for the busybox initramfs. Needs the kernel-patch series.
+ * Static, for the busybox initramfs. Needs the kernel-patch series, and
+ * checks that the kernel has nsfd() before calling syscall 451 (cachestat()
+ * on mainline).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -28,6 +35,11 @@
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
 #endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+#define NSFD_FOR_CHILDREN 0x1
+#define PIDFD_GET_NET_NAMESPACE _IO(0xFF, 4)
 
 static const struct {
 	const char *name;
@@ -38,9 +50,34 @@ static const struct {
 	{ "cgroup", CLONE_NEWCGROUP }, { "time", CLONE_NEWTIME },
 };
 
-static int nsfd(pid_t pid, unsigned int type)
+static int nsfd(pid_t pid, unsigned int type, unsigned int flags)
 {
-	return (int)syscall(__NR_nsfd, pid, type);
+	return (int)syscall(__NR_nsfd, pid, type, flags);
+}
+
+/*
+ * The series' namespace:nsfd tracepoint is in the kernel's BTF as
+ * btf_trace_nsfd: look for it before calling syscall 451.
+ */
+static int have_nsfd(void)
+{
+	static const char name[] = "\0btf_trace_nsfd";
+	size_t len = 0, cap = 1 << 22;
+	char *btf = malloc(cap);
+	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY), found;
+	ssize_t n;
+
+	if (fd < 0 || !btf)
+		return 0;
+	while ((n = read(fd, btf + len, cap - len)) > 0) {
+		len += n;
+		if (len == cap && !(btf = realloc(btf, cap *= 2)))
+			return 0;
+	}
+	close(fd);
+	found = memmem(btf, len, name, sizeof(name)) != NULL;
+	free(btf);
+	return found;
 }
 
 static unsigned long ino_of(int fd)
@@ -81,9 +118,13 @@ int main(void)
 	pid_t pid;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!have_nsfd()) {
+		printf("error kernel without nsfd() (no btf_trace_nsfd in BTF)\n");
+		return 1;
+	}
 	/* 1. every type, for the caller */
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		fd = nsfd(0, types[i].flag);
+		fd = nsfd(0, types[i].flag, 0);
 		if (fd < 0) {
 			printf("error nsfd %s %d\n", types[i].name, errno);
 			continue;
@@ -97,15 +138,72 @@ int main(void)
 	if (pid == 0) {
 		if (setgid(65534) || setuid(65534))
 			_exit(2);
-		fd = nsfd(1, CLONE_NEWNET);
+		fd = nsfd(1, CLONE_NEWNET, 0);
 		printf("denied %d\n", fd < 0 ? errno : 0);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+
+	/* 2b. a pid that does not exist: the record names the pid asked for */
+	if (nsfd(999999, CLONE_NEWUTS, 0) < 0 && errno == ESRCH)
+		printf("esrch 999999\n");
+	else
+		printf("error nsfd of a missing pid %d\n", errno);
+
+	/* 2c. the pidfd form */
+	{
+		int pidfd = (int)syscall(__NR_pidfd_open, getpid(), 0);
+
+		fd = pidfd >= 0 ? ioctl(pidfd, PIDFD_GET_NET_NAMESPACE, 0) : -1;
+		if (fd >= 0)
+			printf("pidfd net %d %lu\n", fd, ino_of(fd));
+		else
+			printf("error PIDFD_GET_NET_NAMESPACE %d\n", errno);
+		close(fd);
+		close(pidfd);
+	}
+
+	/* 2d. the pid namespace for children, before the first child */
+	pid = fork();
+	if (pid == 0) {
+		if (unshare(CLONE_NEWPID))
+			_exit(1);
+		fd = nsfd(0, CLONE_NEWPID, NSFD_FOR_CHILDREN);
+		if (fd >= 0)
+			printf("children pid %lu\n", ino_of(fd));
+		else
+			printf("error nsfd pid_for_children %d\n", errno);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+
+	/*
+	 * 2e. unshare(CLONE_NEWTIME) without a fork, then setns into the time
+	 * namespace the process is in: it leaves its own, not the one for its
+	 * children (the two differ here)
+	 */
+	pid = fork();
+	if (pid == 0) {
+		unsigned long own, children;
+		int cfd;
+
+		if (unshare(CLONE_NEWTIME))
+			_exit(1);
+		fd = nsfd(0, CLONE_NEWTIME, 0);
+		cfd = nsfd(0, CLONE_NEWTIME, NSFD_FOR_CHILDREN);
+		own = ino_of(fd);
+		children = ino_of(cfd);
+		if (fd >= 0 && cfd >= 0 && !setns(fd, CLONE_NEWTIME))
+			printf("timeleft %lu %lu\n", own, children);
+		else
+			printf("error setns time %d\n", errno);
 		_exit(0);
 	}
 	waitpid(pid, &status, 0);
 
 	/* 3. setns into another process's uts namespace through an nsfd fd */
 	pid = child_in_new(CLONE_NEWUTS);
-	fd = nsfd(pid, CLONE_NEWUTS);
+	fd = nsfd(pid, CLONE_NEWUTS, 0);
 	if (fd >= 0 && !setns(fd, CLONE_NEWUTS))
 		printf("setns uts %lu\n", ino_of(fd));
 	else
@@ -116,7 +214,7 @@ int main(void)
 
 	/* 4. a bind-mounted nsfd keeps a netns alive after its last process */
 	pid = child_in_new(CLONE_NEWNET);
-	fd = nsfd(pid, CLONE_NEWNET);
+	fd = nsfd(pid, CLONE_NEWNET, 0);
 	mkdir("/tmp/nsaudit", 0700);
 	close(open("/tmp/nsaudit/pin-net", O_CREAT | O_RDONLY, 0600));
 	{
@@ -134,7 +232,7 @@ int main(void)
 			printf("pinned net %lu\n", ino);
 		fd >= 0 ? close(fd) : 0;
 		/* back home, then drop the last pin: the netns is freed */
-		fd = nsfd(1, CLONE_NEWNET);
+		fd = nsfd(1, CLONE_NEWNET, 0);
 		setns(fd, CLONE_NEWNET);
 		close(fd);
 		umount2("/tmp/nsaudit/pin-net", MNT_DETACH);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SIGHUP reopens the log (logrotate): with the current segment still in
 # place the recorder goes on in it; moved away, the recorder starts a new
-# segment, says which one left (a "missing" record), and verify accepts the
-# gap and says so. No event is lost across either.
+# segment and says which one left (a "missing" record). The log in the
+# directory is then not intact (its records are elsewhere: verify names the
+# moved segment) until the segment is put back. No event is lost.
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "record SIGHUP"
 require_cmd jq "record SIGHUP"
@@ -43,15 +44,16 @@ missing=$(jq -c 'select(.op=="log" and .action=="missing")' "$LOG/nsaudit-000002
 case $missing in *'"missing_segment":1'*) pass "the new segment says segment 1 went missing: ${missing:0:120}" ;;
 *) fail "no missing record for segment 1 in the new segment: '$missing'" ;; esac
 "$NSAUDIT" verify --log-dir "$LOG" >"$TMP/v.out" 2>&1; rc=$?
-expect_eq "verify accepts the reopened log ($(cut -c1-200 "$TMP/v.out"))" $rc 0
-check "verify says a segment was moved away" grep -q "1 segment moved away while open (last 000001)" "$TMP/v.out"
+expect_eq "verify: a segment moved away is not intact ($(tail -n 1 "$TMP/v.out" | cut -c1-200))" $rc 1
+check "verify names the moved segment" grep -q "nsaudit-000001.log: NOT INTACT: segment moved away" "$TMP/v.out"
 n=$(cat "$TMP/rotated.log" "$LOG"/nsaudit-*.log | jq -c 'select(.op=="setns")' | wc -l)
 expect_eq "every setns recorded across both reopens (moved file + new segment)" "$n" 400
 
 # the moved segment put back next to the new one: the log is whole again
 cp "$TMP/rotated.log" "$LOG/nsaudit-000001.log"
 "$NSAUDIT" verify --log-dir "$LOG" >"$TMP/v.out" 2>&1
-expect_eq "verify with the moved segment put back ($(cut -c1-120 "$TMP/v.out"))" "$?" 0
+expect_eq "verify with the moved segment put back ($(tail -n 1 "$TMP/v.out" | cut -c1-120))" "$?" 0
+check "verify says it was moved and put back" grep -q "1 segment moved away while open and put back (last 000001)" "$TMP/v.out"
 # deleted without the recorder noticing (no SIGHUP): verify must object
 rm "$LOG/nsaudit-000001.log"
 sed -i '/"action":"missing"/d' "$LOG/nsaudit-000002.log"

@@ -84,6 +84,12 @@ wait_for() { local i; for i in $(seq 1 "${WAIT:-100}"); do "$@" && return 0; sle
 ocipid() { timeout 5 "$1" state "$2" 2>/dev/null | jq -r 'select(.status=="running") | .pid'; }
 
 trace_start "$OUT" || { fail "runtimes: nsaudit trace starts"; exit 0; }
+# a second trace that only wants the podman/crun container, by its name
+"$NSAUDIT" trace --format json --container "$TAG-pc" >"$TMP/only.jsonl" 2>"$TMP/only.err" &
+ONLY=$!
+BG+=($ONLY)
+WAIT=100 wait_for grep -q '^nsaudit: ready' "$TMP/only.err" ||
+	fail "runtimes: trace --container starts: $(head -c 200 "$TMP/only.err")"
 
 # --- runc and crun: run (a bundle sleeping 3 s), exec while it runs
 for r in runc crun; do
@@ -144,6 +150,7 @@ st rootless "${NOBODY[@]}" unshare -r -n -u true ||
 st rootless-eperm "${NOBODY[@]}" unshare -n true 2>/dev/null
 sleep 0.5
 trace_stop
+kill -INT $ONLY; wait $ONLY
 
 # --- compare
 compare() {	# compare LABEL: strace of LABEL against the trace
@@ -171,6 +178,36 @@ elif [ $pd_rc -eq 0 ]; then
 else
 	fail "runtimes: podman run with its default rlimits: exit $pd_rc ($(tail -1 "$TMP/podman-default.out"))"
 fi
+
+# --- names: records name the container they are about (runtime state)
+named() {	# named LABEL JQ-CONTAINER-TEST: records of LABEL's threads in its window
+	local label=$1 lo hi tids
+	read -r lo hi < <(tr '\n' ' ' <"$TMP/$label.win")
+	tids=$(awk '{print $1}' "$TMP/$label.st" | sort -u | paste -sd, -)
+	jq -c --argjson t "[$tids]" --arg lo "$lo" --arg hi "$hi" "
+		select(.tid as \$x | \$t | index(\$x)) | select(.op==\"setns\" or .op==\"unshare\" or .op==\"clone\")
+		| select(.ns_name != \"host\") | $2" "$OUT" 2>/dev/null | sort | uniq -c
+}
+expect_eq "runtimes: runc run: the namespaces it makes name the container (container)" \
+	"$(named runc-run '.container' | awk '{print $1, $2}')" "5 \"$TAG-runc\""
+expect_eq "runtimes: runc exec: every setns names the container" \
+	"$(named runc-exec '[.op, .container] | join(" ")' | awk '{print $1, $2, $3}')" "5 \"setns $TAG-runc\""
+expect_eq "runtimes: crun run: the clone records name the container" \
+	"$(named crun-run '.container' | awk '{print $1, $2}')" "5 \"$TAG-crun\""
+for r in crun runc; do
+	eval "id=\${podman_${r}_id:-none}"
+	got=$(named podman-$r-exec '[.container, .container_name] | join(" ")' | awk '{print $2, $3}' | sort -u)
+	expect_eq "runtimes: podman exec ($r): setns records carry the container id and podman's name" \
+		"$got" "\"$id $TAG-p${r:0:1}\""
+done
+id=${podman_crun_id:-none}
+n_all=$(jq -c --arg id "$id" 'select(.container == $id)' "$OUT" | wc -l)
+n_only=$(jq -c 'select(.op != "lost")' "$TMP/only.jsonl" | wc -l)
+other=$(jq -c --arg id "$id" 'select(.op != "lost" and .container != $id)' "$TMP/only.jsonl" | head -3)
+expect_eq "runtimes: trace --container NAME: only that container's records" "$other" ""
+[ "$n_only" -gt 0 ] && [ "$n_only" = "$n_all" ] &&
+	pass "runtimes: trace --container NAME: all $n_only records about it (as the full trace)" ||
+	fail "runtimes: trace --container NAME: $n_only records, the full trace has $n_all about it"
 
 # a record that failed: the unprivileged unshare -n
 expect_eq "runtimes: unprivileged unshare -n: an unshare record with EPERM, uid 65534" \

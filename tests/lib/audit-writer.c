@@ -4,14 +4,17 @@
  * tracer, for the integration tests of verify, search and keygen:
  *
  *   audit-writer --log-dir DIR [record options] [-n N] [--comm-hex HEX]
- *                [--crash] [--lost N]
+ *                [--crash] [--lost N] [--sleep-ms MS]
  *
  * writes N setns events (pid 10000+i, comm "ip" or the bytes of HEX), then
- * closes the log cleanly, or just exits with --crash.
+ * closes the log cleanly, or just exits with --crash. --sleep-ms waits
+ * between events and runs the sealing timer (audit_log_tick) as the
+ * recorder does.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -22,7 +25,7 @@ int main(int argc, char **argv)
 {
 	char err[512], comm[256] = "ip";
 	size_t comm_len = 2;
-	long n = 10, lost = 0, k;
+	long n = 10, lost = 0, k, sleep_ms = 0;
 	bool crash = false;
 	struct audit_log_opts o;
 	struct audit_log *l;
@@ -36,6 +39,9 @@ int main(int argc, char **argv)
 			used = 2;
 		} else if (!strcmp(argv[i], "--lost") && i + 1 < argc) {
 			lost = atol(argv[i + 1]);
+			used = 2;
+		} else if (!strcmp(argv[i], "--sleep-ms") && i + 1 < argc) {
+			sleep_ms = atol(argv[i + 1]);
 			used = 2;
 		} else if (!strcmp(argv[i], "--crash")) {
 			crash = true;
@@ -78,6 +84,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		json_object_put(r);
+		if (sleep_ms) {
+			usleep((useconds_t)sleep_ms * 1000);
+			audit_log_tick(l);
+			audit_log_flush(l);
+		}
 		if (k % 100 == 99)
 			audit_log_flush(l);
 	}

@@ -356,12 +356,19 @@ Test(audit_writer, reopen_same_file_and_moved_file)
 	append_n(l, 3);
 	cr_expect_eq(audit_log_segment(l), 2);
 	cr_assert_eq(audit_log_close(l), 0);
+	/* the moved segment's records are not in the log: not intact (this
+	 * used to be accepted because a MAC'd "missing" record said so) */
+	cr_assert_eq(tlog_verify(&t, &v), 1);
+	cr_expect(strstr(v.where, "nsaudit-000001.log") && strstr(v.what, "moved away"), "%s: %s",
+		  v.where, v.what);
+	/* put back, the log is whole again */
+	cr_assert_eq(rename(moved, seg1), 0);
 	cr_assert_eq(tlog_verify(&t, &v), 0, "%s: %s", v.where, v.what);
 }
 
 /* --- full disk ------------------------------------------------------------------ */
 
-/* A disk of disk_cap bytes holding only the segments. */
+/* A disk of disk_cap bytes holding the log directory's files. */
 static long disk_cap;
 
 static ssize_t small_disk_write(int fd, const void *buf, size_t n)
@@ -373,7 +380,7 @@ static ssize_t small_disk_write(int fd, const void *buf, size_t n)
 	while (d && (de = readdir(d))) {
 		char p[600];
 
-		if (strncmp(de->d_name, "nsaudit-", 8))
+		if (strncmp(de->d_name, "nsaudit-", 8) && strcmp(de->d_name, ".nsaudit-reserve"))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", t.dir, de->d_name);
 		used += (long)fsize(p);
@@ -464,9 +471,10 @@ Test(audit_writer, full_disk_rotate_deletes_oldest_and_says_so)
 
 	t.o.max_size = 1024;
 	t.o.keep = 100;
+	t.o.on_full = AUDIT_FULL_ROTATE; /* no longer the default: asked for */
 	l = topen();
 	audit_log_write_fn = small_disk_write;
-	disk_cap = 4000;
+	disk_cap = 4000 + 8192; /* and the reserve that lets a drop record in */
 	append_n(l, 60);
 	cr_expect_eq(audit_log_suspended(l), 0);
 	cr_assert_eq(audit_log_close(l), 0);

@@ -114,13 +114,15 @@ Test(nsnames, netns_paths)
 	cr_assert_null(netns_name_from_path("/var/run/docker/netns/abc"));
 }
 
+/* Inodes far above any this machine hands out: the table also holds the
+ * machine's own live nsfs mounts, and those must not collide. */
 static const char mountinfo[] =
 	"22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
-	"48 45 0:4 net:[4026532174] /run/netns/red rw shared:2 - nsfs nsfs rw\n"
-	"49 22 0:4 net:[4026532174] /tmp/also\\040red rw - nsfs nsfs rw\n"
-	"50 22 0:4 uts:[4026532300] /tmp/pin\\040uts rw - nsfs nsfs rw\n"
-	"51 22 0:4 net:[4026532400] /var/run/docker/netns/0a1b2c rw - nsfs nsfs rw\n"
-	"52 22 0:4 uts:[4026532500] /run/netns/notnet rw - nsfs nsfs rw\n"
+	"48 45 0:4 net:[4294900174] /run/netns/red rw shared:2 - nsfs nsfs rw\n"
+	"49 22 0:4 net:[4294900174] /tmp/also\\040red rw - nsfs nsfs rw\n"
+	"50 22 0:4 uts:[4294900300] /tmp/pin\\040uts rw - nsfs nsfs rw\n"
+	"51 22 0:4 net:[4294900400] /var/run/docker/netns/0a1b2c rw - nsfs nsfs rw\n"
+	"52 22 0:4 uts:[4294900500] /run/netns/notnet rw - nsfs nsfs rw\n"
 	"53 22 0:40 / /run/netns rw,nosuid shared:5 - tmpfs tmpfs rw\n";
 
 Test(nsnames, mountinfo_table)
@@ -132,24 +134,24 @@ Test(nsnames, mountinfo_table)
 	cr_assert_eq(nsnames_add_mountinfo(n, f), 5);
 	fclose(f);
 	/* the ip netns name wins over another bind mount of the same netns */
-	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532174u), "red");
-	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_UTS, 4026532300u), "/tmp/pin uts");
-	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532400u),
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4294900174u), "red");
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_UTS, 4294900300u), "/tmp/pin uts");
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4294900400u),
 			 "/var/run/docker/netns/0a1b2c");
 	/* /run/netns names are ip netns names only for network namespaces */
-	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_UTS, 4026532500u), "/run/netns/notnet");
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_UTS, 4294900500u), "/run/netns/notnet");
 	/* same inode, other type: not the same namespace */
-	cr_assert_null(nsnames_mount_name(n, NSAUDIT_NS_UTS, 4026532174u));
+	cr_assert_null(nsnames_mount_name(n, NSAUDIT_NS_UTS, 4294900174u));
 	cr_assert_null(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026539999u));
 
 	/* ip netns del: the name goes, the other path remains */
 	nsnames_remove_mount(n, "/run/netns/red");
-	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532174u), "/tmp/also red");
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4294900174u), "/tmp/also red");
 	nsnames_remove_mount(n, "/tmp/also red");
-	cr_assert_null(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532174u));
-	nsnames_add_mount(n, "/run/netns/blue", NSAUDIT_NS_NET, 4026532174u);
-	nsnames_add_mount(n, "/run/netns/blue", NSAUDIT_NS_NET, 4026532174u);
-	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4026532174u), "blue");
+	cr_assert_null(nsnames_mount_name(n, NSAUDIT_NS_NET, 4294900174u));
+	nsnames_add_mount(n, "/run/netns/blue", NSAUDIT_NS_NET, 4294900174u);
+	nsnames_add_mount(n, "/run/netns/blue", NSAUDIT_NS_NET, 4294900174u);
+	cr_assert_str_eq(nsnames_mount_name(n, NSAUDIT_NS_NET, 4294900174u), "blue");
 	nsnames_free(n);
 }
 

@@ -28,6 +28,13 @@ else
 	sed 's/^/    /' "$VM.check"
 fi
 
+if kernel-patch/check-nons.sh "$kdir" >"$VM.nons" 2>&1; then
+	echo "PASS: vmtest: the series builds and links with CONFIG_NAMESPACES=n (every *_NS off, NET, SYSVIPC, CGROUPS off)"
+else
+	echo "FAIL: vmtest: the series with CONFIG_NAMESPACES=n:"
+	sed 's/^/    /' "$VM.nons"
+fi
+
 say "building the static nsaudit and the guest helpers"
 make -s "$BUILD/nsaudit-static" "$BUILD/helpers/nsfd_workload" "$BUILD/helpers/nsops" >&2 ||
 	{ echo "FAIL: vmtest: building the static nsaudit"; exit 1; }
@@ -40,6 +47,15 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$BUILD/nsaudit-static" "$root/bin/nsaudit"
 cp "$BUILD/helpers/nsfd_workload" "$BUILD/helpers/nsops" "$kdir/nsfd_test" "$root/bin/"
 cp tests/vm/guest.d/*.sh "$root/guest.d/" 2>/dev/null
+# nsfd.2's EXAMPLES program, as printed in the man page, runs in the guest
+kernel-patch/man-example.sh >"$VM/nsfd_example.c"
+if gcc -static -O2 -Wall -Wextra -Werror "$VM/nsfd_example.c" -o "$root/bin/nsfd_example" \
+	>"$VM/nsfd_example.log" 2>&1; then
+	echo "PASS: vmtest: the nsfd.2 example compiles (gcc -Wall -Wextra -Werror)"
+else
+	echo "FAIL: vmtest: the nsfd.2 example does not compile:"
+	sed 's/^/    /' "$VM/nsfd_example.log"
+fi
 cat >"$root/init" <<'EOF'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin

@@ -24,7 +24,7 @@ else
 	cat /out/trace.err
 	exit 0
 fi
-if grep -q 'fexit/set_namespace' /out/trace.err; then
+if grep -q 'fexit/setns_switch_ns' /out/trace.err; then
 	echo "PASS: guest: the patched hook set is chosen (fentry/fexit, tp_btf/ns_free)"
 else
 	echo "FAIL: guest: the patched hook set is chosen: $(cat /out/trace.err)"

@@ -20,17 +20,41 @@ has() {	# has "what" JQ-CONDITION
 		echo "FAIL: guest events: $1 (no record with $2)"
 	fi
 }
+count() {	# count "what" N JQ-CONDITION: exactly N records match
+	local n
+	n=$(jq -s "[.[] | select($3)] | length" "$ev")
+	if [ "$n" = "$2" ]; then
+		echo "PASS: guest events: $1"
+	else
+		echo "FAIL: guest events: $1 ($n records, not $2, with $3)"
+	fi
+}
 grep '^error' "$wl" | sed 's/^/FAIL: guest workload: /'
 while read -r what a b c; do
 	case $what in
 	nsfd)	has "nsfd $a (fd $b) names $a:[$c]" \
-		"(.op==\"nsfd\" and .ns_type==\"$a\" and .ns_inum==$c and .result==0 and .fd==$b and .probe==\"fexit/__x64_sys_nsfd\")" ;;
-	denied)	has "nsfd denied by the access check is recorded with -$a" \
-		"(.op==\"nsfd\" and .result==-$a and .uid==65534)" ;;
-	setns)	has "setns into $a:[$b] at sys_setns, via nsfd" \
-		"(.op==\"setns\" and .probe==\"fexit/__x64_sys_setns\" and .ns_type==\"$a\" and .ns_inum==$b and .via==\"nsfd\")"
-		has "setns into $a:[$b] at set_namespace, with the old namespace" \
-		"(.op==\"setns\" and .probe==\"fexit/set_namespace\" and .ns_type==\"$a\" and .ns_inum==$b and .old_inum > 0 and .old_inum != $b)" ;;
+		"(.op==\"nsfd\" and .ns_type==\"$a\" and .ns_inum==$c and .result==0 and .fd==$b and .via==\"nsfd\" and .probe==\"fexit/__x64_sys_nsfd\")" ;;
+	denied)	has "nsfd denied by the access check is recorded with -$a (EACCES)" \
+		"(.op==\"nsfd\" and .result==-$a and .result==-13 and .uid==65534 and .target_pid==1)" ;;
+	esrch)	has "nsfd of a missing pid names the pid asked for ($a)" \
+		"(.op==\"nsfd\" and .result==-3 and .target_pid==$a and .ns_type==\"uts\")" ;;
+	pidfd)	has "PIDFD_GET_NET_NAMESPACE (fd $b) is an nsfd record via pidfd naming $a:[$c]" \
+		"(.op==\"nsfd\" and .via==\"pidfd\" and .ns_type==\"$a\" and .ns_inum==$c and .fd==$b and .probe==\"tp_btf/nsfd\")"
+		count "the pidfd ioctl is recorded once" 1 \
+		"(.op==\"nsfd\" and .ns_inum==$c and .fd==$b and .via==\"pidfd\")" ;;
+	children) has "nsfd NSFD_FOR_CHILDREN: pid:[$b], for_children" \
+		"(.op==\"nsfd\" and .ns_type==\"pid\" and .ns_inum==$b and .for_children==true)" ;;
+	timeleft)
+		# the fixed bug: the time namespace left is the task's own ($a),
+		# not time_for_children ($b)
+		has "setns time after unshare without fork leaves time:[$a] (the task's own)" \
+		"(.op==\"setns\" and .ns_type==\"time\" and .ns_inum==$a and .old_inum==$a and .probe==\"fexit/setns_switch_ns\")"
+		count "no setns time record claims time_for_children:[$b] was left" 0 \
+		"(.op==\"setns\" and .ns_type==\"time\" and .old_inum==$b)" ;;
+	setns)	has "setns into $a:[$b] via nsfd, the kernel's switch with the old namespace" \
+		"(.op==\"setns\" and .probe==\"fexit/setns_switch_ns\" and .ns_type==\"$a\" and .ns_inum==$b and .via==\"nsfd\" and .old_inum > 0 and .old_inum != $b)"
+		count "one setns into $a:[$b] is one record (search and lifetime count it once)" 1 \
+		"(.op==\"setns\" and .ns_type==\"$a\" and .ns_inum==$b)" ;;
 	pinned)	has "bind-mount pin of the nsfd fd: mount $a:[$b]" \
 		"(.op==\"mount\" and .ns_type==\"$a\" and .ns_inum==$b)"
 		has "setns through the bind-mounted nsfd: via=bind" \
@@ -39,6 +63,9 @@ while read -r what a b c; do
 		"(.op==\"ns_free\" and .ns_type==\"$a\" and .ns_inum==$b and .probe==\"tp_btf/ns_free\")" ;;
 	esac
 done < <(tr -d '\r' <"$wl")
+for w in denied esrch pidfd children timeleft setns pinned; do
+	grep -q "^$w " "$wl" || echo "FAIL: guest workload: no '$w' step ran"
+done
 for t in net uts ipc mnt pid user cgroup time; do
 	grep -q "^nsfd $t " "$wl" || echo "FAIL: guest workload: nsfd $t did not run"
 done

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* anchor.c - tail anchors: their syslog text, and reading them back. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "anchor.h"
+
+static const char *str_of(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string)
+		   ? json_object_get_string(v)
+		   : NULL;
+}
+
+static bool u64_of(struct json_object *o, const char *k, uint64_t *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_int))
+		return false;
+	*out = json_object_get_uint64(v);
+	return true;
+}
+
+static bool hexlen(const char *s, size_t n)
+{
+	return s && strlen(s) == n && strspn(s, "0123456789abcdef") == n;
+}
+
+static bool word(const char *s)
+{
+	return s && *s && strlen(s) < 16 && strspn(s, "abcdefghijklmnopqrstuvwxyz") == strlen(s);
+}
+
+int audit_anchor_text(struct json_object *rec, char *out, size_t outlen)
+{
+	const char *action = str_of(rec, "action"), *log_id = str_of(rec, "log_id"),
+		   *key_id = str_of(rec, "key_id"), *mac = str_of(rec, "mac"),
+		   *why = str_of(rec, "why");
+	uint64_t seq, segment, epoch;
+
+	if (!action || strcmp(action, "anchor") || !hexlen(log_id, AUDIT_KEY_ID_HEX) ||
+	    !hexlen(key_id, AUDIT_KEY_ID_HEX) || !hexlen(mac, AUDIT_MAC_HEX) || !word(why) ||
+	    !u64_of(rec, "seq", &seq) || !u64_of(rec, "segment", &segment) ||
+	    !u64_of(rec, "epoch", &epoch))
+		return -1;
+	snprintf(out, outlen,
+		 "nsaudit-anchor log_id=%s key_id=%s seq=%" PRIu64 " segment=%" PRIu64
+		 " epoch=%" PRIu64 " mac=%s why=%s",
+		 log_id, key_id, seq, segment, epoch, mac, why);
+	return 0;
+}
+
+/* key=VALUE or key="VALUE" at *p (after one space); advances *p. */
+static bool field(const char **p, const char *end, const char *key, char *val, size_t vcap)
+{
+	size_t klen = strlen(key), n = 0;
+	const char *s = *p;
+	bool quoted;
+
+	if ((size_t)(end - s) < klen + 1 || memcmp(s, key, klen) || s[klen] != '=')
+		return false;
+	s += klen + 1;
+	quoted = s < end && *s == '"';
+	if (quoted)
+		s++;
+	while (s < end && *s != ' ' && *s != '"' && *s != '\'' && n + 1 < vcap)
+		val[n++] = *s++;
+	val[n] = '\0';
+	if (quoted) {
+		if (s >= end || *s != '"')
+			return false;
+		s++;
+	}
+	if (s < end && *s != ' ' && *s != '\'')
+		return false;
+	*p = s;
+	return n > 0;
+}
+
+static bool decimal(const char *s, uint64_t *v)
+{
+	char *e;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 19)
+		return false;
+	*v = strtoull(s, &e, 10);
+	return true;
+}
+
+static int parse_fields(const char *p, const char *end, struct audit_anchor *a, bool syslog)
+{
+	char v[80];
+	uint64_t n;
+
+	/* log_id key_id seq segment [epoch] mac, in this order */
+	if (!field(&p, end, "log_id", v, sizeof(v)) || !hexlen(v, AUDIT_KEY_ID_HEX))
+		return -1;
+	memcpy(a->log_id, v, sizeof(a->log_id));
+	if (*p++ != ' ' || !field(&p, end, "key_id", v, sizeof(v)) || !hexlen(v, AUDIT_KEY_ID_HEX))
+		return -1;
+	memcpy(a->key_id, v, sizeof(a->key_id));
+	if (*p++ != ' ' || !field(&p, end, "seq", v, sizeof(v)) || !decimal(v, &a->seq))
+		return -1;
+	if (*p++ != ' ' || !field(&p, end, "segment", v, sizeof(v)) || !decimal(v, &n) ||
+	    n > UINT32_MAX)
+		return -1;
+	a->segment = (unsigned int)n;
+	if (syslog) {
+		if (*p++ != ' ' || !field(&p, end, "epoch", v, sizeof(v)) || !decimal(v, &a->epoch))
+			return -1;
+	}
+	if (*p++ != ' ' || !field(&p, end, "mac", v, sizeof(v)) ||
+	    audit_unhex(v, strlen(v), a->mac, AUDIT_MAC_LEN))
+		return -1;
+	if (syslog) {
+		/* why=WORD and nothing after it */
+		if (*p++ != ' ' || !field(&p, end, "why", v, sizeof(v)) || !word(v))
+			return -1;
+		while (p < end && (*p == ' ' || *p == '\r'))
+			p++;
+		return p == end ? 0 : -1;
+	}
+	return 0;
+}
+
+int audit_anchor_parse_line(const char *line, size_t len, struct audit_anchor *a)
+{
+	static const char text[] = "nsaudit-anchor ";
+	static const char audit[] = "op=\"log\" action=\"anchor\" ";
+	const char *end = line + len, *p;
+
+	memset(a, 0, sizeof(*a));
+	/* syslog: the message text, after "TAG: " or at the start */
+	p = memmem(line, len, text, sizeof(text) - 1);
+	if (p && (p == line || (p - line >= 2 && p[-1] == ' ' && (p[-2] == ':' || p[-2] == ']'))))
+		return parse_fields(p + sizeof(text) - 1, end, a, true);
+	/* auditd: an AUDIT_USER record whose text is ours */
+	p = memmem(line, len, audit, sizeof(audit) - 1);
+	if (p && p > line && (p[-1] == ' ' || p[-1] == '\'') && len > 10 &&
+	    !memcmp(line, "type=USER ", 10))
+		return parse_fields(p + sizeof(audit) - 1, end, a, false);
+	return -1;
+}
+
+int audit_anchor_read(const char *path, struct audit_anchor **out, size_t *n, char *err,
+		      size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	struct audit_anchor a, *v = NULL, *nv;
+	size_t cap = 0, cnt = 0, blen = 0;
+	uint64_t lineno = 0;
+	char *buf = NULL;
+	ssize_t got;
+
+	*out = NULL;
+	*n = 0;
+	if (!f) {
+		snprintf(err, errlen, "anchor file %.200s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((got = getline(&buf, &blen, f)) >= 0) {
+		size_t len = (size_t)got;
+
+		lineno++;
+		if (len && buf[len - 1] == '\n')
+			len--;
+		if (audit_anchor_parse_line(buf, len, &a))
+			continue;
+		a.line = lineno;
+		if (cnt == cap) {
+			cap = cap ? 2 * cap : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				snprintf(err, errlen, "out of memory");
+				free(v);
+				free(buf);
+				fclose(f);
+				return -1;
+			}
+			v = nv;
+		}
+		v[cnt++] = a;
+	}
+	free(buf);
+	fclose(f);
+	*out = v;
+	*n = cnt;
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * anchor.h - tail anchors: the chain head (log, seq, segment, mac) sent off
+ * the host through the sinks, and read back from what a syslog daemon or
+ * auditd wrote, so that verify can prove nothing up to it was cut.
+ *
+ * In syslog the anchor is the message text itself, so that it survives any
+ * file template (structured data often does not):
+ *   nsaudit-anchor log_id=HEX16 key_id=HEX16 seq=N segment=N epoch=N mac=HEX64 why=WORD
+ * In the audit trail it is an AUDIT_USER message whose text starts
+ *   op="log" action="anchor" log_id="HEX16" key_id="HEX16" seq=N segment=N mac="HEX64" ...
+ * Every field is hex or decimal: no process name can hold a well-formed
+ * anchor line (the parser wants exactly these fields, in this order, and
+ * nothing but known ones after them).
+ */
+#ifndef NSAUDIT_AUDIT_ANCHOR_H
+#define NSAUDIT_AUDIT_ANCHOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chain.h"
+
+struct json_object;
+
+struct audit_anchor {
+	char log_id[AUDIT_KEY_ID_HEX + 1];
+	char key_id[AUDIT_KEY_ID_HEX + 1];
+	uint64_t seq, epoch;
+	unsigned int segment;
+	uint8_t mac[AUDIT_MAC_LEN];
+	uint64_t line; /* in the file it was read from */
+};
+
+/* The syslog message text of an anchor record (the log's "anchor" json);
+ * 0, or -1 when rec is not a well-formed anchor. */
+int audit_anchor_text(struct json_object *rec, char *out, size_t outlen);
+
+/* Every anchor in a syslog or auditd log file, in file order (malloc'd).
+ * 0, or -1 with err (unreadable file). */
+int audit_anchor_read(const char *path, struct audit_anchor **out, size_t *n, char *err,
+		      size_t errlen);
+
+/* One line; 0 when it holds an anchor (exposed for the unit tests). */
+int audit_anchor_parse_line(const char *line, size_t len, struct audit_anchor *a);
+
+#endif

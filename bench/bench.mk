@@ -1,0 +1,21 @@
+# bench/bench.mk - the benchmarks' own programs, included by the Makefile.
+#   $(BUILD)/bench/driver  the load generator (bench/driver.c)
+#   $(BUILD)/bench/floor   empty BPF programs on nsaudit's hooks: the floor
+#                          (bench/floor.c + bench/floor.bpf.c)
+
+BENCH_BINS := $(BUILD)/bench/driver $(BUILD)/bench/floor
+
+$(BUILD)/bench/driver: bench/driver.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@
+
+$(BUILD)/bench/floor.bpf.o: bench/floor.bpf.c $(BUILD)/vmlinux.h
+	@mkdir -p $(dir $@)
+	$(CLANG) -g -O2 -target bpf -Wall -I$(BUILD) -c $< -o $@.full
+	$(BPFTOOL) gen object $@ $@.full && rm -f $@.full
+
+$(BUILD)/bench/floor.skel.h: $(BUILD)/bench/floor.bpf.o
+	$(BPFTOOL) gen skeleton $< name floor_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/bench/floor: bench/floor.c $(BUILD)/bench/floor.skel.h
+	$(CC) $(CFLAGS) -I$(BUILD)/bench $< -o $@ -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz

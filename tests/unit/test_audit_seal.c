@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * test_audit_seal.c - forward-secure sealing and the holes of issue 14:
+ * each test is an attack (or a crash) that the log of version 1 let pass.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <sodium.h>
+
+#include "anchor.h"
+#include "audit_util.h"
+#include "chain.h"
+#include "codec.h"
+#include "log_test.h"
+#include "seal.h"
+
+static struct tlog t;
+static struct audit_verify v;
+static char vk[AUDIT_VK_LEN + 1];
+
+static void setup(void)
+{
+	char err[256];
+
+	tlog_init(&t, AUDIT_FMT_JSON);
+	unlink(t.key);
+	cr_assert_eq(audit_seal_keygen(t.key, false, vk, err, sizeof(err)), 0, "%s", err);
+	t.o.seal_interval = 1; /* epochs of a second: a few pass in a test */
+}
+
+static void teardown(void)
+{
+	audit_log_write_fn = NULL;
+	tlog_cleanup(&t);
+}
+
+TestSuite(audit_seal, .init = setup, .fini = teardown);
+
+/* An event that happened now (sealed logs bind times to epochs). */
+static struct json_object *now_event(int pid, const char *comm)
+{
+	struct json_object *e = tevent(pid, comm, strlen(comm));
+	char now[40];
+
+	audit_time_now(now);
+	json_object_object_add(e, "time", json_object_new_string(now));
+	return e;
+}
+
+static struct audit_log *sopen(void)
+{
+	char err[512];
+	struct audit_log *l = audit_log_open(&t.o, err, sizeof(err));
+
+	cr_assert_not_null(l, "open: %s", err);
+	return l;
+}
+
+static void append(struct audit_log *l, int n, const char *comm)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *e = now_event(3000 + i, comm);
+
+		cr_assert_eq(audit_log_append(l, e), 0, "%s", audit_log_error(l));
+		json_object_put(e);
+	}
+	audit_log_flush(l);
+}
+
+/* Let the sealing timer see the next epoch. */
+static void next_epoch(struct audit_log *l)
+{
+	usleep(1100 * 1000);
+	cr_assert_eq(audit_log_tick(l), 0, "%s", audit_log_error(l));
+}
+
+static int vverify(void)
+{
+	struct audit_verify_opts o = {.dir = t.dir, .vk = vk};
+	char err[512];
+	int rc = audit_verify(&o, &v, err, sizeof(err));
+
+	cr_assert_geq(rc, 0, "verify could not run: %s", err);
+	return rc;
+}
+
+static char *state_path(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", t.dir, AUDIT_STATE_FILE);
+	return buf;
+}
+
+/* Cut a segment back to just after its first line holding needle. */
+static void cut_after(unsigned int seg, const char *needle)
+{
+	char path[128];
+	size_t len, s, l;
+	char *d;
+	int i;
+
+	tseg_path(&t, seg, path, sizeof(path));
+	d = tslurp(path, &len);
+	for (i = 1; tline(d, len, i, &s, &l); i++)
+		if (memmem(d + s, l, needle, strlen(needle))) {
+			tspit(path, d, s + l);
+			free(d);
+			return;
+		}
+	cr_assert_fail("no %s in %s", needle, path);
+}
+
+Test(audit_seal, sealed_log_verifies_with_the_verification_key)
+{
+	struct audit_log *l = sopen();
+
+	append(l, 3, "ip");
+	next_epoch(l);
+	append(l, 3, "ip");
+	next_epoch(l);
+	append(l, 3, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	cr_expect(v.sealed_log);
+	cr_expect_geq(v.seals, 2);
+	cr_expect_gt(v.unsealed, 0, "the last epoch is not sealed yet");
+	cr_expect_eq(v.unchecked, 0);
+}
+
+Test(audit_seal, the_state_file_holds_only_the_current_epoch_key)
+{
+	struct audit_seal before, after;
+	struct audit_log *l = sopen();
+	char err[256];
+
+	cr_assert_eq(audit_seal_load(t.key, &before, err, sizeof(err)), 0, "%s", err);
+	cr_expect(before.scheduled, "the first start fixes the schedule and erases the seed");
+	next_epoch(l);
+	cr_assert_eq(audit_seal_load(t.key, &after, err, sizeof(err)), 0, "%s", err);
+	cr_expect_gt(after.epoch, before.epoch);
+	audit_seal_evolve_to(&before, after.epoch);
+	cr_expect_eq(memcmp(before.key, after.key, AUDIT_KEY_LEN), 0,
+		     "K(e+1) is the one-way evolution of K(e)");
+	cr_assert_eq(audit_log_close(l), 0);
+}
+
+/*
+ * The attack of the issue: a clean session, a second one killed, the
+ * segment cut back to the first close, the state file removed, a clean
+ * restart. verify used to say "intact".
+ */
+Test(audit_seal, issue_attack_cut_to_first_close_rm_state_restart)
+{
+	struct audit_log *l = sopen();
+	char sp[160];
+	pid_t pid;
+	int status;
+
+	append(l, 50, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	pid = fork();
+	if (!pid) {
+		struct audit_log *k = sopen();
+
+		append(k, 30, "ceosecret");
+		_exit(0); /* SIGKILL: no close */
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cut_after(1, "\"action\":\"close\"");
+	cr_assert_eq(unlink(state_path(sp, sizeof(sp))), 0);
+	l = sopen();
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 1, "verify said intact");
+	cr_expect(strstr(v.what, "state missing"), "%s: %s", v.where, v.what);
+}
+
+Test(audit_seal, segments_without_state_file_is_not_intact)
+{
+	struct audit_log *l = sopen();
+	char sp[160];
+
+	append(l, 5, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(unlink(state_path(sp, sizeof(sp))), 0);
+	l = sopen(); /* used to chain on as if nothing happened */
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 1);
+	cr_expect(strstr(v.what, "state missing"), "%s", v.what);
+	cr_expect(strstr(v.where, "line"), "names the record: %s", v.where);
+}
+
+Test(audit_seal, a_later_epoch_key_cannot_rewrite_an_earlier_record)
+{
+	struct audit_seal stolen;
+	struct audit_log *l = sopen();
+	char err[256], seg[128], *d, *p;
+	uint8_t prev[AUDIT_MAC_LEN], mac[AUDIT_MAC_LEN];
+	size_t len, s, ll;
+	int i, n;
+
+	append(l, 3, "ip"); /* epoch 0: lines 3..5 */
+	next_epoch(l);
+	next_epoch(l);
+	/* the host is taken now: the attacker copies the sealing state */
+	cr_assert_eq(audit_seal_load(t.key, &stolen, err, sizeof(err)), 0, "%s", err);
+	cr_assert_gt(stolen.epoch, 0);
+	append(l, 3, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	/* change pid 3000 -> 3009 in epoch 0 and re-MAC the whole rest of the
+	 * chain with the stolen key: everything but the key matches */
+	tseg_path(&t, 1, seg, sizeof(seg));
+	d = tslurp(seg, &len);
+	n = tlines(d, len);
+	memset(prev, 0, sizeof(prev));
+	for (i = 1; i <= n; i++) {
+		struct audit_rec r;
+		char hex[AUDIT_MAC_HEX + 1];
+
+		cr_assert(tline(d, len, i, &s, &ll));
+		if ((p = memmem(d + s, ll, "\"pid\":3000,", 11)))
+			p[9] = '9';
+		cr_assert_eq(audit_rec_parse(d + s, ll - 1, &r, err, sizeof(err)), 0, "%s", err);
+		if (i >= 3) {
+			audit_mac(stolen.key, prev, d + s, r.body_len, mac);
+			audit_hex(mac, AUDIT_MAC_LEN, hex);
+			memcpy(d + s + r.body_len + 8, hex, AUDIT_MAC_HEX);
+		} else {
+			memcpy(mac, r.mac, sizeof(mac));
+		}
+		memcpy(prev, mac, sizeof(prev));
+		audit_rec_free(&r);
+	}
+	tspit(seg, d, len);
+	free(d);
+	cr_assert_eq(vverify(), 1, "a later key vouched for an earlier record");
+	cr_expect(strstr(v.what, "key of epoch 0"), "%s", v.what);
+	cr_expect(strstr(v.where, "line 3"), "%s", v.where);
+}
+
+Test(audit_seal, a_log_rewritten_with_a_stolen_state_is_epoch_key_misuse)
+{
+	struct audit_log *l = sopen();
+	char old[256], cmd[600];
+	int i;
+
+	append(l, 3, "ip");
+	next_epoch(l);
+	next_epoch(l);
+	cr_assert_eq(audit_log_close(l), 0);
+	/* the attacker, with the state of a later epoch, writes a log of
+	 * their own that tells the same past: events with the old times */
+	snprintf(old, sizeof(old), "%s/stolen", t.root);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/* '%s'/.nsaudit-state; cp '%s' '%s'", t.dir, t.dir,
+		 t.key, old);
+	cr_assert_eq(system(cmd), 0);
+	l = sopen();
+	for (i = 0; i < 3; i++) {
+		struct json_object *e = tevent(3000 + i, "ip", 2); /* time in the past */
+
+		cr_assert_eq(audit_log_append(l, e), 0);
+		json_object_put(e);
+	}
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 1);
+	cr_expect(strstr(v.what, "epoch key misuse"), "%s", v.what);
+}
+
+Test(audit_seal, verify_with_the_sealing_state_checks_order_of_erased_epochs)
+{
+	struct audit_log *l = sopen();
+	char err[256];
+	struct audit_verify_opts o = {.dir = t.dir, .key_path = t.key};
+
+	append(l, 3, "ip");
+	next_epoch(l);
+	append(l, 3, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 0, "%s: %s", v.where, v.what);
+	cr_expect_gt(v.unchecked, 0);
+	/* a deleted record is still found without the epoch's key */
+	{
+		char seg[128];
+
+		tseg_path(&t, 1, seg, sizeof(seg));
+		tdel_line(seg, 4);
+	}
+	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 1);
+	cr_expect(strstr(v.what, "missing"), "%s", v.what);
+}
+
+Test(audit_seal, torn_header_of_a_new_segment_is_recovered)
+{
+	struct audit_log *l = sopen();
+	char seg2[128];
+
+	append(l, 3, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	/* crash while the next segment's header was being written */
+	tseg_path(&t, 2, seg2, sizeof(seg2));
+	tspit(seg2, "{\"seq\":7,\"time\":\"2026-", 22);
+	l = sopen(); /* used to leave it in place: every later verify failed */
+	append(l, 2, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	cr_expect_eq(v.recoveries, 1);
+}
+
+Test(audit_seal, restart_reads_kseq_and_lost_total_with_the_codec)
+{
+	struct audit_log *l = sopen();
+	struct json_object *e;
+	uint64_t kseqs[8], lost_total = 0;
+	size_t n;
+
+	e = now_event(1, "x");
+	json_object_object_add(e, "op", json_object_new_string("lost"));
+	json_object_object_add(e, "count", json_object_new_int(2));
+	json_object_object_add(e, "lost_total", json_object_new_int(5));
+	cr_assert_eq(audit_log_append(l, e), 0);
+	json_object_put(e);
+	audit_log_note_lost_total(l, 5);
+	/* a process named so, and a mount path holding the same */
+	e = now_event(2, "lost_total=9999");
+	json_object_object_add(e, "kseq", json_object_new_int(77));
+	json_object_object_add(e, "path", json_object_new_string("/x\"kseq\":123456"));
+	cr_assert_eq(audit_log_append(l, e), 0);
+	json_object_put(e);
+	audit_log_flush(l);
+	cr_assert_eq(audit_log_close(l), 0);
+	l = sopen();
+	n = audit_log_resume(l, kseqs, 8, &lost_total);
+	cr_expect_eq(lost_total, 5);
+	cr_expect_eq(n, 1);
+	cr_expect_eq(kseqs[0], 77);
+	cr_assert_eq(audit_log_close(l), 0);
+}
+
+Test(audit_seal, default_on_full_is_suspend_and_interval_parses)
+{
+	struct audit_log_opts o;
+	uint64_t s;
+
+	audit_log_opts_init(&o);
+	cr_expect_eq(o.on_full, AUDIT_FULL_SUSPEND);
+	cr_expect_eq(o.seal_interval, 15 * 60);
+	cr_expect_eq(audit_parse_duration("15m", &s), 0);
+	cr_expect_eq(s, 900);
+	cr_expect_eq(audit_parse_duration("2s", &s), 0);
+	cr_expect_eq(s, 2);
+	cr_expect_eq(audit_parse_duration("900", &s), 0);
+	cr_expect_eq(s, 900);
+	cr_expect_eq(audit_parse_duration("1h", &s), 0);
+	cr_expect_eq(s, 3600);
+	cr_expect_eq(audit_parse_duration("0", &s), -1);
+	cr_expect_eq(audit_parse_duration("5x", &s), -1);
+	cr_expect_eq(audit_parse_duration("-1", &s), -1);
+}
+
+/* --- key files ---------------------------------------------------------------- */
+
+Test(audit_seal, key_file_mode_and_owner_are_checked)
+{
+	struct audit_seal s;
+	char err[256];
+
+	chmod(t.key, 0644);
+	cr_expect_eq(audit_seal_load(t.key, &s, err, sizeof(err)), -1);
+	cr_expect(strstr(err, "0644") && strstr(err, "chmod 600"), "%s", err);
+	chmod(t.key, 0600);
+	cr_expect_eq(audit_seal_load(t.key, &s, err, sizeof(err)), 0, "%s", err);
+	if (geteuid() == 0) {
+		cr_assert_eq(chown(t.key, 12345, 12345), 0);
+		cr_expect_eq(audit_seal_load(t.key, &s, err, sizeof(err)), -1);
+		cr_expect(strstr(err, "owned by uid 12345"), "%s", err);
+	}
+}
+
+Test(audit_seal, keygen_force_replaces_atomically)
+{
+	char lnk[160], err[256], vk2[AUDIT_VK_LEN + 1];
+	struct stat a, b;
+	size_t len;
+	char *before, *after, *old;
+
+	snprintf(lnk, sizeof(lnk), "%s/old-link", t.root);
+	cr_assert_eq(stat(t.key, &a), 0);
+	before = tslurp(t.key, &len);
+	cr_assert_eq(link(t.key, lnk), 0);
+	cr_assert_eq(audit_seal_keygen(t.key, false, vk2, err, sizeof(err)), -1);
+	cr_expect(strstr(err, "--force"), "%s", err);
+	cr_assert_eq(audit_seal_keygen(t.key, true, vk2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(stat(t.key, &b), 0);
+	/* a new file renamed over the old (truncating in place could leave a
+	 * half-written key after a crash): the old inode is untouched */
+	cr_expect_neq(a.st_ino, b.st_ino);
+	old = tslurp(lnk, &len);
+	cr_expect_str_eq(old, before);
+	after = tslurp(t.key, &len);
+	cr_expect_str_neq(after, before);
+	cr_expect_eq(b.st_mode & 0777, 0600);
+	cr_expect_str_neq(vk, vk2);
+	free(before);
+	free(after);
+	free(old);
+}
+
+Test(audit_seal, mac_hash_state_is_wiped)
+{
+	static const uint8_t key[AUDIT_KEY_LEN] = {1, 2, 3}, prev[AUDIT_MAC_LEN];
+	uint8_t mac[AUDIT_MAC_LEN], mac2[AUDIT_MAC_LEN];
+	crypto_generichash_state st;
+	size_t i;
+	bool zero = true;
+
+	memset(&st, 0xa5, sizeof(st));
+	audit_mac_st(&st, key, prev, "abc", 3, mac);
+	for (i = 0; i < sizeof(st); i++)
+		zero &= ((const uint8_t *)&st)[i] == 0;
+	cr_expect(zero, "the hash state that held the key was left in memory");
+	audit_mac(key, prev, "abc", 3, mac2);
+	cr_expect_eq(memcmp(mac, mac2, sizeof(mac)), 0);
+}
+
+Test(audit_seal, verification_key_parses_from_text_and_file)
+{
+	uint8_t seed[AUDIT_KEY_LEN];
+	char err[256], path[160];
+	FILE *f;
+
+	cr_expect_eq(audit_vk_parse(vk, seed, err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/vk", t.root);
+	f = fopen(path, "w");
+	fprintf(f, "%s\n", vk);
+	fclose(f);
+	cr_expect_eq(audit_vk_parse(path, seed, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(audit_vk_parse("nsaudit-vk2-abc", seed, err, sizeof(err)), -1);
+	cr_expect_eq(audit_vk_parse("/nonexistent", seed, err, sizeof(err)), -1);
+}
+
+/* --- anchors ---------------------------------------------------------------- */
+
+static char anchor_line[512];
+
+static void keep_anchor(void *ctx, struct json_object *a)
+{
+	char text[300];
+
+	if (!audit_anchor_text(a, text, sizeof(text)))
+		snprintf(anchor_line, sizeof(anchor_line),
+			 "Dec  4 15:30:00 host nsaudit[42]: %s", text);
+}
+
+Test(audit_seal, anchor_catches_a_tail_cut_with_a_forged_state)
+{
+	struct audit_log *l = sopen();
+	char path[160], seg[128], *d, err[256];
+	const char *anchors[2] = {path, NULL};
+	struct audit_verify_opts o = {.dir = t.dir, .vk = vk, .anchors = anchors};
+	size_t len;
+	FILE *f;
+
+	audit_log_set_anchor(l, keep_anchor, NULL);
+	append(l, 10, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert(strstr(anchor_line, "nsaudit-anchor "));
+	snprintf(path, sizeof(path), "%s/messages", t.root);
+	f = fopen(path, "w");
+	fprintf(f, "Dec  4 15:29:59 host sshd[1]: nsaudit-anchor log_id=0 fake\n%s\n",
+		anchor_line);
+	fclose(f);
+	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 0, "%s %s", err, v.what);
+	cr_expect_eq(v.anchors, 1);
+	/* root in the current epoch cuts the tail and rewrites the state: only
+	 * the anchor off the host still knows */
+	tseg_path(&t, 1, seg, sizeof(seg));
+	d = tslurp(seg, &len);
+	tdel_line(seg, tlines(d, len));
+	free(d);
+	{
+		char sp[160];
+
+		unlink(state_path(sp, sizeof(sp)));
+	}
+	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 1, "%s", err);
+	cr_expect(strstr(v.what, "tail cut"), "%s", v.what);
+}
+
+Test(audit_seal, anchor_lines_from_syslog_and_auditd)
+{
+	struct audit_anchor a;
+	const char *sys = "Dec  4 15:30:00 host nsaudit[42]: nsaudit-anchor log_id=0123456789abcdef "
+			  "key_id=fedcba9876543210 seq=17 segment=2 epoch=3 mac="
+			  "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff why=seal";
+	const char *aud = "type=USER msg=audit(1796398460.123:456): pid=1 uid=0 auid=4294967295 "
+			  "ses=4294967295 msg='time=\"x\" op=\"log\" action=\"anchor\" "
+			  "log_id=\"0123456789abcdef\" key_id=\"fedcba9876543210\" seq=17 segment=2 "
+			  "mac=\"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\" "
+			  "epoch=3 why=\"seal\" exe=\"/usr/sbin/nsaudit\" res=success'";
+	const char *fake = "Dec  4 15:30:00 host nsaudit[42]: setns net:[1] comm=\"x: nsaudit-anchor "
+			   "log_id=0123456789abcdef key_id=fedcba9876543210 seq=99 segment=2 epoch=3 "
+			   "mac=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff "
+			   "why=seal\" pid=1";
+
+	cr_assert_eq(audit_anchor_parse_line(sys, strlen(sys), &a), 0);
+	cr_expect_eq(a.seq, 17);
+	cr_expect_eq(a.segment, 2);
+	cr_expect_str_eq(a.log_id, "0123456789abcdef");
+	cr_assert_eq(audit_anchor_parse_line(aud, strlen(aud), &a), 0);
+	cr_expect_eq(a.seq, 17);
+	cr_expect_eq(audit_anchor_parse_line(fake, strlen(fake), &a), -1,
+		     "a process name cannot forge an anchor");
+}
