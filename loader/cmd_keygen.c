@@ -69,8 +69,9 @@ int cmd_keygen(int argc, char **argv)
 	fflush(stdout);
 	sodium_memzero(vk, sizeof(vk));
 	if (isatty(STDOUT_FILENO))
-		fprintf(stderr, "nsaudit keygen: sealing state in %s; the line above is the "
-				"verification key: keep it off this host\n",
-			file);
+		cmd_error("keygen", 0,
+			  "sealing state in %s; the line above is the verification key: keep "
+			  "it off this host",
+			  file);
 	return 0;
 }
