@@ -122,7 +122,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR };
-#define OPTS_MAX 24
+#define OPTS_MAX 32
 
 int cmd_record(int argc, char **argv)
 {

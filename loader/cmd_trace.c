@@ -71,7 +71,7 @@ static void usage(FILE *f)
 		tracer_opts_help, sink_opts_help);
 }
 
-#define OPTS_MAX 16
+#define OPTS_MAX 32
 
 /* The command line into o and out: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace_out *out)

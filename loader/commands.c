@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -48,10 +49,14 @@ void cmd_opts_cat(struct option *dst, size_t cap, const struct option *src)
 
 	while (n < cap && dst[n].name)
 		n++;
-	for (; src->name && n + 1 < cap; src++)
+	for (; src->name; src++) {
+		if (n + 1 >= cap) { /* a table too small drops options: never silently */
+			fprintf(stderr, "nsaudit: internal error: option table too small\n");
+			abort();
+		}
 		dst[n++] = *src;
-	if (n < cap)
-		memset(&dst[n], 0, sizeof(dst[n]));
+	}
+	memset(&dst[n], 0, sizeof(dst[n]));
 }
 
 const char *cmd_opt_name(const struct option *opts, int c, int idx)
