@@ -49,6 +49,7 @@ struct walk {
 	int64_t t0, interval; /* schedule, seconds */
 	int64_t floor_ns;    /* events of this epoch must not be older */
 	int64_t last_time_ns;
+	uint64_t misuse_epoch;
 	/* anchors of this log, by seq */
 	struct audit_anchor *anc;
 	size_t nanc, next_anc;
@@ -203,8 +204,10 @@ static int seal(struct walk *w, const char *name, uint64_t lineno, const struct 
 	if (!audit_rec_int(r, "epoch", &e) || !audit_rec_int(r, "next_epoch", &next) ||
 	    (uint64_t)e != w->epoch || next <= e)
 		return bad(w, name, lineno, r->seq,
-			   "seal record does not close epoch %" PRIu64 " (forged or moved)",
-			   w->epoch);
+			   "epoch key misuse: a seal of epoch %" PRId64 " where epoch %" PRIu64
+			   " ends without its seal (the log was cut and went on with a later key, "
+			   "or the seal was forged)",
+			   e, w->epoch);
 	w->v->seals++;
 	w->epoch = (uint64_t)next;
 	w->floor_ns = epoch_start_ns(w, w->epoch) - slack_ns(w);
@@ -369,6 +372,26 @@ static int header(struct walk *w, const char *name, unsigned int num, const stru
 	return 0;
 }
 
+/* Does a record that failed its epoch's key verify with the later epoch it
+ * names? Only to say what happened: it is never accepted. */
+static bool later_key(struct walk *w, const char *line, const struct audit_rec *r,
+		      const uint8_t prev[AUDIT_MAC_LEN])
+{
+	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_MAC_LEN];
+	int64_t e;
+	bool hit;
+
+	if (!audit_rec_int(r, "epoch", &e) || e < 0 || (uint64_t)e <= w->epoch ||
+	    audit_keyring_get(&w->kr, (uint64_t)e, key))
+		return false;
+	audit_mac(key, prev, line, r->body_len, mac);
+	sodium_memzero(key, sizeof(key));
+	hit = !sodium_memcmp(mac, r->mac, AUDIT_MAC_LEN);
+	if (hit)
+		w->misuse_epoch = (uint64_t)e;
+	return hit;
+}
+
 /* MAC of one record with the key of the current epoch, when the given key
  * can still derive it; otherwise the record is taken on its order only. */
 static int check_mac(struct walk *w, const char *name, uint64_t lineno, const char *line,
@@ -386,6 +409,12 @@ static int check_mac(struct walk *w, const char *name, uint64_t lineno, const ch
 	sodium_memzero(key, sizeof(key));
 	if (!sodium_memcmp(mac, r->mac, AUDIT_MAC_LEN))
 		return check_time(w, name, lineno, r);
+	if (w->sealed && later_key(w, line, r, prev))
+		return bad(w, name, lineno, r->seq,
+			   "epoch key misuse: epoch %" PRIu64 " ends without its seal and this record "
+			   "is sealed with the key of epoch %" PRIu64 " (the log was cut and went on "
+			   "with a later key: tail cut after the host was taken)",
+			   w->epoch, w->misuse_epoch);
 	if (hdr)
 		return bad(w, name, 1, r->seq, "segment header changed or forged (MAC does not match)");
 	if (w->sealed)

@@ -250,6 +250,7 @@ na() { grep -q "^$1	" "$NA" || printf '%s\t%s\n' "$1" "$2" >>"$NA"; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $2"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }
 r2() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+mean() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a + b) / 2 }'; }
 
 # measure KIND: run the driver; sets M_SETNS_CPU M_SETNS_WALL M_OC_CPU M_BURST_CPU
 # KIND full: paced setns, open+close, burst setns; sync: paced setns only
@@ -480,17 +481,18 @@ count_records() {
 		C_RARE_setns_fail <"$T/count"
 }
 
-# one tool in one round: baseline, then the same under the tool
+# one tool in one round: untraced, the same under the tool, untraced again;
+# the tool's figures are against the mean of the two untraced runs, so that
+# a drift of the machine during the pair (a neighbour's build starting)
+# falls on both sides
 run_config() {
 	local name=$1 kind=full b_setns b_wall b_oc b_burst r
+	local t_setns t_wall t_oc t_burst t_calls
 	ATTACH_MS=""
 	case $name in sync_*) kind=sync ;; esac
 	wait_quiet
 	measure "$kind"
 	b_setns=$M_SETNS_CPU b_wall=$M_SETNS_WALL b_oc=$M_OC_CPU b_burst=$M_BURST_CPU
-	sample untraced_setns_cpu_ns "$b_setns"
-	[ "$kind" = full ] && sample untraced_openclose_cpu_ns "$b_oc"
-	[ "$kind" = full ] && sample untraced_setns_burst_cpu_ns "$b_burst"
 
 	if [ "$name" != aa ]; then
 		start_tool "$name" || return 0
@@ -508,20 +510,12 @@ run_config() {
 		;;
 	esac
 	measure "$kind"
-	local suffix=$name added=setns_added_ns_$name oc=openclose_ratio_$name
+	t_setns=$M_SETNS_CPU t_wall=$M_SETNS_WALL t_oc=$M_OC_CPU t_burst=$M_BURST_CPU
+	t_calls=$M_CALLS
+	local suffix=$name added=setns_added_ns_$name oc=openclose_ratio_$name msg disk=""
 	[ "$name" = record ] && suffix=nsaudit added=setns_added_ns_nsaudit oc=openclose_ratio_nsaudit
 	# the floor's two figures go by the names issue 16 gave them
 	[ "$name" = floor ] && added=floor_setns_added_ns oc=floor_openclose_ratio
-	r=$(ratio "$M_SETNS_CPU" "$b_setns")
-	sample "setns_ratio_$suffix" "$r"
-	sample "setns_wall_ratio_$suffix" "$(ratio "$M_SETNS_WALL" "$b_wall")"
-	sample "$added" "$(awk -v a="$M_SETNS_CPU" -v b="$b_setns" 'BEGIN { printf "%.0f", a - b }')"
-	local msg="setns x$(r2 "$M_SETNS_CPU" "$b_setns") (+$(awk -v a="$M_SETNS_CPU" -v b="$b_setns" 'BEGIN { printf "%.0f", a - b }') ns)"
-	if [ "$kind" = full ]; then
-		sample "$oc" "$(ratio "$M_OC_CPU" "$b_oc")"
-		sample "setns_burst_ratio_$suffix" "$(ratio "$M_BURST_CPU" "$b_burst")"
-		msg="$msg (wall x$(r2 "$M_SETNS_WALL" "$b_wall")), open+close x$(r2 "$M_OC_CPU" "$b_oc"), back-to-back setns x$(r2 "$M_BURST_CPU" "$b_burst")"
-	fi
 	if [ "$name" = audit ]; then
 		local w1
 		w1=$(auditctl -s | awk '$1 == "backlog_wait_time_actual" { print $2 }')
@@ -529,7 +523,7 @@ run_config() {
 		stop_tool audit
 		local ab
 		ab=$(stat -c %s "$T/audit/audit.log" 2>/dev/null || echo 0)
-		sample audit_bytes_per_setns "$(ratio "$ab" "$M_CALLS")"
+		sample audit_bytes_per_setns "$(ratio "$ab" "$t_calls")"
 	elif [ "$name" != aa ]; then
 		stop_tool "$name"
 		count_records "$name"
@@ -540,13 +534,33 @@ run_config() {
 			# record: paced and back-to-back runs together
 			local lname=lost_paced_$suffix
 			[ "$name" = record ] && lname=lost_paced_burst_$suffix
-			sample "$lname" $((M_CALLS - C_SETNS))
-			msg="$msg, $C_SETNS/$M_CALLS setns on disk, $C_BYTES bytes"
+			sample "$lname" $((t_calls - C_SETNS))
+			disk=", $C_SETNS/$t_calls setns on disk, $C_BYTES bytes"
 			;;
 		esac
 	fi
+
+	# untraced again; the baseline is the mean of the two
+	measure "$kind"
+	b_setns=$(mean "$b_setns" "$M_SETNS_CPU") b_wall=$(mean "$b_wall" "$M_SETNS_WALL")
+	b_oc=$(mean "$b_oc" "$M_OC_CPU") b_burst=$(mean "$b_burst" "$M_BURST_CPU")
+	sample untraced_setns_cpu_ns "$b_setns"
+	[ "$kind" = full ] && sample untraced_openclose_cpu_ns "$b_oc"
+	[ "$kind" = full ] && sample untraced_setns_burst_cpu_ns "$b_burst"
+
+	local plus
+	plus=$(awk -v a="$t_setns" -v b="$b_setns" 'BEGIN { printf "%.0f", a - b }')
+	sample "setns_ratio_$suffix" "$(ratio "$t_setns" "$b_setns")"
+	sample "setns_wall_ratio_$suffix" "$(ratio "$t_wall" "$b_wall")"
+	sample "$added" "$plus"
+	msg="setns x$(r2 "$t_setns" "$b_setns") (${plus#-} ns $([ "${plus:0:1}" = - ] && echo less || echo more))"
+	if [ "$kind" = full ]; then
+		sample "$oc" "$(ratio "$t_oc" "$b_oc")"
+		sample "setns_burst_ratio_$suffix" "$(ratio "$t_burst" "$b_burst")"
+		msg="$msg, wall x$(r2 "$t_wall" "$b_wall"), open+close x$(r2 "$t_oc" "$b_oc"), back-to-back setns x$(r2 "$t_burst" "$b_burst")"
+	fi
 	[ -n "$ATTACH_MS" ] && [ "$name" != aa ] && msg="$msg, attach ${ATTACH_MS} ms"
-	log "[round $ROUND/$ROUNDS] $name: $msg"
+	log "[round $ROUND/$ROUNDS] $name: $msg$disk"
 }
 
 # CPU time (user + system, all threads) of a process, in ns
@@ -707,10 +721,13 @@ round_ratios() {
 	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ] && sample setns_added_over_floor_trace "$(ratio "$a" "$b")"
 	a=$(value openclose_ratio_nsaudit) b=$(value floor_openclose_ratio)
 	[ -n "$a" ] && [ -n "$b" ] && sample openclose_over_floor "$(ratio "$a" "$b")"
-	a=$(value max_rate_records_per_s) b=$(value seal_legacy_records_per_s)
+	# sealing: throughput of one recorder core (CPU per record, inverted),
+	# which the share of a 2-CPU machine the recorder gets does not move;
+	# and the wall records/s, which it does
+	a=$(value seal_legacy_cpu_ns_per_record) b=$(value recorder_cpu_ns_per_record)
 	[ -n "$a" ] && [ -n "$b" ] && sample seal_throughput_ratio "$(ratio "$a" "$b")"
-	a=$(value recorder_cpu_ns_per_record) b=$(value seal_legacy_cpu_ns_per_record)
-	[ -n "$a" ] && [ -n "$b" ] && sample seal_cpu_ratio "$(ratio "$a" "$b")"
+	a=$(value max_rate_records_per_s) b=$(value seal_legacy_records_per_s)
+	[ -n "$a" ] && [ -n "$b" ] && sample seal_wall_throughput_ratio "$(ratio "$a" "$b")"
 }
 
 # The hooks nsaudit attaches here, as the floor's arguments: read from the
@@ -847,7 +864,8 @@ if [ "$HAVE_COALESCE" != 1 ]; then
 	done
 fi
 if [ "$HAVE_SEAL" != 1 ]; then
-	for m in seal_throughput_ratio seal_cpu_ratio seal_legacy_records_per_s; do
+	for m in seal_throughput_ratio seal_wall_throughput_ratio seal_legacy_records_per_s \
+		seal_legacy_cpu_ns_per_record; do
 		na "$m" "$NA_SEAL"
 	done
 fi
@@ -993,8 +1011,9 @@ def row($k; $what):
 (row("recorder_cpu_ns_per_record"; "recorder CPU per record (all threads), ns") | @tsv),
 (row("recorder_records_per_cpu_s"; "records per second of recorder CPU") | @tsv),
 (row("seal_legacy_records_per_s"; "the same records/s with a key of the previous kind (no sealing)") | @tsv),
-(row("seal_throughput_ratio"; "records/s sealed / previous kind (same round)") | @tsv),
-(row("seal_cpu_ratio"; "recorder CPU per record, sealed / previous kind") | @tsv),
+(row("seal_legacy_cpu_ns_per_record"; "recorder CPU per record, key of the previous kind, ns") | @tsv),
+(row("seal_throughput_ratio"; "records per recorder CPU-second, sealed / previous kind (same round)") | @tsv),
+(row("seal_wall_throughput_ratio"; "records/s (wall), sealed / previous kind (same round)") | @tsv),
 (row("rare_lost_under_flood"; "rare records missing under a setns flood, 1p + 2p flood") | @tsv),
 (row("rare_lost_under_flood_1p"; "the same, 1 flooding process") | @tsv),
 (row("rare_lost_under_flood_2p"; "the same, 2 flooding processes") | @tsv),

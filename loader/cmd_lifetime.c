@@ -468,7 +468,8 @@ static int parse_args(int argc, char **argv, struct lifetime *lt)
 }
 
 /* With --key or record's default key DIR/.key, verify the log first (as
- * verify does); a log that is not intact is a warning. 0, or -1. */
+ * verify does, and as loudly); a log that is not intact is a warning. 0,
+ * or -1. */
 static int verify_first(struct lifetime *lt)
 {
 	struct audit_verify v;
@@ -477,6 +478,10 @@ static int verify_first(struct lifetime *lt)
 
 	if (!lt->key && faccessat(lt->rd.dirfd, ".key", R_OK, 0))
 		return 0;
+	if (!lt->key)
+		ERR("warning: no --key: verifying with %s/.key, the log's own key: "
+		    "whoever can rewrite the log can rewrite that key too",
+		    lt->rd.dir);
 	r = audit_verify_dir(lt->rd.dir, lt->key, false, &v, err, sizeof(err));
 	if (r < 0) {
 		ERR("--key: %s", err);

@@ -120,6 +120,31 @@ grep -q ' exit=EINVAL(' "$TMP/found" && pass "ausearch -i shows exit=EINVAL" ||
 grep -qF "comm=$COMM " "$TMP/found" && pass "ausearch -i decodes the name back" ||
 	fail "ausearch -i decodes the name back: $(grep -m1 unshare "$TMP/found")"
 
+# nsaudit record sends its chain head (anchors) through the same sink:
+# verify --anchor reads them back from auditd's log
+"$NSAUDIT" keygen "$TMP/key" >"$TMP/vk"
+"$NSAUDIT" record --log-dir "$TMP/rlog" --key "$TMP/key" --no-pin --comm auditanchor \
+	--sink audit >/dev/null 2>"$TMP/record.err" &
+rp=$!
+for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/record.err" && break; sleep 0.05; done
+"$NSOPS" -n auditanchor unshare uts >/dev/null
+sleep 0.3
+kill -TERM $rp; wait $rp
+for i in $(seq 1 50); do
+	[ "$(grep -c 'action="anchor"' "$AD/audit.log")" -ge 2 ] && break
+	sleep 0.1
+done
+"$NSAUDIT" verify --log-dir "$TMP/rlog" --verification-key "$TMP/vk" --anchor "$AD/audit.log" \
+	>"$TMP/v.out" 2>&1
+expect_eq "verify --anchor an auditd log ($(cut -c1-160 "$TMP/v.out"))" $? 0
+check "the anchors in audit.log cover the close" grep -q "anchored up to seq" "$TMP/v.out"
+last=$(ls "$TMP/rlog" | grep '^nsaudit-' | tail -n 1)
+head -n -2 "$TMP/rlog/$last" >"$TMP/cut" && cat "$TMP/cut" >"$TMP/rlog/$last"
+"$NSAUDIT" verify --log-dir "$TMP/rlog" --verification-key "$TMP/vk" --anchor "$AD/audit.log" \
+	>"$TMP/v.out" 2>&1
+expect_eq "tail cut: not intact against audit.log's anchors" $? 1
+check "tail cut: says so" grep -q "NOT INTACT: tail cut" "$TMP/v.out"
+
 restore
 st=$(auditctl -s)
 expect_eq "afterwards: no audit daemon registered" "$(awk '$1=="pid"{print $2}' <<<"$st")" 0

@@ -22,12 +22,23 @@ if ! kdir=$(kernel-patch/build.sh | tail -n 1) || [ ! -f "$kdir/bzImage" ]; then
 fi
 echo "PASS: vmtest: the series applies to linux-source-6.1 and the kernel builds"
 if kernel-patch/check.sh >"$VM.check" 2>&1; then
-	echo "PASS: vmtest: checkpatch.pl: 0 errors, 0 warnings on every patch"
+	echo "PASS: vmtest: checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks on every patch"
 else
 	echo "FAIL: vmtest: checkpatch.pl is not clean:"
 	sed 's/^/    /' "$VM.check"
 fi
 
+# every architecture gets nsfd (no "syscall nsfd not implemented"): each
+# table that has 6.1's last syscall has nsfd after it, and asm-generic too
+tree=${NSAUDIT_CACHE:-/var/cache/nsaudit}/vm/src
+missing=$(cd "$tree" && for t in $(grep -l set_mempolicy_home_node arch/*/entry/syscalls/*.tbl \
+	arch/*/kernel/syscalls/*.tbl arch/*/tools/syscall.tbl include/uapi/asm-generic/unistd.h \
+	arch/arm64/include/asm/unistd32.h); do grep -q nsfd "$t" || echo "$t"; done)
+if [ -z "$missing" ]; then
+	echo "PASS: vmtest: nsfd is wired in asm-generic and every architecture's syscall table"
+else
+	echo "FAIL: vmtest: no nsfd in $missing"
+fi
 if kernel-patch/check-nons.sh "$kdir" >"$VM.nons" 2>&1; then
 	echo "PASS: vmtest: the series builds and links with CONFIG_NAMESPACES=n (every *_NS off, NET, SYSVIPC, CGROUPS off)"
 else
@@ -52,6 +63,21 @@ kernel-patch/man-example.sh >"$VM/nsfd_example.c"
 if gcc -static -O2 -Wall -Wextra -Werror "$VM/nsfd_example.c" -o "$root/bin/nsfd_example" \
 	>"$VM/nsfd_example.log" 2>&1; then
 	echo "PASS: vmtest: the nsfd.2 example compiles (gcc -Wall -Wextra -Werror)"
+	# on this host (no series: 451 is cachestat() from 6.5 on) the example
+	# must find out that there is no nsfd() and not make the call
+	if ! grep -qa btf_trace_nsfd /sys/kernel/btf/vmlinux 2>/dev/null; then
+		out=$(strace -f "$root/bin/nsfd_example" 1 net 2>&1)
+		case $out in
+		*"this kernel has no nsfd()"*)
+			case $out in
+			*"syscall_0x1c3("* | *"cachestat("*)
+				echo "FAIL: vmtest: the nsfd.2 example called syscall 451 on $(uname -r):" \
+					"$(echo "$out" | grep -E 'syscall_0x1c3|cachestat' | head -n 1)" ;;
+			*)	echo "PASS: vmtest: the nsfd.2 example detects that $(uname -r) has no nsfd() without calling 451" ;;
+			esac ;;
+		*)	echo "FAIL: vmtest: the nsfd.2 example on $(uname -r): $(echo "$out" | tail -n 1)" ;;
+		esac
+	fi
 else
 	echo "FAIL: vmtest: the nsfd.2 example does not compile:"
 	sed 's/^/    /' "$VM/nsfd_example.log"
