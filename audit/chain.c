@@ -212,7 +212,8 @@ int audit_state_load(int dirfd, struct audit_keyring *kr, struct audit_state *st
 		return -1;
 	}
 	if ((st->version == 1) != (kr->kind == AUDIT_KR_STATIC)) {
-		snprintf(err, errlen, "%s: version %u does not go with this key (%s)",
+		snprintf(err, errlen,
+			 "%s: wrong key: the state is of format version %u, this is %s",
 			 AUDIT_STATE_FILE, st->version,
 			 kr->kind == AUDIT_KR_STATIC ? "a static key" : "a sealing key");
 		return -1;

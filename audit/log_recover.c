@@ -431,7 +431,10 @@ static int load_keys(struct audit_log *l, const struct audit_log_opts *o)
 	uint64_t interval = o->seal_interval ? o->seal_interval : AUDIT_SEAL_DEFAULT_INTERVAL;
 
 	if (o->key_path) {
-		snprintf(l->key_path, sizeof(l->key_path), "%s", o->key_path);
+		/* the sealing state is rewritten where it really is (a symlink
+		 * to it stays a symlink) */
+		if (!realpath(o->key_path, l->key_path))
+			snprintf(l->key_path, sizeof(l->key_path), "%s", o->key_path);
 	} else {
 		snprintf(l->key_path, sizeof(l->key_path), "%s/.key", l->dir);
 		if (access(l->key_path, F_OK) && errno == ENOENT) {

@@ -104,14 +104,12 @@ void audit_seal_wipe(struct audit_seal *s)
 
 /* --- key files ----------------------------------------------------------------- */
 
-static int check_private(const char *path, int fd, char *err, size_t errlen)
+/* A key file must be the caller's (or root's) and nobody else's to read or
+ * change: otherwise someone else may know or have replaced the key. */
+static int check_private(const char *path, const struct stat *stp, char *err, size_t errlen)
 {
-	struct stat st;
+	struct stat st = *stp;
 
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "key %.200s: not a regular file", path);
-		return -1;
-	}
 	if (st.st_uid != geteuid() && st.st_uid != 0) {
 		snprintf(err, errlen,
 			 "key %.200s: owned by uid %u, not by this user (uid %u) or root: "
@@ -129,7 +127,8 @@ static int check_private(const char *path, int fd, char *err, size_t errlen)
 	return 0;
 }
 
-static int read_small(const char *path, char *buf, size_t cap, bool private, char *err,
+/* A small file into buf; st its status. Only regular files. */
+static int read_small(const char *path, char *buf, size_t cap, struct stat *st, char *err,
 		      size_t errlen)
 {
 	ssize_t n;
@@ -139,7 +138,8 @@ static int read_small(const char *path, char *buf, size_t cap, bool private, cha
 		snprintf(err, errlen, "key %.200s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (private && check_private(path, fd, err, errlen)) {
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "key %.200s: not a regular file", path);
 		close(fd);
 		return -1;
 	}
@@ -156,6 +156,7 @@ static int read_small(const char *path, char *buf, size_t cap, bool private, cha
 int audit_seal_load(const char *path, struct audit_seal *s, char *err, size_t errlen)
 {
 	char buf[512], idhex[AUDIT_KEY_ID_HEX + 1], keyhex[AUDIT_MAC_HEX + 1];
+	struct stat fst;
 	int n, end = 0;
 	int64_t t0;
 	uint64_t epoch, interval;
@@ -166,7 +167,7 @@ int audit_seal_load(const char *path, struct audit_seal *s, char *err, size_t er
 		snprintf(err, errlen, "libsodium failed to initialise");
 		return -1;
 	}
-	n = read_small(path, buf, sizeof(buf), true, err, errlen);
+	n = read_small(path, buf, sizeof(buf), &fst, err, errlen);
 	if (n < 0)
 		return -1;
 	len = (size_t)n;
@@ -182,11 +183,15 @@ int audit_seal_load(const char *path, struct audit_seal *s, char *err, size_t er
 			sodium_memzero(buf, sizeof(buf));
 			sodium_memzero(keyhex, sizeof(keyhex));
 			audit_seal_wipe(s);
-			snprintf(err, errlen, "key %.200s: damaged sealing state", path);
+			snprintf(err, errlen, "key %.200s: not a key (a damaged sealing state)", path);
 			return -1;
 		}
 		sodium_memzero(buf, sizeof(buf));
 		sodium_memzero(keyhex, sizeof(keyhex));
+		if (check_private(path, &fst, err, errlen)) {
+			audit_seal_wipe(s);
+			return -1;
+		}
 		s->sealing = true;
 		s->scheduled = interval != 0;
 		s->epoch = epoch;
@@ -207,6 +212,10 @@ int audit_seal_load(const char *path, struct audit_seal *s, char *err, size_t er
 		return -1;
 	}
 	sodium_memzero(buf, sizeof(buf));
+	if (check_private(path, &fst, err, errlen)) {
+		audit_seal_wipe(s);
+		return -1;
+	}
 	audit_key_id(s->key, s->key_id);
 	return 0;
 }
@@ -244,10 +253,16 @@ static int write_all(int fd, const char *p, size_t n)
 static int save_text(const char *path, const char *text, bool replace, char *err, size_t errlen)
 {
 	char tmp[PATH_MAX];
+	struct stat lst;
 	int fd, e;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp)) {
 		snprintf(err, errlen, "%.200s: name too long", path);
+		return -1;
+	}
+	if (replace && !lstat(path, &lst) && S_ISLNK(lst.st_mode)) {
+		snprintf(err, errlen, "%.200s: a symbolic link: not replaced (remove it first)",
+			 path);
 		return -1;
 	}
 	fd = mkostemp(tmp, O_CLOEXEC);
@@ -338,6 +353,7 @@ static int vk_text(const char *s, size_t n, uint8_t seed[AUDIT_KEY_LEN])
 
 int audit_vk_parse(const char *arg, uint8_t seed[AUDIT_KEY_LEN], char *err, size_t errlen)
 {
+	struct stat st;
 	char buf[256];
 	int n;
 
@@ -352,7 +368,7 @@ int audit_vk_parse(const char *arg, uint8_t seed[AUDIT_KEY_LEN], char *err, size
 			 AUDIT_VK_PREFIX);
 		return -1;
 	}
-	n = read_small(arg, buf, sizeof(buf), false, err, errlen);
+	n = read_small(arg, buf, sizeof(buf), &st, err, errlen);
 	if (n < 0) {
 		snprintf(err, errlen,
 			 "verification key '%.100s': neither a key as printed by 'nsaudit "

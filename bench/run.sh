@@ -950,8 +950,13 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("lost_at_max_coalesced") != null then $m.lost_at_max_coalesced.max == 0 else null end); ""),
 	target("rare_lost_under_flood"; "== 0";
 		(if med("rare_lost_under_flood") != null then $m.rare_lost_under_flood.max == 0 else null end); ""),
-	target("max_rate_records_per_s"; ">= 1000000";
-		(if med("max_rate_records_per_s") then med("max_rate_records_per_s") >= 1000000 else null end); ""),
+	target("max_rate_records_per_s"; ">= 1000000 (wall)";
+		(if med("max_rate_records_per_s") then med("max_rate_records_per_s") >= 1000000 else null end);
+		(if med("max_rate_records_per_s") and med("offered_rate_1p")
+		    and med("max_rate_records_per_s") >= 0.9 * med("offered_rate_1p")
+		 then " (bounded by the offered rate)" else "" end)),
+	target("recorder_records_per_cpu_s"; ">= 1000000 (one core)";
+		(if med("recorder_records_per_cpu_s") then med("recorder_records_per_cpu_s") >= 1000000 else null end); ""),
 	target("seal_throughput_ratio"; ">= 0.90";
 		(if med("seal_throughput_ratio") then med("seal_throughput_ratio") >= 0.9 else null end); "")
   ]

@@ -468,8 +468,7 @@ static int parse_args(int argc, char **argv, struct lifetime *lt)
 }
 
 /* With --key or record's default key DIR/.key, verify the log first (as
- * verify does, and as loudly); a log that is not intact is a warning. 0,
- * or -1. */
+ * verify does); a log that is not intact is a warning. 0, or -1. */
 static int verify_first(struct lifetime *lt)
 {
 	struct audit_verify v;
@@ -478,10 +477,6 @@ static int verify_first(struct lifetime *lt)
 
 	if (!lt->key && faccessat(lt->rd.dirfd, ".key", R_OK, 0))
 		return 0;
-	if (!lt->key)
-		ERR("warning: no --key: verifying with %s/.key, the log's own key: "
-		    "whoever can rewrite the log can rewrite that key too",
-		    lt->rd.dir);
 	r = audit_verify_dir(lt->rd.dir, lt->key, false, &v, err, sizeof(err));
 	if (r < 0) {
 		ERR("--key: %s", err);
@@ -549,8 +544,11 @@ static void print_timeline_text(struct lifetime *lt)
 	printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lt->lab, tl->nev, tl->records,
 	       lt->rd.dir,
 	       !lt->verified ? " (not verified: no --key, no DIR/.key)\n"
-	       : lt->intact  ? " (verified intact)\n"
-			     : " (NOT INTACT: see stderr)\n");
+	       : lt->intact && !lt->key
+		   ? " (verified intact) with the log's own DIR/.key only: whoever can "
+		     "rewrite the log can rewrite that key too (use --key)\n"
+	       : lt->intact ? " (verified intact)\n"
+			    : " (NOT INTACT: see stderr)\n");
 	if (tl->ninc > 1)
 		printf("%zu namespaces had this inode one after another (inode numbers "
 		       "are reused; the records' ns_id tells them apart)\n",

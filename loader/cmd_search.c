@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "nstype.h"
 #include "search.h"
+#include "verify.h"
 #include "segment.h"
 
 static void search_usage(FILE *f)
@@ -37,7 +38,9 @@ static void search_usage(FILE *f)
 		"  --comm NAME       exact process name\n"
 		"  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d\n"
 		"  --until T\n"
-		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n\n"
+		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n"
+		"  --key FILE, --verification-key KEY\n"
+		"                    verify the log first; a warning on stderr if it is not intact\n\n"
 		"Exit status: 0 something matched, 1 nothing matched or the log is\n"
 		"unreadable, 2 usage error. Damaged lines are skipped, with one note per\n"
 		"segment on stderr; use 'nsaudit verify' to check integrity.\n\n"
@@ -210,7 +213,8 @@ struct search_args {
 	const char *gone_path; /* --ns named a path or name that is gone */
 	char gone_buf[4096];
 	bool json;
-	int64_t now; /* reference for --since/--until spans */
+	int64_t now;		     /* reference for --since/--until spans */
+	struct audit_verify_opts vo; /* --key, --verification-key */
 };
 
 /*
@@ -279,6 +283,10 @@ static int search_opt(struct search_args *a, const char *name, const char *val)
 			return cmd_error("search", EXIT_USAGE,
 					 "--format: unknown format '%.64s' (json, text)", val);
 		a->json = !strcmp(val, "json");
+	} else if (!strcmp(name, "key")) {
+		a->vo.key_path = val;
+	} else if (!strcmp(name, "verification-key")) {
+		a->vo.vk = val;
 	}
 	return 0;
 }
@@ -297,6 +305,8 @@ static int parse_args(int argc, char **argv, struct search_args *a)
 		{ "since", required_argument, NULL, 0x206 },
 		{ "until", required_argument, NULL, 0x207 },
 		{ "format", required_argument, NULL, 0x208 },
+		{ "key", required_argument, NULL, 0x209 },
+		{ "verification-key", required_argument, NULL, 0x20a },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, idx = -1, rc;
@@ -337,6 +347,27 @@ static int parse_args(int argc, char **argv, struct search_args *a)
 	return -1;
 }
 
+/*
+ * With a key, what is searched is verified first (a warning, not a stop:
+ * the records of a damaged log are still worth reading). 0, or -1.
+ */
+static int verify_first(struct search_args *a)
+{
+	struct audit_verify v;
+	char err[512];
+	int r;
+
+	if (!a->vo.key_path && !a->vo.vk)
+		return 0;
+	a->vo.dir = a->dir;
+	r = audit_verify(&a->vo, &v, err, sizeof(err));
+	if (r < 0)
+		return cmd_error("search", -1, "%s", err);
+	if (r > 0)
+		cmd_error("search", 0, "warning: the log is NOT INTACT: %s: %s", v.where, v.what);
+	return 0;
+}
+
 /* Print every record of the log that a->f matches: the exit status. */
 static int search_log(struct search_args *a)
 {
@@ -345,6 +376,8 @@ static int search_log(struct search_args *a)
 	size_t n;
 	int dirfd;
 
+	if (verify_first(a))
+		return 1;
 	dirfd = open(a->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0 || audit_seg_list(dirfd, &nums, &n)) {
 		cmd_error("search", 0, "%.200s: %s", a->dir, strerror(errno));

@@ -105,13 +105,14 @@ int cmd_verify(int argc, char **argv)
 				 "--verification-key and --key: give one of them");
 	vo.anchors = anchors;
 	vo.progress = isatty(STDERR_FILENO);
-	if (!vo.vk && !vo.key_path)
+	rc = audit_verify(&vo, &v, err, sizeof(err));
+	/* said once the verdict is known, so that a failure stays one line */
+	if (rc == 0 && !vo.vk && !vo.key_path)
 		fprintf(stderr,
-			"nsaudit verify: warning: no --verification-key or --key: checking with "
+			"nsaudit verify: warning: no --verification-key or --key: checked with "
 			"%s/.key, the log's own key: whoever can rewrite the log can rewrite that "
 			"key too, so this proves nothing against tampering\n",
 			vo.dir);
-	rc = audit_verify(&vo, &v, err, sizeof(err));
 	if (rc < 0)
 		return cmd_error("verify", 1, "%s", err);
 	if (rc > 0) {

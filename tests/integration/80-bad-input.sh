@@ -47,7 +47,9 @@ as_nobody() {	# as_nobody WHAT WANT RE CMD...
 }
 
 A_FILE=$TMP/a-file; echo hello >"$A_FILE"
-KEY=$TMP/key; "$N" keygen "$KEY"; chmod 644 "$KEY"
+KEY=$TMP/key; "$N" keygen "$KEY" >"$TMP/vk"
+# key files must be private to their owner: nobody's cases get a copy of their own
+KEYN=$TMP/key-nobody; cp "$KEY" "$KEYN"; chown 65534:65534 "$KEYN"; chmod 600 "$KEYN"
 : >"$TMP/key-empty"
 head -c 20 "$KEY" >"$TMP/key-short"
 head -c 65 /dev/urandom >"$TMP/key-binary"
@@ -122,6 +124,9 @@ for k in empty short binary nothex; do
 	bad "verify: --key $k" 1 "key-$k: not a key" "$N" verify --log-dir "$GOOD" --key "$TMP/key-$k"
 done
 bad "verify: --key a directory" 1 "not a regular file" "$N" verify --log-dir "$GOOD" --key "$TMP/ro"
+cp "$KEY" "$TMP/key-open"; chmod 644 "$TMP/key-open"
+bad "verify: --key readable by others" 1 "key-open: mode 0644 lets others read it" "$N" verify --log-dir "$GOOD" --key "$TMP/key-open"
+bad "record: --key readable by others" 1 "key-open: mode 0644 lets others read it" "$N" record --log-dir "$TMP/l-open" --key "$TMP/key-open" --no-pin
 "$N" keygen "$TMP/key2"
 bad "verify: wrong key" 1 "does not verify with this key|wrong key" "$N" verify --log-dir "$GOOD" --key "$TMP/key2"
 D=$(damaged v-garbage); printf 'this is not\na log\n' >"$D/$SEG"
@@ -150,7 +155,7 @@ as_nobody "verify: unreadable log dir (nobody)" 1 "private: Permission denied" \
 	"$N" verify --log-dir "$TMP/private" --key "$KEY"
 D=$(damaged v-noread); chmod 755 "$D"; chmod 600 "$D/$SEG"; chmod 644 "$D/.nsaudit-state"
 as_nobody "verify: unreadable segment (nobody)" 1 "$SEG.*Permission denied" \
-	"$N" verify --log-dir "$D" --key "$KEY"
+	"$N" verify --log-dir "$D" --verification-key "$TMP/vk"
 
 echo "-- search"
 bad "search: unknown option" 2 "unknown option '--frob'" "$N" search --log-dir "$GOOD" --frob
