@@ -146,7 +146,8 @@ static void state_mac(const uint8_t key[AUDIT_KEY_LEN], const char *text, size_t
 	audit_mac(key, label, text, len, out);
 }
 
-static int state_parse(const char *buf, size_t n, struct audit_state *st, uint8_t smac[AUDIT_MAC_LEN])
+static int state_parse(const char *buf, size_t n, struct audit_state *st,
+		       uint8_t smac[AUDIT_MAC_LEN])
 {
 	char machex[AUDIT_MAC_HEX + 1], smachex[AUDIT_MAC_HEX + 1], id[AUDIT_KEY_ID_HEX + 1];
 	unsigned int clean;
@@ -162,8 +163,9 @@ static int state_parse(const char *buf, size_t n, struct audit_state *st, uint8_
 	} else if (!strncmp(buf, "nsaudit-state v2 ", 17)) {
 		st->version = 2;
 		if (sscanf(buf,
-			   "nsaudit-state v2 seq=%" SCNu64 " segment=%u mac=%64[0-9a-f] epoch=%" SCNu64
-			   " lost_total=%" SCNu64 " log_id=%16[0-9a-f] clean=%u smac=%64[0-9a-f]\n%n",
+			   "nsaudit-state v2 seq=%" SCNu64
+			   " segment=%u mac=%64[0-9a-f] epoch=%" SCNu64 " lost_total=%" SCNu64
+			   " log_id=%16[0-9a-f] clean=%u smac=%64[0-9a-f]\n%n",
 			   &st->seq, &st->segment, machex, &st->epoch, &st->lost_total, id, &clean,
 			   smachex, &end) != 8 ||
 		    strlen(id) != AUDIT_KEY_ID_HEX)

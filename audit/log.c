@@ -197,7 +197,8 @@ static int write_header(struct audit_log *l)
 		json_object_object_add(h, "log_id", json_object_new_string(l->log_id));
 		json_object_object_add(h, "epoch", json_object_new_uint64(l->epoch));
 		json_object_object_add(h, "seal_t0", json_object_new_int64(l->seal.t0));
-		json_object_object_add(h, "seal_interval", json_object_new_uint64(l->seal.interval));
+		json_object_object_add(h, "seal_interval",
+				       json_object_new_uint64(l->seal.interval));
 	}
 	return write_own(l, h);
 }

@@ -247,8 +247,9 @@ static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan 
 			}
 			if (sc->size) {
 				rc->discarded += sc->size;
-				why(rc, "removed %s: it held only an unfinished first line (%zu "
-					"bytes; crash while it was created)",
+				why(rc,
+				    "removed %s: it held only an unfinished first line (%zu "
+				    "bytes; crash while it was created)",
 				    name, sc->size);
 			}
 			newest = i ? nums[i - 1] : 0;
@@ -290,7 +291,8 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 		if (sc->log_id[0])
 			memcpy(l->log_id, sc->log_id, sizeof(l->log_id));
 		if (!sc->clean)
-			why(rc, "no closing record after seq %" PRIu64 " (recorder killed or crashed)",
+			why(rc,
+			    "no closing record after seq %" PRIu64 " (recorder killed or crashed)",
 			    sc->last_seq);
 	} else if (have_state > 0) {
 		l->seq = st->seq + 1;
@@ -334,8 +336,9 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 			memcpy(l->log_id, st->log_id, sizeof(l->log_id));
 	}
 	if (have_state == 2)
-		why(rc, "state file is from epoch %" PRIu64 ", older than the sealing key "
-			"(epoch %" PRIu64 "): checked by verify only",
+		why(rc,
+		    "state file is from epoch %" PRIu64 ", older than the sealing key "
+		    "(epoch %" PRIu64 "): checked by verify only",
 		    st->epoch, l->seal.epoch);
 	if (sc->have_lost_total)
 		l->lost_total = sc->lost_total;

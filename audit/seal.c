@@ -118,9 +118,8 @@ static int check_private(const char *path, const struct stat *stp, char *err, si
 		return -1;
 	}
 	if (st.st_mode & 077) {
-		snprintf(err, errlen,
-			 "key %.200s: mode %04o lets others %s it (chmod 600 %.200s)", path,
-			 (unsigned int)(st.st_mode & 07777),
+		snprintf(err, errlen, "key %.200s: mode %04o lets others %s it (chmod 600 %.200s)",
+			 path, (unsigned int)(st.st_mode & 07777),
 			 (st.st_mode & 022) ? "change" : "read", path);
 		return -1;
 	}
@@ -183,7 +182,8 @@ int audit_seal_load(const char *path, struct audit_seal *s, char *err, size_t er
 			sodium_memzero(buf, sizeof(buf));
 			sodium_memzero(keyhex, sizeof(keyhex));
 			audit_seal_wipe(s);
-			snprintf(err, errlen, "key %.200s: not a key (a damaged sealing state)", path);
+			snprintf(err, errlen, "key %.200s: not a key (a damaged sealing state)",
+				 path);
 			return -1;
 		}
 		sodium_memzero(buf, sizeof(buf));
@@ -278,7 +278,8 @@ static int save_text(const char *path, const char *text, bool replace, char *err
 		return -1;
 	}
 	close(fd);
-	if (replace ? rename(tmp, path) : renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE)) {
+	if (replace ? rename(tmp, path)
+		    : renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE)) {
 		e = errno;
 		unlink(tmp);
 		if (e == EEXIST)

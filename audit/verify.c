@@ -45,9 +45,9 @@ struct walk {
 	bool bad;
 	/* sealing */
 	bool sealed, have_epoch;
-	uint64_t epoch;	     /* of the record being checked */
+	uint64_t epoch;	      /* of the record being checked */
 	int64_t t0, interval; /* schedule, seconds */
-	int64_t floor_ns;    /* events of this epoch must not be older */
+	int64_t floor_ns;     /* events of this epoch must not be older */
 	int64_t last_time_ns;
 	uint64_t misuse_epoch;
 	/* anchors of this log, by seq */
@@ -186,7 +186,8 @@ static int epoch_of(struct walk *w, const char *name, uint64_t lineno, const str
 		return 0;
 	if ((uint64_t)e < w->epoch)
 		return bad(w, name, lineno, r->seq,
-			   "says sealing epoch %" PRId64 " but the log already reached epoch %" PRIu64
+			   "says sealing epoch %" PRId64
+			   " but the log already reached epoch %" PRIu64
 			   " (records replayed or copied from an older log)",
 			   e, w->epoch);
 	return bad(w, name, lineno, r->seq,
@@ -238,10 +239,11 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 				   "so the end of the log before this point cannot be vouched for "
 				   "(state file deleted, tail cut?)");
 		if (state && !strcmp(state, "epoch_gap"))
-			return bad(w, name, lineno, r->seq,
-				   "epoch key misuse: on restart the sealing key was ahead of the "
-				   "log's last epoch (tail cut after the host was taken, or the key "
-				   "sealed another log)");
+			return bad(
+			    w, name, lineno, r->seq,
+			    "epoch key misuse: on restart the sealing key was ahead of the "
+			    "log's last epoch (tail cut after the host was taken, or the key "
+			    "sealed another log)");
 		if (audit_rec_int(r, "missing", &n) && n > 0)
 			return bad(w, name, lineno, r->seq,
 				   "tail cut: on restart the recorder found %" PRId64 " records "
@@ -330,9 +332,10 @@ static int header(struct walk *w, const char *name, unsigned int num, const stru
 				   "wrong key: a format version 1 log (static key), this is a "
 				   "sealing key");
 		if (w->sealed) {
-			if (!audit_rec_int(r, "seal_t0", &t0) || !audit_rec_int(r, "seal_interval", &iv) ||
-			    t0 <= 0 || iv <= 0)
-				return bad(w, name, 1, r->seq, "sealed log without a sealing schedule");
+			if (!audit_rec_int(r, "seal_t0", &t0) ||
+			    !audit_rec_int(r, "seal_interval", &iv) || t0 <= 0 || iv <= 0)
+				return bad(w, name, 1, r->seq,
+					   "sealed log without a sealing schedule");
 			w->t0 = t0;
 			w->interval = iv;
 			audit_keyring_schedule(&w->kr, t0, (uint64_t)iv);
@@ -400,6 +403,14 @@ static int check_mac(struct walk *w, const char *name, uint64_t lineno, const ch
 	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_MAC_LEN];
 
 	if (audit_keyring_get(&w->kr, w->sealed ? w->epoch : 0, key)) {
+		/* only epochs older than a sealing state are legitimately out
+		 * of reach; anything else (a claimed epoch the schedule cannot
+		 * have reached) must not pass on its order alone */
+		if (w->kr.kind != AUDIT_KR_STATE || w->epoch >= w->kr.base_epoch)
+			return bad(w, name, lineno, r->seq,
+				   "epoch key misuse: sealing epoch %" PRIu64 " cannot be derived "
+				   "(an epoch no recorder can have reached)",
+				   w->epoch);
 		if (!w->v->unchecked)
 			w->v->unchecked_below = w->kr.base_epoch;
 		w->v->unchecked++;
@@ -410,13 +421,15 @@ static int check_mac(struct walk *w, const char *name, uint64_t lineno, const ch
 	if (!sodium_memcmp(mac, r->mac, AUDIT_MAC_LEN))
 		return check_time(w, name, lineno, r);
 	if (w->sealed && later_key(w, line, r, prev))
-		return bad(w, name, lineno, r->seq,
-			   "epoch key misuse: epoch %" PRIu64 " ends without its seal and this record "
-			   "is sealed with the key of epoch %" PRIu64 " (the log was cut and went on "
-			   "with a later key: tail cut after the host was taken)",
-			   w->epoch, w->misuse_epoch);
+		return bad(
+		    w, name, lineno, r->seq,
+		    "epoch key misuse: epoch %" PRIu64 " ends without its seal and this record "
+		    "is sealed with the key of epoch %" PRIu64 " (the log was cut and went on "
+		    "with a later key: tail cut after the host was taken)",
+		    w->epoch, w->misuse_epoch);
 	if (hdr)
-		return bad(w, name, 1, r->seq, "segment header changed or forged (MAC does not match)");
+		return bad(w, name, 1, r->seq,
+			   "segment header changed or forged (MAC does not match)");
 	if (w->sealed)
 		return bad(w, name, lineno, r->seq,
 			   "record changed or forged (MAC does not match the key of epoch %" PRIu64
@@ -576,7 +589,8 @@ static void pick_anchors(struct walk *w, struct audit_anchor *all, size_t n)
 	size_t i, k = 0;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(all[i].key_id, w->key_id) && (!w->log_id[0] || !strcmp(all[i].log_id, w->log_id)))
+		if (!strcmp(all[i].key_id, w->key_id) &&
+		    (!w->log_id[0] || !strcmp(all[i].log_id, w->log_id)))
 			all[k++] = all[i];
 	qsort(all, k, sizeof(*all), cmp_anchor);
 	w->anc = all;
@@ -614,8 +628,7 @@ static void peek_first_header(struct walk *w, unsigned int first)
 	audit_seg_free(&seg);
 }
 
-static int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err,
-			size_t errlen)
+static int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen)
 {
 	struct audit_anchor *all = NULL, *one;
 	size_t n = 0, m, i;

@@ -319,7 +319,8 @@ static int follow(struct reader *rd, rec_fn fn, void *ctx)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: nsaudit lifetime NS --log-dir DIR [--key FILE] [--format text|json]\n"
+	fprintf(f, "Usage: nsaudit lifetime NS --log-dir DIR [--key FILE | --verification-key KEY]\n"
+		   "                        [--format text|json]\n"
 		   "                        [--follow]\n\n"
 		   "The timeline of one namespace from a log written by 'nsaudit record':\n"
 		   "  created   by whom (unshare, clone whose new namespace it is)\n"
@@ -343,6 +344,7 @@ static void usage(FILE *f)
 		   "  --key FILE      verify the log with this key first (default DIR/.key\n"
 		   "                  if there is one); a log that is not intact is reported\n"
 		   "                  on stderr (the timeline still prints)\n"
+		   "  --verification-key KEY  the same with the key 'nsaudit keygen' printed\n"
 		   "  --format FMT    text (default): one line per event; json: the matching\n"
 		   "                  records with \"event\" and \"incarnation\" added, then one\n"
 		   "                  {\"lifetime\":{...}} summary object\n"
@@ -401,7 +403,7 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 struct lifetime {
 	struct reader rd;
 	struct out o;
-	const char *key, *arg; /* --key, NS */
+	const char *key, *vk, *arg; /* --key, --verification-key, NS */
 	bool follow;
 	bool verified, intact;
 	json_object *now; /* holders now of a namespace alive but not in the log */
@@ -414,18 +416,22 @@ static int parse_args(int argc, char **argv, struct lifetime *lt)
 	static const struct option opts[] = {
 	    {"log-dir", required_argument, NULL, 'd'}, {"key", required_argument, NULL, 'k'},
 	    {"format", required_argument, NULL, 'f'},  {"follow", no_argument, NULL, 'F'},
-	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+	    {"help", no_argument, NULL, 'h'},	       {"verification-key", required_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":d:k:f:Fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:k:f:FhV:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			lt->rd.dir = optarg;
 			break;
 		case 'k':
 			lt->key = optarg;
+			break;
+		case 'V':
+			lt->vk = optarg;
 			break;
 		case 'f':
 			if (!strcmp(optarg, "json"))
@@ -471,15 +477,16 @@ static int parse_args(int argc, char **argv, struct lifetime *lt)
  * verify does); a log that is not intact is a warning. 0, or -1. */
 static int verify_first(struct lifetime *lt)
 {
+	struct audit_verify_opts vo = {.dir = lt->rd.dir, .key_path = lt->key, .vk = lt->vk};
 	struct audit_verify v;
 	char err[512];
 	int r;
 
-	if (!lt->key && faccessat(lt->rd.dirfd, ".key", R_OK, 0))
+	if (!lt->key && !lt->vk && faccessat(lt->rd.dirfd, ".key", R_OK, 0))
 		return 0;
-	r = audit_verify_dir(lt->rd.dir, lt->key, false, &v, err, sizeof(err));
+	r = audit_verify(&vo, &v, err, sizeof(err));
 	if (r < 0) {
-		ERR("--key: %s", err);
+		ERR("%s%s", lt->vk ? "--verification-key: " : "--key: ", err);
 		return -1;
 	}
 	lt->verified = true;
@@ -544,7 +551,7 @@ static void print_timeline_text(struct lifetime *lt)
 	printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lt->lab, tl->nev, tl->records,
 	       lt->rd.dir,
 	       !lt->verified ? " (not verified: no --key, no DIR/.key)\n"
-	       : lt->intact && !lt->key
+	       : lt->intact && !lt->key && !lt->vk
 		   ? " (verified intact) with the log's own DIR/.key only: whoever can "
 		     "rewrite the log can rewrite that key too (use --key)\n"
 	       : lt->intact ? " (verified intact)\n"

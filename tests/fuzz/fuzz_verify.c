@@ -54,6 +54,8 @@ static void setup(void)
 	f = fopen(keypath, "w");
 	if (!f || fputs(KEY_HEX "\n", f) < 0 || fclose(f))
 		abort();
+	if (chmod(keypath, 0600)) /* key files must be private */
+		abort();
 	if (audit_unhex(KEY_HEX, strlen(KEY_HEX), key, sizeof(key)))
 		abort();
 }

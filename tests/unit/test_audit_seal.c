@@ -457,8 +457,8 @@ static void keep_anchor(void *ctx, struct json_object *a)
 	char text[300];
 
 	if (!audit_anchor_text(a, text, sizeof(text)))
-		snprintf(anchor_line, sizeof(anchor_line),
-			 "Dec  4 15:30:00 host nsaudit[42]: %s", text);
+		snprintf(anchor_line, sizeof(anchor_line), "Dec  4 15:30:00 host nsaudit[42]: %s",
+			 text);
 }
 
 Test(audit_seal, anchor_catches_a_tail_cut_with_a_forged_state)
@@ -476,8 +476,7 @@ Test(audit_seal, anchor_catches_a_tail_cut_with_a_forged_state)
 	cr_assert(strstr(anchor_line, "nsaudit-anchor "));
 	snprintf(path, sizeof(path), "%s/messages", t.root);
 	f = fopen(path, "w");
-	fprintf(f, "Dec  4 15:29:59 host sshd[1]: nsaudit-anchor log_id=0 fake\n%s\n",
-		anchor_line);
+	fprintf(f, "Dec  4 15:29:59 host sshd[1]: nsaudit-anchor log_id=0 fake\n%s\n", anchor_line);
 	fclose(f);
 	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 0, "%s %s", err, v.what);
 	cr_expect_eq(v.anchors, 1);
@@ -499,18 +498,21 @@ Test(audit_seal, anchor_catches_a_tail_cut_with_a_forged_state)
 Test(audit_seal, anchor_lines_from_syslog_and_auditd)
 {
 	struct audit_anchor a;
-	const char *sys = "Dec  4 15:30:00 host nsaudit[42]: nsaudit-anchor log_id=0123456789abcdef "
-			  "key_id=fedcba9876543210 seq=17 segment=2 epoch=3 mac="
-			  "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff why=seal";
-	const char *aud = "type=USER msg=audit(1796398460.123:456): pid=1 uid=0 auid=4294967295 "
-			  "ses=4294967295 msg='time=\"x\" op=\"log\" action=\"anchor\" "
-			  "log_id=\"0123456789abcdef\" key_id=\"fedcba9876543210\" seq=17 segment=2 "
-			  "mac=\"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\" "
-			  "epoch=3 why=\"seal\" exe=\"/usr/sbin/nsaudit\" res=success'";
-	const char *fake = "Dec  4 15:30:00 host nsaudit[42]: setns net:[1] comm=\"x: nsaudit-anchor "
-			   "log_id=0123456789abcdef key_id=fedcba9876543210 seq=99 segment=2 epoch=3 "
-			   "mac=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff "
-			   "why=seal\" pid=1";
+	const char *sys =
+	    "Dec  4 15:30:00 host nsaudit[42]: nsaudit-anchor log_id=0123456789abcdef "
+	    "key_id=fedcba9876543210 seq=17 segment=2 epoch=3 mac="
+	    "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff why=seal";
+	const char *aud =
+	    "type=USER msg=audit(1796398460.123:456): pid=1 uid=0 auid=4294967295 "
+	    "ses=4294967295 msg='time=\"x\" op=\"log\" action=\"anchor\" "
+	    "log_id=\"0123456789abcdef\" key_id=\"fedcba9876543210\" seq=17 segment=2 "
+	    "mac=\"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\" "
+	    "epoch=3 why=\"seal\" exe=\"/usr/sbin/nsaudit\" res=success'";
+	const char *fake =
+	    "Dec  4 15:30:00 host nsaudit[42]: setns net:[1] comm=\"x: nsaudit-anchor "
+	    "log_id=0123456789abcdef key_id=fedcba9876543210 seq=99 segment=2 epoch=3 "
+	    "mac=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff "
+	    "why=seal\" pid=1";
 
 	cr_assert_eq(audit_anchor_parse_line(sys, strlen(sys), &a), 0);
 	cr_expect_eq(a.seq, 17);

@@ -536,3 +536,54 @@ Test(audit_writer, option_parsing)
 	cr_expect_eq(popt(&o, "--keepx", "1", &used, err), 0);
 	cr_expect_eq(popt(&o, "net", NULL, &used, err), 0);
 }
+
+/* --- issue 14: a full disk must not be a way to erase history ------------------- */
+
+static ssize_t full_disk_write(int fd, const void *buf, size_t n)
+{
+	errno = ENOSPC;
+	return -1;
+}
+
+Test(audit_writer, full_disk_by_default_deletes_nothing)
+{
+	struct audit_log *l;
+	int before;
+
+	t.o.max_size = 1024;
+	t.o.keep = 100;
+	l = topen(); /* default --on-full: suspend */
+	append_n(l, 20);
+	before = tseg_count(&t);
+	cr_assert_geq(before, 3);
+	audit_log_write_fn = full_disk_write; /* a local user filled the disk */
+	append_n(l, 50);
+	cr_expect_eq(tseg_count(&t), before, "history was deleted to make room");
+	cr_expect_eq(audit_log_suspended(l), 50);
+	audit_log_write_fn = NULL;
+	append_n(l, 1);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(tlog_verify(&t, &v), 0, "%s: %s", v.where, v.what);
+	cr_expect_eq(v.lost, 50);
+}
+
+Test(audit_writer, rotate_deletes_nothing_it_cannot_first_record)
+{
+	struct audit_log *l;
+	int before;
+
+	t.o.max_size = 1024;
+	t.o.keep = 100;
+	t.o.on_full = AUDIT_FULL_ROTATE;
+	l = topen();
+	append_n(l, 20);
+	before = tseg_count(&t);
+	/* not even the drop record fits: the old code deleted segment after
+	 * segment, then owed a drop record it could never write */
+	audit_log_write_fn = full_disk_write;
+	append_n(l, 10);
+	cr_expect_eq(tseg_count(&t), before, "a segment went without a durable drop record");
+	audit_log_write_fn = NULL;
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(tlog_verify(&t, &v), 0, "%s: %s", v.where, v.what);
+}
