@@ -8,7 +8,10 @@
 #   make deps     apt-get install everything the above needs (Debian 12)
 #   make install  PREFIX=/usr/local DESTDIR=
 #
-# Everything generated (vmlinux.h, *.skel.h, objects, binaries) lives in build/.
+#   make bpf     only the BPF objects; make ARCH=arm64 bpf for arm64
+#   make vmlinux regenerate the committed bpf/vmlinux.h (bpf/gen-vmlinux.sh)
+#
+# Everything generated (*.skel.h, objects, binaries) lives in build/.
 
 BUILD    ?= build
 CC       ?= gcc
@@ -26,11 +29,17 @@ LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \
             -lcap-ng -laudit
 
 # --- BPF ------------------------------------------------------------------
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD) -Ibpf \
+# ARCH: the architecture the BPF objects are built for (bpf_tracing.h's
+# __TARGET_ARCH_*): the host's by default; "make ARCH=arm64 bpf" compiles
+# them for arm64 into $(BUILD)/bpf-arm64/ (compile only: nothing runs them).
+ARCH       ?= $(shell uname -m)
+BPF_ARCH   := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(ARCH)))
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
               -Wall -Wno-unused-function
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 SKELS     := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+BPF_ARCH_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf-$(BPF_ARCH)/%.bpf.o,$(BPF_SRCS))
 
 # Three layers, each including only from the ones below it:
 #   loader/  the nsaudit command: one cmd_NAME.c per subcommand, the tracer,
@@ -48,17 +57,27 @@ HEADERS  := $(wildcard bpf/*.h common/*.h audit/*.h loader/*.h)
 MAIN_OBJ := $(BUILD)/obj/loader/main.o
 
 .SECONDARY:
-.PHONY: all run test unit integration vmtest bench fuzz deps install clean format
+.PHONY: all bpf vmlinux run test unit integration vmtest bench fuzz deps install clean format
 
 all: $(BUILD)/nsaudit
 
-# vmlinux.h comes from the running kernel's BTF; CO-RE relocates the
-# programs to whatever kernel they are loaded on (6.18 host, 6.1 guest).
-$(BUILD)/vmlinux.h:
-	@mkdir -p $(BUILD)
-	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+# bpf/vmlinux.h is committed: the minimal set of kernel types the programs
+# use, the same for every architecture (bpf/gen-vmlinux.sh says how it is
+# made). CO-RE relocates the programs to whatever kernel they are loaded on
+# (6.18 host, 6.1 guest). "make vmlinux" regenerates it from this machine's
+# BTF, after a program starts using a type or field it does not have.
+vmlinux:
+	bpf/gen-vmlinux.sh
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h $(BUILD)/vmlinux.h
+# The BPF objects alone, for ARCH (e.g. make ARCH=arm64 bpf).
+bpf: $(BPF_ARCH_OBJS)
+
+$(BUILD)/bpf-$(BPF_ARCH)/%.bpf.o: bpf/%.bpf.c bpf/*.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h
+	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.full
 	# gen object drops the DWARF we do not need: 2.3 MB -> ~200 KB skeleton
 	$(BPFTOOL) gen object $@ $@.full && rm -f $@.full

@@ -161,6 +161,10 @@ static int check_time(struct walk *w, const char *name, uint64_t lineno, const s
 	}
 	if (t < start - slack_ns(w))
 		w->v->late++;
+	/* a recorder restarting within the epoch drains what the kernel kept
+	 * while it was down: as old as the last record before it, no older */
+	if (is_log(r, "start") && w->last_time_ns && w->last_time_ns - slack_ns(w) < w->floor_ns)
+		w->floor_ns = w->last_time_ns - slack_ns(w);
 	if (t > w->last_time_ns)
 		w->last_time_ns = t;
 	return 0;
@@ -566,6 +570,13 @@ static int load_ring(struct walk *w, const struct audit_verify_opts *o, char *er
 			snprintf(path, sizeof(path), "%s/.key", o->dir);
 			kp = path;
 			w->v->default_key = true;
+			if (access(path, F_OK) && errno == ENOENT) {
+				snprintf(err, errlen,
+					 "no key: give --verification-key KEY (as printed by "
+					 "'nsaudit keygen') or --key FILE (%.200s/.key does not exist)",
+					 o->dir);
+				return -1;
+			}
 		}
 		if (audit_seal_load(kp, &s, err, errlen))
 			return -1;

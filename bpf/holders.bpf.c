@@ -9,7 +9,7 @@
  *                   namespace) and per socket (which holds its netns).
  *
  * Every namespace is written with its kernel reference count, read with
- * CO-RE: ns.__ns_ref on 6.18, ns.count on 6.1. User space reads the two
+ * CO-RE through the shim in nsaudit_core.bpf.h (6.18 and 6.1 shapes). User space reads the two
  * iterators with bpf_iter_create() + read().
  *
  * The creds map collects every distinct struct cred seen (task creds and
@@ -22,38 +22,11 @@
 
 #include "nsaudit.h"
 #include "holders.h"
-#include "ns_consts.bpf.h"
+#include "nsaudit_core.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 #define PF_KTHREAD   0x00200000
-
-/* 6.18: stashed dentry pointer, __ns_ref, ns_type, ns_id. */
-struct ns_common___new {
-	struct dentry *stashed;
-	refcount_t __ns_ref;
-	u32 ns_type;
-	u64 ns_id;
-} __attribute__((preserve_access_index));
-
-/* 6.1: stashed is an atomic_long_t, the count is "count", no id or type. */
-struct ns_common___old {
-	atomic_long_t stashed;
-	refcount_t count;
-} __attribute__((preserve_access_index));
-
-struct proc_ns_operations___old {
-	int type;
-} __attribute__((preserve_access_index));
-
-/* 6.1 keeps sk_net_refcnt in struct sock, 6.18 skc_net_refcnt in sock_common. */
-struct sock___old {
-	unsigned int sk_net_refcnt : 1;
-} __attribute__((preserve_access_index));
-
-struct sock_common___new {
-	unsigned char skc_net_refcnt : 1;
-} __attribute__((preserve_access_index));
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -76,19 +49,6 @@ struct {
 	__type(key, u64);
 	__type(value, u32);
 } creds SEC(".maps");
-
-static __always_inline u32 ns_clone_flag(struct ns_common *ns)
-{
-	struct ns_common___new *n = (void *)ns;
-
-	if (bpf_core_field_exists(n->ns_type))
-		return BPF_CORE_READ(n, ns_type);
-	struct proc_ns_operations___old *ops = (void *)BPF_CORE_READ(ns, ops);
-
-	if (!ops || !bpf_core_field_exists(ops->type))
-		return 0;
-	return BPF_CORE_READ(ops, type);
-}
 
 static __always_inline u32 ns_inum(struct ns_common *ns)
 {
@@ -153,22 +113,13 @@ static __always_inline void ns_owner(struct holders_ns *out, struct ns_common *n
 
 static __always_inline void fill_ns(struct holders_ns *out, struct ns_common *ns)
 {
-	struct ns_common___new *n = (void *)ns;
-	struct ns_common___old *o = (void *)ns;
-
 	__builtin_memset(out, 0, sizeof(*out));
 	if (!ns)
 		return;
 	out->addr = (u64)ns;
-	out->inum = BPF_CORE_READ(ns, inum);
-	if (bpf_core_field_exists(n->__ns_ref)) {
-		out->refs = BPF_CORE_READ(n, __ns_ref.refs.counter);
-		out->ns_id = BPF_CORE_READ(n, ns_id);
-		out->has_dentry = BPF_CORE_READ(n, stashed) != NULL;
-	} else if (bpf_core_field_exists(o->count)) {
-		out->refs = BPF_CORE_READ(o, count.refs.counter);
-		out->has_dentry = BPF_CORE_READ(o, stashed.counter) != 0;
-	}
+	ns_ident(ns, &out->inum, &out->ns_id);
+	out->refs = ns_refcount(ns);
+	out->has_dentry = ns_has_dentry(ns);
 	out->clone_flag = ns_clone_flag(ns);
 	ns_owner(out, ns, out->clone_flag);
 }
@@ -242,18 +193,6 @@ int holders_task(struct bpf_iter__task *ctx)
 	}
 	bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
 	return 0;
-}
-
-static __always_inline int sock_net_ref(struct sock *sk)
-{
-	struct sock_common___new *skc = (void *)sk;
-	struct sock___old *old = (void *)sk;
-
-	if (bpf_core_field_exists(skc->skc_net_refcnt))
-		return BPF_CORE_READ_BITFIELD_PROBED(skc, skc_net_refcnt);
-	if (bpf_core_field_exists(old->sk_net_refcnt))
-		return BPF_CORE_READ_BITFIELD_PROBED(old, sk_net_refcnt);
-	return 1;
 }
 
 SEC("iter/task_file")

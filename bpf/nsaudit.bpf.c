@@ -28,266 +28,45 @@ char LICENSE[] SEC("license") = "GPL";
  * X to Y") even for privileged loaders.
  */
 
-/* Set by the loader before load (.rodata). */
-const volatile __u32 filter_tgid = 0;		/* 0: every process */
-const volatile __u32 op_mask = 0xffffffff;	/* 1 << enum nsaudit_op */
-const volatile __u32 type_mask = 0xffffffff;	/* 1 << enum nsaudit_ns_type */
-const volatile __u64 wakeup_bytes = 1 << 20;	/* force a wakeup past this */
-const volatile __u32 self_tgid = 0;		/* the loader: never trace it */
-const volatile bool have_nsfd = false;		/* patched kernel: nsfd() fds exist */
+#include "emit.bpf.h"
 
-/* Records the ring could not take; read by user space, reported as "lost". */
-__u64 lost_events = 0;
-/* Numbers every record, so a recorder restarted on the pinned ring can tell
- * which records its crashed predecessor already wrote. */
-__u64 next_kseq = 0;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 4 << 20);	/* resized by the loader (--ring-size) */
-} events SEC(".maps");
-
-/* Work carried from a syscall's entry to its exit, per thread. */
-struct pending {
-	__u32 op;
-	__u32 probe;
-	__u32 nsmask;		/* types the call may change */
-	__u64 arg;
-	__s32 fd;
-	__u32 via;
-	__u32 target_inum;	/* the namespace an nsfs fd names */
-	__u32 target_type;
-	__u64 target_id;
-	__u32 old_inum[NSAUDIT_NS_MAX];
-	__u64 old_id[NSAUDIT_NS_MAX];
-};
+/* ---- where an nsfs file came from -------------------------------------- */
 
 /*
- * Per-thread task storage, not a hash keyed by tid: a direct pointer from
- * the task instead of a hash update at entry and a lookup plus delete at
- * exit (setns is a hot path), and nothing left behind by a thread that
- * dies inside a syscall.
+ * The origin of nsfs files made without open() (ioctl, pidfd_getfd, handle,
+ * nsfd), keyed by the struct file: the origin travels with the file through
+ * dup, fork, SCM_RIGHTS and pidfd_getfd, so a later setns names it. The
+ * inode number is checked too: a freed file's address can come back.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct pending);
-} pending SEC(".maps");
-
-static __always_inline bool op_wanted(__u32 op)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
-	if (self_tgid && tgid == self_tgid)
-		return false;
-	if (filter_tgid && tgid != filter_tgid)
-		return false;
-	return op_mask & (1u << op);
-}
-
-/*
- * Reserve a record of size bytes (NSAUDIT_EVENT_SHORT, or the whole struct
- * for records with a path) and fill what every record carries.
- */
-static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe, __u64 size)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct nsaudit_event *e;
-	struct file *exe;
-	__u64 id = bpf_get_current_pid_tgid();
-	__u64 ugid = bpf_get_current_uid_gid();
-
-	e = bpf_ringbuf_reserve(&events, size, 0);
-	if (!e) {
-		__sync_fetch_and_add(&lost_events, 1);
-		return NULL;
-	}
-	e->ts_boot_ns = bpf_ktime_get_boot_ns();
-	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
-	e->op = op;
-	e->probe = probe;
-	e->pid = id >> 32;
-	e->tid = (__u32)id;
-	e->uid = (__u32)ugid;
-	/* direct BTF loads: no helper call per pointer */
-	e->euid = task->cred->euid.val;
-	e->ppid = task->real_parent->tgid;
-	e->auid = task_loginuid(task);
-	e->cgroup_id = bpf_get_current_cgroup_id();
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	e->ns_id = e->old_ns_id = e->count = e->arg = 0;
-	e->ns_type = NSAUDIT_NS_UNKNOWN;
-	e->ns_inum = e->old_inum = 0;
-	e->result = 0;
-	e->target_pid = 0;
-	e->fd = -1;
-	e->via = NSAUDIT_VIA_NONE;
-	e->flags = 0;
-	e->ns_refs = 0;
-	exe = task->mm->exe_file;	/* NULL for kernel threads: loads give 0 */
-	e->exe_ino = exe->f_inode->i_ino;
-	e->exe_dev = exe->f_inode->i_sb->s_dev;
-	return e;
-}
-
-#define event_start(op, probe) event_reserve(op, probe, NSAUDIT_EVENT_SHORT)
-
-static __always_inline struct nsaudit_event *event_start_path(__u32 op, __u32 probe)
-{
-	struct nsaudit_event *e = event_reserve(op, probe, sizeof(*e));
-
-	if (e)
-		e->path[0] = '\0';
-	return e;
-}
-
-/*
- * Wake the reader only when this record makes the ring cross the fill
- * threshold. Waking on every record above it would cost the traced task
- * ~3 us per record whenever the reader falls behind; below it, the reader
- * drains on its own poll timeout.
- */
-static __always_inline void event_submit(struct nsaudit_event *e)
-{
-	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
-	__u64 flags = BPF_RB_NO_WAKEUP;
-
-	if (avail >= wakeup_bytes && avail < wakeup_bytes + 2 * sizeof(*e))
-		flags = BPF_RB_FORCE_WAKEUP;
-	bpf_ringbuf_submit(e, flags);
-}
-
-/* This thread's pending slot, cleared, for a syscall's entry. */
-static __always_inline struct pending *pending_new(void)
-{
-	struct pending *p = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0,
-						 BPF_LOCAL_STORAGE_GET_F_CREATE);
-
-	if (p)
-		__builtin_memset(p, 0, sizeof(*p));
-	return p;
-}
-
-/* This thread's pending work for op, at a syscall's exit; NULL if none. */
-static __always_inline struct pending *pending_get(__u32 op)
-{
-	struct pending *p = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
-
-	return p && p->op == op ? p : NULL;
-}
-
-/* Remember the namespaces of the types in p->nsmask before the call. */
-static __always_inline void pending_save_old(struct pending *p)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	int t;
-
-	#pragma unroll
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		struct ns_common *ns;
-
-		if (!(p->nsmask & (1u << t)))
-			continue;
-		ns = task_ns_btf(task, t);
-		if (ns)
-			ns_ident_btf(ns, &p->old_inum[t], &p->old_id[t]);
-	}
-}
-
-/*
- * One record per namespace type the call was about: the namespace the task
- * has now (entered or created), and the one it had before.
- */
-static __always_inline void emit_switch(struct pending *p, long ret)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	int t;
-
-	#pragma unroll
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		struct nsaudit_event *e;
-		struct ns_common *ns;
-
-		if (!(p->nsmask & (1u << t)) || !(type_mask & (1u << t)))
-			continue;
-		e = event_start(p->op, p->probe);
-		if (!e)
-			continue;	/* counted in lost_events; the next type is too */
-		e->ns_type = t;
-		e->result = ret;
-		e->arg = p->arg;
-		e->fd = p->fd;
-		e->via = p->via;
-		e->old_inum = p->old_inum[t];
-		e->old_ns_id = p->old_id[t];
-		if (e->old_inum)
-			e->flags |= NSAUDIT_F_HAS_OLD;
-		if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
-			e->flags |= NSAUDIT_F_FOR_CHILDREN;
-		if (ret == 0) {
-			ns = task_ns_btf(task, t);
-			if (ns) {
-				ns_ident_btf(ns, &e->ns_inum, &e->ns_id);
-				e->ns_refs = ns_refcount_btf(ns);
-				e->flags |= NSAUDIT_F_HAS_NS;
-			}
-		} else if (p->target_inum && p->target_type == t) {
-			/* a failed setns still names the namespace it tried */
-			e->ns_inum = p->target_inum;
-			e->ns_id = p->target_id;
-			e->flags |= NSAUDIT_F_HAS_NS;
-		}
-		event_submit(e);
-	}
-}
-
-static __always_inline void pending_finish(__u32 op, long ret)
-{
-	struct pending *p = pending_get(op);
-
-	if (!p)
-		return;
-	emit_switch(p, ret);
-	p->op = NSAUDIT_OP_NONE;
-}
-
-/* ---- setns(fd, nstype) ------------------------------------------------ */
-
-/*
- * Where an nsfs fd came from, for the "via" of the setns that uses it:
- * nsfd() fds are remembered here (keyed by process and fd, checked against
- * the struct file so a reused fd number is not mistaken for it).
- */
-struct fd_key {
-	__u32 tgid;
-	__s32 fd;
-};
-
 struct fd_origin {
-	__u64 file;
 	__u32 via;
-	__u32 pad;
+	__u32 inum;
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
-	__type(key, struct fd_key);
+	__type(key, __u64);
 	__type(value, struct fd_origin);
 } fd_origins SEC(".maps");
 
-static __always_inline __u32 nsfs_fd_via(struct file *file, int fd)
+static __always_inline void note_origin(struct file *file, __u32 via, __u32 inum)
 {
-	struct fd_key k = { .tgid = bpf_get_current_pid_tgid() >> 32, .fd = fd };
+	__u64 k = (__u64)file;
+	struct fd_origin o = { .via = via, .inum = inum };
+
+	bpf_map_update_elem(&fd_origins, &k, &o, BPF_ANY);
+}
+
+static __always_inline __u32 nsfs_file_via(struct file *file, __u32 inum)
+{
+	__u64 k = (__u64)file;
 	struct fd_origin *o;
 
 	if (file_is_bind_mount(file))
 		return NSAUDIT_VIA_BIND;
-	if (!have_nsfd)		/* stock kernel: skip the lookup */
-		return NSAUDIT_VIA_PROC;
 	o = bpf_map_lookup_elem(&fd_origins, &k);
-	if (o && o->file == (__u64)file)
+	if (o && o->inum == inum)
 		return o->via;
 	return NSAUDIT_VIA_PROC;
 }
@@ -311,40 +90,240 @@ static __always_inline struct file *cur_fd_file(int fd)
 	return f;
 }
 
+/* ---- setns(fd, nstype), unshare(flags) ---------------------------------- */
+
+/*
+ * The namespace of type t the thread has now, from the cache when the
+ * thread's nsproxy and user namespace are those of the last look.
+ */
+static __always_inline void cur_ns(struct tstate *ts, struct task_struct *task, int t,
+				   __u32 *inum, __u64 *id)
+{
+	struct ns_common *ns;
+
+	if (t < 0 || t >= NSAUDIT_NS_MAX)
+		return;
+	if (ts->c_valid & (1u << t)) {
+		*inum = ts->cur_inum[t];
+		*id = ts->cur_id[t];
+		return;
+	}
+	ns = task_ns_btf(task, t);
+	*inum = 0;
+	*id = 0;
+	if (ns)
+		ns_ident_btf(ns, inum, id);
+	ts->cur_inum[t] = *inum;
+	ts->cur_id[t] = *id;
+	ts->c_valid |= 1u << t;
+}
+
+/* Forget the cache unless the thread's nsproxy and user ns are the same. */
+static __always_inline void cache_check(struct tstate *ts, struct task_struct *task)
+{
+	__u64 nsp = (__u64)task->nsproxy, uns = (__u64)task->cred->user_ns;
+
+	if (nsp != ts->c_nsproxy || uns != ts->c_userns) {
+		ts->c_valid = 0;
+		ts->c_nsproxy = nsp;
+		ts->c_userns = uns;
+	}
+}
+
+/* Remember the namespaces of the types in p->nsmask before the call
+ * (a global subprogram: verified once). */
+__noinline int pending_save_old(struct tstate *ts)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pending *p;
+	int t;
+
+	if (!ts)
+		return 0;
+	p = &ts->p;
+	cache_check(ts, task);
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		if (p->nsmask & (1u << t))
+			cur_ns(ts, task, t, &p->old_inum[t], &p->old_id[t]);
+	}
+	return 0;
+}
+
+/*
+ * setns() entry: what the fd names (type, namespace, origin) and what the
+ * thread has now. The same nsfs file as last time (checked by address and
+ * inode number: 3 loads) costs no namespace reads at all.
+ */
 static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct tstate *ts;
 	struct pending *p;
 	struct file *file;
+	__u64 ino;
 
 	if (!op_wanted(NSAUDIT_OP_SETNS))
 		return;
-	p = pending_new();
-	if (!p)
+	ts = tstate_get();
+	if (!ts)
 		return;
+	p = &ts->p;
 	p->op = NSAUDIT_OP_SETNS;
 	p->probe = probe;
 	p->fd = fd;
 	p->arg = flags;
+	p->nsmask = 0;
+	p->via = NSAUDIT_VIA_NONE;
+	p->target_inum = 0;
+	p->target_id = 0;
+	p->target_ns = 0;
+	p->target_type = NSAUDIT_NS_UNKNOWN;
+	cache_check(ts, task);
 
 	file = cur_fd_file(fd);
-	if (file && file_is_nsfs(file)) {
+	if (!file)
+		return;		/* EBADF: no type to speak of */
+	ino = BPF_CORE_READ(file, f_inode, i_ino);
+	if ((__u64)file == ts->c_file && ino == ts->c_ino) {
+		p->target_type = ts->c_type;
+		p->target_inum = ino;
+		p->target_id = ts->c_id;
+		p->target_ns = ts->c_ns;
+		p->via = ts->c_via;
+	} else if (file_is_nsfs(file)) {
 		struct ns_common *ns = file_ns(file);
 
 		p->target_type = ns_type(ns);
 		ns_ident(ns, &p->target_inum, &p->target_id);
-		if (p->target_type < NSAUDIT_NS_MAX)
-			p->nsmask = 1u << p->target_type;
-		p->via = nsfs_fd_via(file, fd);
+		p->target_ns = (__u64)ns;
+		p->via = nsfs_file_via(file, p->target_inum);
+		ts->c_file = (__u64)file;
+		ts->c_ino = ino;
+		ts->c_ns = p->target_ns;
+		ts->c_id = p->target_id;
+		ts->c_type = p->target_type;
+		ts->c_via = p->via;
 	} else {
-		/* a pidfd (or garbage): the types are the CLONE_NEW* bits */
+		/* a pidfd (or anything else): the types are the CLONE_NEW* bits */
 		p->nsmask = clone_flags_to_mask(flags);
-		if (file && file_is_pidfd(file))
+		if (file_is_pidfd(file))
 			p->via = NSAUDIT_VIA_PIDFD;
-		p->target_type = NSAUDIT_NS_UNKNOWN;
 	}
-	if (!p->nsmask)
-		p->nsmask = 1u << NSAUDIT_NS_NET; /* type unknown: still report it */
-	pending_save_old(p);
+	if (p->target_type < NSAUDIT_NS_MAX) {
+		p->nsmask = 1u << p->target_type;
+		cur_ns(ts, task, p->target_type, &p->old_inum[p->target_type & 7],
+		       &p->old_id[p->target_type & 7]);
+	} else if (p->nsmask) {
+		pending_save_old(ts);
+	}
+}
+
+/* The key of the record of type t for the pending call p that returned ret. */
+static __always_inline void switch_key(struct ev_key *k, struct pending *p, int t, long ret)
+{
+	key_init(k, p->op, p->probe);
+	k->ns_type = t;
+	k->result = ret;
+	k->arg = p->arg;
+	k->fd = p->fd;
+	k->via = p->via;
+	if (t < 0 || t >= NSAUDIT_NS_MAX)
+		return;
+	k->old_inum = p->old_inum[t];
+	k->old_ns_id = p->old_id[t];
+	if (k->old_inum)
+		k->flags |= NSAUDIT_F_HAS_OLD;
+	if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
+		k->flags |= NSAUDIT_F_FOR_CHILDREN;
+}
+
+/*
+ * One record per namespace type the call was about: the namespace the task
+ * has now (entered or created), and the one it had before. The slow path:
+ * unshare, setns through a pidfd; setns of an nsfs fd takes setns_exit().
+ */
+__noinline int emit_switch(struct tstate *ts, long ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pending *p;
+	struct ev_key k;
+	int t;
+
+	if (!ts)
+		return 0;
+	p = &ts->p;
+	if (!p->nsmask) {
+		/* setns(-1, 0), a pidfd with flags 0, ...: the type is unknown */
+		switch_key(&k, p, NSAUDIT_NS_UNKNOWN, ret);
+		commit_key(ts, &k, 0);
+		return 0;
+	}
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *ns;
+		__u32 refs = 0;
+
+		if (!(p->nsmask & (1u << t)) || !(type_mask & (1u << t)))
+			continue;
+		switch_key(&k, p, t, ret);
+		if (ret == 0) {
+			ns = task_ns_btf(task, t);
+			if (ns) {
+				ns_ident_btf(ns, &k.ns_inum, &k.ns_id);
+				refs = ns_refcount_btf(ns);
+				k.flags |= NSAUDIT_F_HAS_NS;
+			}
+		}
+		commit_key(ts, &k, refs);
+	}
+	/* the thread's namespaces changed: look again next time */
+	ts->c_valid = 0;
+	return 0;
+}
+
+/* setns() exit through an nsfs fd: the entered namespace is the fd's. */
+static __always_inline void setns_exit(long ret)
+{
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_SETNS);
+	struct task_struct *task;
+	struct pending *p;
+	struct ev_key k;
+	__u32 refs = 0;
+	int t;
+
+	if (!ts)
+		return;
+	p = &ts->p;
+	t = p->target_type;
+	if (t >= NSAUDIT_NS_MAX) {
+		emit_switch(ts, ret);
+		p->op = NSAUDIT_OP_NONE;
+		return;
+	}
+	if (!type_wanted(t)) {
+		p->op = NSAUDIT_OP_NONE;
+		return;
+	}
+	t &= 7;
+	switch_key(&k, p, t, ret);
+	/* entered, or (failed) the one it tried to enter */
+	k.ns_inum = p->target_inum;
+	k.ns_id = p->target_id;
+	k.flags |= NSAUDIT_F_HAS_NS;
+	if (ret == 0) {
+		task = bpf_get_current_task_btf();
+		ts->cur_inum[t] = p->target_inum;
+		ts->cur_id[t] = p->target_id;
+		ts->c_nsproxy = (__u64)task->nsproxy;
+		ts->c_userns = (__u64)task->cred->user_ns;
+		if (coalesce && ts->held_state == HELD_IDLE && key_equal(&ts->held, &k))
+			refs = 0;	/* a repeat keeps the first call's count */
+		else
+			refs = ns_refcount((struct ns_common *)p->target_ns);
+	}
+	p->op = NSAUDIT_OP_NONE;
+	commit_key(ts, &k, refs);
 }
 
 SEC("tracepoint/syscalls/sys_enter_setns")
@@ -357,37 +336,330 @@ int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
 SEC("tracepoint/syscalls/sys_exit_setns")
 int tp_exit_setns(struct trace_event_raw_sys_exit *ctx)
 {
-	pending_finish(NSAUDIT_OP_SETNS, ctx->ret);
+	setns_exit(ctx->ret);
 	return 0;
 }
-
-/* ---- unshare(flags) ----------------------------------------------------- */
 
 SEC("tracepoint/syscalls/sys_enter_unshare")
 int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
 {
 	__u64 flags = ctx->args[0];
 	__u32 mask = clone_flags_to_mask(flags);
-	struct pending *p;
+	struct tstate *ts;
 
 	if (!mask || !op_wanted(NSAUDIT_OP_UNSHARE))
 		return 0;
-	p = pending_new();
-	if (!p)
+	ts = tstate_get();
+	if (!ts)
 		return 0;
-	p->op = NSAUDIT_OP_UNSHARE;
-	p->probe = NSAUDIT_PROBE_TP_SYSCALLS;
-	p->nsmask = mask;
-	p->arg = flags;
-	p->fd = -1;
-	pending_save_old(p);
+	ts->p.op = NSAUDIT_OP_UNSHARE;
+	ts->p.probe = NSAUDIT_PROBE_TP_SYSCALLS;
+	ts->p.nsmask = mask;
+	ts->p.arg = flags;
+	ts->p.fd = -1;
+	ts->p.via = NSAUDIT_VIA_NONE;
+	pending_save_old(ts);
 	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_unshare")
 int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
 {
-	pending_finish(NSAUDIT_OP_UNSHARE, ctx->ret);
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_UNSHARE);
+
+	if (!ts)
+		return 0;
+	emit_switch(ts, ctx->ret);
+	ts->p.op = NSAUDIT_OP_NONE;
+	return 0;
+}
+
+/* ---- clone/clone3 with CLONE_NEW* that failed ---------------------------
+ *
+ * A clone that succeeds is seen at sched_process_fork (below); one that
+ * fails (EPERM, EINVAL, ENOSPC from user.max_*_namespaces) never gets
+ * there. The flags are taken at entry (clone: the first argument on every
+ * architecture; clone3: the first word of struct clone_args); the exit
+ * reports failures only, one record per requested type.
+ */
+static __always_inline void clone_enter(__u64 flags)
+{
+	__u32 mask = clone_flags_to_mask(flags);
+	struct tstate *ts;
+
+	if (!mask || !op_wanted(NSAUDIT_OP_CLONE))
+		return;
+	ts = tstate_get();
+	if (!ts)
+		return;
+	ts->p.op = NSAUDIT_OP_CLONE;
+	ts->p.probe = NSAUDIT_PROBE_TP_SYSCALLS;
+	ts->p.nsmask = mask;
+	ts->p.arg = flags;
+	ts->p.fd = -1;
+	ts->p.via = NSAUDIT_VIA_NONE;
+}
+
+/* One failure record per requested type (a global subprogram: verified once). */
+__noinline int clone_failed(struct tstate *ts, long ret)
+{
+	struct ev_key k;
+	int t;
+
+	if (!ts)
+		return 0;
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		if (!(ts->p.nsmask & (1u << t)) || !(type_mask & (1u << t)))
+			continue;
+		key_init(&k, NSAUDIT_OP_CLONE, NSAUDIT_PROBE_TP_SYSCALLS);
+		k.ns_type = t;
+		k.result = ret;
+		k.arg = ts->p.arg;
+		if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
+			k.flags |= NSAUDIT_F_FOR_CHILDREN;
+		commit_key(ts, &k, 0);
+	}
+	return 0;
+}
+
+static __always_inline void clone_exit(long ret)
+{
+	struct tstate *ts;
+
+	if (ret == 0)		/* the child */
+		return;
+	ts = tstate_pending(NSAUDIT_OP_CLONE);
+	if (!ts)
+		return;
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ret < 0)		/* the parent: sched_process_fork reported it */
+		clone_failed(ts, ret);
+}
+
+SEC("tracepoint/syscalls/sys_enter_clone")
+int tp_enter_clone(struct trace_event_raw_sys_enter *ctx)
+{
+	clone_enter(ctx->args[0]);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_clone")
+int tp_exit_clone(struct trace_event_raw_sys_exit *ctx)
+{
+	clone_exit(ctx->ret);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_clone3")
+int tp_enter_clone3(struct trace_event_raw_sys_enter *ctx)
+{
+	__u64 flags = 0;
+
+	bpf_probe_read_user(&flags, sizeof(flags), (void *)ctx->args[0]);
+	clone_enter(flags);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_clone3")
+int tp_exit_clone3(struct trace_event_raw_sys_exit *ctx)
+{
+	clone_exit(ctx->ret);
+	return 0;
+}
+
+/* ---- nsfs fds made without open() --------------------------------------- */
+
+#define NS_IOC_TYPE		0xb7
+#define PIDFD_IOC_TYPE		0xff
+#define NR_NS_GET_USERNS	1
+#define NR_NS_GET_PARENT	2
+#define NR_NS_GET_OWNER_UID	4
+#define NR_NS_MNT_GET_NEXT	11
+#define NR_NS_MNT_GET_PREV	12
+#define NR_PIDFD_GET_NS_FIRST	1	/* PIDFD_GET_CGROUP_NAMESPACE */
+#define NR_PIDFD_GET_NS_LAST	10	/* PIDFD_GET_UTS_NAMESPACE */
+
+/*
+ * An nsfs fd the current syscall returned: a record (op nsfd, via how) and
+ * its origin remembered for a later setns.
+ */
+static __always_inline void nsfs_fd_made(long fd, __u32 via, __u64 arg, __s32 target_pid)
+{
+	struct nsaudit_event *e;
+	struct ns_common *ns;
+	struct file *file;
+	__u32 inum;
+
+	if (fd < 0)
+		return;
+	file = cur_fd_file(fd);
+	if (!file || !file_is_nsfs(file))
+		return;
+	ns = file_ns(file);
+	inum = BPF_CORE_READ(ns, inum);
+	note_origin(file, via, inum);
+	e = event_ns(NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_SYSCALLS, ns_type(ns), ns,
+		     NSAUDIT_EVENT_SHORT, true);
+	if (!e)
+		return;
+	e->fd = fd;
+	e->via = via;
+	e->arg = arg;
+	e->target_pid = target_pid;
+	event_submit(e);
+}
+
+/*
+ * ioctl() fires for every ioctl on the machine: one mask and one compare on
+ * the cmd's type byte lets through only nsfs (0xb7) and pidfd (0xff)
+ * commands (and a few other types sharing those bits, dropped at exit).
+ */
+SEC("tracepoint/syscalls/sys_enter_ioctl")
+int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 cmd = ctx->args[1];
+	__u32 nr = cmd & 0xff, type = (cmd >> 8) & 0xff;
+	struct tstate *ts;
+	struct file *file;
+
+	if ((type & 0xb7) != 0xb7)
+		return 0;
+	if (type == NS_IOC_TYPE) {
+		if (nr != NR_NS_GET_USERNS && nr != NR_NS_GET_PARENT &&
+		    nr != NR_NS_GET_OWNER_UID && nr != NR_NS_MNT_GET_NEXT &&
+		    nr != NR_NS_MNT_GET_PREV)
+			return 0;
+		if (!op_wanted(nr == NR_NS_GET_OWNER_UID ? NSAUDIT_OP_QUERY : NSAUDIT_OP_NSFD))
+			return 0;
+	} else if (type == PIDFD_IOC_TYPE) {
+		if (nr < NR_PIDFD_GET_NS_FIRST || nr > NR_PIDFD_GET_NS_LAST ||
+		    !op_wanted(NSAUDIT_OP_NSFD))
+			return 0;
+	} else {
+		return 0;
+	}
+	ts = tstate_get();
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_NSFD;
+	ts->p.arg = cmd;
+	ts->p.fd = ctx->args[0];
+	ts->p.args[0] = 0;
+	ts->p.target_inum = 0;
+	ts->p.target_type = NSAUDIT_NS_UNKNOWN;
+	file = cur_fd_file(ts->p.fd);
+	if (!file)
+		return 0;
+	if (type == PIDFD_IOC_TYPE) {
+		ts->p.args[0] = pidfd_tgid(file);	/* whose namespace */
+	} else if (file_is_nsfs(file)) {
+		struct ns_common *ns = file_ns(file);
+
+		ts->p.target_type = ns_type(ns);
+		ns_ident(ns, &ts->p.target_inum, &ts->p.target_id);
+		ts->p.target_ns = (__u64)ns;
+	}
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_ioctl")
+int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
+{
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_NSFD);
+	__u32 cmd, nr, via;
+	struct ev_key k;
+
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_NONE;
+	cmd = ts->p.arg;
+	nr = cmd & 0xff;
+	if (((cmd >> 8) & 0xff) == NS_IOC_TYPE && nr == NR_NS_GET_OWNER_UID) {
+		/* no fd: who asked about which namespace */
+		if (!type_wanted(ts->p.target_type))
+			return 0;
+		key_init(&k, NSAUDIT_OP_QUERY, NSAUDIT_PROBE_TP_SYSCALLS);
+		k.ns_type = ts->p.target_type;
+		k.result = ctx->ret;
+		k.arg = cmd;
+		k.fd = ts->p.fd;
+		if (ts->p.target_inum) {
+			k.ns_inum = ts->p.target_inum;
+			k.ns_id = ts->p.target_id;
+			k.flags |= NSAUDIT_F_HAS_NS;
+		}
+		commit_key(ts, &k, 0);
+		return 0;
+	}
+	via = ((cmd >> 8) & 0xff) == PIDFD_IOC_TYPE ? NSAUDIT_VIA_PIDFD : NSAUDIT_VIA_NS_IOCTL;
+	if (via == NSAUDIT_VIA_PIDFD && pidfd_ioctl_tp) {
+		/* the patched kernel's tp_btf/nsfd records it: note the origin only */
+		if (ctx->ret >= 0) {
+			struct file *file = cur_fd_file(ctx->ret);
+
+			if (file && file_is_nsfs(file))
+				note_origin(file, via, BPF_CORE_READ(file, f_inode, i_ino));
+		}
+		return 0;
+	}
+	if (ctx->ret < 0) {
+		/* refused (EPERM for a parent out of reach, ...): who tried */
+		if (!type_wanted(ts->p.target_type))
+			return 0;
+		key_init(&k, NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_SYSCALLS);
+		k.result = ctx->ret;
+		k.arg = cmd;
+		k.via = via;
+		k.target_pid = ts->p.args[0];
+		commit_key(ts, &k, 0);
+		return 0;
+	}
+	nsfs_fd_made(ctx->ret, via, cmd, ts->p.args[0]);
+	return 0;
+}
+
+/* pidfd_getfd(pidfd, targetfd, flags): a copy of another process's fd. */
+SEC("tracepoint/syscalls/sys_enter_pidfd_getfd")
+int tp_enter_pidfd_getfd(struct trace_event_raw_sys_enter *ctx)
+{
+	struct tstate *ts;
+	struct file *file;
+
+	if (!op_wanted(NSAUDIT_OP_NSFD))
+		return 0;
+	ts = tstate_get();
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_NONE;
+	file = cur_fd_file(ctx->args[0]);
+	if (!file)
+		return 0;
+	ts->p.op = NSAUDIT_OP_NSFD;
+	ts->p.arg = ctx->args[1];	/* the fd number in the other process */
+	ts->p.args[0] = pidfd_tgid(file);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_pidfd_getfd")
+int tp_exit_pidfd_getfd(struct trace_event_raw_sys_exit *ctx)
+{
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_NSFD);
+
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_NONE;
+	nsfs_fd_made(ctx->ret, NSAUDIT_VIA_PIDFD_GETFD, ts->p.arg, ts->p.args[0]);
+	return 0;
+}
+
+/* open_by_handle_at() of an nsfs file handle (6.18+): no path, no args needed. */
+SEC("tracepoint/syscalls/sys_exit_open_by_handle_at")
+int tp_exit_open_by_handle_at(struct trace_event_raw_sys_exit *ctx)
+{
+	if (ctx->ret < 0 || !op_wanted(NSAUDIT_OP_NSFD))
+		return 0;
+	nsfs_fd_made(ctx->ret, NSAUDIT_VIA_HANDLE, 0, 0);
 	return 0;
 }
 
@@ -443,6 +715,35 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 
 /* ---- clone/clone3/fork with CLONE_NEW*: the child has other namespaces -- */
 
+/*
+ * One type of a clone: a record if the child has another namespace of it.
+ * A global subprogram (verified once); the tasks come as plain numbers,
+ * since 6.1 takes no struct task_struct pointer into one.
+ */
+__noinline int fork_type(__u64 parent_addr, __u64 child_addr, int t)
+{
+	struct task_struct *parent = (void *)parent_addr, *child = (void *)child_addr;
+	struct ns_common *old_ns, *new_ns;
+	struct nsaudit_event *e;
+
+	if (t < 0 || t >= NSAUDIT_NS_MAX)
+		return 0;
+	old_ns = task_ns(parent, t);
+	new_ns = task_ns(child, t);
+	if (old_ns == new_ns || !new_ns)
+		return 0;
+	e = event_ns(NSAUDIT_OP_CLONE, NSAUDIT_PROBE_RAW_TP_FORK, t, new_ns, NSAUDIT_EVENT_SHORT,
+		     true);
+	if (!e)
+		return 0;	/* counted in lost_reason */
+	e->target_pid = BPF_CORE_READ(child, tgid);
+	event_set_old(e, old_ns);
+	if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
+		e->flags |= NSAUDIT_F_FOR_CHILDREN;
+	event_submit(e);
+	return 0;
+}
+
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -452,45 +753,65 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 	if (BPF_CORE_READ(parent, nsproxy) == BPF_CORE_READ(child, nsproxy) &&
 	    BPF_CORE_READ(parent, cred, user_ns) == BPF_CORE_READ(child, cred, user_ns))
 		return 0;
-	if (!op_wanted(NSAUDIT_OP_CLONE))
+	for (t = 0; t < NSAUDIT_NS_MAX; t++)
+		fork_type((__u64)parent, (__u64)child, t);
+	return 0;
+}
+
+/* A thread's held (coalesced) record goes out before the thread does. */
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(tp_exit_flush, struct task_struct *p)
+{
+	held_flush_current();
+	return 0;
+}
+
+/*
+ * The reader's timer: one pass over every thread sends the held records of
+ * threads that went quiet (a coalesced record must not wait for the next
+ * call of its thread). Run by bpf_iter_create() + read() every few polls.
+ */
+SEC("iter/task")
+int flush_held(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+
+	if (!task)
 		return 0;
-
-	#pragma unroll
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		struct ns_common *old_ns, *new_ns;
-		struct nsaudit_event *e;
-
-		if (!(type_mask & (1u << t)))
-			continue;
-		old_ns = task_ns(parent, t);
-		new_ns = task_ns(child, t);
-		if (old_ns == new_ns || !new_ns)
-			continue;
-		e = event_start(NSAUDIT_OP_CLONE, NSAUDIT_PROBE_RAW_TP_FORK);
-		if (!e)
-			continue;	/* counted in lost_events; the next type is too */
-		e->ns_type = t;
-		e->target_pid = BPF_CORE_READ(child, tgid);
-		ns_ident(new_ns, &e->ns_inum, &e->ns_id);
-		e->ns_refs = ns_refcount(new_ns);
-		if (old_ns)
-			ns_ident(old_ns, &e->old_inum, &e->old_ns_id);
-		e->flags |= NSAUDIT_F_HAS_NS | (e->old_inum ? NSAUDIT_F_HAS_OLD : 0);
-		if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
-			e->flags |= NSAUDIT_F_FOR_CHILDREN;
-		event_submit(e);
-	}
+	held_flush(bpf_task_storage_get(&tstate, task, 0, 0));
 	return 0;
 }
 
 /* ---- pins by fd: an open() that returned an nsfs file -------------------- */
 
-/* The path argument of the open being exited, back from its registers. */
-static __always_inline const char *open_path_arg(int path_arg)
-{
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+/*
+ * The path argument of open/openat/openat2, captured at entry (portable:
+ * no registers read at exit). Its own small task storage: every thread
+ * that opens anything gets one, so it is 8 bytes, not struct tstate.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} open_arg SEC(".maps");
 
-	return (const char *)(path_arg == 0 ? BPF_CORE_READ(regs, di) : BPF_CORE_READ(regs, si));
+static __always_inline void open_enter(__u64 upath)
+{
+	__u64 *slot = bpf_task_storage_get(&open_arg, bpf_get_current_task_btf(), 0,
+					   BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (slot)
+		*slot = upath;
+	/* no slot (allocation failed): the exit reports the open with no path */
+}
+
+/* The path argument of the open being exited, or NULL. */
+static __always_inline const char *open_path_arg(void)
+{
+	__u64 *slot = bpf_task_storage_get(&open_arg, bpf_get_current_task_btf(), 0, 0);
+
+	return slot ? (const char *)*slot : NULL;
 }
 
 #define NSAUDIT_EPERM	1
@@ -502,19 +823,17 @@ static __always_inline const char *open_path_arg(int path_arg)
  * An open of /proc/PID/ns/TYPE refused by the access check (EACCES, EPERM)
  * pinned nothing, but someone tried to: report it with the path, and user
  * space names the type and target. Only refused opens get here, so every
- * other failing open on the machine still costs one compare. The path is
- * read back from user memory at exit: a thread racing to rewrite it could
- * change what is reported, never what the kernel refused.
+ * other failing open on the machine still costs one compare.
  */
-static __always_inline void handle_open_denied(long ret, int path_arg)
+static __always_inline void handle_open_denied(long ret)
 {
-	const char *upath = open_path_arg(path_arg);
+	const char *upath = open_path_arg();
 	char head[PROC_NS_SCAN + 4] = {};
 	struct nsaudit_event *e;
 	bool ns_dir = false;
 	int i;
 
-	if (!op_wanted(NSAUDIT_OP_OPEN))
+	if (!upath || !op_wanted(NSAUDIT_OP_OPEN))
 		return;
 	if (bpf_probe_read_user_str(head, sizeof(head), upath) < 8 ||
 	    (word8(head) & 0xffffffffffffULL) != (word8("/proc/..") & 0xffffffffffffULL))
@@ -525,7 +844,7 @@ static __always_inline void handle_open_denied(long ret, int path_arg)
 			ns_dir = true;
 	if (!ns_dir)
 		return;
-	e = event_start_path(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
+	e = event_reserve(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS, NSAUDIT_EVENT_PATH, true);
 	if (!e)
 		return;
 	e->result = ret;
@@ -535,61 +854,75 @@ static __always_inline void handle_open_denied(long ret, int path_arg)
 }
 
 /*
- * Only the exit is hooked: the new fd tells whether an nsfs file was opened
- * (rare), and only then is the path read back from the syscall's registers.
- * Hooking the entry too would tax every open on the machine.
+ * The exit decides: the new fd tells whether an nsfs file was opened (rare),
+ * and only then is the path (stashed at entry) read.
  */
-static __always_inline int handle_open_exit(long ret, int path_arg)
+static __always_inline int handle_open_exit(long ret)
 {
 	struct nsaudit_event *e;
 	struct ns_common *ns;
 	struct file *file;
-	__u32 type;
+	const char *upath;
 
 	if (ret < 0) {
 		if (ret == -NSAUDIT_EACCES || ret == -NSAUDIT_EPERM)
-			handle_open_denied(ret, path_arg);
+			handle_open_denied(ret);
 		return 0;
 	}
 	file = cur_fd_file(ret);
 	if (!file || !file_is_nsfs(file))
 		return 0;
-	if (!op_wanted(NSAUDIT_OP_OPEN))
-		return 0;
 	ns = file_ns(file);
-	type = ns_type(ns);
-	if (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type)))
-		return 0;
-	e = event_start_path(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
+	e = event_ns(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS, ns_type(ns), ns,
+		     NSAUDIT_EVENT_PATH, true);
 	if (!e)
 		return 0;
-	e->ns_type = type;
 	e->fd = ret;
-	ns_ident(ns, &e->ns_inum, &e->ns_id);
-	e->ns_refs = ns_refcount(ns);
-	e->flags |= NSAUDIT_F_HAS_NS;
 	e->via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
-	bpf_probe_read_user_str(e->path, sizeof(e->path), open_path_arg(path_arg));
+	upath = open_path_arg();
+	if (upath)
+		bpf_probe_read_user_str(e->path, sizeof(e->path), upath);
 	event_submit(e);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_openat")
+int tp_enter_openat(struct trace_event_raw_sys_enter *ctx)
+{
+	open_enter(ctx->args[1]);
 	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_openat")
 int tp_exit_openat(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_open_exit(ctx->ret, 1);
+	return handle_open_exit(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_enter_open")
+int tp_enter_open(struct trace_event_raw_sys_enter *ctx)
+{
+	open_enter(ctx->args[0]);
+	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_open")
 int tp_exit_open(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_open_exit(ctx->ret, 0);
+	return handle_open_exit(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_enter_openat2")
+int tp_enter_openat2(struct trace_event_raw_sys_enter *ctx)
+{
+	open_enter(ctx->args[1]);
+	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_openat2")
 int tp_exit_openat2(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_open_exit(ctx->ret, 1);
+	return handle_open_exit(ctx->ret);
 }
 
 /* ---- pins by bind mount ------------------------------------------------ */
@@ -679,11 +1012,14 @@ static __always_inline struct ns_common *mount_source_ns(struct task_struct *tas
 }
 
 /*
- * mount(2) with MS_BIND of an nsfs file. The source is resolved at entry
- * (while it still means what the caller meant); the record is sent at exit
- * with the target path. Sources this cannot resolve go to user space with
- * no namespace, which looks the target up in mountinfo and drops binds of
- * ordinary files.
+ * mount(2): MS_BIND (a new bind; an nsfs source pins) and MS_MOVE (a
+ * mount moves: a pin there moves with it). MS_BIND|MS_REMOUNT changes the
+ * flags of a mount that exists and pins nothing: not recorded. The source
+ * is resolved at entry while it still means what the caller meant; the
+ * record goes at exit with both paths (captured at entry). Sources this
+ * cannot resolve go to user space with no namespace, which looks the target
+ * up in mountinfo (keyed by the actor's mount namespace, mnt_ns_inum) and
+ * drops binds of ordinary files.
  */
 SEC("tracepoint/syscalls/sys_enter_mount")
 int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
@@ -692,112 +1028,181 @@ int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
 	__u64 flags = ctx->args[3];
 	struct ns_common *ns;
 	char src[SRC_LEN] = {};
-	struct pending *p;
+	struct tstate *ts;
 
-	if (!(flags & MS_BIND) || !op_wanted(NSAUDIT_OP_MOUNT))
+	if (!(flags & (MS_BIND | MS_MOVE)) || (flags & MS_REMOUNT) ||
+	    !op_wanted(NSAUDIT_OP_MOUNT))
 		return 0;
-	p = pending_new();
-	if (!p)
+	ts = tstate_get();
+	if (!ts)
 		return 0;
-	p->op = NSAUDIT_OP_MOUNT;
-	p->probe = NSAUDIT_PROBE_TP_SYSCALLS;
-	p->arg = flags;
-	p->fd = -1;
-	p->target_type = NSAUDIT_NS_UNKNOWN;
+	ts->p.op = NSAUDIT_OP_MOUNT;
+	ts->p.probe = NSAUDIT_PROBE_TP_SYSCALLS;
+	ts->p.arg = flags;
+	ts->p.fd = -1;
+	ts->p.args[0] = ctx->args[0];	/* source */
+	ts->p.args[1] = ctx->args[1];	/* target */
+	ts->p.target_inum = 0;
+	ts->p.target_type = NSAUDIT_NS_UNKNOWN;
+	if (flags & MS_MOVE)
+		return 0;
 	bpf_probe_read_user_str(src, sizeof(src), (void *)ctx->args[0]);
 	ns = mount_source_ns(task, src);
 	if (ns) {
-		p->target_type = ns_type(ns);
-		ns_ident(ns, &p->target_inum, &p->target_id);
+		ts->p.target_type = ns_type(ns);
+		ns_ident(ns, &ts->p.target_inum, &ts->p.target_id);
 	}
 	return 0;
+}
+
+/* The caller's mount namespace: the key of user space's mount table. */
+static __always_inline __u32 cur_mnt_ns_inum(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ns_common *ns = task_ns_btf(task, NSAUDIT_NS_MNT);
+
+	return ns ? ns->inum : 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_mount")
 int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 {
-	struct pending *p = pending_get(NSAUDIT_OP_MOUNT);
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_MOUNT);
 	struct nsaudit_event *e;
-	struct pt_regs *regs;
 
-	if (!p)
+	if (!ts)
 		return 0;
-	if (ctx->ret != 0 ||
-	    (p->target_type < NSAUDIT_NS_MAX && !(type_mask & (1u << p->target_type))))
-		goto out;
-	e = event_start_path(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ctx->ret != 0 || !type_wanted(ts->p.target_type))
+		return 0;
+	e = event_reserve(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS, sizeof(*e), true);
 	if (!e)
-		goto out;
-	e->arg = p->arg;
-	if (p->target_inum) {
-		e->ns_type = p->target_type;
-		e->ns_inum = p->target_inum;
-		e->ns_id = p->target_id;
+		return 0;
+	e->arg = ts->p.arg;
+	if (ts->p.arg & MS_MOVE)
+		e->flags |= NSAUDIT_F_MOVE;
+	if (ts->p.target_inum) {
+		e->ns_type = ts->p.target_type;
+		e->ns_inum = ts->p.target_inum;
+		e->ns_id = ts->p.target_id;
 		e->flags |= NSAUDIT_F_HAS_NS;
 	}
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)BPF_CORE_READ(regs, si));
+	e->mnt_ns_inum = cur_mnt_ns_inum();
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[1]);
+	bpf_probe_read_user_str(e->src_path, sizeof(e->src_path), (void *)ts->p.args[0]);
 	event_submit(e);
-out:
-	p->op = NSAUDIT_OP_NONE;
 	return 0;
 }
 
-/* The new mount API: move_mount() of an open_tree() clone of an nsfs file. */
+#define MOVE_MOUNT_F_EMPTY_PATH 0x04
+
+/*
+ * The new mount API: move_mount(from_dfd, from_path, to_dfd, to_path,
+ * flags), arguments captured at entry. An open_tree(OPEN_TREE_CLONE) copy
+ * of an nsfs file (its mount in an anonymous namespace) attached somewhere
+ * is a new pin; a mount already attached that moves (by fd or by path) is
+ * NSAUDIT_F_MOVE. Moves of other mounts go to user space too (it keeps the
+ * nsfs mount table and drops the rest).
+ */
+SEC("tracepoint/syscalls/sys_enter_move_mount")
+int tp_enter_move_mount(struct trace_event_raw_sys_enter *ctx)
+{
+	struct tstate *ts;
+
+	if (!op_wanted(NSAUDIT_OP_MOUNT))
+		return 0;
+	ts = tstate_get();
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_MOUNT;
+	ts->p.fd = ctx->args[0];		/* from_dfd */
+	ts->p.args[0] = ctx->args[1];		/* from_path */
+	ts->p.args[1] = ctx->args[3];		/* to_path */
+	ts->p.arg = ctx->args[4];		/* flags */
+	return 0;
+}
+
 SEC("tracepoint/syscalls/sys_exit_move_mount")
 int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
 {
-	struct task_struct *task;
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_MOUNT);
 	struct nsaudit_event *e;
-	struct ns_common *ns;
-	struct pt_regs *regs;
-	struct file *file;
-	__u32 type;
+	struct ns_common *ns = NULL;
+	struct file *file = NULL;
+	bool anon = false, by_fd;
+	__u32 type = NSAUDIT_NS_UNKNOWN;
 
-	if (ctx->ret != 0 || !op_wanted(NSAUDIT_OP_MOUNT))
+	if (!ts)
 		return 0;
-	task = (void *)bpf_get_current_task();
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	/* move_mount(from_dfd, from_path, to_dfd, to_path, flags) */
-	file = task_fd_file(task, (int)BPF_CORE_READ(regs, di));
-	if (!file || !file_is_nsfs(file))
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ctx->ret != 0)
 		return 0;
-	ns = file_ns(file);
-	type = ns_type(ns);
-	if (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type)))
+	by_fd = ts->p.arg & MOVE_MOUNT_F_EMPTY_PATH;
+	if (by_fd) {
+		file = cur_fd_file(ts->p.fd);
+		if (file && file_is_nsfs(file)) {
+			ns = file_ns(file);
+			type = ns_type(ns);
+			file_mnt_ns(file, &anon);
+		}
+	}
+	if (!type_wanted(type))
 		return 0;
-	e = event_start_path(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	e = event_reserve(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS, sizeof(*e), true);
 	if (!e)
 		return 0;
 	e->ns_type = type;
-	ns_ident(ns, &e->ns_inum, &e->ns_id);
-	e->ns_refs = ns_refcount(ns);
-	e->flags |= NSAUDIT_F_HAS_NS | NSAUDIT_F_NEW_MOUNT_API;
-	e->fd = (int)BPF_CORE_READ(regs, di);
-	e->arg = BPF_CORE_READ(regs, r8);
-	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)BPF_CORE_READ(regs, r10));
+	event_set_ns(e, ns);
+	e->flags |= NSAUDIT_F_NEW_MOUNT_API;
+	if (!(ns && anon))
+		e->flags |= NSAUDIT_F_MOVE;	/* not a fresh clone: it moves */
+	e->fd = by_fd ? ts->p.fd : -1;
+	e->arg = ts->p.arg;
+	e->mnt_ns_inum = cur_mnt_ns_inum();
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[1]);
+	if (!by_fd)
+		bpf_probe_read_user_str(e->src_path, sizeof(e->src_path), (void *)ts->p.args[0]);
 	event_submit(e);
 	return 0;
 }
 
 /*
- * umount2(): user space knows which mount points are nsfs pins (from
- * mountinfo and earlier mount records) and keeps only those.
+ * umount2(target, flags): user space knows which mount points are nsfs
+ * pins (from mountinfo and earlier mount records) and keeps only those.
  */
+SEC("tracepoint/syscalls/sys_enter_umount")
+int tp_enter_umount(struct trace_event_raw_sys_enter *ctx)
+{
+	struct tstate *ts;
+
+	if (!op_wanted(NSAUDIT_OP_UMOUNT))
+		return 0;
+	ts = tstate_get();
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_UMOUNT;
+	ts->p.args[0] = ctx->args[0];
+	ts->p.arg = ctx->args[1];
+	return 0;
+}
+
 SEC("tracepoint/syscalls/sys_exit_umount")
 int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 {
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_UMOUNT);
 	struct nsaudit_event *e;
-	struct pt_regs *regs;
 
-	if (ctx->ret != 0 || !op_wanted(NSAUDIT_OP_UMOUNT))
+	if (!ts)
 		return 0;
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	e = event_start_path(NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ctx->ret != 0)
+		return 0;
+	e = event_reserve(NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS, NSAUDIT_EVENT_PATH, true);
 	if (!e)
 		return 0;
-	e->arg = BPF_CORE_READ(regs, si);
-	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)BPF_CORE_READ(regs, di));
+	e->arg = ts->p.arg;
+	e->mnt_ns_inum = cur_mnt_ns_inum();
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[0]);
 	event_submit(e);
 	return 0;
 }
@@ -826,17 +1231,11 @@ int BPF_PROG(fexit_sys_nsfd, const struct pt_regs *regs, long ret)
 	struct task_struct *task = (void *)bpf_get_current_task();
 	struct nsaudit_event *e;
 	struct file *file;
-	__u32 type;
 
-	if (!op_wanted(NSAUDIT_OP_NSFD))
-		return 0;
-	type = clone_flag_to_type(BPF_CORE_READ(regs, si));
-	if (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type)))
-		return 0;
-	e = event_start(NSAUDIT_OP_NSFD, NSAUDIT_PROBE_FEXIT_SYS_NSFD);
+	e = event_ns(NSAUDIT_OP_NSFD, NSAUDIT_PROBE_FEXIT_SYS_NSFD,
+		     clone_flag_to_type(BPF_CORE_READ(regs, si)), NULL, NSAUDIT_EVENT_SHORT, true);
 	if (!e)
 		return 0;
-	e->ns_type = type;
 	e->arg = BPF_CORE_READ(regs, si);
 	e->via = NSAUDIT_VIA_NSFD;
 	if (BPF_CORE_READ(regs, dx) & NSFD_FOR_CHILDREN)
@@ -846,19 +1245,11 @@ int BPF_PROG(fexit_sys_nsfd, const struct pt_regs *regs, long ret)
 		e->target_pid = e->pid;	/* pid 0 means the caller */
 	e->result = ret < 0 ? ret : 0;
 	if (ret >= 0) {
-		struct fd_key k = { .tgid = e->pid, .fd = ret };
-		struct fd_origin o = { .via = NSAUDIT_VIA_NSFD };
-
 		e->fd = ret;
 		file = task_fd_file(task, ret);
 		if (file && file_is_nsfs(file)) {
-			struct ns_common *ns = file_ns(file);
-
-			ns_ident(ns, &e->ns_inum, &e->ns_id);
-			e->ns_refs = ns_refcount(ns);
-			e->flags |= NSAUDIT_F_HAS_NS;
-			o.file = (__u64)file;
-			bpf_map_update_elem(&fd_origins, &k, &o, BPF_ANY);
+			event_set_ns(e, file_ns(file));
+			note_origin(file, NSAUDIT_VIA_NSFD, e->ns_inum);
 		}
 	}
 	event_submit(e);
@@ -876,7 +1267,7 @@ int BPF_PROG(fentry_sys_setns, const struct pt_regs *regs)
 SEC("fexit/__x64_sys_setns")
 int BPF_PROG(fexit_sys_setns, const struct pt_regs *regs, long ret)
 {
-	pending_finish(NSAUDIT_OP_SETNS, ret);
+	setns_exit(ret);
 	return 0;
 }
 
@@ -893,7 +1284,8 @@ int BPF_PROG(fexit_sys_setns, const struct pt_regs *regs, long ret)
 static __always_inline int note_switch(unsigned int nstype, struct ns_common *old_ns,
 				       __u32 probe)
 {
-	struct pending *p = pending_get(NSAUDIT_OP_SETNS);
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_SETNS);
+	struct pending *p = ts ? &ts->p : NULL;
 	__u32 type = clone_flag_to_type(nstype);
 
 	if (!p || type >= NSAUDIT_NS_MAX || !old_ns)
@@ -929,15 +1321,13 @@ int BPF_PROG(tp_nsfd, pid_t pid, bool pidfd, unsigned int nstype, unsigned int f
 	     struct task_struct *target, struct ns_common *ns, int ret)
 {
 	struct nsaudit_event *e;
-	__u32 type = clone_flag_to_type(nstype);
 
-	if (!op_wanted(NSAUDIT_OP_NSFD) || (!pidfd && nsfd_fexit) ||
-	    (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type))))
+	if (!pidfd && nsfd_fexit)
 		return 0;
-	e = event_start(NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_NSFD);
+	e = event_ns(NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_NSFD, clone_flag_to_type(nstype), ns,
+		     NSAUDIT_EVENT_SHORT, true);
 	if (!e)
 		return 0;
-	e->ns_type = type;
 	e->arg = nstype;
 	e->via = pidfd ? NSAUDIT_VIA_PIDFD : NSAUDIT_VIA_NSFD;
 	if (flags & NSFD_FOR_CHILDREN)
@@ -945,11 +1335,6 @@ int BPF_PROG(tp_nsfd, pid_t pid, bool pidfd, unsigned int nstype, unsigned int f
 	e->result = ret < 0 ? ret : 0;
 	e->fd = ret >= 0 ? ret : -1;
 	e->target_pid = pid ? pid : (__s32)e->pid;	/* pid 0 means the caller */
-	if (ns) {
-		ns_ident(ns, &e->ns_inum, &e->ns_id);
-		e->ns_refs = ns_refcount(ns);
-		e->flags |= NSAUDIT_F_HAS_NS;
-	}
 	event_submit(e);
 	return 0;
 }
@@ -959,20 +1344,13 @@ SEC("tp_btf/ns_free")
 int BPF_PROG(tp_ns_free, unsigned int nstype, struct ns_common *ns)
 {
 	struct nsaudit_event *e;
-	__u32 type = clone_flag_to_type(nstype);
 
-	if (!op_wanted(NSAUDIT_OP_NS_FREE) ||
-	    (type < NSAUDIT_NS_MAX && !(type_mask & (1u << type))))
-		return 0;
-	e = event_start(NSAUDIT_OP_NS_FREE, NSAUDIT_PROBE_TP_NS_FREE);
+	e = event_ns(NSAUDIT_OP_NS_FREE, NSAUDIT_PROBE_TP_NS_FREE, clone_flag_to_type(nstype),
+		     ns, NSAUDIT_EVENT_SHORT, true);
 	if (!e)
 		return 0;
-	e->ns_type = type;
 	e->arg = nstype;
-	if (ns) {
-		ns_ident(ns, &e->ns_inum, &e->ns_id);
-		e->flags |= NSAUDIT_F_HAS_NS;
-	}
+	e->ns_refs = 0;	/* it is going: the count says nothing */
 	event_submit(e);
 	return 0;
 }

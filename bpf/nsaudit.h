@@ -31,6 +31,8 @@ enum nsaudit_op {
 	NSAUDIT_OP_NSFD,	/* pinned by fd: nsfd(2), patched kernel */
 	NSAUDIT_OP_NS_FREE,	/* the namespace itself was freed */
 	NSAUDIT_OP_LOST,	/* records the kernel side could not deliver */
+	NSAUDIT_OP_QUERY,	/* asked about a namespace, no fd made:
+				 * ioctl(NS_GET_OWNER_UID); arg is the cmd */
 	NSAUDIT_OP_MAX,
 };
 
@@ -68,9 +70,18 @@ enum nsaudit_via {
 	NSAUDIT_VIA_NONE = 0,
 	NSAUDIT_VIA_PROC,	/* open of /proc/PID/ns/TYPE */
 	NSAUDIT_VIA_BIND,	/* open of a bind-mounted nsfs file */
-	NSAUDIT_VIA_PIDFD,	/* a pidfd (setns with CLONE_NEW* bits, or a
-				 * PIDFD_GET_*_NAMESPACE ioctl: op nsfd) */
+	NSAUDIT_VIA_PIDFD,	/* a pidfd (setns with CLONE_NEW* bits), or an nsfs fd
+				 * from a PIDFD_GET_*_NAMESPACE ioctl (op nsfd) */
 	NSAUDIT_VIA_NSFD,	/* nsfd(2) (op nsfd, and setns through its fd) */
+	/*
+	 * nsfs fds made without open() (op nsfd on the stock kernel too; arg is
+	 * the ioctl cmd). A later setns through the same struct file names this
+	 * origin, also after the fd was passed on (dup, fork, SCM_RIGHTS,
+	 * pidfd_getfd): the origin is remembered per struct file, not per fd.
+	 */
+	NSAUDIT_VIA_NS_IOCTL,	/* ioctl NS_GET_USERNS/PARENT, NS_MNT_GET_NEXT/PREV */
+	NSAUDIT_VIA_PIDFD_GETFD, /* pidfd_getfd(2) copied another process's nsfs fd */
+	NSAUDIT_VIA_HANDLE,	/* open_by_handle_at(2) of an nsfs handle (6.18+) */
 	NSAUDIT_VIA_MAX,
 };
 
@@ -79,37 +90,71 @@ enum nsaudit_via {
 #define NSAUDIT_F_HAS_OLD	(1u << 1) /* old_inum/old_ns_id valid */
 #define NSAUDIT_F_HAS_NS	(1u << 2) /* ns_inum/ns_id valid */
 #define NSAUDIT_F_FOR_CHILDREN	(1u << 3) /* pid/time: *_for_children */
+/* mount: moves an existing mount from src_path to path (mount MS_MOVE, or
+ * move_mount of an attached mount): a pin there moves, nothing new is pinned.
+ * Without it, a mount record is a new bind (MS_BIND, or move_mount of an
+ * open_tree(OPEN_TREE_CLONE) copy). MS_BIND|MS_REMOUNT is not recorded at
+ * all: it changes flags of a mount that exists, it pins nothing. */
+#define NSAUDIT_F_MOVE		(1u << 4)
 
+/* Why records were lost (OP_LOST records: lost_reason). Append only. */
+enum nsaudit_lost_reason {
+	NSAUDIT_LOST_RING = 0,	/* the main ring was full */
+	NSAUDIT_LOST_RARE_RING,	/* the reserve ring (rare records) was full */
+	NSAUDIT_LOST_STORAGE,	/* no per-thread state could be allocated:
+				 * the call could not be followed to its exit */
+	NSAUDIT_LOST_MAX,
+};
+
+/*
+ * One record. Threads: tid != pid means a thread other than the leader did
+ * it (a setns changes only that thread's namespaces); user space prints tid
+ * then. Coalescing (issue 16): identical consecutive records of one thread
+ * (same op, type, namespaces, fd, via, flags, arg and result) are sent once,
+ * with repeat = the number of calls, ts_boot_ns = the first call and
+ * last_ts_boot_ns = the last; the record is flushed on any other record of
+ * the thread, on its exit and by the reader's timer. The fields from op on
+ * are what "identical" compares (plus pid/tid, the same thread).
+ */
 struct nsaudit_event {
-	__u64 ts_boot_ns;	/* bpf_ktime_get_boot_ns() */
-	__u64 ns_id;		/* kernel 64-bit ns id (6.18+), net cookie, or 0 */
-	__u64 old_ns_id;
-	__u64 cgroup_id;	/* bpf_get_current_cgroup_id() */
-	__u64 count;		/* OP_LOST: records lost */
-	__u64 arg;		/* raw flags argument of the syscall; OP_LOST: total */
+	__u64 ts_boot_ns;	/* bpf_ktime_get_boot_ns(): the (first) call */
+	__u64 last_ts_boot_ns;	/* coalesced: the last call; else 0 */
+	__u64 repeat;		/* calls this record stands for (0 and 1: one) */
 	__u64 kseq;		/* kernel-side sequence: dedup across recorder restarts */
+	__u64 cgroup_id;	/* bpf_get_current_cgroup_id() */
+	__u64 count;		/* OP_LOST: records (calls) lost */
 	__u64 exe_ino;		/* the actor's executable: inode ... */
+	__u32 exe_dev;		/* ... and kernel dev_t of its file system */
+	__u32 ns_refs;		/* reference count where the hook can see it */
+	__u32 ppid;
+	__u32 uid;
+	__u32 euid;
+	__u32 auid;		/* loginuid, (u32)-1 when unset */
+	__u32 mnt_ns_inum;	/* mount/umount: the actor's mount namespace
+				 * (user space keys its mount table by it) */
+	__u32 lost_reason;	/* OP_LOST: enum nsaudit_lost_reason */
+	char comm[NSAUDIT_COMM_LEN];
+	/* ---- compared by coalescing from here to path ---- */
 	__u32 op;		/* enum nsaudit_op */
 	__u32 ns_type;		/* enum nsaudit_ns_type */
+	__u64 ns_id;		/* kernel 64-bit ns id (6.18+), or 0 */
+	__u64 old_ns_id;
+	__u64 arg;		/* raw flags/cmd argument of the syscall;
+				 * OP_LOST: running total of that reason */
 	__u32 ns_inum;		/* the namespace acted on (entered/created/pinned) */
 	__u32 old_inum;		/* setns/unshare/clone: the one left */
 	__s32 result;		/* 0 or -errno; open: the new fd (the record
 				 * says 0 and has it in fd); nsfd: 0, fd in fd */
 	__u32 pid;		/* tgid of the actor */
 	__u32 tid;
-	__u32 ppid;
-	__u32 uid;
-	__u32 euid;
-	__u32 auid;		/* loginuid, (u32)-1 when unset */
 	__s32 target_pid;	/* open/nsfd: whose namespace; clone: child */
 	__s32 fd;		/* setns/open/nsfd: the namespace fd */
 	__u32 probe;		/* enum nsaudit_probe */
 	__u32 via;		/* enum nsaudit_via */
 	__u32 flags;		/* NSAUDIT_F_* */
-	__u32 ns_refs;		/* reference count where the hook can see it */
-	__u32 exe_dev;		/* ... and kernel dev_t of its file system */
-	char comm[NSAUDIT_COMM_LEN];
 	char path[NSAUDIT_PATH_LEN]; /* open: file; mount/umount: target */
+	char src_path[NSAUDIT_PATH_LEN]; /* mount: the source (bind) or the mount
+					  * moved (NSAUDIT_F_MOVE) */
 };
 
 /*
@@ -122,9 +167,15 @@ struct nsaudit_exe_key {
 	__u32 pad;
 };
 
-/* Records without a path end before it: setns, the hot one, is 160 bytes
- * in the ring instead of 416, so the same ring holds 2.6 times as many. */
+/*
+ * Records are sent in three lengths: without the paths (setns, the hot one:
+ * 176 bytes instead of 688: the same ring holds four times as many), with
+ * path (open, umount), and whole (mount, with src_path).
+ */
 #define NSAUDIT_EVENT_SHORT __builtin_offsetof(struct nsaudit_event, path)
+#define NSAUDIT_EVENT_PATH  __builtin_offsetof(struct nsaudit_event, src_path)
+/* The part coalescing compares: op up to path. */
+#define NSAUDIT_EVENT_KEY   __builtin_offsetof(struct nsaudit_event, op)
 
 /* One process as the startup snapshot (iter/task) saw it. */
 struct nsaudit_task_snap {

@@ -8,22 +8,44 @@
  *   6.1:  the type is in ns->ops->type and the refcount is ns_common.count.
  * vmlinux.h comes from 6.18, so the 6.1 shapes are declared as ___v61
  * flavours; bpf_core_field_exists() picks the right one at load time.
+ * This is the one shim: holders.bpf.c and nsaudit.bpf.c both use it.
  */
 #ifndef NSAUDIT_CORE_BPF_H
 #define NSAUDIT_CORE_BPF_H
 
 #include "ns_consts.bpf.h"
 
-#define MS_BIND			4096
+#define MS_BIND		4096
+#define MS_REMOUNT	32
+#define MS_MOVE		8192
 
+/*
+ * The 6.1 shapes (vmlinux.h is 6.18's). One place for every flavour the
+ * programs need; bpf_core_field_exists() on the 6.18 field picks at load.
+ */
 struct proc_ns_operations___v61 {
 	int type;
 } __attribute__((preserve_access_index));
 
 struct ns_common___v61 {
-	refcount_t count;
-	const struct proc_ns_operations___v61 *ops;
+	atomic_long_t stashed;	/* 6.18: struct dentry *stashed */
+	refcount_t count;	/* 6.18: __ns_ref */
+	const struct proc_ns_operations___v61 *ops; /* 6.18: ns_type */
 } __attribute__((preserve_access_index));
+
+/* 6.1 keeps sk_net_refcnt in struct sock, 6.18 skc_net_refcnt in sock_common. */
+struct sock___v61 {
+	unsigned int sk_net_refcnt : 1;
+} __attribute__((preserve_access_index));
+
+/* 6.1 tells anonymous mount namespaces (open_tree clones) by seq == 0;
+ * 6.18 by ns.ns_id == 0. */
+struct mnt_namespace___v61 {
+	__u64 seq;
+} __attribute__((preserve_access_index));
+
+/* 6.1's pidfd is an anon inode with the struct pid in private_data; 6.18's
+ * lives on pidfs with the pid in the inode's i_private. */
 
 static __always_inline __u32 clone_flags_to_mask(__u64 flags)
 {
@@ -71,16 +93,44 @@ static __always_inline __u32 clone_flag_to_type(__u64 flag)
 	return NSAUDIT_NS_UNKNOWN;
 }
 
-/* enum nsaudit_ns_type of a namespace. */
-static __always_inline __u32 ns_type(struct ns_common *ns)
+/* The CLONE_NEW* flag of a namespace: ns_type (6.18) or ops->type (6.1). */
+static __always_inline __u32 ns_clone_flag(struct ns_common *ns)
 {
 	const struct proc_ns_operations___v61 *ops;
 	struct ns_common___v61 *old = (void *)ns;
 
 	if (bpf_core_field_exists(ns->ns_type))
-		return clone_flag_to_type(BPF_CORE_READ(ns, ns_type));
+		return BPF_CORE_READ(ns, ns_type);
 	ops = BPF_CORE_READ(old, ops);
-	return clone_flag_to_type(BPF_CORE_READ(ops, type));
+	return ops ? BPF_CORE_READ(ops, type) : 0;
+}
+
+/* enum nsaudit_ns_type of a namespace. */
+static __always_inline __u32 ns_type(struct ns_common *ns)
+{
+	return clone_flag_to_type(ns_clone_flag(ns));
+}
+
+/* An nsfs dentry exists for it (ns.stashed; it holds a reference). */
+static __always_inline bool ns_has_dentry(struct ns_common *ns)
+{
+	struct ns_common___v61 *old = (void *)ns;
+
+	if (bpf_core_field_exists(ns->__ns_ref))
+		return BPF_CORE_READ(ns, stashed) != NULL;
+	return BPF_CORE_READ(old, stashed.counter) != 0;
+}
+
+/* The socket holds a reference on its network namespace. */
+static __always_inline int sock_net_ref(struct sock *sk)
+{
+	struct sock___v61 *old = (void *)sk;
+
+	if (bpf_core_field_exists(sk->__sk_common.skc_net_refcnt))
+		return BPF_CORE_READ_BITFIELD_PROBED(&sk->__sk_common, skc_net_refcnt);
+	if (bpf_core_field_exists(old->sk_net_refcnt))
+		return BPF_CORE_READ_BITFIELD_PROBED(old, sk_net_refcnt);
+	return 1;
 }
 
 /*
@@ -201,11 +251,33 @@ static __always_inline bool file_is_nsfs(struct file *file)
 	return BPF_CORE_READ(file, f_inode, i_sb, s_magic) == NSFS_MAGIC;
 }
 
+/*
+ * A pidfd: on pidfs (6.9+), or an anon inode file named "[pidfd]" (older
+ * kernels). Other anon inode files (eventfd, signalfd, ...) are not.
+ */
 static __always_inline bool file_is_pidfd(struct file *file)
 {
 	unsigned long magic = BPF_CORE_READ(file, f_inode, i_sb, s_magic);
+	char name[8] = {};
 
-	return magic == PIDFS_MAGIC || magic == ANON_INODE_FS_MAGIC;
+	if (magic == PIDFS_MAGIC)
+		return true;
+	if (magic != ANON_INODE_FS_MAGIC)
+		return false;
+	bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(file, f_path.dentry, d_name.name));
+	return name[0] == '[' && name[1] == 'p' && name[2] == 'i' && name[3] == 'd' &&
+	       name[4] == 'f' && name[5] == 'd' && name[6] == ']';
+}
+
+/* The process a pidfd refers to (its tgid in the initial pid namespace). */
+static __always_inline __s32 pidfd_tgid(struct file *file)
+{
+	unsigned long magic = BPF_CORE_READ(file, f_inode, i_sb, s_magic);
+	struct pid *pid;
+
+	pid = magic == PIDFS_MAGIC ? BPF_CORE_READ(file, f_inode, i_private)
+				   : BPF_CORE_READ(file, private_data);
+	return pid ? BPF_CORE_READ(pid, numbers[0].nr) : 0;
 }
 
 /* nsfs keeps the namespace in the inode's i_private. */
@@ -228,6 +300,30 @@ static __always_inline bool file_is_bind_mount(struct file *file)
 	m = (void *)vfs - bpf_core_field_offset(struct mount, mnt);
 	mnt_ns = (unsigned long)BPF_CORE_READ(m, mnt_ns);
 	return mnt_ns && mnt_ns < (unsigned long)-4095;
+}
+
+/*
+ * The mount namespace of the mount a file was opened through: NULL for nsfs'
+ * internal mount (/proc/PID/ns/TYPE, ioctl-made fds). *anon: an anonymous one
+ * (a detached open_tree(OPEN_TREE_CLONE) copy, not attached anywhere yet).
+ */
+static __always_inline struct mnt_namespace *file_mnt_ns(struct file *file, bool *anon)
+{
+	struct vfsmount *vfs = BPF_CORE_READ(file, f_path.mnt);
+	struct mnt_namespace___v61 *old;
+	struct mnt_namespace *mns;
+	struct mount *m;
+
+	m = (void *)vfs - bpf_core_field_offset(struct mount, mnt);
+	mns = BPF_CORE_READ(m, mnt_ns);
+	if (!mns || (unsigned long)mns >= (unsigned long)-4095)
+		return NULL;
+	old = (void *)mns;
+	if (bpf_core_field_exists(mns->ns.ns_id))
+		*anon = BPF_CORE_READ(mns, ns.ns_id) == 0;
+	else
+		*anon = BPF_CORE_READ(old, seq) == 0;
+	return mns;
 }
 
 #endif /* NSAUDIT_CORE_BPF_H */

@@ -47,7 +47,7 @@ static const char *const ops[NSAUDIT_OP_MAX] = {
 	[NSAUDIT_OP_CLONE] = "clone",	[NSAUDIT_OP_OPEN] = "open",
 	[NSAUDIT_OP_MOUNT] = "mount",	[NSAUDIT_OP_UMOUNT] = "umount",
 	[NSAUDIT_OP_NSFD] = "nsfd",	[NSAUDIT_OP_NS_FREE] = "ns_free",
-	[NSAUDIT_OP_LOST] = "lost",
+	[NSAUDIT_OP_LOST] = "lost",	[NSAUDIT_OP_QUERY] = "query",
 };
 
 static const char *const probes[NSAUDIT_PROBE_MAX] = {
@@ -67,6 +67,9 @@ static const char *const vias[NSAUDIT_VIA_MAX] = {
 	[NSAUDIT_VIA_BIND] = "bind",
 	[NSAUDIT_VIA_PIDFD] = "pidfd",
 	[NSAUDIT_VIA_NSFD] = "nsfd",
+	[NSAUDIT_VIA_NS_IOCTL] = "ns_ioctl",
+	[NSAUDIT_VIA_PIDFD_GETFD] = "pidfd_getfd",
+	[NSAUDIT_VIA_HANDLE] = "handle",
 };
 
 const char *nstype_name(unsigned int type)
@@ -133,6 +136,17 @@ int op_from_name(const char *name)
 const char *probe_name(unsigned int probe)
 {
 	return probe < NSAUDIT_PROBE_MAX ? probes[probe] : NULL;
+}
+
+static const char *const lost_reasons[NSAUDIT_LOST_MAX] = {
+	[NSAUDIT_LOST_RING] = "ring_full",
+	[NSAUDIT_LOST_RARE_RING] = "reserve_ring_full",
+	[NSAUDIT_LOST_STORAGE] = "task_storage",
+};
+
+const char *lost_reason_name(unsigned int reason)
+{
+	return reason < NSAUDIT_LOST_MAX ? lost_reasons[reason] : NULL;
 }
 
 const char *via_name(unsigned int via)

@@ -15,6 +15,8 @@
 
 /* "net", "uts", ... ; NULL for out-of-range. */
 const char *nstype_name(unsigned int type);
+/* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage". */
+const char *lost_reason_name(unsigned int reason);
 /* enum nsaudit_ns_type for a name, or -1. */
 int nstype_from_name(const char *name);
 /* CLONE_NEW* flag of a type, and back (-1 unless exactly one known bit). */

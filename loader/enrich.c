@@ -445,6 +445,28 @@ static bool find_mount(const char *file, const char *path, int *type, uint32_t *
 	return found;
 }
 
+/* A pin moved (MS_MOVE, move_mount): from the known mount at from to to. */
+static bool mount_move(struct enrich *en, const char *from, const char *to, int *type,
+		       uint32_t *inum)
+{
+	char *p;
+	int i;
+
+	for (i = 0; i < en->nmounts; i++) {
+		if (strcmp(en->mounts[i].path, from))
+			continue;
+		p = strdup(to);
+		if (!p)
+			return false;
+		free(en->mounts[i].path);
+		en->mounts[i].path = p;
+		*type = en->mounts[i].type;
+		*inum = en->mounts[i].inum;
+		return true;
+	}
+	return false;
+}
+
 static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 {
 	char path[PATH_MAX], real[PATH_MAX], file[64];
@@ -452,6 +474,13 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 	int type;
 
 	absolute_path(e, path, sizeof(path));
+	if (!(e->flags & NSAUDIT_F_HAS_NS) && (e->flags & NSAUDIT_F_MOVE) && e->src_path[0] == '/' &&
+	    mount_move(en, e->src_path, path, &type, &inum)) {
+		/* a known pin moved: it names the same namespace at its new place */
+		e->ns_type = type;
+		e->ns_inum = inum;
+		e->flags |= NSAUDIT_F_HAS_NS;
+	}
 	if (!(e->flags & NSAUDIT_F_HAS_NS)) {
 		/* mount(2): which namespace is now mounted there, if any */
 		snprintf(file, sizeof(file), "/proc/%u/mountinfo", e->pid);

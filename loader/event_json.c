@@ -88,6 +88,13 @@ struct json_object *event_to_json(const struct nsaudit_event *e, const struct ev
 	format_rfc3339(x->realtime_ns, ts, sizeof(ts));
 	add_u64(o, "seq", x->seq);
 	add(o, "time", json_object_new_string(ts));
+	if (e->repeat > 1) {
+		/* coalesced: repeat identical calls, the first at time */
+		add_u64(o, "repeat", e->repeat);
+		format_rfc3339(x->realtime_ns + (int64_t)(e->last_ts_boot_ns - e->ts_boot_ns), ts,
+			       sizeof(ts));
+		add(o, "last_time", json_object_new_string(ts));
+	}
 	add(o, "op", json_object_new_string(op_name(e->op) ?: "unknown"));
 	add_i64(o, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);
 	if (e->result < 0)
@@ -133,7 +140,18 @@ struct json_object *event_to_json(const struct nsaudit_event *e, const struct ev
 		add(o, "via", json_object_new_string(via));
 	if (e->path[0])
 		json_add_bytes(o, "path", e->path, sizeof(e->path));
+	if (e->src_path[0])
+		json_add_bytes(o, "src_path", e->src_path, sizeof(e->src_path));
+	if (e->flags & NSAUDIT_F_MOVE)
+		add(o, "move", json_object_new_boolean(1));
+	if (e->mnt_ns_inum)
+		add_u64(o, "mnt_ns", e->mnt_ns_inum);
+	if ((e->op == NSAUDIT_OP_NSFD || e->op == NSAUDIT_OP_QUERY) && e->arg &&
+	    e->probe == NSAUDIT_PROBE_TP_SYSCALLS && e->via != NSAUDIT_VIA_PIDFD_GETFD &&
+	    e->via != NSAUDIT_VIA_HANDLE)
+		add_u64(o, "ioctl", e->arg);
 	if (e->op == NSAUDIT_OP_LOST) {
+		add(o, "reason", json_object_new_string(lost_reason_name(e->lost_reason) ?: "?"));
 		add_u64(o, "count", e->count);
 		add_u64(o, "lost_total", e->arg);	/* the kernel's running count */
 	}
@@ -213,8 +231,18 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fputs(" (for children)", f);
 	if (get_i64(rec, "count", &v))
 		fprintf(f, " count=%lld", (long long)v);
-	if (get_i64(rec, "pid", &v))
+	if ((s = get_str(rec, "reason")))
+		fprintf(f, " reason=%s", s);
+	if (get_i64(rec, "repeat", &v))
+		fprintf(f, " x%lld", (long long)v);
+	if (get_i64(rec, "pid", &v)) {
+		int64_t tid;
+
 		fprintf(f, " pid=%lld", (long long)v);
+		/* a thread's own setns/unshare: only that thread changed */
+		if (get_i64(rec, "tid", &tid) && tid != v)
+			fprintf(f, " tid=%lld", (long long)tid);
+	}
 	if ((s = get_str(rec, "comm"))) {
 		fputs(" comm=", f);
 		audit_text_quote(f, s);
@@ -227,6 +255,10 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " fd=%lld", (long long)v);
 	if ((s = get_str(rec, "via")))
 		fprintf(f, " via=%s", s);
+	if ((s = get_str(rec, "src_path"))) {
+		fputs(get_bool(rec, "move") ? " moved_from=" : " source=", f);
+		print_escaped(f, s);
+	}
 	if ((s = get_str(rec, "path"))) {
 		fputs(" path=", f);
 		audit_text_quote(f, s);

@@ -27,20 +27,39 @@
 #define RESUME_MAX 256
 #define BPF_FS_MAGIC 0xcafe4a11
 
+/* Arena of one drain: records copied out of the rings, in kseq order after. */
+#define ARENA_SIZE (1u << 20)
+#define ARENA_RECS (ARENA_SIZE / NSAUDIT_EVENT_SHORT)
+
+struct batch_rec {
+	uint64_t kseq;
+	uint32_t off;
+	uint32_t len;
+};
+
 struct tracer {
 	struct tracer_opts o;
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
 	int ring_fd;
+	int rare_fd;			/* the reserve ring: rare records */
 	int bss_fd;			/* .bss: lost_events, next_kseq */
+	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
 	bool reused;
-	struct ring_buffer *rb;
+	struct ring_buffer *rb;		/* the main ring */
+	struct ring_buffer *rb_rare;	/* the reserve ring */
+	/* one drain's records from both rings, put back in kernel order */
+	char *arena;
+	size_t arena_used;
+	struct batch_rec *recs;
+	size_t nrecs;
 	uint64_t resume_kseq[RESUME_MAX]; /* already written by a predecessor */
 	size_t nresume;
 	struct enrich *en;
 	struct nsnames *names;		/* ns_name, old_name */
-	char hooks[256];
+	char hooks[768];
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
+	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[] */
 	struct tracer_stats stats;
 	tracer_event_fn on_event;
 	void *ctx;
@@ -53,12 +72,14 @@ const char tracer_opts_help[] =
 	"  -t, --type LIST      only these namespace types: net,uts,ipc,mnt,pid,user,\n"
 	"                       cgroup,time\n"
 	"  -o, --op LIST        only these operations: setns,unshare,clone,open,mount,\n"
-	"                       umount,nsfd,ns_free (lost records always pass)\n"
+	"                       umount,nsfd,ns_free,query (lost records always pass)\n"
 	"      --container C    only records about container C (id, 12+ character id\n"
 	"                       prefix or podman name): its namespaces, entered, left,\n"
 	"                       made or pinned, from the runtimes' state\n"
 	"      --ring-size N    kernel ring buffer size in bytes, power of two\n"
 	"                       (default 4194304; K and M suffixes work)\n"
+	"      --no-coalesce    one record per call, even for identical consecutive\n"
+	"                       calls of a thread (default: one record with repeat=N)\n"
 	"  -v, --verbose        show libbpf's messages and the hooks chosen\n";
 
 void tracer_opts_init(struct tracer_opts *o)
@@ -76,6 +97,7 @@ const struct option tracer_options[] = {
 	{ "type", required_argument, NULL, 't' },
 	{ "op", required_argument, NULL, 'o' },
 	{ "ring-size", required_argument, NULL, TRACER_OPT_RING_SIZE },
+	{ "no-coalesce", no_argument, NULL, TRACER_OPT_NO_COALESCE },
 	{ "container", required_argument, NULL, TRACER_OPT_CONTAINER },
 	{ NULL, 0, NULL, 0 },
 };
@@ -87,6 +109,8 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 
 	if (!strcmp(name, "verbose")) {
 		o->verbose = true;
+	} else if (!strcmp(name, "no-coalesce")) {
+		o->no_coalesce = true;
 	} else if (!strcmp(name, "pid")) {
 		if (parse_long(v, 1, 0x3fffffff, &n)) {
 			snprintf(err, errlen, "--pid '%.32s': not a process id", v);
@@ -165,7 +189,7 @@ int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, ch
 static void describe_hooks(struct tracer *t)
 {
 	static const char sys[] = "tracepoint/syscalls/sys_";
-	char calls[160] = "", other[160] = "";
+	char calls[256] = "", other[512] = "";
 	struct bpf_program *p;
 
 	bpf_object__for_each_program(p, t->skel->obj) {
@@ -175,7 +199,7 @@ static void describe_hooks(struct tracer *t)
 			continue;
 		if (!strncmp(sec, sys, sizeof(sys) - 1)) {
 			const char *name = strchr(sec + sizeof(sys) - 1, '_') + 1;
-			char tok[40], have[170];
+			char tok[40], have[270];
 
 			/* enter and exit: once */
 			snprintf(tok, sizeof(tok), ",%s,", name);
@@ -197,6 +221,8 @@ static void describe_hooks(struct tracer *t)
  * is seen at sys_setns and at setns_switch_ns; where only the patch's
  * tracepoints are usable, those; everywhere else, the syscall tracepoints.
  */
+#define WANT_NSFD(t) ((t)->o.op_mask & (1u << NSAUDIT_OP_NSFD))
+
 static void choose_hooks(struct tracer *t)
 {
 	struct nsaudit_bpf *s = t->skel;
@@ -205,8 +231,16 @@ static void choose_hooks(struct tracer *t)
 		const char *event;	/* tracefs event that must exist */
 	} syscalls[] = {
 		{ s->progs.tp_exit_openat2, "syscalls/sys_exit_openat2" },
+		{ s->progs.tp_enter_openat2, "syscalls/sys_enter_openat2" },
 		{ s->progs.tp_exit_open, "syscalls/sys_exit_open" },
+		{ s->progs.tp_enter_open, "syscalls/sys_enter_open" },
 		{ s->progs.tp_exit_move_mount, "syscalls/sys_exit_move_mount" },
+		{ s->progs.tp_enter_move_mount, "syscalls/sys_enter_move_mount" },
+		{ s->progs.tp_enter_clone3, "syscalls/sys_enter_clone3" },
+		{ s->progs.tp_exit_clone3, "syscalls/sys_exit_clone3" },
+		{ s->progs.tp_enter_pidfd_getfd, "syscalls/sys_enter_pidfd_getfd" },
+		{ s->progs.tp_exit_pidfd_getfd, "syscalls/sys_exit_pidfd_getfd" },
+		{ s->progs.tp_exit_open_by_handle_at, "syscalls/sys_exit_open_by_handle_at" },
 	};
 	struct features ft;
 	bool patched, fentry, nstp;
@@ -225,6 +259,8 @@ static void choose_hooks(struct tracer *t)
 	s->rodata->have_nsfd = ft.have[FEAT_SYS_NSFD];
 	s->rodata->nsfd_fexit = fentry;
 	nstp = ft.have[FEAT_NS_TRACEPOINTS];
+	/* where tp_btf/nsfd records the pidfd ioctls, the ioctl hook does not */
+	s->rodata->pidfd_ioctl_tp = nstp && patched && WANT_NSFD(t);
 	/* an operation nobody asked for costs nothing: its hooks stay out
 	 * (the open hooks alone tax every open on the machine) */
 #define WANT(op) (t->o.op_mask & (1u << NSAUDIT_OP_##op))
@@ -242,14 +278,36 @@ static void choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.tp_enter_unshare, WANT(UNSHARE));
 	bpf_program__set_autoload(s->progs.tp_exit_unshare, WANT(UNSHARE));
 	bpf_program__set_autoload(s->progs.tp_fork, WANT(CLONE));
+	bpf_program__set_autoload(s->progs.tp_enter_clone, WANT(CLONE));
+	bpf_program__set_autoload(s->progs.tp_exit_clone, WANT(CLONE));
 	bpf_program__set_autoload(s->progs.tp_enter_mount, WANT(MOUNT));
 	bpf_program__set_autoload(s->progs.tp_exit_mount, WANT(MOUNT));
+	bpf_program__set_autoload(s->progs.tp_enter_umount, WANT(UMOUNT));
 	bpf_program__set_autoload(s->progs.tp_exit_umount, WANT(UMOUNT));
-	if (!WANT(MOUNT))
+	bpf_program__set_autoload(s->progs.tp_enter_ioctl, WANT(NSFD) || WANT(QUERY));
+	bpf_program__set_autoload(s->progs.tp_exit_ioctl, WANT(NSFD) || WANT(QUERY));
+	/* coalescing: threads' held records out at their exit and on a timer */
+	bpf_program__set_autoload(s->progs.tp_exit_flush, !t->o.no_coalesce);
+	bpf_program__set_autoload(s->progs.flush_held, !t->o.no_coalesce);
+	if (!WANT(CLONE)) {
+		bpf_program__set_autoload(s->progs.tp_enter_clone3, false);
+		bpf_program__set_autoload(s->progs.tp_exit_clone3, false);
+	}
+	if (!WANT(NSFD)) {
+		bpf_program__set_autoload(s->progs.tp_enter_pidfd_getfd, false);
+		bpf_program__set_autoload(s->progs.tp_exit_pidfd_getfd, false);
+		bpf_program__set_autoload(s->progs.tp_exit_open_by_handle_at, false);
+	}
+	if (!WANT(MOUNT)) {
+		bpf_program__set_autoload(s->progs.tp_enter_move_mount, false);
 		bpf_program__set_autoload(s->progs.tp_exit_move_mount, false);
+	}
 	if (!WANT(OPEN)) {
+		bpf_program__set_autoload(s->progs.tp_enter_openat, false);
 		bpf_program__set_autoload(s->progs.tp_exit_openat, false);
+		bpf_program__set_autoload(s->progs.tp_enter_open, false);
 		bpf_program__set_autoload(s->progs.tp_exit_open, false);
+		bpf_program__set_autoload(s->progs.tp_enter_openat2, false);
 		bpf_program__set_autoload(s->progs.tp_exit_openat2, false);
 	}
 #undef WANT
@@ -310,22 +368,98 @@ static bool container_wanted(struct tracer *t, const struct event_extra *x)
 	return false;
 }
 
-static int handle_event(void *ctx, void *data, size_t len)
+/*
+ * Ring callback: copy the record into this drain's arena. The two rings are
+ * read one after the other, so their records are put back in kernel order
+ * (kseq) before anyone sees them. A full arena stops this ring's drain (the
+ * record that stopped it is kept).
+ */
+static int batch_event(void *ctx, void *data, size_t len)
 {
 	struct tracer *t = ctx;
+	struct batch_rec *b;
+	uint64_t kseq;
+
+	if (len < NSAUDIT_EVENT_SHORT)
+		return 0;
+	if (len > sizeof(struct nsaudit_event))
+		len = sizeof(struct nsaudit_event);
+	memcpy(&kseq, (const char *)data + offsetof(struct nsaudit_event, kseq), sizeof(kseq));
+	b = &t->recs[t->nrecs++];
+	b->kseq = kseq;
+	b->off = t->arena_used;
+	b->len = len;
+	memcpy(t->arena + t->arena_used, data, len);
+	t->arena_used += (len + 7) & ~7ul;
+	if (t->arena_used + sizeof(struct nsaudit_event) > ARENA_SIZE || t->nrecs >= ARENA_RECS)
+		return -ENOSPC;
+	return 0;
+}
+
+static int by_kseq(const void *a, const void *b)
+{
+	const struct batch_rec *x = a, *y = b;
+
+	return x->kseq < y->kseq ? -1 : x->kseq > y->kseq;
+}
+
+static int process_event(struct tracer *t, const void *data, size_t len);
+
+static void batch_flush(struct tracer *t)
+{
+	size_t i;
+
+	qsort(t->recs, t->nrecs, sizeof(*t->recs), by_kseq);
+	for (i = 0; i < t->nrecs; i++)
+		process_event(t, t->arena + t->recs[i].off, t->recs[i].len);
+	t->nrecs = 0;
+	t->arena_used = 0;
+}
+
+/*
+ * Read both rings: the reserve ring first and whole (it is small and must
+ * never wait behind a flood), then the main ring up to a full arena; sort
+ * and hand on. Repeats while the main ring filled the arena.
+ */
+static void drain(struct tracer *t)
+{
+	int n;
+
+	do {
+		while (ring_buffer__consume(t->rb_rare) == -ENOSPC && !t->cb_err)
+			batch_flush(t);
+		n = ring_buffer__consume(t->rb);
+		batch_flush(t);
+	} while (n == -ENOSPC && !t->cb_err);
+}
+
+/* Wait for a wakeup of either ring (forced past a fill threshold) or the
+ * timeout; the records are read by drain(), not here. */
+static int wait_rings(struct tracer *t, int ms)
+{
+	struct pollfd p[2] = {
+		{ .fd = ring_buffer__epoll_fd(t->rb), .events = POLLIN },
+		{ .fd = ring_buffer__epoll_fd(t->rb_rare), .events = POLLIN },
+	};
+	int n = poll(p, 2, ms);
+
+	return n < 0 ? -errno : n;
+}
+
+static int process_event(struct tracer *t, const void *data, size_t len)
+{
 	struct nsaudit_event e;
 	struct event_extra x = { 0 };
 	struct json_object *rec;
 
 	if (t->cb_err || len < NSAUDIT_EVENT_SHORT)
 		return 0;
-	memcpy(&e, data, NSAUDIT_EVENT_SHORT);
-	if (len >= sizeof(e))
-		memcpy(e.path, (const char *)data + NSAUDIT_EVENT_SHORT, sizeof(e.path));
-	else
-		e.path[0] = '\0';
+	/* three lengths: short, with path, whole (with src_path) */
+	memset(&e, 0, sizeof(e));
+	memcpy(&e, data, len < sizeof(e) ? len : sizeof(e));
 	e.comm[sizeof(e.comm) - 1] = '\0';
 	e.path[sizeof(e.path) - 1] = '\0';
+	e.src_path[sizeof(e.src_path) - 1] = '\0';
 	if (t->nresume && already_written(t, e.kseq))
 		return 0;
 	if (t->o.comm[0] && strncmp(e.comm, t->o.comm, sizeof(e.comm)))
@@ -357,38 +491,68 @@ static int handle_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-/* The kernel counts what it could not put in the ring: say so, as a record. */
+/*
+ * The kernel counts, per reason, the calls it could not deliver: say so, as
+ * one record per reason. lost_total is the kernel's running total over all
+ * reasons (what a restarted recorder resumes from).
+ */
 static void report_lost(struct tracer *t)
 {
 	struct nsaudit_bpf__bss bss;
-	struct nsaudit_event e = { 0 };
 	uint32_t zero = 0;
-	uint64_t now;
-	struct event_extra x = { 0 };
-	struct json_object *rec;
-	struct timespec ts;
+	unsigned int r;
 
 	/* through the map, not the skeleton's mmap: pinned reuse has no skeleton */
-	if (bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
+	if (t->cb_err || bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
 		return;
-	now = bss.lost_events;
-	if (now <= t->lost_seen || t->cb_err)
+	if (bss.lost_events <= t->lost_seen)
 		return;
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	e.op = NSAUDIT_OP_LOST;
-	e.ns_type = NSAUDIT_NS_UNKNOWN;
-	e.fd = -1;
-	e.probe = NSAUDIT_PROBE_USER;
-	e.count = now - t->lost_seen;
-	e.arg = now;
-	t->stats.lost += e.count;
-	t->lost_seen = now;
-	x.seq = ++t->seq;
-	x.realtime_ns = enrich_realtime(t->en, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
-	rec = event_to_json(&e, &x);
-	if (rec && t->on_event(t->ctx, rec) < 0)
-		t->cb_err = -ECANCELED;
-	json_object_put(rec);
+	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err; r++) {
+		struct nsaudit_event e = { 0 };
+		struct event_extra x = { 0 };
+		struct json_object *rec;
+		struct timespec ts;
+
+		if (bss.lost_reason[r] <= t->reason_seen[r])
+			continue;
+		clock_gettime(CLOCK_BOOTTIME, &ts);
+		e.op = NSAUDIT_OP_LOST;
+		e.ns_type = NSAUDIT_NS_UNKNOWN;
+		e.fd = -1;
+		e.probe = NSAUDIT_PROBE_USER;
+		e.lost_reason = r;
+		e.count = bss.lost_reason[r] - t->reason_seen[r];
+		t->reason_seen[r] = bss.lost_reason[r];
+		t->lost_seen += e.count;
+		e.arg = t->lost_seen;
+		t->stats.lost += e.count;
+		x.seq = ++t->seq;
+		x.realtime_ns =
+			enrich_realtime(t->en, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+		rec = event_to_json(&e, &x);
+		if (rec && t->on_event(t->ctx, rec) < 0)
+			t->cb_err = -ECANCELED;
+		json_object_put(rec);
+	}
+}
+
+/*
+ * Coalesced records held by threads that went quiet: one pass of the
+ * flush_held iterator sends them (every few polls, and when stopping).
+ */
+static void flush_held(struct tracer *t)
+{
+	char buf[64];
+	int fd;
+
+	if (t->flush_link_fd < 0)
+		return;
+	fd = bpf_iter_create(t->flush_link_fd);
+	if (fd < 0)
+		return;
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
 }
 
 /* Learn the processes (and their mount namespaces) that predate us. */
@@ -437,6 +601,9 @@ static int pin_all(struct tracer *t, char *err, size_t errlen)
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "events") ||
 	    (rc = bpf_map__pin(t->skel->maps.events, path)))
 		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "rare") ||
+	    (rc = bpf_map__pin(t->skel->maps.rare, path)))
+		goto fail;
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "counters") ||
 	    (rc = bpf_map__pin(t->skel->maps.bss, path)))
 		goto fail;
@@ -480,11 +647,16 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 
 	pin_path(path, sizeof(path), t->o.pin_dir, "events");
 	t->ring_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "rare");
+	t->rare_fd = bpf_obj_get(path);
+	/* optional: a recorder started with --no-coalesce pinned no flusher */
+	pin_path(path, sizeof(path), t->o.pin_dir, "link_flush_held");
+	t->flush_link_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
 	t->bss_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "config");
 	cfg_fd = bpf_obj_get(path);
-	if (t->ring_fd < 0 || t->bss_fd < 0 || cfg_fd < 0 ||
+	if (t->ring_fd < 0 || t->rare_fd < 0 || t->bss_fd < 0 || cfg_fd < 0 ||
 	    bpf_map_lookup_elem(cfg_fd, &zero, &cfg)) {
 		snprintf(err, errlen, "%s holds incomplete pinned state (%s); "
 			 "remove it with 'nsaudit detach'", t->o.pin_dir, strerror(errno));
@@ -497,9 +669,10 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 	pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths");
 	enrich_set_exe_map(t->en, bpf_obj_get(path), true);
 	if (cfg.filter_tgid != t->o.pid || cfg.type_mask != t->o.type_mask ||
-	    cfg.op_mask != (t->o.op_mask | (1u << NSAUDIT_OP_LOST))) {
+	    cfg.op_mask != (t->o.op_mask | (1u << NSAUDIT_OP_LOST)) ||
+	    cfg.coalesce != !t->o.no_coalesce) {
 		snprintf(err, errlen, "the programs pinned in %s were loaded with other filters "
-			 "(--pid/--type/--op); restart with the same ones to drain them, or "
+			 "(--pid/--type/--op/--no-coalesce); restart with the same ones to drain them, or "
 			 "remove them with 'nsaudit detach'", t->o.pin_dir);
 		return -1;
 	}
@@ -520,7 +693,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		return NULL;
 	}
 	t->o = *o;
-	t->ring_fd = t->bss_fd = -1;
+	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = -1;
 	bpf_log_setup(o->verbose);
 	rc = ensure_pseudo_fs();
 	if (rc) {
@@ -549,6 +722,9 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->skel->rodata->op_mask = o->op_mask | (1u << NSAUDIT_OP_LOST);
 	t->skel->rodata->type_mask = o->type_mask;
 	t->skel->rodata->wakeup_bytes = o->ring_size / 4;
+	t->skel->rodata->rare_wakeup_bytes =
+		bpf_map__max_entries(t->skel->maps.rare) / 4;
+	t->skel->rodata->coalesce = !o->no_coalesce;
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->skel->rodata->self_tgid = o->pin_dir ? 0 : getpid();
 	choose_hooks(t);
@@ -568,12 +744,18 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	if (o->pin_dir && pin_all(t, err, errlen))
 		goto fail;
 	t->ring_fd = bpf_map__fd(t->skel->maps.events);
+	t->rare_fd = bpf_map__fd(t->skel->maps.rare);
 	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
+	if (t->skel->links.flush_held)
+		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
 ring:
-	t->rb = ring_buffer__new(t->ring_fd, handle_event, t, NULL);
-	if (!t->rb) {
+	t->arena = malloc(ARENA_SIZE);
+	t->recs = calloc(ARENA_RECS, sizeof(*t->recs));
+	t->rb = ring_buffer__new(t->ring_fd, batch_event, t, NULL);
+	t->rb_rare = ring_buffer__new(t->rare_fd, batch_event, t, NULL);
+	if (!t->arena || !t->recs || !t->rb || !t->rb_rare) {
 		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
 		goto fail;
 	}
@@ -585,13 +767,36 @@ fail:
 	return NULL;
 }
 
+/*
+ * The log says lost_total calls were reported as lost so far. The kernel's
+ * per-reason counters are taken as seen, less the part not yet reported
+ * (lost while no recorder ran), which is left to report: the ring first.
+ */
+static void tracer_resume_lost(struct tracer *t, uint64_t lost_total)
+{
+	struct nsaudit_bpf__bss bss;
+	uint32_t zero = 0;
+	uint64_t gap, take;
+	unsigned int r;
+
+	t->lost_seen = lost_total;
+	if (bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
+		return;
+	gap = bss.lost_events > lost_total ? bss.lost_events - lost_total : 0;
+	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
+		take = gap < bss.lost_reason[r] ? gap : bss.lost_reason[r];
+		t->reason_seen[r] = bss.lost_reason[r] - take;
+		gap -= take;
+	}
+}
+
 void tracer_resume(struct tracer *t, const uint64_t *kseqs, size_t n, uint64_t lost_total)
 {
 	if (n > RESUME_MAX)
 		n = RESUME_MAX;
 	memcpy(t->resume_kseq, kseqs, n * sizeof(*kseqs));
 	t->nresume = n;
-	t->lost_seen = lost_total;
+	tracer_resume_lost(t, lost_total);
 }
 
 bool tracer_reused_pins(const struct tracer *t)
@@ -602,7 +807,8 @@ bool tracer_reused_pins(const struct tracer *t)
 /* The names pin_all() creates; nothing else in a pin dir is ours. */
 static bool our_pin(const char *name)
 {
-	return !strcmp(name, "events") || !strcmp(name, "counters") || !strcmp(name, "config") ||
+	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
+	       !strcmp(name, "config") ||
 	       !strcmp(name, "exe_paths") || !strncmp(name, "link_", 5);
 }
 
@@ -653,10 +859,13 @@ int tracer_run(struct tracer *t, tracer_event_fn on_event, tracer_batch_fn on_ba
 		 * almost nothing); a full-ish ring forces one. So poll mostly
 		 * times out, and every timeout drains what has accumulated.
 		 */
-		n = ring_buffer__poll(t->rb, t->o.poll_ms);
+		n = wait_rings(t, t->o.poll_ms);
 		if (n < 0 && n != -EINTR)
 			return n;
-		ring_buffer__consume(t->rb);
+		/* every 4th tick (~200 ms): coalesced records of quiet threads */
+		if (ticks % 4 == 3)
+			flush_held(t);
+		drain(t);
 		report_lost(t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
@@ -664,7 +873,8 @@ int tracer_run(struct tracer *t, tracer_event_fn on_event, tracer_batch_fn on_ba
 			enrich_sync_clock(t->en);
 	}
 	/* stopping: whatever the kernel already holds is still delivered */
-	ring_buffer__consume(t->rb);
+	flush_held(t);
+	drain(t);
 	report_lost(t);
 	if (on_batch)
 		on_batch(ctx);
@@ -681,11 +891,18 @@ void tracer_close(struct tracer *t)
 	if (!t)
 		return;
 	ring_buffer__free(t->rb);
+	ring_buffer__free(t->rb_rare);
+	free(t->arena);
+	free(t->recs);
 	if (t->skel) {
 		nsaudit_bpf__destroy(t->skel);
 	} else {
 		if (t->ring_fd >= 0)
 			close(t->ring_fd);
+		if (t->rare_fd >= 0)
+			close(t->rare_fd);
+		if (t->flush_link_fd >= 0)
+			close(t->flush_link_fd);
 		if (t->bss_fd >= 0)
 			close(t->bss_fd);
 	}

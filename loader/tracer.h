@@ -25,6 +25,7 @@ struct tracer_opts {
 	size_t ring_size;	/* --ring-size bytes, power of two */
 	int poll_ms;		/* how long a quiet ring waits before a drain */
 	bool verbose;		/* --verbose: libbpf's messages, hook choices */
+	bool no_coalesce;	/* --no-coalesce: one record per call */
 	const char *pin_dir;	/* record: keep links and ring pinned here so
 				 * events survive a recorder crash; NULL: none */
 	char container[CONTAINER_NAME_LEN]; /* --container: id, id prefix or name */
@@ -35,7 +36,8 @@ struct tracer_opts {
 void tracer_opts_init(struct tracer_opts *o);
 
 /*
- * The filter options (--pid, --comm, --type, --op, --ring-size, --verbose)
+ * The filter options (--pid, --comm, --type, --op, --ring-size, --verbose,
+ * --no-coalesce)
  * as getopt_long entries for a command's table (short options
  * TRACER_SHORTOPTS), and one of them applied by its long name: 1 done, 0
  * not a tracer option, -1 a bad value with a one-line reason in err.
@@ -43,6 +45,7 @@ void tracer_opts_init(struct tracer_opts *o);
 #define TRACER_SHORTOPTS "vp:c:t:o:"
 #define TRACER_OPT_RING_SIZE 0x101
 #define TRACER_OPT_CONTAINER 0x102
+#define TRACER_OPT_NO_COALESCE 0x103
 extern const struct option tracer_options[];
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
 		   size_t errlen);

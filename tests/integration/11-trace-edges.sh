@@ -82,8 +82,9 @@ trace_stop
 expect_eq "--comm: only that command" "$(jq -r .comm "$OUT" | sort -u)" nsops-x
 
 # --- loss is reported: a 4 KiB ring cannot hold 20000 setns between drains
+# (one record per call: coalesced, they would fit)
 OUT=$TMP/lost.jsonl
-trace_start "$OUT" --ring-size 4096 --op setns
+trace_start "$OUT" --ring-size 4096 --op setns --no-coalesce
 "$NSOPS" setns-loop 20000 /proc/self/ns/net >/dev/null
 sleep 0.3
 trace_stop

@@ -71,8 +71,8 @@ for i in $(seq 1 40); do [ "$(anchors)" -ge 2 ] && break; sleep 0.1; done
 n=$(anchors)
 [ "${n:-0}" -ge 2 ] && pass "anchors reached rsyslog's file as text ($n)" ||
 	fail "anchors reached rsyslog's file ($n): $(tail -n 2 "$MSGS")"
-verify "$TMP/v1" --verification-key "$VK" --anchor "$MSGS"
-expect_eq "session 1 verifies with the verification key and the anchors ($(cut -c1-160 "$TMP/v1"))" $? 0
+verify "$TMP/v1" --verification-key "$VK" --anchor "$MSGS"; rc=$?
+expect_eq "session 1 verifies with the verification key and the anchors ($(cut -c1-160 "$TMP/v1"))" $rc 0
 grep -q "seals\?, .*anchored up to seq" "$TMP/v1" && pass "verify reports seals and anchors" ||
 	fail "verify reports seals and anchors: $(cat "$TMP/v1")"
 
@@ -83,9 +83,10 @@ sleep 2.5	# an epoch ends: its seal and an anchor leave the host
 kill -9 $REC; wait $REC 2>/dev/null; REC=
 sleep 0.5
 cp -a "$LOG" "$TMP/killed"
+cp -p "$K" "$TMP/killed-key"	# the sealing state as the killed recorder left it
 cp "$MSGS" "$TMP/witness"	# what syslog saw before the attack
-verify "$TMP/v2" --verification-key "$VK" --anchor "$MSGS"
-expect_eq "after SIGKILL: intact, still open ($(cut -c1-160 "$TMP/v2"))" $? 0
+verify "$TMP/v2" --verification-key "$VK" --anchor "$MSGS"; rc=$?
+expect_eq "after SIGKILL: intact, still open ($(cut -c1-160 "$TMP/v2"))" $rc 0
 check "after SIGKILL: says the recorder was killed" grep -q "still open" "$TMP/v2"
 n=$(cat "$LOG"/nsaudit-*.log | jq -c 'select(.comm=="ceosecret")' | wc -l)
 expect_eq "the 300 setns of ceosecret are in the log" "$n" 300
@@ -119,14 +120,24 @@ verify "$TMP/v4" --verification-key "$VK" --anchor "$TMP/witness"; rc=$?
 expect_eq "tail cut, state removed: not intact against the anchors" $rc 1
 check "tail cut: the anchor's line and seq are named" grep -q "NOT INTACT: tail cut: .*anchor at $TMP/witness line [0-9]* says seq" "$TMP/v4"
 
-# 5. an unclean stop alone is not tampering
-rm -rf "$LOG"; cp -a "$TMP/killed" "$LOG"
+# 5. an unclean stop alone is not tampering (log and sealing state as the
+# killed recorder left them)
+rm -rf "$LOG"; cp -a "$TMP/killed" "$LOG"; cp -p "$TMP/killed-key" "$K"
 start_recorder 4 || { fail "recorder restarts after SIGKILL"; exit 0; }
 kill -INT $REC; wait $REC; REC=
-verify "$TMP/v5" --verification-key "$VK" --anchor "$TMP/witness"
-expect_eq "SIGKILL and restart: intact ($(cut -c1-160 "$TMP/v5"))" $? 0
+verify "$TMP/v5" --verification-key "$VK" --anchor "$TMP/witness"; rc=$?
+expect_eq "SIGKILL and restart: intact ($(tail -n 1 "$TMP/v5" | cut -c1-300))" $rc 0
 check "SIGKILL and restart: 1 unclean stop, closed cleanly" grep -q "1 unclean stop.*closed cleanly" "$TMP/v5"
 
 # 6. without a key verify says, loudly, what it trusts
-"$NSAUDIT" verify --log-dir "$LOG" >"$TMP/v6" 2>&1
+"$NSAUDIT" verify --log-dir "$LOG" >"$TMP/v6" 2>&1; rc=$?
+expect_eq "sealed log, no key given: cannot be checked ($(head -n 1 "$TMP/v6"))" $rc 1
+check "... and says which key to give" grep -q "give --verification-key" "$TMP/v6"
+"$NSAUDIT" record --log-dir "$TMP/own-key" --no-pin --comm nsaudit-none 2>"$TMP/own.err" &
+REC=$!
+for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/own.err" && break; sleep 0.05; done
+kill -INT $REC; wait $REC; REC=
+check "record without --key warns that DIR/.key protects nothing" grep -q "no --key: generated a static key" "$TMP/own.err"
+"$NSAUDIT" verify --log-dir "$TMP/own-key" >"$TMP/v6" 2>&1; rc=$?
+expect_eq "verify with the log's own key: intact" $rc 0
 check "verify without a key says it proves nothing" grep -q "warning: no --verification-key or --key.*proves nothing" "$TMP/v6"

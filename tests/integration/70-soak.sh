@@ -24,7 +24,7 @@ phase() {
 local P=$1 RING=$2 LOG=$TMP/log-$1
 echo "-- soak phase $P (--ring-size $RING)"
 "$NSAUDIT" record --log-dir "$LOG" --pin-dir "$PIN" --max-size 256K --keep 1000 --ring-size "$RING" \
-	--op setns,unshare --type net,uts --comm "$COMM" 2>"$TMP/rec.err" &
+	--op setns,unshare --type net,uts --comm "$COMM" --no-coalesce 2>"$TMP/rec.err" &
 REC=$!
 for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/rec.err" && break; sleep 0.05; done
 grep -q '^nsaudit: ready' "$TMP/rec.err" || { fail "soak $P: recorder ready: $(head -3 "$TMP/rec.err")"; return; }

@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * emit.bpf.h - the one way a record leaves the kernel.
+ *
+ *   event_ns()      filter (op, type), reserve, fill actor and namespace:
+ *                   for records that go out at once (paths, fork, ns_free)
+ *   commit_key()    for the short records of a thread's own syscalls
+ *                   (setns, unshare, nsfd, failed clone): coalesced with
+ *                   the thread's previous record when identical
+ *   held_flush()    send a thread's held (coalesced) record
+ *
+ * Two rings: "events" for successful setns (the only record a process can
+ * make at millions per second) and "rare" for everything else, so a setns
+ * flood cannot crowd out an unshare, a mount or a failure. Every record the
+ * rings cannot take is counted per reason in lost_reason[] (calls, not
+ * records: a coalesced record that is lost counts its repeat).
+ *
+ * Included once, by nsaudit.bpf.c.
+ */
+#ifndef NSAUDIT_EMIT_BPF_H
+#define NSAUDIT_EMIT_BPF_H
+
+/* Set by the loader before load (.rodata). */
+const volatile __u32 filter_tgid = 0;		/* 0: every process */
+const volatile __u32 op_mask = 0xffffffff;	/* 1 << enum nsaudit_op */
+const volatile __u32 type_mask = 0xffffffff;	/* 1 << enum nsaudit_ns_type */
+const volatile __u64 wakeup_bytes = 1 << 20;	/* force a wakeup past this */
+const volatile __u64 rare_wakeup_bytes = 1 << 18;
+const volatile __u32 self_tgid = 0;		/* the loader: never trace it */
+const volatile bool have_nsfd = false;		/* patched kernel: nsfd() fds exist */
+const volatile bool coalesce = true;		/* --no-coalesce clears it */
+const volatile bool pidfd_ioctl_tp = false;	/* tp_btf/nsfd records pidfd ioctls */
+
+/* Calls the rings could not take, in total and per enum nsaudit_lost_reason;
+ * read by user space, reported as "lost" records. */
+__u64 lost_events = 0;
+__u64 lost_reason[NSAUDIT_LOST_MAX] = {};
+/* Numbers every record, so a recorder restarted on the pinned ring can tell
+ * which records its crashed predecessor already wrote. */
+__u64 next_kseq = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);	/* resized by the loader (--ring-size) */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);	/* the reserve: rare records only */
+} rare SEC(".maps");
+
+/* The part of a record coalescing compares: struct nsaudit_event from op
+ * up to path, same layout (checked below). */
+struct ev_key {
+	__u32 op;
+	__u32 ns_type;
+	__u64 ns_id;
+	__u64 old_ns_id;
+	__u64 arg;
+	__u32 ns_inum;
+	__u32 old_inum;
+	__s32 result;
+	__u32 pid;
+	__u32 tid;
+	__s32 target_pid;
+	__s32 fd;
+	__u32 probe;
+	__u32 via;
+	__u32 flags;
+};
+_Static_assert(sizeof(struct ev_key) == NSAUDIT_EVENT_SHORT - NSAUDIT_EVENT_KEY,
+	       "struct ev_key must mirror struct nsaudit_event from op to path");
+
+/* Work carried from a syscall's entry to its exit. */
+struct pending {
+	__u32 op;
+	__u32 probe;
+	__u32 nsmask;		/* types the call may change */
+	__u32 via;
+	__u64 arg;
+	__u64 args[3];		/* other arguments, captured at entry */
+	__s32 fd;
+	__u32 target_inum;	/* the namespace an nsfs fd names */
+	__u32 target_type;
+	__u32 pad;
+	__u64 target_id;
+	__u64 target_ns;	/* its struct ns_common * (kept alive by the fd) */
+	__u32 old_inum[NSAUDIT_NS_MAX];
+	__u64 old_id[NSAUDIT_NS_MAX];
+};
+
+enum { HELD_EMPTY, HELD_IDLE, HELD_OWNER, HELD_FLUSHER };
+
+/*
+ * Per thread: the pending call, a cache of the thread's namespaces (setns'
+ * fast path: no ns_common reads when the same nsfs file is entered again),
+ * and the held record coalescing adds to. Task storage, not a hash keyed by
+ * tid: a direct pointer from the task, nothing left behind by a dead thread.
+ */
+struct tstate {
+	struct pending p;
+	/* the namespaces the thread had at our last look; valid while its
+	 * nsproxy and user namespace are the ones seen then */
+	__u64 c_nsproxy;
+	__u64 c_userns;
+	__u32 c_valid;			/* bit t: cur_inum[t]/cur_id[t] valid */
+	__u32 cur_inum[NSAUDIT_NS_MAX];
+	__u64 cur_id[NSAUDIT_NS_MAX];
+	/* the nsfs file last handed to setns, and what it names */
+	__u64 c_file;
+	__u64 c_ino;
+	__u64 c_ns;
+	__u64 c_id;
+	__u32 c_type;
+	__u32 c_via;
+	/* coalescing: HELD_* (changed with cmpxchg: the reader's flush runs on
+	 * another CPU) and the held record */
+	__u64 held_state;	/* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */
+	struct nsaudit_event held;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct tstate);
+} tstate SEC(".maps");
+
+static __always_inline void count_lost(__u32 reason, __u64 n)
+{
+	if (reason < NSAUDIT_LOST_MAX)
+		__sync_fetch_and_add(&lost_reason[reason], n);
+	__sync_fetch_and_add(&lost_events, n);
+}
+
+static __always_inline bool op_wanted(__u32 op)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	if (self_tgid && tgid == self_tgid)
+		return false;
+	if (filter_tgid && tgid != filter_tgid)
+		return false;
+	return op_mask & (1u << op);
+}
+
+/* Unknown types (NSAUDIT_NS_UNKNOWN) always pass: user space may learn them. */
+static __always_inline bool type_wanted(__u32 type)
+{
+	return type >= NSAUDIT_NS_MAX || (type_mask & (1u << type));
+}
+
+/* Successful setns goes to the main ring; everything else is rare. */
+static __always_inline bool is_rare(__u32 op, __s32 result)
+{
+	return op != NSAUDIT_OP_SETNS || result != 0;
+}
+
+/* This thread's state, created if needed; a failure is counted. */
+static __always_inline struct tstate *tstate_get(void)
+{
+	struct tstate *ts = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0,
+						 BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (!ts)
+		count_lost(NSAUDIT_LOST_STORAGE, 1);
+	return ts;
+}
+
+/* This thread's pending work for op, at a syscall's exit; NULL if none. */
+static __always_inline struct tstate *tstate_pending(__u32 op)
+{
+	struct tstate *ts = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
+
+	return ts && ts->p.op == op ? ts : NULL;
+}
+
+/* A record's first NSAUDIT_EVENT_SHORT bytes: what every record has. A
+ * global subprogram's pointer argument is memory of the pointee's size,
+ * and short records are no bigger than this. */
+struct ev_short {
+	__u64 w[NSAUDIT_EVENT_SHORT / 8];
+};
+
+/* The actor: what every record carries about who did it. A global
+ * subprogram: verified once per program, not at each of its call sites. */
+__noinline int fill_actor(struct ev_short *head)
+{
+	struct nsaudit_event *e = (void *)head;
+
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u64 ugid = bpf_get_current_uid_gid();
+	struct file *exe;
+
+	if (!head)
+		return 0;
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	e->uid = (__u32)ugid;
+	/* direct BTF loads: no helper call per pointer */
+	e->euid = task->cred->euid.val;
+	e->ppid = task->real_parent->tgid;
+	e->auid = task_loginuid(task);
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	exe = task->mm->exe_file;	/* NULL for kernel threads: loads give 0 */
+	e->exe_ino = exe->f_inode->i_ino;
+	e->exe_dev = exe->f_inode->i_sb->s_dev;
+	return 0;
+}
+
+/*
+ * Wake the reader only when this record makes the ring cross the fill
+ * threshold. Waking on every record above it would cost the traced task
+ * ~3 us per record whenever the reader falls behind; below it, the reader
+ * drains on its own poll timeout.
+ */
+static __always_inline void ring_submit(void *ring, __u64 threshold, void *e)
+{
+	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (avail >= threshold && avail < threshold + 2 * sizeof(struct nsaudit_event))
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(e, flags);
+}
+
+static __always_inline void event_submit(struct nsaudit_event *e)
+{
+	if (is_rare(e->op, e->result))
+		ring_submit(&rare, rare_wakeup_bytes, e);
+	else
+		ring_submit(&events, wakeup_bytes, e);
+}
+
+/* Space for one record of size bytes in the ring its kind goes to. */
+static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 size, __u64 calls)
+{
+	struct nsaudit_event *e;
+
+	if (rare_rec)
+		e = bpf_ringbuf_reserve(&rare, size, 0);
+	else
+		e = bpf_ringbuf_reserve(&events, size, 0);
+	if (!e)
+		count_lost(rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
+	return e;
+}
+
+/* Copy n bytes (a multiple of 8, known at compile time) as words. */
+static __always_inline void copy_words(void *dst, const void *src, int n)
+{
+	int i;
+
+	#pragma unroll
+	for (i = 0; i < n / 8; i++)
+		((__u64 *)dst)[i] = ((const __u64 *)src)[i];
+}
+
+/*
+ * Send the held record of a thread's state, if there is one and nobody else
+ * is at it. Used by the thread itself (a different record follows), by its
+ * exit, and by the reader's timer (iter/task, another CPU).
+ */
+/*
+ * Global subprograms (non-static, noinline): the verifier checks each once
+ * per program instead of at every call site, which keeps the load (attach
+ * time) short. 6.1's rules for them: scalar return, pointer arguments are
+ * memory of the pointee's size that may be NULL (checked first thing).
+ */
+__noinline int held_flush(struct tstate *ts)
+{
+	struct nsaudit_event *e;
+
+	if (!ts)
+		return 0;
+	if (__sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_FLUSHER) != HELD_IDLE)
+		return 0;
+	e = ring_reserve(is_rare(ts->held.op, ts->held.result), NSAUDIT_EVENT_SHORT,
+			 ts->held.repeat ?: 1);
+	if (e) {
+		copy_words(e, &ts->held, NSAUDIT_EVENT_SHORT);
+		e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
+		event_submit(e);
+	}
+	__sync_val_compare_and_swap(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
+	return 0;
+}
+
+/* Before any other record of the current thread: its held one goes first. */
+static __always_inline void held_flush_current(void)
+{
+	if (coalesce)
+		held_flush(bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0));
+}
+
+/*
+ * Reserve a record of size bytes (NSAUDIT_EVENT_SHORT, _PATH, or the whole
+ * struct) and fill what every record carries. rare_rec: which ring.
+ */
+static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe, __u64 size,
+							   bool rare_rec)
+{
+	struct nsaudit_event *e;
+
+	held_flush_current();
+	e = ring_reserve(rare_rec, size, 1);
+	if (!e)
+		return NULL;
+	__builtin_memset(e, 0, NSAUDIT_EVENT_SHORT);
+	e->ts_boot_ns = bpf_ktime_get_boot_ns();
+	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
+	e->op = op;
+	e->probe = probe;
+	e->ns_type = NSAUDIT_NS_UNKNOWN;
+	e->fd = -1;
+	fill_actor((struct ev_short *)e);
+	if (size > NSAUDIT_EVENT_SHORT)
+		e->path[0] = '\0';
+	if (size > NSAUDIT_EVENT_PATH)
+		e->src_path[0] = '\0';
+	return e;
+}
+
+/* The namespace a record is about: identity, reference count. */
+static __always_inline void event_set_ns(struct nsaudit_event *e, struct ns_common *ns)
+{
+	if (!ns)
+		return;
+	ns_ident(ns, &e->ns_inum, &e->ns_id);
+	e->ns_refs = ns_refcount(ns);
+	e->flags |= NSAUDIT_F_HAS_NS;
+}
+
+static __always_inline void event_set_old(struct nsaudit_event *e, struct ns_common *ns)
+{
+	if (!ns)
+		return;
+	ns_ident(ns, &e->old_inum, &e->old_ns_id);
+	e->flags |= NSAUDIT_F_HAS_OLD;
+}
+
+/*
+ * The pattern every hook had: filter on op and type, reserve, fill the
+ * actor and the namespace (ns may be NULL: unknown yet). Then the caller
+ * sets what is its own and calls event_submit().
+ */
+static __always_inline struct nsaudit_event *event_ns(__u32 op, __u32 probe, __u32 type,
+						      struct ns_common *ns, __u64 size,
+						      bool rare_rec)
+{
+	struct nsaudit_event *e;
+
+	if (!op_wanted(op) || !type_wanted(type))
+		return NULL;
+	e = event_reserve(op, probe, size, rare_rec);
+	if (!e)
+		return NULL;
+	e->ns_type = type;
+	event_set_ns(e, ns);
+	return e;
+}
+
+static __always_inline bool key_equal(const struct nsaudit_event *held, const struct ev_key *k)
+{
+	const __u64 *a = (const void *)held + NSAUDIT_EVENT_KEY, *b = (const void *)k;
+	__u64 diff = 0;
+	int i;
+
+	#pragma unroll
+	for (i = 0; i < (int)(sizeof(*k) / 8); i++)
+		diff |= a[i] ^ b[i];
+	return diff == 0;
+}
+
+/*
+ * A short record of the current thread's own syscall, described by its key
+ * (refs: the namespace's reference count, kept from the first call). If it
+ * is identical to the thread's held record, that one counts one more call;
+ * else the held one is sent and this one is held. Without coalescing, or
+ * when the reader's flush holds the slot right now, it is sent at once.
+ */
+__noinline int commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
+{
+	__u64 now = bpf_ktime_get_boot_ns();
+	struct nsaudit_event *e;
+	__u64 st;
+
+	if (!ts || !k)
+		return 0;
+	if (!coalesce)
+		goto direct;
+	st = __sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_OWNER);
+	if (st == HELD_IDLE) {
+		if (key_equal(&ts->held, k)) {
+			ts->held.repeat++;
+			ts->held.last_ts_boot_ns = now;
+			__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
+			return 0;
+		}
+		/* a change: the held record goes, this one takes its place */
+		e = ring_reserve(is_rare(ts->held.op, ts->held.result), NSAUDIT_EVENT_SHORT,
+				 ts->held.repeat ?: 1);
+		if (e) {
+			copy_words(e, &ts->held, NSAUDIT_EVENT_SHORT);
+			e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
+			event_submit(e);
+		}
+	} else if (st != HELD_EMPTY ||
+		   __sync_val_compare_and_swap(&ts->held_state, HELD_EMPTY, HELD_OWNER) !=
+			   HELD_EMPTY) {
+		goto direct;	/* the reader's flush is at it */
+	}
+	e = &ts->held;
+	e->ts_boot_ns = now;
+	e->last_ts_boot_ns = 0;
+	e->repeat = 1;
+	e->kseq = 0;
+	e->count = 0;
+	e->ns_refs = refs;
+	e->mnt_ns_inum = 0;
+	e->lost_reason = 0;
+	fill_actor((struct ev_short *)e);
+	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
+	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
+	return 0;
+direct:
+	e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1);
+	if (!e)
+		return 0;
+	e->ts_boot_ns = now;
+	e->last_ts_boot_ns = 0;
+	e->repeat = 1;
+	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
+	e->count = 0;
+	e->ns_refs = refs;
+	e->mnt_ns_inum = 0;
+	e->lost_reason = 0;
+	fill_actor((struct ev_short *)e);
+	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
+	event_submit(e);
+	return 0;
+}
+
+/* A key for op by the current thread, the rest zero. */
+static __always_inline void key_init(struct ev_key *k, __u32 op, __u32 probe)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	__builtin_memset(k, 0, sizeof(*k));
+	k->op = op;
+	k->probe = probe;
+	k->ns_type = NSAUDIT_NS_UNKNOWN;
+	k->fd = -1;
+	k->pid = id >> 32;
+	k->tid = (__u32)id;
+}
+
+#endif /* NSAUDIT_EMIT_BPF_H */
