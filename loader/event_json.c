@@ -257,7 +257,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " via=%s", s);
 	if ((s = get_str(rec, "src_path"))) {
 		fputs(get_bool(rec, "move") ? " moved_from=" : " source=", f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	if ((s = get_str(rec, "path"))) {
 		fputs(" path=", f);
