@@ -46,7 +46,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20); /* the reserve: rare records only */
+	__uint(max_entries, 1 << 18); /* the reserve: rare records only (RSS) */
 } rare SEC(".maps");
 
 /* The part of a record coalescing compares: struct nsaudit_event from op
