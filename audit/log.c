@@ -274,22 +274,6 @@ int audit_log_append(struct audit_log *l, struct json_object *rec)
 	return emit(l, rec);
 }
 
-int audit_log_lost(struct audit_log *l, uint64_t count, const char *why)
-{
-	struct json_object *r = json_object_new_object();
-	int rc;
-
-	if (!r)
-		return -1;
-	json_object_object_add(r, "op", json_object_new_string("lost"));
-	json_object_object_add(r, "count", json_object_new_uint64(count));
-	if (why)
-		json_object_object_add(r, "why", json_object_new_string(why));
-	rc = audit_log_commit(l) ? -1 : emit(l, r);
-	json_object_put(r);
-	return rc;
-}
-
 int save_state(struct audit_log *l, bool clean)
 {
 	struct audit_state st = {.seq = l->seq - 1, .segment = l->segno, .clean = clean};
@@ -440,8 +424,8 @@ int audit_log_reopen(struct audit_log *l)
 	if (l->fd < 0)
 		return 0;
 	audit_seg_name(l->segno, name);
-	if (l->o.sync != AUDIT_SYNC_NONE)
-		fdatasync(l->fd);
+	if (sync_segment(l))
+		return -1;
 	close(l->fd);
 	l->fd = -1;
 	if (!fstatat(l->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && st.st_dev == l->seg_dev &&

@@ -34,7 +34,7 @@ struct audit_log_opts {
 	const char *key_path;	    /* --key; NULL = DIR/.key, generated if absent */
 	enum audit_format format;   /* --format json|audit (default json) */
 	uint64_t max_size;	    /* --max-size BYTES[K|M|G]; 0 = 64M */
-	unsigned int keep;	    /* --keep N segments (default 10, 0 = all) */
+	unsigned int keep;	    /* --keep N segments (1..1000000, default 10) */
 	enum audit_on_full on_full; /* --on-full rotate|suspend|stop */
 	enum audit_sync sync;	    /* --sync none|batch|every (default batch) */
 	uint64_t seal_interval;	    /* --seal-interval seconds (default 15 min) */
@@ -100,9 +100,6 @@ int audit_log_append_fields(struct audit_log *l, int64_t time_ns, audit_fields_f
  */
 int audit_log_commit(struct audit_log *l);
 
-/* Append a {"op":"lost","count":N,"why":WHY} record. */
-int audit_log_lost(struct audit_log *l, uint64_t count, const char *why);
-
 /* End of a drained batch: fsync (--sync batch) and update the state file. */
 int audit_log_flush(struct audit_log *l);
 
@@ -139,10 +136,5 @@ void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx);
 
 /* Last error of a failing call on l, one line (for the caller's message). */
 const char *audit_log_error(const struct audit_log *l);
-
-/* Introspection for status lines and tests. */
-uint64_t audit_log_next_seq(const struct audit_log *l);
-unsigned int audit_log_segment(const struct audit_log *l);
-uint64_t audit_log_suspended(const struct audit_log *l); /* records dropped so far */
 
 #endif

@@ -82,6 +82,7 @@ void free_log(struct audit_log *l);
 
 /* log_rotate.c */
 int sync_dir(struct audit_log *l);
+int sync_segment(struct audit_log *l);
 int open_segment(struct audit_log *l, bool create);
 int drop_oldest(struct audit_log *l, const char *why);
 #define AUDIT_RESERVE_FILE  ".nsaudit-reserve"

@@ -9,7 +9,6 @@
  * one already wrote are recognised by their kernel sequence number (kseq)
  * and skipped, so nothing is written twice either.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,6 +21,7 @@
 #include "event_json.h"
 #include "log.h"
 #include "privs.h"
+#include "segment.h"
 #include "sink.h"
 #include "tracer.h"
 
@@ -142,7 +142,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR };
-#define OPTS_MAX 24
+#define OPTS_MAX 32
 
 int cmd_record(int argc, char **argv)
 {
@@ -169,10 +169,7 @@ int cmd_record(int argc, char **argv)
 	tracer_opts_init(&o);
 	audit_log_opts_init(&lo);
 	o.pin_dir = NSAUDIT_PIN_DIR;
-	cmd_opts_cat(opts, OPTS_MAX, own);
-	cmd_opts_cat(opts, OPTS_MAX, sink_options);
-	cmd_opts_cat(opts, OPTS_MAX, audit_log_options);
-	cmd_opts_cat(opts, OPTS_MAX, tracer_options);
+	cmd_lib_options(opts, OPTS_MAX, own, 1);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {
 		const char *name = cmd_opt_name(opts, c, idx);
@@ -196,24 +193,14 @@ int cmd_record(int argc, char **argv)
 		case ':':
 			if (optopt == OPT_PIN_DIR)
 				return cmd_error("record", EXIT_USAGE, "%s", pin_dir_msg);
-			if (optopt == SINK_OPT_SINK)
-				return cmd_error("record", EXIT_USAGE,
-						 "--sink needs a value (syslog[:ADDRESS], audit)");
-			if (optopt >= AUDIT_OPT_BASE && optopt < AUDIT_OPT_BASE + 16)
-				return cmd_error("record", EXIT_USAGE, "--%s needs a value",
-						 cmd_opt_name(opts, optopt, -1));
-			return cmd_error("record", EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+			return cmd_needs_value("record", opts, argv);
 		case '?':
 			return cmd_error("record", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 					 cmd_bad_option(argv));
 		default:
-			rc = sinks_set_opt(&r.sinks, name, optarg, err, sizeof(err));
-			if (!rc)
-				rc = audit_log_set_opt(&lo, name, optarg, err, sizeof(err));
-			if (!rc)
-				rc = tracer_set_opt(&o, name, optarg, err, sizeof(err));
-			if (rc < 0)
-				return cmd_error("record", EXIT_USAGE, "%s", err);
+			rc = cmd_lib_opt("record", &r.sinks, &lo, &o, name, optarg);
+			if (rc)
+				return rc;
 		}
 	}
 	if (optind < argc)

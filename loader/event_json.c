@@ -47,40 +47,7 @@ static bool get_bool(struct json_object *rec, const char *k)
 	return json_object_object_get_ex(rec, k, &v) && json_object_get_boolean(v);
 }
 
-/*
- * Print untrusted bytes C-style so a line stays one line and readable:
- * valid UTF-8 as it is, control bytes and bytes that are not UTF-8 as \xNN.
- */
-static void print_escaped(FILE *f, const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strlen(s), k;
-
-	fputc('"', f);
-	while (n) {
-		if (*u == '"' || *u == '\\')
-			fprintf(f, "\\%c", *u);
-		else if (*u == '\n')
-			fputs("\\n", f);
-		else if (*u == '\t')
-			fputs("\\t", f);
-		else if (*u < 0x20 || *u == 0x7f)
-			fprintf(f, "\\x%02x", *u);
-		else if (*u < 0x80)
-			fputc(*u, f);
-		else if ((k = audit_utf8_len(u, n))) {
-			fwrite(u, 1, k, f);
-			u += k;
-			n -= k;
-			continue;
-		} else
-			fprintf(f, "\\x%02x", *u);
-		u++;
-		n--;
-	}
-	fputc('"', f);
-}
-
+/* One readable line; untrusted bytes through the one terminal escaper. */
 void record_print_text(FILE *f, struct json_object *rec, bool colour)
 {
 	const char *op = get_str(rec, "op") ?: "?", *type = get_str(rec, "ns_type");
@@ -95,7 +62,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " %s:[?]", type);
 	if ((s = get_str(rec, "ns_name"))) {
 		fputc(' ', f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	if (type && get_i64(rec, "old_inum", &v))
 		fprintf(f, " from %s:[%lld]", type, (long long)v);
@@ -117,7 +84,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 	}
 	if ((s = get_str(rec, "comm"))) {
 		fputs(" comm=", f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	if (get_i64(rec, "uid", &v))
 		fprintf(f, " uid=%lld", (long long)v);
@@ -129,11 +96,11 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " via=%s", s);
 	if ((s = get_str(rec, "src_path"))) {
 		fputs(get_bool(rec, "move") ? " moved_from=" : " source=", f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	if ((s = get_str(rec, "path"))) {
 		fputs(" path=", f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	get_i64(rec, "result", &result);
 	if (result < 0)

@@ -12,7 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "enrich.h"
+#include "mountinfo.h"
 #include "nsnames.h"
 #include "nstype.h"
 
@@ -83,14 +85,6 @@ struct nsnames {
 	struct container_info last_ctr;	/* a copy: a refresh moves the table */
 	bool has_last_ctr;
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* --- parsers ------------------------------------------------------------ */
 
@@ -523,11 +517,6 @@ void nsnames_free(struct nsnames *n)
 	if (n->ino_fd >= 0)
 		close(n->ino_fd);
 	free(n);
-}
-
-void nsnames_invalidate(struct nsnames *n)
-{
-	n->mounts_dirty = true;
 }
 
 static const char *container_name(struct nsnames *n, int type, uint32_t inum, uint32_t hint,

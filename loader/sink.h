@@ -67,12 +67,6 @@ int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen
 struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, size_t errlen);
 /* Queue one record. Never blocks; a full queue counts the record lost. */
 void sink_emit(struct sink *s, struct json_object *rec);
-struct sink_stats {
-	uint64_t queued;	/* accepted into the queue */
-	uint64_t sent;		/* handed to the receiver */
-	uint64_t lost;		/* dropped: queue full, receiver down, send failed */
-};
-void sink_get_stats(struct sink *s, struct sink_stats *st);
 /* Send what is queued (for up to timeout_ms), stop, report losses, free. */
 void sink_close(struct sink *s, int timeout_ms);
 
@@ -89,35 +83,6 @@ void sinks_emit(struct sinks *set, struct json_object *rec);
 void sinks_close(struct sinks *set);
 extern const char sink_opts_help[];
 
-/* --- formatting, exposed for unit tests --------------------------------- */
-
-/*
- * The RFC 5424 message for a record: <PRI>1 TIMESTAMP HOSTNAME nsaudit
- * PROCID MSGID [nsaudit@32473 k="v" ...] text. PRI is authpriv.notice
- * (authpriv.warning for failures and losses). SD-PARAM values escape '"',
- * '\' and ']'; control bytes and bytes that are not UTF-8 become U+FFFD,
- * with the exact bytes in KEY_hex.
- * A malloc'd string (no trailing newline), *len its length.
- */
-char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len);
-/* Append an SD-PARAM value with RFC 5424 escaping. */
-void sd_escape(const char *in, size_t n, char *out, size_t outlen);
-
-/*
- * The text of an AUDIT_USER message for a record: key=value pairs, strings
- * through audit_encode_nv_string (quoted, or hex when they hold spaces,
- * quotes or control bytes), the actor's pid/uid/auid/exe renamed
- * actor_pid/... so they do not collide with the fields auditd adds, and
- * result as "exit" (the audit name of a syscall's return value).
- * *success: the operation succeeded. malloc'd.
- */
-char *audit_format(struct json_object *rec, bool *success);
-
-/* internal: the transports */
-struct sink_msg {
-	char *data;
-	size_t len;
-	bool success;
-};
-
+/* The message formats (sink_syslog.c, sink_audit.c) and struct sink are in
+ * sink_impl.h. */
 #endif

@@ -6,9 +6,11 @@
 #include <time.h>
 
 #include "anchor.h"
+#include "clock.h"
 #include "codec.h"
 #include "event_json.h"
 #include "sink.h"
+#include "sink_impl.h"
 
 /* IANA private enterprise number 32473 is the one reserved for examples
  * and documentation (RFC 5612); an SD-ID with '@' needs one. */
@@ -40,7 +42,7 @@ static bool needs_hex(const char *s)
 	while (n) {
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			return true;
-		k = audit_utf8_len(s, n);
+		k = utf8_len((const unsigned char *)s, n);
 		if (!k)
 			return true;
 		s += k;
@@ -107,11 +109,9 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 	if (time_s && strlen(time_s) >= 20 && time_s[19] == '.') {
 		snprintf(ts, sizeof(ts), "%.26sZ", time_s);
 	} else {
-		struct timespec now;
 		char full[64];
 
-		clock_gettime(CLOCK_REALTIME, &now);
-		format_rfc3339((int64_t)now.tv_sec * 1000000000 + now.tv_nsec, full, sizeof(full));
+		format_rfc3339(clock_ns(CLOCK_REALTIME), full, sizeof(full));
 		snprintf(ts, sizeof(ts), "%.26sZ", full);
 	}
 	header_field(hostname, 255, host);
@@ -145,7 +145,7 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 				snprintf(hex + 2 * i, 3, "%02x", (unsigned char)s[i]);
 			for (i = 0; i < n;) {
 				size_t k = (unsigned char)s[i] < 0x20 || s[i] == 0x7f
-						   ? 0 : audit_utf8_len(s + i, n - i);
+						   ? 0 : utf8_len((const unsigned char *)s + i, n - i);
 
 				if (!k) {	/* a control byte, or not UTF-8 */
 					memcpy(clean + o, "\xef\xbf\xbd", 3);

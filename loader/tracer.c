@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_log.h"
 #include "enrich.h"
 #include "record_fmt.h"
 #include "kfeatures.h"
@@ -179,17 +180,6 @@ int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, ch
 		return -1;
 	}
 	return tracer_set_opt(o, opt->name, opt->has_arg ? argv[1] : NULL, err, errlen);
-}
-
-static bool verbose_libbpf;
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_DEBUG || (!verbose_libbpf && level != LIBBPF_WARN))
-		return 0;
-	if (!verbose_libbpf)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
 }
 
 /*
@@ -698,8 +688,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	}
 	t->o = *o;
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = -1;
-	verbose_libbpf = o->verbose;
-	libbpf_set_print(libbpf_log);
+	bpf_log_setup(o->verbose);
 	rc = ensure_pseudo_fs();
 	if (rc) {
 		snprintf(err, errlen, "mounting tracefs/bpffs: %s", strerror(-rc));
@@ -735,12 +724,14 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	choose_hooks(t);
 	rc = nsaudit_bpf__load(t->skel);
 	if (rc) {
+		bpf_log_show(-rc);
 		snprintf(err, errlen, "loading BPF programs: %s%s", strerror(-rc),
 			 rc == -EPERM ? " (run as root, or with CAP_BPF and CAP_PERFMON)" : "");
 		goto fail;
 	}
 	rc = nsaudit_bpf__attach(t->skel);
 	if (rc) {
+		bpf_log_show(-rc);
 		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
 		goto fail;
 	}

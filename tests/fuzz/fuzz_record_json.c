@@ -16,6 +16,7 @@
 #include "enrich.h"
 #include "event_json.h"
 #include "fields.h"
+#include "mountinfo.h"
 #include "record_fmt.h"
 
 static const uint8_t key[AUDIT_KEY_LEN] = { 9 };

@@ -38,7 +38,7 @@ sleep 1
 "$NSOPS" -n 'v\xffw' unshare uts >/dev/null
 sleep 0.2; kill -INT $tp; wait $tp
 expect_eq "hostile comm: text format stays one line per record" \
-	"$(grep -c 'comm="x\\ny"' "$TMP/text")" 1
+	"$(grep -c 'comm="x\\x0ay"' "$TMP/text")" 1
 expect_eq "hostile comm: text format shows a byte that is not UTF-8 as \\xff" \
 	"$(grep -c 'comm="v\\xffw"' "$TMP/text")" 1
 
