@@ -57,7 +57,7 @@ HEADERS  := $(wildcard bpf/*.h common/*.h audit/*.h loader/*.h)
 MAIN_OBJ := $(BUILD)/obj/loader/main.o
 
 .SECONDARY:
-.PHONY: all bpf vmlinux run test unit integration vmtest bench fuzz deps install clean format
+.PHONY: all bpf vmlinux run test unit integration vmtest bench fuzz perf deps install clean format
 
 all: $(BUILD)/nsaudit
 
@@ -109,8 +109,8 @@ deps:
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BIN  := $(BUILD)/unit-tests
 
-$(UNIT_BIN): $(UNIT_SRCS) $(LIB_OBJS)
-	$(CC) $(CFLAGS) $^ -o $@ -lcriterion $(LDLIBS)
+$(UNIT_BIN): $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(LIB_OBJS)
+	$(CC) $(CFLAGS) $(filter-out %.h,$^) -o $@ -lcriterion $(LDLIBS)
 
 # Small C programs the integration tests drive the real syscalls with.
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(wildcard tests/helpers/*.c))
@@ -126,8 +126,8 @@ SAN_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(LIB_OBJS))
 $(BUILD)/asan/%.o: %.c $(SKELS) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
-$(BUILD)/unit-tests-asan: $(UNIT_SRCS) $(SAN_OBJS)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ -o $@ -lcriterion $(LDLIBS)
+$(BUILD)/unit-tests-asan: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(SAN_OBJS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(filter-out %.h,$^) -o $@ -lcriterion $(LDLIBS)
 
 # libFuzzer targets (clang): tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/seeds/NAME.
 # "make fuzz" runs each for FUZZ_SECONDS; make test runs them briefly.
@@ -162,6 +162,17 @@ include bench/bench.mk
 
 bench: deps all $(BENCH_BINS)
 	bench/run.sh
+
+# Recorder throughput without the kernel side: synthetic records through
+# the real formatter, log append, MAC and writes (tests/perf/recorder_rate.c).
+PERF_BINS := $(patsubst tests/perf/%.c,$(BUILD)/perf/%,$(wildcard tests/perf/*.c))
+$(BUILD)/perf/%: tests/perf/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+perf: $(PERF_BINS)
+	$(BUILD)/perf/recorder_rate -n 1000000 -p fields
+	$(BUILD)/perf/recorder_rate -n 1000000 -p object
 
 # PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.
 SBINDIR        ?= $(PREFIX)/sbin

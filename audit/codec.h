@@ -45,8 +45,21 @@ void audit_json_escape(struct sbuf *b, const char *s, size_t n);
 /* auditd's untrusted-string rule: "quoted" when every byte is 0x21..0x7e
  * and not '"', else uppercase hex, unquoted. Empty is "". */
 void audit_untrusted(struct sbuf *b, const char *s, size_t n);
-/* For terminals: printable ASCII as is, \\ and \xNN otherwise. */
+/* Length of the valid UTF-8 sequence at s (overlongs, surrogates and values
+ * past U+10FFFF are invalid), or 0. */
+size_t utf8_len(const unsigned char *s, size_t n);
+
+/*
+ * For terminals (trace, search and lifetime lines, holders): printable
+ * ASCII as is, a backslash doubled, every other byte \xNN -- control bytes,
+ * DEL and anything non-ASCII, so that no escape sequence and no look-alike
+ * character reaches the terminal from a name.
+ */
 void audit_text_escape(FILE *f, const char *s, size_t n);
+/* The same, NUL-terminated s in double quotes, '"' written \" */
+void audit_text_quote(FILE *f, const char *s);
+/* The same into buf (truncated at a whole escape); returns buf. */
+const char *audit_text_escape_buf(const char *s, char *buf, size_t len);
 
 /* Any JSON value with the escaping above (no newline). */
 void audit_json_object(struct sbuf *b, struct json_object *o);

@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "clock.h"
 #include "codec.h"
 #include "codec_impl.h"
 
@@ -108,7 +109,8 @@ static void audit_value(struct sbuf *b, struct json_object *v)
 
 /* type=NSAUDIT msg=nsaudit(SEC.MSEC:SEQ): key=value ... mac=HEX */
 void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
-		       const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN])
+			const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
+			uint8_t mac[AUDIT_MAC_LEN])
 {
 	char machex[AUDIT_MAC_HEX + 1];
 	struct json_object *t;
@@ -116,14 +118,10 @@ void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key
 	int64_t ns = 0;
 
 	if (!json_object_object_get_ex(rec, "time", &t) ||
-	    audit_time_parse(json_object_get_string(t), &ns)) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	}
-	sb_printf(out, "type=NSAUDIT msg=nsaudit(%" PRId64 ".%03d:%" PRIu64 "):",
-		  ns / 1000000000, (int)(ns % 1000000000 / 1000000), seq);
+	    audit_time_parse(json_object_get_string(t), &ns))
+		ns = clock_ns(CLOCK_REALTIME);
+	sb_printf(out, "type=NSAUDIT msg=nsaudit(%" PRId64 ".%03d:%" PRIu64 "):", ns / 1000000000,
+		  (int)(ns % 1000000000 / 1000000), seq);
 	json_object_object_foreach(rec, k, v)
 	{
 		if (!strcmp(k, "seq") || !strcmp(k, "mac"))
@@ -188,15 +186,11 @@ static struct json_object *decimal(const char *s, size_t n)
 	return v;
 }
 
-int codec_parse_audit(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen)
+/* " mac=HEX" ends the line: the MAC into r, and where the body ends. */
+static int parse_mac(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen)
 {
-	static const char head[] = "type=NSAUDIT msg=nsaudit(";
 	static const char pre[] = " mac=";
 	const size_t tail = sizeof(pre) - 1 + AUDIT_MAC_HEX;
-	const char *p, *end, *colon;
-	struct sbuf key = {0}, val = {0};
-	uint64_t seq;
-	int rc = -1;
 
 	if (len < tail || memcmp(line + len - tail, pre, sizeof(pre) - 1) ||
 	    audit_unhex(line + len - AUDIT_MAC_HEX, AUDIT_MAC_HEX, r->mac, AUDIT_MAC_LEN)) {
@@ -205,40 +199,89 @@ int codec_parse_audit(const char *line, size_t len, struct audit_rec *r, char *e
 		return -1;
 	}
 	r->body_len = len - tail;
-	end = line + r->body_len;
-	if (r->body_len < sizeof(head) || memcmp(line, head, sizeof(head) - 1)) {
+	return 0;
+}
+
+/* "type=NSAUDIT msg=nsaudit(TIME:SEQ):": SEQ, and *p after the header. */
+static int parse_header(const char *line, const char *end, uint64_t *seq, const char **p, char *err,
+			size_t errlen)
+{
+	static const char head[] = "type=NSAUDIT msg=nsaudit(";
+	const char *colon, *q;
+	char num[24], *e;
+	size_t n = 0;
+
+	if ((size_t)(end - line) < sizeof(head) || memcmp(line, head, sizeof(head) - 1)) {
 		snprintf(err, errlen, "not a type=NSAUDIT record");
 		return -1;
 	}
-	p = line + sizeof(head) - 1;
-	colon = memchr(p, ':', (size_t)(end - p));
-	if (!colon || colon + 2 > end || colon[1] == ')' || !all_decimal(colon + 1, 1)) {
-		snprintf(err, errlen, "bad msg=nsaudit(TIME:SEQ) header");
-		return -1;
-	}
-	{
-		const char *q = colon + 1;
-		char *e;
-		char num[24];
-		size_t n = 0;
+	q = line + sizeof(head) - 1;
+	colon = memchr(q, ':', (size_t)(end - q));
+	if (!colon || colon + 2 > end || colon[1] == ')' || !all_decimal(colon + 1, 1))
+		goto bad;
+	q = colon + 1;
+	while (q < end && isdigit((unsigned char)*q) && n < sizeof(num) - 1)
+		num[n++] = *q++;
+	num[n] = '\0';
+	errno = 0;
+	*seq = strtoull(num, &e, 10);
+	if (errno || end - q < 2 || q[0] != ')' || q[1] != ':')
+		goto bad;
+	*p = q + 2;
+	return 0;
+bad:
+	snprintf(err, errlen, "bad msg=nsaudit(TIME:SEQ) header");
+	return -1;
+}
 
-		while (q < end && isdigit((unsigned char)*q) && n < sizeof(num) - 1)
-			num[n++] = *q++;
-		num[n] = '\0';
-		errno = 0;
-		seq = strtoull(num, &e, 10);
-		if (errno || end - q < 2 || q[0] != ')' || q[1] != ':') {
-			snprintf(err, errlen, "bad msg=nsaudit(TIME:SEQ) header");
-			return -1;
-		}
-		p = q + 2;
+/*
+ * An unquoted value v (n bytes) of field key (klen bytes): by the key's
+ * type where it is known, else a number if it looks like one, true/false,
+ * (null), or uppercase hex. 0 with *jv, 1 for (null) (json-c's null is
+ * NULL), -1 when it is none of these.
+ */
+static int bare_value(const char *key, size_t klen, const char *v, size_t n, struct sbuf *tmp,
+		      struct json_object **jv)
+{
+	*jv = NULL;
+	if (in_list(numeric_keys, key, klen)) {
+		*jv = decimal(v, n);
+	} else if (in_list(string_keys, key, klen)) {
+		if (!unhex_upper(v, n, tmp))
+			*jv = json_object_new_string_len(tmp->p, (int)tmp->len);
+	} else if (n == 6 && !memcmp(v, "(null)", 6)) {
+		*jv = json_object_new_null();
+		if (!*jv)
+			return 1;
+	} else if ((n == 4 && !memcmp(v, "true", 4)) || (n == 5 && !memcmp(v, "false", 5))) {
+		*jv = json_object_new_boolean(*v == 't');
+	} else if (all_decimal(v, n) || memchr(v, '.', n)) {
+		*jv = decimal(v, n);
+	} else if (!unhex_upper(v, n, tmp)) {
+		*jv = json_object_new_string_len(tmp->p, (int)tmp->len);
 	}
+	return *jv ? 0 : -1;
+}
+
+int codec_parse_audit(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen)
+{
+	const char *p, *end;
+	struct sbuf key = {0}, val = {0};
+	uint64_t seq;
+	int rc = -1;
+
+	if (parse_mac(line, len, r, err, errlen))
+		return -1;
+	end = line + r->body_len;
+	if (parse_header(line, end, &seq, &p, err, errlen))
+		return -1;
 	r->obj = json_object_new_object();
 	if (!r->obj) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	json_object_object_add(r->obj, "seq", json_object_new_uint64(seq));
+	/* " key=value" pairs: "quoted" or bare */
 	while (p < end) {
 		const char *k, *eq, *v, *ve;
 		struct json_object *jv = NULL;
@@ -269,31 +312,18 @@ int codec_parse_audit(const char *line, size_t len, struct audit_rec *r, char *e
 			jv = json_object_new_string_len(v + 1, (int)(ve - v - 1));
 			p = ve + 1;
 		} else {
+			int b;
+
 			ve = memchr(v, ' ', (size_t)(end - v));
 			if (!ve)
 				ve = end;
 			p = ve;
-			if (in_list(numeric_keys, key.p, key.len)) {
-				jv = decimal(v, (size_t)(ve - v));
-			} else if (in_list(string_keys, key.p, key.len)) {
-				if (!unhex_upper(v, (size_t)(ve - v), &val))
-					jv = json_object_new_string_len(val.p, (int)val.len);
-			} else if ((size_t)(ve - v) == 6 && !memcmp(v, "(null)", 6)) {
-				jv = json_object_new_null();
-				if (!jv) { /* json-c's null is NULL: store it as such */
-					json_object_object_add(r->obj, key.p, NULL);
-					continue;
-				}
-			} else if ((ve - v == 4 && !memcmp(v, "true", 4)) ||
-				   (ve - v == 5 && !memcmp(v, "false", 5))) {
-				jv = json_object_new_boolean(*v == 't');
-			} else if (all_decimal(v, (size_t)(ve - v)) ||
-				   memchr(v, '.', (size_t)(ve - v))) {
-				jv = decimal(v, (size_t)(ve - v));
-			} else if (!unhex_upper(v, (size_t)(ve - v), &val)) {
-				jv = json_object_new_string_len(val.p, (int)val.len);
+			b = bare_value(key.p, key.len, v, (size_t)(ve - v), &val, &jv);
+			if (b > 0) { /* json-c's null is NULL: store it as such */
+				json_object_object_add(r->obj, key.p, NULL);
+				continue;
 			}
-			if (!jv) {
+			if (b < 0) {
 				snprintf(err, errlen, "bad value of %.40s", key.p);
 				goto out;
 			}

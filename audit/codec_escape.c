@@ -8,9 +8,7 @@
 
 #include "codec.h"
 
-/* Length of the valid UTF-8 sequence at s (overlongs, surrogates and values
- * past U+10FFFF are invalid), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned char c = s[0];
 	unsigned char lo = 0x80, hi = 0xbf;
@@ -53,8 +51,8 @@ void audit_json_escape(struct sbuf *b, const char *str, size_t n)
 
 		/* plain printable ASCII goes in one piece: this is the
 		 * recorder's hot path, one call per byte was a tenth of it */
-		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' &&
-			      s[run] != '\\';
+		for (run = i;
+		     run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\';
 		     run++)
 			;
 		if (run > i) {
@@ -118,17 +116,63 @@ void audit_untrusted(struct sbuf *b, const char *str, size_t n)
 	}
 }
 
+/* The one rule for terminals, per byte: see audit_text_escape(). */
+static size_t text_byte(unsigned char c, bool quoted, char out[5])
+{
+	if (c == '\\' || (quoted && c == '"')) {
+		out[0] = '\\';
+		out[1] = (char)c;
+		out[2] = '\0';
+		return 2;
+	}
+	if (c >= 0x20 && c < 0x7f) {
+		out[0] = (char)c;
+		out[1] = '\0';
+		return 1;
+	}
+	snprintf(out, 5, "\\x%02x", c);
+	return 4;
+}
+
 void audit_text_escape(FILE *f, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	char e[5];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (s[i] == '\\')
-			fputs("\\\\", f);
-		else if (s[i] >= 0x20 && s[i] < 0x7f)
-			fputc(s[i], f);
-		else
-			fprintf(f, "\\x%02x", s[i]);
+		text_byte(s[i], false, e);
+		fputs(e, f);
 	}
+}
+
+void audit_text_quote(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	char e[5];
+
+	fputc('"', f);
+	for (; *s; s++) {
+		text_byte(*s, true, e);
+		fputs(e, f);
+	}
+	fputc('"', f);
+}
+
+const char *audit_text_escape_buf(const char *str, char *buf, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = 0, k;
+	char e[5];
+
+	for (; *s; s++) {
+		k = text_byte(*s, false, e);
+		if (n + k >= len)
+			break; /* never half an escape */
+		memcpy(buf + n, e, k);
+		n += k;
+	}
+	if (len)
+		buf[n] = '\0';
+	return buf;
 }

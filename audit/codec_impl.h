@@ -25,7 +25,8 @@ void codec_json_value(struct sbuf *b, struct json_object *v, int depth);
 
 /* One format's half of audit_encode(), without its final checks. */
 void codec_encode_json(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
-		       const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN]);
+		       const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
+		       uint8_t mac[AUDIT_MAC_LEN]);
 void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
 			const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
 			uint8_t mac[AUDIT_MAC_LEN]);

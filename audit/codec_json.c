@@ -86,7 +86,8 @@ void audit_json_object(struct sbuf *b, struct json_object *o)
 
 /* {"seq":N,...,"mac":"HEX"}: the MAC covers everything before ,"mac" */
 void codec_encode_json(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
-		       const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN])
+		       const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
+		       uint8_t mac[AUDIT_MAC_LEN])
 {
 	char machex[AUDIT_MAC_HEX + 1];
 	size_t body;

@@ -82,7 +82,7 @@ struct json_object *logrec(const char *action)
 
 /* --- writing one line ----------------------------------------------------------- */
 
-static int write_line(struct audit_log *l, const char *p, size_t n)
+int write_line(struct audit_log *l, const char *p, size_t n)
 {
 	size_t done = 0;
 
@@ -268,23 +268,10 @@ int write_pending(struct audit_log *l)
 
 int audit_log_append(struct audit_log *l, struct json_object *rec)
 {
-	return emit(l, rec);
-}
-
-int audit_log_lost(struct audit_log *l, uint64_t count, const char *why)
-{
-	struct json_object *r = json_object_new_object();
-	int rc;
-
-	if (!r)
+	/* after what audit_log_append_fields() has buffered */
+	if (audit_log_commit(l))
 		return -1;
-	json_object_object_add(r, "op", json_object_new_string("lost"));
-	json_object_object_add(r, "count", json_object_new_uint64(count));
-	if (why)
-		json_object_object_add(r, "why", json_object_new_string(why));
-	rc = emit(l, r);
-	json_object_put(r);
-	return rc;
+	return emit(l, rec);
 }
 
 int save_state(struct audit_log *l, bool clean)
@@ -348,6 +335,9 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 
 	if (!l->seal.sealing || next <= e)
 		return 0;
+	/* the batch's records are this epoch's: they go first */
+	if (audit_log_commit(l))
+		fprintf(stderr, "nsaudit record: %s/: %s\n", l->dir, l->err);
 	r = logrec("seal");
 	if (r) {
 		json_object_object_add(r, "epoch", json_object_new_uint64(e));
@@ -408,6 +398,8 @@ void audit_log_note_lost_total(struct audit_log *l, uint64_t lost_total)
 
 int audit_log_flush(struct audit_log *l)
 {
+	if (audit_log_commit(l))
+		return -1;
 	if (!l->dirty || l->o.sync == AUDIT_SYNC_NONE || l->fd < 0)
 		return 0;
 	/*
@@ -427,11 +419,13 @@ int audit_log_reopen(struct audit_log *l)
 	char name[AUDIT_SEG_NAME_MAX];
 	struct stat st;
 
+	if (audit_log_commit(l))
+		return -1;
 	if (l->fd < 0)
 		return 0;
 	audit_seg_name(l->segno, name);
-	if (l->o.sync != AUDIT_SYNC_NONE)
-		fdatasync(l->fd);
+	if (sync_segment(l))
+		return -1;
 	close(l->fd);
 	l->fd = -1;
 	if (!fstatat(l->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && st.st_dev == l->seg_dev &&
@@ -455,6 +449,7 @@ void free_log(struct audit_log *l)
 	if (l->dirfd >= 0)
 		close(l->dirfd);
 	sodium_memzero(l->key, sizeof(l->key));
+	sb_free(&l->batch);
 	audit_seal_wipe(&l->seal);
 	free(l);
 }
@@ -466,6 +461,8 @@ int audit_log_close(struct audit_log *l)
 
 	if (!l)
 		return 0;
+	if (audit_log_commit(l))
+		rc = -1;
 	r = logrec("close");
 	if (!r || emit(l, r) || l->suspended)
 		rc = -1;

@@ -17,6 +17,8 @@
 #include <stdint.h>
 
 struct json_object;
+struct audit_fields;
+typedef void (*audit_fields_fn)(struct audit_fields *f, const void *ctx);
 
 enum audit_format { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
 enum audit_on_full { AUDIT_FULL_ROTATE, AUDIT_FULL_SUSPEND, AUDIT_FULL_STOP };
@@ -32,7 +34,7 @@ struct audit_log_opts {
 	const char *key_path;	    /* --key; NULL = DIR/.key, generated if absent */
 	enum audit_format format;   /* --format json|audit (default json) */
 	uint64_t max_size;	    /* --max-size BYTES[K|M|G]; 0 = 64M */
-	unsigned int keep;	    /* --keep N segments (default 10, 0 = all) */
+	unsigned int keep;	    /* --keep N segments (1..1000000, default 10) */
 	enum audit_on_full on_full; /* --on-full rotate|suspend|stop */
 	enum audit_sync sync;	    /* --sync none|batch|every (default batch) */
 	uint64_t seal_interval;	    /* --seal-interval seconds (default 15 min) */
@@ -80,8 +82,23 @@ struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size
  */
 int audit_log_append(struct audit_log *l, struct json_object *rec);
 
-/* Append a {"op":"lost","count":N,"why":WHY} record. */
-int audit_log_lost(struct audit_log *l, uint64_t count, const char *why);
+/*
+ * The recorder's fast path: append a record whose fields (everything after
+ * "seq") fn writes with ctx (audit/fields.h), straight into a batch buffer,
+ * sequenced and chained like audit_log_append() would (the bytes are the
+ * same). time_ns is its time (the audit format's header). The batch is
+ * written by audit_log_commit() (one write), and before anything else
+ * touches the segment (audit_log_append, flush, reopen, close). Returns 0,
+ * or -1 as audit_log_append() does.
+ */
+int audit_log_append_fields(struct audit_log *l, int64_t time_ns, audit_fields_fn fn,
+			    const void *ctx);
+/*
+ * Write the batch: one write(2), nothing fsync'ed. A failed write is cut
+ * off again and its records go the per-record way (--on-full per record).
+ * 0, or -1 when the policy is stop and the disk is full, or on a hard error.
+ */
+int audit_log_commit(struct audit_log *l);
 
 /* End of a drained batch: fsync (--sync batch) and update the state file. */
 int audit_log_flush(struct audit_log *l);
@@ -119,10 +136,5 @@ void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx);
 
 /* Last error of a failing call on l, one line (for the caller's message). */
 const char *audit_log_error(const struct audit_log *l);
-
-/* Introspection for status lines and tests. */
-uint64_t audit_log_next_seq(const struct audit_log *l);
-unsigned int audit_log_segment(const struct audit_log *l);
-uint64_t audit_log_suspended(const struct audit_log *l); /* records dropped so far */
 
 #endif

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "chain.h"
+#include "codec.h"
 #include "log.h"
 #include "seal.h"
 
@@ -51,6 +52,12 @@ struct audit_log {
 	const char *pending_drop_why;
 	unsigned int pending_moved; /* segment moved away under us (reopen) */
 	char err[256];
+
+	/* log_batch.c: records formatted, chained, not yet written */
+	struct sbuf batch;
+	uint64_t batch_n;		   /* records in it */
+	uint64_t batch_seq0;		   /* seq and chain value before its first */
+	uint8_t batch_mac0[AUDIT_MAC_LEN];
 };
 
 /* log.c */
@@ -61,6 +68,8 @@ struct json_object *logrec(const char *action);
 /* write_rec() did not write: the record belongs in a new segment */
 #define NEED_ROTATE 1
 int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate);
+/* n bytes at the end of the segment, all or nothing (cut back on failure); 0 or -errno */
+int write_line(struct audit_log *l, const char *p, size_t n);
 int write_own(struct audit_log *l, struct json_object *rec);
 int write_pending(struct audit_log *l);
 int save_state(struct audit_log *l, bool clean);
@@ -73,6 +82,7 @@ void free_log(struct audit_log *l);
 
 /* log_rotate.c */
 int sync_dir(struct audit_log *l);
+int sync_segment(struct audit_log *l);
 int open_segment(struct audit_log *l, bool create);
 int drop_oldest(struct audit_log *l, const char *why);
 #define AUDIT_RESERVE_FILE  ".nsaudit-reserve"

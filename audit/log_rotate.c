@@ -24,9 +24,24 @@
 #include "log_impl.h"
 #include "segment.h"
 
+/* A segment created or deleted is on stable storage only with its
+ * directory: 0, or -1 with the error set. */
 int sync_dir(struct audit_log *l)
 {
-	return l->o.sync == AUDIT_SYNC_NONE ? 0 : fsync(l->dirfd);
+	if (l->o.sync == AUDIT_SYNC_NONE || !fsync(l->dirfd))
+		return 0;
+	seterr(l, "fsync %s/: %s", l->dir, strerror(errno));
+	return -1;
+}
+
+/* The current segment's records on stable storage before it is closed:
+ * 0, or -1 with the error set (the segment stays open). */
+int sync_segment(struct audit_log *l)
+{
+	if (l->fd < 0 || l->o.sync == AUDIT_SYNC_NONE || !fdatasync(l->fd))
+		return 0;
+	seterr(l, "fsync segment %u: %s", l->segno, strerror(errno));
+	return -1;
 }
 
 int open_segment(struct audit_log *l, bool create)
@@ -52,7 +67,8 @@ int open_segment(struct audit_log *l, bool create)
 	if (create) {
 		l->seg_records = 0;
 		l->need_header = true;
-		sync_dir(l);
+		if (sync_dir(l))
+			return -1;
 	}
 	return 0;
 }
@@ -94,8 +110,7 @@ int drop_oldest(struct audit_log *l, const char *why)
 		return -1;
 	}
 	make_reserve(l);
-	sync_dir(l);
-	return 0;
+	return sync_dir(l);
 }
 
 /*
@@ -135,8 +150,8 @@ void enforce_keep(struct audit_log *l)
 int rotate(struct audit_log *l)
 {
 	if (l->fd >= 0) {
-		if (l->o.sync != AUDIT_SYNC_NONE)
-			fdatasync(l->fd);
+		if (sync_segment(l))
+			return -1;
 		close(l->fd);
 		l->fd = -1;
 	}
@@ -146,7 +161,6 @@ int rotate(struct audit_log *l)
 	enforce_keep(l);
 	return 0;
 }
-
 
 /* The full-disk policies, around writing one record. */
 int emit(struct audit_log *l, struct json_object *rec)
@@ -197,4 +211,3 @@ int emit(struct audit_log *l, struct json_object *rec)
 		}
 	}
 }
-

@@ -36,15 +36,15 @@ static int pick(const char *v, const char *const *names, int *out)
 }
 
 const struct option audit_log_options[] = {
-	{ "log-dir", required_argument, NULL, AUDIT_OPT_BASE + 0 },
-	{ "key", required_argument, NULL, AUDIT_OPT_BASE + 1 },
-	{ "format", required_argument, NULL, AUDIT_OPT_BASE + 2 },
-	{ "max-size", required_argument, NULL, AUDIT_OPT_BASE + 3 },
-	{ "keep", required_argument, NULL, AUDIT_OPT_BASE + 4 },
-	{ "on-full", required_argument, NULL, AUDIT_OPT_BASE + 5 },
-	{ "sync", required_argument, NULL, AUDIT_OPT_BASE + 6 },
-	{ "seal-interval", required_argument, NULL, AUDIT_OPT_BASE + 7 },
-	{ NULL, 0, NULL, 0 },
+    {"log-dir", required_argument, NULL, AUDIT_OPT_BASE + 0},
+    {"key", required_argument, NULL, AUDIT_OPT_BASE + 1},
+    {"format", required_argument, NULL, AUDIT_OPT_BASE + 2},
+    {"max-size", required_argument, NULL, AUDIT_OPT_BASE + 3},
+    {"keep", required_argument, NULL, AUDIT_OPT_BASE + 4},
+    {"on-full", required_argument, NULL, AUDIT_OPT_BASE + 5},
+    {"sync", required_argument, NULL, AUDIT_OPT_BASE + 6},
+    {"seal-interval", required_argument, NULL, AUDIT_OPT_BASE + 7},
+    {NULL, 0, NULL, 0},
 };
 
 int audit_log_set_opt(struct audit_log_opts *o, const char *name, const char *val, char *err,

@@ -21,15 +21,15 @@
 #define NSAUDIT_EMIT_BPF_H
 
 /* Set by the loader before load (.rodata). */
-const volatile __u32 filter_tgid = 0;		/* 0: every process */
-const volatile __u32 op_mask = 0xffffffff;	/* 1 << enum nsaudit_op */
-const volatile __u32 type_mask = 0xffffffff;	/* 1 << enum nsaudit_ns_type */
-const volatile __u64 wakeup_bytes = 1 << 20;	/* force a wakeup past this */
+const volatile __u32 filter_tgid = 0;	     /* 0: every process */
+const volatile __u32 op_mask = 0xffffffff;   /* 1 << enum nsaudit_op */
+const volatile __u32 type_mask = 0xffffffff; /* 1 << enum nsaudit_ns_type */
+const volatile __u64 wakeup_bytes = 1 << 20; /* force a wakeup past this */
 const volatile __u64 rare_wakeup_bytes = 1 << 18;
-const volatile __u32 self_tgid = 0;		/* the loader: never trace it */
-const volatile bool have_nsfd = false;		/* patched kernel: nsfd() fds exist */
-const volatile bool coalesce = true;		/* --no-coalesce clears it */
-const volatile bool pidfd_ioctl_tp = false;	/* tp_btf/nsfd records pidfd ioctls */
+const volatile __u32 self_tgid = 0;	    /* the loader: never trace it */
+const volatile bool have_nsfd = false;	    /* patched kernel: nsfd() fds exist */
+const volatile bool coalesce = true;	    /* --no-coalesce clears it */
+const volatile bool pidfd_ioctl_tp = false; /* tp_btf/nsfd records pidfd ioctls */
 
 /* Calls the rings could not take, in total and per enum nsaudit_lost_reason;
  * read by user space, reported as "lost" records. */
@@ -41,12 +41,12 @@ __u64 next_kseq = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 4 << 20);	/* resized by the loader (--ring-size) */
+	__uint(max_entries, 4 << 20); /* resized by the loader (--ring-size) */
 } events SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);	/* the reserve: rare records only */
+	__uint(max_entries, 1 << 18); /* the reserve: rare records only (RSS) */
 } rare SEC(".maps");
 
 /* The part of a record coalescing compares: struct nsaudit_event from op
@@ -75,16 +75,16 @@ _Static_assert(sizeof(struct ev_key) == NSAUDIT_EVENT_SHORT - NSAUDIT_EVENT_KEY,
 struct pending {
 	__u32 op;
 	__u32 probe;
-	__u32 nsmask;		/* types the call may change */
+	__u32 nsmask; /* types the call may change */
 	__u32 via;
 	__u64 arg;
-	__u64 args[3];		/* other arguments, captured at entry */
+	__u64 args[3]; /* other arguments, captured at entry */
 	__s32 fd;
-	__u32 target_inum;	/* the namespace an nsfs fd names */
+	__u32 target_inum; /* the namespace an nsfs fd names */
 	__u32 target_type;
 	__u32 pad;
 	__u64 target_id;
-	__u64 target_ns;	/* its struct ns_common * (kept alive by the fd) */
+	__u64 target_ns; /* its struct ns_common * (kept alive by the fd) */
 	__u32 old_inum[NSAUDIT_NS_MAX];
 	__u64 old_id[NSAUDIT_NS_MAX];
 };
@@ -103,7 +103,7 @@ struct tstate {
 	 * nsproxy and user namespace are the ones seen then */
 	__u64 c_nsproxy;
 	__u64 c_userns;
-	__u32 c_valid;			/* bit t: cur_inum[t]/cur_id[t] valid */
+	__u32 c_valid; /* bit t: cur_inum[t]/cur_id[t] valid */
 	__u32 cur_inum[NSAUDIT_NS_MAX];
 	__u64 cur_id[NSAUDIT_NS_MAX];
 	/* the nsfs file last handed to setns, and what it names */
@@ -115,7 +115,7 @@ struct tstate {
 	__u32 c_via;
 	/* coalescing: HELD_* (changed with cmpxchg: the reader's flush runs on
 	 * another CPU) and the held record */
-	__u64 held_state;	/* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */
+	__u64 held_state; /* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */
 	struct nsaudit_event held;
 };
 
@@ -204,7 +204,7 @@ __noinline int fill_actor(struct ev_short *head)
 	e->auid = task_loginuid(task);
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	exe = task->mm->exe_file;	/* NULL for kernel threads: loads give 0 */
+	exe = task->mm->exe_file; /* NULL for kernel threads: loads give 0 */
 	e->exe_ino = exe->f_inode->i_ino;
 	e->exe_dev = exe->f_inode->i_sb->s_dev;
 	return 0;
@@ -253,7 +253,7 @@ static __always_inline void copy_words(void *dst, const void *src, int n)
 {
 	int i;
 
-	#pragma unroll
+#pragma unroll
 	for (i = 0; i < n / 8; i++)
 		((__u64 *)dst)[i] = ((const __u64 *)src)[i];
 }
@@ -346,9 +346,8 @@ static __always_inline void event_set_old(struct nsaudit_event *e, struct ns_com
  * actor and the namespace (ns may be NULL: unknown yet). Then the caller
  * sets what is its own and calls event_submit().
  */
-static __always_inline struct nsaudit_event *event_ns(__u32 op, __u32 probe, __u32 type,
-						      struct ns_common *ns, __u64 size,
-						      bool rare_rec)
+static __always_inline struct nsaudit_event *
+event_ns(__u32 op, __u32 probe, __u32 type, struct ns_common *ns, __u64 size, bool rare_rec)
 {
 	struct nsaudit_event *e;
 
@@ -368,7 +367,7 @@ static __always_inline bool key_equal(const struct nsaudit_event *held, const st
 	__u64 diff = 0;
 	int i;
 
-	#pragma unroll
+#pragma unroll
 	for (i = 0; i < (int)(sizeof(*k) / 8); i++)
 		diff |= a[i] ^ b[i];
 	return diff == 0;
@@ -407,10 +406,9 @@ __noinline int commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
 			e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
 			event_submit(e);
 		}
-	} else if (st != HELD_EMPTY ||
-		   __sync_val_compare_and_swap(&ts->held_state, HELD_EMPTY, HELD_OWNER) !=
-			   HELD_EMPTY) {
-		goto direct;	/* the reader's flush is at it */
+	} else if (st != HELD_EMPTY || __sync_val_compare_and_swap(&ts->held_state, HELD_EMPTY,
+								   HELD_OWNER) != HELD_EMPTY) {
+		goto direct; /* the reader's flush is at it */
 	}
 	e = &ts->held;
 	e->ts_boot_ns = now;

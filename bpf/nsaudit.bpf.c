@@ -4,7 +4,7 @@
  *
  * Stock-kernel hook set (works under lockdown=integrity, no fentry, no
  * kprobes): the per-syscall tracepoints of the syscalls that touch
- * namespaces, and tp_btf/sched_process_fork for clone with CLONE_NEW*.
+ * namespaces, and raw_tp/sched_process_fork for clone with CLONE_NEW*.
  * The per-syscall tracepoints are preferred to raw sys_enter/sys_exit:
  * those fire on every syscall and tax unrelated work.
  *

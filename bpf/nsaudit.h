@@ -143,7 +143,8 @@ struct nsaudit_event {
 				 * OP_LOST: running total of that reason */
 	__u32 ns_inum;		/* the namespace acted on (entered/created/pinned) */
 	__u32 old_inum;		/* setns/unshare/clone: the one left */
-	__s32 result;		/* 0 or -errno (fd number for open/nsfd) */
+	__s32 result;		/* 0 or -errno; open: the new fd (the record
+				 * says 0 and has it in fd); nsfd: 0, fd in fd */
 	__u32 pid;		/* tgid of the actor */
 	__u32 tid;
 	__s32 target_pid;	/* open/nsfd: whose namespace; clone: child */

@@ -136,11 +136,12 @@ static __always_inline int sock_net_ref(struct sock *sk)
 /*
  * Each accessor below comes in two access modes, chosen at compile time:
  * btf = true for a pointer the verifier knows the type of
- * (bpf_get_current_task_btf(), an iterator's task), read with plain loads
- * that the verifier makes fault-safe; btf = false for untyped pointers
- * (raw_tp arguments, pointers read out of memory), read with one
- * bpf_probe_read_kernel per hop. setns and unshare are hot paths: the plain
- * loads save a helper call per pointer. Both are CO-RE relocated.
+ * (bpf_get_current_task_btf()), read with plain loads that the verifier
+ * makes fault-safe; btf = false for untyped pointers (raw_tp arguments,
+ * pointers read out of memory), read with one bpf_probe_read_kernel per
+ * hop. setns and unshare are hot paths: the plain loads save a helper call
+ * per pointer. The startup snapshot (iter/task) runs once and uses the
+ * probe-read mode. Both are CO-RE relocated.
  */
 #define NS_LOAD(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
 

@@ -111,6 +111,13 @@ const char *nstype_proc_name(unsigned int type, bool for_children)
 	return nstype_name(type);
 }
 
+void nstype_label(char *buf, size_t len, int type, uint32_t inum)
+{
+	const char *n = type >= 0 ? nstype_name((unsigned int)type) : NULL;
+
+	snprintf(buf, len, "%s:[%u]", n ? n : "ns", inum);
+}
+
 const char *op_name(unsigned int op)
 {
 	return op < NSAUDIT_OP_MAX ? ops[op] : NULL;

@@ -26,6 +26,10 @@ int nstype_from_clone_flag(unsigned long flag);
  * its children: pid and time use "pid_for_children"/"time_for_children". */
 const char *nstype_proc_name(unsigned int type, bool for_children);
 
+/* A namespace as lsns and readlink(/proc/PID/ns/TYPE) show it:
+ * "net:[4026531840]"; "ns:[4026531840]" when the type is not known (-1). */
+void nstype_label(char *buf, size_t len, int type, uint32_t inum);
+
 /* "setns", "unshare", ...; NULL for out-of-range. */
 const char *op_name(unsigned int op);
 int op_from_name(const char *name);

@@ -47,7 +47,15 @@ static void usage(FILE *f)
 		   "  nsaudit holders --all\n");
 }
 
-int cmd_holders(int argc, char **argv)
+/* What the command line asks for. */
+struct holders_args {
+	bool all, json;
+	const char *arg; /* NS as given */
+	struct nsspec spec;
+};
+
+/* The command line into a: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct holders_args *a)
 {
 	static const struct option opts[] = {
 	    {"all", no_argument, NULL, 'a'},
@@ -55,23 +63,18 @@ int cmd_holders(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct model m = {0};
-	struct nsspec spec;
-	struct ns_ent *target = NULL;
-	bool all = false, json = false;
 	char err[512];
-	size_t i;
-	int c, ret = 1;
+	int c;
 
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, "af:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			all = true;
+			a->all = true;
 			break;
 		case 'f':
 			if (!strcmp(optarg, "json"))
-				json = true;
+				a->json = true;
 			else if (strcmp(optarg, "text")) {
 				ERR("--format: unknown format '%.32s' (text, json)", optarg);
 				return EXIT_USAGE;
@@ -89,60 +92,84 @@ int cmd_holders(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (all == (optind < argc) || argc - optind > 1) {
-		ERR("%s (try 'nsaudit holders --help')", all ? "give either NS or --all, not both"
+	if (a->all == (optind < argc) || argc - optind > 1) {
+		ERR("%s (try 'nsaudit holders --help')", a->all
+							     ? "give either NS or --all, not both"
 							     : "which namespace? give NS or --all");
 		return EXIT_USAGE;
 	}
-	if (!all && nsspec_parse(argv[optind], true, &spec, err, sizeof(err))) {
+	if (!a->all && nsspec_parse(argv[optind], true, &a->spec, err, sizeof(err))) {
 		/* a spec that does not parse is a usage error; a path or pid
 		 * that does not resolve means the namespace is not there */
-		ERR("%s", err);
-		return strchr(argv[optind], '/') || errno == ENOENT || errno == ESRCH ? 1
-										      : EXIT_USAGE;
-	}
+		int e = errno;
 
+		ERR("%s", err);
+		return strchr(argv[optind], '/') || e == ENOENT || e == ESRCH ? 1 : EXIT_USAGE;
+	}
+	a->arg = a->all ? NULL : argv[optind];
+	return -1;
+}
+
+/* Every namespace, or the target, in the format asked for. */
+static void print_holders(struct model *m, struct ns_ent *target, bool json)
+{
+	size_t i;
+
+	if (json) {
+		for (i = 0; i < m->nns; i++) {
+			json_object *o;
+
+			if (target && &m->ns[i] != target)
+				continue;
+			o = ns_json(m, &m->ns[i]);
+			puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+			json_object_put(o);
+		}
+		print_notes(m, stderr);
+	} else if (target) {
+		print_ns(m, target, "", false);
+		print_notes(m, stdout);
+	} else {
+		for (i = 0; i < m->nns; i++)
+			if (m->ns[i].type == NSAUDIT_NS_USER && m->ns[i].known &&
+			    !ns_find(m, NSAUDIT_NS_USER, m->ns[i].k.parent_inum))
+				print_tree(m, &m->ns[i], 0);
+		for (i = 0; i < m->nns; i++)
+			if (!m->ns[i].printed)
+				print_ns(m, &m->ns[i], "", true);
+		print_notes(m, stdout);
+	}
+}
+
+int cmd_holders(int argc, char **argv)
+{
+	struct holders_args a = {0};
+	struct model m = {0};
+	struct ns_ent *target = NULL;
+	char err[512];
+	int ret = parse_args(argc, argv, &a);
+
+	if (ret >= 0)
+		return ret;
+	ret = 1;
 	if (model_load(&m, err, sizeof(err))) {
 		ERR("%s", err);
 		goto out;
 	}
 
-	if (!all) {
+	if (!a.all) {
 		char lab[48];
 
-		target = ns_find(&m, spec.type, spec.inum);
-		ns_label(lab, sizeof(lab), spec.type, spec.inum);
+		target = ns_find(&m, a.spec.type, a.spec.inum);
+		nstype_label(lab, sizeof(lab), a.spec.type, a.spec.inum);
 		if (!target) {
 			ERR("%s: no such namespace (no task, fd, bind mount, socket or child "
 			    "namespace holds it)",
-			    spec.type >= 0 ? lab : argv[optind]);
+			    a.spec.type >= 0 ? lab : a.arg);
 			goto out;
 		}
 	}
-	if (json) {
-		for (i = 0; i < m.nns; i++) {
-			json_object *o;
-
-			if (target && &m.ns[i] != target)
-				continue;
-			o = ns_json(&m, &m.ns[i]);
-			puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-			json_object_put(o);
-		}
-		print_notes(&m, stderr);
-	} else if (target) {
-		print_ns(&m, target, "", false);
-		print_notes(&m, stdout);
-	} else {
-		for (i = 0; i < m.nns; i++)
-			if (m.ns[i].type == NSAUDIT_NS_USER && m.ns[i].known &&
-			    !ns_find(&m, NSAUDIT_NS_USER, m.ns[i].k.parent_inum))
-				print_tree(&m, &m.ns[i], 0);
-		for (i = 0; i < m.nns; i++)
-			if (!m.ns[i].printed)
-				print_ns(&m, &m.ns[i], "", true);
-		print_notes(&m, stdout);
-	}
+	print_holders(&m, target, a.json);
 	ret = 0;
 out:
 	model_free(&m);

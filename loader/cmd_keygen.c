@@ -34,9 +34,9 @@ static void keygen_usage(FILE *f)
 int cmd_keygen(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "force", no_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
+	    {"help", no_argument, NULL, 'h'},
+	    {"force", no_argument, NULL, 'f'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *file = NULL;
 	bool force = false;
@@ -53,7 +53,8 @@ int cmd_keygen(int argc, char **argv)
 			force = true;
 			break;
 		default:
-			return cmd_error("keygen", EXIT_USAGE, "unknown option '%.64s' (try --help)",
+			return cmd_error("keygen", EXIT_USAGE,
+					 "unknown option '%.64s' (try --help)",
 					 cmd_bad_option(argv));
 		}
 	}
@@ -68,8 +69,9 @@ int cmd_keygen(int argc, char **argv)
 	fflush(stdout);
 	sodium_memzero(vk, sizeof(vk));
 	if (isatty(STDOUT_FILENO))
-		fprintf(stderr, "nsaudit keygen: sealing state in %s; the line above is the "
-				"verification key: keep it off this host\n",
-			file);
+		cmd_error("keygen", 0,
+			  "sealing state in %s; the line above is the verification key: keep "
+			  "it off this host",
+			  file);
 	return 0;
 }

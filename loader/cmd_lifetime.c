@@ -388,7 +388,7 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 		    path);
 		return 1;
 	}
-	lt_label(err, sizeof(err), fm.type, fm.inum);
+	nstype_label(err, sizeof(err), fm.type, fm.inum);
 	cmd_error("lifetime", 0,
 		  "note: %.200s no longer exists; showing %s, the last namespace mounted "
 		  "there per the log",
@@ -399,7 +399,19 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 	return 0;
 }
 
-int cmd_lifetime(int argc, char **argv)
+/* One run of the command. */
+struct lifetime {
+	struct reader rd;
+	struct out o;
+	const char *key, *vk, *arg; /* --key, --verification-key, NS */
+	bool follow;
+	bool verified, intact;
+	json_object *now; /* holders now of a namespace alive but not in the log */
+	char lab[48];	  /* "net:[4026532289]" */
+};
+
+/* The command line into lt: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct lifetime *lt)
 {
 	static const struct option opts[] = {
 	    {"log-dir", required_argument, NULL, 'd'}, {"key", required_argument, NULL, 'k'},
@@ -407,39 +419,30 @@ int cmd_lifetime(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},	       {"verification-key", required_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *key = NULL, *vk = NULL, *arg;
-	struct reader rd = {.dirfd = -1};
-	struct audit_verify v;
-	struct nsspec spec;
-	struct out o = {0};
-	json_object *now = NULL;
-	bool do_follow = false, verified = false, intact = false;
-	char err[512], lab[48];
-	int c, ret = 1;
-	size_t i, j;
+	int c;
 
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":d:k:f:FhV:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			rd.dir = optarg;
+			lt->rd.dir = optarg;
 			break;
 		case 'k':
-			key = optarg;
+			lt->key = optarg;
 			break;
 		case 'V':
-			vk = optarg;
+			lt->vk = optarg;
 			break;
 		case 'f':
 			if (!strcmp(optarg, "json"))
-				o.json = true;
+				lt->o.json = true;
 			else if (strcmp(optarg, "text")) {
 				ERR("--format: unknown format '%.32s' (text, json)", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'F':
-			do_follow = true;
+			lt->follow = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -462,142 +465,193 @@ int cmd_lifetime(int argc, char **argv)
 		    argv[optind + 1]);
 		return EXIT_USAGE;
 	}
-	arg = argv[optind];
-	if (!rd.dir || !*rd.dir) {
+	lt->arg = argv[optind];
+	if (!lt->rd.dir || !*lt->rd.dir) {
 		ERR("--log-dir DIR is required (try 'nsaudit lifetime --help')");
 		return EXIT_USAGE;
 	}
+	return -1;
+}
 
-	rd.dirfd = open(rd.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rd.dirfd < 0) {
-		ERR("%.200s: %s", rd.dir, strerror(errno));
+/* With --key or record's default key DIR/.key, verify the log first (as
+ * verify does); a log that is not intact is a warning. 0, or -1. */
+static int verify_first(struct lifetime *lt)
+{
+	struct audit_verify_opts vo = {.dir = lt->rd.dir, .key_path = lt->key, .vk = lt->vk};
+	struct audit_verify v;
+	char err[512];
+	int r;
+
+	if (!lt->key && !lt->vk && faccessat(lt->rd.dirfd, ".key", R_OK, 0))
+		return 0;
+	r = audit_verify(&vo, &v, err, sizeof(err));
+	if (r < 0) {
+		ERR("%s%s", lt->vk ? "--verification-key: " : "--key: ", err);
+		return -1;
+	}
+	lt->verified = true;
+	lt->intact = r == 0;
+	if (!lt->intact)
+		ERR("warning: the log is not intact: %s: %s (the timeline may be wrong)", v.where,
+		    v.what);
+	return 0;
+}
+
+/*
+ * Nothing in the log: maybe it is alive and was never acted on. 0 to go on
+ * (alive, or --follow waits for it), -1 when there is nothing to show.
+ */
+static int not_in_log(struct lifetime *lt)
+{
+	struct lt_timeline *tl = &lt->o.tl;
+	char err[512];
+	uint64_t id;
+	int r = holders_now(tl->type, tl->inum, "  ", &lt->now, &id, err, sizeof(err));
+
+	if (r <= 0 && !lt->follow) {
+		ERR("%s: not in the log (%" PRIu64 " records) and %s", lt->lab, tl->records,
+		    r < 0 ? err : "no such namespace now");
+		return -1;
+	}
+	if (r > 0 && !lt->o.json) {
+		printf("%s: no records of it in %s (%" PRIu64 " records); alive now, "
+		       "held by:\n",
+		       lt->lab, lt->rd.dir, tl->records);
+		fflush(stdout);
+		holders_now(tl->type, tl->inum, "  ", NULL, &id, err, sizeof(err));
+	}
+	return 0;
+}
+
+static void print_timeline_json(struct lifetime *lt)
+{
+	struct lt_timeline *tl = &lt->o.tl;
+	json_object *s, *l;
+	size_t i;
+
+	for (i = 0; i < tl->nev; i++)
+		print_json(lt_event_json(tl, &tl->ev[i]));
+	s = lt_summary_json(tl);
+	if (json_object_object_get_ex(s, "lifetime", &l)) {
+		json_object_object_add(l, "log_dir", json_object_new_string(lt->rd.dir));
+		json_object_object_add(l, "verified",
+				       lt->verified ? json_object_new_boolean(lt->intact) : NULL);
+		if (lt->now) /* alive, but not in the log */
+			json_object_object_add(l, "holders_now", json_object_get(lt->now));
+	}
+	print_json(s);
+}
+
+static void print_timeline_text(struct lifetime *lt)
+{
+	struct lt_timeline *tl = &lt->o.tl;
+	char err[512];
+	size_t i, j;
+
+	printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lt->lab, tl->nev, tl->records,
+	       lt->rd.dir,
+	       !lt->verified ? " (not verified: no --key, no DIR/.key)\n"
+	       : lt->intact && !lt->key && !lt->vk
+		   ? " (verified intact) with the log's own DIR/.key only: whoever can "
+		     "rewrite the log can rewrite that key too (use --key)\n"
+	       : lt->intact ? " (verified intact)\n"
+			    : " (NOT INTACT: see stderr)\n");
+	if (tl->ninc > 1)
+		printf("%zu namespaces had this inode one after another (inode numbers "
+		       "are reused; the records' ns_id tells them apart)\n",
+		       tl->ninc);
+	for (i = 0; i < tl->ninc; i++) {
+		const struct lt_inc *ic = &tl->inc[i];
+		uint64_t id;
+
+		lt_print_inc_head(stdout, tl, i);
+		for (j = ic->first; j <= ic->last; j++)
+			if (tl->ev[j].inc == i)
+				lt_print_event(stdout, tl, &tl->ev[j]);
+		lt_print_inc_end(stdout, tl, i);
+		if (ic->state != LT_ALIVE)
+			continue;
+		fflush(stdout);
+		/* print the holders (text) */
+		err[0] = '\0';
+		if (holders_now(tl->type, tl->inum, "  ", NULL, &id, err, sizeof(err)) <= 0)
+			printf("  (gone since: %s)\n", *err ? err : "no holders left now");
+	}
+}
+
+/* --follow: then print its new records as they arrive. The exit status. */
+static int follow_live(struct lifetime *lt)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	fflush(stdout);
+	lt->o.live = true;
+	return follow(&lt->rd, add_cb, &lt->o);
+}
+
+/* History, now and --follow, once NS and the log are known. The exit status. */
+static int show(struct lifetime *lt, const struct nsspec *spec)
+{
+	struct out *o = &lt->o;
+	int ret = 0;
+
+	if (verify_first(lt))
+		return 1;
+	lt_init(&o->tl, spec->type, spec->inum);
+	if (read_log(&lt->rd, add_cb, o)) {
+		ERR("%.200s: %s", lt->rd.dir, strerror(errno));
 		return 1;
 	}
-	c = resolve(arg, &rd, &spec);
-	if (c) {
-		close(rd.dirfd);
-		return c;
-	}
-	/* record's default key, where it is: as verify does, and as loudly */
-	if (key || vk || faccessat(rd.dirfd, ".key", R_OK, 0) == 0) {
-		struct audit_verify_opts vo = {.dir = rd.dir, .key_path = key, .vk = vk};
-		int r;
-
-		r = audit_verify(&vo, &v, err, sizeof(err));
-
-		if (r < 0) {
-			ERR("%s%s", vk ? "--verification-key: " : "--key: ", err);
-			goto out;
-		}
-		verified = true;
-		intact = r == 0;
-		if (!intact)
-			ERR("warning: the log is not intact: %s: %s (the timeline may be "
-			    "wrong)",
-			    v.where, v.what);
-	}
-
-	lt_init(&o.tl, spec.type, spec.inum);
-	if (read_log(&rd, add_cb, &o)) {
-		ERR("%.200s: %s", rd.dir, strerror(errno));
-		goto out;
-	}
-	if (!rd.seg)
-		ERR("%.200s: no log segments (nsaudit-NNNNNN.log)", rd.dir);
-	if (o.tl.oom) {
+	if (!lt->rd.seg)
+		ERR("%.200s: no log segments (nsaudit-NNNNNN.log)", lt->rd.dir);
+	if (o->tl.oom) {
 		ERR("%s", strerror(ENOMEM));
-		goto out;
+		return 1;
 	}
-	if (rd.skipped > 10)
-		ERR("%" PRIu64 " damaged lines skipped in all", rd.skipped);
-	lt_finish(&o.tl);
-	lt_label(lab, sizeof(lab), o.tl.type, o.tl.inum);
-	if (!o.tl.ninc) {
-		/* nothing in the log: maybe it is alive and was never acted on */
-		uint64_t id;
-		int r = holders_now(o.tl.type, o.tl.inum, "  ", &now, &id, err, sizeof(err));
-
-		if (r <= 0 && !do_follow) {
-			ERR("%s: not in the log (%" PRIu64 " records) and %s", lab, o.tl.records,
-			    r < 0 ? err : "no such namespace now");
-			goto out;
-		}
-		if (r > 0 && !o.json) {
-			printf("%s: no records of it in %s (%" PRIu64 " records); alive now, "
-			       "held by:\n",
-			       lab, rd.dir, o.tl.records);
-			fflush(stdout);
-			holders_now(o.tl.type, o.tl.inum, "  ", NULL, &id, err, sizeof(err));
-		}
+	if (lt->rd.skipped > 10)
+		ERR("%" PRIu64 " damaged lines skipped in all", lt->rd.skipped);
+	lt_finish(&o->tl);
+	nstype_label(lt->lab, sizeof(lt->lab), o->tl.type, o->tl.inum);
+	if (!o->tl.ninc) {
+		if (not_in_log(lt))
+			return 1;
 	} else {
-		check_now(&o);
+		check_now(o);
 	}
-
-	if (o.json) {
-		for (i = 0; i < o.tl.nev; i++)
-			print_json(lt_event_json(&o.tl, &o.tl.ev[i]));
-		json_object *s = lt_summary_json(&o.tl), *l;
-
-		if (json_object_object_get_ex(s, "lifetime", &l)) {
-			json_object_object_add(l, "log_dir", json_object_new_string(rd.dir));
-			json_object_object_add(l, "verified",
-					       verified ? json_object_new_boolean(intact) : NULL);
-			if (now) /* alive, but not in the log */
-				json_object_object_add(l, "holders_now", json_object_get(now));
-		}
-		print_json(s);
-	} else if (o.tl.ninc) {
-		printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lab, o.tl.nev,
-		       o.tl.records, rd.dir,
-		       !verified ? " (not verified: no --key, no DIR/.key)\n"
-		       : intact && !key && !vk
-			   ? " (verified intact) with the log's own DIR/.key only: whoever can "
-			     "rewrite the log can rewrite that key too (use --key)\n"
-		       : intact ? " (verified intact)\n"
-				: " (NOT INTACT: see stderr)\n");
-		if (o.tl.ninc > 1)
-			printf("%zu namespaces had this inode one after another (inode numbers "
-			       "are reused; the records' ns_id tells them apart)\n",
-			       o.tl.ninc);
-		for (i = 0; i < o.tl.ninc; i++) {
-			const struct lt_inc *ic = &o.tl.inc[i];
-
-			lt_print_inc_head(stdout, &o.tl, i);
-			for (j = ic->first; j <= ic->last; j++)
-				if (o.tl.ev[j].inc == i)
-					lt_print_event(stdout, &o.tl, &o.tl.ev[j]);
-			lt_print_inc_end(stdout, &o.tl, i);
-			if (ic->state == LT_ALIVE) {
-				uint64_t id;
-
-				fflush(stdout);
-				/* print the holders (text) */
-				err[0] = '\0';
-				if (holders_now(o.tl.type, o.tl.inum, "  ", NULL, &id, err,
-						sizeof(err)) <= 0)
-					printf("  (gone since: %s)\n",
-					       *err ? err : "no holders left now");
-			}
-		}
-	}
-	ret = 0;
-	if (do_follow) {
-		struct sigaction sa = {.sa_handler = on_signal};
-
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		setvbuf(stdout, NULL, _IOLBF, 0);
-		fflush(stdout);
-		o.live = true;
-		ret = follow(&rd, add_cb, &o);
-	}
+	if (o->json)
+		print_timeline_json(lt);
+	else if (o->tl.ninc)
+		print_timeline_text(lt);
+	if (lt->follow)
+		ret = follow_live(lt);
 	if (fflush(stdout)) {
 		ERR("writing output: %s", strerror(errno));
 		ret = 1;
 	}
-out:
-	json_object_put(now);
-	lt_free(&o.tl);
-	close(rd.dirfd);
+	return ret;
+}
+
+int cmd_lifetime(int argc, char **argv)
+{
+	struct lifetime lt = {.rd.dirfd = -1};
+	struct nsspec spec;
+	int ret = parse_args(argc, argv, &lt);
+
+	if (ret >= 0)
+		return ret;
+	lt.rd.dirfd = open(lt.rd.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lt.rd.dirfd < 0) {
+		ERR("%.200s: %s", lt.rd.dir, strerror(errno));
+		return 1;
+	}
+	ret = resolve(lt.arg, &lt.rd, &spec);
+	if (!ret)
+		ret = show(&lt, &spec);
+	json_object_put(lt.now);
+	lt_free(&lt.o.tl);
+	close(lt.rd.dirfd);
 	return ret;
 }

@@ -9,7 +9,6 @@
  * one already wrote are recognised by their kernel sequence number (kseq)
  * and skipped, so nothing is written twice either.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -19,8 +18,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "event_json.h"
 #include "log.h"
 #include "privs.h"
+#include "segment.h"
 #include "sink.h"
 #include "tracer.h"
 
@@ -42,20 +43,39 @@ struct recorder {
 	struct sinks sinks;	/* --sink: syslog, audit */
 };
 
-static int write_record(void *ctx, struct json_object *rec)
+static int write_record(void *ctx, const struct nsaudit_event *e, const struct event_extra *x)
 {
 	struct recorder *r = ctx;
-	struct json_object *lt;
+	struct enriched_event rec = { e, x };
 
-	if (audit_log_append(r->log, rec) < 0) {
+	/* formatted straight into the log's batch: no object per record */
+	if (audit_log_append_fields(r->log, x->realtime_ns, record_fields_of, &rec) < 0) {
 		r->failed = 1;	/* --on-full stop, or a hard I/O error */
 		return -1;
 	}
 	/* the kernel's lost counter as last written: kept in the MAC'd state
 	 * for a restart on the pinned ring */
-	if (json_object_object_get_ex(rec, "lost_total", &lt))
-		audit_log_note_lost_total(r->log, json_object_get_uint64(lt));
-	sinks_emit(&r->sinks, rec);
+	if (e->op == NSAUDIT_OP_LOST)
+		audit_log_note_lost_total(r->log, e->arg);
+	if (r->sinks.n) {
+		struct json_object *o = event_to_json(e, x);
+
+		if (o)
+			sinks_emit(&r->sinks, o);
+		json_object_put(o);
+	}
+	return 0;
+}
+
+/* A chunk read from the ring is written before the ring forgets it. */
+static int write_batch(void *ctx)
+{
+	struct recorder *r = ctx;
+
+	if (audit_log_commit(r->log) < 0) {
+		r->failed = 1;
+		return -1;
+	}
 	return 0;
 }
 
@@ -122,7 +142,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR };
-#define OPTS_MAX 24
+#define OPTS_MAX 32
 
 int cmd_record(int argc, char **argv)
 {
@@ -149,10 +169,7 @@ int cmd_record(int argc, char **argv)
 	tracer_opts_init(&o);
 	audit_log_opts_init(&lo);
 	o.pin_dir = NSAUDIT_PIN_DIR;
-	cmd_opts_cat(opts, OPTS_MAX, own);
-	cmd_opts_cat(opts, OPTS_MAX, sink_options);
-	cmd_opts_cat(opts, OPTS_MAX, audit_log_options);
-	cmd_opts_cat(opts, OPTS_MAX, tracer_options);
+	cmd_lib_options(opts, OPTS_MAX, own, 1);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {
 		const char *name = cmd_opt_name(opts, c, idx);
@@ -176,24 +193,14 @@ int cmd_record(int argc, char **argv)
 		case ':':
 			if (optopt == OPT_PIN_DIR)
 				return cmd_error("record", EXIT_USAGE, "%s", pin_dir_msg);
-			if (optopt == SINK_OPT_SINK)
-				return cmd_error("record", EXIT_USAGE,
-						 "--sink needs a value (syslog[:ADDRESS], audit)");
-			if (optopt >= AUDIT_OPT_BASE && optopt < AUDIT_OPT_BASE + 16)
-				return cmd_error("record", EXIT_USAGE, "--%s needs a value",
-						 cmd_opt_name(opts, optopt, -1));
-			return cmd_error("record", EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+			return cmd_needs_value("record", opts, argv);
 		case '?':
 			return cmd_error("record", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 					 cmd_bad_option(argv));
 		default:
-			rc = sinks_set_opt(&r.sinks, name, optarg, err, sizeof(err));
-			if (!rc)
-				rc = audit_log_set_opt(&lo, name, optarg, err, sizeof(err));
-			if (!rc)
-				rc = tracer_set_opt(&o, name, optarg, err, sizeof(err));
-			if (rc < 0)
-				return cmd_error("record", EXIT_USAGE, "%s", err);
+			rc = cmd_lib_opt("record", &r.sinks, &lo, &o, name, optarg);
+			if (rc)
+				return rc;
 		}
 	}
 	if (optind < argc)
@@ -245,7 +252,15 @@ int cmd_record(int argc, char **argv)
 	}
 	audit_log_set_anchor(r.log, send_anchor, &r);
 	fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), lo.dir);
-	rc = tracer_run(t, write_record, end_batch, &r, &stop);
+	{
+		struct tracer_callbacks cb = {
+			.on_event = write_record,
+			.on_commit = write_batch,
+			.on_batch = end_batch,
+		};
+
+		rc = tracer_run(t, &cb, &r, &stop);
+	}
 	tracer_close(t);
 	/* a clean stop was asked for: the ring is drained, nothing to keep */
 	if (o.pin_dir && !keep_pinned && stop)

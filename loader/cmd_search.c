@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "nstype.h"
 #include "search.h"
@@ -207,7 +208,95 @@ static int find_mounts(int dirfd, const char *dir, const unsigned int *nums, siz
 	return 0;
 }
 
-int cmd_search(int argc, char **argv)
+/* What the command line asks for. */
+struct search_args {
+	struct audit_filter f;
+	const char *dir;
+	const char *gone_path; /* --ns named a path or name that is gone */
+	char gone_buf[4096];
+	bool json;
+	int64_t now;		     /* reference for --since/--until spans */
+	struct audit_verify_opts vo; /* --key, --verification-key */
+};
+
+/*
+ * --ns: a namespace that exists now, or a path or ip netns name that is
+ * gone (then its mounts are looked up in the log). 0, or an exit status.
+ */
+static int ns_opt(struct search_args *a, const char *val)
+{
+	struct nsspec ns;
+	char err[512];
+	int e;
+
+	a->f.n_ns = 0;
+	a->gone_path = NULL;
+	errno = 0;
+	if (!nsspec_parse(val, true, &ns, err, sizeof(err))) {
+		a->f.n_ns = 1;
+		a->f.ns[0].type = ns.type;
+		a->f.ns[0].inum = ns.inum;
+		return 0;
+	}
+	e = errno;
+	if (!nsspec_gone_path(val, a->gone_buf, sizeof(a->gone_buf)))
+		return cmd_error("search", e == ENOENT || e == ESRCH ? 1 : EXIT_USAGE, "--ns: %s",
+				 err);
+	a->gone_path = a->gone_buf;
+	return 0;
+}
+
+/* One option's value (name is its long name): 0, or an exit status. */
+static int search_opt(struct search_args *a, const char *name, const char *val)
+{
+	struct audit_filter *f = &a->f;
+	char err[512];
+
+	if (!strcmp(name, "log-dir")) {
+		a->dir = val;
+	} else if (!strcmp(name, "op")) {
+		if (parse_ops(val, f, err, sizeof(err)))
+			return cmd_error("search", EXIT_USAGE, "%s", err);
+	} else if (!strcmp(name, "ns")) {
+		return ns_opt(a, val);
+	} else if (!strcmp(name, "pid")) {
+		f->has_pid = true;
+		if (parse_long(val, 0, INT_MAX, &f->pid))
+			return cmd_error("search", EXIT_USAGE,
+					 "--pid: '%.64s' is not a process id", val);
+	} else if (!strcmp(name, "uid")) {
+		f->has_uid = true;
+		if (parse_long(val, 0, UINT32_MAX, &f->uid))
+			return cmd_error("search", EXIT_USAGE, "--uid: '%.64s' is not a user id",
+					 val);
+	} else if (!strcmp(name, "comm")) {
+		f->comm = val;
+	} else if (!strcmp(name, "container")) {
+		f->container = val;
+	} else if (!strcmp(name, "since") || !strcmp(name, "until")) {
+		bool since = name[0] == 's';
+
+		if (audit_time_arg(val, a->now, since ? &f->since_ns : &f->until_ns))
+			return cmd_error("search", EXIT_USAGE,
+					 "--%s: '%.64s' is not a time (RFC 3339, @EPOCH, now, "
+					 "or ago as 10m, 2h, 7d)",
+					 name, val);
+		*(since ? &f->has_since : &f->has_until) = true;
+	} else if (!strcmp(name, "format")) {
+		if (strcmp(val, "json") && strcmp(val, "text"))
+			return cmd_error("search", EXIT_USAGE,
+					 "--format: unknown format '%.64s' (json, text)", val);
+		a->json = !strcmp(val, "json");
+	} else if (!strcmp(name, "key")) {
+		a->vo.key_path = val;
+	} else if (!strcmp(name, "verification-key")) {
+		a->vo.vk = val;
+	}
+	return 0;
+}
+
+/* The command line into a: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct search_args *a)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -225,155 +314,101 @@ int cmd_search(int argc, char **argv)
 		{ "container", required_argument, NULL, 0x20b },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct audit_verify_opts vo = {0};
-	struct audit_verify v;
-	struct audit_filter f = {0};
-	struct printer pr = {0};
-	const char *dir = NULL, *gone_path = NULL;
-	bool json = false;
-	uint64_t matched;
-	unsigned int *nums = NULL;
-	struct timespec now;
-	char err[512], gone_buf[4096];
-	int64_t now_ns;
-	size_t n;
-	int dirfd, c, idx = -1;
+	int c, idx = -1, rc;
 
-	clock_gettime(CLOCK_REALTIME, &now);
-	now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	a->now = clock_ns(CLOCK_REALTIME);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
-		const char *a;
+		const char *bad;
+		size_t nl;
 
-		if (c == 'h') {
+		switch (c) {
+		case 'h':
 			search_usage(stdout);
 			return 0;
-		}
-		if (c == ':')
+		case ':':
 			return cmd_error("search", EXIT_USAGE, "%.64s: needs a value (try --help)",
 					 argv[optind - 1]);
-		if (c == '?') {
-			const char *bad = cmd_bad_option(argv);
-			size_t nl = strcspn(bad, "=");
-
+		case '?':
+			bad = cmd_bad_option(argv);
+			nl = strcspn(bad, "=");
 			if (strncmp(bad, "--", 2)) /* only long options here */
 				return cmd_error("search", EXIT_USAGE,
 						 "unexpected argument '%.64s' (try --help)", bad);
 			return cmd_error("search", EXIT_USAGE, "unknown option '%.*s' (try --help)",
 					 (int)(nl < 64 ? nl : 64), bad);
-		}
-		a = cmd_opt_name(opts, c, idx);
-		idx = -1;
-		if (!strcmp(a, "log-dir")) {
-			dir = optarg;
-		} else if (!strcmp(a, "op")) {
-			if (parse_ops(optarg, &f, err, sizeof(err)))
-				goto usage;
-		} else if (!strcmp(a, "ns")) {
-			struct nsspec ns;
-
-			f.n_ns = 0;
-			gone_path = NULL;
-			errno = 0;
-			if (nsspec_parse(optarg, true, &ns, err, sizeof(err))) {
-				int e = errno;
-
-				/* a name that is gone: look for its mounts in the log */
-				if (!nsspec_gone_path(optarg, gone_buf, sizeof(gone_buf))) {
-					cmd_error("search", 0, "--ns: %s", err);
-					return e == ENOENT || e == ESRCH ? 1 : EXIT_USAGE;
-				}
-				gone_path = gone_buf;
-			} else {
-				f.n_ns = 1;
-				f.ns[0].type = ns.type;
-				f.ns[0].inum = ns.inum;
-			}
-		} else if (!strcmp(a, "pid")) {
-			f.has_pid = true;
-			if (parse_long(optarg, 0, INT_MAX, &f.pid)) {
-				snprintf(err, sizeof(err), "--pid: '%.64s' is not a process id",
-					 optarg);
-				goto usage;
-			}
-		} else if (!strcmp(a, "uid")) {
-			f.has_uid = true;
-			if (parse_long(optarg, 0, UINT32_MAX, &f.uid)) {
-				snprintf(err, sizeof(err), "--uid: '%.64s' is not a user id", optarg);
-				goto usage;
-			}
-		} else if (!strcmp(a, "comm")) {
-			f.comm = optarg;
-		} else if (!strcmp(a, "container")) {
-			f.container = optarg;
-		} else if (!strcmp(a, "since") || !strcmp(a, "until")) {
-			bool since = a[0] == 's';
-
-			if (audit_time_arg(optarg, now_ns, since ? &f.since_ns : &f.until_ns)) {
-				snprintf(err, sizeof(err),
-					 "--%s: '%.64s' is not a time (RFC 3339, "
-					 "@EPOCH, now, or ago as 10m, 2h, 7d)",
-					 a, optarg);
-				goto usage;
-			}
-			*(since ? &f.has_since : &f.has_until) = true;
-		} else if (!strcmp(a, "format")) {
-			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-				snprintf(err, sizeof(err),
-					 "--format: unknown format '%.64s' "
-					 "(json, text)",
-					 optarg);
-				goto usage;
-			}
-			json = !strcmp(optarg, "json");
-		} else if (!strcmp(a, "key")) {
-			vo.key_path = optarg;
-		} else if (!strcmp(a, "verification-key")) {
-			vo.vk = optarg;
+		default:
+			rc = search_opt(a, cmd_opt_name(opts, c, idx), optarg);
+			idx = -1;
+			if (rc)
+				return rc;
 		}
 	}
 	if (optind < argc)
 		return cmd_error("search", EXIT_USAGE, "unexpected argument '%.64s' (try --help)",
 				 argv[optind]);
-	if (!dir || !*dir)
+	if (!a->dir || !*a->dir)
 		return cmd_error("search", EXIT_USAGE, "--log-dir DIR is required (try --help)");
-	/* with a key, what is searched is verified first (a warning, not a stop:
-	 * the records of a damaged log are still worth reading) */
-	if (vo.key_path || vo.vk) {
-		int r;
+	return -1;
+}
 
-		vo.dir = dir;
-		r = audit_verify(&vo, &v, err, sizeof(err));
-		if (r < 0)
-			return cmd_error("search", 1, "%s", err);
-		if (r > 0)
-			cmd_error("search", 0, "warning: the log is NOT INTACT: %s: %s", v.where,
-				  v.what);
-	}
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+/*
+ * With a key, what is searched is verified first (a warning, not a stop:
+ * the records of a damaged log are still worth reading). 0, or -1.
+ */
+static int verify_first(struct search_args *a)
+{
+	struct audit_verify v;
+	char err[512];
+	int r;
+
+	if (!a->vo.key_path && !a->vo.vk)
+		return 0;
+	a->vo.dir = a->dir;
+	r = audit_verify(&a->vo, &v, err, sizeof(err));
+	if (r < 0)
+		return cmd_error("search", -1, "%s", err);
+	if (r > 0)
+		cmd_error("search", 0, "warning: the log is NOT INTACT: %s: %s", v.where, v.what);
+	return 0;
+}
+
+/* Print every record of the log that a->f matches: the exit status. */
+static int search_log(struct search_args *a)
+{
+	struct printer pr = { .f = &a->f, .json = a->json };
+	unsigned int *nums = NULL;
+	size_t n;
+	int dirfd;
+
+	if (verify_first(a))
+		return 1;
+	dirfd = open(a->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0 || audit_seg_list(dirfd, &nums, &n)) {
-		cmd_error("search", 0, "%.200s: %s", dir, strerror(errno));
+		cmd_error("search", 0, "%.200s: %s", a->dir, strerror(errno));
 		if (dirfd >= 0)
 			close(dirfd);
 		return 1;
 	}
 	if (!n)
-		cmd_error("search", 0, "%.200s: no log segments (nsaudit-NNNNNN.log)",
-			dir);
-	if (gone_path && find_mounts(dirfd, dir, nums, n, gone_path, &f)) {
+		cmd_error("search", 0, "%.200s: no log segments (nsaudit-NNNNNN.log)", a->dir);
+	if (a->gone_path && find_mounts(dirfd, a->dir, nums, n, a->gone_path, &a->f)) {
 		free(nums);
 		close(dirfd);
 		return 1;
 	}
-	pr.f = &f;
-	pr.json = json;
-	scan_log(dirfd, dir, nums, n, true, print_match, &pr);
-	matched = pr.matched;
+	scan_log(dirfd, a->dir, nums, n, true, print_match, &pr);
 	free(nums);
 	close(dirfd);
 	if (fflush(stdout))
 		return cmd_error("search", 1, "writing output: %s", strerror(errno));
-	return matched ? 0 : 1;
-usage:
-	return cmd_error("search", EXIT_USAGE, "%s", err);
+	return pr.matched ? 0 : 1;
+}
+
+int cmd_search(int argc, char **argv)
+{
+	struct search_args a = { 0 };
+	int rc = parse_args(argc, argv, &a);
+
+	return rc >= 0 ? rc : search_log(&a);
 }

@@ -24,27 +24,37 @@ static void on_signal(int sig)
 struct trace_out {
 	bool json;
 	bool colour;
-	bool flush_each;	/* stdout is a pipe or terminal: no batching */
+	bool flush_each;	/* stdout is a pipe or terminal: what is read goes out at once */
+	struct sbuf line;	/* one JSON line */
 	struct sinks *sinks;	/* --sink: syslog, audit */
 };
 
-static int print_record(void *ctx, struct json_object *rec)
+static int print_record(void *ctx, const struct nsaudit_event *e, const struct event_extra *x)
 {
 	struct trace_out *out = ctx;
+	struct json_object *rec = NULL;
 
-	sinks_emit(out->sinks, rec);
+	/* an object only for whoever reads one: sinks, the text renderer */
+	if (out->sinks->n || !out->json) {
+		rec = event_to_json(e, x);
+		if (!rec)
+			return -1;
+		sinks_emit(out->sinks, rec);
+	}
 	if (out->json) {
-		fputs(record_to_json_line(rec), stdout);
-		fputc('\n', stdout);
+		out->line.len = 0;
+		record_json_line(&out->line, e, x);
+		if (out->line.oom)
+			return -1;
+		fwrite(out->line.p, 1, out->line.len, stdout);
 	} else {
 		record_print_text(stdout, rec, out->colour);
 	}
-	if (out->flush_each)
-		fflush(stdout);
+	json_object_put(rec);
 	return ferror(stdout) ? -1 : 0;
 }
 
-static int flush_batch(void *ctx)
+static int flush_out(void *ctx)
 {
 	return fflush(stdout) ? -1 : 0;
 }
@@ -71,9 +81,10 @@ static void usage(FILE *f)
 		tracer_opts_help, sink_opts_help);
 }
 
-#define OPTS_MAX 16
+#define OPTS_MAX 32
 
-int cmd_trace(int argc, char **argv)
+/* The command line into o and out: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace_out *out)
 {
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -81,20 +92,9 @@ int cmd_trace(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option opts[OPTS_MAX] = { 0 };
-	struct sinks sinks = { 0 };
-	struct trace_out out = { .sinks = &sinks };
-	struct tracer_opts o;
-	struct tracer_stats st;
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct tracer *t;
-	struct stat sb;
-	char err[256];
-	int c, i, idx = -1, rc;
+	int c, idx = -1, rc;
 
-	tracer_opts_init(&o);
-	cmd_opts_cat(opts, OPTS_MAX, own);
-	cmd_opts_cat(opts, OPTS_MAX, sink_options);
-	cmd_opts_cat(opts, OPTS_MAX, tracer_options);
+	cmd_lib_options(opts, OPTS_MAX, own, 0);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":hf:" TRACER_SHORTOPTS, opts, &idx)) != -1) {
 		const char *name = cmd_opt_name(opts, c, idx);
@@ -106,7 +106,7 @@ int cmd_trace(int argc, char **argv)
 			return 0;
 		case 'f':
 			if (!strcmp(optarg, "json"))
-				out.json = true;
+				out->json = true;
 			else if (strcmp(optarg, "text"))
 				return cmd_error("trace", EXIT_USAGE, "--format '%.32s': not text or json",
 						 optarg);
@@ -114,25 +114,38 @@ int cmd_trace(int argc, char **argv)
 		case ':':
 			if (optopt == 'f')
 				return cmd_error("trace", EXIT_USAGE, "--format needs a value (text, json)");
-			if (optopt == SINK_OPT_SINK)
-				return cmd_error("trace", EXIT_USAGE,
-						 "--sink needs a value (syslog[:ADDRESS], audit)");
-			return cmd_error("trace", EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+			return cmd_needs_value("trace", opts, argv);
 		case '?':
 			return cmd_error("trace", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 					 cmd_bad_option(argv));
 		default:
-			rc = sinks_set_opt(&sinks, name, optarg, err, sizeof(err));
-			if (!rc)
-				rc = tracer_set_opt(&o, name, optarg, err, sizeof(err));
-			if (rc < 0)
-				return cmd_error("trace", EXIT_USAGE, "%s", err);
+			rc = cmd_lib_opt("trace", out->sinks, NULL, o, name, optarg);
+			if (rc)
+				return rc;
 		}
 	}
 	if (optind < argc)
 		return cmd_error("trace", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 				 argv[optind]);
+	return -1;
+}
 
+int cmd_trace(int argc, char **argv)
+{
+	struct sinks sinks = { 0 };
+	struct trace_out out = { .sinks = &sinks };
+	struct tracer_opts o;
+	struct tracer_stats st;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct tracer *t;
+	struct stat sb;
+	char err[256];
+	int i, rc;
+
+	tracer_opts_init(&o);
+	rc = parse_args(argc, argv, &o, &out);
+	if (rc >= 0)
+		return rc;
 	out.flush_each = fstat(STDOUT_FILENO, &sb) || !S_ISREG(sb.st_mode);
 	/* no-color.org: NO_COLOR set and not empty turns colour off */
 	out.colour = !out.json && isatty(STDOUT_FILENO) &&
@@ -161,7 +174,18 @@ int cmd_trace(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));
-	rc = tracer_run(t, print_record, out.flush_each ? NULL : flush_batch, &out, &stop);
+	{
+		struct tracer_callbacks cb = {
+			.on_event = print_record,
+			/* a pipe or terminal: what the ring held is out at once
+			 * (per chunk read, not per record: no write per record) */
+			.on_commit = out.flush_each ? flush_out : NULL,
+			.on_batch = flush_out,
+		};
+
+		rc = tracer_run(t, &cb, &out, &stop);
+	}
+	sb_free(&out.line);
 	tracer_get_stats(t, &st);
 	tracer_close(t);
 	sinks_close(&sinks);

@@ -87,9 +87,11 @@ int cmd_verify(int argc, char **argv)
 			anchors[na++] = optarg;
 			break;
 		case ':':
-			return cmd_error("verify", EXIT_USAGE, "%s: needs a value", argv[optind - 1]);
+			return cmd_error("verify", EXIT_USAGE, "%s: needs a value",
+					 argv[optind - 1]);
 		default:
-			return cmd_error("verify", EXIT_USAGE, "unknown argument '%.64s' (try --help)",
+			return cmd_error("verify", EXIT_USAGE,
+					 "unknown argument '%.64s' (try --help)",
 					 cmd_bad_option(argv));
 		}
 	}

@@ -3,9 +3,13 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "log.h"
+#include "sink.h"
+#include "tracer.h"
 
 int cmd_error(const char *cmd, int rc, const char *fmt, ...)
 {
@@ -45,10 +49,14 @@ void cmd_opts_cat(struct option *dst, size_t cap, const struct option *src)
 
 	while (n < cap && dst[n].name)
 		n++;
-	for (; src->name && n + 1 < cap; src++)
+	for (; src->name; src++) {
+		if (n + 1 >= cap) { /* a table too small drops options: never silently */
+			fprintf(stderr, "nsaudit: internal error: option table too small\n");
+			abort();
+		}
 		dst[n++] = *src;
-	if (n < cap)
-		memset(&dst[n], 0, sizeof(dst[n]));
+	}
+	memset(&dst[n], 0, sizeof(dst[n]));
 }
 
 const char *cmd_opt_name(const struct option *opts, int c, int idx)
@@ -59,4 +67,36 @@ const char *cmd_opt_name(const struct option *opts, int c, int idx)
 		if (opts->val == c && !opts->flag)
 			return opts->name;
 	return NULL;
+}
+
+void cmd_lib_options(struct option *opts, size_t cap, const struct option *own, int log)
+{
+	cmd_opts_cat(opts, cap, own);
+	cmd_opts_cat(opts, cap, sink_options);
+	if (log)
+		cmd_opts_cat(opts, cap, audit_log_options);
+	cmd_opts_cat(opts, cap, tracer_options);
+}
+
+int cmd_needs_value(const char *cmd, const struct option *opts, char **argv)
+{
+	if (optopt == SINK_OPT_SINK)
+		return cmd_error(cmd, EXIT_USAGE, "--sink needs a value (syslog[:ADDRESS], audit)");
+	if (optopt >= AUDIT_OPT_BASE && optopt < AUDIT_OPT_BASE + 16)
+		return cmd_error(cmd, EXIT_USAGE, "--%s needs a value",
+				 cmd_opt_name(opts, optopt, -1));
+	return cmd_error(cmd, EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+}
+
+int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
+		struct tracer_opts *to, const char *name, const char *val)
+{
+	char err[512];
+	int rc = sinks_set_opt(sinks, name, val, err, sizeof(err));
+
+	if (!rc && lo)
+		rc = audit_log_set_opt(lo, name, val, err, sizeof(err));
+	if (!rc)
+		rc = tracer_set_opt(to, name, val, err, sizeof(err));
+	return rc < 0 ? cmd_error(cmd, EXIT_USAGE, "%s", err) : 0;
 }

@@ -51,4 +51,20 @@ const char *cmd_bad_option(char **argv);
 void cmd_opts_cat(struct option *dst, size_t cap, const struct option *src);
 const char *cmd_opt_name(const struct option *opts, int c, int idx);
 
+/*
+ * The options of the libraries trace and record drive (--sink, the log's,
+ * the tracer's filters). cmd_lib_options(): the command's table, own
+ * options first, the log's only with log. cmd_needs_value(): the error for
+ * one given without its value (getopt_long returned ':'). cmd_lib_opt():
+ * apply the option named name (lo NULL: no log options); 0, or EXIT_USAGE
+ * after the error.
+ */
+struct sinks;
+struct audit_log_opts;
+struct tracer_opts;
+void cmd_lib_options(struct option *opts, size_t cap, const struct option *own, int log);
+int cmd_needs_value(const char *cmd, const struct option *opts, char **argv);
+int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
+		struct tracer_opts *to, const char *name, const char *val);
+
 #endif

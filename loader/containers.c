@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "clock.h"
 #include "containers.h"
 #include "nstype.h"
 
@@ -47,14 +48,6 @@ struct containers {
 	struct timespec names_mtime;
 	struct actor_ent actors[ACTOR_SLOTS];
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 bool runtime_comm(const char *comm)
 {

@@ -14,7 +14,9 @@
 
 #include <bpf/bpf.h>
 
+#include "clock.h"
 #include "enrich.h"
+#include "mountinfo.h"
 #include "mounttab.h"
 #include "nstype.h"
 
@@ -69,14 +71,6 @@ struct enrich {
 	int exe_map_fd;		/* the BPF side's exe_paths, -1 if none */
 	bool own_exe_map;
 };
-
-static int64_t clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* The mount namespace of a task (0, 0: ourselves); 0 if it is gone. */
 static uint32_t task_mntns(uint32_t pid, uint32_t tid)
@@ -424,45 +418,6 @@ int proc_ns_path_type(const char *path, bool *for_children)
 	if (type < 0 || (*for_children && type != NSAUDIT_NS_PID && type != NSAUDIT_NS_TIME))
 		return -1;
 	return type;
-}
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo */
-static void unescape_octal(char *s)
-{
-	char *r = s, *w = s;
-
-	while (*r) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 4;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-}
-
-bool mountinfo_nsfs_line(const char *line, char *mnt, size_t mntlen, int *type,
-			 uint32_t *inum)
-{
-	char root[256], point[PATH_MAX], fstype[64], tname[16];
-	const char *sep;
-	unsigned int ino;
-
-	/* id parent maj:min root mountpoint opts [optional...] - fstype src sopts */
-	if (sscanf(line, "%*d %*d %*s %255s %4095s", root, point) != 2)
-		return false;
-	sep = strstr(line, " - ");
-	if (!sep || sscanf(sep + 3, "%63s", fstype) != 1 || strcmp(fstype, "nsfs"))
-		return false;
-	if (sscanf(root, "%15[a-z_]:[%u]", tname, &ino) != 2)
-		return false;
-	unescape_octal(point);
-	snprintf(mnt, mntlen, "%s", point);
-	*type = nstype_from_name(tname);
-	*inum = ino;
-	return *type >= 0;
 }
 
 static void scan_mountinfo(struct enrich *en, const char *file, uint32_t mntns)

@@ -79,9 +79,4 @@ int proc_ns_path_pid(const char *path, uint32_t self_pid);
 /* "/proc/1/ns/pid_for_children" -> pid, *for_children; -1 if not such a path. */
 int proc_ns_path_type(const char *path, bool *for_children);
 
-/* Parse one /proc/PID/mountinfo line: mount point (unescaped) and, for an
- * nsfs mount, its type and inode. Returns true for nsfs mounts. */
-bool mountinfo_nsfs_line(const char *line, char *mnt, size_t mntlen, int *type,
-			 uint32_t *inum);
-
 #endif

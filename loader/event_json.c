@@ -1,222 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* event_json.c - records as JSON objects and as readable lines. */
+/* event_json.c - records as json-c objects (sinks) and as readable lines. */
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 
+#include "codec.h"
 #include "event_json.h"
 #include "nstype.h"
-
-void format_rfc3339(int64_t realtime_ns, char *buf, size_t len)
-{
-	time_t sec = realtime_ns / 1000000000;
-	long nsec = realtime_ns % 1000000000;
-	struct tm tm;
-
-	if (nsec < 0) {
-		sec--;
-		nsec += 1000000000;
-	}
-	gmtime_r(&sec, &tm);
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, nsec);
-}
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
-{
-	size_t need, i;
-	unsigned int cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		need = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		need = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		need = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (need > n)
-		return 0;
-	for (i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and out-of-range code points are invalid */
-	if ((need == 2 && cp < 0x80) || (need == 3 && cp < 0x800) ||
-	    (need == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return need;
-}
-
-void json_add_bytes(struct json_object *o, const char *key, const char *s, size_t maxlen)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strnlen(s, maxlen), i = 0, out = 0, k;
-	char fixed[4 * 4096 + 1], hex[2 * 4096 + 1], hexkey[64];
-	bool valid = true;
-
-	if (n > 4096)
-		n = 4096;
-	while (i < n) {
-		k = utf8_seq_len(u + i, n - i);
-		if (k) {
-			memcpy(fixed + out, u + i, k);
-			out += k;
-			i += k;
-		} else {
-			memcpy(fixed + out, "\xef\xbf\xbd", 3); /* U+FFFD */
-			out += 3;
-			i++;
-			valid = false;
-		}
-	}
-	fixed[out] = '\0';
-	json_object_object_add(o, key, json_object_new_string_len(fixed, (int)out));
-	if (valid)
-		return;
-	for (i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", u[i]);
-	snprintf(hexkey, sizeof(hexkey), "%s_hex", key);
-	json_object_object_add(o, hexkey, json_object_new_string(hex));
-}
-
-/*
- * Keys are string literals and each is added once: telling json-c so saves
- * a strdup and a lookup per field, a good part of the consumer's per-record
- * cost (the ring-buffer reader is a hot path).
- */
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add_ex(o, k, v,
-				  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
-}
-
-static void add_u64(struct json_object *o, const char *k, uint64_t v)
-{
-	add(o, k, json_object_new_uint64(v));
-}
-
-static void add_i64(struct json_object *o, const char *k, int64_t v)
-{
-	add(o, k, json_object_new_int64(v));
-}
 
 struct json_object *event_to_json(const struct nsaudit_event *e, const struct event_extra *x)
 {
 	struct json_object *o = json_object_new_object();
-	const char *type = nstype_name(e->ns_type), *via = via_name(e->via);
-	char ts[64];
+	struct audit_fields f;
 
 	if (!o)
 		return NULL;
-	format_rfc3339(x->realtime_ns, ts, sizeof(ts));
-	add_u64(o, "seq", x->seq);
-	add(o, "time", json_object_new_string(ts));
-	if (e->repeat > 1) {
-		/* coalesced: repeat identical calls, the first at time */
-		add_u64(o, "repeat", e->repeat);
-		format_rfc3339(x->realtime_ns + (int64_t)(e->last_ts_boot_ns - e->ts_boot_ns), ts,
-			       sizeof(ts));
-		add(o, "last_time", json_object_new_string(ts));
-	}
-	add(o, "op", json_object_new_string(op_name(e->op) ?: "unknown"));
-	add_i64(o, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);
-	if (e->result < 0)
-		add(o, "error",
-				       json_object_new_string(strerrorname_np(-e->result) ?: "E?"));
-	if (type)
-		add(o, "ns_type", json_object_new_string(type));
-	if (e->flags & NSAUDIT_F_HAS_NS) {
-		add_u64(o, "ns_inum", e->ns_inum);
-		if (e->ns_id)
-			add_u64(o, "ns_id", e->ns_id);
-	}
-	if (x->ns_name)
-		json_add_bytes(o, "ns_name", x->ns_name, 4096);
-	if (e->flags & NSAUDIT_F_HAS_OLD) {
-		add_u64(o, "old_inum", e->old_inum);
-		if (e->old_ns_id)
-			add_u64(o, "old_ns_id", e->old_ns_id);
-		if (x->old_name)
-			json_add_bytes(o, "old_name", x->old_name, 4096);
-	}
-	if (e->flags & NSAUDIT_F_FOR_CHILDREN)
-		add(o, "for_children", json_object_new_boolean(1));
-	if (e->op != NSAUDIT_OP_LOST) {
-		add_u64(o, "pid", e->pid);
-		add_u64(o, "tid", e->tid);
-		add_u64(o, "ppid", e->ppid);
-		add_u64(o, "uid", e->uid);
-		add_u64(o, "euid", e->euid);
-		add_u64(o, "auid", e->auid);
-		json_add_bytes(o, "comm", e->comm, sizeof(e->comm));
-		if (x->exe)
-			json_add_bytes(o, "exe", x->exe, 4096);
-		if (x->cgroup)
-			json_add_bytes(o, "cgroup", x->cgroup, 4096);
-		add_u64(o, "cgroup_id", e->cgroup_id);
-	}
-	if (e->target_pid)
-		add_i64(o, "target_pid", e->target_pid);
-	if (e->fd >= 0)
-		add_i64(o, "fd", e->fd);
-	if (via)
-		add(o, "via", json_object_new_string(via));
-	if (e->path[0])
-		json_add_bytes(o, "path", e->path, sizeof(e->path));
-	if (e->src_path[0])
-		json_add_bytes(o, "src_path", e->src_path, sizeof(e->src_path));
-	if (e->flags & NSAUDIT_F_MOVE)
-		add(o, "move", json_object_new_boolean(1));
-	if (e->mnt_ns_inum)
-		add_u64(o, "mnt_ns", e->mnt_ns_inum);
-	if ((e->op == NSAUDIT_OP_NSFD || e->op == NSAUDIT_OP_QUERY) && e->arg &&
-	    e->probe == NSAUDIT_PROBE_TP_SYSCALLS && e->via != NSAUDIT_VIA_PIDFD_GETFD &&
-	    e->via != NSAUDIT_VIA_HANDLE)
-		add_u64(o, "ioctl", e->arg);
-	if (e->op == NSAUDIT_OP_LOST) {
-		/* the kernel side's reason; a loss in user space has a cause */
-		if (!x->cause)
-			add(o, "reason",
-			    json_object_new_string(lost_reason_name(e->lost_reason) ?: "?"));
-		add_u64(o, "count", e->count);
-		/* the kernel's running count (a restarted recorder resumes from
-		 * it); a sink's losses (cause) are not the kernel's */
-		if (!x->cause)
-			add_u64(o, "lost_total", e->arg);
-	}
-	/* a thread other than the leader: a setns or unshare changed that
-	 * thread's namespaces only */
-	if (e->op != NSAUDIT_OP_LOST && e->tid && e->tid != e->pid)
-		add(o, "thread", json_object_new_boolean(1));
-	if (x->container)
-		json_add_bytes(o, "container", x->container, 4096);
-	if (x->container_name)
-		json_add_bytes(o, "container_name", x->container_name, 4096);
-	if (x->unresolved)
-		add(o, "unresolved", json_object_new_string(x->unresolved));
-	if (x->cause)
-		add(o, "cause", json_object_new_string(x->cause));
-	if (e->kseq)
-		add_u64(o, "kseq", e->kseq);
-	if (e->ns_refs)
-		add_u64(o, "ns_refs", e->ns_refs);
-	add(o, "probe",
-			       json_object_new_string(probe_name(e->probe) ?: "unknown"));
+	json_object_object_add_ex(o, "seq", json_object_new_uint64(x->seq),
+				  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+	audit_fields_object(&f, o);
+	record_fields(&f, e, x);
 	return o;
-}
-
-const char *record_to_json_line(struct json_object *rec)
-{
-	/* PLAIN: one line; json-c escapes every control byte, so no newline
-	 * from a hostile comm or path can ever split the record. */
-	return json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
-						   JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 static const char *get_str(struct json_object *rec, const char *k)
@@ -243,27 +47,7 @@ static bool get_bool(struct json_object *rec, const char *k)
 	return json_object_object_get_ex(rec, k, &v) && json_object_get_boolean(v);
 }
 
-/* Print untrusted bytes C-style so a line stays one line and readable. */
-static void print_escaped(FILE *f, const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *u; u++) {
-		if (*u == '"' || *u == '\\')
-			fprintf(f, "\\%c", *u);
-		else if (*u == '\n')
-			fputs("\\n", f);
-		else if (*u == '\t')
-			fputs("\\t", f);
-		else if (*u < 0x20 || *u == 0x7f)
-			fprintf(f, "\\x%02x", *u);
-		else
-			fputc(*u, f);
-	}
-	fputc('"', f);
-}
-
+/* One readable line; untrusted bytes through the one terminal escaper. */
 void record_print_text(FILE *f, struct json_object *rec, bool colour)
 {
 	const char *op = get_str(rec, "op") ?: "?", *type = get_str(rec, "ns_type");
@@ -278,7 +62,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " %s:[?]", type);
 	if ((s = get_str(rec, "ns_name"))) {
 		fputc(' ', f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	if (type && get_i64(rec, "old_inum", &v))
 		fprintf(f, " from %s:[%lld]", type, (long long)v);
@@ -300,7 +84,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 	}
 	if ((s = get_str(rec, "comm"))) {
 		fputs(" comm=", f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	if (get_i64(rec, "uid", &v))
 		fprintf(f, " uid=%lld", (long long)v);
@@ -312,11 +96,11 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " via=%s", s);
 	if ((s = get_str(rec, "src_path"))) {
 		fputs(get_bool(rec, "move") ? " moved_from=" : " source=", f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	if ((s = get_str(rec, "path"))) {
 		fputs(" path=", f);
-		print_escaped(f, s);
+		audit_text_quote(f, s);
 	}
 	get_i64(rec, "result", &result);
 	if (result < 0)

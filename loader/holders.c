@@ -109,11 +109,12 @@ bool is_ours(const struct model *m, pid_t pid)
 	return false;
 }
 
-/* Build the namespace table from the scan and the mounts. */
-static int build(struct model *m)
+/* Every namespace the scan and the mounts name, and their owners and
+ * parents. 0, or -1 out of memory. */
+static int collect(struct model *m)
 {
 	struct holders_scan *s = &m->scan;
-	size_t i, j;
+	size_t i;
 	int k;
 
 	for (i = 0; i < s->ntasks; i++)
@@ -142,68 +143,105 @@ static int build(struct model *m)
 		    !ns_add(m, NSAUDIT_NS_PID, e.k.parent_inum))
 			return -1;
 	}
+	return 0;
+}
 
-	/* reference accounting */
-	for (i = 0; i < m->nns; i++) {
-		struct ns_ent *e = &m->ns[i];
+/* ACCT_NSPROXY and ACCT_PID: one per distinct nsproxy naming e (user and
+ * pid are not held by it), one per thread whose struct pid is in e. */
+static void count_tasks(const struct holders_scan *s, struct ns_ent *e)
+{
+	size_t j, p;
+	int k;
 
-		/* get_pid_ns()/put_pid_ns() skip the initial pid namespace:
-		 * nothing but the dentry is counted on it */
-		if (e->type == NSAUDIT_NS_PID && e->known && !e->k.parent_inum) {
-			e->acct[ACCT_DENTRY] = e->k.has_dentry;
+	for (j = 0; j < s->ntasks; j++) {
+		const struct holders_task *t = &s->tasks[j];
+		bool dup = false;
+
+		if (e->type == NSAUDIT_NS_PID && t->ns[NSAUDIT_NS_PID].inum == e->inum)
+			e->acct[ACCT_PID]++;
+		if (!t->nsproxy)
 			continue;
-		}
-
-		e->acct[ACCT_DENTRY] = e->known && e->k.has_dentry;
-		for (j = 0; j < s->ntasks; j++) {
-			struct holders_task *t = &s->tasks[j];
-			bool dup = false;
-			size_t p;
-
-			if (e->type == NSAUDIT_NS_PID && t->ns[NSAUDIT_NS_PID].inum == e->inum)
-				e->acct[ACCT_PID]++;
-			if (!t->nsproxy)
-				continue;
-			for (p = 0; p < j && !dup; p++)
-				dup = s->tasks[p].nsproxy == t->nsproxy;
-			if (dup)
-				continue;
-			for (k = 0; k < HOLDERS_SLOTS; k++) {
-				if (k == NSAUDIT_NS_USER || k == NSAUDIT_NS_PID)
-					continue; /* not held by the nsproxy */
-				if (slot_type(k) == e->type && t->ns[k].inum == e->inum)
-					e->acct[ACCT_NSPROXY]++;
-			}
-		}
-		if (e->type == NSAUDIT_NS_USER)
-			for (j = 0; j < s->ncreds; j++)
-				e->acct[ACCT_CRED] += s->creds[j].user_inum == e->inum;
-		if (e->type == NSAUDIT_NS_NET)
-			for (j = 0; j < s->nfiles; j++) {
-				struct holders_file *f = &s->files[j];
-				bool dup = false;
-				size_t p;
-
-				if (f->kind != HOLDERS_FILE_SOCKET || f->ns.inum != e->inum ||
-				    !f->net_ref)
-					continue;
-				for (p = 0; p < j && !dup; p++)
-					dup = s->files[p].kind == HOLDERS_FILE_SOCKET &&
-					      s->files[p].sock_ino == f->sock_ino;
-				e->acct[ACCT_SOCKET] += !dup;
-			}
-		for (j = 0; j < m->nns; j++) {
-			struct ns_ent *c = &m->ns[j];
-
-			if (!c->known || c == e)
-				continue;
-			if (e->type == NSAUDIT_NS_USER && c->k.owner_inum == e->inum)
-				e->acct[ACCT_CHILD]++;
-			else if (e->type == NSAUDIT_NS_PID && c->type == NSAUDIT_NS_PID &&
-				 c->k.parent_inum == e->inum)
-				e->acct[ACCT_CHILD]++;
+		for (p = 0; p < j && !dup; p++)
+			dup = s->tasks[p].nsproxy == t->nsproxy;
+		if (dup)
+			continue;
+		for (k = 0; k < HOLDERS_SLOTS; k++) {
+			if (k == NSAUDIT_NS_USER || k == NSAUDIT_NS_PID)
+				continue; /* not held by the nsproxy */
+			if (slot_type(k) == e->type && t->ns[k].inum == e->inum)
+				e->acct[ACCT_NSPROXY]++;
 		}
 	}
+}
+
+/* ACCT_SOCKET: one per distinct socket in net namespace e that took a
+ * reference (sk_net_refcnt). */
+static void count_sockets(const struct holders_scan *s, struct ns_ent *e)
+{
+	size_t j, p;
+
+	for (j = 0; j < s->nfiles; j++) {
+		const struct holders_file *f = &s->files[j];
+		bool dup = false;
+
+		if (f->kind != HOLDERS_FILE_SOCKET || f->ns.inum != e->inum || !f->net_ref)
+			continue;
+		for (p = 0; p < j && !dup; p++)
+			dup = s->files[p].kind == HOLDERS_FILE_SOCKET &&
+			      s->files[p].sock_ino == f->sock_ino;
+		e->acct[ACCT_SOCKET] += !dup;
+	}
+}
+
+/* ACCT_CHILD: namespaces e owns (user) or that are nested in it (pid). */
+static void count_children(const struct model *m, struct ns_ent *e)
+{
+	size_t j;
+
+	for (j = 0; j < m->nns; j++) {
+		const struct ns_ent *c = &m->ns[j];
+
+		if (!c->known || c == e)
+			continue;
+		if (e->type == NSAUDIT_NS_USER && c->k.owner_inum == e->inum)
+			e->acct[ACCT_CHILD]++;
+		else if (e->type == NSAUDIT_NS_PID && c->type == NSAUDIT_NS_PID &&
+			 c->k.parent_inum == e->inum)
+			e->acct[ACCT_CHILD]++;
+	}
+}
+
+/* The reference accounting of e (see the top of this file). */
+static void account(struct model *m, struct ns_ent *e)
+{
+	const struct holders_scan *s = &m->scan;
+	size_t j;
+
+	/* get_pid_ns()/put_pid_ns() skip the initial pid namespace:
+	 * nothing but the dentry is counted on it */
+	if (e->type == NSAUDIT_NS_PID && e->known && !e->k.parent_inum) {
+		e->acct[ACCT_DENTRY] = e->k.has_dentry;
+		return;
+	}
+	e->acct[ACCT_DENTRY] = e->known && e->k.has_dentry;
+	count_tasks(s, e);
+	if (e->type == NSAUDIT_NS_USER)
+		for (j = 0; j < s->ncreds; j++)
+			e->acct[ACCT_CRED] += s->creds[j].user_inum == e->inum;
+	if (e->type == NSAUDIT_NS_NET)
+		count_sockets(s, e);
+	count_children(m, e);
+}
+
+/* Build the namespace table from the scan and the mounts. */
+static int build(struct model *m)
+{
+	size_t i;
+
+	if (collect(m))
+		return -1;
+	for (i = 0; i < m->nns; i++)
+		account(m, &m->ns[i]);
 	return 0;
 }
 
@@ -217,17 +255,12 @@ long explained(const struct ns_ent *e)
 	return n;
 }
 
-void ns_label(char *buf, size_t len, int type, uint32_t inum)
-{
-	snprintf(buf, len, "%s:[%u]", nstype_name(type) ? nstype_name(type) : "?", inum);
-}
-
 const char *fd_via(const struct holders_file *f, char *buf, size_t len)
 {
 	char mns[48];
 
 	if (f->mnt_ns_inum) {
-		ns_label(mns, sizeof(mns), NSAUDIT_NS_MNT, f->mnt_ns_inum);
+		nstype_label(mns, sizeof(mns), NSAUDIT_NS_MNT, f->mnt_ns_inum);
 		snprintf(buf, len, "bind mount %s in %s", f->path, mns);
 		return "bind-mount";
 	}

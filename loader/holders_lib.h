@@ -41,18 +41,7 @@ struct holders_mount {
 	char path[4096]; /* mount point, as seen inside mnt_ns */
 };
 
-/* A parsed /proc/PID/mountinfo line: only what holders needs. */
-struct mountinfo_line {
-	uint32_t mount_id;
-	char root[256];	 /* "net:[4026532289]" for nsfs */
-	char path[4096]; /* mount point, \NNN escapes decoded */
-	char fstype[64];
-};
-
-/* Parse one mountinfo line; 0 or -1 if malformed. */
-int mountinfo_parse_line(const char *line, struct mountinfo_line *out);
-/* "net:[4026532289]" -> type and inode; 0 or -1. */
-int nsfs_root_parse(const char *root, int *type, uint32_t *inum);
+/* mountinfo lines are parsed by mountinfo.h */
 
 struct holders_mounts {
 	struct holders_mount *v;

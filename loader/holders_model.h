@@ -45,7 +45,7 @@ struct ns_ent {
 struct model {
 	struct holders_scan scan;
 	struct holders_mounts mounts;
-	struct nsnames *names;	/* ip netns name, bind path, container:ID, host */
+	struct nsnames *names; /* ip netns name, bind path, container:ID, host */
 	struct ns_ent *ns;
 	size_t nns;
 	pid_t self;
@@ -58,8 +58,6 @@ struct ns_ent *ns_find(struct model *m, int type, uint32_t inum);
 bool is_ours(const struct model *m, pid_t pid);
 /* references the holders found explain (the rest is unattributed) */
 long explained(const struct ns_ent *e);
-/* "net:[4026531840]" */
-void ns_label(char *buf, size_t len, int type, uint32_t inum);
 /* how an nsfs fd was opened: a short word, and a sentence in buf */
 const char *fd_via(const struct holders_file *f, char *buf, size_t len);
 /*

@@ -25,87 +25,8 @@
 #include <unistd.h>
 
 #include "holders_lib.h"
+#include "mountinfo.h"
 #include "nstype.h"
-
-/* Copy one space-separated mountinfo field, decoding \NNN octal escapes. */
-static const char *field(const char *s, char *out, size_t outlen)
-{
-	size_t n = 0;
-
-	while (*s == ' ')
-		s++;
-	while (*s && *s != ' ' && *s != '\n') {
-		char c = *s++;
-
-		if (c == '\\' && s[0] >= '0' && s[0] <= '3' && s[1] >= '0' && s[1] <= '7' &&
-		    s[2] >= '0' && s[2] <= '7') {
-			c = (char)((s[0] - '0') * 64 + (s[1] - '0') * 8 + (s[2] - '0'));
-			s += 3;
-		}
-		if (n + 1 < outlen)
-			out[n++] = c;
-	}
-	if (outlen)
-		out[n] = '\0';
-	return s;
-}
-
-int mountinfo_parse_line(const char *line, struct mountinfo_line *out)
-{
-	char tmp[64], *end;
-	const char *s = line;
-	unsigned long id;
-	int i;
-
-	memset(out, 0, sizeof(*out));
-	s = field(s, tmp, sizeof(tmp));
-	errno = 0;
-	id = strtoul(tmp, &end, 10);
-	if (!tmp[0] || *end || errno || id > UINT32_MAX)
-		return -1;
-	out->mount_id = (uint32_t)id;
-	s = field(s, tmp, sizeof(tmp)); /* parent id */
-	s = field(s, tmp, sizeof(tmp)); /* major:minor */
-	if (!strchr(tmp, ':'))
-		return -1;
-	s = field(s, out->root, sizeof(out->root));
-	s = field(s, out->path, sizeof(out->path));
-	if (!out->root[0] || out->path[0] != '/')
-		return -1;
-	/* mount options, then optional fields up to the "-" separator */
-	for (i = 0;; i++) {
-		s = field(s, tmp, sizeof(tmp));
-		if (!tmp[0])
-			return -1;
-		if (i > 0 && !strcmp(tmp, "-"))
-			break;
-	}
-	field(s, out->fstype, sizeof(out->fstype));
-	return out->fstype[0] ? 0 : -1;
-}
-
-int nsfs_root_parse(const char *root, int *type, uint32_t *inum)
-{
-	char name[32], *end;
-	const char *colon = strchr(root, ':');
-	unsigned long v;
-	size_t n;
-
-	if (!colon || (size_t)(colon - root) >= sizeof(name) || colon[1] != '[')
-		return -1;
-	memcpy(name, root, colon - root);
-	name[colon - root] = '\0';
-	*type = nstype_from_name(name);
-	if (*type < 0)
-		return -1;
-	errno = 0;
-	v = strtoul(colon + 2, &end, 10);
-	n = strlen(root);
-	if (errno || end == colon + 2 || end != root + n - 1 || *end != ']' || !v || v > UINT32_MAX)
-		return -1;
-	*inum = (uint32_t)v;
-	return 0;
-}
 
 static int push_mount(struct holders_mounts *m, const struct holders_mount *hm)
 {
@@ -188,15 +109,63 @@ static bool known_mntns(const uint32_t *seen, size_t n, uint32_t inum)
 }
 
 /*
+ * The helper child: enter mount namespace nsfd, open every nsfs mount there
+ * (so that the parent's BPF scan sees them), send its mountinfo on out,
+ * then hold the files open until ctl is closed.
+ */
+static void __attribute__((noreturn)) taskless_helper(int nsfd, int out, int ctl)
+{
+	int proc = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC), mi;
+	char buf[8192], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *in;
+
+	if (proc < 0 || setns(nsfd, CLONE_NEWNS))
+		_exit(1);
+	mi = openat(proc, "mountinfo", O_RDONLY | O_CLOEXEC);
+	if (mi < 0)
+		_exit(1);
+	in = fdopen(mi, "r");
+	while (in && getline(&line, &cap, in) > 0) {
+		struct mountinfo_line ml;
+		int t;
+		uint32_t x;
+
+		if (!mountinfo_parse_line(line, &ml) && !strcmp(ml.fstype, "nsfs") &&
+		    !nsfs_root_parse(ml.root, &t, &x))
+			open(ml.path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	}
+	if (in)
+		rewind(in);
+	while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (write(out, buf, n) != n)
+			_exit(1);
+	close(out);
+	/* Hold the files open until the parent has scanned. */
+	while (read(ctl, buf, 1) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+static void stop_helper(pid_t pid, int ctl)
+{
+	close(ctl);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/*
  * A mount namespace no task is in: a helper child enters it through nsfd,
  * writes its mountinfo to a pipe, opens every nsfs mount point, and waits
  * (holding them open) until we close the control pipe.
  */
 static int read_taskless(struct holders_mounts *m, uint32_t inum, int nsfd)
 {
-	int data[2], ctl[2];
+	int data[2], ctl[2], st;
 	size_t first = m->n, i;
 	pid_t pid;
+	void *nv;
 	FILE *f;
 
 	if (pipe2(data, O_CLOEXEC))
@@ -215,39 +184,9 @@ static int read_taskless(struct holders_mounts *m, uint32_t inum, int nsfd)
 		return -1;
 	}
 	if (pid == 0) {
-		int proc = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC), mi;
-		char buf[8192], *line = NULL;
-		size_t cap = 0;
-		ssize_t n;
-		FILE *in;
-
 		close(data[0]);
 		close(ctl[1]);
-		if (proc < 0 || setns(nsfd, CLONE_NEWNS))
-			_exit(1);
-		mi = openat(proc, "mountinfo", O_RDONLY | O_CLOEXEC);
-		if (mi < 0)
-			_exit(1);
-		in = fdopen(mi, "r");
-		while (in && getline(&line, &cap, in) > 0) {
-			struct mountinfo_line ml;
-			int t;
-			uint32_t x;
-
-			if (!mountinfo_parse_line(line, &ml) && !strcmp(ml.fstype, "nsfs") &&
-			    !nsfs_root_parse(ml.root, &t, &x))
-				open(ml.path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		}
-		if (in)
-			rewind(in);
-		while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-			if (write(data[1], buf, n) != n)
-				_exit(1);
-		close(data[1]);
-		/* Hold the files open until the parent has scanned. */
-		while (read(ctl[0], buf, 1) < 0 && errno == EINTR)
-			;
-		_exit(0);
+		taskless_helper(nsfd, data[1], ctl[0]);
 	}
 	close(data[1]);
 	close(ctl[0]);
@@ -257,16 +196,12 @@ static int read_taskless(struct holders_mounts *m, uint32_t inum, int nsfd)
 			fclose(f);
 		else
 			close(data[0]);
-		close(ctl[1]);
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+		stop_helper(pid, ctl[1]);
 		return -1;
 	}
 	fclose(f);
 	if (m->n == first) {
 		/* Either no nsfs mounts, or the helper could not read the table. */
-		int st;
-
 		close(ctl[1]);
 		waitpid(pid, &st, 0);
 		if (!WIFEXITED(st) || WEXITSTATUS(st))
@@ -275,20 +210,15 @@ static int read_taskless(struct holders_mounts *m, uint32_t inum, int nsfd)
 	}
 	for (i = first; i < m->n; i++)
 		m->v[i].via_pid = 0;
-	{
-		void *nv = realloc(m->helpers, (m->nhelpers + 1) * sizeof(*m->helpers));
-
-		if (!nv) {
-			close(ctl[1]);
-			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-			return -1;
-		}
-		m->helpers = nv;
-		m->helpers[m->nhelpers++] = pid;
-		/* the write end of ctl stays open: keep it with our fds */
-		push_fd(m, ctl[1]);
+	nv = realloc(m->helpers, (m->nhelpers + 1) * sizeof(*m->helpers));
+	if (!nv) {
+		stop_helper(pid, ctl[1]);
+		return -1;
 	}
+	m->helpers = nv;
+	m->helpers[m->nhelpers++] = pid;
+	/* the write end of ctl stays open: keep it with our fds */
+	push_fd(m, ctl[1]);
 	return 0;
 }
 

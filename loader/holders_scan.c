@@ -12,15 +12,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_log.h"
 #include "holders_lib.h"
 #include "holders.skel.h"
-
-static int silent_print(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	if (level == LIBBPF_WARN && getenv("NSAUDIT_DEBUG"))
-		return vfprintf(stderr, fmt, args);
-	return 0;
-}
 
 /* Read a whole iterator into a malloc'd buffer. */
 static int read_iter(struct bpf_link *link, char **buf, size_t *len)
@@ -108,10 +102,12 @@ int holders_scan_run(struct holders_scan *scan, char *err, size_t errlen)
 	int e;
 
 	memset(scan, 0, sizeof(*scan));
-	libbpf_set_print(silent_print);
+	bpf_log_setup(getenv("NSAUDIT_DEBUG") != NULL);
 	skel = holders_bpf__open_and_load();
 	if (!skel) {
-		snprintf(err, errlen, "loading the BPF iterators: %s", strerror(errno));
+		e = errno;
+		bpf_log_show(e);
+		snprintf(err, errlen, "loading the BPF iterators: %s", strerror(e));
 		return -1;
 	}
 	tlink = bpf_program__attach_iter(skel->progs.holders_task, NULL);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec.h"
 #include "holders_fmt.h"
 #include "holders_model.h"
 #include "nsnames.h"
@@ -47,22 +48,6 @@ static void line_add(struct lines *l, const char *fmt, ...)
 }
 
 /* comm and paths are hostile: print control characters as \xNN. */
-static const char *safe(const char *in, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (; *in && n + 5 < len; in++) {
-		unsigned char c = (unsigned char)*in;
-
-		if (c < 0x20 || c == 0x7f || c == '\\')
-			n += snprintf(buf + n, len - n, "\\x%02x", c);
-		else
-			buf[n++] = (char)c;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 static void acct_text(const struct ns_ent *e, char *buf, size_t len)
 {
 	static const char *const words[ACCT_MAX] = {
@@ -94,110 +79,154 @@ static void acct_text(const struct ns_ent *e, char *buf, size_t len)
 			 "counted: get_pid_ns() skips it)");
 }
 
-void print_ns(const struct model *m, struct ns_ent *e, const char *indent, bool all)
+/* Whether task t is in e (or gives it to its children: *fc). */
+static bool task_in(const struct ns_ent *e, const struct holders_task *t, bool *fc)
+{
+	int kid = e->type == NSAUDIT_NS_PID    ? HOLDERS_SLOT_PID_CHILDREN
+		  : e->type == NSAUDIT_NS_TIME ? HOLDERS_SLOT_TIME_CHILDREN
+					       : -1;
+	bool in = t->ns[e->type].inum == e->inum;
+
+	*fc = !in && kid >= 0 && t->ns[kid].inum == e->inum;
+	return in || *fc;
+}
+
+/* One line per process in e, its threads counted; with all, at most
+ * ALL_TASK_LINES of them and a count of the rest. */
+static void task_lines(const struct model *m, const struct ns_ent *e, const char *lab, bool all,
+		       struct lines *l)
 {
 	const struct holders_scan *s = &m->scan;
-	struct lines l = {0};
-	const char *name;
-	char lab[48], lab2[48], b1[512], b2[4200], b3[8400];
 	size_t i, j, shown = 0, hidden = 0, kthreads = 0;
+	char comm[512], nthreads[32];
 
-	e->printed = true;
-	ns_label(lab, sizeof(lab), e->type, e->inum);
-	acct_text(e, b3, sizeof(b3));
-	printf("%s%s", indent, lab);
-	if (m->names && (name = nsnames_lookup(m->names, e->type, e->inum, 0)))
-		printf(" \"%s\"", name);
-	if (e->known && e->k.ns_id)
-		printf(" id %llu", (unsigned long long)e->k.ns_id);
-	printf("  %s\n", b3);
-
-	/* tasks: one line per process, its threads counted */
 	for (i = 0; i < s->ntasks; i++) {
 		const struct holders_task *t = &s->tasks[i];
-		int own = e->type, kid = -1, threads = 0;
-		bool in, fc, seen = false;
+		int threads = 0;
+		bool fc, fc2, seen = false;
 
-		if (e->type == NSAUDIT_NS_PID)
-			kid = HOLDERS_SLOT_PID_CHILDREN;
-		if (e->type == NSAUDIT_NS_TIME)
-			kid = HOLDERS_SLOT_TIME_CHILDREN;
-		in = t->ns[own].inum == e->inum;
-		fc = !in && kid >= 0 && t->ns[kid].inum == e->inum;
-		if ((!in && !fc) || is_ours(m, t->pid))
+		if (!task_in(e, t, &fc) || is_ours(m, t->pid))
 			continue;
 		if (t->flags & HOLDERS_TF_KTHREAD) {
 			kthreads++;
 			continue;
 		}
 		for (j = 0; j < i && !seen; j++)
-			seen = s->tasks[j].pid == t->pid &&
-			       (s->tasks[j].ns[own].inum == e->inum ||
-				(kid >= 0 && s->tasks[j].ns[kid].inum == e->inum));
+			seen = s->tasks[j].pid == t->pid && task_in(e, &s->tasks[j], &fc2);
 		if (seen)
 			continue;
 		for (j = i; j < s->ntasks; j++)
-			threads += s->tasks[j].pid == t->pid &&
-				   (s->tasks[j].ns[own].inum == e->inum ||
-				    (kid >= 0 && s->tasks[j].ns[kid].inum == e->inum));
+			threads += s->tasks[j].pid == t->pid && task_in(e, &s->tasks[j], &fc2);
 		if (all && shown >= ALL_TASK_LINES) {
 			hidden++;
 			continue;
 		}
 		shown++;
-		snprintf(b2, sizeof(b2), " (%d threads)", threads);
-		line_add(&l, "task    pid %d %s%s%s%s", t->pid, safe(t->comm, b1, sizeof(b1)),
-			 threads > 1 ? b2 : "",
+		snprintf(nthreads, sizeof(nthreads), " (%d threads)", threads);
+		line_add(l, "task    pid %d %s%s%s", t->pid,
+			 audit_text_escape_buf(t->comm, comm, sizeof(comm)),
+			 threads > 1 ? nthreads : "",
 			 fc ? (e->type == NSAUDIT_NS_PID ? "  (pid_for_children)"
 							 : "  (time_for_children)")
-			    : "",
-			 "");
+			    : "");
 	}
 	if (kthreads)
-		line_add(&l, "task    %zu kernel threads (--format json lists them)", kthreads);
+		line_add(l, "task    %zu kernel threads (--format json lists them)", kthreads);
 	if (hidden)
-		line_add(&l, "task    ... and %zu more processes (nsaudit holders %s lists all)",
+		line_add(l, "task    ... and %zu more processes (nsaudit holders %s lists all)",
 			 hidden, lab);
+}
+
+/* Open namespace files of e, and sockets in it (net). */
+static void file_lines(const struct model *m, const struct ns_ent *e, struct lines *l)
+{
+	const struct holders_scan *s = &m->scan;
+	char comm[512], via[4200], via_esc[8400];
+	size_t i;
+
 	for (i = 0; i < s->nfiles; i++) {
 		const struct holders_file *f = &s->files[i];
 
 		if (f->ns.inum != e->inum || is_ours(m, f->pid))
 			continue;
+		audit_text_escape_buf(f->comm, comm, sizeof(comm));
 		if (f->kind == HOLDERS_FILE_NSFS && type_of_flag(f->ns.clone_flag) == e->type) {
-			fd_via(f, b2, sizeof(b2));
-			line_add(&l, "fd      pid %u fd %u %s  via %s", f->pid, f->fd,
-				 safe(f->comm, b1, sizeof(b1)), safe(b2, b3, sizeof(b3)));
+			fd_via(f, via, sizeof(via));
+			line_add(l, "fd      pid %u fd %u %s  via %s", f->pid, f->fd, comm,
+				 audit_text_escape_buf(via, via_esc, sizeof(via_esc)));
 		} else if (f->kind == HOLDERS_FILE_SOCKET && e->type == NSAUDIT_NS_NET) {
-			sock_describe(b2, sizeof(b2), f->family, f->type, f->protocol);
-			line_add(&l, "socket  pid %u fd %u %s  %s%s", f->pid, f->fd,
-				 safe(f->comm, b1, sizeof(b1)), b2,
+			sock_describe(via, sizeof(via), f->family, f->type, f->protocol);
+			line_add(l, "socket  pid %u fd %u %s  %s%s", f->pid, f->fd, comm, via,
 				 f->net_ref ? "" : " (kernel socket: holds no reference)");
 		}
 	}
+}
+
+/* Bind mounts of e, in every mount namespace. */
+static void mount_lines(const struct model *m, const struct ns_ent *e, struct lines *l)
+{
+	char path[8400], mnt[48];
+	size_t i;
+
 	for (i = 0; i < m->mounts.n; i++) {
 		const struct holders_mount *hm = &m->mounts.v[i];
 
 		if (hm->inum != e->inum || hm->type != e->type)
 			continue;
-		ns_label(lab2, sizeof(lab2), NSAUDIT_NS_MNT, hm->mnt_ns);
-		line_add(&l, "mount   %s in %s%s", safe(hm->path, b2, sizeof(b2)), lab2,
+		nstype_label(mnt, sizeof(mnt), NSAUDIT_NS_MNT, hm->mnt_ns);
+		line_add(l, "mount   %s in %s%s",
+			 audit_text_escape_buf(hm->path, path, sizeof(path)), mnt,
 			 hm->via_pid ? "" : " (a mount namespace no task is in)");
 	}
+}
+
+/* Namespaces e owns (user; not with all: the tree shows them) or that are
+ * nested in it (pid). */
+static void child_lines(const struct model *m, const struct ns_ent *e, bool all, struct lines *l)
+{
+	char lab[48];
+	size_t i;
+
 	for (i = 0; i < m->nns; i++) {
 		const struct ns_ent *c = &m->ns[i];
 
 		if (!c->known || c == e)
 			continue;
 		if (e->type == NSAUDIT_NS_USER && c->k.owner_inum == e->inum && !all) {
-			ns_label(lab2, sizeof(lab2), c->type, c->inum);
-			line_add(&l, "child   %s (%s)", lab2,
+			nstype_label(lab, sizeof(lab), c->type, c->inum);
+			line_add(l, "child   %s (%s)", lab,
 				 c->type == NSAUDIT_NS_USER ? "nested user namespace" : "owned");
 		} else if (e->type == NSAUDIT_NS_PID && c->type == NSAUDIT_NS_PID &&
 			   c->k.parent_inum == e->inum) {
-			ns_label(lab2, sizeof(lab2), c->type, c->inum);
-			line_add(&l, "child   %s (nested pid namespace)", lab2);
+			nstype_label(lab, sizeof(lab), c->type, c->inum);
+			line_add(l, "child   %s (nested pid namespace)", lab);
 		}
 	}
+}
+
+void print_ns(const struct model *m, struct ns_ent *e, const char *indent, bool all)
+{
+	struct lines l = {0};
+	const char *name;
+	char lab[48], acct[8400];
+	size_t i;
+
+	e->printed = true;
+	nstype_label(lab, sizeof(lab), e->type, e->inum);
+	acct_text(e, acct, sizeof(acct));
+	printf("%s%s", indent, lab);
+	if (m->names && (name = nsnames_lookup(m->names, e->type, e->inum, 0))) {
+		fputc(' ', stdout);
+		audit_text_quote(stdout, name);
+	}
+	if (e->known && e->k.ns_id)
+		printf(" id %llu", (unsigned long long)e->k.ns_id);
+	printf("  %s\n", acct);
+
+	task_lines(m, e, lab, all, &l);
+	file_lines(m, e, &l);
+	mount_lines(m, e, &l);
+	child_lines(m, e, all, &l);
 	for (i = 0; i < l.n; i++) {
 		printf("%s%s %s\n", indent, i + 1 < l.n ? "├─" : "└─", l.v[i]);
 		free(l.v[i]);

@@ -2,7 +2,7 @@
 /*
  * lifetime.h - the timeline of one namespace, built from recorded records
  * (json-c objects as audit_rec_parse() gives them). No BPF, no files: the
- * command (lifetime.c) feeds records in log order and prints.
+ * command (cmd_lifetime.c) feeds records in log order and prints.
  *
  * Inode numbers are reused once a namespace is freed. Records of 6.18+
  * kernels carry ns_id (never reused), so one TYPE:INODE can yield several
@@ -101,8 +101,6 @@ const struct lt_event *lt_add(struct lt_timeline *tl, struct json_object *rec);
  * but the last one, which stays LT_OPEN unless it saw an ns_free. */
 void lt_finish(struct lt_timeline *tl);
 
-/* "net:[4026532289]" */
-void lt_label(char *buf, size_t len, int type, uint32_t inum);
 
 /*
  * One readable line (with '\n') for an event: short time, kind, what, who:

@@ -72,13 +72,6 @@ static bool jtrue(json_object *o, const char *k)
 	       json_object_get_boolean(v);
 }
 
-void lt_label(char *buf, size_t len, int type, uint32_t inum)
-{
-	const char *n = type >= 0 ? nstype_name((unsigned int)type) : NULL;
-
-	snprintf(buf, len, "%s:[%u]", n ? n : "ns", inum);
-}
-
 void lt_init(struct lt_timeline *tl, int type, uint32_t inum)
 {
 	memset(tl, 0, sizeof(*tl));
@@ -318,7 +311,7 @@ static void print_ns(FILE *out, const struct lt_timeline *tl, json_object *rec, 
 	int64_t v;
 
 	if (jint(rec, key, &v)) {
-		lt_label(lab, sizeof(lab), tl->type, (uint32_t)v);
+		nstype_label(lab, sizeof(lab), tl->type, (uint32_t)v);
 		fputs(lab, out);
 	} else {
 		fputs("?", out);
@@ -438,7 +431,7 @@ void lt_print_inc_head(FILE *out, const struct lt_timeline *tl, size_t i)
 	const struct lt_inc *c = &tl->inc[i];
 	char lab[48];
 
-	lt_label(lab, sizeof(lab), tl->type, tl->inum);
+	nstype_label(lab, sizeof(lab), tl->type, tl->inum);
 	fprintf(out, "-- %s", lab);
 	if (c->ns_id)
 		fprintf(out, " ns_id %" PRIu64, c->ns_id);

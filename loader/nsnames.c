@@ -12,7 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "enrich.h"
+#include "mountinfo.h"
 #include "nsnames.h"
 #include "nstype.h"
 
@@ -54,6 +56,8 @@ struct cache_ent {
 	int64_t checked_ns;
 	int64_t retry_ns;	/* unnamed: not before */
 	int64_t backoff_ns;
+	uint32_t miss_pid;	/* unnamed: a hint that was not in a container */
+	int64_t miss_ns;	/* ... when it was last tried */
 	char id[80];
 };
 
@@ -81,14 +85,6 @@ struct nsnames {
 	struct container_info last_ctr;	/* a copy: a refresh moves the table */
 	bool has_last_ctr;
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* --- parsers ------------------------------------------------------------ */
 
@@ -523,11 +519,6 @@ void nsnames_free(struct nsnames *n)
 	free(n);
 }
 
-void nsnames_invalidate(struct nsnames *n)
-{
-	n->mounts_dirty = true;
-}
-
 static const char *container_name(struct nsnames *n, int type, uint32_t inum, uint32_t hint,
 				  int64_t now)
 {
@@ -555,10 +546,19 @@ static const char *container_name(struct nsnames *n, int type, uint32_t inum, ui
 	}
 	if (now < c->retry_ns)
 		return NULL;
-	/* a process that is probably in it: two cheap reads */
-	if (hint && read_ns(hint, type, &cur) && cur == inum && pid_container(hint, id, sizeof(id))) {
-		cache_named(n, type, inum, hint, id, now);
-		goto named;
+	/*
+	 * A process that is probably in it: two cheap reads, but not again
+	 * for every record of the same process (a setns flood of a namespace
+	 * nobody named would pay a readlink per record): once per scan
+	 * interval per process.
+	 */
+	if (hint && !(hint == c->miss_pid && now - c->miss_ns < SCAN_INTERVAL_NS)) {
+		if (read_ns(hint, type, &cur) && cur == inum && pid_container(hint, id, sizeof(id))) {
+			cache_named(n, type, inum, hint, id, now);
+			goto named;
+		}
+		c->miss_pid = hint;
+		c->miss_ns = now;
 	}
 	if (now - n->proc_scan_ns < SCAN_INTERVAL_NS)
 		return NULL;	/* rate limited: try again on a later record */

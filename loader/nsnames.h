@@ -62,9 +62,6 @@ const struct container_info *nsnames_container(struct nsnames *n);
 /* A container known now by id, 12+ character id prefix or podman name. */
 const struct container_info *nsnames_find_container(struct nsnames *n, const char *what);
 
-/* Mounts may have changed: re-read mountinfo before the next lookup. */
-void nsnames_invalidate(struct nsnames *n);
-
 /* --- the parts, exposed for unit tests ---------------------------------- */
 
 /*

@@ -21,19 +21,12 @@
 #include <unistd.h>
 #include <libaudit.h>
 
+#include "clock.h"
 #include "sink.h"
 #include "sink_impl.h"
 
 #define RETRY_NS 1000000000LL		/* a receiver that is down: retried every 1 s */
 #define REPORT_NS 10000000000LL		/* loss lines on stderr at most every 10 s */
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static const char *sink_name(const struct sink *s)
 {
@@ -99,11 +92,72 @@ static bool lost_message(struct sink *s, uint64_t count, struct sink_msg *m)
 	return m->data != NULL;
 }
 
+/* Lock held: wait up to 100 ms for more work or for closing. */
+static void wait_briefly(struct sink *s)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += 100000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_cond_timedwait(&s->cond, &s->lock, &until);
+}
+
+/* Lock held (dropped while connecting): true once connected. */
+static bool try_connect(struct sink *s)
+{
+	int rc;
+
+	s->busy = true;
+	pthread_mutex_unlock(&s->lock);
+	rc = transport_connect(s);
+	pthread_mutex_lock(&s->lock);
+	s->busy = false;
+	if (rc) {
+		s->last_errno = -rc;
+		s->retry_ns = now_ns() + RETRY_NS;
+		return false;
+	}
+	s->connected = true;
+	return true;
+}
+
+/* Lock not held: tell the receiver of losses it has not been told of. */
+static void tell_lost(struct sink *s)
+{
+	uint64_t lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	struct sink_msg lm;
+
+	if (lost <= s->lost_told || !lost_message(s, lost - s->lost_told, &lm))
+		return;
+	if (!transport_send(s, &lm))
+		s->lost_told = lost;
+	free(lm.data);
+}
+
+/* Lock not held: send m (once more on a fresh connection); 0 or -errno. */
+static int send_one(struct sink *s, struct sink_msg *m)
+{
+	int rc;
+
+	tell_lost(s);
+	rc = transport_send(s, m);
+	if (rc && reconnect_on(rc)) { /* once more on a fresh connection */
+		if (!transport_connect(s))
+			rc = transport_send(s, m);
+	}
+	free(m->data);
+	report(s, false);
+	return rc;
+}
+
 static void *writer(void *arg)
 {
 	struct sink *s = arg;
 	struct sink_msg m;
-	uint64_t lost;
 	int rc;
 
 	pthread_mutex_lock(&s->lock);
@@ -114,29 +168,11 @@ static void *writer(void *arg)
 			break;
 		/* a receiver that is down: keep queueing until it comes back */
 		if (!s->connected) {
-			if (now_ns() < s->retry_ns) {
-				struct timespec until;
-
-				clock_gettime(CLOCK_REALTIME, &until);
-				until.tv_nsec += 100000000;
-				if (until.tv_nsec >= 1000000000) {
-					until.tv_sec++;
-					until.tv_nsec -= 1000000000;
-				}
-				pthread_cond_timedwait(&s->cond, &s->lock, &until);
-				continue;
-			}
-			s->busy = true;
-			pthread_mutex_unlock(&s->lock);
-			rc = transport_connect(s);
-			pthread_mutex_lock(&s->lock);
-			s->busy = false;
-			if (rc) {
-				s->last_errno = -rc;
-				s->retry_ns = now_ns() + RETRY_NS;
-				continue;
-			}
-			s->connected = true;
+			if (now_ns() < s->retry_ns)
+				wait_briefly(s);
+			else
+				try_connect(s);
+			continue;
 		}
 		m = s->q[s->qhead];
 		s->qhead = (s->qhead + 1) % s->qcap;
@@ -144,23 +180,7 @@ static void *writer(void *arg)
 		s->busy = true;
 		pthread_mutex_unlock(&s->lock);
 
-		lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
-		if (lost > s->lost_told) {
-			struct sink_msg lm;
-
-			if (lost_message(s, lost - s->lost_told, &lm)) {
-				if (!transport_send(s, &lm))
-					s->lost_told = lost;
-				free(lm.data);
-			}
-		}
-		rc = transport_send(s, &m);
-		if (rc && reconnect_on(rc)) {	/* once more on a fresh connection */
-			if (!transport_connect(s))
-				rc = transport_send(s, &m);
-		}
-		free(m.data);
-		report(s, false);
+		rc = send_one(s, &m);
 
 		pthread_mutex_lock(&s->lock);
 		s->busy = false;
@@ -178,16 +198,9 @@ static void *writer(void *arg)
 			pthread_cond_broadcast(&s->idle);
 	}
 	/* closing: the receiver learns of losses it has not been told of yet */
-	lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
-	if (s->connected && lost > s->lost_told && now_ns() <= s->deadline_ns) {
-		struct sink_msg lm;
-
+	if (s->connected && now_ns() <= s->deadline_ns) {
 		pthread_mutex_unlock(&s->lock);
-		if (lost_message(s, lost - s->lost_told, &lm)) {
-			if (!transport_send(s, &lm))
-				s->lost_told = lost;
-			free(lm.data);
-		}
+		tell_lost(s);
 		pthread_mutex_lock(&s->lock);
 	}
 	pthread_cond_broadcast(&s->idle);

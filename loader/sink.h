@@ -95,34 +95,6 @@ void sinks_emit(struct sinks *set, struct json_object *rec);
 void sinks_close(struct sinks *set);
 extern const char sink_opts_help[];
 
-/* --- formatting, exposed for unit tests --------------------------------- */
-
-/*
- * The RFC 5424 message for a record: <PRI>1 TIMESTAMP HOSTNAME nsaudit
- * PROCID MSGID [nsaudit@32473 k="v" ...] text. PRI is authpriv.notice
- * (authpriv.warning for failures and losses). SD-PARAM values escape '"',
- * '\' and ']'; control bytes become U+FFFD with the exact bytes in KEY_hex.
- * A malloc'd string (no trailing newline), *len its length.
- */
-char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len);
-/* Append an SD-PARAM value with RFC 5424 escaping. */
-void sd_escape(const char *in, size_t n, char *out, size_t outlen);
-
-/*
- * The text of an AUDIT_USER message for a record: key=value pairs, strings
- * through audit_encode_nv_string (quoted, or hex when they hold spaces,
- * quotes or control bytes), the actor's pid/uid/auid/exe renamed
- * actor_pid/... so they do not collide with the fields auditd adds, and
- * result as "exit" (the audit name of a syscall's return value).
- * *success: the operation succeeded. malloc'd.
- */
-char *audit_format(struct json_object *rec, bool *success);
-
-/* internal: the transports */
-struct sink_msg {
-	char *data;
-	size_t len;
-	bool success;
-};
-
+/* The message formats (sink_syslog.c, sink_audit.c) and struct sink are in
+ * sink_impl.h. */
 #endif

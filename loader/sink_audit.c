@@ -6,6 +6,7 @@
 #include <libaudit.h>
 
 #include "sink.h"
+#include "sink_impl.h"
 
 /* Room for what audit_log_user_message appends (exe=..., hostname=?, ...)
  * inside its MAX_AUDIT_MESSAGE_LENGTH buffer. */

@@ -14,6 +14,37 @@
 
 #include "sink.h"
 
+/* --- message formats ----------------------------------------------------- */
+/*
+ * The RFC 5424 message for a record: <PRI>1 TIMESTAMP HOSTNAME nsaudit
+ * PROCID MSGID [nsaudit@32473 k="v" ...] text. PRI is authpriv.notice
+ * (authpriv.warning for failures and losses). SD-PARAM values escape '"',
+ * '\' and ']'; control bytes and bytes that are not UTF-8 become U+FFFD,
+ * with the exact bytes in KEY_hex.
+ * A malloc'd string (no trailing newline), *len its length.
+ */
+char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len);
+/* Append an SD-PARAM value with RFC 5424 escaping. */
+void sd_escape(const char *in, size_t n, char *out, size_t outlen);
+
+/*
+ * The text of an AUDIT_USER message for a record: key=value pairs, strings
+ * through audit_encode_nv_string (quoted, or hex when they hold spaces,
+ * quotes or control bytes), the actor's pid/uid/auid/exe renamed
+ * actor_pid/... so they do not collide with the fields auditd adds, and
+ * result as "exit" (the audit name of a syscall's return value).
+ * *success: the operation succeeded. malloc'd.
+ */
+char *audit_format(struct json_object *rec, bool *success);
+
+struct sink_msg {
+	char *data;
+	size_t len;
+	bool success;
+};
+
+/* --- one open sink -------------------------------------------------------- */
+
 #define SEND_TIMEOUT_S 2		/* a send that takes longer fails (counted) */
 
 struct sink {

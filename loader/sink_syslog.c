@@ -6,8 +6,11 @@
 #include <time.h>
 
 #include "anchor.h"
+#include "clock.h"
+#include "codec.h"
 #include "event_json.h"
 #include "sink.h"
+#include "sink_impl.h"
 
 /* IANA private enterprise number 32473 is the one reserved for examples
  * and documentation (RFC 5612); an SD-ID with '@' needs one. */
@@ -30,11 +33,21 @@ void sd_escape(const char *in, size_t n, char *out, size_t outlen)
 	out[o] = '\0';
 }
 
-static bool has_control(const char *s)
+/* Bytes an SD-PARAM cannot carry as they are: control bytes and bytes that
+ * are not UTF-8 (RFC 5424 values are UTF-8). */
+static bool needs_hex(const char *s)
 {
-	for (; *s; s++)
+	size_t n = strlen(s), k;
+
+	while (n) {
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			return true;
+		k = utf8_len((const unsigned char *)s, n);
+		if (!k)
+			return true;
+		s += k;
+		n -= k;
+	}
 	return false;
 }
 
@@ -96,11 +109,9 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 	if (time_s && strlen(time_s) >= 20 && time_s[19] == '.') {
 		snprintf(ts, sizeof(ts), "%.26sZ", time_s);
 	} else {
-		struct timespec now;
 		char full[64];
 
-		clock_gettime(CLOCK_REALTIME, &now);
-		format_rfc3339((int64_t)now.tv_sec * 1000000000 + now.tv_nsec, full, sizeof(full));
+		format_rfc3339(clock_ns(CLOCK_REALTIME), full, sizeof(full));
 		snprintf(ts, sizeof(ts), "%.26sZ", full);
 	}
 	header_field(hostname, 255, host);
@@ -120,8 +131,8 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 		s = json_object_get_string(val);
 		if (!s)
 			continue;
-		if (json_object_is_type(val, json_type_string) && has_control(s)) {
-			/* keep lines whole: U+FFFD in the value, exact bytes in KEY_hex */
+		if (json_object_is_type(val, json_type_string) && needs_hex(s)) {
+			/* keep lines whole and UTF-8: U+FFFD in the value, exact bytes in KEY_hex */
 			size_t n = strlen(s), i, o = 0;
 			char *clean = malloc(3 * n + 1), *hex = malloc(2 * n + 1);
 
@@ -130,14 +141,21 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 				free(hex);
 				continue;
 			}
-			for (i = 0; i < n; i++) {
-				if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			for (i = 0; i < n; i++)
+				snprintf(hex + 2 * i, 3, "%02x", (unsigned char)s[i]);
+			for (i = 0; i < n;) {
+				size_t k = (unsigned char)s[i] < 0x20 || s[i] == 0x7f
+						   ? 0 : utf8_len((const unsigned char *)s + i, n - i);
+
+				if (!k) {	/* a control byte, or not UTF-8 */
 					memcpy(clean + o, "\xef\xbf\xbd", 3);
 					o += 3;
+					i++;
 				} else {
-					clean[o++] = s[i];
+					memcpy(clean + o, s + i, k);
+					o += k;
+					i += k;
 				}
-				snprintf(hex + 2 * i, 3, "%02x", (unsigned char)s[i]);
 			}
 			clean[o] = '\0';
 			add_param(f, key, clean);

@@ -15,8 +15,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_log.h"
 #include "enrich.h"
-#include "event_json.h"
+#include "record_fmt.h"
 #include "kfeatures.h"
 #include "nsnames.h"
 #include "nstype.h"
@@ -61,7 +62,7 @@ struct tracer {
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
 	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[] */
 	struct tracer_stats stats;
-	tracer_event_fn on_event;
+	struct tracer_callbacks cb;
 	void *ctx;
 	int cb_err;
 	struct {			/* user-space stages that may drop records */
@@ -186,17 +187,6 @@ int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, ch
 		return -1;
 	}
 	return tracer_set_opt(o, opt->name, opt->has_arg ? argv[1] : NULL, err, errlen);
-}
-
-static bool verbose_libbpf;
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_DEBUG || (!verbose_libbpf && level != LIBBPF_WARN))
-		return 0;
-	if (!verbose_libbpf)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
 }
 
 /*
@@ -429,6 +419,10 @@ static void batch_flush(struct tracer *t)
 	qsort(t->recs, t->nrecs, sizeof(*t->recs), by_kseq);
 	for (i = 0; i < t->nrecs; i++)
 		process_event(t, t->arena + t->recs[i].off, t->recs[i].len);
+	/* what was handed on is written (the recorder's batch) before the
+	 * next arena is read */
+	if (t->nrecs && !t->cb_err && t->cb.on_commit && t->cb.on_commit(t->ctx) < 0)
+		t->cb_err = -ECANCELED;
 	t->nrecs = 0;
 	t->arena_used = 0;
 }
@@ -467,7 +461,6 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 {
 	struct nsaudit_event e;
 	struct event_extra x = { 0 };
-	struct json_object *rec;
 
 	if (t->cb_err || len < NSAUDIT_EVENT_SHORT)
 		return 0;
@@ -497,15 +490,9 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	if (t->o.container[0] && !container_wanted(t, &x))
 		return 0;
 	x.seq = ++t->seq;
-	rec = event_to_json(&e, &x);
-	if (!rec) {
-		t->cb_err = -ENOMEM;
-		return 0;
-	}
 	t->stats.records++;
-	if (t->on_event(t->ctx, rec) < 0)
+	if (t->cb.on_event(t->ctx, &e, &x) < 0)
 		t->cb_err = -ECANCELED;
-	json_object_put(rec);
 	return 0;
 }
 
@@ -528,7 +515,6 @@ static void report_lost(struct tracer *t)
 	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err; r++) {
 		struct nsaudit_event e = { 0 };
 		struct event_extra x = { 0 };
-		struct json_object *rec;
 		struct timespec ts;
 
 		if (bss.lost_reason[r] <= t->reason_seen[r])
@@ -547,10 +533,8 @@ static void report_lost(struct tracer *t)
 		x.seq = ++t->seq;
 		x.realtime_ns =
 			enrich_realtime(t->en, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
-		rec = event_to_json(&e, &x);
-		if (rec && t->on_event(t->ctx, rec) < 0)
+		if (t->cb.on_event(t->ctx, &e, &x) < 0)
 			t->cb_err = -ECANCELED;
-		json_object_put(rec);
 	}
 }
 
@@ -577,7 +561,6 @@ static void flush_held(struct tracer *t)
 static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cause)
 {
 	struct event_extra x = { 0 };
-	struct json_object *rec;
 
 	if (t->cb_err)
 		return;
@@ -594,15 +577,9 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 			return;
 	}
 	x.seq = ++t->seq;
-	rec = event_to_json(e, &x);
-	if (!rec) {
-		t->cb_err = -ENOMEM;
-		return;
-	}
 	t->stats.records++;
-	if (t->on_event(t->ctx, rec) < 0)
+	if (t->cb.on_event(t->ctx, e, &x) < 0)
 		t->cb_err = -ECANCELED;
-	json_object_put(rec);
 }
 
 /* Pins whose mount namespace died went with it: unpins, made by user space. */
@@ -796,8 +773,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	}
 	t->o = *o;
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = -1;
-	verbose_libbpf = o->verbose;
-	libbpf_set_print(libbpf_log);
+	bpf_log_setup(o->verbose);
 	rc = ensure_pseudo_fs();
 	if (rc) {
 		snprintf(err, errlen, "mounting tracefs/bpffs: %s", strerror(-rc));
@@ -833,12 +809,14 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	choose_hooks(t);
 	rc = nsaudit_bpf__load(t->skel);
 	if (rc) {
+		bpf_log_show(-rc);
 		snprintf(err, errlen, "loading BPF programs: %s%s", strerror(-rc),
 			 rc == -EPERM ? " (run as root, or with CAP_BPF and CAP_PERFMON)" : "");
 		goto fail;
 	}
 	rc = nsaudit_bpf__attach(t->skel);
 	if (rc) {
+		bpf_log_show(-rc);
 		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
 		goto fail;
 	}
@@ -947,12 +925,13 @@ const char *tracer_hooks(const struct tracer *t)
 	return t->hooks;
 }
 
-int tracer_run(struct tracer *t, tracer_event_fn on_event, tracer_batch_fn on_batch, void *ctx,
+int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	       volatile sig_atomic_t *stop)
 {
+	int (*on_batch)(void *) = cb->on_batch;
 	int n, ticks = 0;
 
-	t->on_event = on_event;
+	t->cb = *cb;
 	t->ctx = ctx;
 	while (!*stop && !t->cb_err) {
 		/*
@@ -980,6 +959,8 @@ int tracer_run(struct tracer *t, tracer_event_fn on_event, tracer_batch_fn on_ba
 	drain(t);
 	report_lost(t);
 	report_user_losses(t);
+	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
+		t->cb_err = -ECANCELED;
 	if (on_batch)
 		on_batch(ctx);
 	return t->cb_err == -ECANCELED ? -ECANCELED : t->cb_err;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * tracer.h - load and attach the BPF programs, drain the ring buffer,
- * enrich each record and hand it on as a JSON object. Shared by
+ * enrich each record and hand it on (the kernel's record and what user
+ * space added; record_fmt.h formats them). Shared by
  * "nsaudit trace" (print) and "nsaudit record" (durable log).
  */
 #ifndef NSAUDIT_TRACER_H
@@ -12,10 +13,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <json-c/json.h>
 
 #include "containers.h"
 #include "nsaudit.h"
+#include "record_fmt.h"
 
 struct tracer_opts {
 	uint32_t pid;		/* --pid: only this process (tgid); 0 = all */
@@ -61,10 +62,18 @@ extern const char tracer_opts_help[];
 
 struct tracer;
 
-/* Called per record; rec is freed after the call. Return <0 to stop. */
-typedef int (*tracer_event_fn)(void *ctx, struct json_object *rec);
-/* Called after each drained batch (e.g. to flush or fsync); may be NULL. */
-typedef int (*tracer_batch_fn)(void *ctx);
+/* What the consumer of records is called with; each returns <0 to stop. */
+struct tracer_callbacks {
+	/* per record: the kernel's and what user space added (record_fmt.h),
+	 * both valid during the call only */
+	int (*on_event)(void *ctx, const struct nsaudit_event *e, const struct event_extra *x);
+	/* after each chunk of records read from the ring, before the ring
+	 * gets their space back: make what on_event took survive a crash of
+	 * this process (the recorder writes its batch); may be NULL */
+	int (*on_commit)(void *ctx);
+	/* after each drain of the ring (flush, fsync); may be NULL */
+	int (*on_batch)(void *ctx);
+};
 
 struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen);
 /*
@@ -86,7 +95,7 @@ const char *tracer_hooks(const struct tracer *t);
  * Run until *stop becomes non-zero or a callback fails; then drain what the
  * kernel still holds and report lost records. Returns 0 or -errno.
  */
-int tracer_run(struct tracer *t, tracer_event_fn on_event, tracer_batch_fn on_batch, void *ctx,
+int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	       volatile sig_atomic_t *stop);
 void tracer_close(struct tracer *t);
 

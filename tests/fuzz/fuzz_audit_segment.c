@@ -6,8 +6,8 @@
  * directory (with a state file so that verify gets past its first checks).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -D_GNU_SOURCE \
- *     -DNSAUDIT_VERSION='"fuzz"' -Iaudit -Iloader -Ibpf \
- *     tests/fuzz/fuzz_audit_segment.c audit/[a-z]*.c loader/nstype.c \
+ *     -DNSAUDIT_VERSION='"fuzz"' -Iaudit -Icommon -Ibpf \
+ *     tests/fuzz/fuzz_audit_segment.c audit/[a-z]*.c common/*.c \
  *     -ljson-c -lsodium -o build/fuzz_audit_segment
  *   build/fuzz_audit_segment -max_total_time=30 tests/fuzz/seeds/audit_segment
  */

@@ -57,19 +57,21 @@
 #define SYS_move_mount 429
 #endif
 
-#define NSIO 0xb7
-#define NS_GET_USERNS _IO(NSIO, 0x1)
-#define NS_GET_PARENT _IO(NSIO, 0x2)
-#define NS_GET_OWNER_UID _IO(NSIO, 0x4)
+#define NSIO		  0xb7
+#define NS_GET_USERNS	  _IO(NSIO, 0x1)
+#define NS_GET_PARENT	  _IO(NSIO, 0x2)
+#define NS_GET_OWNER_UID  _IO(NSIO, 0x4)
 #define PIDFS_IOCTL_MAGIC 0xFF
 
 static const struct {
 	const char *name;
 	int nr;
 } pidfd_types[] = {
-	{ "cgroup", 1 }, { "ipc", 2 }, { "mnt", 3 }, { "net", 4 }, { "pid", 5 },
-	{ "pid_for_children", 6 }, { "time", 7 }, { "time_for_children", 8 },
-	{ "user", 9 }, { "uts", 10 },
+    {"cgroup", 1}, {"ipc", 2},
+    {"mnt", 3},	   {"net", 4},
+    {"pid", 5},	   {"pid_for_children", 6},
+    {"time", 7},   {"time_for_children", 8},
+    {"user", 9},   {"uts", 10},
 };
 
 static int die(const char *what)
@@ -112,7 +114,7 @@ static long do_clone(uint64_t flags, int use3)
 	long r;
 
 	if (use3) {
-		struct clone_args_min a = { .flags = flags, .exit_signal = SIGCHLD };
+		struct clone_args_min a = {.flags = flags, .exit_signal = SIGCHLD};
 
 		r = syscall(SYS_clone3, &a, sizeof(a));
 	} else {
@@ -233,7 +235,7 @@ int main(int argc, char **argv)
 		struct {
 			struct file_handle fh;
 			unsigned char buf[128];
-		} h = { .fh.handle_bytes = 128 };
+		} h = {.fh.handle_bytes = 128};
 		int mnt_id;
 
 		fd = open(argv[2], O_RDONLY);
@@ -271,7 +273,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "thread-setns") && argc > 3) {
-		struct thread_arg a = { .type = atoi(argv[3]) };
+		struct thread_arg a = {.type = atoi(argv[3])};
 		pthread_t th;
 
 		a.fd = open(argv[2], O_RDONLY);

@@ -14,17 +14,33 @@ sleep 0.2
 trace_stop
 check "hostile comm: every line is valid JSON" jq -e . "$OUT"
 expect_eq "hostile comm: one record, not split by the newline" "$(wc -l <"$OUT")" 1
-expect_eq "hostile comm: exact bytes kept in comm_hex" \
-	"$(jq -r .comm_hex "$OUT")" "$(printf 'a"b\nc\\d\x01\xff' | od -An -tx1 | tr -d ' \n')"
-expect_eq "hostile comm: readable comm with U+FFFD for the bad byte" \
+# one escaping policy (audit/README.md): the byte that is not UTF-8 as \u00ff
+expect_eq "hostile comm: exact bytes, escaped as the log escapes them" \
+	"$(grep -o '"comm":"[^,]*",' "$OUT")" '"comm":"a\"b\nc\\d\u0001\u00ff",'
+check "hostile comm: no second spelling (comm_hex)" sh -c "! grep -q comm_hex '$OUT'"
+expect_eq "hostile comm: a generic JSON reader sees U+00FF for the stray byte" \
 	"$(jq -j .comm "$OUT" | od -An -tx1 | tr -d ' \n')" \
-	"$(printf 'a"b\nc\\d\x01\xef\xbf\xbd' | od -An -tx1 | tr -d ' \n')"
+	"$(printf 'a"b\nc\\d\x01\xc3\xbf' | od -An -tx1 | tr -d ' \n')"
+# the recorder writes the same bytes, and nsaudit's reader gives them back
+"$NSAUDIT" record --no-pin --log-dir "$TMP/hlog" --op unshare 2>"$TMP/hrec.err" & hr=$!
+for i in $(seq 1 100); do grep -q '^nsaudit: ready' "$TMP/hrec.err" && break; sleep 0.05; done
+"$NSOPS" -n 'a"b\nc\d\x01\xff' unshare uts >/dev/null
+sleep 0.2; kill -INT $hr; wait $hr
+expect_eq "hostile comm: recorded with the same escaping" \
+	"$(grep -ho '"comm":"a[^,]*",' "$TMP"/hlog/nsaudit-*.log)" '"comm":"a\"b\nc\\d\u0001\u00ff",'
+check "hostile comm: the recorded log verifies" "$NSAUDIT" verify --log-dir "$TMP/hlog" -q
+expect_eq "hostile comm: read back by search and written again the same way" \
+	"$("$NSAUDIT" search --log-dir "$TMP/hlog" --op unshare --format json |
+		grep -o '"comm":"a[^,]*",')" '"comm":"a\"b\nc\\d\u0001\u00ff",'
 "$NSAUDIT" trace >"$TMP/text" 2>/dev/null & tp=$!
 sleep 1
 "$NSOPS" -n 'x\ny' unshare uts >/dev/null
+"$NSOPS" -n 'v\xffw' unshare uts >/dev/null
 sleep 0.2; kill -INT $tp; wait $tp
 expect_eq "hostile comm: text format stays one line per record" \
-	"$(grep -c 'comm="x\\ny"' "$TMP/text")" 1
+	"$(grep -c 'comm="x\\x0ay"' "$TMP/text")" 1
+expect_eq "hostile comm: text format shows a byte that is not UTF-8 as \\xff" \
+	"$(grep -c 'comm="v\\xffw"' "$TMP/text")" 1
 
 # --- hostile paths: a bind mount whose mount point has a newline and quote
 OUT=$TMP/path.jsonl

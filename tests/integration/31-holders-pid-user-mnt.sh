@@ -12,7 +12,9 @@ PIDS=()
 MNTPT=$TMP/mntns
 cleanup() {
 	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	# SIGKILL: unshare --fork ignores SIGTERM while it waits for its child,
+	# so a plain kill left the wait below (and the host lock) for minutes
+	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	umount "$MNTPT" 2>/dev/null
 	cleanup_testlib
@@ -26,7 +28,7 @@ wait_for() { local i; for i in $(seq 1 50); do "$@" && return 0; sleep 0.1; done
 
 # unshare (user, pid, mnt) forks a bash that forks sleep: unshare itself
 # stays in the old pid namespace with the new one as pid_for_children.
-unshare -U -r -p -m -f --mount-proc bash -c 'sleep 300 & exec sleep 301' & US=$!; PIDS+=($!)
+unshare -U -r -p -m -f --kill-child --mount-proc bash -c 'sleep 300 & exec sleep 301' & US=$!; PIDS+=($!)
 wait_for pgrep -P "$US" -x sleep >/dev/null || { fail "unshare did not start"; exit 1; }
 INNER=$(pgrep -P "$US" -x sleep)
 wait_for pgrep -P "$INNER" -x sleep >/dev/null
@@ -54,7 +56,7 @@ jcheck "user ns: cred references counted" '.accounting.cred >= 1 and .accounting
 jcheck "user ns: tasks listed" --argjson p "$INNER" '.holders[]|select(.kind=="task" and .pid==$p)'
 
 # nested pid namespace inside it: the parent lists it as a child
-nsenter -t "$INNER" -U -p -m --preserve-credentials unshare -p -f sleep 302 & NE=$!; PIDS+=($!)
+nsenter -t "$INNER" -U -p -m --preserve-credentials unshare -p -f --kill-child sleep 302 & NE=$!; PIDS+=($!)
 wait_for pgrep -f "^sleep 302" >/dev/null
 NESTED=$(pgrep -f "^sleep 302" | head -1)
 NESTEDNS=$(ns_inum /proc/$NESTED/ns/pid)

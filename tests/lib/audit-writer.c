@@ -92,8 +92,16 @@ int main(int argc, char **argv)
 		if (k % 100 == 99)
 			audit_log_flush(l);
 	}
-	if (lost && audit_log_lost(l, (uint64_t)lost, "ring buffer full"))
-		return 1;
+	if (lost) {
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "op", json_object_new_string("lost"));
+		json_object_object_add(r, "count", json_object_new_uint64((uint64_t)lost));
+		json_object_object_add(r, "why", json_object_new_string("ring buffer full"));
+		if (audit_log_append(l, r))
+			return 1;
+		json_object_put(r);
+	}
 	audit_log_flush(l);
 	if (crash)
 		return 0;

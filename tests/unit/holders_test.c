@@ -6,6 +6,7 @@
 
 #include "holders_fmt.h"
 #include "holders_lib.h"
+#include "mountinfo.h"
 #include "nsaudit.h"
 
 Test(holders_mountinfo, nsfs_line)

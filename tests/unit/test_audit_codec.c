@@ -315,3 +315,41 @@ Test(audit_codec, minimal_records_parse_and_errors_say_why)
 	ERR_HAS("{\"a\":1,\"mac\":\"" MAC64 "\",\"b\":2,\"mac\":\"" MAC64 "\"}", "mac");
 	ERR_HAS("type=NSAUDIT msg=nsaudit(1.0:5): pid=abc mac=" MAC64, "pid");
 }
+
+/* --- the one terminal rule ------------------------------------------------------- */
+
+static char *quoted(const char *s)
+{
+	static char out[256];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	audit_text_quote(f, s);
+	fclose(f);
+	return out;
+}
+
+Test(audit_codec, terminal_escaping_one_rule)
+{
+	char buf[64];
+
+	/* control bytes, DEL, C1 and any non-ASCII byte are \xNN; a backslash
+	 * doubled; quotes only inside quotes */
+	cr_expect_str_eq(quoted("a\"b\\c\n\x1b[2J\x7f\xc2\x9b\xc3\xa9"),
+			 "\"a\\\"b\\\\c\\x0a\\x1b[2J\\x7f\\xc2\\x9b\\xc3\\xa9\"");
+	cr_expect_str_eq(audit_text_escape_buf("a\"b\\\x01", buf, sizeof(buf)),
+			 "a\"b\\\\\\x01");
+	/* truncated at a whole escape, never in the middle of one */
+	cr_expect_str_eq(audit_text_escape_buf("ab\x01", buf, 6), "ab");
+	cr_expect_str_eq(audit_text_escape_buf("ab\x01", buf, 7), "ab\\x01");
+}
+
+Test(audit_codec, utf8_validator)
+{
+	cr_expect_eq(utf8_len((const unsigned char *)"\xc3\xa9", 2), 2);
+	cr_expect_eq(utf8_len((const unsigned char *)"\xe2\x82\xac", 3), 3);
+	cr_expect_eq(utf8_len((const unsigned char *)"\xf0\x9f\x98\x80", 4), 4);
+	cr_expect_eq(utf8_len((const unsigned char *)"\xc0\xaf", 2), 0, "overlong");
+	cr_expect_eq(utf8_len((const unsigned char *)"\xed\xa0\x80", 3), 0, "surrogate");
+	cr_expect_eq(utf8_len((const unsigned char *)"\xf4\x90\x80\x80", 4), 0, "past U+10FFFF");
+	cr_expect_eq(utf8_len((const unsigned char *)"\xe2\x82", 2), 0, "cut short");
+}

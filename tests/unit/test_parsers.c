@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "enrich.h"
+#include "mountinfo.h"
 #include "nstype.h"
 #include "tracer.h"
 
@@ -171,4 +172,14 @@ Test(tracer_opts, values)
 	cr_assert_eq(parse(&o, "--pid", NULL, err), -1);
 	cr_assert_str_eq(err, "--pid needs a value");
 	cr_assert_eq(parse(&o, "--other", "x", err), 0);
+}
+
+Test(nstype, label)
+{
+	char buf[48];
+
+	nstype_label(buf, sizeof(buf), NSAUDIT_NS_NET, 4026531840u);
+	cr_expect_str_eq(buf, "net:[4026531840]");
+	nstype_label(buf, sizeof(buf), -1, 7);
+	cr_expect_str_eq(buf, "ns:[7]");
 }

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* fields.c - one record straight into its line (or a json-c object). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "chain.h"
+#include "fields.h"
+
+void audit_fields_line(struct audit_fields *f, struct sbuf *b, enum audit_format fmt)
+{
+	f->b = b;
+	f->fmt = fmt;
+	f->obj = NULL;
+}
+
+void audit_fields_object(struct audit_fields *f, struct json_object *obj)
+{
+	f->b = NULL;
+	f->fmt = AUDIT_FMT_JSON;
+	f->obj = obj;
+}
+
+char *audit_fields_room(struct sbuf *b, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (b->len + n + 1 <= b->cap)
+		return b->p + b->len;
+	if (b->oom)
+		return NULL;
+	/* grown the way sb_put grows it */
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = true;
+		return NULL;
+	}
+	b->p = p;
+	b->cap = cap;
+	return b->p + b->len;
+}
+
+size_t audit_fields_dec(char *out, uint64_t v)
+{
+	static const char pairs[201] = "00010203040506070809101112131415161718192021222324"
+				       "25262728293031323334353637383940414243444546474849"
+				       "50515253545556575859606162636465666768697071727374"
+				       "75767778798081828384858687888990919293949596979899";
+	char tmp[20], *p = tmp + sizeof(tmp);
+	size_t n;
+
+	while (v >= 100) {
+		unsigned int d = (unsigned int)(v % 100) * 2;
+
+		v /= 100;
+		*--p = pairs[d + 1];
+		*--p = pairs[d];
+	}
+	if (v >= 10) {
+		*--p = pairs[v * 2 + 1];
+		*--p = pairs[v * 2];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	n = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(out, p, n);
+	return n;
+}
+
+static void add(struct audit_fields *f, const char *k, struct json_object *v)
+{
+	json_object_object_add_ex(f->obj, k, v,
+				  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+}
+
+void audit_fields_obj_str(struct audit_fields *f, const char *k, const char *s, size_t n)
+{
+	add(f, k, json_object_new_string_len(s, (int)n));
+}
+
+void audit_fields_obj_u64(struct audit_fields *f, const char *k, uint64_t v)
+{
+	add(f, k, json_object_new_uint64(v));
+}
+
+void audit_fields_obj_i64(struct audit_fields *f, const char *k, int64_t v)
+{
+	add(f, k, json_object_new_int64(v));
+}
+
+void audit_fields_obj_bool(struct audit_fields *f, const char *k, bool v)
+{
+	add(f, k, json_object_new_boolean(v));
+}
+
+void audit_line_begin(struct sbuf *b, enum audit_format fmt, uint64_t seq, int64_t ns)
+{
+	static const char head[] = "type=NSAUDIT msg=nsaudit(";
+	char *p;
+
+	if (fmt == AUDIT_FMT_JSON) {
+		p = audit_fields_room(b, 7 + 20);
+		if (!p)
+			return;
+		memcpy(p, "{\"seq\":", 7);
+		p += 7;
+		p += audit_fields_dec(p, seq);
+		b->len = (size_t)(p - b->p);
+		*p = '\0';
+		return;
+	}
+	if (ns < 0) { /* C's division rounds toward zero: write it the way audit_encode does */
+		sb_printf(b, "%s%" PRId64 ".%03d:%" PRIu64 "):", head, ns / 1000000000,
+			  (int)(ns % 1000000000 / 1000000), seq);
+		return;
+	}
+	p = audit_fields_room(b, sizeof(head) + 20 + 4 + 20 + 2);
+	if (!p)
+		return;
+	memcpy(p, head, sizeof(head) - 1);
+	p += sizeof(head) - 1;
+	p += audit_fields_dec(p, (uint64_t)ns / 1000000000);
+	{
+		unsigned int ms = (unsigned int)((uint64_t)ns % 1000000000 / 1000000);
+
+		*p++ = '.';
+		*p++ = (char)('0' + ms / 100);
+		*p++ = (char)('0' + ms / 10 % 10);
+		*p++ = (char)('0' + ms % 10);
+	}
+	*p++ = ':';
+	p += audit_fields_dec(p, seq);
+	*p++ = ')';
+	*p++ = ':';
+	b->len = (size_t)(p - b->p);
+	*p = '\0';
+}
+
+int audit_line_end(struct sbuf *b, size_t start, enum audit_format fmt,
+		   const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
+		   uint8_t mac[AUDIT_MAC_LEN])
+{
+	char *p;
+
+	if (b->oom)
+		return -1;
+	audit_mac(key, prev, b->p + start, b->len - start, mac);
+	p = audit_fields_room(b, 8 + AUDIT_MAC_HEX + 3);
+	if (!p)
+		return -1;
+	if (fmt == AUDIT_FMT_JSON) {
+		memcpy(p, ",\"mac\":\"", 8);
+		audit_hex(mac, AUDIT_MAC_LEN, p + 8);
+		memcpy(p + 8 + AUDIT_MAC_HEX, "\"}\n", 4); /* with the NUL */
+		b->len += 8 + AUDIT_MAC_HEX + 3;
+	} else {
+		memcpy(p, " mac=", 5);
+		audit_hex(mac, AUDIT_MAC_LEN, p + 5);
+		memcpy(p + 5 + AUDIT_MAC_HEX, "\n", 2);
+		b->len += 5 + AUDIT_MAC_HEX + 1;
+	}
+	return b->len - start > AUDIT_MAX_LINE ? -1 : 0;
+}
+
+void audit_line_close(struct sbuf *b)
+{
+	sb_put(b, "}\n", 2);
+}

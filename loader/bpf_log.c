@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* bpf_log.c - libbpf's warnings kept until a load fails (see bpf_log.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bpf_log.h"
+
+/* The end of a verifier log is where it says why: keep the last part. */
+#define KEEP_MAX (64 * 1024)
+
+static bool verbose;
+static char kept[KEEP_MAX];
+static size_t nkept;
+static bool cut; /* older messages were dropped to make room */
+
+static int bpf_log_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[4096];
+	int n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	if (verbose)
+		return vfprintf(stderr, fmt, ap);
+	if (level != LIBBPF_WARN)
+		return 0;
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (n <= 0)
+		return 0;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (nkept + (size_t)n > sizeof(kept)) {
+		size_t drop = nkept + (size_t)n - sizeof(kept);
+
+		memmove(kept, kept + drop, nkept - drop);
+		nkept -= drop;
+		cut = true;
+	}
+	memcpy(kept + nkept, line, (size_t)n);
+	nkept += (size_t)n;
+	return n;
+}
+
+void bpf_log_setup(bool v)
+{
+	verbose = v;
+	nkept = 0;
+	cut = false;
+	libbpf_set_print(bpf_log_print);
+}
+
+void bpf_log_show(int err)
+{
+	if (err != EPERM && nkept) {
+		if (cut)
+			fputs("libbpf: ... (earlier messages cut)\n", stderr);
+		fwrite(kept, 1, nkept, stderr);
+		if (kept[nkept - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	nkept = 0;
+	cut = false;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* record_fmt.c - a record's fields, in order, for every output. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "nstype.h"
+#include "record_fmt.h"
+
+/* Names and paths user space adds are cut at this many bytes. */
+#define NAME_MAX_BYTES 4096
+
+/*
+ * "YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ" for realtime_ns into out (31 bytes with
+ * the NUL). Records come in bursts within the same second: the calendar
+ * part is computed once per second, not per record.
+ */
+static size_t rfc3339(int64_t realtime_ns, char out[RFC3339_LEN])
+{
+	static _Thread_local int64_t cached_sec = INT64_MIN;
+	static _Thread_local char cached[20];
+	int64_t sec = realtime_ns / 1000000000;
+	long nsec = (long)(realtime_ns % 1000000000);
+	int i;
+
+	if (nsec < 0) {
+		sec--;
+		nsec += 1000000000;
+	}
+	if (sec != cached_sec) {
+		time_t t = (time_t)sec;
+		struct tm tm;
+
+		gmtime_r(&t, &tm);
+		snprintf(cached, sizeof(cached), "%04d-%02d-%02dT%02d:%02d:%02d",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+			 tm.tm_sec);
+		cached_sec = sec;
+	}
+	memcpy(out, cached, 19);
+	out[19] = '.';
+	for (i = 28; i >= 20; i--) {
+		out[i] = (char)('0' + nsec % 10);
+		nsec /= 10;
+	}
+	out[29] = 'Z';
+	out[30] = '\0';
+	return 30;
+}
+
+void format_rfc3339(int64_t realtime_ns, char *buf, size_t len)
+{
+	char ts[RFC3339_LEN];
+
+	rfc3339(realtime_ns, ts);
+	snprintf(buf, len, "%s", ts);
+}
+
+static void name(struct audit_fields *f, const char *k, const char *s, size_t maxlen)
+{
+	audit_f_str(f, k, s, maxlen < NAME_MAX_BYTES ? maxlen : NAME_MAX_BYTES);
+}
+
+static void str(struct audit_fields *f, const char *k, const char *s)
+{
+	audit_f_str(f, k, s, strlen(s));
+}
+
+void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
+		   const struct event_extra *x)
+{
+	const char *type = nstype_name(e->ns_type), *via = via_name(e->via);
+	char ts[RFC3339_LEN];
+
+	audit_f_str(f, "time", ts, rfc3339(x->realtime_ns, ts));
+	if (e->repeat > 1) {
+		/* coalesced: repeat identical calls, the first at time */
+		audit_f_u64(f, "repeat", e->repeat);
+		audit_f_str(f, "last_time", ts,
+			    rfc3339(x->realtime_ns + (int64_t)(e->last_ts_boot_ns - e->ts_boot_ns),
+				    ts));
+	}
+	str(f, "op", op_name(e->op) ?: "unknown");
+	audit_f_i64(f, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);
+	if (e->result < 0)
+		str(f, "error", strerrorname_np(-e->result) ?: "E?");
+	if (type)
+		str(f, "ns_type", type);
+	if (e->flags & NSAUDIT_F_HAS_NS) {
+		audit_f_u64(f, "ns_inum", e->ns_inum);
+		if (e->ns_id)
+			audit_f_u64(f, "ns_id", e->ns_id);
+	}
+	if (x->ns_name)
+		name(f, "ns_name", x->ns_name, NAME_MAX_BYTES);
+	if (e->flags & NSAUDIT_F_HAS_OLD) {
+		audit_f_u64(f, "old_inum", e->old_inum);
+		if (e->old_ns_id)
+			audit_f_u64(f, "old_ns_id", e->old_ns_id);
+		if (x->old_name)
+			name(f, "old_name", x->old_name, NAME_MAX_BYTES);
+	}
+	if (e->flags & NSAUDIT_F_FOR_CHILDREN)
+		audit_f_bool(f, "for_children", true);
+	if (e->op != NSAUDIT_OP_LOST) {
+		audit_f_u64(f, "pid", e->pid);
+		audit_f_u64(f, "tid", e->tid);
+		audit_f_u64(f, "ppid", e->ppid);
+		audit_f_u64(f, "uid", e->uid);
+		audit_f_u64(f, "euid", e->euid);
+		audit_f_u64(f, "auid", e->auid);
+		name(f, "comm", e->comm, sizeof(e->comm));
+		if (x->exe)
+			name(f, "exe", x->exe, NAME_MAX_BYTES);
+		if (x->cgroup)
+			name(f, "cgroup", x->cgroup, NAME_MAX_BYTES);
+		audit_f_u64(f, "cgroup_id", e->cgroup_id);
+	}
+	if (e->target_pid)
+		audit_f_i64(f, "target_pid", e->target_pid);
+	if (e->fd >= 0)
+		audit_f_i64(f, "fd", e->fd);
+	if (via)
+		str(f, "via", via);
+	if (e->path[0])
+		name(f, "path", e->path, sizeof(e->path));
+	if (e->src_path[0])
+		name(f, "src_path", e->src_path, sizeof(e->src_path));
+	if (e->flags & NSAUDIT_F_MOVE)
+		audit_f_bool(f, "move", true);
+	if (e->mnt_ns_inum)
+		audit_f_u64(f, "mnt_ns", e->mnt_ns_inum);
+	if ((e->op == NSAUDIT_OP_NSFD || e->op == NSAUDIT_OP_QUERY) && e->arg &&
+	    e->probe == NSAUDIT_PROBE_TP_SYSCALLS && e->via != NSAUDIT_VIA_PIDFD_GETFD &&
+	    e->via != NSAUDIT_VIA_HANDLE)
+		audit_f_u64(f, "ioctl", e->arg);
+	if (e->op == NSAUDIT_OP_LOST) {
+		str(f, "reason", lost_reason_name(e->lost_reason) ?: "?");
+		audit_f_u64(f, "count", e->count);
+		audit_f_u64(f, "lost_total", e->arg); /* the kernel's running count */
+	}
+	/* a thread other than the leader: a setns or unshare changed that
+	 * thread's namespaces only */
+	if (e->op != NSAUDIT_OP_LOST && e->tid && e->tid != e->pid)
+		audit_f_bool(f, "thread", true);
+	if (x->container)
+		name(f, "container", x->container, NAME_MAX_BYTES);
+	if (x->container_name)
+		name(f, "container_name", x->container_name, NAME_MAX_BYTES);
+	if (x->unresolved)
+		str(f, "unresolved", x->unresolved);
+	if (x->cause)
+		str(f, "cause", x->cause);
+	if (e->kseq)
+		audit_f_u64(f, "kseq", e->kseq);
+	if (e->ns_refs)
+		audit_f_u64(f, "ns_refs", e->ns_refs);
+	str(f, "probe", probe_name(e->probe) ?: "unknown");
+}
+
+void record_fields_of(struct audit_fields *f, const void *rec)
+{
+	const struct enriched_event *r = rec;
+
+	record_fields(f, r->e, r->x);
+}
+
+void record_json_line(struct sbuf *b, const struct nsaudit_event *e, const struct event_extra *x)
+{
+	struct audit_fields f;
+
+	audit_line_begin(b, AUDIT_FMT_JSON, x->seq, x->realtime_ns);
+	audit_fields_line(&f, b, AUDIT_FMT_JSON);
+	record_fields(&f, e, x);
+	audit_line_close(b);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * record_fmt.h - the fields of a kernel record, enriched, in their one
+ * order, written straight into a line (the recorder's log, trace's JSON)
+ * or into a json-c object (sinks, the text renderer): audit/fields.h.
+ */
+#ifndef NSAUDIT_RECORD_FMT_H
+#define NSAUDIT_RECORD_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fields.h"
+#include "nsaudit.h"
+
+/* What user space adds to a kernel record (see enrich.h). */
+struct event_extra {
+	uint64_t seq;
+	int64_t realtime_ns;	/* wall-clock time of the event */
+	const char *exe;	/* NULL if unknown */
+	const char *cgroup;	/* NULL if unknown */
+	const char *ns_name;	/* NULL if unnamed */
+	const char *old_name;
+	const char *container;	/* the container the record is about (id), or NULL */
+	const char *container_name; /* podman's name of it, or NULL */
+	const char *unresolved;	/* what enrichment could not complete, and why */
+	const char *cause;	/* a record user space made: what happened */
+};
+
+/* A record as the tracer hands it on: the kernel's and what user space added. */
+struct enriched_event {
+	const struct nsaudit_event *e;
+	const struct event_extra *x;
+};
+
+/* Every field after "seq": time, op, result, ..., probe. */
+void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
+		   const struct event_extra *x);
+
+/* The same for a const struct enriched_event * (an audit_fields_fn). */
+void record_fields_of(struct audit_fields *f, const void *rec);
+
+/* The record as one JSON line ending in '\n' (trace --format json). */
+void record_json_line(struct sbuf *b, const struct nsaudit_event *e, const struct event_extra *x);
+
+/* RFC 3339 UTC with nanoseconds: 2026-12-03T08:40:00.123456789Z (years 0-9999). */
+#define RFC3339_LEN 31	/* with the NUL */
+void format_rfc3339(int64_t realtime_ns, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * test_record_fmt.c - the direct formatter writes, byte for byte, what the
+ * json-c formatter wrote (trace JSON, log JSON, log audit, MACs included),
+ * and hostile bytes follow the one escaping policy of audit/README.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+
+#include "codec.h"
+#include "fields.h"
+#include "record_corpus.h"
+#include "record_fmt.h"
+#include "record_fmt_golden.h"
+
+/* Record i as a log line in fmt, chained on *prev (updated). */
+static void log_line(struct sbuf *b, enum audit_format fmt, int i, uint8_t prev[AUDIT_MAC_LEN])
+{
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct corpus_bufs bufs;
+	struct audit_fields f;
+	uint8_t mac[AUDIT_MAC_LEN];
+
+	corpus_record(i, &e, &x, &bufs);
+	b->len = 0;
+	audit_line_begin(b, fmt, (uint64_t)i + 1, x.realtime_ns);
+	audit_fields_line(&f, b, fmt);
+	record_fields(&f, &e, &x);
+	cr_assert_eq(audit_line_end(b, 0, fmt, golden_key, prev, mac), 0);
+	memcpy(prev, mac, AUDIT_MAC_LEN);
+}
+
+Test(record_fmt, trace_json_lines_are_the_json_c_ones)
+{
+	struct sbuf b = { 0 };
+	int i;
+
+	for (i = 0; i < CORPUS_N; i++) {
+		struct nsaudit_event e;
+		struct event_extra x;
+		struct corpus_bufs bufs;
+
+		corpus_record(i, &e, &x, &bufs);
+		b.len = 0;
+		record_json_line(&b, &e, &x);
+		cr_assert_str_eq(b.p, golden_trace[i], "record %d", i);
+	}
+	sb_free(&b);
+}
+
+Test(record_fmt, log_lines_are_the_json_c_ones_with_their_macs)
+{
+	enum audit_format fmts[2] = { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
+	const char *const *golden[2] = { golden_log_json, golden_log_audit };
+	struct sbuf b = { 0 };
+	int i, k;
+
+	for (k = 0; k < 2; k++) {
+		uint8_t prev[AUDIT_MAC_LEN] = { 0 };
+
+		for (i = 0; i < CORPUS_N; i++) {
+			log_line(&b, fmts[k], i, prev);
+			cr_assert_str_eq(b.p, golden[k][i], "format %d, record %d", k, i);
+		}
+	}
+	sb_free(&b);
+}
+
+/* The object form (sinks, text) encodes to the same lines as well. */
+Test(record_fmt, object_form_encodes_to_the_same_lines)
+{
+	uint8_t prev[AUDIT_MAC_LEN] = { 0 }, mac[AUDIT_MAC_LEN];
+	struct sbuf b = { 0 };
+	int i;
+
+	for (i = 0; i < CORPUS_N; i++) {
+		struct nsaudit_event e;
+		struct event_extra x;
+		struct corpus_bufs bufs;
+		struct audit_fields f;
+		struct json_object *o = json_object_new_object();
+
+		corpus_record(i, &e, &x, &bufs);
+		json_object_object_add(o, "seq", json_object_new_uint64(x.seq));
+		audit_fields_object(&f, o);
+		record_fields(&f, &e, &x);
+		cr_assert_eq(audit_encode(AUDIT_FMT_JSON, o, (uint64_t)i + 1, golden_key, prev, &b,
+					  mac), 0);
+		memcpy(prev, mac, sizeof(mac));
+		cr_assert_str_eq(b.p, golden_log_json[i], "record %d", i);
+		json_object_put(o);
+	}
+	sb_free(&b);
+}
+
+/* The comm of a record as trace prints it in JSON, and parsed back. */
+static char *trace_comm(const char *comm, size_t n, struct sbuf *line)
+{
+	struct nsaudit_event e = { 0 };
+	struct event_extra x = { .seq = 1 };
+
+	e.op = NSAUDIT_OP_UNSHARE;
+	e.ns_type = NSAUDIT_NS_UTS;
+	e.fd = -1;
+	memcpy(e.comm, comm, n);
+	line->len = 0;
+	record_json_line(line, &e, &x);
+	return strstr(line->p, "\"comm\":");
+}
+
+Test(record_fmt, hostile_comm_one_policy)
+{
+	static const struct {
+		const char *in, *json;
+	} cases[] = {
+		{ "a\"b\nc\\d\x01\xff", "\"comm\":\"a\\\"b\\nc\\\\d\\u0001\\u00ff\"," },
+		{ "bs\b ff\f", "\"comm\":\"bs\\u0008 ff\\u000c\"," },
+		{ "del\x7f", "\"comm\":\"del\\u007f\"," },
+		{ "\xc0\xaf", "\"comm\":\"\\u00c0\\u00af\"," },		/* overlong '/' */
+		{ "\xed\xa0\x80", "\"comm\":\"\\u00ed\\u00a0\\u0080\"," }, /* surrogate */
+		{ "caf\xc3\xa9", "\"comm\":\"caf\xc3\xa9\"," },		/* valid: kept */
+		{ "cut\xe4\xb8", "\"comm\":\"cut\\u00e4\\u00b8\"," },	/* a cut sequence */
+	};
+	struct sbuf line = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = trace_comm(cases[i].in, strlen(cases[i].in), &line);
+		struct json_object *back;
+
+		cr_assert_not_null(got);
+		cr_assert_eq(strncmp(got, cases[i].json, strlen(cases[i].json)), 0,
+			     "case %zu: %s", i, line.p);
+		cr_assert_eq(memchr(line.p, '\n', line.len), line.p + line.len - 1, "one line");
+		back = json_tokener_parse(line.p);
+		cr_assert_not_null(back, "valid JSON: %s", line.p);
+		cr_assert_null(json_object_object_get(back, "comm_hex"), "no second policy");
+		json_object_put(back);
+	}
+	sb_free(&line);
+}
+
+/* A log line with hostile names gives back the exact bytes to nsaudit's reader. */
+Test(record_fmt, hostile_names_round_trip_through_the_log)
+{
+	static const uint8_t zero[AUDIT_MAC_LEN];
+	const char comm[] = "x\n{\"seq\":9}\xff", path[] = "/run/netns/\x01\xfe\"\\\n";
+	enum audit_format fmts[2] = { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct nsaudit_event e = { 0 };
+		struct event_extra x = { .ns_name = "n\xc3\x28" };
+		uint8_t mac[AUDIT_MAC_LEN];
+		struct audit_fields f;
+		struct sbuf b = { 0 };
+		struct audit_rec r;
+		const char *s;
+		size_t n;
+		char err[200];
+
+		e.op = NSAUDIT_OP_MOUNT;
+		e.ns_type = NSAUDIT_NS_NET;
+		e.flags = NSAUDIT_F_HAS_NS;
+		e.fd = -1;
+		memcpy(e.comm, comm, sizeof(comm) - 1);
+		memcpy(e.path, path, sizeof(path));
+		audit_line_begin(&b, fmts[k], 5, 0);
+		audit_fields_line(&f, &b, fmts[k]);
+		record_fields(&f, &e, &x);
+		cr_assert_eq(audit_line_end(&b, 0, fmts[k], golden_key, zero, mac), 0);
+		cr_assert_eq(memchr(b.p, '\n', b.len), b.p + b.len - 1, "one line");
+		cr_assert_eq(audit_rec_parse(b.p, b.len - 1, &r, err, sizeof(err)), 0, "%s", err);
+		s = audit_rec_str(&r, "comm", &n);
+		cr_assert(s && n == sizeof(comm) - 1 && !memcmp(s, comm, n), "comm: %s", b.p);
+		s = audit_rec_str(&r, "path", &n);
+		cr_assert(s && n == sizeof(path) - 1 && !memcmp(s, path, n), "path: %s", b.p);
+		s = audit_rec_str(&r, "ns_name", &n);
+		cr_assert(s && n == 3 && !memcmp(s, "n\xc3\x28", 3), "ns_name: %s", b.p);
+		cr_assert_null(audit_rec_str(&r, "comm_hex", NULL));
+		audit_rec_free(&r);
+		sb_free(&b);
+	}
+}
