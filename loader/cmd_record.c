@@ -55,7 +55,7 @@ static int write_record(void *ctx, const struct nsaudit_event *e, const struct e
 	}
 	/* the kernel's lost counter as last written: kept in the MAC'd state
 	 * for a restart on the pinned ring */
-	if (e->op == NSAUDIT_OP_LOST)
+	if (e->op == NSAUDIT_OP_LOST && !x->cause)	/* not a sink's loss */
 		audit_log_note_lost_total(r->log, e->arg);
 	if (r->sinks.n) {
 		struct json_object *o = event_to_json(e, x);

@@ -135,14 +135,9 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	    e->via != NSAUDIT_VIA_HANDLE)
 		audit_f_u64(f, "ioctl", e->arg);
 	if (e->op == NSAUDIT_OP_LOST) {
-		/* a loss in user space (a sink) has a cause instead of the kernel
-		 * side's reason, and no lost_total: that is the kernel's counter,
-		 * which a restarted recorder resumes from */
-		if (!x->cause)
-			str(f, "reason", lost_reason_name(e->lost_reason) ?: "?");
+		str(f, "reason", lost_reason_name(e->lost_reason) ?: "?");
 		audit_f_u64(f, "count", e->count);
-		if (!x->cause)
-			audit_f_u64(f, "lost_total", e->arg);
+		audit_f_u64(f, "lost_total", e->arg); /* the kernel's running count */
 	}
 	/* a thread other than the leader: a setns or unshare changed that
 	 * thread's namespaces only */
