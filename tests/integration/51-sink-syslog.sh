@@ -101,7 +101,7 @@ N=20000
 kill -STOP "$RSPID"
 OUT=$TMP/flood.jsonl
 : >"$LOG"
-trace_start "$OUT" --comm skflood --ring-size 64M --sink "syslog:unix:$SOCK" ||
+trace_start "$OUT" --comm skflood --no-coalesce --ring-size 64M --sink "syslog:unix:$SOCK" ||
 	{ fail "trace starts for the flood"; exit 0; }
 flood_pid=$TRACE_PID
 t0=$(date +%s%N)
