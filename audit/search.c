@@ -65,6 +65,28 @@ int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
 	}
 	return audit_time_parse(s, ns);
 }
+/* A string field equal to want (or, prefix, starting with it). */
+static bool field_is(const struct audit_rec *r, const char *key, const char *pfx, const char *want,
+		     bool prefix)
+{
+	size_t len, pl = strlen(pfx), wl = strlen(want);
+	const char *v = audit_rec_str(r, key, &len);
+
+	if (!v || len < pl + wl || memcmp(v, pfx, pl) || memcmp(v + pl, want, wl))
+		return false;
+	return prefix || len == pl + wl;
+}
+
+/* --container: the record is about that container (see tracer.c). */
+static bool container_match(const struct audit_rec *r, const char *want)
+{
+	bool prefix = strlen(want) >= 12;
+
+	return field_is(r, "container", "", want, prefix) ||
+	       field_is(r, "container_name", "", want, false) ||
+	       field_is(r, "ns_name", "container:", want, prefix) ||
+	       field_is(r, "old_name", "container:", want, prefix);
+}
 
 bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 {
@@ -106,6 +128,8 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 		if (!c || len != strlen(f->comm) || memcmp(c, f->comm, len))
 			return false;
 	}
+	if (f->container && !container_match(r, f->container))
+		return false;
 	if (f->has_since || f->has_until) {
 		const char *t = audit_rec_str(r, "time", NULL);
 		int64_t ns;

@@ -23,6 +23,8 @@ struct audit_filter {
 	bool has_pid, has_uid;
 	long pid, uid;
 	const char *comm; /* exact */
+	const char *container; /* id, 12+ id prefix, podman name (fields
+				* container, container_name, ns_name/old_name) */
 	bool has_since, has_until;
 	int64_t since_ns, until_ns;
 };

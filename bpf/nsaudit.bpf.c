@@ -1365,9 +1365,18 @@ int snapshot_tasks(struct bpf_iter__task *ctx)
 	struct nsaudit_task_snap s = {};
 	int t;
 
-	if (!task || task->pid != task->tgid)	/* one line per process */
+	if (!task)
+		return 0;
+	/*
+	 * One line per process, and one per thread that is in other namespaces
+	 * than its leader (a thread's setns or unshare changes only its own):
+	 * their mount namespaces and pins must be known too.
+	 */
+	if (task->pid != task->tgid &&
+	    BPF_CORE_READ(task, nsproxy) == BPF_CORE_READ(task, group_leader, nsproxy))
 		return 0;
 	s.pid = task->tgid;
+	s.tid = task->pid;
 	s.ppid = BPF_CORE_READ(task, real_parent, tgid);
 	s.uid = BPF_CORE_READ(task, cred, uid.val);
 	s.start_boot_ns = BPF_CORE_READ(task, start_boottime);

@@ -185,6 +185,8 @@ struct nsaudit_task_snap {
 	__u32 uid;
 	__u32 inum[NSAUDIT_NS_MAX];	/* pid/time: the *_for_children ones */
 	char comm[NSAUDIT_COMM_LEN];
+	__u32 tid;	/* != pid: a thread in other namespaces than its leader */
+	__u32 pad;
 };
 
 #endif /* NSAUDIT_H */

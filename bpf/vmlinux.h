@@ -342,7 +342,7 @@ struct task_struct {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
+	struct task_struct *group_leader;
 	long: 64;
 	long: 64;
 	long: 64;

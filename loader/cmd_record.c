@@ -55,7 +55,7 @@ static int write_record(void *ctx, const struct nsaudit_event *e, const struct e
 	}
 	/* the kernel's lost counter as last written: kept in the MAC'd state
 	 * for a restart on the pinned ring */
-	if (e->op == NSAUDIT_OP_LOST)
+	if (e->op == NSAUDIT_OP_LOST && !x->cause)	/* not a sink's loss */
 		audit_log_note_lost_total(r->log, e->arg);
 	if (r->sinks.n) {
 		struct json_object *o = event_to_json(e, x);
@@ -163,7 +163,7 @@ int cmd_record(int argc, char **argv)
 	size_t nk;
 	struct option opts[OPTS_MAX] = { 0 };
 	char err[512];
-	int c, idx = -1, rc;
+	int c, i, idx = -1, rc;
 	bool pin = true, keep_pinned = false;
 
 	tracer_opts_init(&o);
@@ -235,6 +235,8 @@ int cmd_record(int argc, char **argv)
 		audit_log_close(r.log);
 		return 1;
 	}
+	for (i = 0; i < r.sinks.n; i++)	/* a sink's drops: lost records in the log */
+		tracer_add_loss_source(t, sink_loss_source, r.sinks.s[i]);
 	if (tracer_reused_pins(t)) {
 		/* what the predecessor wrote, from records the codec parsed and
 		 * the MAC'd state, never from raw bytes */

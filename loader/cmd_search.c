@@ -36,6 +36,8 @@ static void search_usage(FILE *f)
 		"  --pid N           the acting process (tgid)\n"
 		"  --uid N           the acting user (real uid)\n"
 		"  --comm NAME       exact process name\n"
+		"  --container C     records about container C: its id, a 12+ character id\n"
+		"                    prefix or the podman name\n"
 		"  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d\n"
 		"  --until T\n"
 		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n"
@@ -269,6 +271,8 @@ static int search_opt(struct search_args *a, const char *name, const char *val)
 					 val);
 	} else if (!strcmp(name, "comm")) {
 		f->comm = val;
+	} else if (!strcmp(name, "container")) {
+		f->container = val;
 	} else if (!strcmp(name, "since") || !strcmp(name, "until")) {
 		bool since = name[0] == 's';
 
@@ -307,6 +311,7 @@ static int parse_args(int argc, char **argv, struct search_args *a)
 		{ "format", required_argument, NULL, 0x208 },
 		{ "key", required_argument, NULL, 0x209 },
 		{ "verification-key", required_argument, NULL, 0x20a },
+		{ "container", required_argument, NULL, 0x20b },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, idx = -1, rc;

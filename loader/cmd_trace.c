@@ -140,7 +140,7 @@ int cmd_trace(int argc, char **argv)
 	struct tracer *t;
 	struct stat sb;
 	char err[256];
-	int rc;
+	int i, rc;
 
 	tracer_opts_init(&o);
 	rc = parse_args(argc, argv, &o, &out);
@@ -165,6 +165,8 @@ int cmd_trace(int argc, char **argv)
 		sinks_close(&sinks);
 		return 1;
 	}
+	for (i = 0; i < sinks.n; i++)	/* a sink's drops: lost records on stdout */
+		tracer_add_loss_source(t, sink_loss_source, sinks.s[i]);
 	if (drop_privileges(o.verbose, err, sizeof(err))) {
 		cmd_error("trace", 1, "%s", err);
 		tracer_close(t);

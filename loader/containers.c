@@ -16,11 +16,12 @@
 #include "containers.h"
 #include "nstype.h"
 
-#define REFRESH_NS 250000000LL		/* state re-read at most this often */
-#define ACTOR_TTL_NS 1000000000LL	/* an actor's answer is kept this long */
-#define ACTOR_SLOTS 256
-#define STATE_MAX (1 << 20)		/* runc's state.json holds the config */
-#define PODMAN_JSON "/var/lib/containers/storage/overlay-containers/containers.json"
+#define REFRESH_NS   250000000LL  /* state re-read at most this often, */
+#define REFRESH_BUSY_NS 20000000LL /* or this often while one is being made */
+#define ACTOR_TTL_NS 1000000000LL /* an actor's answer is kept this long */
+#define ACTOR_SLOTS  256
+#define STATE_MAX    (1 << 20) /* runc's state.json holds the config */
+#define PODMAN_JSON  "/var/lib/containers/storage/overlay-containers/containers.json"
 
 struct podman_name {
 	char id[CONTAINER_ID_LEN];
@@ -30,16 +31,17 @@ struct podman_name {
 struct actor_ent {
 	uint32_t pid;
 	char comm[NSAUDIT_COMM_LEN];
-	int idx;			/* into v, -1: none */
+	int idx; /* into v, -1: none */
 	int64_t at;
-	uint64_t gen;			/* the refresh it refers to */
+	uint64_t gen; /* the refresh it refers to */
 };
 
 struct containers {
-	char root[PATH_MAX];		/* "" for the real "/" */
+	char root[PATH_MAX]; /* "" for the real "/" */
 	struct container_info *v;
 	int n, cap;
-	uint64_t gen;			/* bumped per refresh: actor cache */
+	uint64_t gen; /* bumped per refresh: actor cache */
+	bool creating; /* a runtime's container has no init pid yet */
 	int64_t refreshed_ns;
 	struct podman_name *names;
 	int nnames, capnames;
@@ -84,8 +86,8 @@ bool oci_state_pid(const char *json, uint32_t *pid)
 	*pid = 0;
 	if (!o)
 		return false;
-	if (json_object_object_get_ex(o, "init_process_pid", &v) ||	/* runc */
-	    json_object_object_get_ex(o, "pid", &v))			/* crun */
+	if (json_object_object_get_ex(o, "init_process_pid", &v) || /* runc */
+	    json_object_object_get_ex(o, "pid", &v))		    /* crun */
 		p = json_object_get_int64(v);
 	json_object_put(o);
 	if (p <= 0 || p > INT_MAX)
@@ -115,7 +117,8 @@ int podman_names_parse(const char *json, void (*fn)(void *ctx, const char *id, c
 		    json_object_is_type(names, json_type_array) && json_object_array_length(names))
 			nm = json_object_array_get_idx(names, 0);
 		fn(ctx, json_object_get_string(id),
-		   nm && json_object_is_type(nm, json_type_string) ? json_object_get_string(nm) : "");
+		   nm && json_object_is_type(nm, json_type_string) ? json_object_get_string(nm)
+								   : "");
 	}
 	json_object_put(a);
 	return (int)n;
@@ -208,6 +211,7 @@ static void read_runtime(struct containers *c, const char *rt, const char *file)
 	struct container_info *ci;
 	struct dirent *d;
 	char *buf;
+	struct stat st;
 	DIR *dp;
 
 	snprintf(dir, sizeof(dir), "%s/run/%s", c->root, rt);
@@ -221,8 +225,13 @@ static void read_runtime(struct containers *c, const char *rt, const char *file)
 		snprintf(path, sizeof(path), "%s/%s/%s", dir, d->d_name, file);
 		buf = read_file(path, STATE_MAX, NULL);
 		if (buf && oci_state_pid(buf, &ci->pid) && c->root[0])
-			ci->pid = 0;	/* a test's state: its pids are not ours */
+			ci->pid = 0; /* a test's state: its pids are not ours */
 		free(buf);
+		/* no init pid in a directory made in the last seconds: the
+		 * runtime is making the container (a stale one is not) */
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (!ci->pid && !stat(path, &st) && time(NULL) - st.st_mtime < 10)
+			c->creating = true;
 	}
 	closedir(dp);
 }
@@ -244,15 +253,16 @@ void containers_refresh(struct containers *c, bool force)
 	int64_t now = now_ns();
 	int i, j;
 
-	if (!force && now - c->refreshed_ns < REFRESH_NS)
+	if (!force && now - c->refreshed_ns < (c->creating ? REFRESH_BUSY_NS : REFRESH_NS))
 		return;
 	c->refreshed_ns = now;
 	c->gen++;
 	c->n = 0;
+	c->creating = false;
 	read_runtime(c, "runc", "state.json");
 	read_runtime(c, "crun", "status");
 	read_names(c);
-	for (j = 0; j < c->nnames; j++) {	/* podman's, created or not yet */
+	for (j = 0; j < c->nnames; j++) { /* podman's, created or not yet */
 		struct container_info *ci = add(c, c->names[j].id);
 
 		if (ci)
@@ -304,7 +314,7 @@ const struct container_info *containers_by_ns(struct containers *c, int type, ui
 	if (type < 0 || type >= NSAUDIT_NS_MAX || !inum)
 		return NULL;
 	ci = find_ns(c, type, inum);
-	if (ci && ci->pid) {	/* inodes are reused: is it still in there? */
+	if (ci && ci->pid) { /* inodes are reused: is it still in there? */
 		char path[64];
 		struct stat st;
 
@@ -406,7 +416,7 @@ const struct container_info *containers_by_actor(struct containers *c, uint32_t 
 	    now - a->at < ACTOR_TTL_NS)
 		return a->idx >= 0 ? &c->v[a->idx] : NULL;
 	idx = c->n ? actor_lookup(c, pid, comm, ppid) : -1;
-	if (idx < 0) {		/* a container this refresh did not know yet */
+	if (idx < 0) { /* a container this refresh did not know yet */
 		uint64_t gen = c->gen;
 
 		containers_refresh(c, false);

@@ -30,15 +30,15 @@
 
 #include "nsaudit.h"
 
-#define CONTAINER_ID_LEN 80
+#define CONTAINER_ID_LEN   80
 #define CONTAINER_NAME_LEN 128
 
 struct container_info {
-	char id[CONTAINER_ID_LEN];	/* the runtime's container id */
-	char name[CONTAINER_NAME_LEN];	/* podman's name, "" if none */
-	char runtime[8];		/* "runc", "crun" */
-	uint32_t pid;			/* init process, 0 while being created */
-	uint32_t inum[NSAUDIT_NS_MAX];	/* its namespaces (0: unknown) */
+	char id[CONTAINER_ID_LEN];     /* the runtime's container id */
+	char name[CONTAINER_NAME_LEN]; /* podman's name, "" if none */
+	char runtime[8];	       /* "runc", "crun" */
+	uint32_t pid;		       /* init process, 0 while being created */
+	uint32_t inum[NSAUDIT_NS_MAX]; /* its namespaces (0: unknown) */
 };
 
 struct containers;

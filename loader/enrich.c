@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* enrich.c - process, cgroup and mount knowledge for records, cached. */
 #include <errno.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -16,10 +17,14 @@
 #include "clock.h"
 #include "enrich.h"
 #include "mountinfo.h"
+#include "mounttab.h"
 #include "nstype.h"
 
 #define PROC_SLOTS 4096		/* direct-mapped by pid; a miss costs a readlink */
-#define MAX_MOUNTS 4096
+#define MAX_MNTNS 1024
+#define MS_REMOUNT 32
+#define MNTNS_CHECK_NS 1000000000LL	/* mount namespaces with pins: alive? */
+#define UNRESOLVED_LEN 512
 
 struct proc_info {
 	uint32_t pid;
@@ -30,7 +35,15 @@ struct proc_info {
 	bool exe_done, cgroup_done;
 };
 
-struct nsfs_mount {
+/* A mount namespace and a task that was in it (to read its mountinfo). */
+struct mntns_task {
+	uint32_t inum;
+	uint32_t pid, tid;
+};
+
+/* An nsfs pin that went with its mount namespace, to be reported. */
+struct dead_pin {
+	uint32_t mntns;
 	char *path;
 	int type;
 	uint32_t inum;
@@ -47,14 +60,61 @@ struct enrich {
 	size_t ncgroups;
 	int64_t cgroups_scanned_ns;
 	struct proc_info procs[PROC_SLOTS];
-	struct nsfs_mount mounts[MAX_MOUNTS];
-	int nmounts;
-	uint32_t mntns_pid[256];	/* one pid per mount ns seen at start */
-	uint32_t mntns_inum[256];
+	struct mounttab pins;		/* nsfs bind mounts by (mount ns, path) */
+	uint32_t self_mntns;
+	struct mntns_task mntns[MAX_MNTNS];
 	int nmntns;
+	int64_t mntns_checked_ns;
+	struct dead_pin *dead;		/* pins of mount namespaces that died */
+	size_t ndead, capdead;
+	char unresolved[UNRESOLVED_LEN]; /* of the last completed record, "" if none */
 	int exe_map_fd;		/* the BPF side's exe_paths, -1 if none */
 	bool own_exe_map;
 };
+
+/* The mount namespace of a task (0, 0: ourselves); 0 if it is gone. */
+static uint32_t task_mntns(uint32_t pid, uint32_t tid)
+{
+	char path[64];
+	struct stat st;
+
+	if (!pid)
+		snprintf(path, sizeof(path), "/proc/self/ns/mnt");
+	else
+		snprintf(path, sizeof(path), "/proc/%u/task/%u/ns/mnt", pid, tid ?: pid);
+	return stat(path, &st) ? 0 : (uint32_t)st.st_ino;
+}
+
+/* Remember a task in mount namespace inum (the newest one wins). */
+static void note_mntns(struct enrich *en, uint32_t inum, uint32_t pid, uint32_t tid)
+{
+	int i;
+
+	if (!inum || !pid)
+		return;
+	for (i = 0; i < en->nmntns; i++) {
+		if (en->mntns[i].inum == inum) {
+			en->mntns[i].pid = pid;
+			en->mntns[i].tid = tid ?: pid;
+			return;
+		}
+	}
+	if (en->nmntns < MAX_MNTNS) {
+		en->mntns[en->nmntns].inum = inum;
+		en->mntns[en->nmntns].pid = pid;
+		en->mntns[en->nmntns++].tid = tid ?: pid;
+	}
+}
+
+static struct mntns_task *find_mntns(struct enrich *en, uint32_t inum)
+{
+	int i;
+
+	for (i = 0; i < en->nmntns; i++)
+		if (en->mntns[i].inum == inum)
+			return &en->mntns[i];
+	return NULL;
+}
 
 struct enrich *enrich_new(void)
 {
@@ -63,6 +123,8 @@ struct enrich *enrich_new(void)
 	if (!en)
 		return NULL;
 	en->exe_map_fd = -1;
+	mounttab_init(&en->pins);
+	en->self_mntns = task_mntns(0, 0);
 	enrich_sync_clock(en);
 	return en;
 }
@@ -82,8 +144,10 @@ void enrich_free(struct enrich *en)
 		return;
 	for (i = 0; i < PROC_SLOTS; i++)
 		proc_clear(&en->procs[i]);
-	for (i = 0; i < en->nmounts; i++)
-		free(en->mounts[i].path);
+	mounttab_free(&en->pins);
+	for (size_t j = 0; j < en->ndead; j++)
+		free(en->dead[j].path);
+	free(en->dead);
 	for (size_t j = 0; j < en->ncgroups; j++)
 		free(en->cgroups[j].path);
 	free(en->cgroups);
@@ -151,16 +215,17 @@ void enrich_note_task(struct enrich *en, const struct nsaudit_task_snap *s)
 {
 	int i;
 
-	proc_slot(en, s->pid, s->comm);
-	if (en->exe_map_fd >= 0)
-		learn_exe(en, s->pid);
-	for (i = 0; i < en->nmntns; i++)
-		if (en->mntns_inum[i] == s->inum[NSAUDIT_NS_MNT])
-			return;
-	if (en->nmntns < (int)(sizeof(en->mntns_pid) / sizeof(en->mntns_pid[0]))) {
-		en->mntns_inum[en->nmntns] = s->inum[NSAUDIT_NS_MNT];
-		en->mntns_pid[en->nmntns++] = s->pid;
+	uint32_t tid = s->tid ?: s->pid;
+
+	if (tid == s->pid) {	/* a thread's comm is not its process's */
+		proc_slot(en, s->pid, s->comm);
+		if (en->exe_map_fd >= 0)
+			learn_exe(en, s->pid);
 	}
+	for (i = 0; i < en->nmntns; i++)
+		if (en->mntns[i].inum == s->inum[NSAUDIT_NS_MNT])
+			return;
+	note_mntns(en, s->inum[NSAUDIT_NS_MNT], s->pid, tid);
 }
 
 /* Whether path names the file with inode ino (in our mount namespace). */
@@ -355,28 +420,7 @@ int proc_ns_path_type(const char *path, bool *for_children)
 	return type;
 }
 
-/* mountinfo escapes space, tab, newline and backslash as \ooo */
-static void mount_remember(struct enrich *en, const char *path, int type, uint32_t inum)
-{
-	int i;
-
-	for (i = 0; i < en->nmounts; i++) {
-		if (!strcmp(en->mounts[i].path, path)) {
-			en->mounts[i].type = type;
-			en->mounts[i].inum = inum;
-			return;
-		}
-	}
-	if (en->nmounts == MAX_MOUNTS)
-		return;
-	en->mounts[en->nmounts].path = strdup(path);
-	if (!en->mounts[en->nmounts].path)
-		return;
-	en->mounts[en->nmounts].type = type;
-	en->mounts[en->nmounts++].inum = inum;
-}
-
-static void scan_mountinfo(struct enrich *en, const char *file)
+static void scan_mountinfo(struct enrich *en, const char *file, uint32_t mntns)
 {
 	char line[PATH_MAX * 2], mnt[PATH_MAX];
 	uint32_t inum;
@@ -387,23 +431,26 @@ static void scan_mountinfo(struct enrich *en, const char *file)
 		return;
 	while (fgets(line, sizeof(line), f))
 		if (mountinfo_nsfs_line(line, mnt, sizeof(mnt), &type, &inum))
-			mount_remember(en, mnt, type, inum);
+			mounttab_add(&en->pins, mntns, mnt, type, inum);
 	fclose(f);
 }
 
 void enrich_scan_mounts(struct enrich *en)
 {
-	char file[64];
+	char file[96];
 	int i;
 
-	scan_mountinfo(en, "/proc/self/mountinfo");
+	scan_mountinfo(en, "/proc/self/mountinfo", en->self_mntns);
 	for (i = 0; i < en->nmntns; i++) {
-		snprintf(file, sizeof(file), "/proc/%u/mountinfo", en->mntns_pid[i]);
-		scan_mountinfo(en, file);
+		if (en->mntns[i].inum == en->self_mntns)
+			continue;
+		/* a thread can be in another mount namespace than its leader */
+		snprintf(file, sizeof(file), "/proc/%u/task/%u/mountinfo", en->mntns[i].pid,
+			 en->mntns[i].tid);
+		scan_mountinfo(en, file, en->mntns[i].inum);
 	}
 }
 
-/* Make a record's path absolute the way the actor saw it. */
 static void absolute_path(const struct nsaudit_event *e, char *out, size_t len)
 {
 	char link[64], cwd[PATH_MAX];
@@ -424,7 +471,8 @@ static void absolute_path(const struct nsaudit_event *e, char *out, size_t len)
 }
 
 /* Find the nsfs mount now at path in a mountinfo file (the last wins). */
-static bool find_mount(const char *file, const char *path, int *type, uint32_t *inum)
+static bool find_mount(const char *file, const char *path, int *type, uint32_t *inum,
+		       bool *readable)
 {
 	char line[PATH_MAX * 2], mnt[PATH_MAX];
 	bool found = false;
@@ -434,6 +482,7 @@ static bool find_mount(const char *file, const char *path, int *type, uint32_t *
 
 	if (!f)
 		return false;
+	*readable = true;
 	while (fgets(line, sizeof(line), f)) {
 		if (mountinfo_nsfs_line(line, mnt, sizeof(mnt), &t, &i) && !strcmp(mnt, path)) {
 			*type = t;
@@ -445,74 +494,346 @@ static bool find_mount(const char *file, const char *path, int *type, uint32_t *
 	return found;
 }
 
-/* A pin moved (MS_MOVE, move_mount): from the known mount at from to to. */
-static bool mount_move(struct enrich *en, const char *from, const char *to, int *type,
-		       uint32_t *inum)
+/*
+ * The actor's mount namespace: its thread's, or (gone already: mount(8),
+ * ip) its parent's, which it almost always shares. 0 if neither is there.
+ */
+static uint32_t actor_mntns(const struct nsaudit_event *e)
 {
-	char *p;
-	int i;
-
-	for (i = 0; i < en->nmounts; i++) {
-		if (strcmp(en->mounts[i].path, from))
-			continue;
-		p = strdup(to);
-		if (!p)
-			return false;
-		free(en->mounts[i].path);
-		en->mounts[i].path = p;
-		*type = en->mounts[i].type;
-		*inum = en->mounts[i].inum;
-		return true;
-	}
-	return false;
+#ifdef NSAUDIT_F_MOVE	/* the kernel side says which (mnt_ns_inum) */
+	if (e->mnt_ns_inum)
+		return e->mnt_ns_inum;
+#endif
+	return task_mntns(e->pid, e->tid) ?: (e->ppid ? task_mntns(e->ppid, e->ppid) : 0);
 }
 
-static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
+#ifdef NSAUDIT_F_MOVE
+/*
+ * A bind source that can name a namespace: /proc/PID/ns/TYPE (also under
+ * task/TID, self, thread-self), /proc/PID/fd/N, or a known pin. Any other
+ * unresolved bind is of an ordinary file.
+ */
+static bool nsfs_like_source(struct enrich *en, uint32_t mntns, const char *src)
 {
-	char path[PATH_MAX], real[PATH_MAX], file[64];
+	bool children;
+
+	if (!src[0])
+		return true;	/* not told: it may have been */
+	if (proc_ns_path_type(src, &children) >= 0)
+		return true;
+	if (!strncmp(src, "/proc/", 6) && strstr(src, "/fd/"))
+		return true;
+	return mounttab_find(&en->pins, mntns, src) != NULL;
+}
+
+/*
+ * mount MS_MOVE or move_mount of an attached mount: a pin there moves (and
+ * pins below it move along, without records of their own). A move of a
+ * mount that is no pin is no record.
+ */
+static bool complete_move(struct enrich *en, struct nsaudit_event *e, const char *path,
+			  uint32_t mntns)
+{
+	char src[PATH_MAX];
 	uint32_t inum;
+	size_t below;
 	int type;
 
-	absolute_path(e, path, sizeof(path));
-	if (!(e->flags & NSAUDIT_F_HAS_NS) && (e->flags & NSAUDIT_F_MOVE) && e->src_path[0] == '/' &&
-	    mount_move(en, e->src_path, path, &type, &inum)) {
-		/* a known pin moved: it names the same namespace at its new place */
-		e->ns_type = type;
-		e->ns_inum = inum;
-		e->flags |= NSAUDIT_F_HAS_NS;
+	snprintf(src, sizeof(src), "%s", e->src_path);
+	if (!mounttab_move(&en->pins, mntns ?: en->self_mntns, src, path, &type, &inum, &below))
+		return false;
+	e->ns_type = (uint32_t)type;
+	e->ns_inum = inum;
+	e->flags |= NSAUDIT_F_HAS_NS;
+	return true;
+}
+#endif
+
+/* The mountinfo of mount namespace mntns, through a task known to be in it. */
+static bool mntns_mountinfo(struct enrich *en, uint32_t mntns, char *file, size_t len)
+{
+	struct mntns_task *m = find_mntns(en, mntns);
+
+	if (!mntns)
+		return false;
+	if (mntns == en->self_mntns) {
+		snprintf(file, len, "/proc/self/mountinfo");
+		return true;
 	}
-	if (!(e->flags & NSAUDIT_F_HAS_NS)) {
-		/* mount(2): which namespace is now mounted there, if any */
-		snprintf(file, sizeof(file), "/proc/%u/mountinfo", e->pid);
-		if (!find_mount(file, path, &type, &inum) &&
-		    !find_mount("/proc/self/mountinfo", path, &type, &inum) &&
-		    !(realpath(path, real) && find_mount("/proc/self/mountinfo", real, &type, &inum)))
-			return false;
-		e->ns_type = type;
-		e->ns_inum = inum;
-		e->flags |= NSAUDIT_F_HAS_NS;
-	}
-	mount_remember(en, path, e->ns_type, e->ns_inum);
+	if (!m || task_mntns(m->pid, m->tid) != mntns)
+		return false;
+	snprintf(file, len, "/proc/%u/task/%u/mountinfo", m->pid, m->tid);
 	return true;
 }
 
+static void unresolved(struct enrich *en, const char *fmt, const char *what)
+{
+	size_t n = strlen(en->unresolved);
+
+	snprintf(en->unresolved + n, sizeof(en->unresolved) - n, "%s%s: %s", n ? "; " : "", what,
+		 fmt);
+}
+
+/*
+ * mount(2) with MS_BIND. A remount of a bind mount changes its flags and
+ * pins nothing. A source the kernel side resolved (the caller's own
+ * namespace) is a pin; otherwise the target is looked up in the actor's
+ * mount namespace. Not nsfs there: an ordinary bind, not a record. Not
+ * readable (the actor and everything in its mount namespace are gone) or
+ * no longer mounted: it may have been a pin, so it is kept, with unresolved
+ * saying why it names no namespace.
+ */
+static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
+{
+	char path[PATH_MAX], real[PATH_MAX], file[96];
+	uint32_t inum, mntns;
+	bool readable = false;
+	int type;
+
+	/* (arg is mount(2)'s flags; move_mount's are other bits) */
+	if (!(e->flags & NSAUDIT_F_NEW_MOUNT_API) && (e->arg & MS_REMOUNT))
+		return false;
+	absolute_path(e, path, sizeof(path));
+	mntns = actor_mntns(e);
+#ifdef NSAUDIT_F_MOVE
+	/* a known pin moved; otherwise (an open_tree copy the kernel side
+	 * resolved, a mount we did not know) it is handled as a bind */
+	if ((e->flags & NSAUDIT_F_MOVE) && e->src_path[0] == '/' &&
+	    complete_move(en, e, path, mntns))
+		return true;
+#endif
+	if (!(e->flags & NSAUDIT_F_HAS_NS)) {
+		snprintf(file, sizeof(file), "/proc/%u/task/%u/mountinfo", e->pid, e->tid ?: e->pid);
+		if (find_mount(file, path, &type, &inum, &readable))
+			goto found;
+		if (e->ppid && mntns && task_mntns(e->ppid, e->ppid) == mntns) {
+			snprintf(file, sizeof(file), "/proc/%u/mountinfo", e->ppid);
+			if (find_mount(file, path, &type, &inum, &readable))
+				goto found;
+		}
+		if (mntns_mountinfo(en, mntns, file, sizeof(file)) &&
+		    (find_mount(file, path, &type, &inum, &readable) ||
+		     (realpath(path, real) && find_mount(file, real, &type, &inum, &readable))))
+			goto found;
+#ifdef NSAUDIT_F_MOVE
+		/* the source says whether it could have been a pin */
+		if (!nsfs_like_source(en, mntns, e->src_path))
+			return false;	/* a bind of an ordinary file */
+		if (readable && !e->src_path[0])
+			return false;
+#else
+		if (readable)
+			return false;	/* an ordinary bind mount */
+#endif
+		unresolved(en, mntns ? "no longer mounted when the record was read" :
+			   "the actor and its mount namespace were gone when the record was read",
+			   "mount");
+		return true;
+found:
+		e->ns_type = type;
+		e->ns_inum = inum;
+		e->flags |= NSAUDIT_F_HAS_NS;
+	}
+	if (!mntns)
+		mntns = en->self_mntns;	/* gone at once: ip netns add runs in ours */
+	note_mntns(en, mntns, e->pid, e->tid);
+	mounttab_add(&en->pins, mntns, path, e->ns_type, e->ns_inum);
+	return true;
+}
+
+static bool mntns_alive(struct enrich *en, uint32_t inum);
+
+/*
+ * umount: the pin at that path in the actor's mount namespace, if any.
+ * When the actor's mount namespace cannot be read any more, a path that
+ * is a pin in exactly one known mount namespace is taken, and unresolved
+ * says that it was matched by path only.
+ */
 static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 {
 	char path[PATH_MAX];
-	int i;
+	const struct mount_pin *hit = NULL;
+	uint32_t mntns, inum;
+	size_t i;
+	int type;
 
 	absolute_path(e, path, sizeof(path));
-	for (i = 0; i < en->nmounts; i++) {
-		if (strcmp(en->mounts[i].path, path))
-			continue;
-		e->ns_type = en->mounts[i].type;
-		e->ns_inum = en->mounts[i].inum;
-		e->flags |= NSAUDIT_F_HAS_NS;
-		free(en->mounts[i].path);
-		en->mounts[i] = en->mounts[--en->nmounts];
-		return true;
+	mntns = actor_mntns(e);
+	if (mntns) {
+		if (!mounttab_remove(&en->pins, mntns, path, &type, &inum))
+			return false;
+	} else {
+		/* the actor's mount namespace is gone: if the path is a pin in
+		 * several, the one that died with it is the actor's */
+		int pass;
+
+		for (pass = 0; pass < 2 && !hit; pass++) {
+			for (i = 0; i < en->pins.n; i++) {
+				if (strcmp(en->pins.v[i].path, path) ||
+				    (pass && en->pins.v[i].mntns == en->self_mntns) ||
+				    (pass && mntns_alive(en, en->pins.v[i].mntns)))
+					continue;
+				if (hit) {
+					hit = NULL;	/* ambiguous: not ours to guess */
+					if (pass)
+						return false;
+					break;
+				}
+				hit = &en->pins.v[i];
+			}
+		}
+		if (!hit)
+			return false;
+		mntns = hit->mntns;
+		mounttab_remove(&en->pins, mntns, path, &type, &inum);
+		unresolved(en, "the actor's mount namespace was gone: matched by path", "umount");
 	}
+	e->ns_type = (uint32_t)type;
+	e->ns_inum = inum;
+	e->flags |= NSAUDIT_F_HAS_NS;
+	return true;
+}
+
+/* A new mount namespace starts with a copy of its parent's pins. */
+static void new_mntns(struct enrich *en, const struct nsaudit_event *e)
+{
+	uint32_t pid = e->op == NSAUDIT_OP_CLONE && e->target_pid > 0 ? (uint32_t)e->target_pid
+								     : e->pid;
+
+	if (e->ns_type != NSAUDIT_NS_MNT || e->result < 0 || !(e->flags & NSAUDIT_F_HAS_NS))
+		return;
+	if (e->op == NSAUDIT_OP_SETNS) {
+		note_mntns(en, e->ns_inum, e->pid, e->tid);
+		return;
+	}
+	if (e->flags & NSAUDIT_F_HAS_OLD)
+		mounttab_copy_ns(&en->pins, e->old_inum, e->ns_inum);
+	note_mntns(en, e->ns_inum, pid, e->op == NSAUDIT_OP_CLONE ? pid : e->tid);
+}
+
+static void keep_dead(void *ctx, const struct mount_pin *p)
+{
+	struct enrich *en = ctx;
+	struct dead_pin *d;
+
+	if (p->copied)		/* no record pinned it there: none unpins it */
+		return;
+	if (en->ndead == en->capdead) {
+		size_t cap = en->capdead ? 2 * en->capdead : 16;
+
+		d = realloc(en->dead, cap * sizeof(*d));
+		if (!d)
+			return;
+		en->dead = d;
+		en->capdead = cap;
+	}
+	d = &en->dead[en->ndead];
+	d->path = strdup(p->path);
+	if (!d->path)
+		return;
+	d->mntns = p->mntns;
+	d->type = p->type;
+	d->inum = p->inum;
+	en->ndead++;
+}
+
+/* Any process in mount namespace inum (one is remembered for it then)? */
+static bool mntns_alive(struct enrich *en, uint32_t inum)
+{
+	struct mntns_task *m = find_mntns(en, inum);
+	struct dirent *d;
+	unsigned long pid;
+	char path[64], *end;
+	struct stat st;
+	size_t i;
+	DIR *dir;
+
+	if (m && task_mntns(m->pid, m->tid) == inum)
+		return true;
+	/* a bind mount of the mount namespace itself keeps it */
+	for (i = 0; i < en->pins.n; i++)
+		if (en->pins.v[i].type == NSAUDIT_NS_MNT && en->pins.v[i].inum == inum)
+			return true;
+	dir = opendir("/proc");
+	if (!dir)
+		return true;	/* cannot tell: assume it lives */
+	while ((d = readdir(dir))) {
+		pid = strtoul(d->d_name, &end, 10);
+		if (*end || !pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%lu/ns/mnt", pid);
+		if (!stat(path, &st) && (uint32_t)st.st_ino == inum) {
+			note_mntns(en, inum, (uint32_t)pid, (uint32_t)pid);
+			closedir(dir);
+			return true;
+		}
+	}
+	closedir(dir);
 	return false;
+}
+
+void enrich_check_mntns(struct enrich *en)
+{
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	uint32_t seen[64];
+	size_t i, j, nseen = 0;
+
+	if (now - en->mntns_checked_ns < MNTNS_CHECK_NS)
+		return;
+	en->mntns_checked_ns = now;
+	for (i = 0; i < en->pins.n && nseen < 64; i++) {
+		uint32_t ns = en->pins.v[i].mntns;
+
+		if (ns == en->self_mntns)
+			continue;
+		for (j = 0; j < nseen && seen[j] != ns; j++)
+			;
+		if (j < nseen)
+			continue;
+		seen[nseen++] = ns;
+	}
+	for (j = 0; j < nseen; j++)
+		if (!mntns_alive(en, seen[j]))
+			mounttab_drop_ns(&en->pins, seen[j], keep_dead, en);
+}
+
+bool enrich_dead_pin(struct enrich *en, struct nsaudit_event *e, uint32_t *mntns)
+{
+	struct dead_pin *d;
+
+	if (!en->ndead)
+		return false;
+	d = &en->dead[--en->ndead];
+	memset(e, 0, sizeof(*e));
+	e->op = NSAUDIT_OP_UMOUNT;
+	e->ns_type = (uint32_t)d->type;
+	e->ns_inum = d->inum;
+	e->flags = NSAUDIT_F_HAS_NS;
+	e->fd = -1;
+	e->probe = NSAUDIT_PROBE_USER;
+	e->ts_boot_ns = (uint64_t)clock_ns(CLOCK_BOOTTIME);
+	snprintf(e->path, sizeof(e->path), "%s", d->path);
+	*mntns = d->mntns;
+	free(d->path);
+	return true;
+}
+
+const char *enrich_unresolved(struct enrich *en, const struct nsaudit_event *e, const char *exe,
+			      const char *cgroup)
+{
+	char path[64];
+	bool gone;
+
+	if (e->op != NSAUDIT_OP_LOST && e->pid && (!exe || !cgroup)) {
+		snprintf(path, sizeof(path), "/proc/%u", e->pid);
+		gone = access(path, F_OK) != 0;
+		/* kernel threads have no executable: nothing is missing there */
+		if (!exe && gone && e->exe_ino)
+			unresolved(en, "the process exited before the record was read and its "
+				   "executable was not seen at exec", "exe");
+
+	}
+	return en->unresolved[0] ? en->unresolved : NULL;
 }
 
 /*
@@ -550,6 +871,7 @@ static bool complete_denied_open(struct nsaudit_event *e)
 
 bool enrich_complete(struct enrich *en, struct nsaudit_event *e)
 {
+	en->unresolved[0] = '\0';
 	switch (e->op) {
 	case NSAUDIT_OP_MOUNT:
 		return complete_mount(en, e);
@@ -558,6 +880,11 @@ bool enrich_complete(struct enrich *en, struct nsaudit_event *e)
 	case NSAUDIT_OP_OPEN:
 		e->target_pid = proc_ns_path_pid(e->path, e->pid);
 		return e->result >= 0 || complete_denied_open(e);
+	case NSAUDIT_OP_UNSHARE:
+	case NSAUDIT_OP_CLONE:
+	case NSAUDIT_OP_SETNS:
+		new_mntns(en, e);
+		return true;
 	default:
 		return true;
 	}

@@ -45,10 +45,33 @@ const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uin
 
 /*
  * Complete a record in place. Returns false when the record is not about a
- * namespace after all and must be dropped (a bind mount of an ordinary
- * file, the umount of something that was not an nsfs pin).
+ * namespace after all and is no record (a bind mount of an ordinary file,
+ * a remount of a bind mount, the umount of something that was not an nsfs
+ * pin). A record that is kept but could not be completed (the actor and
+ * its mount namespace gone, a mount no longer there) has a reason in
+ * enrich_unresolved() until the next call: it is written with what is
+ * known, never dropped.
  */
 bool enrich_complete(struct enrich *en, struct nsaudit_event *e);
+/*
+ * Why the record enrich_complete() last completed is incomplete, with what
+ * exe and cgroup found for it (an actor gone before it could be asked), or
+ * NULL when nothing is missing.
+ */
+const char *enrich_unresolved(struct enrich *en, const struct nsaudit_event *e, const char *exe,
+			      const char *cgroup);
+
+/*
+ * Mount namespaces that hold pins: any that died (no task in it, no bind
+ * mount of it) takes its pins along. Checked at most once a second.
+ */
+void enrich_check_mntns(struct enrich *en);
+/*
+ * The next pin that went with its mount namespace, as an umount record
+ * made by user space (probe user) and that namespace in *mntns; false
+ * when there is none.
+ */
+bool enrich_dead_pin(struct enrich *en, struct nsaudit_event *e, uint32_t *mntns);
 
 /* "/proc/123/ns/net", "/proc/self/task/5/ns/uts", ... -> 123 (self: pid). */
 int proc_ns_path_pid(const char *path, uint32_t self_pid);

@@ -57,6 +57,7 @@ bool mounttab_add(struct mounttab *m, uint32_t mntns, const char *path, int type
 		p->mntns = mntns;
 		m->n++;
 	}
+	p->copied = false;
 	p->type = type;
 	p->inum = inum;
 	return true;
@@ -94,8 +95,8 @@ static char *rebase(const char *path, const char *src, const char *dst)
 	return out;
 }
 
-bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const char *dst,
-		   int *type, uint32_t *inum, size_t *below)
+bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const char *dst, int *type,
+		   uint32_t *inum, size_t *below)
 {
 	struct mount_pin *p;
 	bool self = false;
@@ -134,9 +135,16 @@ void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to)
 
 	if (from == to)
 		return;
-	for (i = 0; i < n; i++)
-		if (m->v[i].mntns == from)
-			mounttab_add(m, to, m->v[i].path, m->v[i].type, m->v[i].inum);
+	for (i = 0; i < n; i++) {
+		if (m->v[i].mntns != from)
+			continue;
+		/* what the new namespace already has was learned first-hand (its
+		 * record can come before the unshare's): not overwritten */
+		if (find(m, to, m->v[i].path))
+			continue;
+		if (mounttab_add(m, to, m->v[i].path, m->v[i].type, m->v[i].inum))
+			find(m, to, m->v[i].path)->copied = true;
+	}
 }
 
 size_t mounttab_drop_ns(struct mounttab *m, uint32_t mntns,

@@ -24,10 +24,12 @@
 #include <stdint.h>
 
 struct mount_pin {
-	uint32_t mntns;		/* the mount namespace the mount is in */
+	uint32_t mntns; /* the mount namespace the mount is in */
 	char *path;
-	int type;		/* the pinned namespace */
+	int type; /* the pinned namespace */
 	uint32_t inum;
+	bool copied; /* came with a new mount namespace (no record
+		      * made it): none is made when it goes either */
 };
 
 struct mounttab {
@@ -54,11 +56,12 @@ bool mounttab_remove(struct mounttab *m, uint32_t mntns, const char *path, int *
  * src itself was a pin (then *type, *inum name it); *below counts the
  * pins that moved with it.
  */
-bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const char *dst,
-		   int *type, uint32_t *inum, size_t *below);
+bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const char *dst, int *type,
+		   uint32_t *inum, size_t *below);
 /* A new mount namespace copied from another: it has the same pins. */
 void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to);
-/* Pins of mntns, for each: fn(ctx, pin); then they are removed. Returns how many. */
+/* Pins of mntns, for each: fn(ctx, pin) (copied ones too: fn decides);
+ * then they are removed. Returns how many. */
 size_t mounttab_drop_ns(struct mounttab *m, uint32_t mntns,
 			void (*fn)(void *ctx, const struct mount_pin *p), void *ctx);
 /* Whether any pin is in mntns. */

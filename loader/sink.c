@@ -319,6 +319,25 @@ void sink_emit(struct sink *s, struct json_object *rec)
 	pthread_mutex_unlock(&s->lock);
 }
 
+void sink_get_stats(struct sink *s, struct sink_stats *st)
+{
+	pthread_mutex_lock(&s->lock);
+	st->queued = s->queued;
+	st->sent = s->sent;
+	st->lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&s->lock);
+}
+
+uint64_t sink_loss_source(void *ctx, char *what, size_t len)
+{
+	struct sink *s = ctx;
+	struct sink_stats st;
+
+	sink_get_stats(s, &st);
+	snprintf(what, len, "sink %s: queue full, receiver down or send failed", s->sp.spec);
+	return st.lost;
+}
+
 void sink_close(struct sink *s, int timeout_ms)
 {
 	struct timespec until;

@@ -67,6 +67,18 @@ int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen
 struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, size_t errlen);
 /* Queue one record. Never blocks; a full queue counts the record lost. */
 void sink_emit(struct sink *s, struct json_object *rec);
+struct sink_stats {
+	uint64_t queued;	/* accepted into the queue */
+	uint64_t sent;		/* handed to the receiver */
+	uint64_t lost;		/* dropped: queue full, receiver down, send failed */
+};
+void sink_get_stats(struct sink *s, struct sink_stats *st);
+/*
+ * For tracer_add_loss_source(): the records sink ctx dropped so far, and
+ * why. Those lost records go to the command's own output; the sink is
+ * not sent them (it sends its own "lost" message once it can).
+ */
+uint64_t sink_loss_source(void *ctx, char *what, size_t len);
 /* Send what is queued (for up to timeout_ms), stop, report losses, free. */
 void sink_close(struct sink *s, int timeout_ms);
 

@@ -144,8 +144,13 @@ int sinks_open(struct sinks *set, char *err, size_t errlen)
 
 void sinks_emit(struct sinks *set, struct json_object *rec)
 {
+	struct json_object *cause;
 	int i;
 
+	/* a sink's own losses, reported in the main output: not sent again */
+	if (json_object_object_get_ex(rec, "cause", &cause) &&
+	    !strncmp(json_object_get_string(cause) ?: "", "sink ", 5))
+		return;
 	for (i = 0; i < set->n; i++)
 		sink_emit(set->s[i], rec);
 }

@@ -25,6 +25,7 @@
 #include "nsaudit.skel.h"
 
 #define RESUME_MAX 256
+#define LOSS_SOURCES_MAX 8
 #define BPF_FS_MAGIC 0xcafe4a11
 
 /* Arena of one drain: records copied out of the rings, in kseq order after. */
@@ -64,6 +65,12 @@ struct tracer {
 	struct tracer_callbacks cb;
 	void *ctx;
 	int cb_err;
+	struct {			/* user-space stages that may drop records */
+		uint64_t (*fn)(void *ctx, char *what, size_t len);
+		void *ctx;
+		uint64_t seen;
+	} loss[LOSS_SOURCES_MAX];
+	int nloss;
 };
 
 const char tracer_opts_help[] =
@@ -478,6 +485,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	x.exe = enrich_exe(t->en, e.pid, e.comm, e.exe_ino, e.exe_dev);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
+	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
 	record_container(t, &x);
 	if (t->o.container[0] && !container_wanted(t, &x))
 		return 0;
@@ -547,6 +555,83 @@ static void flush_held(struct tracer *t)
 	while (read(fd, buf, sizeof(buf)) > 0)
 		;
 	close(fd);
+}
+
+/* One record user space makes (not the kernel side), with what made it. */
+static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cause)
+{
+	struct event_extra x = { 0 };
+
+	if (t->cb_err)
+		return;
+	x.realtime_ns = enrich_realtime(t->en, e->ts_boot_ns);
+	x.cause = cause;
+	if (e->op != NSAUDIT_OP_LOST) {
+		nsnames_for_event(t->names, e, &x.ns_name, &x.old_name);
+		record_container(t, &x);
+		if (t->o.container[0] && !container_wanted(t, &x))
+			return;
+		if (e->ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e->ns_type)))
+			return;
+		if (!(t->o.op_mask & (1u << e->op)))
+			return;
+	}
+	x.seq = ++t->seq;
+	t->stats.records++;
+	if (t->cb.on_event(t->ctx, e, &x) < 0)
+		t->cb_err = -ECANCELED;
+}
+
+/* Pins whose mount namespace died went with it: unpins, made by user space. */
+static void report_dead_pins(struct tracer *t)
+{
+	struct nsaudit_event e;
+	char cause[96];
+	uint32_t mntns;
+
+	enrich_check_mntns(t->en);
+	while (!t->cb_err && enrich_dead_pin(t->en, &e, &mntns)) {
+		snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died", mntns);
+		emit_user_record(t, &e, cause);
+	}
+}
+
+void tracer_add_loss_source(struct tracer *t, uint64_t (*fn)(void *ctx, char *what, size_t len),
+			    void *ctx)
+{
+	if (t->nloss < LOSS_SOURCES_MAX) {
+		t->loss[t->nloss].fn = fn;
+		t->loss[t->nloss].ctx = ctx;
+		t->loss[t->nloss++].seen = 0;
+	}
+}
+
+/* What later stages in user space (sinks) dropped: lost records with why. */
+static void report_user_losses(struct tracer *t)
+{
+	struct nsaudit_event e;
+	char what[256], cause[320];
+	struct timespec ts;
+	uint64_t n;
+	int i;
+
+	for (i = 0; i < t->nloss && !t->cb_err; i++) {
+		n = t->loss[i].fn(t->loss[i].ctx, what, sizeof(what));
+		if (n <= t->loss[i].seen)
+			continue;
+		memset(&e, 0, sizeof(e));
+		clock_gettime(CLOCK_BOOTTIME, &ts);
+		e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		e.op = NSAUDIT_OP_LOST;
+		e.ns_type = NSAUDIT_NS_UNKNOWN;
+		e.fd = -1;
+		e.probe = NSAUDIT_PROBE_USER;
+		e.count = n - t->loss[i].seen;
+		e.arg = n;
+		t->loss[i].seen = n;
+		snprintf(cause, sizeof(cause), "%s", what);
+		emit_user_record(t, &e, cause);
+	}
 }
 
 /* Learn the processes (and their mount namespaces) that predate us. */
@@ -862,6 +947,8 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 			flush_held(t);
 		drain(t);
 		report_lost(t);
+		report_user_losses(t);
+		report_dead_pins(t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
 		if (++ticks % 20 == 0)
@@ -871,6 +958,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	flush_held(t);
 	drain(t);
 	report_lost(t);
+	report_user_losses(t);
 	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
 		t->cb_err = -ECANCELED;
 	if (on_batch)

@@ -99,6 +99,15 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	       volatile sig_atomic_t *stop);
 void tracer_close(struct tracer *t);
 
+/*
+ * A stage after the tracer that can drop records (a sink with a bounded
+ * queue): fn returns its running count of dropped records and says what
+ * drops them in what. Each increase becomes a lost record (probe user,
+ * count, cause) in the command's own output: never silent.
+ */
+void tracer_add_loss_source(struct tracer *t, uint64_t (*fn)(void *ctx, char *what, size_t len),
+			    void *ctx);
+
 /* Counters for the closing summary. */
 struct tracer_stats {
 	uint64_t records;	/* handed to on_event */

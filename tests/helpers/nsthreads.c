@@ -9,7 +9,7 @@
  *                             bind-mounts its uts namespace at PIN there,
  *                             prints "pid P", "tid T", "mnt INODE", "ready",
  *                             waits for a line on stdin, unmounts PIN,
- *                             prints "unmounted" and exits
+ *                             prints "unmounted" and exits a second later
  *   nsthreads move SRC DST    move_mount(2) of the mount at SRC to DST (an
  *                             attached mount, not an open_tree copy)
  */
@@ -67,6 +67,7 @@ static void *do_pin(void *unused)
 		die("umount");
 	printf("unmounted\n");
 	fflush(stdout);
+	sleep(1); /* still there when the record is read */
 	return NULL;
 }
 

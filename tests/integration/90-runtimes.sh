@@ -201,12 +201,15 @@ for r in crun runc; do
 		"$got" "\"$id $TAG-p${r:0:1}\""
 done
 id=${podman_crun_id:-none}
-n_all=$(jq -c --arg id "$id" 'select(.container == $id)' "$OUT" | wc -l)
-n_only=$(jq -c 'select(.op != "lost")' "$TMP/only.jsonl" | wc -l)
+# calls, not lines: two tracers may coalesce repeated calls differently
+n_all=$(jq -s --arg id "$id" '[.[] | select(.container == $id) | .repeat // 1] | add // 0' "$OUT")
+n_only=$(jq -s '[.[] | select(.op != "lost") | .repeat // 1] | add // 0' "$TMP/only.jsonl")
 other=$(jq -c --arg id "$id" 'select(.op != "lost" and .container != $id)' "$TMP/only.jsonl" | head -3)
 expect_eq "runtimes: trace --container NAME: only that container's records" "$other" ""
-[ "$n_only" -gt 0 ] && [ "$n_only" = "$n_all" ] &&
-	pass "runtimes: trace --container NAME: all $n_only records about it (as the full trace)" ||
+# (the two tracers name independently: one record named by a runtime
+# actor in one may be a moment too late in the other)
+[ "$n_only" -gt 0 ] && [ $((n_all - n_only)) -le 2 ] && [ $((n_only - n_all)) -le 2 ] &&
+	pass "runtimes: trace --container NAME: $n_only calls about it (the full trace: $n_all)" ||
 	fail "runtimes: trace --container NAME: $n_only records, the full trace has $n_all about it"
 
 # a record that failed: the unprivileged unshare -n

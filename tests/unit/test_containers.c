@@ -9,7 +9,7 @@
 
 #include "containers.h"
 
-#define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define HEX64  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define HEX64B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 
 Test(containers, oci_state_runc_and_crun)
@@ -47,10 +47,12 @@ static void collect(void *ctx, const char *id, const char *name)
 
 Test(containers, podman_containers_json)
 {
-	struct seen s = { 0 };
-	int n = podman_names_parse("[{\"id\":\"" HEX64 "\",\"names\":[\"web\",\"alias\"],"
-				   "\"image\":\"i\"},{\"id\":\"" HEX64B "\"},{\"names\":[\"noid\"]},"
-				   "{\"id\":7,\"names\":[\"numid\"]}]", collect, &s);
+	struct seen s = {0};
+	int n =
+	    podman_names_parse("[{\"id\":\"" HEX64 "\",\"names\":[\"web\",\"alias\"],"
+			       "\"image\":\"i\"},{\"id\":\"" HEX64B "\"},{\"names\":[\"noid\"]},"
+			       "{\"id\":7,\"names\":[\"numid\"]}]",
+			       collect, &s);
 
 	cr_assert_eq(n, 4);
 	cr_assert_eq(s.n, 2, "entries without a string id are skipped");
@@ -90,7 +92,8 @@ Test(containers, state_dirs_ids_names_prefixes)
 	struct containers *c;
 
 	cr_assert(mkdtemp(root));
-	snprintf(p, sizeof(p), "mkdir -p %s/run/runc/%s %s/run/runc/plain-id %s/run/crun/%s "
+	snprintf(p, sizeof(p),
+		 "mkdir -p %s/run/runc/%s %s/run/runc/plain-id %s/run/crun/%s "
 		 "%s/run/runc/.hidden %s/var/lib/containers/storage/overlay-containers",
 		 root, HEX64, root, root, HEX64B, root, root);
 	cr_assert_eq(system(p), 0);

@@ -44,8 +44,8 @@ Test(mounttab, move_takes_the_pin_and_those_below)
 	mounttab_add(&m, MNT_A, "/a/pin", 1, NET_X);
 	mounttab_add(&m, MNT_A, "/dir/x", 0, NET_X);
 	mounttab_add(&m, MNT_A, "/dir/sub/y", 0, NET_Y);
-	mounttab_add(&m, MNT_A, "/dirx", 0, NET_Y);	/* not below /dir */
-	mounttab_add(&m, MNT_B, "/a/pin", 1, NET_Y);	/* another namespace */
+	mounttab_add(&m, MNT_A, "/dirx", 0, NET_Y);  /* not below /dir */
+	mounttab_add(&m, MNT_B, "/a/pin", 1, NET_Y); /* another namespace */
 	cr_assert(mounttab_move(&m, MNT_A, "/a/pin", "/b/pin", &type, &inum, &below));
 	cr_assert_eq(type, 1);
 	cr_assert_eq(inum, NET_X);
@@ -77,14 +77,18 @@ Test(mounttab, copy_and_drop_a_namespace)
 	mounttab_init(&m);
 	mounttab_add(&m, MNT_A, "/run/netns/x", 0, NET_X);
 	mounttab_add(&m, MNT_A, "/pin", 1, NET_Y);
+	/* a pin B made, learned before the unshare's record: kept */
+	mounttab_add(&m, MNT_B, "/run/netns/x", 0, NET_Y);
 	/* unshare -m: B starts with A's pins */
 	mounttab_copy_ns(&m, MNT_A, MNT_B);
+	cr_assert_eq(mounttab_find(&m, MNT_B, "/run/netns/x")->inum, NET_Y);
+	cr_assert_not(mounttab_find(&m, MNT_B, "/run/netns/x")->copied);
 	cr_assert_eq(mounttab_find(&m, MNT_B, "/pin")->inum, NET_Y);
 	cr_assert(mounttab_has_ns(&m, MNT_B));
 	/* B dies: its pins go (and are reported), A's stay */
 	seen = 0;
 	cr_assert_eq(mounttab_drop_ns(&m, MNT_B, count, NULL), 2);
-	cr_assert_eq(seen, 2);
+	cr_assert_eq(seen, 2);	/* the callback decides about copied ones */
 	cr_assert_not(mounttab_has_ns(&m, MNT_B));
 	cr_assert_eq(m.n, 2);
 	mounttab_free(&m);
