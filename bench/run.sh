@@ -292,7 +292,10 @@ start_tool() {
 	t0=$EPOCHREALTIME
 	case $name in
 	record | sync_*)
-		local args=(record --log-dir "$T/log" --key "$KEY_FILE" "${RECORD_EXTRA[@]}")
+		# rotation must not delete segments of the run before they are
+		# counted: big segments, and plenty of them (deleted after it)
+		local args=(record --log-dir "$T/log" --key "$KEY_FILE" --max-size 1G --keep 64
+			"${RECORD_EXTRA[@]}")
 		[ "$RECORD_PIN_OPT" = 1 ] && args+=(--pin-dir "$PIN_DIR")
 		[ "$name" != record ] && args+=(--sync "${name#sync_}")
 		mkdir -p "$T/log"
