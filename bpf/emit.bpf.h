@@ -264,19 +264,13 @@ static __always_inline void copy_words(void *dst, const void *src, int n)
  * exit, and by the reader's timer (iter/task, another CPU).
  */
 /*
- * Global subprograms (non-static, noinline): the verifier checks each once
- * per program instead of at every call site, which keeps the load (attach
- * time) short. 6.1's rules for them: scalar return, pointer arguments are
- * memory of the pointee's size that may be NULL (checked first thing).
+ * Send the thread's held record (the caller owns the slot); a full ring
+ * counts its calls as lost.
  */
-__noinline int held_flush(struct tstate *ts)
+static __always_inline void held_send(struct tstate *ts)
 {
 	struct nsaudit_event *e;
 
-	if (!ts)
-		return 0;
-	if (__sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_FLUSHER) != HELD_IDLE)
-		return 0;
 	e = ring_reserve(is_rare(ts->held.op, ts->held.result), NSAUDIT_EVENT_SHORT,
 			 ts->held.repeat ?: 1);
 	if (e) {
@@ -284,6 +278,21 @@ __noinline int held_flush(struct tstate *ts)
 		e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
 		event_submit(e);
 	}
+}
+
+/*
+ * Global subprograms (non-static, noinline): the verifier checks each once
+ * per program instead of at every call site, which keeps the load (attach
+ * time) short. 6.1's rules for them: scalar return, pointer arguments are
+ * memory of the pointee's size that may be NULL (checked first thing).
+ */
+__noinline int held_flush(struct tstate *ts)
+{
+	if (!ts)
+		return 0;
+	if (__sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_FLUSHER) != HELD_IDLE)
+		return 0;
+	held_send(ts);
 	__sync_val_compare_and_swap(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
 	return 0;
 }
@@ -374,6 +383,25 @@ static __always_inline bool key_equal(const struct nsaudit_event *held, const st
 }
 
 /*
+ * A short record of one call, from its key: into the held slot (kseq 0: it
+ * gets one when sent) or straight into a reserved ring record.
+ */
+static __always_inline void short_fill(struct nsaudit_event *e, const struct ev_key *k, __u64 now,
+				       __u32 refs, __u64 kseq)
+{
+	e->ts_boot_ns = now;
+	e->last_ts_boot_ns = 0;
+	e->repeat = 1;
+	e->kseq = kseq;
+	e->count = 0;
+	e->ns_refs = refs;
+	e->mnt_ns_inum = 0;
+	e->lost_reason = 0;
+	fill_actor((struct ev_short *)e);
+	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
+}
+
+/*
  * A short record of the current thread's own syscall, described by its key
  * (refs: the namespace's reference count, kept from the first call). If it
  * is identical to the thread's held record, that one counts one more call;
@@ -399,44 +427,19 @@ __noinline int commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
 			return 0;
 		}
 		/* a change: the held record goes, this one takes its place */
-		e = ring_reserve(is_rare(ts->held.op, ts->held.result), NSAUDIT_EVENT_SHORT,
-				 ts->held.repeat ?: 1);
-		if (e) {
-			copy_words(e, &ts->held, NSAUDIT_EVENT_SHORT);
-			e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
-			event_submit(e);
-		}
+		held_send(ts);
 	} else if (st != HELD_EMPTY || __sync_val_compare_and_swap(&ts->held_state, HELD_EMPTY,
 								   HELD_OWNER) != HELD_EMPTY) {
 		goto direct; /* the reader's flush is at it */
 	}
-	e = &ts->held;
-	e->ts_boot_ns = now;
-	e->last_ts_boot_ns = 0;
-	e->repeat = 1;
-	e->kseq = 0;
-	e->count = 0;
-	e->ns_refs = refs;
-	e->mnt_ns_inum = 0;
-	e->lost_reason = 0;
-	fill_actor((struct ev_short *)e);
-	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
+	short_fill(&ts->held, k, now, refs, 0);
 	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
 	return 0;
 direct:
 	e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1);
 	if (!e)
 		return 0;
-	e->ts_boot_ns = now;
-	e->last_ts_boot_ns = 0;
-	e->repeat = 1;
-	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
-	e->count = 0;
-	e->ns_refs = refs;
-	e->mnt_ns_inum = 0;
-	e->lost_reason = 0;
-	fill_actor((struct ev_short *)e);
-	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
+	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1);
 	event_submit(e);
 	return 0;
 }
