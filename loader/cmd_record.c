@@ -25,6 +25,9 @@
 #include "sink.h"
 #include "tracer.h"
 
+/* every record of an unreleased batch is among those a restart skips */
+_Static_assert(TRACER_BATCH_MAX <= AUDIT_RESUME_MAX, "a batch larger than the resume set");
+
 static volatile sig_atomic_t stop, reopen;
 
 static void on_stop(int sig)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -21,20 +22,19 @@
 #include "kfeatures.h"
 #include "nsnames.h"
 #include "nstype.h"
+#include "ringbuf_reader.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
 
 #define RESUME_MAX 256
+_Static_assert(RESUME_MAX >= TRACER_BATCH_MAX, "the resume set holds a batch");
 #define LOSS_SOURCES_MAX 8
 #define BPF_FS_MAGIC 0xcafe4a11
 
-/* Arena of one drain: records copied out of the rings, in kseq order after. */
-#define ARENA_SIZE (1u << 20)
-#define ARENA_RECS (ARENA_SIZE / NSAUDIT_EVENT_SHORT)
-
+/* One batch: records of both rings, read in place, put in kseq order. */
 struct batch_rec {
 	uint64_t kseq;
-	uint32_t off;
+	const void *data;	/* in the ring's mapping, until it is released */
 	uint32_t len;
 };
 
@@ -46,15 +46,18 @@ struct tracer {
 	int bss_fd;			/* .bss: lost_events, next_kseq */
 	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
 	bool reused;
-	struct ring_buffer *rb;		/* the main ring */
-	struct ring_buffer *rb_rare;	/* the reserve ring */
-	/* one drain's records from both rings, put back in kernel order */
-	char *arena;
-	size_t arena_used;
-	struct batch_rec *recs;
+	struct ringbuf_reader rb;	/* the main ring */
+	struct ringbuf_reader rb_rare;	/* the reserve ring */
+	int epoll_fd;			/* both rings' wakeups */
+	/* one batch of records from both rings, put back in kernel order */
+	struct batch_rec recs[TRACER_BATCH_MAX];
 	size_t nrecs;
 	uint64_t resume_kseq[RESUME_MAX]; /* already written by a predecessor */
 	size_t nresume;
+	/* where the rings' producers were at the restart: the predecessor's
+	 * written but unreleased records lie before; past them, no record
+	 * can be one it wrote and the search above stops */
+	unsigned long resume_end, resume_end_rare;
 	struct enrich *en;
 	struct nsnames *names;		/* ns_name, old_name */
 	char hooks[768];
@@ -375,32 +378,23 @@ static bool container_wanted(struct tracer *t, const struct event_extra *x)
 	return false;
 }
 
-/*
- * Ring callback: copy the record into this drain's arena. The two rings are
- * read one after the other, so their records are put back in kernel order
- * (kseq) before anyone sees them. A full arena stops this ring's drain (the
- * record that stopped it is kept).
- */
-static int batch_event(void *ctx, void *data, size_t len)
+/* Take the next record of a ring into the batch: 1, or 0 when it has none. */
+static int batch_take(struct tracer *t, struct ringbuf_reader *r)
 {
-	struct tracer *t = ctx;
 	struct batch_rec *b;
-	uint64_t kseq;
+	const void *data;
+	uint32_t len;
 
-	if (len < NSAUDIT_EVENT_SHORT)
-		return 0;
-	if (len > sizeof(struct nsaudit_event))
-		len = sizeof(struct nsaudit_event);
-	memcpy(&kseq, (const char *)data + offsetof(struct nsaudit_event, kseq), sizeof(kseq));
+	do {
+		if (!ringbuf_reader_next(r, &data, &len))
+			return 0;
+	} while (len < NSAUDIT_EVENT_SHORT);	/* not one of ours: skipped */
 	b = &t->recs[t->nrecs++];
-	b->kseq = kseq;
-	b->off = t->arena_used;
-	b->len = len;
-	memcpy(t->arena + t->arena_used, data, len);
-	t->arena_used += (len + 7) & ~7ul;
-	if (t->arena_used + sizeof(struct nsaudit_event) > ARENA_SIZE || t->nrecs >= ARENA_RECS)
-		return -ENOSPC;
-	return 0;
+	memcpy(&b->kseq, (const char *)data + offsetof(struct nsaudit_event, kseq),
+	       sizeof(b->kseq));
+	b->data = data;
+	b->len = len > sizeof(struct nsaudit_event) ? sizeof(struct nsaudit_event) : len;
+	return 1;
 }
 
 static int by_kseq(const void *a, const void *b)
@@ -412,47 +406,65 @@ static int by_kseq(const void *a, const void *b)
 
 static int process_event(struct tracer *t, const void *data, size_t len);
 
-static void batch_flush(struct tracer *t)
+/*
+ * A restarted recorder skips what its predecessor wrote (kseqs from the
+ * log). Those records are the ones it had not released: once both rings
+ * are released past where their producers were at the restart, none can
+ * come again and the per-record search ends.
+ */
+static void resume_check(struct tracer *t)
 {
-	size_t i;
-
-	qsort(t->recs, t->nrecs, sizeof(*t->recs), by_kseq);
-	for (i = 0; i < t->nrecs; i++)
-		process_event(t, t->arena + t->recs[i].off, t->recs[i].len);
-	/* what was handed on is written (the recorder's batch) before the
-	 * next arena is read */
-	if (t->nrecs && !t->cb_err && t->cb.on_commit && t->cb.on_commit(t->ctx) < 0)
-		t->cb_err = -ECANCELED;
-	t->nrecs = 0;
-	t->arena_used = 0;
+	if (t->nresume && ringbuf_reader_released(&t->rb) >= t->resume_end &&
+	    ringbuf_reader_released(&t->rb_rare) >= t->resume_end_rare)
+		t->nresume = 0;
 }
 
 /*
- * Read both rings: the reserve ring first and whole (it is small and must
- * never wait behind a flood), then the main ring up to a full arena; sort
- * and hand on. Repeats while the main ring filled the arena.
+ * Read both rings in place, at most TRACER_BATCH_MAX records a batch: the
+ * reserve ring first (it is small and must never wait behind a flood),
+ * then the main ring; hand them on in kernel order (kseq), have them
+ * written (on_commit), and only then give the rings their space back. A
+ * recorder killed at any point leaves every record it has not written in
+ * the pinned rings; the few it wrote and had not released yet (one batch)
+ * are among the kseqs its successor skips (the log keeps the last
+ * AUDIT_RESUME_MAX, cmd_record.c checks the batch fits).
  */
 static void drain(struct tracer *t)
 {
-	int n;
+	size_t i;
 
-	do {
-		while (ring_buffer__consume(t->rb_rare) == -ENOSPC && !t->cb_err)
-			batch_flush(t);
-		n = ring_buffer__consume(t->rb);
-		batch_flush(t);
-	} while (n == -ENOSPC && !t->cb_err);
+	while (!t->cb_err) {
+		t->nrecs = 0;
+		while (t->nrecs < TRACER_BATCH_MAX && batch_take(t, &t->rb_rare))
+			;
+		while (t->nrecs < TRACER_BATCH_MAX && batch_take(t, &t->rb))
+			;
+		if (!t->nrecs)
+			break;
+		qsort(t->recs, t->nrecs, sizeof(*t->recs), by_kseq);
+		for (i = 0; i < t->nrecs; i++)
+			process_event(t, t->recs[i].data, t->recs[i].len);
+		if (!t->cb_err && t->cb.on_commit && t->cb.on_commit(t->ctx) < 0)
+			t->cb_err = -ECANCELED;
+		/* not written: the records stay in the rings (a successor on
+		 * the pinned rings writes them) */
+		if (t->cb_err)
+			break;
+		ringbuf_reader_release(&t->rb_rare);
+		ringbuf_reader_release(&t->rb);
+		resume_check(t);
+		if (t->nrecs < TRACER_BATCH_MAX)
+			break;
+	}
+	t->nrecs = 0;
 }
 
 /* Wait for a wakeup of either ring (forced past a fill threshold) or the
  * timeout; the records are read by drain(), not here. */
 static int wait_rings(struct tracer *t, int ms)
 {
-	struct pollfd p[2] = {
-		{ .fd = ring_buffer__epoll_fd(t->rb), .events = POLLIN },
-		{ .fd = ring_buffer__epoll_fd(t->rb_rare), .events = POLLIN },
-	};
-	int n = poll(p, 2, ms);
+	struct epoll_event ev[2];
+	int n = epoll_wait(t->epoll_fd, ev, 2, ms);
 
 	return n < 0 ? -errno : n;
 }
@@ -772,7 +784,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		return NULL;
 	}
 	t->o = *o;
-	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = -1;
+	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
+	t->rb.map_fd = t->rb_rare.map_fd = -1;
 	bpf_log_setup(o->verbose);
 	rc = ensure_pseudo_fs();
 	if (rc) {
@@ -830,12 +843,20 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
 ring:
-	t->arena = malloc(ARENA_SIZE);
-	t->recs = calloc(ARENA_RECS, sizeof(*t->recs));
-	t->rb = ring_buffer__new(t->ring_fd, batch_event, t, NULL);
-	t->rb_rare = ring_buffer__new(t->rare_fd, batch_event, t, NULL);
-	if (!t->arena || !t->recs || !t->rb || !t->rb_rare) {
-		snprintf(err, errlen, "ring buffer: %s", strerror(errno));
+	rc = ringbuf_reader_open(&t->rb, t->ring_fd);
+	if (!rc)
+		rc = ringbuf_reader_open(&t->rb_rare, t->rare_fd);
+	if (rc) {
+		snprintf(err, errlen, "ring buffer: %s", strerror(-rc));
+		goto fail;
+	}
+	t->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (t->epoll_fd < 0 ||
+	    epoll_ctl(t->epoll_fd, EPOLL_CTL_ADD, t->ring_fd,
+		      &(struct epoll_event){ .events = EPOLLIN, .data.u32 = 0 }) ||
+	    epoll_ctl(t->epoll_fd, EPOLL_CTL_ADD, t->rare_fd,
+		      &(struct epoll_event){ .events = EPOLLIN, .data.u32 = 1 })) {
+		snprintf(err, errlen, "ring buffer wakeups: %s", strerror(errno));
 		goto fail;
 	}
 	if (o->verbose)
@@ -875,6 +896,8 @@ void tracer_resume(struct tracer *t, const uint64_t *kseqs, size_t n, uint64_t l
 		n = RESUME_MAX;
 	memcpy(t->resume_kseq, kseqs, n * sizeof(*kseqs));
 	t->nresume = n;
+	t->resume_end = ringbuf_reader_producer(&t->rb);
+	t->resume_end_rare = ringbuf_reader_producer(&t->rb_rare);
 	tracer_resume_lost(t, lost_total);
 }
 
@@ -975,10 +998,10 @@ void tracer_close(struct tracer *t)
 {
 	if (!t)
 		return;
-	ring_buffer__free(t->rb);
-	ring_buffer__free(t->rb_rare);
-	free(t->arena);
-	free(t->recs);
+	ringbuf_reader_close(&t->rb);
+	ringbuf_reader_close(&t->rb_rare);
+	if (t->epoll_fd >= 0)
+		close(t->epoll_fd);
 	if (t->skel) {
 		nsaudit_bpf__destroy(t->skel);
 	} else {

@@ -67,13 +67,23 @@ struct tracer_callbacks {
 	/* per record: the kernel's and what user space added (record_fmt.h),
 	 * both valid during the call only */
 	int (*on_event)(void *ctx, const struct nsaudit_event *e, const struct event_extra *x);
-	/* after each chunk of records read from the ring, before the ring
-	 * gets their space back: make what on_event took survive a crash of
-	 * this process (the recorder writes its batch); may be NULL */
+	/* after each batch of records read from the rings (at most
+	 * TRACER_BATCH_MAX), before the rings get their space back: make what
+	 * on_event took survive a crash of this process (the recorder writes
+	 * its batch with write(2)); may be NULL (then the space is given back
+	 * right after on_event) */
 	int (*on_commit)(void *ctx);
 	/* after each drain of the ring (flush, fsync); may be NULL */
 	int (*on_batch)(void *ctx);
 };
+
+/*
+ * Records of one batch, at most: what a recorder killed between writing a
+ * batch and releasing its ring space leaves written but still in the ring.
+ * Its successor skips them by kseq, from the last AUDIT_RESUME_MAX the
+ * log holds: this must not be larger.
+ */
+#define TRACER_BATCH_MAX 256
 
 struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen);
 /*
