@@ -56,19 +56,44 @@ bool runtime_comm(const char *comm)
 	       !strcmp(comm, "podman") || !strncmp(comm, "containerd-shim", 15);
 }
 
-/* A whole small file, NUL-terminated; NULL if unreadable. */
+/*
+ * A whole small file (up to max bytes), NUL-terminated; NULL if unreadable.
+ * The buffer is the file's size, grown if it grows while read, never max
+ * up front: freeing a block of max (16 MiB for podman's containers.json)
+ * raised glibc's mmap threshold, and the recorder's heap kept 11 MiB.
+ */
 static char *read_file(const char *path, size_t max, size_t *len)
 {
-	char *buf;
-	size_t got = 0;
+	struct stat st;
+	char *buf, *nb;
+	size_t cap, got = 0;
 	ssize_t r;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
-	buf = malloc(max + 1);
-	while (buf && got < max && (r = read(fd, buf + got, max - got)) > 0)
+	cap = !fstat(fd, &st) && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	if (cap > max)
+		cap = max;
+	buf = malloc(cap + 1);
+	while (buf) {
+		if (got == cap) {
+			if (cap == max)
+				break;
+			cap = cap * 2 < max ? cap * 2 : max;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + got, cap - got);
+		if (r <= 0)
+			break;
 		got += (size_t)r;
+	}
 	close(fd);
 	if (buf) {
 		buf[got] = '\0';

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -786,6 +787,13 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->o = *o;
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
+	/*
+	 * Big blocks (vmlinux BTF at load, 5+ MiB twice) from mmap, always:
+	 * glibc otherwise raises its mmap threshold to the largest block
+	 * freed so far (containers.json's read buffer was 16 MiB), puts them
+	 * on the heap, and the heap stays resident after they are freed.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 << 10);
 	bpf_log_setup(o->verbose);
 	rc = ensure_pseudo_fs();
 	if (rc) {
@@ -842,6 +850,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
+	/* what the load parsed (vmlinux BTF) is freed: give it back */
+	malloc_trim(0);
 ring:
 	rc = ringbuf_reader_open(&t->rb, t->ring_fd);
 	if (!rc)
