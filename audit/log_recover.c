@@ -205,6 +205,29 @@ static int truncate_at(struct audit_log *l, const char *name, size_t size)
 }
 
 /*
+ * A tail segment with fewer than AUDIT_RESUME_MAX kernel records began
+ * just before the crash: the recorder's last batch (written, its ring
+ * space not yet given back) may have begun in the segment before. Its
+ * newest kseqs complete the set a restarted recorder skips.
+ */
+static void resume_from_previous(struct audit_log *l, struct audit_keyring *kr, unsigned int segno,
+				 struct scan *sc)
+{
+	struct scan *prev = malloc(sizeof(*prev));
+	size_t j, n;
+
+	if (!prev)
+		return;
+	if (!scan_segment(l, kr, segno, prev) && !prev->key_mismatch) {
+		n = prev->nkseq < AUDIT_RESUME_MAX ? prev->nkseq : AUDIT_RESUME_MAX;
+		for (j = 0; j < n && sc->nkseq < AUDIT_RESUME_MAX; j++)
+			sc->kseq[sc->nkseq++] =
+			    prev->kseq[(prev->nkseq - 1 - j) % AUDIT_RESUME_MAX];
+	}
+	free(prev);
+}
+
+/*
  * Find the newest segment that starts with an intact header and how far it
  * is intact. A newest segment holding nothing but an unfinished first line
  * (a crash while it was being created) is removed; anything else damaged
@@ -269,6 +292,8 @@ static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan 
 		    sc->bad, sc->last_seq);
 	rc->append = *have_tail && nums[i] == newest && !sc->bad && sc->fmt == l->o.format &&
 		     sc->good_end < l->o.max_size;
+	if (*have_tail && i > 0 && sc->nkseq < AUDIT_RESUME_MAX)
+		resume_from_previous(l, kr, nums[i - 1], sc);
 	*newest_out = newest;
 	free(nums);
 	return 0;

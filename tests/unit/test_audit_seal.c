@@ -346,6 +346,52 @@ Test(audit_seal, restart_reads_kseq_and_lost_total_with_the_codec)
 	cr_assert_eq(audit_log_close(l), 0);
 }
 
+/*
+ * The recorder's last batch may straddle a rotation: a restart right after
+ * one skips the kseqs of the segment before too, not only the new one's.
+ */
+Test(audit_seal, restart_after_a_rotation_reads_kseq_of_the_segment_before)
+{
+	struct audit_log *l;
+	uint64_t kseqs[AUDIT_RESUME_MAX], lost_total = 0;
+	char path[256];
+	char *data;
+	size_t n, len, i, j;
+	int segs, newest_kseqs = 0;
+	bool have;
+
+	t.o.max_size = 4096;
+	l = sopen();
+	for (i = 1; i <= 40; i++) {
+		struct json_object *e = now_event(4000, "rot");
+
+		json_object_object_add(e, "kseq", json_object_new_int((int)i));
+		cr_assert_eq(audit_log_append(l, e), 0, "%s", audit_log_error(l));
+		json_object_put(e);
+	}
+	audit_log_flush(l);
+	cr_assert_eq(audit_log_close(l), 0);
+	segs = tseg_count(&t);
+	cr_assert_geq(segs, 3, "rotation happened");
+	tseg_path(&t, (unsigned int)segs, path, sizeof(path));
+	data = tslurp(path, &len);
+	for (i = 0; i + 6 < len; i++)
+		newest_kseqs += !memcmp(data + i, "\"kseq\"", 6);
+	free(data);
+	l = sopen();
+	n = audit_log_resume(l, kseqs, AUDIT_RESUME_MAX, &lost_total);
+	cr_expect_gt(n, (size_t)newest_kseqs, "%zu kseqs, %d in the newest segment", n,
+		     newest_kseqs);
+	/* the newest n are all there: 40, 39, ... */
+	for (j = 0; j < n; j++) {
+		have = false;
+		for (i = 0; i < n; i++)
+			have |= kseqs[i] == 40 - j;
+		cr_expect(have, "kseq %zu missing", 40 - j);
+	}
+	cr_assert_eq(audit_log_close(l), 0);
+}
+
 Test(audit_seal, default_on_full_is_suspend_and_interval_parses)
 {
 	struct audit_log_opts o;
