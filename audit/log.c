@@ -153,6 +153,8 @@ int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate)
 	}
 	json_object_object_add(rec, "seq", json_object_new_uint64(l->seq));
 	json_object_object_del(rec, "mac");
+	/* an earlier attempt at this record may have said another run */
+	json_object_object_del(rec, "run");
 	if (l->run_pending) {
 		/* the first record of a run says which (v3: its one-time keys) */
 		audit_hex(l->run, sizeof(l->run), run);
@@ -221,13 +223,11 @@ static int write_header(struct audit_log *l)
 	json_object_object_add(h, "version", json_object_new_string(NSAUDIT_VERSION));
 	if (l->log_version >= 3) {
 		/* format version 3: the Poly1305 chain (audit/README.md), sealed
-		 * or with a static key; every header says the run it continues */
-		char run[AUDIT_RUN_HEX + 1];
-
-		audit_hex(l->run, sizeof(l->run), run);
+		 * or with a static key; every header says the run it continues
+		 * (write_rec adds it, last) */
 		json_object_object_add(h, "log_version", json_object_new_int(3));
 		json_object_object_add(h, "log_id", json_object_new_string(l->log_id));
-		json_object_object_add(h, "run", json_object_new_string(run));
+		l->run_pending = true;
 	}
 	if (l->seal.sealing) {
 		/* format version 2 (or 3): forward-secure sealing (audit/README.md) */
