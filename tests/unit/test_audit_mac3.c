@@ -398,3 +398,47 @@ Test(audit_log3, an_old_log_goes_on_in_its_version)
 	cr_expect_eq(v.log_version, 1);
 	cr_expect_eq(v.records, 13 + 5);
 }
+
+/* --- the hot path's plain-string test, eight bytes at a time ------------- */
+
+#include "fields.h"
+
+static bool plain_ref(enum audit_format fmt, const unsigned char *u, size_t n)
+{
+	unsigned char lo = fmt == AUDIT_FMT_JSON ? 0x20 : 0x21;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (u[i] < lo || u[i] > 0x7e || u[i] == '"' || (u[i] == '\\' && fmt == AUDIT_FMT_JSON))
+			return false;
+	return true;
+}
+
+Test(audit_fields, plain_word_at_a_time_is_the_byte_rule)
+{
+	enum audit_format fmts[] = {AUDIT_FMT_JSON, AUDIT_FMT_AUDIT};
+	unsigned char s[24];
+	size_t k, pos, len;
+	int b, c;
+
+	for (k = 0; k < 2; k++)
+		for (len = 1; len <= sizeof(s); len++)
+			for (pos = 0; pos < len; pos++)
+				for (b = 0; b < 256; b++) {
+					memset(s, 'a', sizeof(s));
+					s[pos] = (unsigned char)b;
+					cr_assert_eq(audit_fields_plain(fmts[k], (char *)s, len),
+						     plain_ref(fmts[k], s, len),
+						     "fmt %zu len %zu byte %#x at %zu", k, len, b, pos);
+				}
+	/* two odd bytes in one word (borrows and carries between them) */
+	for (b = 0; b < 256; b++)
+		for (c = 0; c < 256; c += 7) {
+			memset(s, 'a', sizeof(s));
+			s[3] = (unsigned char)b;
+			s[4] = (unsigned char)c;
+			for (k = 0; k < 2; k++)
+				cr_assert_eq(audit_fields_plain(fmts[k], (char *)s, 8),
+					     plain_ref(fmts[k], s, 8), "%#x %#x", b, c);
+		}
+}
