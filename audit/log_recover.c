@@ -144,6 +144,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 	sc->size = seg.size;
 	while (audit_seg_next(&seg, &line, &len, &complete)) {
 		struct audit_rec r;
+		uint8_t run[AUDIT_RUN_LEN];
 		int64_t e, next;
 		bool ok = true;
 
@@ -155,13 +156,14 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 			ok = header_ok(l, sc, &r, segno, prev);
 		else if (r.seq != sc->last_seq + 1)
 			ok = false;
+		/* v3: the run a record says (also where its epoch's key is
+		 * gone: the later records of the run need it) */
+		if (ok && sc->log_version >= 3 && audit_rec_run(&r, run))
+			audit_chain_set_run(&sc->chain, run);
 		if (ok && !audit_keyring_get(kr, sc->epoch, key)) {
 			unsigned int kind = audit_mac_kind(sc->log_version);
-			uint8_t run[AUDIT_RUN_LEN];
 
 			audit_chain_use(&sc->chain, kind, key);
-			if (audit_rec_run(&r, run))
-				audit_chain_set_run(&sc->chain, run);
 			audit_chain_mac(&sc->chain, r.seq, prev, line, r.body_len, mac);
 			ok = r.mac_len == audit_chain_maclen(kind) &&
 			     !sodium_memcmp(mac, r.mac, r.mac_len);

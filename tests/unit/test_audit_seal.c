@@ -530,3 +530,24 @@ Test(audit_seal, anchor_lines_from_syslog_and_auditd)
 	cr_expect_eq(audit_anchor_parse_line(fake, strlen(fake), &a), -1,
 		     "a process name cannot forge an anchor");
 }
+
+/* Format version 3: the run a record of an erased epoch declared is still
+ * the run of the records after the seal; a restart's scan (which holds
+ * only the newer key) must take it from there, or it would call the
+ * newer records damaged. */
+Test(audit_seal, a_clean_restart_after_a_seal_is_clean)
+{
+	struct audit_log *l = sopen();
+
+	append(l, 2, "ip");
+	next_epoch(l);
+	append(l, 2, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	l = sopen();
+	append(l, 1, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	cr_expect_eq(v.log_version, 3);
+	cr_expect_eq(v.recoveries, 0, "a clean stop, no recovery");
+	cr_expect_eq(v.starts, 2);
+}
