@@ -172,27 +172,37 @@ static inline void audit_f_bool(struct audit_fields *f, const char *key, bool v)
  * has a high bit iff some byte is 0x7f or more (a carry out of a byte only
  * comes from 0xff, itself caught).
  */
-static inline bool audit_fields_plain(enum audit_format fmt, const char *s, size_t n)
+static inline bool audit_fields_word_plain(enum audit_format fmt, uint64_t x)
 {
 	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	const unsigned char *u = (const unsigned char *)s;
-	unsigned char lo = fmt == AUDIT_FMT_JSON ? 0x20 : 0x21;
-	uint64_t x, q, bs;
+	uint64_t lo = ones * (fmt == AUDIT_FMT_JSON ? 0x20 : 0x21), q = x ^ (ones * '"'),
+		 bs = x ^ (ones * '\\');
+
+	if ((((x - lo) & ~x) | ((x + ones) | x) | ((q - ones) & ~q)) & high)
+		return false;
+	return fmt != AUDIT_FMT_JSON || !((bs - ones) & ~bs & high);
+}
+
+static inline bool audit_fields_plain(enum audit_format fmt, const char *s, size_t n)
+{
+	uint64_t x;
 	size_t i = 0;
 
 	for (; i + 8 <= n; i += 8) {
-		memcpy(&x, u + i, 8);
-		q = x ^ (ones * '"');
-		bs = x ^ (ones * '\\');
-		if ((((x - ones * lo) & ~x) | ((x + ones) | x) | ((q - ones) & ~q)) & high)
-			return false;
-		if (fmt == AUDIT_FMT_JSON && ((bs - ones) & ~bs & high))
+		memcpy(&x, s + i, 8);
+		if (!audit_fields_word_plain(fmt, x))
 			return false;
 	}
-	for (; i < n; i++)
-		if (u[i] < lo || u[i] > 0x7e || u[i] == '"' || (u[i] == '\\' && fmt == AUDIT_FMT_JSON))
-			return false;
-	return true;
+	if (i == n)
+		return true;
+	/* the rest: the last eight bytes again (overlapping), or a short
+	 * string padded with a plain byte */
+	x = 0x6161616161616161ull;
+	if (n >= 8)
+		memcpy(&x, s + n - 8, 8);
+	else
+		memcpy(&x, s, n);
+	return audit_fields_word_plain(fmt, x);
 }
 
 static inline void audit_f_str(struct audit_fields *f, const char *key, const char *s, size_t n)
