@@ -69,7 +69,7 @@ struct audit_chain {
 	uint8_t key[AUDIT_KEY_LEN];
 	uint8_t base[AUDIT_KEY_LEN]; /* the key it was made from (audit_chain_use) */
 	uint8_t run[AUDIT_RUN_LEN];
-	uint64_t ks_seq0; /* seq whose one-time key is at ks[0] */
+	uint64_t ks_seq0;  /* seq whose one-time key is at ks[0] */
 	unsigned int ks_n; /* valid one-time keys in ks (0: none) */
 	uint8_t ks[AUDIT_KS_RECORDS * 32];
 };

@@ -55,10 +55,9 @@ static const char *const numeric_keys[] = {
     NULL,
 };
 static const char *const string_keys[] = {
-    "time",   "op",	  "error",  "ns_type", "comm",	   "exe",    "path",
-    "cgroup", "via",	  "probe",  "ns_name", "old_name", "action", "reason",
-    "why",    "prev_mac", "key_id", "format",  "version",  "log_id", "state",
-    "run",    NULL,
+    "time",   "op",	"error",   "ns_type",  "comm",	 "exe",	   "path", "cgroup",
+    "via",    "probe",	"ns_name", "old_name", "action", "reason", "why",  "prev_mac",
+    "key_id", "format", "version", "log_id",   "state",	 "run",	   NULL,
 };
 
 static bool in_list(const char *const *list, const char *k, size_t n)

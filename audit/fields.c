@@ -142,9 +142,8 @@ void audit_line_begin(struct sbuf *b, enum audit_format fmt, uint64_t seq, int64
 	*p = '\0';
 }
 
-int audit_line_end_chain(struct sbuf *b, size_t start, enum audit_format fmt,
-			 struct audit_chain *c, uint64_t seq, const uint8_t *prev,
-			 uint8_t mac[AUDIT_MAC_LEN])
+int audit_line_end_chain(struct sbuf *b, size_t start, enum audit_format fmt, struct audit_chain *c,
+			 uint64_t seq, const uint8_t *prev, uint8_t mac[AUDIT_MAC_LEN])
 {
 	size_t ml = audit_chain_maclen(c->kind), hl = 2 * ml;
 	char *p;

@@ -63,9 +63,8 @@ int audit_line_end(struct sbuf *b, size_t start, enum audit_format fmt,
 
 /* The same with any record MAC (chain.h) for the record with this seq:
  * audit_line_end is the BLAKE2b one (format versions 1 and 2). */
-int audit_line_end_chain(struct sbuf *b, size_t start, enum audit_format fmt,
-			 struct audit_chain *c, uint64_t seq, const uint8_t *prev,
-			 uint8_t mac[AUDIT_MAC_LEN]);
+int audit_line_end_chain(struct sbuf *b, size_t start, enum audit_format fmt, struct audit_chain *c,
+			 uint64_t seq, const uint8_t *prev, uint8_t mac[AUDIT_MAC_LEN]);
 
 /* End a JSON record without a MAC ("nsaudit trace --format json"): "}\n". */
 void audit_line_close(struct sbuf *b);

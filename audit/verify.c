@@ -320,7 +320,8 @@ static int header(struct walk *w, const char *name, unsigned int num, const stru
 	unsigned int version;
 
 	/* no log_version: format version 1 */
-	version = audit_rec_int(r, "log_version", &lv) && lv > 1 ? (lv > 99 ? 99 : (unsigned)lv) : 1;
+	version =
+	    audit_rec_int(r, "log_version", &lv) && lv > 1 ? (lv > 99 ? 99 : (unsigned)lv) : 1;
 	if (first) {
 		w->log_version = version;
 		w->mac_len = audit_chain_maclen(audit_mac_kind(version));

@@ -409,7 +409,8 @@ static bool plain_ref(enum audit_format fmt, const unsigned char *u, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (u[i] < lo || u[i] > 0x7e || u[i] == '"' || (u[i] == '\\' && fmt == AUDIT_FMT_JSON))
+		if (u[i] < lo || u[i] > 0x7e || u[i] == '"' ||
+		    (u[i] == '\\' && fmt == AUDIT_FMT_JSON))
 			return false;
 	return true;
 }
@@ -429,7 +430,8 @@ Test(audit_fields, plain_word_at_a_time_is_the_byte_rule)
 					s[pos] = (unsigned char)b;
 					cr_assert_eq(audit_fields_plain(fmts[k], (char *)s, len),
 						     plain_ref(fmts[k], s, len),
-						     "fmt %zu len %zu byte %#x at %zu", k, len, b, pos);
+						     "fmt %zu len %zu byte %#x at %zu", k, len, b,
+						     pos);
 				}
 	/* two odd bytes in one word (borrows and carries between them) */
 	for (b = 0; b < 256; b++)
