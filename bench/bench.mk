@@ -9,9 +9,9 @@ $(BUILD)/bench/driver: bench/driver.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@
 
-$(BUILD)/bench/floor.bpf.o: bench/floor.bpf.c $(BUILD)/vmlinux.h
+$(BUILD)/bench/floor.bpf.o: bench/floor.bpf.c bpf/vmlinux.h
 	@mkdir -p $(dir $@)
-	$(CLANG) -g -O2 -target bpf -Wall -I$(BUILD) -c $< -o $@.full
+	$(CLANG) -g -O2 -target bpf -Wall -Ibpf -c $< -o $@.full
 	$(BPFTOOL) gen object $@ $@.full && rm -f $@.full
 
 $(BUILD)/bench/floor.skel.h: $(BUILD)/bench/floor.bpf.o
