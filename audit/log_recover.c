@@ -84,7 +84,10 @@ static void note_resume(struct scan *sc, const struct audit_rec *r)
 
 	if (!op || !strcmp(op, "log"))
 		return;
-	if (!strcmp(op, "lost") && audit_rec_int(r, "lost_total", &v) && v >= 0) {
+	/* the kernel's running count of lost records (a sink's losses carry a
+	 * "cause" and are not part of it) */
+	if (!strcmp(op, "lost") && !audit_rec_str(r, "cause", NULL) &&
+	    audit_rec_int(r, "lost_total", &v) && v >= 0) {
 		sc->lost_total = (uint64_t)v;
 		sc->have_lost_total = true;
 	}

@@ -146,6 +146,8 @@ static const char *const lost_reasons[NSAUDIT_LOST_MAX] = {
 
 const char *lost_reason_name(unsigned int reason)
 {
+	if (reason == NSAUDIT_LOST_SINK)
+		return "sink";
 	return reason < NSAUDIT_LOST_MAX ? lost_reasons[reason] : NULL;
 }
 

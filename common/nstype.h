@@ -15,7 +15,15 @@
 
 /* "net", "uts", ... ; NULL for out-of-range. */
 const char *nstype_name(unsigned int type);
-/* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage". */
+/*
+ * Lost in user space, after the kernel handed the record over: a sink
+ * (syslog, audit) dropped it; the record's "cause" says which and why.
+ * Kept apart from enum nsaudit_lost_reason (the kernel's) so that enum
+ * stays append-only for the BPF side.
+ */
+#define NSAUDIT_LOST_SINK 100
+/* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage";
+ * NSAUDIT_LOST_SINK: "sink". */
 const char *lost_reason_name(unsigned int reason);
 /* enum nsaudit_ns_type for a name, or -1. */
 int nstype_from_name(const char *name);

@@ -137,7 +137,10 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	if (e->op == NSAUDIT_OP_LOST) {
 		str(f, "reason", lost_reason_name(e->lost_reason) ?: "?");
 		audit_f_u64(f, "count", e->count);
-		audit_f_u64(f, "lost_total", e->arg); /* the kernel's running count */
+		/* the kernel's running count, which a restarted recorder resumes
+		 * from; a sink's own running count is not that */
+		if (e->lost_reason != NSAUDIT_LOST_SINK)
+			audit_f_u64(f, "lost_total", e->arg);
 	}
 	/* a thread other than the leader: a setns or unshare changed that
 	 * thread's namespaces only */

@@ -626,6 +626,7 @@ static void report_user_losses(struct tracer *t)
 		e.ns_type = NSAUDIT_NS_UNKNOWN;
 		e.fd = -1;
 		e.probe = NSAUDIT_PROBE_USER;
+		e.lost_reason = NSAUDIT_LOST_SINK;
 		e.count = n - t->loss[i].seen;
 		e.arg = n;
 		t->loss[i].seen = n;

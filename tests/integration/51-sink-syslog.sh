@@ -143,6 +143,11 @@ expect_eq "the receiver is told of every loss (lost messages with counts)" "$tol
 	pass "stdout has lost records for the sink's drops too ($in_stdout of $final)" ||
 	fail "stdout has lost records for the sink's drops: $in_stdout (final $final)"
 expect_eq "every record is delivered or counted lost" "$((delivered + told))" "$total"
+# a sink's loss is not the kernel's: reason "sink", and no lost_total a
+# restarted recorder would take for the kernel's running count
+expect_eq "stdout's lost records for the sink's drops say reason sink, with no lost_total" \
+	"$(jq -r 'select(.op == "lost" and ((.cause // "") | startswith("sink "))) | "\(.reason) \(.lost_total)"' "$OUT" | sort -u)" \
+	"sink null"
 
 # --- nsaudit record feeds the same sinks as it writes its log
 if ! "$NSAUDIT" record --help 2>/dev/null | grep -q -- --sink; then
