@@ -117,7 +117,7 @@ struct tstate {
 	__u32 c_pad;
 	/* coalescing: HELD_* (changed with cmpxchg: the reader's flush runs on
 	 * another CPU) and the held record */
-	__u64 held_state; /* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */
+	__u64 held_state;   /* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */
 	__u64 held_jiffies; /* the tick of held.last_ts_boot_ns */
 	struct nsaudit_event held;
 };
