@@ -48,7 +48,8 @@ int audit_anchor_text(struct json_object *rec, char *out, size_t outlen)
 	uint64_t seq, segment, epoch;
 
 	if (!action || strcmp(action, "anchor") || !hexlen(log_id, AUDIT_KEY_ID_HEX) ||
-	    !hexlen(key_id, AUDIT_KEY_ID_HEX) || !hexlen(mac, AUDIT_MAC_HEX) || !word(why) ||
+	    !hexlen(key_id, AUDIT_KEY_ID_HEX) ||
+	    !(hexlen(mac, AUDIT_MAC_HEX) || hexlen(mac, 2 * AUDIT_TAG_LEN)) || !word(why) ||
 	    !u64_of(rec, "seq", &seq) || !u64_of(rec, "segment", &segment) ||
 	    !u64_of(rec, "epoch", &epoch))
 		return -1;
@@ -118,8 +119,12 @@ static int parse_fields(const char *p, const char *end, struct audit_anchor *a, 
 		if (*p++ != ' ' || !field(&p, end, "epoch", v, sizeof(v)) || !decimal(v, &a->epoch))
 			return -1;
 	}
-	if (*p++ != ' ' || !field(&p, end, "mac", v, sizeof(v)) ||
-	    audit_unhex(v, strlen(v), a->mac, AUDIT_MAC_LEN))
+	/* 64 hex digits (BLAKE2b) or 32 (Poly1305, format version 3) */
+	if (*p++ != ' ' || !field(&p, end, "mac", v, sizeof(v)))
+		return -1;
+	a->mac_len = strlen(v) / 2;
+	if ((a->mac_len != AUDIT_MAC_LEN && a->mac_len != AUDIT_TAG_LEN) ||
+	    audit_unhex(v, strlen(v), a->mac, a->mac_len))
 		return -1;
 	if (syslog) {
 		/* why=WORD and nothing after it */

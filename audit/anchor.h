@@ -29,6 +29,7 @@ struct audit_anchor {
 	uint64_t seq, epoch;
 	unsigned int segment;
 	uint8_t mac[AUDIT_MAC_LEN];
+	size_t mac_len; /* 32 or 16 (format version 3) */
 	uint64_t line; /* in the file it was read from */
 };
 

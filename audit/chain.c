@@ -130,6 +130,82 @@ void audit_mac(const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LE
 	audit_mac_st(&st, key, prev, body, len, out);
 }
 
+/* --- the record MAC, v3: one-time Poly1305 keys from ChaCha20 (chain.h) --- */
+
+void audit_chain_wipe(struct audit_chain *c)
+{
+	sodium_memzero(c, sizeof(*c));
+}
+
+void audit_chain_init(struct audit_chain *c, unsigned int kind, const uint8_t key[AUDIT_KEY_LEN],
+		      const uint8_t *run)
+{
+	static const char label[] = "nsaudit record mac v3";
+
+	audit_chain_wipe(c);
+	c->kind = kind;
+	if (kind == AUDIT_MAC_POLY1305)
+		/* a key of its own for the record MAC, bound to its purpose:
+		 * the epoch key also MACs the state file (BLAKE2b) */
+		crypto_generichash(c->key, sizeof(c->key), (const uint8_t *)label,
+				   sizeof(label) - 1, key, AUDIT_KEY_LEN);
+	else
+		memcpy(c->key, key, AUDIT_KEY_LEN);
+	memcpy(c->base, key, AUDIT_KEY_LEN);
+	if (run)
+		memcpy(c->run, run, AUDIT_RUN_LEN);
+}
+
+void audit_chain_use(struct audit_chain *c, unsigned int kind, const uint8_t key[AUDIT_KEY_LEN])
+{
+	uint8_t run[AUDIT_RUN_LEN];
+
+	if (c->kind == kind && !memcmp(c->base, key, AUDIT_KEY_LEN))
+		return;
+	memcpy(run, c->run, sizeof(run));
+	audit_chain_init(c, kind, key, run);
+}
+
+void audit_chain_set_run(struct audit_chain *c, const uint8_t run[AUDIT_RUN_LEN])
+{
+	if (!memcmp(c->run, run, AUDIT_RUN_LEN))
+		return;
+	memcpy(c->run, run, AUDIT_RUN_LEN);
+	sodium_memzero(c->ks, sizeof(c->ks));
+	c->ks_n = 0;
+}
+
+/* The one-time key of seq: 32 bytes at keystream offset 32*seq. The window
+ * holds AUDIT_KS_RECORDS of them, aligned, made with one ChaCha20 call. */
+static const uint8_t *onetime_key(struct audit_chain *c, uint64_t seq)
+{
+	uint64_t s0 = seq - seq % AUDIT_KS_RECORDS;
+
+	if (!c->ks_n || c->ks_seq0 != s0) {
+		memset(c->ks, 0, sizeof(c->ks));
+		crypto_stream_chacha20_xor_ic(c->ks, c->ks, sizeof(c->ks), c->run, s0 / 2, c->key);
+		c->ks_seq0 = s0;
+		c->ks_n = AUDIT_KS_RECORDS;
+	}
+	return c->ks + 32 * (seq - s0);
+}
+
+void audit_chain_mac(struct audit_chain *c, uint64_t seq, const uint8_t *prev, const void *body,
+		     size_t len, uint8_t out[AUDIT_MAC_LEN])
+{
+	crypto_onetimeauth_state st;
+
+	if (c->kind != AUDIT_MAC_POLY1305) {
+		audit_mac(c->key, prev, body, len, out);
+		return;
+	}
+	crypto_onetimeauth_init(&st, onetime_key(c, seq));
+	crypto_onetimeauth_update(&st, prev, AUDIT_TAG_LEN);
+	crypto_onetimeauth_update(&st, body, len);
+	crypto_onetimeauth_final(&st, out);
+	sodium_memzero(&st, sizeof(st));
+}
+
 /*
  * v1: "nsaudit-state v1 seq=N segment=K mac=HEX clean=0|1 smac=HEX\n"
  * v2: "nsaudit-state v2 seq=N segment=K mac=HEX epoch=E lost_total=L
@@ -174,8 +250,11 @@ static int state_parse(const char *buf, size_t n, struct audit_state *st,
 	} else {
 		return -1;
 	}
+	/* the named record's MAC: 64 hex digits (BLAKE2b) or 32 (Poly1305) */
+	st->mac_len = strlen(machex) / 2;
 	if ((size_t)end != n || clean > 1 ||
-	    audit_unhex(machex, strlen(machex), st->mac, AUDIT_MAC_LEN) ||
+	    (st->mac_len != AUDIT_MAC_LEN && st->mac_len != AUDIT_TAG_LEN) ||
+	    audit_unhex(machex, strlen(machex), st->mac, st->mac_len) ||
 	    audit_unhex(smachex, strlen(smachex), smac, AUDIT_MAC_LEN))
 		return -1;
 	st->clean = clean;
@@ -240,7 +319,7 @@ int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct a
 	uint8_t smac[AUDIT_MAC_LEN];
 	int fd, len;
 
-	audit_hex(st->mac, AUDIT_MAC_LEN, machex);
+	audit_hex(st->mac, st->mac_len ? st->mac_len : AUDIT_MAC_LEN, machex);
 	if (st->version >= 2)
 		len = snprintf(buf, sizeof(buf),
 			       "nsaudit-state v2 seq=%" PRIu64 " segment=%u mac=%s epoch=%" PRIu64

@@ -17,18 +17,31 @@
 #include "codec.h"
 #include "codec_impl.h"
 
+int audit_encode_chain(enum audit_format fmt, struct json_object *rec, uint64_t seq,
+		       struct audit_chain *c, const uint8_t *prev, struct sbuf *out,
+		       uint8_t mac[AUDIT_MAC_LEN])
+{
+	out->len = 0;
+	if (fmt == AUDIT_FMT_JSON)
+		codec_encode_json(rec, seq, c, prev, out, mac);
+	else
+		codec_encode_audit(rec, seq, c, prev, out, mac);
+	if (out->oom || out->len > AUDIT_MAX_LINE)
+		return -1;
+	return 0;
+}
+
 int audit_encode(enum audit_format fmt, struct json_object *rec, uint64_t seq,
 		 const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
 		 struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN])
 {
-	out->len = 0;
-	if (fmt == AUDIT_FMT_JSON)
-		codec_encode_json(rec, seq, key, prev, out, mac);
-	else
-		codec_encode_audit(rec, seq, key, prev, out, mac);
-	if (out->oom || out->len > AUDIT_MAX_LINE)
-		return -1;
-	return 0;
+	struct audit_chain c;
+	int rc;
+
+	audit_chain_init(&c, AUDIT_MAC_BLAKE2B, key, NULL);
+	rc = audit_encode_chain(fmt, rec, seq, &c, prev, out, mac);
+	audit_chain_wipe(&c);
+	return rc;
 }
 
 int audit_rec_parse(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen)
@@ -96,4 +109,12 @@ bool audit_rec_int(const struct audit_rec *r, const char *key, int64_t *out)
 		return false;
 	*out = json_object_get_int64(v);
 	return true;
+}
+
+bool audit_rec_run(const struct audit_rec *r, uint8_t run[AUDIT_RUN_LEN])
+{
+	size_t n;
+	const char *s = audit_rec_str(r, "run", &n);
+
+	return s && !audit_unhex(s, n, run, AUDIT_RUN_LEN);
 }

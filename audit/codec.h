@@ -69,11 +69,17 @@ void audit_json_object(struct sbuf *b, struct json_object *o);
 int audit_encode(enum audit_format fmt, struct json_object *rec, uint64_t seq,
 		 const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
 		 struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN]);
+/* The same with any record MAC (chain.h): audit_encode is the BLAKE2b one
+ * (format versions 1 and 2). */
+int audit_encode_chain(enum audit_format fmt, struct json_object *rec, uint64_t seq,
+		       struct audit_chain *c, const uint8_t *prev, struct sbuf *out,
+		       uint8_t mac[AUDIT_MAC_LEN]);
 
 struct audit_rec {
 	struct json_object *obj; /* every field incl. "seq", without "mac" */
 	uint64_t seq;
 	uint8_t mac[AUDIT_MAC_LEN]; /* as stored in the line */
+	size_t mac_len;		    /* its bytes: 32 (BLAKE2b) or 16 (Poly1305) */
 	size_t body_len;	    /* bytes of the line the MAC covers */
 	enum audit_format fmt;
 };
@@ -87,6 +93,10 @@ void audit_rec_free(struct audit_rec *r);
  * string), integer (false if absent or not an integer). */
 const char *audit_rec_str(const struct audit_rec *r, const char *key, size_t *len);
 bool audit_rec_int(const struct audit_rec *r, const char *key, int64_t *v);
+
+/* The run id a record declares (format version 3: "run", 16 lowercase hex
+ * digits): true and run filled, or false. */
+bool audit_rec_run(const struct audit_rec *r, uint8_t run[AUDIT_RUN_LEN]);
 
 /* RFC 3339 with optional fraction and Z or +hh:mm; nanoseconds since the
  * epoch. 0 or -1. */

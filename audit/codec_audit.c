@@ -55,10 +55,9 @@ static const char *const numeric_keys[] = {
     NULL,
 };
 static const char *const string_keys[] = {
-    "time",   "op",	  "error",  "ns_type", "comm",	   "exe",    "path",
-    "cgroup", "via",	  "probe",  "ns_name", "old_name", "action", "reason",
-    "why",    "prev_mac", "key_id", "format",  "version",  "log_id", "state",
-    NULL,
+    "time",   "op",	"error",   "ns_type",  "comm",	 "exe",	   "path", "cgroup",
+    "via",    "probe",	"ns_name", "old_name", "action", "reason", "why",  "prev_mac",
+    "key_id", "format", "version", "log_id",   "state",	 "run",	   NULL,
 };
 
 static bool in_list(const char *const *list, const char *k, size_t n)
@@ -108,9 +107,8 @@ static void audit_value(struct sbuf *b, struct json_object *v)
 }
 
 /* type=NSAUDIT msg=nsaudit(SEC.MSEC:SEQ): key=value ... mac=HEX */
-void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
-			const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
-			uint8_t mac[AUDIT_MAC_LEN])
+void codec_encode_audit(struct json_object *rec, uint64_t seq, struct audit_chain *c,
+			const uint8_t *prev, struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN])
 {
 	char machex[AUDIT_MAC_HEX + 1];
 	struct json_object *t;
@@ -132,8 +130,8 @@ void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key
 		audit_value(out, v);
 	}
 	body = out->len;
-	audit_mac(key, prev, out->p, body, mac);
-	audit_hex(mac, AUDIT_MAC_HEX / 2, machex);
+	audit_chain_mac(c, seq, prev, out->p, body, mac);
+	audit_hex(mac, audit_chain_maclen(c->kind), machex);
 	sb_printf(out, " mac=%s\n", machex);
 }
 
@@ -190,14 +188,21 @@ static struct json_object *decimal(const char *s, size_t n)
 static int parse_mac(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen)
 {
 	static const char pre[] = " mac=";
-	const size_t tail = sizeof(pre) - 1 + AUDIT_MAC_HEX;
+	size_t ml, tail = 0;
 
-	if (len < tail || memcmp(line + len - tail, pre, sizeof(pre) - 1) ||
-	    audit_unhex(line + len - AUDIT_MAC_HEX, AUDIT_MAC_HEX, r->mac, AUDIT_MAC_LEN)) {
+	/* 64 hex digits (BLAKE2b) or 32 (Poly1305, format version 3) */
+	for (ml = AUDIT_MAC_LEN; ml >= AUDIT_TAG_LEN; ml -= AUDIT_MAC_LEN - AUDIT_TAG_LEN) {
+		tail = sizeof(pre) - 1 + 2 * ml;
+		if (len >= tail && !memcmp(line + len - tail, pre, sizeof(pre) - 1) &&
+		    !audit_unhex(line + len - 2 * ml, 2 * ml, r->mac, ml))
+			break;
+	}
+	if (ml < AUDIT_TAG_LEN) {
 		snprintf(err, errlen,
 			 "no MAC at the end of the record (cut short or not a record)");
 		return -1;
 	}
+	r->mac_len = ml;
 	r->body_len = len - tail;
 	return 0;
 }

@@ -24,12 +24,10 @@ struct json_object *codec_json_number(struct cur *c);
 void codec_json_value(struct sbuf *b, struct json_object *v, int depth);
 
 /* One format's half of audit_encode(), without its final checks. */
-void codec_encode_json(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
-		       const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
-		       uint8_t mac[AUDIT_MAC_LEN]);
-void codec_encode_audit(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
-			const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
-			uint8_t mac[AUDIT_MAC_LEN]);
+void codec_encode_json(struct json_object *rec, uint64_t seq, struct audit_chain *c,
+		       const uint8_t *prev, struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN]);
+void codec_encode_audit(struct json_object *rec, uint64_t seq, struct audit_chain *c,
+			const uint8_t *prev, struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN]);
 
 /* One format's half of audit_rec_parse(), after its common checks. */
 int codec_parse_json(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen);

@@ -85,9 +85,8 @@ void audit_json_object(struct sbuf *b, struct json_object *o)
 }
 
 /* {"seq":N,...,"mac":"HEX"}: the MAC covers everything before ,"mac" */
-void codec_encode_json(struct json_object *rec, uint64_t seq, const uint8_t key[AUDIT_KEY_LEN],
-		       const uint8_t prev[AUDIT_MAC_LEN], struct sbuf *out,
-		       uint8_t mac[AUDIT_MAC_LEN])
+void codec_encode_json(struct json_object *rec, uint64_t seq, struct audit_chain *c,
+		       const uint8_t *prev, struct sbuf *out, uint8_t mac[AUDIT_MAC_LEN])
 {
 	char machex[AUDIT_MAC_HEX + 1];
 	size_t body;
@@ -103,8 +102,8 @@ void codec_encode_json(struct json_object *rec, uint64_t seq, const uint8_t key[
 		codec_json_value(out, v, 0);
 	}
 	body = out->len;
-	audit_mac(key, prev, out->p, body, mac);
-	audit_hex(mac, AUDIT_MAC_LEN, machex);
+	audit_chain_mac(c, seq, prev, out->p, body, mac);
+	audit_hex(mac, audit_chain_maclen(c->kind), machex);
 	sb_printf(out, ",\"mac\":\"%s\"}\n", machex);
 }
 
@@ -346,22 +345,30 @@ static int json_value_parse(struct cur *c, struct sbuf *tmp, struct json_object 
 
 int codec_parse_json(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen)
 {
-	/* ,"mac":"<64 hex>"} */
+	/* ,"mac":"<64 hex>"} (BLAKE2b) or ,"mac":"<32 hex>"} (Poly1305): the
+	 * two cannot be mistaken for each other (the longer window would hold
+	 * the quotes and colon of the shorter one's prefix) */
 	static const char pre[] = ",\"mac\":\"";
-	const size_t tail = sizeof(pre) - 1 + AUDIT_MAC_HEX + 2;
 	struct cur c = {line, line + len, err, errlen, line};
 	struct sbuf key = {0}, tmp = {0};
 	struct json_object *v;
 	bool have_mac = false;
 	int rc = -1;
+	size_t ml, tail = 0;
 
-	if (len < tail + 2 || memcmp(line + len - tail, pre, sizeof(pre) - 1) ||
-	    memcmp(line + len - 2, "\"}", 2) ||
-	    audit_unhex(line + len - AUDIT_MAC_HEX - 2, AUDIT_MAC_HEX, r->mac, AUDIT_MAC_LEN)) {
+	for (ml = AUDIT_MAC_LEN; ml >= AUDIT_TAG_LEN; ml -= AUDIT_MAC_LEN - AUDIT_TAG_LEN) {
+		tail = sizeof(pre) - 1 + 2 * ml + 2;
+		if (len >= tail + 2 && !memcmp(line + len - tail, pre, sizeof(pre) - 1) &&
+		    !memcmp(line + len - 2, "\"}", 2) &&
+		    !audit_unhex(line + len - 2 * ml - 2, 2 * ml, r->mac, ml))
+			break;
+	}
+	if (ml < AUDIT_TAG_LEN) {
 		snprintf(err, errlen,
 			 "no MAC at the end of the record (cut short or not a record)");
 		return -1;
 	}
+	r->mac_len = ml;
 	r->body_len = len - tail;
 	r->obj = json_object_new_object();
 	if (!r->obj)

@@ -142,30 +142,43 @@ void audit_line_begin(struct sbuf *b, enum audit_format fmt, uint64_t seq, int64
 	*p = '\0';
 }
 
-int audit_line_end(struct sbuf *b, size_t start, enum audit_format fmt,
-		   const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
-		   uint8_t mac[AUDIT_MAC_LEN])
+int audit_line_end_chain(struct sbuf *b, size_t start, enum audit_format fmt, struct audit_chain *c,
+			 uint64_t seq, const uint8_t *prev, uint8_t mac[AUDIT_MAC_LEN])
 {
+	size_t ml = audit_chain_maclen(c->kind), hl = 2 * ml;
 	char *p;
 
 	if (b->oom)
 		return -1;
-	audit_mac(key, prev, b->p + start, b->len - start, mac);
-	p = audit_fields_room(b, 8 + AUDIT_MAC_HEX + 3);
+	audit_chain_mac(c, seq, prev, b->p + start, b->len - start, mac);
+	p = audit_fields_room(b, 8 + hl + 3);
 	if (!p)
 		return -1;
 	if (fmt == AUDIT_FMT_JSON) {
 		memcpy(p, ",\"mac\":\"", 8);
-		audit_hex(mac, AUDIT_MAC_LEN, p + 8);
-		memcpy(p + 8 + AUDIT_MAC_HEX, "\"}\n", 4); /* with the NUL */
-		b->len += 8 + AUDIT_MAC_HEX + 3;
+		audit_hex(mac, ml, p + 8);
+		memcpy(p + 8 + hl, "\"}\n", 4); /* with the NUL */
+		b->len += 8 + hl + 3;
 	} else {
 		memcpy(p, " mac=", 5);
-		audit_hex(mac, AUDIT_MAC_LEN, p + 5);
-		memcpy(p + 5 + AUDIT_MAC_HEX, "\n", 2);
-		b->len += 5 + AUDIT_MAC_HEX + 1;
+		audit_hex(mac, ml, p + 5);
+		memcpy(p + 5 + hl, "\n", 2);
+		b->len += 5 + hl + 1;
 	}
 	return b->len - start > AUDIT_MAX_LINE ? -1 : 0;
+}
+
+int audit_line_end(struct sbuf *b, size_t start, enum audit_format fmt,
+		   const uint8_t key[AUDIT_KEY_LEN], const uint8_t prev[AUDIT_MAC_LEN],
+		   uint8_t mac[AUDIT_MAC_LEN])
+{
+	struct audit_chain c;
+	int rc;
+
+	audit_chain_init(&c, AUDIT_MAC_BLAKE2B, key, NULL);
+	rc = audit_line_end_chain(b, start, fmt, &c, 0, prev, mac);
+	audit_chain_wipe(&c);
+	return rc;
 }
 
 void audit_line_close(struct sbuf *b)

@@ -80,6 +80,25 @@ struct json_object *logrec(const char *action)
 	return o;
 }
 
+/* --- the record MAC ---------------------------------------------------------------- */
+
+void rekey(struct audit_log *l)
+{
+	unsigned int kind = audit_mac_kind(l->log_version);
+
+	l->mac_len = audit_chain_maclen(kind);
+	audit_chain_init(&l->chain, kind, l->key, l->run);
+}
+
+void new_run(struct audit_log *l)
+{
+	if (l->log_version < 3)
+		return;
+	randombytes_buf(l->run, sizeof(l->run));
+	audit_chain_set_run(&l->chain, l->run);
+	l->run_pending = true;
+}
+
 /* --- writing one line ----------------------------------------------------------- */
 
 int write_line(struct audit_log *l, const char *p, size_t n)
@@ -98,6 +117,9 @@ int write_line(struct audit_log *l, const char *p, size_t n)
 			if (done && ftruncate(l->fd, (off_t)l->seg_size))
 				seterr(l, "cannot remove a partly written record: %s",
 				       strerror(errno));
+			/* what reached the file was MAC'd with one-time keys
+			 * of this run: what goes there instead uses new ones */
+			new_run(l);
 			return -e;
 		}
 		done += (size_t)w;
@@ -114,7 +136,7 @@ int write_line(struct audit_log *l, const char *p, size_t n)
 int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate)
 {
 	uint8_t mac[AUDIT_MAC_LEN];
-	char machex[AUDIT_MAC_HEX + 1];
+	char machex[AUDIT_MAC_HEX + 1], run[AUDIT_RUN_HEX + 1];
 	struct sbuf line = {0};
 	struct json_object *t;
 	char now[40];
@@ -131,7 +153,14 @@ int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate)
 	}
 	json_object_object_add(rec, "seq", json_object_new_uint64(l->seq));
 	json_object_object_del(rec, "mac");
-	if (audit_encode(l->o.format, rec, l->seq, l->key, l->mac, &line, mac)) {
+	/* an earlier attempt at this record may have said another run */
+	json_object_object_del(rec, "run");
+	if (l->run_pending) {
+		/* the first record of a run says which (v3: its one-time keys) */
+		audit_hex(l->run, sizeof(l->run), run);
+		json_object_object_add(rec, "run", json_object_new_string(run));
+	}
+	if (audit_encode_chain(l->o.format, rec, l->seq, &l->chain, l->mac, &line, mac)) {
 		seterr(l, "record %" PRIu64 ": %s", l->seq,
 		       line.oom ? "out of memory" : "longer than the 1 MiB line limit");
 		sb_free(&line);
@@ -154,7 +183,8 @@ int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate)
 	l->seg_size += line.len;
 	l->seg_records++;
 	l->dirty = true;
-	audit_hex(mac, AUDIT_MAC_LEN, machex);
+	l->run_pending = false;
+	audit_hex(mac, l->mac_len, machex);
 	json_object_object_add(rec, "mac", json_object_new_string(machex));
 	sb_free(&line);
 	if (l->o.sync == AUDIT_SYNC_EVERY && fdatasync(l->fd)) {
@@ -185,16 +215,26 @@ static int write_header(struct audit_log *l)
 
 	if (!h)
 		return -ENOMEM;
-	audit_hex(l->mac, AUDIT_MAC_LEN, prev);
+	audit_hex(l->mac, l->mac_len, prev);
 	json_object_object_add(h, "segment", json_object_new_int64(l->segno));
 	json_object_object_add(h, "prev_mac", json_object_new_string(prev));
 	json_object_object_add(h, "key_id", json_object_new_string(l->key_id));
 	json_object_object_add(h, "format", json_object_new_string(format_name(l->o.format)));
 	json_object_object_add(h, "version", json_object_new_string(NSAUDIT_VERSION));
-	if (l->seal.sealing) {
-		/* format version 2: forward-secure sealing (audit/README.md) */
-		json_object_object_add(h, "log_version", json_object_new_int(2));
+	if (l->log_version >= 3) {
+		/* format version 3: the Poly1305 chain (audit/README.md), sealed
+		 * or with a static key; every header says the run it continues
+		 * (write_rec adds it, last) */
+		json_object_object_add(h, "log_version", json_object_new_int(3));
 		json_object_object_add(h, "log_id", json_object_new_string(l->log_id));
+		l->run_pending = true;
+	}
+	if (l->seal.sealing) {
+		/* format version 2 (or 3): forward-secure sealing (audit/README.md) */
+		if (l->log_version < 3) {
+			json_object_object_add(h, "log_version", json_object_new_int(2));
+			json_object_object_add(h, "log_id", json_object_new_string(l->log_id));
+		}
 		json_object_object_add(h, "epoch", json_object_new_uint64(l->epoch));
 		json_object_object_add(h, "seal_t0", json_object_new_int64(l->seal.t0));
 		json_object_object_add(h, "seal_interval",
@@ -276,7 +316,8 @@ int audit_log_append(struct audit_log *l, struct json_object *rec)
 
 int save_state(struct audit_log *l, bool clean)
 {
-	struct audit_state st = {.seq = l->seq - 1, .segment = l->segno, .clean = clean};
+	struct audit_state st = {
+	    .seq = l->seq - 1, .segment = l->segno, .clean = clean, .mac_len = l->mac_len};
 
 	memcpy(st.mac, l->mac, sizeof(st.mac));
 	if (l->seal.sealing) {
@@ -305,7 +346,7 @@ void send_anchor(struct audit_log *l, const char *why)
 	if (!a)
 		return;
 	audit_time_now(now);
-	audit_hex(l->mac, AUDIT_MAC_LEN, hex);
+	audit_hex(l->mac, l->mac_len, hex);
 	json_object_object_add(a, "time", json_object_new_string(now));
 	json_object_object_add(a, "op", json_object_new_string("log"));
 	json_object_object_add(a, "action", json_object_new_string("anchor"));
@@ -357,6 +398,7 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	 * next start evolves. */
 	audit_seal_evolve_to(&l->seal, next);
 	memcpy(l->key, l->seal.key, sizeof(l->key));
+	rekey(l); /* R, and the keystream of K(e), are gone with it */
 	l->epoch = next;
 	l->epoch_end = l->seal.t0 + (int64_t)((next + 1) * l->seal.interval);
 	if (save_state(l, false))
@@ -449,6 +491,7 @@ void free_log(struct audit_log *l)
 	if (l->dirfd >= 0)
 		close(l->dirfd);
 	sodium_memzero(l->key, sizeof(l->key));
+	audit_chain_wipe(&l->chain);
 	sb_free(&l->batch);
 	audit_seal_wipe(&l->seal);
 	free(l);

@@ -112,7 +112,7 @@ int audit_log_append_fields(struct audit_log *l, int64_t time_ns, audit_fields_f
 
 	/* anything owed or unusual: the per-record way, after the batch */
 	if (l->fd < 0 || l->stopped || l->suspended || l->need_header || l->pending_drop ||
-	    l->pending_moved || l->o.sync == AUDIT_SYNC_EVERY) {
+	    l->pending_moved || l->run_pending || l->o.sync == AUDIT_SYNC_EVERY) {
 		if (audit_log_commit(l))
 			return -1;
 		return emit_fields(l, fn, ctx);
@@ -124,7 +124,7 @@ int audit_log_append_fields(struct audit_log *l, int64_t time_ns, audit_fields_f
 	audit_line_begin(&l->batch, l->o.format, l->seq, time_ns);
 	audit_fields_line(&f, &l->batch, l->o.format);
 	fn(&f, ctx);
-	if (audit_line_end(&l->batch, start, l->o.format, l->key, l->mac, mac)) {
+	if (audit_line_end_chain(&l->batch, start, l->o.format, &l->chain, l->seq, l->mac, mac)) {
 		seterr(l, "record %" PRIu64 ": %s", l->seq,
 		       l->batch.oom ? "out of memory" : "longer than the 1 MiB line limit");
 		l->batch.len = start; /* the records before it are whole */

@@ -37,7 +37,14 @@ struct audit_log {
 	void *anchor_ctx;
 
 	uint64_t seq;		    /* the next record's */
-	uint8_t mac[AUDIT_MAC_LEN]; /* the last record's */
+	uint8_t mac[AUDIT_MAC_LEN]; /* the last record's (mac_len bytes) */
+	/* the record MAC (chain.h): the log's format version decides which;
+	 * chain holds a key derived from key and must follow it (rekey) */
+	unsigned int log_version;
+	size_t mac_len;
+	struct audit_chain chain;
+	uint8_t run[AUDIT_RUN_LEN]; /* v3: this run's id */
+	bool run_pending;	    /* v3: no record of this run says it yet */
 	unsigned int segno;
 	uint64_t seg_size, seg_records;
 	dev_t seg_dev;
@@ -78,6 +85,11 @@ int save_state(struct audit_log *l, bool clean);
  * (the epoch ended) or "start" (a recorder starting in a later epoch). */
 int seal_epoch(struct audit_log *l, uint64_t next, const char *at);
 void send_anchor(struct audit_log *l, const char *why);
+/* l->key changed (or the log's version became known): the record MAC follows. */
+void rekey(struct audit_log *l);
+/* v3: a new run id, said by the next record written (after a write that
+ * failed: the records it held are MAC'd again under the new one). */
+void new_run(struct audit_log *l);
 void free_log(struct audit_log *l);
 
 /* log_rotate.c */

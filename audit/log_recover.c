@@ -33,6 +33,8 @@ struct scan {
 	char key_id[AUDIT_KEY_ID_HEX + 1];
 	char log_id[AUDIT_KEY_ID_HEX + 1];
 	enum audit_format fmt;
+	unsigned int log_version; /* of the segment's header */
+	struct audit_chain chain; /* its record MAC, following key and run */
 	uint64_t last_seq, records;
 	uint8_t last_mac[AUDIT_MAC_LEN];
 	uint64_t epoch; /* of the next record after the last one */
@@ -108,9 +110,11 @@ static bool header_ok(struct audit_log *l, struct scan *sc, const struct audit_r
 		sc->key_mismatch = true;
 		memcpy(sc->key_id, s, slen + 1);
 	}
+	sc->log_version = audit_rec_int(r, "log_version", &v) && v > 1 ? (unsigned int)v : 1;
 	s = audit_rec_str(r, "prev_mac", &slen);
 	if (!is_log_action(r, "segment") || !audit_rec_int(r, "segment", &v) || v != segno || !s ||
-	    audit_unhex(s, slen, prev, AUDIT_MAC_LEN))
+	    sc->log_version > AUDIT_LOG_VERSION ||
+	    audit_unhex(s, slen, prev, audit_chain_maclen(audit_mac_kind(sc->log_version))))
 		return false;
 	sc->epoch = audit_rec_int(r, "epoch", &v) && v >= 0 ? (uint64_t)v : 0;
 	s = audit_rec_str(r, "log_id", &slen);
@@ -143,6 +147,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 	sc->size = seg.size;
 	while (audit_seg_next(&seg, &line, &len, &complete)) {
 		struct audit_rec r;
+		uint8_t run[AUDIT_RUN_LEN];
 		int64_t e, next;
 		bool ok = true;
 
@@ -154,9 +159,17 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 			ok = header_ok(l, sc, &r, segno, prev);
 		else if (r.seq != sc->last_seq + 1)
 			ok = false;
+		/* v3: the run a record says (also where its epoch's key is
+		 * gone: the later records of the run need it) */
+		if (ok && sc->log_version >= 3 && audit_rec_run(&r, run))
+			audit_chain_set_run(&sc->chain, run);
 		if (ok && !audit_keyring_get(kr, sc->epoch, key)) {
-			audit_mac(key, prev, line, r.body_len, mac);
-			ok = !sodium_memcmp(mac, r.mac, AUDIT_MAC_LEN);
+			unsigned int kind = audit_mac_kind(sc->log_version);
+
+			audit_chain_use(&sc->chain, kind, key);
+			audit_chain_mac(&sc->chain, r.seq, prev, line, r.body_len, mac);
+			ok = r.mac_len == audit_chain_maclen(kind) &&
+			     !sodium_memcmp(mac, r.mac, r.mac_len);
 		} else {
 			memcpy(mac, r.mac, sizeof(mac));
 		}
@@ -183,6 +196,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 		audit_rec_free(&r);
 	}
 	sodium_memzero(key, sizeof(key));
+	audit_chain_wipe(&sc->chain);
 	if (sc->size > sc->good_end) {
 		if (!memchr(seg.data + sc->good_end, '\n', sc->size - sc->good_end))
 			sc->torn = sc->size - sc->good_end;
@@ -285,6 +299,15 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 		unsigned int newest, const struct audit_state *st, int have_state,
 		struct recovery *rc)
 {
+	/* the log keeps the format version it was begun in (verify reads it
+	 * from the first segment): a new log is written in the newest */
+	if (have_tail)
+		l->log_version = sc->log_version;
+	else if (have_state > 0 && st->mac_len)
+		l->log_version = st->mac_len == AUDIT_TAG_LEN ? 3 : l->seal.sealing ? 2 : 1;
+	else
+		l->log_version = AUDIT_LOG_VERSION;
+	l->mac_len = audit_chain_maclen(audit_mac_kind(l->log_version));
 	if (have_tail) {
 		l->seq = sc->last_seq + 1;
 		memcpy(l->mac, sc->last_mac, sizeof(l->mac));
@@ -521,6 +544,10 @@ static int recover_and_start(struct audit_log *l)
 	    plan(l, sc, have_tail, any, newest, &st, have_state, &rc))
 		goto out;
 	align_epoch(l, !have_tail && !have_state, &rc);
+	/* a run id of its own: whatever an earlier run MAC'd and a crash lost
+	 * used other one-time keys than what this one writes at those seqs */
+	new_run(l);
+	rekey(l);
 	if (!l->log_id[0]) {
 		uint8_t id[AUDIT_KEY_ID_HEX / 2];
 
@@ -542,6 +569,7 @@ static int recover_and_start(struct audit_log *l)
 		if (l->seq == 1) { /* nothing written yet: nothing to seal */
 			audit_seal_evolve_to(&l->seal, now_epoch);
 			memcpy(l->key, l->seal.key, sizeof(l->key));
+			rekey(l);
 			l->epoch = now_epoch;
 		} else if (seal_epoch(l, now_epoch, "start")) {
 			goto out;
@@ -565,6 +593,7 @@ static int recover_and_start(struct audit_log *l)
 	ret = 0;
 out:
 	audit_keyring_wipe(&kr);
+	sodium_memzero(sc, sizeof(*sc));
 	free(sc);
 	return ret;
 }

@@ -38,6 +38,10 @@ struct walk {
 	bool have_state, state_seen;
 	bool have_prev; /* prev/expect are from a verified record */
 	uint8_t prev[AUDIT_MAC_LEN];
+	/* the record MAC: the first header's format version says which */
+	unsigned int log_version;
+	size_t mac_len;
+	struct audit_chain chain;
 	uint64_t expect;
 	unsigned int max_dropped; /* segments <= this were removed by rotation */
 	unsigned int *moved;	  /* segments a "missing" record accounts for */
@@ -273,7 +277,7 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 	if (!is_log(r, "seal"))
 		w->v->unsealed++;
 	if (w->have_state && r->seq == w->st.seq) {
-		if (sodium_memcmp(r->mac, w->st.mac, AUDIT_MAC_LEN))
+		if (w->st.mac_len != w->mac_len || sodium_memcmp(r->mac, w->st.mac, w->mac_len))
 			return bad(w, name, lineno, r->seq,
 				   "the state file remembers another record with seq %" PRIu64
 				   " (log rewritten from here on?)",
@@ -296,7 +300,7 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		if (a->seq < r->seq)
 			continue; /* older than this directory (dropped) */
 		snprintf(where, sizeof(where), "line %" PRIu64, a->line);
-		if (sodium_memcmp(a->mac, r->mac, AUDIT_MAC_LEN))
+		if (a->mac_len != w->mac_len || sodium_memcmp(a->mac, r->mac, w->mac_len))
 			return bad(w, name, lineno, r->seq,
 				   "rewritten: the anchor at %.100s %s says seq %" PRIu64
 				   " had another MAC",
@@ -312,29 +316,50 @@ static int header(struct walk *w, const char *name, unsigned int num, const stru
 {
 	const char *kid, *prev, *lid;
 	size_t klen, plen, llen;
-	int64_t segno, v2, t0, iv;
+	int64_t segno, lv, t0, iv;
+	unsigned int version;
 
+	/* no log_version: format version 1 */
+	version =
+	    audit_rec_int(r, "log_version", &lv) && lv > 1 ? (lv > 99 ? 99 : (unsigned)lv) : 1;
+	if (first) {
+		w->log_version = version;
+		w->mac_len = audit_chain_maclen(audit_mac_kind(version));
+		w->v->log_version = version;
+	}
 	prev = audit_rec_str(r, "prev_mac", &plen);
 	kid = audit_rec_str(r, "key_id", &klen);
-	if (!is_log(r, "segment") || !prev || audit_unhex(prev, plen, hprev, AUDIT_MAC_LEN))
+	if (!is_log(r, "segment") || !prev || audit_unhex(prev, plen, hprev, w->mac_len))
 		return bad(w, name, 1, r->seq,
 			   "does not start with a segment header "
 			   "(first record removed, or not an nsaudit segment)");
+	if (version > AUDIT_LOG_VERSION)
+		return bad(w, name, 1, r->seq,
+			   "log format version %u: newer than this nsaudit (it reads 1 to %d)",
+			   version, AUDIT_LOG_VERSION);
+	if (version != w->log_version)
+		return bad(w, name, 1, r->seq,
+			   "header says format version %u but the log is of version %u "
+			   "(segment copied from another log, or forged)",
+			   version, w->log_version);
 	if (kid && strcmp(kid, w->key_id))
 		return bad(w, name, 1, r->seq,
 			   "wrong key: the log was written with key id %.16s, this key is %s", kid,
 			   w->key_id);
 	if (first) {
-		w->sealed = audit_rec_int(r, "log_version", &v2) && v2 >= 2;
+		/* v2 is sealed; v3 is when its header has a sealing schedule */
+		w->sealed = version == 2 || (version >= 3 && audit_rec_int(r, "seal_t0", &t0));
 		w->v->sealed_log = w->sealed;
 		if (w->sealed && (w->kr.kind == AUDIT_KR_STATIC))
 			return bad(w, name, 1, r->seq,
-				   "the log is sealed (format version 2): verify it with "
-				   "--verification-key (or its sealing state, --key)");
+				   "the log is sealed (format version %u): verify it with "
+				   "--verification-key (or its sealing state, --key)",
+				   version);
 		if (!w->sealed && w->kr.kind != AUDIT_KR_STATIC)
 			return bad(w, name, 1, r->seq,
-				   "wrong key: a format version 1 log (static key), this is a "
-				   "sealing key");
+				   "wrong key: a log with a static key (format version %u), this "
+				   "is a sealing key",
+				   version);
 		if (w->sealed) {
 			if (!audit_rec_int(r, "seal_t0", &t0) ||
 			    !audit_rec_int(r, "seal_interval", &iv) || t0 <= 0 || iv <= 0)
@@ -370,7 +395,7 @@ static int header(struct walk *w, const char *name, unsigned int num, const stru
 				   "segment already reached seq %" PRIu64 " (segment replayed or "
 				   "copied)",
 				   r->seq, w->expect - 1);
-		if (sodium_memcmp(hprev, w->prev, AUDIT_MAC_LEN))
+		if (sodium_memcmp(hprev, w->prev, w->mac_len))
 			return bad(
 			    w, name, 1, r->seq,
 			    "does not continue the chain of the previous "
@@ -385,15 +410,18 @@ static bool later_key(struct walk *w, const char *line, const struct audit_rec *
 		      const uint8_t prev[AUDIT_MAC_LEN])
 {
 	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_MAC_LEN];
+	struct audit_chain c;
 	int64_t e;
 	bool hit;
 
 	if (!audit_rec_int(r, "epoch", &e) || e < 0 || (uint64_t)e <= w->epoch ||
 	    audit_keyring_get(&w->kr, (uint64_t)e, key))
 		return false;
-	audit_mac(key, prev, line, r->body_len, mac);
+	audit_chain_init(&c, w->chain.kind, key, w->chain.run);
+	audit_chain_mac(&c, r->seq, prev, line, r->body_len, mac);
+	audit_chain_wipe(&c);
 	sodium_memzero(key, sizeof(key));
-	hit = !sodium_memcmp(mac, r->mac, AUDIT_MAC_LEN);
+	hit = !sodium_memcmp(mac, r->mac, w->mac_len);
 	if (hit)
 		w->misuse_epoch = (uint64_t)e;
 	return hit;
@@ -404,8 +432,12 @@ static bool later_key(struct walk *w, const char *line, const struct audit_rec *
 static int check_mac(struct walk *w, const char *name, uint64_t lineno, const char *line,
 		     const struct audit_rec *r, const uint8_t prev[AUDIT_MAC_LEN], bool hdr)
 {
-	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_MAC_LEN];
+	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_MAC_LEN], run[AUDIT_RUN_LEN];
 
+	/* v3: a record that starts a run says which (its MAC, and the next
+	 * ones', prove it); taken also where the epoch key is out of reach */
+	if (w->log_version >= 3 && audit_rec_run(r, run))
+		audit_chain_set_run(&w->chain, run);
 	if (audit_keyring_get(&w->kr, w->sealed ? w->epoch : 0, key)) {
 		/* only epochs older than a sealing state are legitimately out
 		 * of reach; anything else (a claimed epoch the schedule cannot
@@ -420,9 +452,10 @@ static int check_mac(struct walk *w, const char *name, uint64_t lineno, const ch
 		w->v->unchecked++;
 		return 0;
 	}
-	audit_mac(key, prev, line, r->body_len, mac);
+	audit_chain_use(&w->chain, audit_mac_kind(w->log_version), key);
 	sodium_memzero(key, sizeof(key));
-	if (!sodium_memcmp(mac, r->mac, AUDIT_MAC_LEN))
+	audit_chain_mac(&w->chain, r->seq, prev, line, r->body_len, mac);
+	if (r->mac_len == w->mac_len && !sodium_memcmp(mac, r->mac, w->mac_len))
 		return check_time(w, name, lineno, r);
 	if (w->sealed && later_key(w, line, r, prev))
 		return bad(
@@ -814,6 +847,7 @@ int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char
 		rc = 0;
 out:
 	audit_keyring_wipe(&w.kr);
+	audit_chain_wipe(&w.chain);
 	free(nums);
 	free(w.moved);
 	free(w.anc);

@@ -17,7 +17,8 @@ struct audit_verify {
 	unsigned int last_moved;     /* the newest of them */
 	bool closed;		     /* the last record is a closing record */
 	/* sealing (format version 2) */
-	bool sealed_log;	 /* the log is sealed (v2) */
+	bool sealed_log;	  /* the log is sealed (v2, or v3 with a schedule) */
+	unsigned int log_version; /* 1, 2 or 3 (audit/README.md) */
 	uint64_t seals;		 /* seal records */
 	uint64_t first_epoch, last_epoch;
 	uint64_t unsealed;	 /* records after the last seal (epoch still open) */

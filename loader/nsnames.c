@@ -605,7 +605,13 @@ static bool resolve(struct nsnames *n, int type, uint32_t inum, uint32_t hint, c
 		s = container_name(n, type, inum, hint, now);
 	if (!s)
 		return false;
-	snprintf(out, len, "%s", s);
+	/* per record, twice: no printf machinery for a copy */
+	{
+		size_t n = strnlen(s, len - 1);
+
+		memcpy(out, s, n);
+		out[n] = '\0';
+	}
 	return true;
 }
 

@@ -21,7 +21,9 @@
  *
  * The key is fixed (KEY_HEX); the seeds in tests/fuzz/seeds/verify are
  * real logs written by "nsaudit record" with that key, rotated, restarted,
- * reopened after SIGHUP, in both formats.
+ * reopened after SIGHUP, in both formats; the v3-* ones are of format
+ * version 3 (Poly1305 chain with run ids: the re-MAC follows the version
+ * the first header says and the runs the records say).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -43,6 +45,9 @@
 
 static char dir[64], keypath[128];
 static uint8_t key[AUDIT_KEY_LEN];
+/* the record MAC of the input's log: BLAKE2b until a header says version 3 */
+static unsigned int mac_kind;
+static struct audit_chain mac_chain;
 
 static void setup(void)
 {
@@ -74,13 +79,13 @@ static void clear_dir(int dfd)
 	closedir(d);
 }
 
-/* Replace the first 64-hex run equal to old in line[0..len) by new. */
+/* Replace the first hex run equal to old in line[0..len) by new (as long). */
 static void patch_hex(char *line, size_t len, const char *old, size_t oldlen, const char *new)
 {
 	char *p = memmem(line, len, old, oldlen);
 
-	if (p && oldlen == AUDIT_MAC_HEX)
-		memcpy(p, new, AUDIT_MAC_HEX);
+	if (p)
+		memcpy(p, new, oldlen);
 }
 
 /*
@@ -95,10 +100,11 @@ static void remac(char *s, size_t n, uint8_t chain[AUDIT_MAC_LEN], uint64_t *las
 
 	for (; line < end; line = nl + 1, first = false) {
 		struct audit_rec r;
-		uint8_t mac[AUDIT_MAC_LEN];
-		size_t len, at;
+		uint8_t mac[AUDIT_MAC_LEN], run[AUDIT_RUN_LEN];
+		size_t len, at, ml;
 		const char *prev;
 		size_t plen;
+		int64_t lv;
 
 		nl = memchr(line, '\n', (size_t)(end - line));
 		if (!nl)
@@ -106,22 +112,29 @@ static void remac(char *s, size_t n, uint8_t chain[AUDIT_MAC_LEN], uint64_t *las
 		len = (size_t)(nl - line);
 		if (audit_rec_parse(line, len, &r, why, sizeof(why)))
 			continue;
+		if (first && audit_rec_int(&r, "log_version", &lv))
+			mac_kind = audit_mac_kind(lv >= 3 ? 3 : 1);
+		ml = audit_chain_maclen(mac_kind);
 		if (first && (prev = audit_rec_str(&r, "prev_mac", &plen))) {
 			char old[AUDIT_MAC_HEX];
 
-			if (plen == AUDIT_MAC_HEX) {
-				memcpy(old, prev, sizeof(old));
-				audit_hex(chain, AUDIT_MAC_LEN, hex);
+			if (plen == 2 * ml) {
+				memcpy(old, prev, plen);
+				audit_hex(chain, ml, hex);
 				if (r.body_len <= len)
-					patch_hex(line, r.body_len, old, sizeof(old), hex);
+					patch_hex(line, r.body_len, old, plen, hex);
 			}
 		}
+		/* format version 3: the one-time keys of the run the record says */
+		audit_chain_use(&mac_chain, mac_kind, key);
+		if (audit_rec_run(&r, run))
+			audit_chain_set_run(&mac_chain, run);
 		/* the mac's hex follows ,"mac":" (json) or " mac=" (audit) */
 		at = r.body_len + (r.fmt == AUDIT_FMT_JSON ? 8 : 5);
-		if (at + AUDIT_MAC_HEX <= len) {
-			audit_mac(key, chain, line, r.body_len, mac);
-			audit_hex(mac, AUDIT_MAC_LEN, hex);
-			memcpy(line + at, hex, AUDIT_MAC_HEX);
+		if (at + 2 * ml <= len) {
+			audit_chain_mac(&mac_chain, r.seq, chain, line, r.body_len, mac);
+			audit_hex(mac, ml, hex);
+			memcpy(line + at, hex, 2 * ml);
 			memcpy(chain, mac, AUDIT_MAC_LEN);
 			*last_seq = r.seq;
 		}
@@ -156,6 +169,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		setup();
 	if (size < 1)
 		return 0;
+	mac_kind = AUDIT_MAC_BLAKE2B;
+	audit_chain_wipe(&mac_chain);
 	mode = data[0];
 	first = 1 + ((mode >> 2) & 7);
 	copy = malloc(size);
@@ -198,7 +213,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		write_file(dfd, name, secs[i], lens[i]);
 	}
 	if (mode & 2) {
-		struct audit_state st = {.seq = last_seq, .segment = segno};
+		struct audit_state st = {
+		    .seq = last_seq, .segment = segno, .mac_len = audit_chain_maclen(mac_kind)};
 
 		memcpy(st.mac, chain, sizeof(st.mac));
 		audit_state_save(dfd, key, &st, false);

@@ -205,7 +205,8 @@ Test(audit_seal, a_later_epoch_key_cannot_rewrite_an_earlier_record)
 	struct audit_seal stolen;
 	struct audit_log *l = sopen();
 	char err[256], seg[128], *d, *p;
-	uint8_t prev[AUDIT_MAC_LEN], mac[AUDIT_MAC_LEN];
+	uint8_t prev[AUDIT_MAC_LEN], mac[AUDIT_MAC_LEN], run[AUDIT_RUN_LEN];
+	struct audit_chain c;
 	size_t len, s, ll;
 	int i, n;
 
@@ -223,6 +224,9 @@ Test(audit_seal, a_later_epoch_key_cannot_rewrite_an_earlier_record)
 	d = tslurp(seg, &len);
 	n = tlines(d, len);
 	memset(prev, 0, sizeof(prev));
+	/* the attacker knows the format: the one-time keys of the stolen
+	 * epoch key, the run ids from the records */
+	audit_chain_init(&c, AUDIT_MAC_POLY1305, stolen.key, NULL);
 	for (i = 1; i <= n; i++) {
 		struct audit_rec r;
 		char hex[AUDIT_MAC_HEX + 1];
@@ -231,10 +235,13 @@ Test(audit_seal, a_later_epoch_key_cannot_rewrite_an_earlier_record)
 		if ((p = memmem(d + s, ll, "\"pid\":3000,", 11)))
 			p[9] = '9';
 		cr_assert_eq(audit_rec_parse(d + s, ll - 1, &r, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(r.mac_len, AUDIT_TAG_LEN);
+		if (audit_rec_run(&r, run))
+			audit_chain_set_run(&c, run);
 		if (i >= 3) {
-			audit_mac(stolen.key, prev, d + s, r.body_len, mac);
-			audit_hex(mac, AUDIT_MAC_LEN, hex);
-			memcpy(d + s + r.body_len + 8, hex, AUDIT_MAC_HEX);
+			audit_chain_mac(&c, r.seq, prev, d + s, r.body_len, mac);
+			audit_hex(mac, AUDIT_TAG_LEN, hex);
+			memcpy(d + s + r.body_len + 8, hex, 2 * AUDIT_TAG_LEN);
 		} else {
 			memcpy(mac, r.mac, sizeof(mac));
 		}
@@ -522,4 +529,25 @@ Test(audit_seal, anchor_lines_from_syslog_and_auditd)
 	cr_expect_eq(a.seq, 17);
 	cr_expect_eq(audit_anchor_parse_line(fake, strlen(fake), &a), -1,
 		     "a process name cannot forge an anchor");
+}
+
+/* Format version 3: the run a record of an erased epoch declared is still
+ * the run of the records after the seal; a restart's scan (which holds
+ * only the newer key) must take it from there, or it would call the
+ * newer records damaged. */
+Test(audit_seal, a_clean_restart_after_a_seal_is_clean)
+{
+	struct audit_log *l = sopen();
+
+	append(l, 2, "ip");
+	next_epoch(l);
+	append(l, 2, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	l = sopen();
+	append(l, 1, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	cr_expect_eq(v.log_version, 3);
+	cr_expect_eq(v.recoveries, 0, "a clean stop, no recovery");
+	cr_expect_eq(v.starts, 2);
 }

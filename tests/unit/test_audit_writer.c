@@ -64,15 +64,18 @@ static void append_n(struct audit_log *l, int n)
 	}
 }
 
-/* Length of the line e would be written as (MAC values do not change it). */
+/* Length of the line e would be written as in a new log (format version 3;
+ * MAC values do not change it). */
 static size_t line_len(struct json_object *e, uint64_t seq)
 {
 	static const uint8_t k[AUDIT_KEY_LEN], z[AUDIT_MAC_LEN];
 	uint8_t mac[AUDIT_MAC_LEN];
+	struct audit_chain c;
 	struct sbuf b = {0};
 	size_t n;
 
-	cr_assert_eq(audit_encode(t.o.format, e, seq, k, z, &b, mac), 0);
+	audit_chain_init(&c, audit_mac_kind(AUDIT_LOG_VERSION), k, NULL);
+	cr_assert_eq(audit_encode_chain(t.o.format, e, seq, &c, z, &b, mac), 0);
 	n = b.len;
 	sb_free(&b);
 	return n;
