@@ -152,16 +152,17 @@ __noinline int pending_save_old(struct tstate *ts)
 
 /*
  * setns() entry: what the fd names (type, namespace, origin) and what the
- * thread has now. The same nsfs file as last time (checked by address and
- * inode number: 3 loads) costs no namespace reads at all.
+ * thread has now. The same nsfs file as last time (checked by the file's
+ * and its inode's address: two probe reads, the fd slot and f_inode) costs
+ * no namespace reads at all.
  */
 static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct tstate *ts;
 	struct pending *p;
+	struct inode *inode;
 	struct file *file;
-	__u64 ino;
 
 	if (!op_wanted(NSAUDIT_OP_SETNS))
 		return;
@@ -184,10 +185,10 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 	file = cur_fd_file(fd);
 	if (!file)
 		return;		/* EBADF: no type to speak of */
-	ino = BPF_CORE_READ(file, f_inode, i_ino);
-	if ((__u64)file == ts->c_file && ino == ts->c_ino) {
+	inode = BPF_CORE_READ(file, f_inode);
+	if ((__u64)file == ts->c_file && (__u64)inode == ts->c_inode) {
 		p->target_type = ts->c_type;
-		p->target_inum = ino;
+		p->target_inum = ts->c_inum;
 		p->target_id = ts->c_id;
 		p->target_ns = ts->c_ns;
 		p->via = ts->c_via;
@@ -199,7 +200,8 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 		p->target_ns = (__u64)ns;
 		p->via = nsfs_file_via(file, p->target_inum);
 		ts->c_file = (__u64)file;
-		ts->c_ino = ino;
+		ts->c_inode = (__u64)inode;
+		ts->c_inum = p->target_inum;
 		ts->c_ns = p->target_ns;
 		ts->c_id = p->target_id;
 		ts->c_type = p->target_type;

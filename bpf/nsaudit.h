@@ -112,13 +112,14 @@ enum nsaudit_lost_reason {
  * then. Coalescing (issue 16): identical consecutive records of one thread
  * (same op, type, namespaces, fd, via, flags, arg and result) are sent once,
  * with repeat = the number of calls, ts_boot_ns = the first call and
- * last_ts_boot_ns = the last; the record is flushed on any other record of
+ * last_ts_boot_ns = the last (to within one scheduler tick: the clock is
+ * read once per tick, not per call); the record is flushed on any other record of
  * the thread, on its exit and by the reader's timer. The fields from op on
  * are what "identical" compares (plus pid/tid, the same thread).
  */
 struct nsaudit_event {
 	__u64 ts_boot_ns;	/* bpf_ktime_get_boot_ns(): the (first) call */
-	__u64 last_ts_boot_ns;	/* coalesced: the last call; else 0 */
+	__u64 last_ts_boot_ns;	/* coalesced: the last call (within a tick); else 0 */
 	__u64 repeat;		/* calls this record stands for (0 and 1: one) */
 	__u64 kseq;		/* kernel-side sequence: dedup across recorder restarts */
 	__u64 cgroup_id;	/* bpf_get_current_cgroup_id() */
