@@ -788,32 +788,54 @@ int flush_held(struct bpf_iter__task *ctx)
 
 /*
  * The path argument of open/openat/openat2, captured at entry (portable:
- * no registers read at exit). Its own small task storage: every thread
- * that opens anything gets one, so it is 8 bytes, not struct tstate.
+ * no registers read at exit) for the exit, which needs it only in the rare
+ * case that the open returned an nsfs file or was refused.
+ *
+ * Not task storage: its first access in a syscall costs ~120 ns on a
+ * virtualised host (several cold objects), and every open on the machine
+ * pays for the entry. A direct-mapped table indexed by the thread id costs
+ * one store. A slot is one 64-bit word, stored and loaded whole (never
+ * torn): the thread id's bits above the index (tid < PID_MAX_LIMIT = 2^22)
+ * in the top 8 bits, the pointer below (user addresses fit in 56 bits,
+ * LA57 included). An exit that finds another thread's tag (same low tid
+ * bits, in an open at the same time) reports the open without its path,
+ * as it does for a pointer it cannot read: the record itself is never lost.
  */
+#define OPEN_SLOT_BITS	14
+#define OPEN_PTR_BITS	56
+#define OPEN_PTR_MASK	((1ULL << OPEN_PTR_BITS) - 1)
+
+/* a map of its own, not .bss: the reader copies .bss for the loss counters */
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1 << OPEN_SLOT_BITS);
+	__type(key, __u32);
 	__type(value, __u64);
-} open_arg SEC(".maps");
+} open_slot SEC(".maps");
 
 static __always_inline void open_enter(__u64 upath)
 {
-	__u64 *slot = bpf_task_storage_get(&open_arg, bpf_get_current_task_btf(), 0,
-					   BPF_LOCAL_STORAGE_GET_F_CREATE);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 idx = tid & ((1 << OPEN_SLOT_BITS) - 1);
+	__u64 *slot = bpf_map_lookup_elem(&open_slot, &idx);
 
 	if (slot)
-		*slot = upath;
-	/* no slot (allocation failed): the exit reports the open with no path */
+		*slot = ((__u64)(tid >> OPEN_SLOT_BITS) << OPEN_PTR_BITS) | (upath & OPEN_PTR_MASK);
 }
 
 /* The path argument of the open being exited, or NULL. */
 static __always_inline const char *open_path_arg(void)
 {
-	__u64 *slot = bpf_task_storage_get(&open_arg, bpf_get_current_task_btf(), 0, 0);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 idx = tid & ((1 << OPEN_SLOT_BITS) - 1);
+	__u64 *slot = bpf_map_lookup_elem(&open_slot, &idx), v;
 
-	return slot ? (const char *)*slot : NULL;
+	if (!slot)
+		return NULL;
+	v = *slot;
+	if (v >> OPEN_PTR_BITS != (__u64)(tid >> OPEN_SLOT_BITS))
+		return NULL;
+	return (const char *)(v & OPEN_PTR_MASK);
 }
 
 #define NSAUDIT_EPERM	1
