@@ -50,7 +50,8 @@ struct audit_log {
 	dev_t seg_dev;
 	ino_t seg_ino;
 	bool need_header; /* current segment has no header yet */
-	bool dirty;	  /* written since the last flush */
+	bool dirty;	  /* written since the last flush's fdatasync */
+	int64_t sync_ns;  /* when that was (CLOCK_MONOTONIC) */
 	bool stopped;	  /* --on-full stop hit */
 
 	uint64_t suspended; /* dropped in this full-disk episode */
@@ -66,6 +67,9 @@ struct audit_log {
 	uint64_t batch_seq0;		   /* seq and chain value before its first */
 	uint8_t batch_mac0[AUDIT_MAC_LEN];
 };
+
+/* --sync batch: a flush syncs the segment at most this often (log.c) */
+#define AUDIT_SYNC_GROUP_NS 40000000LL
 
 /* log.c */
 void seterr(struct audit_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
