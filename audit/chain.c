@@ -311,34 +311,40 @@ int audit_state_load(int dirfd, struct audit_keyring *kr, struct audit_state *st
 	return 1;
 }
 
-int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct audit_state *st,
-		     bool sync)
+int audit_state_format(const uint8_t key[AUDIT_KEY_LEN], const struct audit_state *st,
+		       char buf[AUDIT_STATE_LINE_MAX])
 {
-	static const char tmp[] = AUDIT_STATE_FILE ".tmp";
-	char buf[512], machex[AUDIT_MAC_HEX + 1];
+	char machex[AUDIT_MAC_HEX + 1];
 	uint8_t smac[AUDIT_MAC_LEN];
-	int fd, len;
+	int len;
 
 	audit_hex(st->mac, st->mac_len ? st->mac_len : AUDIT_MAC_LEN, machex);
 	if (st->version >= 2)
-		len = snprintf(buf, sizeof(buf),
+		len = snprintf(buf, AUDIT_STATE_LINE_MAX,
 			       "nsaudit-state v2 seq=%" PRIu64 " segment=%u mac=%s epoch=%" PRIu64
 			       " lost_total=%" PRIu64 " log_id=%s clean=%d",
 			       st->seq, st->segment, machex, st->epoch, st->lost_total,
 			       st->log_id[0] ? st->log_id : "0000000000000000", st->clean ? 1 : 0);
 	else
-		len = snprintf(buf, sizeof(buf),
+		len = snprintf(buf, AUDIT_STATE_LINE_MAX,
 			       "nsaudit-state v1 seq=%" PRIu64 " segment=%u mac=%s clean=%d",
 			       st->seq, st->segment, machex, st->clean ? 1 : 0);
 	state_mac(key, buf, (size_t)len, smac);
 	audit_hex(smac, AUDIT_MAC_LEN, machex);
-	len += snprintf(buf + len, sizeof(buf) - (size_t)len, " smac=%s\n", machex);
+	len += snprintf(buf + len, AUDIT_STATE_LINE_MAX - (size_t)len, " smac=%s\n", machex);
+	return len;
+}
+
+int audit_state_write(int dirfd, const char *line, size_t len, bool sync)
+{
+	static const char tmp[] = AUDIT_STATE_FILE ".tmp";
+	int fd;
 
 	unlinkat(dirfd, tmp, 0);
 	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, buf, (size_t)len) || (sync && fsync(fd))) {
+	if (write_all(fd, line, len) || (sync && fsync(fd))) {
 		close(fd);
 		unlinkat(dirfd, tmp, 0);
 		return -1;
@@ -349,4 +355,13 @@ int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct a
 	if (sync && fsync(dirfd))
 		return -1;
 	return 0;
+}
+
+int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct audit_state *st,
+		     bool sync)
+{
+	char buf[AUDIT_STATE_LINE_MAX];
+	int len = audit_state_format(key, st, buf);
+
+	return audit_state_write(dirfd, buf, (size_t)len, sync);
 }

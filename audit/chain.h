@@ -138,5 +138,11 @@ int audit_state_load(int dirfd, struct audit_keyring *kr, struct audit_state *st
  * the key of st->epoch (version 2) or the static key (version 1). */
 int audit_state_save(int dirfd, const uint8_t key[AUDIT_KEY_LEN], const struct audit_state *st,
 		     bool sync);
+/* The two halves of audit_state_save: the MAC'd line (its length), and
+ * writing a line (another thread may write what this one formatted). */
+#define AUDIT_STATE_LINE_MAX 512
+int audit_state_format(const uint8_t key[AUDIT_KEY_LEN], const struct audit_state *st,
+		       char buf[AUDIT_STATE_LINE_MAX]);
+int audit_state_write(int dirfd, const char *line, size_t len, bool sync);
 
 #endif
