@@ -315,7 +315,8 @@ int audit_log_append(struct audit_log *l, struct json_object *rec)
 	return emit(l, rec);
 }
 
-int save_state(struct audit_log *l, bool clean)
+/* The state file's line for the last record written, MAC'd. */
+int state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_LINE_MAX])
 {
 	struct audit_state st = {
 	    .seq = l->seq - 1, .segment = l->segno, .clean = clean, .mac_len = l->mac_len};
@@ -329,7 +330,19 @@ int save_state(struct audit_log *l, bool clean)
 	} else {
 		st.version = 1;
 	}
-	if (audit_state_save(l->dirfd, l->key, &st, true)) {
+	return audit_state_format(l->key, &st, buf);
+}
+
+int save_state(struct audit_log *l, bool clean)
+{
+	char line[AUDIT_STATE_LINE_MAX];
+	int len;
+
+	/* a background sync writes an older line: it goes first */
+	if (sync_reap(l, true) < 0)
+		return -1;
+	len = state_line(l, clean, line);
+	if (audit_state_write(l->dirfd, line, (size_t)len, true)) {
 		seterr(l, "%s/%s: %s", l->dir, AUDIT_STATE_FILE, strerror(errno));
 		return -1;
 	}
@@ -442,10 +455,17 @@ void audit_log_note_lost_total(struct audit_log *l, uint64_t lost_total)
 int audit_log_flush(struct audit_log *l)
 {
 	int64_t now;
+	int rc;
 
 	if (audit_log_commit(l))
 		return -1;
-	if (!l->dirty || l->o.sync == AUDIT_SYNC_NONE || l->fd < 0)
+	if (l->o.sync == AUDIT_SYNC_NONE || l->fd < 0)
+		return 0;
+	/* a sync in the background: the next flush syncs what came since */
+	rc = sync_reap(l, false);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (!l->dirty)
 		return 0;
 	/*
 	 * Group commit: one fdatasync per drain of a flooded reader (several
@@ -457,6 +477,12 @@ int audit_log_flush(struct audit_log *l)
 	now = now_ns();
 	if (l->o.sync == AUDIT_SYNC_BATCH && now - l->sync_ns < AUDIT_SYNC_GROUP_NS)
 		return 0;
+	l->sync_ns = now;
+	/* a large one goes to the background, so that formatting goes on
+	 * while the disk writes (log_sync.c) */
+	if (l->o.sync == AUDIT_SYNC_BATCH && sync_pending_bytes(l) >= AUDIT_SYNC_ASYNC_BYTES &&
+	    !sync_start(l))
+		return 0;
 	/*
 	 * The state file only ever names a record that is already on stable
 	 * storage; then a log shorter than the state says was cut, not torn.
@@ -465,8 +491,7 @@ int audit_log_flush(struct audit_log *l)
 		seterr(l, "fsync segment %u: %s", l->segno, strerror(errno));
 		return -1;
 	}
-	l->sync_ns = now;
-	l->dirty = false;
+	sync_done(l);
 	return save_state(l, false);
 }
 
@@ -498,6 +523,7 @@ int audit_log_reopen(struct audit_log *l)
 
 void free_log(struct audit_log *l)
 {
+	sync_reap(l, true);
 	if (l->fd >= 0)
 		close(l->fd);
 	if (l->lockfd >= 0)

@@ -51,7 +51,10 @@ struct audit_log {
 	ino_t seg_ino;
 	bool need_header; /* current segment has no header yet */
 	bool dirty;	  /* written since the last flush's fdatasync */
-	int64_t sync_ns;  /* when that was (CLOCK_MONOTONIC) */
+	int64_t sync_ns;  /* when that started (CLOCK_MONOTONIC) */
+	unsigned int sync_segno; /* and where the segment was then */
+	uint64_t sync_size;
+	struct log_sync *bg; /* a sync in the background (log_sync.c), or NULL */
 	bool stopped;	  /* --on-full stop hit */
 
 	uint64_t suspended; /* dropped in this full-disk episode */
@@ -71,7 +74,11 @@ struct audit_log {
 /* --sync batch: a flush syncs the segment at most this often (log.c) */
 #define AUDIT_SYNC_GROUP_NS 40000000LL
 
+/* ... in the background when at least this much is to be synced */
+#define AUDIT_SYNC_ASYNC_BYTES (1024 * 1024)
+
 /* log.c */
+int state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_LINE_MAX]);
 void seterr(struct audit_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *format_name(enum audit_format f);
 /* One of the log's own records: {"time":..,"op":"log","action":ACTION}. */
@@ -95,6 +102,17 @@ void rekey(struct audit_log *l);
  * failed: the records it held are MAC'd again under the new one). */
 void new_run(struct audit_log *l);
 void free_log(struct audit_log *l);
+
+/* log_sync.c: the group commit's fdatasync and state file, on a thread */
+/* bytes written to the segment since the last sync started */
+uint64_t sync_pending_bytes(const struct audit_log *l);
+/* a sync (synchronous) is done: what it covered is no longer pending */
+void sync_done(struct audit_log *l);
+/* start one in the background: 0, or -1 (do it here instead) */
+int sync_start(struct audit_log *l);
+/* the background sync, if any: 0 done (or none), 1 still running (only
+ * when !wait), -1 it failed (the error set) */
+int sync_reap(struct audit_log *l, bool wait);
 
 /* log_rotate.c */
 int sync_dir(struct audit_log *l);
