@@ -160,9 +160,6 @@ vmtest: deps all
 # The benchmarks' own programs (load generator, empty-hook floor).
 include bench/bench.mk
 
-bench: deps all $(BENCH_BINS)
-	bench/run.sh
-
 # Recorder throughput without the kernel side: synthetic records through
 # the real formatter, log append, MAC and writes (tests/perf/recorder_rate.c).
 PERF_BINS := $(patsubst tests/perf/%.c,$(BUILD)/perf/%,$(wildcard tests/perf/*.c))
@@ -173,6 +170,10 @@ $(BUILD)/perf/%: tests/perf/%.c $(LIB_OBJS)
 perf: $(PERF_BINS)
 	$(BUILD)/perf/recorder_rate -n 1000000 -p fields
 	$(BUILD)/perf/recorder_rate -n 1000000 -p object
+
+# make bench also runs the recorder alone (bench/run.sh: run_harness).
+bench: deps all $(BENCH_BINS) $(PERF_BINS)
+	bench/run.sh
 
 # PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.
 SBINDIR        ?= $(PREFIX)/sbin

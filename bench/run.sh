@@ -24,6 +24,7 @@ BUILD=${BUILD:-build}
 NSAUDIT=${NSAUDIT:-$ROOT/$BUILD/nsaudit}
 DRIVER=${DRIVER:-$ROOT/$BUILD/bench/driver}
 FLOOR=${FLOOR:-$ROOT/$BUILD/bench/floor}
+HARNESS=${HARNESS:-$ROOT/$BUILD/perf/recorder_rate}
 OUT_JSON=${BENCH_JSON:-$ROOT/$BUILD/bench.json}
 ROUNDS=${BENCH_ROUNDS:-5}
 RATE_SECS=${BENCH_RATE_SECS:-5}
@@ -35,6 +36,7 @@ N_PACED=20000 PACE_BATCH=1000 PACE_US=25000
 N_BURST=50000		# setns back to back, as fast as one thread can
 N_OC=100000		# open+close of an unrelated file, back to back
 N_SYNC=10000		# paced setns under each --sync setting
+N_HARNESS=1000000	# records through the recorder alone (run_harness)
 N_RARE=$((RATE_SECS * 40))	# rounds of rare operations during a mixed flood
 COMM=nsbench		# the driver's process name (prctl), to find its records
 RARE_COMM=nsrare	# the mixed flood's process of rare operations
@@ -713,6 +715,24 @@ run_rate() {
 }
 
 # value NAME: this round's sample of NAME (empty if none)
+# The recorder's user-space half alone (tests/perf/recorder_rate): 1 M
+# synthetic setns records through the enrichment, the formatter, the MAC
+# and --sync batch writes into a log in the bench's tmp dir, on one core,
+# with no producer to limit it (on this 2-CPU machine the producers of the
+# max-rate runs offer far less than 1 M setns/s).
+run_harness() {
+	local out
+	[ -x "$HARNESS" ] || { na recorder_disk_records_per_s "tests/perf/recorder_rate not built"; return; }
+	rm -rf "$T/harness"
+	out=$("$HARNESS" -n "$N_HARNESS" -p fields -s batch -d "$T/harness" 2>/dev/null) ||
+		{ log "recorder_rate failed: $out"; return; }
+	rm -rf "$T/harness"
+	log "[round $ROUND/$ROUNDS] recorder alone: $out"
+	sample recorder_disk_records_per_s "$(field records_per_s "$out")"
+	sample recorder_disk_cpu_ns_per_record "$(field cpu_ns_per_record "$out")"
+	sample recorder_disk_records_per_cpu_s "$(awk -v c="$(field cpu_ns_per_record "$out")" 'BEGIN { printf "%.0f", (c > 0 ? 1e9 / c : 0) }')"
+}
+
 value() { awk -F'\t' -v r="$ROUND" -v m="$1" '$1 == r && $2 == m { v = $3 } END { print v }' "$SAMPLES"; }
 
 # ratios of this round's samples, measured side by side in the round
@@ -822,6 +842,7 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 		run_rate 1 flood
 		run_rate 2 flood
 		sample rare_lost_under_flood "$RARE_LOST"
+		run_harness
 	fi
 	[ "$RATE_HWM" -gt 0 ] && sample rss_kib "$RATE_HWM"
 	round_ratios
@@ -960,6 +981,8 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		 then " (bounded by the offered rate)" else "" end)),
 	target("recorder_records_per_cpu_s"; ">= 1000000 (one core)";
 		(if med("recorder_records_per_cpu_s") then med("recorder_records_per_cpu_s") >= 1000000 else null end); ""),
+	target("recorder_disk_records_per_s"; ">= 1000000 (wall, recorder alone)";
+		(if med("recorder_disk_records_per_s") then med("recorder_disk_records_per_s") >= 1000000 else null end); ""),
 	target("seal_throughput_ratio"; ">= 0.90";
 		(if med("seal_throughput_ratio") then med("seal_throughput_ratio") >= 0.9 else null end); "")
   ]
@@ -1018,6 +1041,9 @@ def row($k; $what):
 (row("max_rate_records_per_s"; "records/s the recorder wrote, one record per call, 1 producer") | @tsv),
 (row("recorder_cpu_ns_per_record"; "recorder CPU per record (all threads), ns") | @tsv),
 (row("recorder_records_per_cpu_s"; "records per second of recorder CPU") | @tsv),
+(row("recorder_disk_records_per_s"; "records/s to disk, recorder alone (synthetic, --sync batch, 1 core)") | @tsv),
+(row("recorder_disk_cpu_ns_per_record"; "its CPU per record, ns") | @tsv),
+(row("recorder_disk_records_per_cpu_s"; "its records per CPU-second") | @tsv),
 (row("seal_legacy_records_per_s"; "the same records/s with a key of the previous kind (no sealing)") | @tsv),
 (row("seal_legacy_cpu_ns_per_record"; "recorder CPU per record, key of the previous kind, ns") | @tsv),
 (row("seal_throughput_ratio"; "records per recorder CPU-second, sealed / previous kind (same round)") | @tsv),
