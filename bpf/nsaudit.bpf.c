@@ -96,7 +96,7 @@ static __always_inline struct file *cur_fd_file(int fd)
  * The namespace of type t the thread has now, from the cache when the
  * thread's nsproxy and user namespace are those of the last look.
  */
-static __always_inline void cur_ns(struct tstate *ts, struct task_struct *task, int t,
+static __always_inline void cur_ns(struct tstate *ts, const struct task_nsset *set, int t,
 				   __u32 *inum, __u64 *id)
 {
 	struct ns_common *ns;
@@ -108,7 +108,7 @@ static __always_inline void cur_ns(struct tstate *ts, struct task_struct *task, 
 		*id = ts->cur_id[t];
 		return;
 	}
-	ns = task_ns_btf(task, t);
+	ns = nsset_ns_btf(set, t);
 	*inum = 0;
 	*id = 0;
 	if (ns)
@@ -118,10 +118,17 @@ static __always_inline void cur_ns(struct tstate *ts, struct task_struct *task, 
 	ts->c_valid |= 1u << t;
 }
 
-/* Forget the cache unless the thread's nsproxy and user ns are the same. */
-static __always_inline void cache_check(struct tstate *ts, struct task_struct *task)
+/*
+ * Load the thread's namespace set, and forget the cache unless its
+ * nsproxy and user ns are those of the last look.
+ */
+static __always_inline void cache_check(struct tstate *ts, struct task_nsset *set)
 {
-	__u64 nsp = (__u64)task->nsproxy, uns = (__u64)task->cred->user_ns;
+	__u64 nsp, uns;
+
+	task_nsset_btf(set, bpf_get_current_task_btf());
+	nsp = (__u64)set->nsp;
+	uns = (__u64)set->user;
 
 	if (nsp != ts->c_nsproxy || uns != ts->c_userns) {
 		ts->c_valid = 0;
@@ -134,18 +141,18 @@ static __always_inline void cache_check(struct tstate *ts, struct task_struct *t
  * (a global subprogram: verified once). */
 __noinline int pending_save_old(struct tstate *ts)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_nsset set;
 	struct pending *p;
 	int t;
 
 	if (!ts)
 		return 0;
 	p = &ts->p;
-	cache_check(ts, task);
+	cache_check(ts, &set);
 	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		if (p->nsmask & (1u << t))
-			cur_ns(ts, task, t, &p->old_inum[t], &p->old_id[t]);
+			cur_ns(ts, &set, t, &p->old_inum[t], &p->old_id[t]);
 	}
 	return 0;
 }
@@ -158,7 +165,7 @@ __noinline int pending_save_old(struct tstate *ts)
  */
 static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_nsset set;
 	struct tstate *ts;
 	struct pending *p;
 	struct inode *inode;
@@ -180,7 +187,7 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 	p->target_id = 0;
 	p->target_ns = 0;
 	p->target_type = NSAUDIT_NS_UNKNOWN;
-	cache_check(ts, task);
+	cache_check(ts, &set);
 
 	file = cur_fd_file(fd);
 	if (!file)
@@ -214,7 +221,7 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 	}
 	if (p->target_type < NSAUDIT_NS_MAX) {
 		p->nsmask = 1u << p->target_type;
-		cur_ns(ts, task, p->target_type, &p->old_inum[p->target_type & 7],
+		cur_ns(ts, &set, p->target_type, &p->old_inum[p->target_type & 7],
 		       &p->old_id[p->target_type & 7]);
 	} else if (p->nsmask) {
 		pending_save_old(ts);
@@ -247,7 +254,7 @@ static __always_inline void switch_key(struct ev_key *k, struct pending *p, int 
  */
 __noinline int emit_switch(struct tstate *ts, long ret)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_nsset set;
 	struct pending *p;
 	struct ev_key k;
 	int t;
@@ -261,6 +268,7 @@ __noinline int emit_switch(struct tstate *ts, long ret)
 		commit_key(ts, &k, 0);
 		return 0;
 	}
+	task_nsset_btf(&set, bpf_get_current_task_btf());
 	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		struct ns_common *ns;
@@ -270,7 +278,7 @@ __noinline int emit_switch(struct tstate *ts, long ret)
 			continue;
 		switch_key(&k, p, t, ret);
 		if (ret == 0) {
-			ns = task_ns_btf(task, t);
+			ns = nsset_ns_btf(&set, t);
 			if (ns) {
 				ns_ident_btf(ns, &k.ns_inum, &k.ns_id);
 				refs = ns_refcount_btf(ns);

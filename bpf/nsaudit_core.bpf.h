@@ -166,14 +166,34 @@ static __always_inline __u32 ns_refcount_as(struct ns_common *ns, const bool btf
 }
 
 /*
- * The namespace of one type that a task has. pid and time are the
- * *_for_children ones: that is what setns() and unshare() change.
+ * Where a task's namespaces hang: its nsproxy and its user namespace.
+ * Loaded once per program path and then indexed by type, because each
+ * pointer load off the current task (a trusted pointer) makes the 6.18
+ * verifier search all of vmlinux BTF for "__safe_trusted"/"__safe_rcu"
+ * flavours, four linear scans a load; loads off these two pointers (no
+ * longer trusted) cost it nothing. In an unrolled loop over the eight
+ * types that was most of the start-up time.
  */
-static __always_inline struct ns_common *task_ns_as(struct task_struct *task, int type,
-						    const bool btf)
-{
-	struct nsproxy *nsp = NS_LOAD(btf, task, nsproxy);
+struct task_nsset {
+	struct nsproxy *nsp;
 	struct user_namespace *user;
+};
+
+static __always_inline void task_nsset_as(struct task_nsset *s, struct task_struct *task,
+					  const bool btf)
+{
+	s->nsp = NS_LOAD(btf, task, nsproxy);
+	s->user = btf ? task->cred->user_ns : BPF_CORE_READ(task, cred, user_ns);
+}
+
+/*
+ * The namespace of one type in a set. pid and time are the *_for_children
+ * ones: that is what setns() and unshare() change.
+ */
+static __always_inline struct ns_common *nsset_ns_as(const struct task_nsset *s, int type,
+						     const bool btf)
+{
+	struct nsproxy *nsp = s->nsp;
 	struct pid_namespace *pid;
 	struct cgroup_namespace *cg;
 	struct time_namespace *time;
@@ -182,10 +202,8 @@ static __always_inline struct ns_common *task_ns_as(struct task_struct *task, in
 	struct uts_namespace *uts;
 	struct net *net;
 
-	if (type == NSAUDIT_NS_USER) {
-		user = btf ? task->cred->user_ns : BPF_CORE_READ(task, cred, user_ns);
-		return user ? &user->ns : NULL;
-	}
+	if (type == NSAUDIT_NS_USER)
+		return s->user ? &s->user->ns : NULL;
 	if (!nsp)	/* an exiting task */
 		return NULL;
 	switch (type) {
@@ -214,12 +232,30 @@ static __always_inline struct ns_common *task_ns_as(struct task_struct *task, in
 	return NULL;
 }
 
+/* The namespace of one type that a task has (one lookup: a set of one). */
+static __always_inline struct ns_common *task_ns_as(struct task_struct *task, int type,
+						    const bool btf)
+{
+	struct task_nsset s;
+
+	if (type == NSAUDIT_NS_USER) {
+		s.nsp = NULL;
+		s.user = btf ? task->cred->user_ns : BPF_CORE_READ(task, cred, user_ns);
+	} else {
+		s.nsp = NS_LOAD(btf, task, nsproxy);
+		s.user = NULL;
+	}
+	return nsset_ns_as(&s, type, btf);
+}
+
 #define ns_ident(ns, inum, id)		ns_ident_as(ns, inum, id, false)
 #define ns_ident_btf(ns, inum, id)	ns_ident_as(ns, inum, id, true)
 #define ns_refcount(ns)			ns_refcount_as(ns, false)
 #define ns_refcount_btf(ns)		ns_refcount_as(ns, true)
 #define task_ns(task, type)		task_ns_as(task, type, false)
 #define task_ns_btf(task, type)		task_ns_as(task, type, true)
+#define task_nsset_btf(s, task)		task_nsset_as(s, task, true)
+#define nsset_ns_btf(s, type)		nsset_ns_as(s, type, true)
 
 static __always_inline __u32 task_loginuid(struct task_struct *task)
 {
