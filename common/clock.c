@@ -14,3 +14,8 @@ int64_t now_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
 }
+
+int64_t now_coarse_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC_COARSE);
+}

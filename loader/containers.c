@@ -275,7 +275,7 @@ static void read_namespaces(struct container_info *ci)
 
 void containers_refresh(struct containers *c, bool force)
 {
-	int64_t now = now_ns();
+	int64_t now = now_coarse_ns();
 	int i, j;
 
 	if (!force && now - c->refreshed_ns < (c->creating ? REFRESH_BUSY_NS : REFRESH_NS))
@@ -434,7 +434,7 @@ const struct container_info *containers_by_actor(struct containers *c, uint32_t 
 						 const char *comm, uint32_t ppid)
 {
 	struct actor_ent *a = &c->actors[pid % ACTOR_SLOTS];
-	int64_t now = now_ns();
+	int64_t now = now_coarse_ns();
 	int idx;
 
 	if (a->pid == pid && !strncmp(a->comm, comm, sizeof(a->comm)) && a->gen == c->gen &&

@@ -502,8 +502,8 @@ struct nsnames *nsnames_new(void)
 		watch_netns(n);
 	}
 	n->ctr = containers_new(NULL);
-	scan_proc(n, now_ns());
-	reread_mounts(n, now_ns());
+	scan_proc(n, now_coarse_ns());
+	reread_mounts(n, now_coarse_ns());
 	return n;
 }
 
@@ -585,7 +585,7 @@ static bool resolve(struct nsnames *n, int type, uint32_t inum, uint32_t hint, c
 		    size_t len)
 {
 	const struct container_info *ci;
-	int64_t now = now_ns();
+	int64_t now = now_coarse_ns();
 	const char *s;
 
 	if (type < 0 || type >= NSAUDIT_NS_MAX || !inum)
