@@ -70,10 +70,27 @@ run_unit() {	# run_unit [BINARY LABEL]
 	count "$log/unit.out"
 }
 
+# A test run killed with SIGKILL (a timeout, a lost session) skips its EXIT
+# traps, and its recorder's pinned programs stay attached: later tests and
+# the bench's "untraced" baselines would run traced. The tests' and the
+# bench's pin directories end in their shell's pid: one whose process is
+# gone is detached here, and the run says so.
+clear_stale_pins() {
+	local d pid
+	for d in /sys/fs/bpf/nsaudit-it-*[0-9] /sys/fs/bpf/nsaudit-soak-*[0-9] \
+		 /sys/fs/bpf/nsaudit-bench-*[0-9]; do
+		[ -d "$d" ] || continue
+		pid=${d##*-}
+		kill -0 "$pid" 2>/dev/null && continue
+		"$BUILD/nsaudit" detach --pin-dir "$d" >/dev/null 2>&1 &&
+			echo "note: detached the pins a killed run left in $d"
+	done
+}
+
 run_integration() {
 	local t out rc
 	echo "== integration tests (real BPF on $(uname -r))"
-	[ "$(id -u)" = 0 ] && tests/lib/mount-fs.sh
+	[ "$(id -u)" = 0 ] && tests/lib/mount-fs.sh && clear_stale_pins
 	for t in "$INTEGRATION_DIR"/*.sh; do
 		[ -x "$t" ] || continue
 		echo "-- $t"
