@@ -272,6 +272,41 @@ measure() {
 	M_CALLS=$((M_CALLS + N_BURST + N_BURST / 10 + 1))
 }
 
+# "run_time_ns run_cnt" summed over the programs whose name matches RE
+prog_stats() {
+	bpftool prog show -j 2>/dev/null | jq -r --arg re "$1" '
+		[.[] | select(.name != null and (.name | test($re)))] |
+		"\(map(.run_time_ns // 0) | add // 0) \(map(.run_cnt // 0) | add // 0)"'
+}
+
+# prog_ns NAME: the kernel's own timing (bpf_stats) of the programs NAME
+# (record or floor) runs on the open and setns hooks, in ns per call (two
+# runs: entry and exit); sets P_OC_NS P_SETNS_NS. The CPU ratios cannot
+# resolve a difference of tens of ns per call on a busy machine; this can.
+# A run of its own, after the pair's traced run: the stats' two clock
+# reads per program run must not be in the ratios.
+prog_ns() {
+	local oc setns s0 s1
+	P_OC_NS="" P_SETNS_NS=""
+	case $1 in
+	record) oc='^tp_(enter|exit)_openat$' setns='^tp_(enter|exit)_setns$' ;;
+	floor) oc='^floor_tp$' setns='^floor_tp$' ;;
+	*) return 0 ;;
+	esac
+	sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null || return 0
+	s0=$(prog_stats "$oc")
+	"$DRIVER" lat openclose "$N_OC" >/dev/null
+	s1=$(prog_stats "$oc")
+	P_OC_NS=$(awk -v a="$s0" -v b="$s1" 'BEGIN { split(a, x); split(b, y);
+		if (y[2] > x[2]) printf "%.1f", 2 * (y[1] - x[1]) / (y[2] - x[2]) }')
+	s0=$(prog_stats "$setns")
+	"$DRIVER" lat setns "$N_PACED" "$PACE_BATCH" "$PACE_US" >/dev/null
+	s1=$(prog_stats "$setns")
+	P_SETNS_NS=$(awk -v a="$s0" -v b="$s1" 'BEGIN { split(a, x); split(b, y);
+		if (y[2] > x[2]) printf "%.1f", 2 * (y[1] - x[1]) / (y[2] - x[2]) }')
+	sysctl -qw kernel.bpf_stats_enabled=0
+}
+
 # wait_ready FILE PATTERN TIMEOUT_S PID: 0 once PATTERN is in FILE
 wait_ready() {
 	local i
@@ -521,6 +556,13 @@ run_config() {
 	[ "$name" = record ] && suffix=nsaudit added=setns_added_ns_nsaudit oc=openclose_ratio_nsaudit
 	# the floor's two figures go by the names issue 16 gave them
 	[ "$name" = floor ] && added=floor_setns_added_ns oc=floor_openclose_ratio
+	if [ "$name" = record ] || [ "$name" = floor ]; then
+		prog_ns "$name"
+		[ -n "$P_OC_NS" ] && sample "openclose_prog_ns_$suffix" "$P_OC_NS"
+		[ -n "$P_SETNS_NS" ] && sample "setns_prog_ns_$suffix" "$P_SETNS_NS"
+		[ "$name" = floor ] && sample floor_openclose_cpu_ns "$t_oc"
+		t_calls=$((t_calls + N_PACED + N_PACED / 10 + 1))
+	fi
 	if [ "$name" = audit ]; then
 		local w1
 		w1=$(auditctl -s | awk '$1 == "backlog_wait_time_actual" { print $2 }')
@@ -744,6 +786,20 @@ round_ratios() {
 	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ] && sample setns_added_over_floor_trace "$(ratio "$a" "$b")"
 	a=$(value openclose_ratio_nsaudit) b=$(value floor_openclose_ratio)
 	[ -n "$a" ] && [ -n "$b" ] && sample openclose_over_floor "$(ratio "$a" "$b")"
+	# the same from the kernel's timing of the programs: what nsaudit's
+	# open programs cost beyond empty ones, on top of an open+close with
+	# the floor attached
+	a=$(value openclose_prog_ns_nsaudit) b=$(value openclose_prog_ns_floor)
+	if [ -n "$a" ] && [ -n "$b" ]; then
+		sample openclose_prog_added_ns "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a - b }')"
+		local f
+		f=$(value floor_openclose_cpu_ns)
+		[ -n "$f" ] && sample openclose_over_floor_kernel \
+			"$(awk -v a="$a" -v b="$b" -v f="$f" 'BEGIN { printf "%.4f", (f > 0 ? (f + a - b) / f : 0) }')"
+	fi
+	a=$(value setns_prog_ns_nsaudit) b=$(value setns_prog_ns_floor)
+	[ -n "$a" ] && [ -n "$b" ] && sample setns_prog_added_ns \
+		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a - b }')"
 	# sealing: throughput of one recorder core (CPU per record, inverted),
 	# which the share of a 2-CPU machine the recorder gets does not move;
 	# and the wall records/s, which it does
@@ -1020,6 +1076,13 @@ def row($k; $what):
 (row("setns_added_over_floor"; "setns: nsaudit record'"'"'s added CPU / the floor'"'"'s (same round)") | @tsv),
 (row("setns_added_over_floor_trace"; "setns: nsaudit trace'"'"'s added CPU / the floor'"'"'s") | @tsv),
 (row("openclose_over_floor"; "open+close CPU, nsaudit record / the floor (same round)") | @tsv),
+(row("openclose_prog_ns_nsaudit"; "bpf_stats: ns per open+close in nsaudit'"'"'s open programs (entry + exit)") | @tsv),
+(row("openclose_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
+(row("openclose_prog_added_ns"; "bpf_stats: nsaudit'"'"'s open programs beyond empty ones, ns per open+close") | @tsv),
+(row("openclose_over_floor_kernel"; "open+close with the floor plus that, / open+close with the floor") | @tsv),
+(row("setns_prog_ns_nsaudit"; "bpf_stats: ns per setns in nsaudit'"'"'s setns programs (entry + exit)") | @tsv),
+(row("setns_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
+(row("setns_prog_added_ns"; "bpf_stats: nsaudit'"'"'s setns programs beyond empty ones, ns per setns") | @tsv),
 (row("max_rate_1p"; "setns records/s on disk, 1 producer, \($recorder)") | @tsv),
 (row("max_rate_2p"; "setns records/s on disk, 2 producers, \($recorder)") | @tsv),
 (row("offered_rate_1p"; "setns/s called meanwhile, 1 producer") | @tsv),
