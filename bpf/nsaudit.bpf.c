@@ -296,7 +296,7 @@ __noinline int emit_switch(struct tstate *ts, long ret)
 static __always_inline void setns_exit(long ret)
 {
 	struct tstate *ts = tstate_pending(NSAUDIT_OP_SETNS);
-	struct task_struct *task;
+	struct task_nsset set;
 	struct pending *p;
 	struct ev_key k;
 	__u32 refs = 0;
@@ -322,11 +322,11 @@ static __always_inline void setns_exit(long ret)
 	k.ns_id = p->target_id;
 	k.flags |= NSAUDIT_F_HAS_NS;
 	if (ret == 0) {
-		task = bpf_get_current_task_btf();
+		task_nsset_btf(&set, bpf_get_current_task_btf());
 		ts->cur_inum[t] = p->target_inum;
 		ts->cur_id[t] = p->target_id;
-		ts->c_nsproxy = (__u64)task->nsproxy;
-		ts->c_userns = (__u64)task->cred->user_ns;
+		ts->c_nsproxy = (__u64)set.nsp;
+		ts->c_userns = (__u64)set.user;
 		if (coalesce && ts->held_state == HELD_IDLE && key_equal(&ts->held, &k))
 			refs = 0;	/* a repeat keeps the first call's count */
 		else

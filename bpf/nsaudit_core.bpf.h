@@ -179,11 +179,17 @@ struct task_nsset {
 	struct user_namespace *user;
 };
 
+static __always_inline struct user_namespace *task_userns_as(struct task_struct *task,
+							     const bool btf)
+{
+	return btf ? task->cred->user_ns : BPF_CORE_READ(task, cred, user_ns);
+}
+
 static __always_inline void task_nsset_as(struct task_nsset *s, struct task_struct *task,
 					  const bool btf)
 {
 	s->nsp = NS_LOAD(btf, task, nsproxy);
-	s->user = btf ? task->cred->user_ns : BPF_CORE_READ(task, cred, user_ns);
+	s->user = task_userns_as(task, btf);
 }
 
 /*
@@ -236,15 +242,13 @@ static __always_inline struct ns_common *nsset_ns_as(const struct task_nsset *s,
 static __always_inline struct ns_common *task_ns_as(struct task_struct *task, int type,
 						    const bool btf)
 {
-	struct task_nsset s;
+	/* only the pointer the type needs: one probe read chain, not two */
+	struct task_nsset s = {};
 
-	if (type == NSAUDIT_NS_USER) {
-		s.nsp = NULL;
-		s.user = btf ? task->cred->user_ns : BPF_CORE_READ(task, cred, user_ns);
-	} else {
+	if (type == NSAUDIT_NS_USER)
+		s.user = task_userns_as(task, btf);
+	else
 		s.nsp = NS_LOAD(btf, task, nsproxy);
-		s.user = NULL;
-	}
 	return nsset_ns_as(&s, type, btf);
 }
 
