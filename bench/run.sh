@@ -68,7 +68,7 @@ nap() { read -r -t "$1" -u "$SLEEPFD" _ 2>/dev/null || true; }
 # ---------------------------------------------------------------------------
 # state to restore, whatever happens
 
-TOOL_PID="" AUDITD_PID="" AUDIT_ENABLED0="" PIN_DIR="" PINS_OURS=0
+TOOL_PID="" AUDITD_PID="" AUDIT_ENABLED0="" PIN_DIR="" PINS_OURS=0 STATS0=""
 
 is_running() {	# a child that has not exited (a zombie has)
 	[ -r "/proc/$1/stat" ] && ! awk '{ sub(/^.*\) /, ""); exit $1 != "Z" }' "/proc/$1/stat" 2>/dev/null
@@ -123,6 +123,7 @@ cleanup() {
 	fi
 	detach_pins
 	audit_restore
+	stats_restore
 	rm -rf "$T"
 	exit "$rc"
 }
@@ -279,32 +280,41 @@ prog_stats() {
 		"\(map(.run_time_ns // 0) | add // 0) \(map(.run_cnt // 0) | add // 0)"'
 }
 
+# stats_per_call RE CMD...: run CMD; the programs matching RE, in ns of
+# their run time per call of CMD's (each call runs two: entry and exit)
+stats_per_call() {
+	local re=$1 s0 s1
+	shift
+	s0=$(prog_stats "$re")
+	"$@" >/dev/null
+	s1=$(prog_stats "$re")
+	awk -v a="$s0" -v b="$s1" 'BEGIN { split(a, x); split(b, y);
+		if (y[2] > x[2]) printf "%.1f", 2 * (y[1] - x[1]) / (y[2] - x[2]) }'
+}
+
 # prog_ns NAME: the kernel's own timing (bpf_stats) of the programs NAME
-# (record or floor) runs on the open and setns hooks, in ns per call (two
-# runs: entry and exit); sets P_OC_NS P_SETNS_NS. The CPU ratios cannot
-# resolve a difference of tens of ns per call on a busy machine; this can.
-# A run of its own, after the pair's traced run: the stats' two clock
-# reads per program run must not be in the ratios.
+# (record or floor) runs on the open and setns hooks, in ns per call; sets
+# P_OC_NS P_SETNS_NS. The CPU ratios cannot resolve a difference of tens
+# of ns per call on a busy machine; this can. A run of its own, after the
+# pair's traced run: the stats' two clock reads per program run must not
+# be in the ratios. The sysctl goes back to what it was (cleanup too).
 prog_ns() {
-	local oc setns s0 s1
+	local oc setns
 	P_OC_NS="" P_SETNS_NS=""
 	case $1 in
 	record) oc='^tp_(enter|exit)_openat$' setns='^tp_(enter|exit)_setns$' ;;
 	floor) oc='^floor_tp$' setns='^floor_tp$' ;;
 	*) return 0 ;;
 	esac
+	STATS0=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null) || return 0
 	sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null || return 0
-	s0=$(prog_stats "$oc")
-	"$DRIVER" lat openclose "$N_OC" >/dev/null
-	s1=$(prog_stats "$oc")
-	P_OC_NS=$(awk -v a="$s0" -v b="$s1" 'BEGIN { split(a, x); split(b, y);
-		if (y[2] > x[2]) printf "%.1f", 2 * (y[1] - x[1]) / (y[2] - x[2]) }')
-	s0=$(prog_stats "$setns")
-	"$DRIVER" lat setns "$N_PACED" "$PACE_BATCH" "$PACE_US" >/dev/null
-	s1=$(prog_stats "$setns")
-	P_SETNS_NS=$(awk -v a="$s0" -v b="$s1" 'BEGIN { split(a, x); split(b, y);
-		if (y[2] > x[2]) printf "%.1f", 2 * (y[1] - x[1]) / (y[2] - x[2]) }')
-	sysctl -qw kernel.bpf_stats_enabled=0
+	P_OC_NS=$(stats_per_call "$oc" "$DRIVER" lat openclose "$N_OC")
+	P_SETNS_NS=$(stats_per_call "$setns" "$DRIVER" lat setns "$N_PACED" "$PACE_BATCH" "$PACE_US")
+	stats_restore
+}
+stats_restore() {
+	[ -n "$STATS0" ] && sysctl -qw kernel.bpf_stats_enabled="$STATS0"
+	STATS0=""
 }
 
 # wait_ready FILE PATTERN TIMEOUT_S PID: 0 once PATTERN is in FILE
