@@ -114,7 +114,8 @@ struct tstate {
 	__u32 c_type;
 	__u32 c_via;
 	__u32 c_inum;
-	__u32 c_pad;
+	__u32 c_changed; /* the thread's namespaces changed (or may have) since
+			  * its birth: birth_ns says nothing of them any more */
 	/* coalescing: HELD_* (changed with cmpxchg: the reader's flush runs on
 	 * another CPU) and the held record */
 	__u64 held_state;   /* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */

@@ -92,6 +92,10 @@ static __always_inline struct file *cur_fd_file(int fd)
 
 /* ---- setns(fd, nstype), unshare(flags) ---------------------------------- */
 
+/* Set by the loader: setns is traced by its exit tracepoint alone (stock
+ * kernels); the thread's cache must then be whole from fork on. */
+const volatile bool setns_exit_only = false;
+
 /*
  * The namespace of type t the thread has now, from the cache when the
  * thread's nsproxy and user namespace are those of the last look.
@@ -137,6 +141,126 @@ static __always_inline void cache_check(struct tstate *ts, struct task_nsset *se
 	}
 }
 
+/*
+ * The thread's namespace cache, filled whole from a namespace set (probe
+ * reads: the set may be another task's). On a stock kernel setns has one
+ * hook, at its exit, which takes the namespace the call left from this
+ * cache: so it is filled for every thread at start (snapshot_tasks), and
+ * again after a call that changed several types at once; a thread born
+ * since has its birth_ns slot until its first change. A global
+ * subprogram: verified once.
+ */
+__noinline int cache_fill(struct tstate *ts)
+{
+	struct task_nsset set;
+	int t;
+
+	if (!ts)
+		return 0;
+	/* scalars here: a global subprogram takes no kernel pointer */
+	set.nsp = (void *)ts->c_nsproxy;
+	set.user = (void *)ts->c_userns;
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *ns = nsset_ns(&set, t);
+		__u32 inum = 0;
+		__u64 id = 0;
+
+		if (ns)
+			ns_ident(ns, &inum, &id);
+		ts->cur_inum[t] = inum;
+		ts->cur_id[t] = id;
+	}
+	ts->c_valid = (1u << NSAUDIT_NS_MAX) - 1;
+	ts->c_changed = 1;
+	return 0;
+}
+
+static __always_inline void cache_refill(struct tstate *ts, const struct task_nsset *set)
+{
+	ts->c_nsproxy = (__u64)set->nsp;
+	ts->c_userns = (__u64)set->user;
+	cache_fill(ts);
+}
+
+/* The same for a task the start-up snapshot visits (once per thread). */
+static __always_inline void cache_fill_task(struct task_struct *task)
+{
+	struct task_nsset set;
+	struct tstate *ts;
+
+	if (!setns_exit_only || (filter_tgid && BPF_CORE_READ(task, tgid) != filter_tgid))
+		return;
+	ts = bpf_task_storage_get(&tstate, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (ts) {
+		task_nsset(&set, task);
+		cache_refill(ts, &set);
+	}
+}
+
+/*
+ * The namespaces each thread was born with, for the namespace a thread's
+ * first setns leaves: until its first namespace change (which fills its
+ * cache: c_changed) a thread is in these. Not task storage: making one for
+ * every child at fork cost ~1.3 us per fork here (bpf_stats); a slot of a
+ * table indexed by thread id costs a few stores. A slot is tagged with its
+ * thread's id and start time, and "start" is 0 while it is written; a
+ * thread whose slot a later one took (same low bits of the thread id)
+ * gets records without the namespace it left, never a wrong one.
+ */
+#define BIRTH_SLOT_BITS 14
+
+struct birth_ns {
+	__u64 start; /* the thread's start_boottime; 0 while it is written */
+	__u32 tid;
+	__u32 inum[NSAUDIT_NS_MAX];
+	__u64 id[NSAUDIT_NS_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1 << BIRTH_SLOT_BITS);
+	__type(key, __u32);
+	__type(value, struct birth_ns);
+} birth SEC(".maps");
+
+/* The thread's cache from its birth slot, if the slot is still its own. */
+static __always_inline void cache_from_birth(struct tstate *ts)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 idx = tid & ((1 << BIRTH_SLOT_BITS) - 1);
+	struct birth_ns *b = bpf_map_lookup_elem(&birth, &idx);
+	__u64 start;
+	int t;
+
+	if (!b)
+		return;
+	start = *(volatile __u64 *)&b->start;
+	if (!start || start != task->start_boottime || b->tid != tid)
+		return;
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		ts->cur_inum[t] = b->inum[t];
+		ts->cur_id[t] = b->id[t];
+	}
+	if (*(volatile __u64 *)&b->start != start)
+		return;	/* rewritten meanwhile: c_valid stays as it was */
+	ts->c_valid = (1u << NSAUDIT_NS_MAX) - 1;
+}
+
+/* The thread changed namespaces and has no cache to say so (its task
+ * storage could not be made): its birth slot must not speak for it. */
+static __always_inline void birth_forget(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 idx = tid & ((1 << BIRTH_SLOT_BITS) - 1);
+	struct birth_ns *b = bpf_map_lookup_elem(&birth, &idx);
+
+	if (b && b->tid == tid)
+		*(volatile __u64 *)&b->start = 0;
+}
+
 /* Remember the namespaces of the types in p->nsmask before the call
  * (a global subprogram: verified once). */
 __noinline int pending_save_old(struct tstate *ts)
@@ -158,25 +282,17 @@ __noinline int pending_save_old(struct tstate *ts)
 }
 
 /*
- * setns() entry: what the fd names (type, namespace, origin) and what the
- * thread has now. The same nsfs file as last time (checked by the file's
- * and its inode's address: two probe reads, the fd slot and f_inode) costs
- * no namespace reads at all.
+ * What setns()'s fd names (type, namespace, origin) into ts->p, with the
+ * types the call may change in p->nsmask. The same nsfs file as last time
+ * (checked by the file's and its inode's address: two probe reads, the fd
+ * slot and f_inode) costs no namespace reads at all.
  */
-static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
+static __always_inline void setns_target(struct tstate *ts, int fd, __u64 flags, __u32 probe)
 {
-	struct task_nsset set;
-	struct tstate *ts;
-	struct pending *p;
+	struct pending *p = &ts->p;
 	struct inode *inode;
 	struct file *file;
 
-	if (!op_wanted(NSAUDIT_OP_SETNS))
-		return;
-	ts = tstate_get();
-	if (!ts)
-		return;
-	p = &ts->p;
 	p->op = NSAUDIT_OP_SETNS;
 	p->probe = probe;
 	p->fd = fd;
@@ -187,7 +303,6 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 	p->target_id = 0;
 	p->target_ns = 0;
 	p->target_type = NSAUDIT_NS_UNKNOWN;
-	cache_check(ts, &set);
 
 	file = cur_fd_file(fd);
 	if (!file)
@@ -219,13 +334,40 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 		if (file_is_pidfd(file))
 			p->via = NSAUDIT_VIA_PIDFD;
 	}
-	if (p->target_type < NSAUDIT_NS_MAX) {
+	if (p->target_type < NSAUDIT_NS_MAX)
 		p->nsmask = 1u << p->target_type;
-		cur_ns(ts, &set, p->target_type, &p->old_inum[p->target_type & 7],
-		       &p->old_id[p->target_type & 7]);
+}
+
+/* The namespaces of the types in p->nsmask the thread has now: before the
+ * call, or after one that failed. */
+static __always_inline void setns_old_now(struct tstate *ts)
+{
+	struct pending *p = &ts->p;
+	struct task_nsset set;
+	__u32 t = p->target_type;
+
+	if (t < NSAUDIT_NS_MAX) {
+		t &= 7;
+		cache_check(ts, &set);
+		cur_ns(ts, &set, t, &p->old_inum[t], &p->old_id[t]);
 	} else if (p->nsmask) {
 		pending_save_old(ts);
 	}
+}
+
+/* setns() entry (fentry on the patched kernel): what the fd names, and
+ * what the thread has now. */
+static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
+{
+	struct tstate *ts;
+
+	if (!op_wanted(NSAUDIT_OP_SETNS))
+		return;
+	ts = tstate_get();
+	if (!ts)
+		return;
+	setns_target(ts, fd, flags, probe);
+	setns_old_now(ts);
 }
 
 /* The key of the record of type t for the pending call p that returned ret. */
@@ -262,13 +404,15 @@ __noinline int emit_switch(struct tstate *ts, long ret)
 	if (!ts)
 		return 0;
 	p = &ts->p;
+	task_nsset_btf(&set, bpf_get_current_task_btf());
 	if (!p->nsmask) {
 		/* setns(-1, 0), a pidfd with flags 0, ...: the type is unknown */
 		switch_key(&k, p, NSAUDIT_NS_UNKNOWN, ret);
 		commit_key(ts, &k, 0);
+		if (ret == 0)	/* something changed, we cannot say what */
+			cache_refill(ts, &set);
 		return 0;
 	}
-	task_nsset_btf(&set, bpf_get_current_task_btf());
 	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		struct ns_common *ns;
@@ -287,55 +431,142 @@ __noinline int emit_switch(struct tstate *ts, long ret)
 		}
 		commit_key(ts, &k, refs);
 	}
-	/* the thread's namespaces changed: look again next time */
-	ts->c_valid = 0;
+	/* the thread's namespaces changed: the cache is refilled whole */
+	if (ret == 0)
+		cache_refill(ts, &set);
 	return 0;
 }
 
-/* setns() exit through an nsfs fd: the entered namespace is the fd's. */
-static __always_inline void setns_exit(long ret)
+/*
+ * setns() has returned ret; ts->p has what the fd named and the
+ * namespaces the thread had. Through an nsfs fd the entered namespace is
+ * the fd's; anything else takes emit_switch().
+ */
+static __always_inline void setns_done(struct tstate *ts, long ret)
 {
-	struct tstate *ts = tstate_pending(NSAUDIT_OP_SETNS);
+	struct pending *p = &ts->p;
 	struct task_nsset set;
-	struct pending *p;
 	struct ev_key k;
 	__u32 refs = 0;
-	int t;
+	int t = p->target_type;
 
-	if (!ts)
-		return;
-	p = &ts->p;
-	t = p->target_type;
 	if (t >= NSAUDIT_NS_MAX) {
 		emit_switch(ts, ret);
 		p->op = NSAUDIT_OP_NONE;
 		return;
 	}
+	t &= 7;
+	if (ret == 0) {
+		task_nsset_btf(&set, bpf_get_current_task_btf());
+		if ((__u64)nsset_ns_btf(&set, t) != p->target_ns) {
+			/* the thread did not enter what the fd names now: it
+			 * was closed or replaced during the call. Say only
+			 * what is known: a setns succeeded. */
+			p->target_type = NSAUDIT_NS_UNKNOWN;
+			p->nsmask = 0;
+			p->via = NSAUDIT_VIA_NONE;
+			emit_switch(ts, ret);
+			p->op = NSAUDIT_OP_NONE;
+			return;
+		}
+		/* the cache follows the thread, recorded or not */
+		ts->c_changed = 1;
+		ts->cur_inum[t] = p->target_inum;
+		ts->cur_id[t] = p->target_id;
+		ts->c_valid |= 1u << t;
+		ts->c_nsproxy = (__u64)set.nsp;
+		ts->c_userns = (__u64)set.user;
+	}
 	if (!type_wanted(t)) {
 		p->op = NSAUDIT_OP_NONE;
 		return;
 	}
-	t &= 7;
 	switch_key(&k, p, t, ret);
+	p->op = NSAUDIT_OP_NONE;
 	/* entered, or (failed) the one it tried to enter */
 	k.ns_inum = p->target_inum;
 	k.ns_id = p->target_id;
 	k.flags |= NSAUDIT_F_HAS_NS;
 	if (ret == 0) {
-		task_nsset_btf(&set, bpf_get_current_task_btf());
-		ts->cur_inum[t] = p->target_inum;
-		ts->cur_id[t] = p->target_id;
-		ts->c_nsproxy = (__u64)set.nsp;
-		ts->c_userns = (__u64)set.user;
 		if (coalesce && ts->held_state == HELD_IDLE && key_equal(&ts->held, &k))
 			refs = 0;	/* a repeat keeps the first call's count */
 		else
 			refs = ns_refcount((struct ns_common *)p->target_ns);
 	}
-	p->op = NSAUDIT_OP_NONE;
 	commit_key(ts, &k, refs);
 }
 
+/* setns() exit after an entry hook (fexit on the patched kernel). */
+static __always_inline void setns_exit(long ret)
+{
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_SETNS);
+
+	if (ts)
+		setns_done(ts, ret);
+}
+
+/*
+ * setns() on a stock kernel: one hook, at the exit. An entry hook would be
+ * a second program run and a second task storage lookup on every call,
+ * about half of what tracing setns cost. The arguments are still in the
+ * saved user registers; what the fd names is read now (the fd outlives the
+ * call: setns does not close it); what the thread had before is its cache,
+ * which fork, the start-up snapshot and every namespace change keep whole.
+ * A thread whose cache is not (its storage could not be made) gets records
+ * without the namespace it left, never a wrong one.
+ */
+static __always_inline void setns_exit_alone(long ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs;
+	struct pending *p;
+	struct tstate *ts;
+	__u64 fd, flags;
+	int t;
+
+	if (!op_wanted(NSAUDIT_OP_SETNS)) {
+		/* not recorded, but the cache must not lie to a later look */
+		ts = bpf_task_storage_get(&tstate, task, 0, 0);
+		if (ts && ret == 0) {
+			ts->c_valid = 0;
+			ts->c_changed = 1;
+		}
+		return;
+	}
+	ts = tstate_get();
+	if (!ts) {
+		if (ret == 0)
+			birth_forget();
+		return;
+	}
+	p = &ts->p;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	syscall_args2(regs, &fd, &flags);
+	setns_target(ts, (int)fd, flags, NSAUDIT_PROBE_TP_SYSCALLS);
+	if (ret != 0) {
+		setns_old_now(ts);	/* nothing changed */
+	} else {
+		/* no change since its birth: what it was born with */
+		if (!ts->c_changed && ts->c_valid != (1u << NSAUDIT_NS_MAX) - 1)
+			cache_from_birth(ts);
+		#pragma unroll
+		for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+			if (!(p->nsmask & (1u << t)))
+				continue;
+			if (ts->c_valid & (1u << t)) {
+				p->old_inum[t] = ts->cur_inum[t];
+				p->old_id[t] = ts->cur_id[t];
+			} else {
+				p->old_inum[t] = 0;
+				p->old_id[t] = 0;
+			}
+		}
+	}
+	setns_done(ts, ret);
+}
+
+/* Attached only where the kernel's namespace:setns_switch_ns tracepoint
+ * reports into the pending call (patched kernel without fentry). */
 SEC("tracepoint/syscalls/sys_enter_setns")
 int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
 {
@@ -346,7 +577,10 @@ int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
 SEC("tracepoint/syscalls/sys_exit_setns")
 int tp_exit_setns(struct trace_event_raw_sys_exit *ctx)
 {
-	setns_exit(ctx->ret);
+	if (setns_exit_only)
+		setns_exit_alone(ctx->ret);
+	else
+		setns_exit(ctx->ret);
 	return 0;
 }
 
@@ -375,10 +609,27 @@ int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
 SEC("tracepoint/syscalls/sys_exit_unshare")
 int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
 {
-	struct tstate *ts = tstate_pending(NSAUDIT_OP_UNSHARE);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct tstate *ts = bpf_task_storage_get(&tstate, task, 0, 0);
+	struct task_nsset set;
 
-	if (!ts)
+	if (!ts || ts->p.op != NSAUDIT_OP_UNSHARE) {
+		/* not recorded (not wanted, or no CLONE_NEW* flag): setns'
+		 * exit hook still needs the cache to be the truth, and the
+		 * thread's birth_ns no longer is (made if need be: counted
+		 * as lost if it cannot be) */
+		if (setns_exit_only && ctx->ret == 0) {
+			if (!ts)
+				ts = tstate_get();
+			if (!ts) {
+				birth_forget();
+				return 0;
+			}
+			task_nsset_btf(&set, task);
+			cache_refill(ts, &set);
+		}
 		return 0;
+	}
 	emit_switch(ts, ctx->ret);
 	ts->p.op = NSAUDIT_OP_NONE;
 	return 0;
@@ -765,6 +1016,45 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	for (t = 0; t < NSAUDIT_NS_MAX; t++)
 		fork_type((__u64)parent, (__u64)child, t);
+	return 0;
+}
+
+/*
+ * A child's birth_ns slot, for setns' exit hook (the child's typed task
+ * pointer of tp_btf: the raw_tp above has plain numbers).
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(tp_fork_birth, struct task_struct *parent, struct task_struct *child)
+{
+	struct task_nsset set;
+	struct birth_ns *b;
+	__u32 tid, idx;
+	int t;
+
+	if (!setns_exit_only)
+		return 0;
+	tid = child->pid;
+	if (filter_tgid && child->tgid != filter_tgid)
+		return 0;
+	idx = tid & ((1 << BIRTH_SLOT_BITS) - 1);
+	b = bpf_map_lookup_elem(&birth, &idx);
+	if (!b)
+		return 0;
+	*(volatile __u64 *)&b->start = 0;
+	b->tid = tid;
+	task_nsset_btf(&set, child);
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *ns = nsset_ns_btf(&set, t);
+		__u32 inum = 0;
+		__u64 id = 0;
+
+		if (ns)
+			ns_ident_btf(ns, &inum, &id);
+		b->inum[t] = inum;
+		b->id[t] = id;
+	}
+	*(volatile __u64 *)&b->start = child->start_boottime;
 	return 0;
 }
 
@@ -1399,6 +1689,7 @@ int snapshot_tasks(struct bpf_iter__task *ctx)
 
 	if (!task)
 		return 0;
+	cache_fill_task(task);
 	/*
 	 * One line per process, and one per thread that is in other namespaces
 	 * than its leader (a thread's setns or unshare changes only its own):

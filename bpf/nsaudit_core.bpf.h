@@ -252,13 +252,34 @@ static __always_inline struct ns_common *task_ns_as(struct task_struct *task, in
 	return nsset_ns_as(&s, type, btf);
 }
 
+/*
+ * A syscall's first two arguments at its exit, from the user registers the
+ * entry saved (bpf_task_pt_regs(current)). arm64 has overwritten x0 with
+ * the return value by then: its first argument is orig_x0, and the second
+ * is regs[1] of the UAPI register block that starts struct pt_regs (which
+ * an x86-generated vmlinux.h does not describe).
+ */
+static __always_inline void syscall_args2(struct pt_regs *regs, __u64 *a0, __u64 *a1)
+{
+#if defined(__TARGET_ARCH_arm64)
+	*a0 = PT_REGS_PARM1_CORE_SYSCALL(regs);
+	*a1 = 0;
+	bpf_probe_read_kernel(a1, sizeof(*a1), (void *)regs + sizeof(__u64));
+#else
+	*a0 = PT_REGS_PARM1_SYSCALL(regs);
+	*a1 = PT_REGS_PARM2_SYSCALL(regs);
+#endif
+}
+
 #define ns_ident(ns, inum, id)		ns_ident_as(ns, inum, id, false)
 #define ns_ident_btf(ns, inum, id)	ns_ident_as(ns, inum, id, true)
 #define ns_refcount(ns)			ns_refcount_as(ns, false)
 #define ns_refcount_btf(ns)		ns_refcount_as(ns, true)
 #define task_ns(task, type)		task_ns_as(task, type, false)
 #define task_ns_btf(task, type)		task_ns_as(task, type, true)
+#define task_nsset(s, task)		task_nsset_as(s, task, false)
 #define task_nsset_btf(s, task)		task_nsset_as(s, task, true)
+#define nsset_ns(s, type)		nsset_ns_as(s, type, false)
 #define nsset_ns_btf(s, type)		nsset_ns_as(s, type, true)
 
 static __always_inline __u32 task_loginuid(struct task_struct *task)

@@ -54,6 +54,7 @@ int cmd_probe(int argc, char **argv)
 	       patched && ft.have[FEAT_FENTRY]
 		       ? "patched kernel: fentry/fexit on __x64_sys_nsfd, __x64_sys_setns, "
 			 "setns_switch_ns; namespace:* tracepoints"
-		       : "stock: tracepoint/syscalls raw_tp/sched_process_fork iter/task");
+		       : "stock: tracepoint/syscalls (setns at its exit alone) "
+			 "raw_tp/sched_process_fork tp_btf/sched_process_fork iter/task");
 	return 0;
 }

@@ -254,7 +254,7 @@ static void choose_hooks(struct tracer *t)
 		{ s->progs.tp_exit_open_by_handle_at, "syscalls/sys_exit_open_by_handle_at" },
 	};
 	struct features ft;
-	bool patched, fentry, nstp;
+	bool patched, fentry, nstp, exit_only;
 	char path[128];
 	size_t i;
 
@@ -267,9 +267,9 @@ static void choose_hooks(struct tracer *t)
 	features_probe(&ft, true);
 	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SETNS_SWITCH_NS];
 	fentry = patched && ft.have[FEAT_FENTRY];
+	nstp = ft.have[FEAT_NS_TRACEPOINTS];
 	s->rodata->have_nsfd = ft.have[FEAT_SYS_NSFD];
 	s->rodata->nsfd_fexit = fentry;
-	nstp = ft.have[FEAT_NS_TRACEPOINTS];
 	/* where tp_btf/nsfd records the pidfd ioctls, the ioctl hook does not */
 	s->rodata->pidfd_ioctl_tp = nstp && patched && WANT_NSFD(t);
 	/* an operation nobody asked for costs nothing: its hooks stay out
@@ -279,15 +279,27 @@ static void choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.fentry_sys_setns, fentry && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.fexit_sys_setns, fentry && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.fexit_setns_switch_ns, fentry && WANT(SETNS));
-	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry && WANT(SETNS));
+	/*
+	 * Without fentry, setns is traced by its exit tracepoint alone: what
+	 * the thread left is its namespace cache, which the start-up snapshot
+	 * fills and every namespace change keeps (unshare's exit hook too,
+	 * recorded or not), or before its first change what it was born with
+	 * (tp_fork_birth). Only the patched kernel's
+	 * setns_switch_ns tracepoint, reporting into the pending call, needs
+	 * the entry hook.
+	 */
+	exit_only = !fentry && !(nstp && patched) && WANT(SETNS);
+	s->rodata->setns_exit_only = exit_only;
+	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry && !exit_only && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.tp_exit_setns, !fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.tp_fork_birth, exit_only);
 	/* with fentry, tp_nsfd only records the PIDFD_GET_*_NAMESPACE ioctls */
 	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && patched && WANT(NSFD));
 	bpf_program__set_autoload(s->progs.tp_setns_switch_ns, nstp && patched && !fentry &&
 				  WANT(SETNS));
 	bpf_program__set_autoload(s->progs.tp_ns_free, nstp && WANT(NS_FREE));
 	bpf_program__set_autoload(s->progs.tp_enter_unshare, WANT(UNSHARE));
-	bpf_program__set_autoload(s->progs.tp_exit_unshare, WANT(UNSHARE));
+	bpf_program__set_autoload(s->progs.tp_exit_unshare, WANT(UNSHARE) || exit_only);
 	bpf_program__set_autoload(s->progs.tp_fork, WANT(CLONE));
 	bpf_program__set_autoload(s->progs.tp_enter_clone, WANT(CLONE));
 	bpf_program__set_autoload(s->progs.tp_exit_clone, WANT(CLONE));

@@ -1,0 +1,97 @@
+#!/bin/bash
+# On a stock kernel setns is traced at its exit alone: the namespace a call
+# left comes from the thread's cache, which the start-up snapshot, the fork
+# hook and every namespace change keep whole. Each way a thread can come
+# to its first setns must still name the namespace it left, and a change
+# that is not recorded (--op setns: no unshare records) must not leave a
+# stale cache that names the wrong one.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_root "setns exit hook"
+require_cmd jq "setns exit hook"
+NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
+NSTH=$(dirname "$NSAUDIT")/helpers/nsthreads
+OUT=$TMP/trace.jsonl
+cleanup() { kill $SLEEPER $EARLY 2>/dev/null; }
+trap 'cleanup; cleanup_testlib' EXIT
+
+q() { jq -c --argjson pid "$1" "select(.pid == \$pid and ($2))" "$OUT"; }
+
+host_uts=$(ns_inum /proc/self/ns/uts)
+host_net=$(ns_inum /proc/self/ns/net)
+unshare -u -n sleep 60 &
+SLEEPER=$!
+sleep 0.3
+sl_uts=$(ns_inum /proc/$SLEEPER/ns/uts)
+sl_net=$(ns_inum /proc/$SLEEPER/ns/net)
+
+# a process that exists before the tracer and waits to make its call
+mkfifo "$TMP/go"
+"$NSOPS" -w setns /proc/$SLEEPER/ns/uts uts <"$TMP/go" >"$TMP/early.out" &
+EARLY=$!
+exec 7>"$TMP/go"
+
+if ! trace_start "$OUT" --op setns; then
+	fail "trace --op setns starts"
+	exit 0
+fi
+echo go >&7
+exec 7>&-
+wait $EARLY
+p_early=$(awk '/^pid/{print $2}' "$TMP/early.out")
+
+# a thread made after the start
+th_out=$("$NSTH" setns /proc/$SLEEPER/ns/net)
+p_th=$(awk '/^pid/{print $2}' <<<"$th_out")
+t_th=$(awk '/^tid/{print $2}' <<<"$th_out")
+
+# unshare, not recorded here (--op setns), then setns in the same task:
+# the shell prints its new uts namespace and becomes nsops
+us_out=$(unshare -u sh -c 'echo uts $(stat -L -c %i /proc/self/ns/uts); \
+	exec '"$NSOPS"' setns '"/proc/$SLEEPER/ns/uts"' uts')
+us_uts=$(awk '/^uts/{print $2}' <<<"$us_out")
+p_us=$(awk '/^pid/{print $2}' <<<"$us_out")
+
+# the same with net, twice (a repeat), then a call that fails (EINVAL:
+# a uts fd with CLONE_NEWNET): it changed nothing, so what it names as
+# left is where the thread is
+un_out=$(unshare -n sh -c 'echo net $(stat -L -c %i /proc/self/ns/net); \
+	exec '"$NSOPS"' setns-loop 2 '"/proc/$SLEEPER/ns/net"'')
+un_net=$(awk '/^net/{print $2}' <<<"$un_out")
+p_un=$(awk '/^pid/{print $2}' <<<"$un_out")
+p_bad=$("$NSOPS" setns /proc/$SLEEPER/ns/uts net | awk '/^pid/{print $2}')
+sleep 0.3
+trace_stop
+expect_eq "SIGINT drains and exits 0" "$?" 0
+
+r=$(q "$p_early" '.op=="setns"')
+expect_eq "a process older than the tracer: entered uts" "$(jq .ns_inum <<<"$r")" "$sl_uts"
+expect_eq "a process older than the tracer: the uts it left (start-up snapshot)" \
+	"$(jq .old_inum <<<"$r")" "$host_uts"
+
+r=$(q "$p_th" ".op==\"setns\" and .tid==$t_th")
+expect_eq "a thread made after the start: entered net" "$(jq .ns_inum <<<"$r")" "$sl_net"
+expect_eq "a thread made after the start: the net it left (fork hook)" \
+	"$(jq .old_inum <<<"$r")" "$host_net"
+
+expect_eq "unshare is not recorded with --op setns" "$(q "$p_us" '.op=="unshare"' | wc -l)" 0
+r=$(q "$p_us" '.op=="setns"')
+expect_eq "setns after an unrecorded unshare: entered uts" "$(jq .ns_inum <<<"$r")" "$sl_uts"
+if [ -n "$us_uts" ] && [ "$us_uts" != "$host_uts" ]; then
+	expect_eq "setns after an unrecorded unshare: left the unshared uts, not the host's" \
+		"$(jq .old_inum <<<"$r")" "$us_uts"
+else
+	fail "setup: unshare -u printed its uts namespace ($us_out)"
+fi
+
+rs=$(q "$p_un" '.op=="setns" and .result==0')
+expect_eq "setns-loop 2: both calls accounted for" \
+	"$(jq -s 'map(.repeat // 1) | add' <<<"$rs")" 2
+expect_eq "setns-loop: the first call left the unshared net" \
+	"$(head -1 <<<"$rs" | jq .old_inum)" "$un_net"
+expect_eq "setns-loop: the second call left the net the first entered" \
+	"$(jq -s 'last | .old_inum' <<<"$rs")" "$sl_net"
+
+r=$(q "$p_bad" '.op=="setns"')
+expect_eq "a failed setns (EINVAL) is recorded" "$(jq .result <<<"$r")" -22
+expect_eq "a failed setns names the uts it tried" "$(jq .ns_inum <<<"$r")" "$sl_uts"
+expect_eq "a failed setns: the thread is still where it was" "$(jq .old_inum <<<"$r")" "$host_uts"
