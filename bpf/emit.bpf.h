@@ -119,9 +119,15 @@ struct tstate {
 	/* coalescing: HELD_* (changed with cmpxchg: the reader's flush runs on
 	 * another CPU) and the held record */
 	__u64 held_state;   /* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */
-	__u64 held_jiffies; /* the tick of held.last_ts_boot_ns */
-	struct nsaudit_event held;
+	__u64 held_jiffies; /* the tick of the held last_ts_boot_ns */
+	/* the held record: the short prefix of a struct nsaudit_event, all a
+	 * coalesced record has (every thread has a tstate: half the size of
+	 * a whole record is half the kernel memory); HELD() reads it */
+	__u64 held_words[NSAUDIT_EVENT_SHORT / 8];
 };
+
+#define HELD(ts) ((struct nsaudit_event *)(ts)->held_words)
+_Static_assert(NSAUDIT_EVENT_SHORT % 8 == 0, "a short record is whole 64-bit words");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -275,10 +281,10 @@ static __always_inline void held_send(struct tstate *ts)
 {
 	struct nsaudit_event *e;
 
-	e = ring_reserve(is_rare(ts->held.op, ts->held.result), NSAUDIT_EVENT_SHORT,
-			 ts->held.repeat ?: 1);
+	e = ring_reserve(is_rare(HELD(ts)->op, HELD(ts)->result), NSAUDIT_EVENT_SHORT,
+			 HELD(ts)->repeat ?: 1);
 	if (e) {
-		copy_words(e, &ts->held, NSAUDIT_EVENT_SHORT);
+		copy_words(e, HELD(ts), NSAUDIT_EVENT_SHORT);
 		e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
 		event_submit(e);
 	}
@@ -423,7 +429,7 @@ __noinline int commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
 		goto direct;
 	st = __sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_OWNER);
 	if (st == HELD_IDLE) {
-		if (key_equal(&ts->held, k)) {
+		if (key_equal(HELD(ts), k)) {
 			/*
 			 * A repeat: the clock is read for the first repeat and
 			 * then once per tick (jiffies), not per call: on a VM's
@@ -433,11 +439,11 @@ __noinline int commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
 			 * after it, and after ts_boot_ns.
 			 */
 			j = bpf_jiffies64();
-			if (ts->held.repeat == 1 || j != ts->held_jiffies) {
-				ts->held.last_ts_boot_ns = bpf_ktime_get_boot_ns();
+			if (HELD(ts)->repeat == 1 || j != ts->held_jiffies) {
+				HELD(ts)->last_ts_boot_ns = bpf_ktime_get_boot_ns();
 				ts->held_jiffies = j;
 			}
-			ts->held.repeat++;
+			HELD(ts)->repeat++;
 			__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
 			return 0;
 		}
@@ -448,7 +454,7 @@ __noinline int commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
 		goto direct; /* the reader's flush is at it */
 	}
 	now = bpf_ktime_get_boot_ns();
-	short_fill(&ts->held, k, now, refs, 0);
+	short_fill(HELD(ts), k, now, refs, 0);
 	ts->held_jiffies = bpf_jiffies64();
 	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
 	return 0;

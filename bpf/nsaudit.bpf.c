@@ -488,7 +488,7 @@ static __always_inline void setns_done(struct tstate *ts, long ret)
 	k.ns_id = p->target_id;
 	k.flags |= NSAUDIT_F_HAS_NS;
 	if (ret == 0) {
-		if (coalesce && ts->held_state == HELD_IDLE && key_equal(&ts->held, &k))
+		if (coalesce && ts->held_state == HELD_IDLE && key_equal(HELD(ts), &k))
 			refs = 0;	/* a repeat keeps the first call's count */
 		else
 			refs = ns_refcount((struct ns_common *)p->target_ns);
