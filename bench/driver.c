@@ -43,6 +43,8 @@
  *   openclose  open(O_RDONLY) + close of an unrelated file (BENCH_FILE or
  *              /etc/hostname): the collateral cost on ordinary syscalls
  *   unshare    unshare(CLONE_NEWUTS): creates (and frees) a namespace
+ *   fork       fork() + the child's _exit + waitpid: what the fork hooks
+ *              (setns' namespace cache of the child) cost the parent
  *
  * Every process renames itself "nsbench" (BENCH_COMM overrides) so that
  * tracers' records of the bench can be told apart from the machine's.
@@ -81,6 +83,17 @@ static uint64_t now_ns(clockid_t clk)
 
 static int nsfd = -1;
 static const char *file;
+
+static int op_fork(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid < 0)
+		return -1;
+	return waitpid(pid, NULL, 0) == pid ? 0 : -1;
+}
 
 static int op_setns(void)
 {
@@ -129,8 +142,11 @@ static int lat(const char *name, long n, long batch, long pause_us)
 		fn = op_openclose;
 	} else if (!strcmp(name, "unshare")) {
 		fn = op_unshare;
+	} else if (!strcmp(name, "fork")) {
+		fn = op_fork;
 	} else {
-		fprintf(stderr, "driver: unknown op '%s' (setns, openclose, unshare)\n", name);
+		fprintf(stderr, "driver: unknown op '%s' (setns, openclose, unshare, fork)\n",
+			name);
 		return 2;
 	}
 	if (fn()) {
@@ -348,7 +364,7 @@ int main(int argc, char **argv)
 		return rate(atoi(argv[2]), atof(argv[3]), argc == 5, 0);
 	if (argc == 5 && !strcmp(argv[1], "flood"))
 		return rate(atoi(argv[2]), atof(argv[3]), true, atol(argv[4]));
-	fprintf(stderr, "Usage: driver lat setns|openclose|unshare N [BATCH PAUSE_US]\n"
+	fprintf(stderr, "Usage: driver lat setns|openclose|unshare|fork N [BATCH PAUSE_US]\n"
 			"       driver rate PRODUCERS SECONDS [alt]\n"
 			"       driver flood PRODUCERS SECONDS RARE_ROUNDS\n");
 	return 2;

@@ -8,9 +8,12 @@
 # other tests) falls on both sides of each ratio. Reported: median and
 # [min-max] over the rounds. See bench/README.md for what each number means.
 #
-# The floor: the same hooks as nsaudit with empty BPF programs attached
-# (build/bench/floor), the cost below which no design on these hooks can go;
-# nsaudit's added cost is also given as a ratio to the floor's.
+# The floor: empty BPF programs (build/bench/floor) on the entry and exit
+# tracepoints of every syscall nsaudit traces, the cost below which no
+# design that sees a call and its return can go; nsaudit's added cost is
+# given as a ratio to the floor's. Where nsaudit traces a syscall at its
+# exit alone (setns), "floor_exit" is the stricter floor: empty programs on
+# exactly nsaudit's hooks.
 #
 # Writes build/bench.json and prints a table. Runs as root; takes ~8 min.
 # Knobs (environment): BENCH_ROUNDS (5), BENCH_RATE_SECS (5), BENCH_QUICK=1
@@ -34,6 +37,7 @@ fi
 # paced setns: bursts of 1000 calls, 25 ms apart (40k setns/s offered)
 N_PACED=20000 PACE_BATCH=1000 PACE_US=25000
 N_BURST=50000		# setns back to back, as fast as one thread can
+N_FORK=1000		# fork + exit + wait, for the fork hooks' bpf_stats figure
 N_OC=100000		# open+close of an unrelated file, back to back
 N_SYNC=10000		# paced setns under each --sync setting
 N_HARNESS=1000000	# records through the recorder alone (run_harness)
@@ -280,16 +284,17 @@ prog_stats() {
 		"\(map(.run_time_ns // 0) | add // 0) \(map(.run_cnt // 0) | add // 0)"'
 }
 
-# stats_per_call RE CMD...: run CMD; the programs matching RE, in ns of
-# their run time per call of CMD's (each call runs two: entry and exit)
+# stats_per_call RE CALLS CMD...: run CMD, which makes CALLS calls; the
+# run time of the programs matching RE, in ns per call (whatever number of
+# programs a call runs: entry and exit, or the exit alone)
 stats_per_call() {
-	local re=$1 s0 s1
-	shift
+	local re=$1 calls=$2 s0 s1
+	shift 2
 	s0=$(prog_stats "$re")
 	"$@" >/dev/null
 	s1=$(prog_stats "$re")
-	awk -v a="$s0" -v b="$s1" 'BEGIN { split(a, x); split(b, y);
-		if (y[2] > x[2]) printf "%.1f", 2 * (y[1] - x[1]) / (y[2] - x[2]) }'
+	awk -v a="$s0" -v b="$s1" -v n="$calls" 'BEGIN { split(a, x); split(b, y);
+		if (y[2] > x[2] && n > 0) printf "%.1f", (y[1] - x[1]) / n }'
 }
 
 # prog_ns NAME: the kernel's own timing (bpf_stats) of the programs NAME
@@ -299,17 +304,21 @@ stats_per_call() {
 # pair's traced run: the stats' two clock reads per program run must not
 # be in the ratios. The sysctl goes back to what it was (cleanup too).
 prog_ns() {
-	local oc setns
-	P_OC_NS="" P_SETNS_NS=""
+	local oc setns fork
+	P_OC_NS="" P_SETNS_NS="" P_FORK_NS=""
 	case $1 in
-	record) oc='^tp_(enter|exit)_openat$' setns='^tp_(enter|exit)_setns$' ;;
-	floor) oc='^floor_tp$' setns='^floor_tp$' ;;
+	record) oc='^tp_(enter|exit)_openat$' setns='^tp_(enter|exit)_setns$' fork='^tp_(fork|fork_birth|enter_clone|exit_clone|exit_flush)$' ;;
+	floor | floor_exit) oc='^floor_tp$' setns='^floor_tp$' fork='^floor_tp$' ;;
 	*) return 0 ;;
 	esac
 	STATS0=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null) || return 0
 	sysctl -qw kernel.bpf_stats_enabled=1 2>/dev/null || return 0
-	P_OC_NS=$(stats_per_call "$oc" "$DRIVER" lat openclose "$N_OC")
-	P_SETNS_NS=$(stats_per_call "$setns" "$DRIVER" lat setns "$N_PACED" "$PACE_BATCH" "$PACE_US")
+	# the driver's calls: one probe, N/10 to warm up, N measured
+	P_OC_NS=$(stats_per_call "$oc" $((N_OC + N_OC / 10 + 1)) "$DRIVER" lat openclose "$N_OC")
+	P_SETNS_NS=$(stats_per_call "$setns" $((N_PACED + N_PACED / 10 + 1)) \
+		"$DRIVER" lat setns "$N_PACED" "$PACE_BATCH" "$PACE_US")
+	[ "$1" = floor_exit ] ||
+		P_FORK_NS=$(stats_per_call "$fork" $((N_FORK + N_FORK / 10 + 1)) "$DRIVER" lat fork "$N_FORK")
 	stats_restore
 }
 stats_restore() {
@@ -354,8 +363,12 @@ start_tool() {
 		"$NSAUDIT" trace --format json >/dev/null 2>"$T/tool.err" &
 		TOOL_PID=$!
 		;;
-	floor)	# empty programs on nsaudit's hooks; nothing pinned
-		"$FLOOR" "${FLOOR_HOOKS[@]}" 2>"$T/tool.err" &
+	floor | floor_exit)	# empty programs; nothing pinned
+		if [ "$name" = floor ]; then
+			"$FLOOR" "${FLOOR_CALL_HOOKS[@]}" 2>"$T/tool.err" &
+		else
+			"$FLOOR" "${FLOOR_HOOKS[@]}" 2>"$T/tool.err" &
+		fi
 		TOOL_PID=$!
 		if ! wait_ready "$T/tool.err" '^floor: ready' 30 "$TOOL_PID"; then
 			log "floor did not attach: $(tail -n 3 "$T/tool.err")"
@@ -566,10 +579,12 @@ run_config() {
 	[ "$name" = record ] && suffix=nsaudit added=setns_added_ns_nsaudit oc=openclose_ratio_nsaudit
 	# the floor's two figures go by the names issue 16 gave them
 	[ "$name" = floor ] && added=floor_setns_added_ns oc=floor_openclose_ratio
-	if [ "$name" = record ] || [ "$name" = floor ]; then
+	[ "$name" = floor_exit ] && added=floor_exit_setns_added_ns oc=floor_exit_openclose_ratio
+	if [ "$name" = record ] || [ "$name" = floor ] || [ "$name" = floor_exit ]; then
 		prog_ns "$name"
 		[ -n "$P_OC_NS" ] && sample "openclose_prog_ns_$suffix" "$P_OC_NS"
 		[ -n "$P_SETNS_NS" ] && sample "setns_prog_ns_$suffix" "$P_SETNS_NS"
+		[ -n "$P_FORK_NS" ] && sample "fork_prog_ns_$suffix" "$P_FORK_NS"
 		[ "$name" = floor ] && sample floor_openclose_cpu_ns "$t_oc"
 		t_calls=$((t_calls + N_PACED + N_PACED / 10 + 1))
 	fi
@@ -807,7 +822,14 @@ round_ratios() {
 		[ -n "$f" ] && sample openclose_over_floor_kernel \
 			"$(awk -v a="$a" -v b="$b" -v f="$f" 'BEGIN { printf "%.4f", (f > 0 ? (f + a - b) / f : 0) }')"
 	fi
-	a=$(value setns_prog_ns_nsaudit) b=$(value setns_prog_ns_floor)
+	a=$(value setns_added_ns_nsaudit) b=$(value floor_exit_setns_added_ns)
+	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ] && sample setns_added_over_exit_floor "$(ratio "$a" "$b")"
+	a=$(value fork_prog_ns_nsaudit) b=$(value fork_prog_ns_floor)
+	[ -n "$a" ] && [ -n "$b" ] && sample fork_prog_added_ns \
+		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a - b }')"
+	# beyond empty programs on the same hooks
+	a=$(value setns_prog_ns_nsaudit) b=$(value setns_prog_ns_floor_exit)
+	[ -n "$b" ] || b=$(value setns_prog_ns_floor)
 	[ -n "$a" ] && [ -n "$b" ] && sample setns_prog_added_ns \
 		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a - b }')"
 	# sealing: throughput of one recorder core (CPU per record, inverted),
@@ -840,20 +862,33 @@ discover_hooks() {
 		*) log "note: nsaudit's $kind hook $name has no floor program" ;;
 		esac
 	done <"$T/hooks"
-	[ ${#FLOOR_HOOKS[@]} -gt 0 ]
+	[ ${#FLOOR_HOOKS[@]} -gt 0 ] || return 1
+	# a syscall seen at its exit alone gets its entry in the floor too
+	local h
+	FLOOR_CALL_HOOKS=("${FLOOR_HOOKS[@]}")
+	for h in "${FLOOR_HOOKS[@]}"; do
+		case $h in tp:syscalls:sys_exit_*)
+			[[ " ${FLOOR_HOOKS[*]} " == *" ${h/sys_exit_/sys_enter_} "* ]] ||
+				FLOOR_CALL_HOOKS+=("${h/sys_exit_/sys_enter_}") ;;
+		esac
+	done
 }
 
 # ---------------------------------------------------------------------------
 # the rounds
 
-HAVE_FLOOR=0 NA_FLOOR="n/a (could not find nsaudit's hooks)"
+HAVE_FLOOR=0 HAVE_FLOOR_EXIT=0 NA_FLOOR="n/a (could not find nsaudit's hooks)"
+FLOOR_HOOKS=() FLOOR_CALL_HOOKS=()
 if discover_hooks; then
 	HAVE_FLOOR=1
-	log "floor: empty programs on ${FLOOR_HOOKS[*]}"
+	log "floor: empty programs on ${FLOOR_CALL_HOOKS[*]}"
+	[ ${#FLOOR_CALL_HOOKS[@]} -gt ${#FLOOR_HOOKS[@]} ] && HAVE_FLOOR_EXIT=1 &&
+		log "floor_exit: empty programs on ${FLOOR_HOOKS[*]}"
 fi
 
 CONFIGS=(aa)
 [ "$HAVE_FLOOR" = 1 ] && CONFIGS+=(floor)
+[ "$HAVE_FLOOR_EXIT" = 1 ] && CONFIGS+=(floor_exit)
 if [ "$HAVE_RECORD" = 1 ]; then
 	CONFIGS+=(record sync_none sync_batch sync_every)
 fi
@@ -978,7 +1013,7 @@ jq -n --rawfile samples "$SAMPLES" --rawfile na "$NA" \
 	--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" --arg rounds "$ROUNDS" \
 	--arg rate_secs "$RATE_SECS" --arg recorder "$RECORDER" --arg elapsed_ms "$ELAPSED" \
 	--arg foreign "$FOREIGN_ROUNDS" --arg load0 "$LOAD0" \
-	--arg hooks "${FLOOR_HOOKS[*]}" --arg coalesce "$HAVE_COALESCE" --arg seal "$HAVE_SEAL" \
+	--arg hooks "${FLOOR_CALL_HOOKS[*]}" --arg exit_hooks "${FLOOR_HOOKS[*]}" --arg coalesce "$HAVE_COALESCE" --arg seal "$HAVE_SEAL" \
 	--arg rare "$N_RARE rounds of unshare, open /proc/PID/ns/uts, bind mount, umount, failing setns" \
 	--arg version "$("$NSAUDIT" --version 2>/dev/null)" \
 	--arg paced "$N_PACED calls in bursts of $PACE_BATCH every $((PACE_US / 1000)) ms" \
@@ -1009,6 +1044,7 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 	max_rate_recorder: $recorder, paced_setns: $paced, burst_setns: $burst,
 	openclose: $oc, elapsed_s: (($elapsed_ms | tonumber) / 1000 | floor),
 	floor_hooks: ($hooks | split(" ") | map(select(length > 0))),
+	floor_exit_hooks: ($exit_hooks | split(" ") | map(select(length > 0))),
 	coalescing: ($coalesce == "1"), sealing: ($seal == "1"), mixed_flood_rare: $rare,
 	baselines_traced_by_others: ($foreign | tonumber)},
   metrics: $m,
@@ -1034,6 +1070,8 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("attach_ms") then med("attach_ms") <= 300 else null end); ""),
 	target("setns_added_over_floor"; "<= 1.3";
 		(if med("setns_added_over_floor") then med("setns_added_over_floor") <= 1.3 else null end); ""),
+	target("setns_added_over_exit_floor"; "<= 1.3 (the stricter floor: nsaudit'"'"'s one hook)";
+		(if med("setns_added_over_exit_floor") then med("setns_added_over_exit_floor") <= 1.3 else null end); ""),
 	target("openclose_over_floor"; "<= 1.03";
 		(if med("openclose_over_floor") then med("openclose_over_floor") <= 1.03 else null end); ""),
 	target("lost_at_max_coalesced"; "== 0";
@@ -1079,20 +1117,26 @@ def row($k; $what):
 (row("setns_burst_ratio_bpftrace"; "CPU per setns, back to back, bpftrace") | @tsv),
 (row("setns_burst_ratio_audit"; "CPU per setns, back to back, kernel audit") | @tsv),
 (row("setns_ratio_aa"; "untraced vs untraced: the noise floor") | @tsv),
-(row("setns_ratio_floor"; "CPU per setns, empty programs on nsaudit'"'"'s hooks (the floor)") | @tsv),
+(row("setns_ratio_floor"; "CPU per setns, empty programs at setns'"'"' entry and exit (the floor)") | @tsv),
 (row("floor_setns_added_ns"; "CPU added per setns by the floor, ns") | @tsv),
+(row("floor_exit_setns_added_ns"; "CPU added per setns by one empty program on nsaudit'"'"'s one setns hook, ns") | @tsv),
 (row("floor_openclose_ratio"; "CPU per open+close, the floor vs untraced") | @tsv),
 (row("setns_burst_ratio_floor"; "CPU per setns, back to back, the floor") | @tsv),
 (row("setns_added_over_floor"; "setns: nsaudit record'"'"'s added CPU / the floor'"'"'s (same round)") | @tsv),
 (row("setns_added_over_floor_trace"; "setns: nsaudit trace'"'"'s added CPU / the floor'"'"'s") | @tsv),
+(row("setns_added_over_exit_floor"; "setns: nsaudit record'"'"'s added CPU / floor_exit'"'"'s (same round)") | @tsv),
 (row("openclose_over_floor"; "open+close CPU, nsaudit record / the floor (same round)") | @tsv),
 (row("openclose_prog_ns_nsaudit"; "bpf_stats: ns per open+close in nsaudit'"'"'s open programs (entry + exit)") | @tsv),
 (row("openclose_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
 (row("openclose_prog_added_ns"; "bpf_stats: nsaudit'"'"'s open programs beyond empty ones, ns per open+close") | @tsv),
 (row("openclose_over_floor_kernel"; "open+close with the floor plus that, / open+close with the floor") | @tsv),
-(row("setns_prog_ns_nsaudit"; "bpf_stats: ns per setns in nsaudit'"'"'s setns programs (entry + exit)") | @tsv),
+(row("setns_prog_ns_nsaudit"; "bpf_stats: ns per setns in nsaudit'"'"'s setns programs") | @tsv),
 (row("setns_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
-(row("setns_prog_added_ns"; "bpf_stats: nsaudit'"'"'s setns programs beyond empty ones, ns per setns") | @tsv),
+(row("setns_prog_ns_floor_exit"; "bpf_stats: the same in floor_exit'"'"'s") | @tsv),
+(row("fork_prog_ns_nsaudit"; "bpf_stats: ns per fork+exit in the nsaudit programs a fork passes (clone, fork, exit)") | @tsv),
+(row("fork_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
+(row("fork_prog_added_ns"; "bpf_stats: nsaudit'"'"'s fork programs beyond empty ones, ns per fork") | @tsv),
+(row("setns_prog_added_ns"; "bpf_stats: nsaudit'"'"'s setns programs beyond empty ones on the same hooks, ns per setns") | @tsv),
 (row("max_rate_1p"; "setns records/s on disk, 1 producer, \($recorder)") | @tsv),
 (row("max_rate_2p"; "setns records/s on disk, 2 producers, \($recorder)") | @tsv),
 (row("offered_rate_1p"; "setns/s called meanwhile, 1 producer") | @tsv),
