@@ -153,24 +153,13 @@ static __always_inline void cache_check(struct tstate *ts, struct task_nsset *se
 __noinline int cache_fill(struct tstate *ts)
 {
 	struct task_nsset set;
-	int t;
 
 	if (!ts)
 		return 0;
 	/* scalars here: a global subprogram takes no kernel pointer */
 	set.nsp = (void *)ts->c_nsproxy;
 	set.user = (void *)ts->c_userns;
-	#pragma unroll
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		struct ns_common *ns = nsset_ns(&set, t);
-		__u32 inum = 0;
-		__u64 id = 0;
-
-		if (ns)
-			ns_ident(ns, &inum, &id);
-		ts->cur_inum[t] = inum;
-		ts->cur_id[t] = id;
-	}
+	nsset_idents_as(&set, ts->cur_inum, ts->cur_id, false);
 	ts->c_valid = (1u << NSAUDIT_NS_MAX) - 1;
 	ts->c_changed = 1;
 	return 0;
@@ -1029,7 +1018,6 @@ int BPF_PROG(tp_fork_birth, struct task_struct *parent, struct task_struct *chil
 	struct task_nsset set;
 	struct birth_ns *b;
 	__u32 tid, idx;
-	int t;
 
 	if (!setns_exit_only)
 		return 0;
@@ -1043,17 +1031,7 @@ int BPF_PROG(tp_fork_birth, struct task_struct *parent, struct task_struct *chil
 	*(volatile __u64 *)&b->start = 0;
 	b->tid = tid;
 	task_nsset_btf(&set, child);
-	#pragma unroll
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		struct ns_common *ns = nsset_ns_btf(&set, t);
-		__u32 inum = 0;
-		__u64 id = 0;
-
-		if (ns)
-			ns_ident_btf(ns, &inum, &id);
-		b->inum[t] = inum;
-		b->id[t] = id;
-	}
+	nsset_idents_as(&set, b->inum, b->id, true);
 	*(volatile __u64 *)&b->start = child->start_boottime;
 	return 0;
 }

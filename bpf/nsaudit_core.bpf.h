@@ -271,6 +271,24 @@ static __always_inline void syscall_args2(struct pt_regs *regs, __u64 *a0, __u64
 #endif
 }
 
+/* The inode number and id of each namespace of a set (0 where it has none):
+ * into inum[NSAUDIT_NS_MAX] and id[NSAUDIT_NS_MAX]. */
+static __always_inline void nsset_idents_as(const struct task_nsset *s, __u32 *inum, __u64 *id,
+					    const bool btf)
+{
+	int t;
+
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *ns = nsset_ns_as(s, t, btf);
+
+		inum[t] = 0;
+		id[t] = 0;
+		if (ns)
+			ns_ident_as(ns, &inum[t], &id[t], btf);
+	}
+}
+
 #define ns_ident(ns, inum, id)		ns_ident_as(ns, inum, id, false)
 #define ns_ident_btf(ns, inum, id)	ns_ident_as(ns, inum, id, true)
 #define ns_refcount(ns)			ns_refcount_as(ns, false)
