@@ -44,7 +44,7 @@
  *              /etc/hostname): the collateral cost on ordinary syscalls
  *   unshare    unshare(CLONE_NEWUTS): creates (and frees) a namespace
  *   fork       fork() + the child's _exit + waitpid: what the fork hooks
- *              (setns' namespace cache of the child) cost the parent
+ *              (the child's birth slot for setns' exit hook) cost
  *
  * Every process renames itself "nsbench" (BENCH_COMM overrides) so that
  * tracers' records of the bench can be told apart from the machine's.

@@ -802,6 +802,12 @@ run_harness() {
 
 value() { awk -F'\t' -v r="$ROUND" -v m="$1" '$1 == r && $2 == m { v = $3 } END { print v }' "$SAMPLES"; }
 
+# sample_diff METRIC A B: sample A - B, when both are there
+sample_diff() {
+	[ -n "$2" ] && [ -n "$3" ] || return 0
+	sample "$1" "$(awk -v a="$2" -v b="$3" 'BEGIN { printf "%.1f", a - b }')"
+}
+
 # ratios of this round's samples, measured side by side in the round
 round_ratios() {
 	local a b
@@ -816,7 +822,7 @@ round_ratios() {
 	# the floor attached
 	a=$(value openclose_prog_ns_nsaudit) b=$(value openclose_prog_ns_floor)
 	if [ -n "$a" ] && [ -n "$b" ]; then
-		sample openclose_prog_added_ns "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a - b }')"
+		sample_diff openclose_prog_added_ns "$a" "$b"
 		local f
 		f=$(value floor_openclose_cpu_ns)
 		[ -n "$f" ] && sample openclose_over_floor_kernel \
@@ -824,14 +830,11 @@ round_ratios() {
 	fi
 	a=$(value setns_added_ns_nsaudit) b=$(value floor_exit_setns_added_ns)
 	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ] && sample setns_added_over_exit_floor "$(ratio "$a" "$b")"
-	a=$(value fork_prog_ns_nsaudit) b=$(value fork_prog_ns_floor)
-	[ -n "$a" ] && [ -n "$b" ] && sample fork_prog_added_ns \
-		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a - b }')"
+	sample_diff fork_prog_added_ns "$(value fork_prog_ns_nsaudit)" "$(value fork_prog_ns_floor)"
 	# beyond empty programs on the same hooks
 	a=$(value setns_prog_ns_nsaudit) b=$(value setns_prog_ns_floor_exit)
 	[ -n "$b" ] || b=$(value setns_prog_ns_floor)
-	[ -n "$a" ] && [ -n "$b" ] && sample setns_prog_added_ns \
-		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a - b }')"
+	sample_diff setns_prog_added_ns "$a" "$b"
 	# sealing: throughput of one recorder core (CPU per record, inverted),
 	# which the share of a 2-CPU machine the recorder gets does not move;
 	# and the wall records/s, which it does

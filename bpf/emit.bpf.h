@@ -121,8 +121,9 @@ struct tstate {
 	__u64 held_state;   /* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */
 	__u64 held_jiffies; /* the tick of the held last_ts_boot_ns */
 	/* the held record: the short prefix of a struct nsaudit_event, all a
-	 * coalesced record has (every thread has a tstate: half the size of
-	 * a whole record is half the kernel memory); HELD() reads it */
+	 * coalesced record has (the start-up snapshot gives every thread alive
+	 * then a tstate: half the size of a whole record is half the kernel
+	 * memory); HELD() reads it */
 	__u64 held_words[NSAUDIT_EVENT_SHORT / 8];
 };
 

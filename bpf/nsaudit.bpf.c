@@ -93,7 +93,8 @@ static __always_inline struct file *cur_fd_file(int fd)
 /* ---- setns(fd, nstype), unshare(flags) ---------------------------------- */
 
 /* Set by the loader: setns is traced by its exit tracepoint alone (stock
- * kernels); the thread's cache must then be whole from fork on. */
+ * kernels); what a thread had before a setns must then be known without
+ * looking before it (cache_fill, birth_ns). */
 const volatile bool setns_exit_only = false;
 
 /*
@@ -213,13 +214,20 @@ struct {
 	__type(value, struct birth_ns);
 } birth SEC(".maps");
 
+/* The slot of thread tid (another thread's, if a later one took it). */
+static __always_inline struct birth_ns *birth_slot(__u32 tid)
+{
+	__u32 idx = tid & ((1 << BIRTH_SLOT_BITS) - 1);
+
+	return bpf_map_lookup_elem(&birth, &idx);
+}
+
 /* The thread's cache from its birth slot, if the slot is still its own. */
 static __always_inline void cache_from_birth(struct tstate *ts)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u32 idx = tid & ((1 << BIRTH_SLOT_BITS) - 1);
-	struct birth_ns *b = bpf_map_lookup_elem(&birth, &idx);
+	struct birth_ns *b = birth_slot(tid);
 	__u64 start;
 	int t;
 
@@ -243,8 +251,7 @@ static __always_inline void cache_from_birth(struct tstate *ts)
 static __always_inline void birth_forget(void)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u32 idx = tid & ((1 << BIRTH_SLOT_BITS) - 1);
-	struct birth_ns *b = bpf_map_lookup_elem(&birth, &idx);
+	struct birth_ns *b = birth_slot(tid);
 
 	if (b && b->tid == tid)
 		*(volatile __u64 *)&b->start = 0;
@@ -500,8 +507,9 @@ static __always_inline void setns_exit(long ret)
  * about half of what tracing setns cost. The arguments are still in the
  * saved user registers; what the fd names is read now (the fd outlives the
  * call: setns does not close it); what the thread had before is its cache,
- * which fork, the start-up snapshot and every namespace change keep whole.
- * A thread whose cache is not (its storage could not be made) gets records
+ * which the start-up snapshot and every namespace change keep whole, or
+ * before its first change its birth_ns slot. A thread with neither (its
+ * storage could not be made, a later thread took its slot) gets records
  * without the namespace it left, never a wrong one.
  */
 static __always_inline void setns_exit_alone(long ret)
@@ -1017,15 +1025,14 @@ int BPF_PROG(tp_fork_birth, struct task_struct *parent, struct task_struct *chil
 {
 	struct task_nsset set;
 	struct birth_ns *b;
-	__u32 tid, idx;
+	__u32 tid;
 
 	if (!setns_exit_only)
 		return 0;
 	tid = child->pid;
 	if (filter_tgid && child->tgid != filter_tgid)
 		return 0;
-	idx = tid & ((1 << BIRTH_SLOT_BITS) - 1);
-	b = bpf_map_lookup_elem(&birth, &idx);
+	b = birth_slot(tid);
 	if (!b)
 		return 0;
 	*(volatile __u64 *)&b->start = 0;
