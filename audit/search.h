@@ -37,6 +37,12 @@ struct audit_filter {
 int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns);
 
 bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r);
+/*
+ * Whether the unparsed line may match f: false only when it cannot (see
+ * search_prefilter.c), so that most lines of a search are never parsed.
+ * audit_filter_match still decides for every line this lets through.
+ */
+bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len);
 /* Whether rec is a successful mount whose path is exactly path; then its
  * namespace in *type and *inum (for a name that no longer exists: search
  * and lifetime look it up in the log). */

@@ -38,4 +38,11 @@ int audit_seg_read(int dirfd, const char *name, struct audit_seg *s, char *err, 
 bool audit_seg_next(struct audit_seg *s, const char **line, size_t *len, bool *complete);
 void audit_seg_free(struct audit_seg *s);
 
+/* The time of segment num's first record. 0, or -1 (unreadable, not a
+ * regular file, no parsable first record). */
+int audit_seg_first_time(int dirfd, unsigned int num, int64_t *ns);
+/* The index in nums[0..n) of the first segment that may hold a record at
+ * or after since_ns: those before it hold none (segment_head.c). */
+size_t audit_seg_since(int dirfd, const unsigned int *nums, size_t n, int64_t since_ns);
+
 #endif

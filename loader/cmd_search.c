@@ -38,7 +38,8 @@ static void search_usage(FILE *f)
 		"  --comm NAME       exact process name\n"
 		"  --container C     records about container C: its id, a 12+ character id\n"
 		"                    prefix or the podman name\n"
-		"  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d\n"
+		"  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d;\n"
+		"                    segments that end before T are not read\n"
 		"  --until T\n"
 		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n"
 		"  --key FILE, --verification-key KEY\n"
@@ -112,7 +113,8 @@ static void print_match(void *ctx, const struct audit_rec *r)
  * segment, naming the first bad line); a first pass stays quiet.
  */
 static void scan_log(int dirfd, const char *dir, const unsigned int *nums, size_t n,
-		     bool report, void (*fn)(void *, const struct audit_rec *), void *ctx)
+		     bool report, const struct audit_filter *pre,
+		     void (*fn)(void *, const struct audit_rec *), void *ctx)
 {
 	char err[512], first_bad[600];
 	uint64_t skipped;
@@ -135,6 +137,9 @@ static void scan_log(int dirfd, const char *dir, const unsigned int *nums, size_
 		while (audit_seg_next(&seg, &line, &len, &complete)) {
 			struct audit_rec r;
 
+			/* an unfinished line is parsed: it is reported below */
+			if (pre && complete && !audit_filter_may_match(pre, line, len))
+				continue;
 			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
 				/* one line per damaged segment, naming the first */
 				if (!skipped++) {
@@ -193,7 +198,7 @@ static int find_mounts(int dirfd, const char *dir, const unsigned int *nums, siz
 {
 	struct mounts_at m = {.path = path, .f = f};
 
-	scan_log(dirfd, dir, nums, n, false, mount_at, &m);
+	scan_log(dirfd, dir, nums, n, false, NULL, mount_at, &m);
 	if (!f->n_ns) {
 		cmd_error("search", 0,
 			  "--ns: %.200s: no such namespace file, and no mount there in the "
@@ -378,7 +383,7 @@ static int search_log(struct search_args *a)
 {
 	struct printer pr = { .f = &a->f, .json = a->json };
 	unsigned int *nums = NULL;
-	size_t n;
+	size_t n, first;
 	int dirfd;
 
 	if (verify_first(a))
@@ -397,7 +402,9 @@ static int search_log(struct search_args *a)
 		close(dirfd);
 		return 1;
 	}
-	scan_log(dirfd, a->dir, nums, n, true, print_match, &pr);
+	/* --since: the segments wholly before it are not opened */
+	first = a->f.has_since ? audit_seg_since(dirfd, nums, n, a->f.since_ns) : 0;
+	scan_log(dirfd, a->dir, nums + first, n - first, true, &a->f, print_match, &pr);
 	free(nums);
 	close(dirfd);
 	if (fflush(stdout))

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * search_prefilter.c - reject a log line that a search filter cannot match
+ * before it is parsed.
+ *
+ * Parsing a record with json-c costs microseconds; most searches match few
+ * of the millions of lines a log holds. The writer spells every record one
+ * way (codec_json.c: no white space outside strings, integers in plain
+ * decimal, strings escaped only where JSON requires it). For a line in that
+ * canonical spelling a condition of the filter can only hold when a needle
+ * derived from it appears in the line: --pid 42 needs `"pid":42` followed
+ * by a non-digit, --op setns needs `"op":"setns"`. A line without the
+ * needle is rejected unparsed. Anything else is parsed and matched in full
+ * (audit_filter_match), so the prefilter never changes what matches:
+ *   - a line that is not canonical (a backslash anywhere, white space
+ *     outside strings, not one JSON object, or the audit format);
+ *   - a condition whose value has no single spelling (a comm with bytes
+ *     JSON escapes).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nstype.h"
+#include "search.h"
+
+/* Does needle occur in line with no digit right after it? */
+static bool has_number(const char *line, size_t len, const char *needle, size_t nl)
+{
+	const char *p = line, *end = line + len, *q;
+
+	while ((q = memmem(p, (size_t)(end - p), needle, nl))) {
+		q += nl;
+		if (q == end || *q < '0' || *q > '9')
+			return true;
+		p = q;
+	}
+	return false;
+}
+
+static bool has_str(const char *line, size_t len, const char *needle, size_t nl)
+{
+	return memmem(line, len, needle, nl) != NULL;
+}
+
+/*
+ * One JSON object as the writer spells it: '{' ... '}', no backslash, no
+ * white space outside strings. A line with white space (an exe path with a
+ * space) is walked string by string: without backslashes a '"' always ends
+ * one.
+ */
+static bool canonical_json(const char *line, size_t len)
+{
+	const char *p = line, *end = line + len;
+
+	if (len < 2 || line[0] != '{' || line[len - 1] != '}' || memchr(line, '\\', len))
+		return false;
+	/* the common case, no white space at all, in three vector scans */
+	if (!memchr(line, ' ', len) && !memchr(line, '\t', len) && !memchr(line, '\r', len))
+		return true;
+	while (p < end) {
+		const char *q = memchr(p, '"', (size_t)(end - p));
+		const char *stop = q ? q : end;
+
+		for (; p < stop; p++)
+			if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+				return false;
+		if (!q)
+			break;
+		q = memchr(q + 1, '"', (size_t)(end - q - 1));
+		if (!q)
+			return false;
+		p = q + 1;
+	}
+	return true;
+}
+
+/* A value whose JSON string spelling is the value itself. */
+static bool plain(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f || *s == '"' ||
+		    *s == '\\')
+			return false;
+	return true;
+}
+
+static bool op_may_match(const struct audit_filter *f, const char *line, size_t len)
+{
+	char needle[64];
+	unsigned int o;
+
+	if (f->op_log && has_str(line, len, "\"op\":\"log\"", 10))
+		return true;
+	for (o = 1; o < 32; o++) {
+		const char *name;
+		int n;
+
+		if (!(f->ops & (1u << o)) || !(name = op_name(o)))
+			continue;
+		n = snprintf(needle, sizeof(needle), "\"op\":\"%s\"", name);
+		if (n > 0 && (size_t)n < sizeof(needle) && has_str(line, len, needle, (size_t)n))
+			return true;
+	}
+	return false;
+}
+
+static bool ns_may_match(const struct audit_filter *f, const char *line, size_t len)
+{
+	char needle[32];
+	size_t i;
+
+	/* ns_inum or old_inum: both end in `_inum":` */
+	for (i = 0; i < f->n_ns; i++) {
+		int n = snprintf(needle, sizeof(needle), "_inum\":%" PRIu32, f->ns[i].inum);
+
+		if (has_number(line, len, needle, (size_t)n))
+			return true;
+	}
+	return false;
+}
+
+static bool int_may_match(const char *line, size_t len, const char *key, long v)
+{
+	char needle[48];
+	int n = snprintf(needle, sizeof(needle), "\"%s\":%ld", key, v);
+
+	return has_number(line, len, needle, (size_t)n);
+}
+
+/* The record's "time", when the filter has a range: outside it, no match. */
+static bool time_may_match(const struct audit_filter *f, const char *line, size_t len)
+{
+	const char *t = memmem(line, len < 80 ? len : 80, "\"time\":\"", 8), *q;
+	char buf[48];
+	int64_t ns;
+
+	if (!t)
+		return true; /* not where the writer puts it: parse in full */
+	t += 8;
+	q = memchr(t, '"', (size_t)(line + len - t));
+	if (!q || (size_t)(q - t) >= sizeof(buf))
+		return true;
+	memcpy(buf, t, (size_t)(q - t));
+	buf[q - t] = '\0';
+	if (audit_time_parse(buf, &ns))
+		return true; /* no time: audit_filter_match rejects it itself */
+	return !(f->has_since && ns < f->since_ns) && !(f->has_until && ns > f->until_ns);
+}
+
+bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len)
+{
+	char needle[600];
+	int n;
+
+	if (!canonical_json(line, len))
+		return true;
+	if ((f->ops || f->op_log) && !op_may_match(f, line, len))
+		return false;
+	if (f->n_ns && !ns_may_match(f, line, len))
+		return false;
+	if (f->has_pid && !int_may_match(line, len, "pid", f->pid))
+		return false;
+	if (f->has_uid && !int_may_match(line, len, "uid", f->uid))
+		return false;
+	if (f->comm && plain(f->comm)) {
+		n = snprintf(needle, sizeof(needle), "\"comm\":\"%s\"", f->comm);
+		if (n > 0 && (size_t)n < sizeof(needle) && !has_str(line, len, needle, (size_t)n))
+			return false;
+	}
+	/* every field --container looks at holds the value as written */
+	if (f->container && plain(f->container) &&
+	    !has_str(line, len, f->container, strlen(f->container)))
+		return false;
+	if ((f->has_since || f->has_until) && !time_may_match(f, line, len))
+		return false;
+	return true;
+}

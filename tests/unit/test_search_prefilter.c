@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The search prefilter (audit/search_prefilter.c) may reject a line only
+ * when the full match would reject it too. Checked over the golden log
+ * lines of the record corpus (every op, field, hostile string) against
+ * filters made from each record's own values and from values no record
+ * has, and over the same lines spelled otherwise (white space, escapes),
+ * which it must leave to the parser.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit_util.h"
+#include "segment.h"
+
+#include "codec.h"
+#include "nstype.h"
+#include "record_corpus.h"
+#include "search.h"
+#include "record_fmt_golden.h"
+
+/* Every filter the loop tries: one condition each, from record r. */
+static size_t filters_of(const struct audit_rec *r, struct audit_filter *fs)
+{
+	const char *op = audit_rec_str(r, "op", NULL), *comm = audit_rec_str(r, "comm", NULL);
+	const char *t = audit_rec_str(r, "time", NULL);
+	size_t n = 0;
+	int64_t v;
+
+	memset(fs, 0, 16 * sizeof(*fs));
+	if (op && op_from_name(op) > 0)
+		fs[n++].ops = 1u << op_from_name(op);
+	fs[n++].ops = 1u << NSAUDIT_OP_SETNS;
+	fs[n++].op_log = true;
+	if (audit_rec_int(r, "pid", &v)) {
+		fs[n].has_pid = true, fs[n++].pid = v;
+		fs[n].has_pid = true, fs[n++].pid = v / 10; /* a prefix of it */
+	}
+	if (audit_rec_int(r, "uid", &v))
+		fs[n].has_uid = true, fs[n++].uid = v;
+	if (comm)
+		fs[n++].comm = comm;
+	fs[n++].comm = "nosuchcomm";
+	fs[n++].container = "0123456789ab";
+	if (audit_rec_int(r, "ns_inum", &v) && v >= 0 && v <= UINT32_MAX) {
+		fs[n].n_ns = 1, fs[n].ns[0].type = -1, fs[n++].ns[0].inum = (uint32_t)v;
+		fs[n].n_ns = 1, fs[n].ns[0].type = -1, fs[n++].ns[0].inum = (uint32_t)(v / 10);
+	}
+	if (t && !audit_time_parse(t, &v)) {
+		fs[n].has_since = true, fs[n++].since_ns = v;
+		fs[n].has_since = true, fs[n++].since_ns = v + 1;
+		fs[n].has_until = true, fs[n++].until_ns = v - 1;
+	}
+	return n;
+}
+
+/* prefilter false => full match false, for this spelling of the line */
+static void check_line(const char *line, size_t len, const char *what, int i)
+{
+	struct audit_filter fs[16];
+	struct audit_rec r;
+	char err[256];
+	size_t k, n;
+
+	cr_assert_eq(audit_rec_parse(line, len, &r, err, sizeof(err)), 0, "%s %d: %s", what, i,
+		     err);
+	n = filters_of(&r, fs);
+	for (k = 0; k < n; k++)
+		if (audit_filter_match(&fs[k], &r))
+			cr_assert(audit_filter_may_match(&fs[k], line, len),
+				  "%s %d: filter %zu rejected a line it matches", what, i, k);
+	audit_rec_free(&r);
+}
+
+Test(search_prefilter, never_rejects_a_match)
+{
+	int i;
+
+	for (i = 0; i < CORPUS_N; i++) {
+		const char *g = golden_log_json[i];
+		size_t len = strlen(g) - 1; /* without '\n' */
+		char *alt = malloc(len + 16), *p;
+
+		check_line(g, len, "canonical", i);
+		/* the same record with white space after its first ':' */
+		p = memchr(g, ':', len);
+		memcpy(alt, g, (size_t)(p - g) + 1);
+		alt[p - g + 1] = ' ';
+		memcpy(alt + (p - g) + 2, p + 1, len - (size_t)(p - g) - 1);
+		check_line(alt, len + 1, "spaced", i);
+		free(alt);
+	}
+}
+
+/* Escaped key spellings that a forger could write: left to the parser. */
+Test(search_prefilter, escapes_and_space_go_to_the_parser)
+{
+	static const char *const lines[] = {
+	    "{\"seq\":1,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"p\\u0069d\":42}",
+	    "{\"seq\":1,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"pid\": 42}",
+	    "{\"seq\":1,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"pid\":\t42}",
+	    "{\"seq\":1,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\" ,\"pid\":42}",
+	};
+	struct audit_filter f = {.has_pid = true, .pid = 42};
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		cr_assert(audit_filter_may_match(&f, lines[i], strlen(lines[i])), "line %zu", i);
+}
+
+/* And it does reject: what makes search fast is tested, not assumed. */
+Test(search_prefilter, rejects_canonical_lines_that_cannot_match)
+{
+	static const char line[] = "{\"seq\":7,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\","
+				   "\"ns_inum\":4026531840,\"pid\":420,\"uid\":0,\"comm\":\"ip\","
+				   "\"exe\":\"/usr/bin/with space\"}";
+	struct audit_filter f;
+	size_t len = strlen(line);
+
+	memset(&f, 0, sizeof(f));
+	f.has_pid = true, f.pid = 42; /* 420 is not 42 */
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+	f.pid = 420;
+	cr_assert(audit_filter_may_match(&f, line, len));
+	memset(&f, 0, sizeof(f));
+	f.comm = "i";
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+	memset(&f, 0, sizeof(f));
+	f.ops = 1u << NSAUDIT_OP_MOUNT;
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+	memset(&f, 0, sizeof(f));
+	f.n_ns = 1, f.ns[0].type = -1, f.ns[0].inum = 402653184;
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+	memset(&f, 0, sizeof(f));
+	f.has_since = true, f.since_ns = 1796284800000000001LL; /* after 08:00:00 */
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+}
+
+/* Give segment n's first record the time t (same length: the file keeps
+ * its shape; search does not check MACs). */
+static void set_head_time(struct tlog *t, unsigned int n, const char *when)
+{
+	char path[256], *data, *p;
+	size_t len;
+
+	tseg_path(t, n, path, sizeof(path));
+	data = tslurp(path, &len);
+	p = strstr(data, "\"time\":\"");
+	cr_assert_not_null(p);
+	p += 8;
+	cr_assert_eq(strlen(when), 30);
+	memcpy(p, when, 30);
+	tspit(path, data, len);
+	free(data);
+}
+
+/* --since opens only the segments whose successor starts after it. */
+Test(search_prefilter, since_skips_whole_segments)
+{
+	static const char *const heads[] = {
+	    "2026-12-01T00:00:00.000000000Z",
+	    "2026-12-02T00:00:00.000000000Z",
+	    "2026-12-03T00:00:00.000000000Z",
+	    "2026-12-04T00:00:00.000000000Z",
+	};
+	unsigned int *nums = NULL;
+	struct tlog t;
+	int64_t ns;
+	size_t n, i;
+	int dirfd;
+
+	tlog_init(&t, AUDIT_FMT_JSON);
+	t.o.max_size = 4096;
+	tlog_write(&t, 60);
+	dirfd = open(t.dir, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(dirfd, 0);
+	cr_assert_eq(audit_seg_list(dirfd, &nums, &n), 0);
+	cr_assert_geq(n, 4, "only %zu segments", n);
+	for (i = 0; i < 4; i++)
+		set_head_time(&t, nums[i], heads[i]);
+	cr_assert_eq(audit_seg_first_time(dirfd, nums[2], &ns), 0);
+	{
+		int64_t want;
+
+		cr_assert_eq(audit_time_parse(heads[2], &want), 0);
+		cr_assert_eq(ns, want);
+	}
+	audit_time_parse("2026-12-02T12:00:00Z", &ns);
+	/* segments 1 and 2 start before Dec 2 12:00, segment 3 after: 2 may
+	 * hold it, 1 cannot */
+	cr_assert_eq(audit_seg_since(dirfd, nums, 4, ns), 1);
+	audit_time_parse("2026-11-01T00:00:00Z", &ns);
+	cr_assert_eq(audit_seg_since(dirfd, nums, 4, ns), 0);
+	audit_time_parse("2027-01-01T00:00:00Z", &ns);
+	cr_assert_eq(audit_seg_since(dirfd, nums, 4, ns), 3, "the last always stays");
+	/* a segment whose head is not a regular file is never skipped past */
+	{
+		char path[256];
+
+		tseg_path(&t, nums[1], path, sizeof(path));
+		unlink(path);
+		cr_assert_eq(mkfifo(path, 0600), 0);
+		audit_time_parse("2026-12-03T12:00:00Z", &ns);
+		cr_assert_eq(audit_seg_since(dirfd, nums, 4, ns), 0);
+	}
+	free(nums);
+	close(dirfd);
+	tlog_cleanup(&t);
+}
