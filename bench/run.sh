@@ -802,6 +802,9 @@ run_harness() {
 
 value() { awk -F'\t' -v r="$ROUND" -v m="$1" '$1 == r && $2 == m { v = $3 } END { print v }' "$SAMPLES"; }
 
+# search and verify over logs of the recorder's records (bench/logread.sh)
+. "$ROOT/bench/logread.sh"
+
 # sample_diff METRIC A B: sample A - B, when both are there
 sample_diff() {
 	[ -n "$2" ] && [ -n "$3" ] || return 0
@@ -912,6 +915,7 @@ log "$(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS 
 [ "$HAVE_RECORD" = 1 ] || log "nsaudit record not built: its rows print '$NA_RECORD'; max rate is measured with nsaudit trace into a file"
 [ "$HAVE_COALESCE" = 1 ] || log "$NA_COALESCE"
 [ "$HAVE_SEAL" = 1 ] || log "$NA_SEAL"
+[ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" logread "* ]] && logread_setup
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 START=$EPOCHREALTIME
 for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
@@ -920,6 +924,7 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 	for ((k = 0; k < n; k++)); do
 		run_config "${CONFIGS[$(((k + ROUND - 1) % n))]}"
 	done
+	run_logread
 	RATE_LOST=0 RATE_LOST_C=0 RATE_LOST_NC=0 RATE_HWM=0 RARE_LOST=0
 	if [ "$RUN_RATE" = 0 ]; then
 		round_ratios
@@ -1091,7 +1096,14 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 	target("recorder_disk_records_per_s"; ">= 1000000 (wall, recorder alone)";
 		(if med("recorder_disk_records_per_s") then med("recorder_disk_records_per_s") >= 1000000 else null end); ""),
 	target("seal_throughput_ratio"; ">= 0.90";
-		(if med("seal_throughput_ratio") then med("seal_throughput_ratio") >= 0.9 else null end); "")
+		(if med("seal_throughput_ratio") then med("seal_throughput_ratio") >= 0.9 else null end); ""),
+	target("search_records_per_s_nomatch"; ">= 1000000 (one core)";
+		(if med("search_records_per_s_nomatch") then med("search_records_per_s_nomatch") >= 1000000 else null end); ""),
+	target("verify_records_per_s"; ">= 1000000 (one core)";
+		(if med("verify_records_per_s") then med("verify_records_per_s") >= 1000000 else null end); ""),
+	target("search_since_1h_ms"; "<= search_month_ms / 10 (the last hour of three weeks)";
+		(if med("search_since_1h_ms") and med("search_month_ms")
+		 then med("search_since_1h_ms") <= med("search_month_ms") / 10 else null end); "")
   ]
 }' >"$OUT_JSON" || die "writing $OUT_JSON failed"
 
@@ -1167,6 +1179,14 @@ def row($k; $what):
 (row("seal_legacy_records_per_s"; "the same records/s with a key of the previous kind (no sealing)") | @tsv),
 (row("seal_legacy_cpu_ns_per_record"; "recorder CPU per record, key of the previous kind, ns") | @tsv),
 (row("seal_throughput_ratio"; "records per recorder CPU-second, sealed / previous kind (same round)") | @tsv),
+(row("search_records_per_s_nomatch"; "search --comm X matching nothing, records/s (wall)") | @tsv),
+(row("search_records_per_s_all"; "search --format json matching every record, records/s") | @tsv),
+(row("verify_records_per_s"; "verify with the log'"'"'s key, records/s") | @tsv),
+(row("grep_records_per_s"; "grep -c over the same segments, records/s (for scale)") | @tsv),
+(row("jq_records_per_s"; "jq select(.comm == X) over the same segments, records/s") | @tsv),
+(row("ausearch_records_per_s"; "ausearch -c X over an audit.log of as many setns events, events/s") | @tsv),
+(row("search_since_1h_ms"; "search --since 1h over three weeks of segments, ms") | @tsv),
+(row("search_month_ms"; "the same search over the whole three weeks, ms") | @tsv),
 (row("seal_wall_throughput_ratio"; "records/s (wall), sealed / previous kind (same round)") | @tsv),
 (row("rare_lost_under_flood"; "rare records missing under a setns flood, 1p + 2p flood") | @tsv),
 (row("rare_lost_under_flood_1p"; "the same, 1 flooding process") | @tsv),

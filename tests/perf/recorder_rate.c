@@ -6,7 +6,7 @@
  * real formatter, log append, chained MAC and writes, into a log on disk.
  *
  *   recorder_rate [-n N] [-b BATCH] [-d DIR] [-f json|audit] [-s none|batch]
- *                 [-p fields|object|trace]
+ *                 [-p fields|object|trace] [-a] [-m MAXSIZE] [-k KEEP]
  *
  * -b: records per drained batch (audit_log_flush after each, as the
  * recorder does after each drain of the ring; the default is what one
@@ -17,7 +17,9 @@
  * every record went before, and still the log's own records do); trace:
  * "nsaudit trace --format json" into a file in DIR. Prints one key=value
  * line: records, wall and CPU seconds, records/s (wall) and CPU ns per
- * record.
+ * record. -a appends to the log in DIR instead of starting it anew, -m and
+ * -k are record's --max-size and --keep: the bench builds a log of many
+ * segments and weeks (under faketime) with them, to time search over it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -79,11 +81,12 @@ int main(int argc, char **argv)
 	FILE *trace = NULL;
 	char err[512], cmd[600];
 	int64_t w0, c0, w1, c1;
+	bool append = false;
 	int c;
 
 	audit_log_opts_init(&lo);
 	lo.sync = AUDIT_SYNC_BATCH;
-	while ((c = getopt(argc, argv, "n:b:d:f:s:p:")) != -1) {
+	while ((c = getopt(argc, argv, "n:b:d:f:s:p:am:k:")) != -1) {
 		switch (c) {
 		case 'n': n = strtoull(optarg, NULL, 10); break;
 		case 'b': batch = strtoull(optarg, NULL, 10); break;
@@ -91,9 +94,13 @@ int main(int argc, char **argv)
 		case 'f': lo.format = strcmp(optarg, "audit") ? AUDIT_FMT_JSON : AUDIT_FMT_AUDIT; break;
 		case 's': lo.sync = strcmp(optarg, "none") ? AUDIT_SYNC_BATCH : AUDIT_SYNC_NONE; break;
 		case 'p': path = optarg; break;
+		case 'a': append = true; break;
+		case 'm': lo.max_size = strtoull(optarg, NULL, 10); break;
+		case 'k': lo.keep = (unsigned int)strtoul(optarg, NULL, 10); break;
 		default:
 			fprintf(stderr, "usage: recorder_rate [-n N] [-b BATCH] [-d DIR] "
-				"[-f json|audit] [-s none|batch] [-p fields|object|trace]\n");
+				"[-f json|audit] [-s none|batch] [-p fields|object|trace] "
+				"[-a] [-m MAXSIZE] [-k KEEP]\n");
 			return 2;
 		}
 	}
@@ -107,7 +114,7 @@ int main(int argc, char **argv)
 		netns = stat("/proc/self/ns/net", &st) ? 4026531840u : (uint32_t)st.st_ino;
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd))
+	if (!append && system(cmd))
 		return 1;
 	lo.dir = dir;
 	l = audit_log_open(&lo, err, sizeof(err));
