@@ -50,6 +50,10 @@ struct reader {
 	const char *dir;
 	int dirfd;
 	uint64_t skipped;
+	/* when set, lines that cannot be about this namespace, nor lost or
+	 * log records, are counted in unread without being parsed */
+	const struct audit_filter *about;
+	uint64_t unread;
 	/* where reading stopped: the newest segment and the offset after its
 	 * last complete line (for --follow) */
 	unsigned int seg;
@@ -62,6 +66,16 @@ static void skipped_line(struct reader *rd, const char *name, uint64_t lineno, c
 {
 	if (++rd->skipped <= 10)
 		ERR("%.200s/%s line %" PRIu64 ": skipped: %s", rd->dir, name, lineno, why);
+}
+
+/* Whether a line may be a record read_log's caller needs (see about). */
+static bool may_need(const struct reader *rd, const char *line, size_t len)
+{
+	static const struct audit_filter lost_or_log = {.ops = 1u << NSAUDIT_OP_LOST,
+							.op_log = true};
+
+	return audit_filter_may_match(rd->about, line, len) ||
+	       audit_filter_may_match(&lost_or_log, line, len);
 }
 
 /* Every record of every segment, oldest first. 0, or -1 with errno. */
@@ -95,6 +109,10 @@ static int read_log(struct reader *rd, rec_fn fn, void *ctx)
 				/* the recorder is writing it: --follow reads it later */
 				seg.off = start;
 				break;
+			}
+			if (rd->about && !may_need(rd, line, len)) {
+				rd->unread++;
+				continue;
 			}
 			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
 				skipped_line(rd, name, seg.lineno, err);
@@ -595,16 +613,25 @@ static int follow_live(struct lifetime *lt)
 /* History, now and --follow, once NS and the log are known. The exit status. */
 static int show(struct lifetime *lt, const struct nsspec *spec)
 {
+	struct audit_filter about = { 0 };
 	struct out *o = &lt->o;
 	int ret = 0;
 
 	if (verify_first(lt))
 		return 1;
 	lt_init(&o->tl, spec->type, spec->inum);
+	/* the records about it, and the lost and log records, are parsed;
+	 * the others only counted */
+	about.n_ns = 1;
+	about.ns[0].type = spec->type;
+	about.ns[0].inum = spec->inum;
+	lt->rd.about = &about;
 	if (read_log(&lt->rd, add_cb, o)) {
 		ERR("%.200s: %s", lt->rd.dir, strerror(errno));
 		return 1;
 	}
+	lt->rd.about = NULL;
+	o->tl.records += lt->rd.unread;
 	if (!lt->rd.seg)
 		ERR("%.200s: no log segments (nsaudit-NNNNNN.log)", lt->rd.dir);
 	if (o->tl.oom) {
