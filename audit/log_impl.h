@@ -35,6 +35,8 @@ struct audit_log {
 	size_t nresume;
 	audit_anchor_fn anchor_fn;
 	void *anchor_ctx;
+	int64_t anchor_ns;     /* CLOCK_MONOTONIC of the last anchor sent */
+	uint64_t anchored_seq; /* the seq it named */
 
 	uint64_t seq;		    /* the next record's */
 	uint8_t mac[AUDIT_MAC_LEN]; /* the last record's (mac_len bytes) */

@@ -136,7 +136,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 	struct audit_seg seg;
 	const char *line;
 	size_t len;
-	bool complete;
+	bool complete, torn = false;
 
 	memset(sc, 0, sizeof(*sc));
 	audit_seg_name(segno, name);
@@ -153,6 +153,8 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 
 		if (complete)
 			sc->lines++;
+		/* an unfinished last line (no newline before the end) is torn */
+		torn = !complete && !seg.overlong;
 		if (!complete || audit_rec_parse(line, len, &r, err, sizeof(err)))
 			break;
 		if (!sc->header_ok)
@@ -198,7 +200,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 	sodium_memzero(key, sizeof(key));
 	audit_chain_wipe(&sc->chain);
 	if (sc->size > sc->good_end) {
-		if (!memchr(seg.data + sc->good_end, '\n', sc->size - sc->good_end))
+		if (torn)
 			sc->torn = sc->size - sc->good_end;
 		else
 			sc->bad = sc->size - sc->good_end;

@@ -447,9 +447,16 @@ int audit_keyring_get(struct audit_keyring *kr, uint64_t e, uint8_t out[AUDIT_KE
 		kr->cur_epoch = kr->base_epoch;
 		kr->have_cur = true;
 	}
-	/* a hostile epoch number must not make us spin for ever */
+	/* a hostile epoch number must not make us spin for ever, nor stand
+	 * for an epoch no recorder can have reached yet (now + one) */
 	if (e - kr->cur_epoch > 100000000ull)
 		return -1;
+	if (kr->interval && kr->t0 > 0) {
+		int64_t now = (int64_t)time(NULL);
+
+		if (now >= kr->t0 && e > (uint64_t)(now - kr->t0) / kr->interval + 1)
+			return -1;
+	}
 	while (kr->cur_epoch < e) {
 		audit_seal_evolve_key(kr->cur);
 		kr->cur_epoch++;
