@@ -45,6 +45,7 @@ struct audit_verify {
 	uint64_t anchored_seq;	 /* the newest of them */
 	bool default_key;	 /* checked with DIR/.key (no key given) */
 	uint64_t after_anchor;	 /* records after the newest anchor matched */
+	uint64_t garbage_lines;	 /* non-records right after one already reported */
 	unsigned int forged_anchors;   /* anchor lines that do not authenticate */
 	unsigned int unauth_anchors;   /* anchors whose epoch key is not held */
 	uint64_t forged_anchor_line;   /* the first forged one's line */

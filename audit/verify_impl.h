@@ -63,6 +63,8 @@ struct walk {
 	size_t nanc, next_anc;
 	const char *anc_file;
 	uint64_t after_anchor; /* records after the newest anchor matched */
+	unsigned int garbage_seg; /* the last line that was not a record */
+	uint64_t garbage_line;
 	uint64_t torn_line;    /* the newest segment's unfinished last line (0: none) */
 };
 

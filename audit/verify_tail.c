@@ -72,7 +72,7 @@ static int anchor_auth(struct walk *w, const struct audit_anchor *a)
 
 	if (!a->has_amac)
 		return 0;
-	if (audit_keyring_get(&w->kr, w->sealed ? a->epoch : 0, key))
+	if (audit_keyring_get(&w->kr, w->kr.kind == AUDIT_KR_STATIC ? 0 : a->epoch, key))
 		return w->kr.kind == AUDIT_KR_STATE && a->epoch < w->kr.base_epoch ? -1 : 0;
 	audit_anchor_mac(a, key, mac);
 	sodium_memzero(key, sizeof(key));

@@ -426,8 +426,12 @@ static void not_record(struct walk *w, const char *name, const struct audit_seg 
 		      "file was cut); 'nsaudit record' removes it when it starts");
 	else if (!complete)
 		bad(w, name, seg->lineno, 0, "record cut short (not the newest segment)");
-	else
+	else if (w->garbage_seg != w->cur_seg || w->garbage_line + 1 != seg->lineno)
 		bad(w, name, seg->lineno, 0, "not a record: %s", why);
+	else
+		w->v->garbage_lines++; /* a run of them is one finding */
+	w->garbage_seg = w->cur_seg;
+	w->garbage_line = seg->lineno;
 	w->resync = true;
 }
 

@@ -29,8 +29,9 @@ static void fmt_ns(int64_t ns, char *out, size_t len)
 	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Every finding on stderr; the first tampering (or the crash tail) last,
- * as the headline. */
+/* Every finding, one line each, on stdout (to be read, kept, diffed); the
+ * verdict with the first tampering (or the crash tail) is one line on
+ * stderr. */
 static void print_findings(const char *dir, const struct audit_verify *v, int rc)
 {
 	unsigned int i, kept = v->nfindings < AUDIT_VERIFY_FINDINGS ? v->nfindings
@@ -39,14 +40,15 @@ static void print_findings(const char *dir, const struct audit_verify *v, int rc
 	for (i = 0; i < kept && v->nfindings > 1; i++) {
 		const struct audit_finding *f = &v->findings[i];
 
-		fprintf(stderr, "nsaudit verify: finding %u: %s%s%s: %s%s", i + 1, dir,
-			f->where[0] ? "/" : "", f->where, f->crash ? "crash tail: " : "", f->what);
+		printf("nsaudit verify: finding %u: %s%s%s: %s%s", i + 1, dir, f->where[0] ? "/" : "",
+		       f->where, f->crash ? "crash tail: " : "", f->what);
 		if (f->seq)
-			fprintf(stderr, " (seq %" PRIu64 ")", f->seq);
-		fprintf(stderr, "\n");
+			printf(" (seq %" PRIu64 ")", f->seq);
+		printf("\n");
 	}
 	if (v->nfindings > kept)
-		fprintf(stderr, "nsaudit verify: ... and %u more findings\n", v->nfindings - kept);
+		printf("nsaudit verify: ... and %u more findings\n", v->nfindings - kept);
+	fflush(stdout);
 	fprintf(stderr, "nsaudit verify: %s%s%s: %s: %s", dir, v->where[0] ? "/" : "", v->where,
 		rc == AUDIT_VERIFY_CRASH ? "INTACT UP TO A CRASH TAIL" : "NOT INTACT", v->what);
 	if (v->bad_seq)
