@@ -334,6 +334,25 @@ int state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_LINE_
 	return audit_state_format(l->key, &st, buf);
 }
 
+/*
+ * A full disk (tmpfs too) can keep the new state file out while records
+ * still fit. The old one stays: it names an earlier record that is on
+ * stable storage, which verify accepts (the state may lag, never lead).
+ * Under --on-full stop it is the stop.
+ */
+bool state_full(struct audit_log *l, int err)
+{
+	if ((err != ENOSPC && err != EDQUOT) || l->o.on_full == AUDIT_FULL_STOP)
+		return false;
+	if (!l->state_full_said)
+		fprintf(stderr,
+			"nsaudit record: %s/%s: disk full: kept the previous state file "
+			"(it names an earlier record)\n",
+			l->dir, AUDIT_STATE_FILE);
+	l->state_full_said = true;
+	return true;
+}
+
 int save_state(struct audit_log *l, bool clean)
 {
 	char line[AUDIT_STATE_LINE_MAX];
@@ -344,6 +363,8 @@ int save_state(struct audit_log *l, bool clean)
 		return -1;
 	len = state_line(l, clean, line);
 	if (audit_state_write(l->dirfd, line, (size_t)len, true)) {
+		if (state_full(l, errno))
+			return 0;
 		seterr(l, "%s/%s: %s", l->dir, AUDIT_STATE_FILE, strerror(errno));
 		return -1;
 	}
@@ -611,6 +632,13 @@ int audit_log_close(struct audit_log *l)
 	r = logrec("close");
 	if (!r || emit(l, r) || l->suspended)
 		rc = -1;
+	/* records dropped on a full disk that no lost record could count yet:
+	 * never silently (the log itself cannot say it, the disk is full) */
+	if (l->suspended)
+		fprintf(stderr,
+			"nsaudit record: %s/: closing on a full disk: %" PRIu64 " record%s "
+			"dropped that the log cannot count\n",
+			l->dir, l->suspended, l->suspended == 1 ? "" : "s");
 	json_object_put(r);
 	if (l->fd >= 0 && fsync(l->fd))
 		rc = -1;

@@ -60,6 +60,7 @@ struct audit_log {
 	bool stopped;	  /* --on-full stop hit */
 
 	uint64_t suspended; /* dropped in this full-disk episode */
+	bool state_full_said; /* the state file could not be replaced: said once */
 	uint64_t dropped_total;
 	unsigned int pending_drop; /* deleted segments no record mentions yet */
 	const char *pending_drop_why;
@@ -93,6 +94,9 @@ int write_line(struct audit_log *l, const char *p, size_t n);
 int write_own(struct audit_log *l, struct json_object *rec);
 int write_pending(struct audit_log *l);
 int save_state(struct audit_log *l, bool clean);
+/* The state file could not be written for err: true when that is a full
+ * disk to live with (--on-full suspend/rotate). */
+bool state_full(struct audit_log *l, int err);
 /* Seal the current epoch (a seal record under its key), evolve to epoch
  * next, erase the old key from memory and the state file. at: "timer"
  * (the epoch ended) or "start" (a recorder starting in a later epoch). */

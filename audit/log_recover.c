@@ -26,6 +26,7 @@
 #include "log.h"
 #include "log_impl.h"
 #include "segment.h"
+#include "regfile.h"
 
 /* What the newest segment(s) hold, as far as the chain checks out. */
 struct scan {
@@ -211,7 +212,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 
 static int truncate_at(struct audit_log *l, const char *name, size_t size)
 {
-	int fd = openat(l->dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = audit_open_regular(l->dirfd, name, O_WRONLY, 0);
 
 	if (fd < 0 || ftruncate(fd, (off_t)size) || fsync(fd)) {
 		seterr(l, "%s/%s: cannot cut the unfinished record: %s", l->dir, name,
@@ -462,9 +463,9 @@ static int open_dir(struct audit_log *l)
 		return -1;
 	}
 	/* Two writers would fork the chain: one recorder per directory. */
-	l->lockfd = openat(l->dirfd, ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	l->lockfd = audit_open_regular(l->dirfd, ".lock", O_RDWR | O_CREAT, 0600);
 	if (l->lockfd < 0) {
-		seterr(l, "%s/.lock: %s", l->dir, strerror(errno));
+		seterr(l, "%s/.lock: %s", l->dir, audit_regfile_why(errno));
 		return -1;
 	}
 	if (flock(l->lockfd, LOCK_EX | LOCK_NB)) {

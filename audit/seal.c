@@ -16,6 +16,7 @@
 #include <sodium.h>
 
 #include "seal.h"
+#include "regfile.h"
 
 static void kdf(const uint8_t key[AUDIT_KEY_LEN], const void *msg, size_t len,
 		uint8_t out[AUDIT_KEY_LEN])
@@ -131,10 +132,10 @@ static int read_small(const char *path, char *buf, size_t cap, struct stat *st, 
 		      size_t errlen)
 {
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = audit_open_regular(AT_FDCWD, path, O_RDONLY, 0);
 
 	if (fd < 0) {
-		snprintf(err, errlen, "key %.200s: %s", path, strerror(errno));
+		snprintf(err, errlen, "key %.200s: %s", path, audit_regfile_why(errno));
 		return -1;
 	}
 	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {

@@ -278,6 +278,10 @@ int cmd_record(int argc, char **argv)
 				 "stopped: the log cannot take more records (see the last "
 				 "record in %s)",
 				 lo.dir);
+	if (rc == -EIO) {
+		cmd_error("record", 1, "the log was not closed cleanly (the line above says why)");
+		return 1;
+	}
 	if (rc < 0) {
 		cmd_error("record", 1, "%s", strerror(-rc));
 		return 1;
