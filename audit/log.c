@@ -545,8 +545,12 @@ int audit_log_flush(struct audit_log *l)
 	rc = sync_reap(l, false);
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	if (!l->dirty)
+	if (!l->dirty) {
+		/* all durable: the head may still be owed an anchor (the last
+		 * commit came within --anchor-interval of the one before) */
+		anchor_commit(l);
 		return 0;
+	}
 	/*
 	 * Group commit: one fdatasync per drain of a flooded reader (several
 	 * hundred a second) made the disk's per-request cost most of the
