@@ -251,6 +251,18 @@ static void remac_from(struct log *l, size_t k)
 	audit_chain_wipe(&c);
 }
 
+/* The log's id, from the first header (what a real attacker copies). */
+static void log_id_of(struct log *l, char out[AUDIT_KEY_ID_HEX + 1])
+{
+	const char *p = l->nseg && l->s[0].n ? strstr(l->s[0].lines[0], "\"log_id\":\"") : NULL;
+
+	memcpy(out, "0000000000000000", 17);
+	if (p && strlen(p) > 10 + AUDIT_KEY_ID_HEX) {
+		memcpy(out, p + 10, AUDIT_KEY_ID_HEX);
+		out[AUDIT_KEY_ID_HEX] = 0;
+	}
+}
+
 /* A state file naming the last record, MAC'd with the key held (or, with
  * none, a made-up epoch and MAC). */
 static void rewrite_state(const char *dir, struct log *l, bool junk_epoch)
@@ -272,7 +284,7 @@ static void rewrite_state(const char *dir, struct log *l, bool junk_epoch)
 	st.mac_len = AUDIT_TAG_LEN;
 	st.clean = true;
 	st.epoch = junk_epoch ? 999999 : key.epoch;
-	memcpy(st.log_id, "0000000000000000", 17);
+	log_id_of(l, st.log_id);
 	audit_rec_free(&r);
 	if (have_key && !junk_epoch)
 		memcpy(k, key.key, sizeof(k));
@@ -442,6 +454,7 @@ static void drop_segments(struct log *l, size_t from, size_t n)
  * One named attack of issue 31, for the integration test:
  *   cut-after-seal E   cut everything after the seal of epoch E, state
  *                      rewritten with the current key
+ *   cut-last N         cut the N newest records, state rewritten
  *   drop-first N       delete the N oldest segments, a forged drop record
  *   drop-middle        delete a middle segment, a forged drop record
  *   plant-drop         a drop record naming segment 999999, and a middle
@@ -466,6 +479,13 @@ static int single(const char *op, const char *dir, const char *arg)
 			if (strstr(*at(&l, i, NULL, NULL), f))
 				break;
 		while (i < n && count(&l) > i + 1)
+			remove_line(&l, count(&l) - 1);
+		while (l.nseg > 1 && !l.s[l.nseg - 1].n)
+			drop_segments(&l, l.nseg - 1, 1);
+		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "cut-last")) {
+		n = arg ? (size_t)atoi(arg) : 1;
+		while (n-- && count(&l) > 2)
 			remove_line(&l, count(&l) - 1);
 		while (l.nseg > 1 && !l.s[l.nseg - 1].n)
 			drop_segments(&l, l.nseg - 1, 1);
@@ -500,7 +520,7 @@ static int single(const char *op, const char *dir, const char *arg)
 			int dfd = open(dir, O_RDONLY | O_DIRECTORY);
 			int len;
 
-			memcpy(st.log_id, "0000000000000000", 17);
+			log_id_of(&l, st.log_id);
 			len = audit_state_format(key.key, &st, line);
 			audit_state_write(dfd, line, (size_t)len, false);
 			close(dfd);
