@@ -120,6 +120,10 @@ int sync_start(struct audit_log *l);
  * when !wait), -1 it failed (the error set) */
 int sync_reap(struct audit_log *l, bool wait);
 
+/* log_keys.c: the directory and its lock; the keys. 0, or -1 with l->err */
+int log_open_dir(struct audit_log *l);
+int log_load_keys(struct audit_log *l, const struct audit_log_opts *o);
+
 /* log_rotate.c */
 int sync_dir(struct audit_log *l);
 int sync_segment(struct audit_log *l);

@@ -303,6 +303,33 @@ static void note(const char *op)
 	snprintf(ops_done + n, sizeof(ops_done) - n, "%s%s", n ? "," : "", op);
 }
 
+/* Delete a random segment; a drop record for it, MAC'd with the key held. */
+static void drop_random(const char *dir, struct log *l)
+{
+	size_t i = (size_t)rand() % l->nseg, k;
+	char line[256];
+
+	if (l->nseg < 2)
+		return;
+	snprintf(line, sizeof(line),
+		 "{\"seq\":1,\"time\":\"2026-12-06T00:00:00.000000000Z\",\"op\":\"log\","
+		 "\"action\":\"drop\",\"dropped\":%u,\"reason\":\"rotation: --keep\","
+		 "\"mac\":\"00000000000000000000000000000000\"}",
+		 l->s[i].num);
+	for (k = 0; k < l->s[i].n; k++)
+		free(l->s[i].lines[k]);
+	free(l->s[i].lines);
+	memmove(l->s + i, l->s + i + 1, (l->nseg - i - 1) * sizeof(l->s[0]));
+	l->nseg--;
+	k = count(l);
+	l->s[l->nseg - 1].lines =
+	    realloc(l->s[l->nseg - 1].lines, (l->s[l->nseg - 1].n + 1) * sizeof(char *));
+	l->s[l->nseg - 1].lines[l->s[l->nseg - 1].n++] = strdup(line);
+	remac_from(l, k);
+	rewrite_state(dir, l, false);
+	note("drop-segment");
+}
+
 static void attack(const char *dir, struct log *l, unsigned int op)
 {
 	size_t n = count(l), k;
@@ -320,31 +347,9 @@ static void attack(const char *dir, struct log *l, unsigned int op)
 		rewrite_state(dir, l, false);
 		note("cut");
 		break;
-	case 1: { /* delete a segment, with a forged drop record */
-		size_t i = (size_t)rand() % l->nseg;
-		char line[256];
-
-		if (l->nseg < 2)
-			return;
-		snprintf(line, sizeof(line),
-			 "{\"seq\":1,\"time\":\"2026-12-06T00:00:00.000000000Z\",\"op\":\"log\","
-			 "\"action\":\"drop\",\"dropped\":%u,\"reason\":\"rotation: --keep\","
-			 "\"mac\":\"00000000000000000000000000000000\"}",
-			 l->s[i].num);
-		for (k = 0; k < l->s[i].n; k++)
-			free(l->s[i].lines[k]);
-		free(l->s[i].lines);
-		memmove(l->s + i, l->s + i + 1, (l->nseg - i - 1) * sizeof(l->s[0]));
-		l->nseg--;
-		k = count(l);
-		l->s[l->nseg - 1].lines =
-		    realloc(l->s[l->nseg - 1].lines, (l->s[l->nseg - 1].n + 1) * sizeof(char *));
-		l->s[l->nseg - 1].lines[l->s[l->nseg - 1].n++] = strdup(line);
-		remac_from(l, k);
-		rewrite_state(dir, l, false);
-		note("drop-segment");
+	case 1: /* delete a segment, with a forged drop record */
+		drop_random(dir, l);
 		break;
-	}
 	case 2: /* delete one record */
 		remove_line(l, k);
 		remac_from(l, k);
@@ -450,6 +455,28 @@ static void drop_segments(struct log *l, size_t from, size_t n)
 	l->nseg -= n;
 }
 
+/* Lost records whose counts wrap the total: 3 * (2^63 - 1) > 2^64. */
+static void lost_wrap(struct log *l)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct seg *s = &l->s[l->nseg - 1];
+		char line[256], now[40];
+		size_t k = count(l);
+
+		audit_time_now(now);
+		snprintf(line, sizeof(line),
+			 "{\"seq\":1,\"time\":\"%s\",\"op\":\"lost\",\"count\":%s,"
+			 "\"why\":\"x\",\"mac\":\"00000000000000000000000000000000\"}",
+			 now, "9223372036854775807");
+		s->lines = realloc(s->lines, (s->n + 1) * sizeof(char *));
+		s->lines[s->n++] = strdup(line);
+		remac_from(l, k);
+	}
+	append_own(l, "\"action\":\"x\"");
+}
+
 /*
  * One named attack of issue 31, for the integration test:
  *   cut-after-seal E   cut everything after the seal of epoch E, state
@@ -543,23 +570,7 @@ static int single(const char *op, const char *dir, const char *arg)
 		append_own(&l, f);
 		rewrite_state(dir, &l, false);
 	} else if (!strcmp(op, "lost-wrap")) {
-		append_own(&l, "\"action\":\"x\",\"count\":0");
-		remove_line(&l, count(&l) - 1);
-		for (i = 0; i < 3; i++) { /* 3 * (2^63 - 1) wraps past 2^64 */
-			struct seg *s = &l.s[l.nseg - 1];
-			char line[256], now[40];
-			size_t k = count(&l);
-
-			audit_time_now(now);
-			snprintf(line, sizeof(line),
-				 "{\"seq\":1,\"time\":\"%s\",\"op\":\"lost\",\"count\":%s,"
-				 "\"why\":\"x\",\"mac\":\"00000000000000000000000000000000\"}",
-				 now, "9223372036854775807");
-			s->lines = realloc(s->lines, (s->n + 1) * sizeof(char *));
-			s->lines[s->n++] = strdup(line);
-			remac_from(&l, k);
-		}
-		append_own(&l, "\"action\":\"x\"");
+		lost_wrap(&l);
 		rewrite_state(dir, &l, false);
 	} else {
 		fprintf(stderr, "attacker: unknown attack '%s'\n", op);
