@@ -122,6 +122,8 @@ static void usage(FILE *f)
 		"  --keep N             segments kept when rotating\n"
 		"  --seal-interval DURATION  sealing epoch (default 15m; 900, 15m, 2s): at its\n"
 		"                       end the key evolves and the old one is erased\n"
+		"  --anchor-interval MS at most one anchor (chain head) per MS milliseconds\n"
+		"                       through the sinks after a group commit (default 1000)\n"
 		"  --on-full suspend|rotate|stop   full disk: count dropped records (default),\n"
 		"                       delete the oldest segment (lets whoever fills the disk\n"
 		"                       erase history), or exit\n"
