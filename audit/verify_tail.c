@@ -176,15 +176,17 @@ static void check_state(struct walk *w)
 		    w->st.seq);
 	} else if (!w->state_seen && w->st.seq != v->last_seq) {
 		audit_seg_name(v->last_segment, name);
-		bad(w, name, w->torn_line, v->last_seq,
-		    "tail cut: log cut short: it ends at seq %" PRIu64 " but the state file "
-		    "names seq %" PRIu64 " as written%s",
-		    v->last_seq, w->st.seq,
-		    w->torn_line
-			? " (its last line is an unfinished last record, cut: not a crash, "
-			  "the state says it was durable)"
-			: " (records or the closing record removed from the end, or a state "
-			  "forged)");
+		if (w->torn_line)
+			bad(w, name, w->torn_line, v->last_seq,
+			    "unfinished last record, and no crash: the log was cut after seq %" PRIu64
+			    " but the state file names seq %" PRIu64 " as durable (tail cut)",
+			    v->last_seq, w->st.seq);
+		else
+			bad(w, name, 0, v->last_seq,
+			    "tail cut: log cut short: it ends at seq %" PRIu64 " but the state file "
+			    "names seq %" PRIu64 " as written (records or the closing record removed "
+			    "from the end, or a state forged)",
+			    v->last_seq, w->st.seq);
 	}
 	/* a state of epoch E means every epoch before E was sealed in the log */
 	if (w->sealed && w->st.version >= 2 && w->st.epoch > w->epoch)

@@ -502,7 +502,8 @@ int walk_segment(struct walk *w, unsigned int num, bool follows, bool first)
 		w->resync = true;
 		/* the recorder creates a segment, then writes its header: a crash
 		 * in between leaves the newest one empty */
-		if (num == w->v->last_segment && !w->v->closed)
+		if (num == w->v->last_segment && !w->v->closed &&
+		    !(w->have_state && w->st.segment >= num && w->st.seq))
 			return vfind(w, true, name, 0, 0,
 				     "empty newest segment (the recorder stopped right after "
 				     "creating it)");
