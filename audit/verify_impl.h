@@ -23,6 +23,8 @@
  * is drained every 50 ms); the log's own records are stamped when written.
  * The same skew bounds a record's time past its epoch's end. */
 #define SLACK_MAX_NS (5ll * 1000000000)
+/* How far the recorder's clock may be ahead of the verifier's. */
+#define FUTURE_SKEW_NS (300ll * 1000000000)
 
 struct walk {
 	struct audit_verify *v;
