@@ -41,10 +41,11 @@ static int load_ring(struct walk *w, const struct audit_verify_opts *o, char *er
 			kp = path;
 			w->v->default_key = true;
 			if (access(path, F_OK) && errno == ENOENT) {
-				snprintf(err, errlen,
-					 "no key: give --verification-key KEY (as printed by "
-					 "'nsaudit keygen') or --key FILE (%.200s/.key does not exist)",
-					 o->dir);
+				snprintf(
+				    err, errlen,
+				    "no key: give --verification-key KEY (as printed by "
+				    "'nsaudit keygen') or --key FILE (%.200s/.key does not exist)",
+				    o->dir);
 				return -1;
 			}
 		}

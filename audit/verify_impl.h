@@ -64,17 +64,17 @@ struct walk {
 	struct audit_anchor *anc;
 	size_t nanc, next_anc;
 	const char *anc_file;
-	uint64_t after_anchor; /* records after the newest anchor matched */
+	uint64_t after_anchor;	  /* records after the newest anchor matched */
 	unsigned int garbage_seg; /* the last line that was not a record */
 	uint64_t garbage_line;
-	uint64_t torn_line;    /* the newest segment's unfinished last line (0: none) */
+	uint64_t torn_line; /* the newest segment's unfinished last line (0: none) */
 };
 
 /* A finding: a problem (tampering, or a crash tail when crash is set) at
  * seg (a file name, or ""), line (0: the file as a whole) and seq (0: not
  * known). Always returns -1. */
-int vfind(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t seq,
-	  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+int vfind(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t seq, const char *fmt,
+	  ...) __attribute__((format(printf, 6, 7)));
 #define bad(w, ...) vfind(w, false, __VA_ARGS__)
 
 bool is_log(const struct audit_rec *r, const char *action);

@@ -22,8 +22,8 @@ static void clean(char *p)
 			*p = '?';
 }
 
-int vfind(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t seq,
-	  const char *fmt, ...)
+int vfind(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t seq, const char *fmt,
+	  ...)
 {
 	struct audit_verify *v = w->v;
 	struct audit_finding *f;

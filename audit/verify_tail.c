@@ -55,7 +55,6 @@ static void gaps(struct walk *w, const unsigned int *nums, size_t n)
 	}
 }
 
-
 static int cmp_anchor(const void *a, const void *b)
 {
 	const struct audit_anchor *x = a, *y = b;
@@ -178,13 +177,16 @@ static void check_state(struct walk *w)
 		audit_seg_name(v->last_segment, name);
 		if (w->torn_line)
 			bad(w, name, w->torn_line, v->last_seq,
-			    "unfinished last record, and no crash: the log was cut after seq %" PRIu64
-			    " but the state file names seq %" PRIu64 " as durable (tail cut)",
+			    "unfinished last record, and no crash: the log was cut after seq "
+			    "%" PRIu64 " but the state file names seq %" PRIu64
+			    " as durable (tail cut)",
 			    v->last_seq, w->st.seq);
 		else
 			bad(w, name, 0, v->last_seq,
-			    "tail cut: log cut short: it ends at seq %" PRIu64 " but the state file "
-			    "names seq %" PRIu64 " as written (records or the closing record removed "
+			    "tail cut: log cut short: it ends at seq %" PRIu64
+			    " but the state file "
+			    "names seq %" PRIu64
+			    " as written (records or the closing record removed "
 			    "from the end, or a state forged)",
 			    v->last_seq, w->st.seq);
 	}

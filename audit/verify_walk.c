@@ -171,20 +171,19 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		state = audit_rec_str(r, "state", NULL);
 		if (state && !strcmp(state, "missing"))
 			bad(w, name, lineno, r->seq,
-				   "state missing: the recorder restarted without its state file, "
-				   "so the end of the log before this point cannot be vouched for "
-				   "(state file deleted, tail cut?)");
+			    "state missing: the recorder restarted without its state file, "
+			    "so the end of the log before this point cannot be vouched for "
+			    "(state file deleted, tail cut?)");
 		if (state && !strcmp(state, "epoch_gap"))
-			bad(
-			    w, name, lineno, r->seq,
+			bad(w, name, lineno, r->seq,
 			    "epoch key misuse: on restart the sealing key was ahead of the "
 			    "log's last epoch (tail cut after the host was taken, or the key "
 			    "sealed another log)");
 		if (audit_rec_int(r, "missing", &n) && n > 0)
 			bad(w, name, lineno, r->seq,
-				   "tail cut: on restart the recorder found %" PRId64 " records "
-				   "missing from the end of the log (cut while it was stopped)",
-				   n);
+			    "tail cut: on restart the recorder found %" PRId64 " records "
+			    "missing from the end of the log (cut while it was stopped)",
+			    n);
 	}
 	w->after_anchor++;
 	if (is_log(r, "drop") && audit_rec_int(r, "dropped", &n)) {
@@ -214,17 +213,17 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 	if (w->have_state && r->seq == w->st.seq) {
 		if (w->st.mac_len != w->mac_len || sodium_memcmp(r->mac, w->st.mac, w->mac_len))
 			bad(w, name, lineno, r->seq,
-				   "the state file remembers another record with seq %" PRIu64
-				   " (log rewritten from here on?)",
-				   r->seq);
+			    "the state file remembers another record with seq %" PRIu64
+			    " (log rewritten from here on?)",
+			    r->seq);
 		/* the state is MAC'd with the key of the epoch after its record:
 		 * a later key cannot name an older record as the end */
 		if (w->sealed && w->st.version >= 2 && w->st.epoch != w->epoch)
 			bad(w, name, lineno, r->seq,
-				   "epoch key misuse: the state file names this record but is "
-				   "sealed with the key of epoch %" PRIu64 ", not %" PRIu64
-				   " (written after the host was taken)",
-				   w->st.epoch, w->epoch);
+			    "epoch key misuse: the state file names this record but is "
+			    "sealed with the key of epoch %" PRIu64 ", not %" PRIu64
+			    " (written after the host was taken)",
+			    w->st.epoch, w->epoch);
 		w->state_seen = true;
 	}
 	/* anchors that name this seq */
@@ -237,9 +236,9 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		snprintf(where, sizeof(where), "line %" PRIu64, a->line);
 		if (a->mac_len != w->mac_len || sodium_memcmp(a->mac, r->mac, w->mac_len))
 			bad(w, name, lineno, r->seq,
-				   "rewritten: the anchor at %.100s %s says seq %" PRIu64
-				   " had another MAC",
-				   w->anc_file, where, r->seq);
+			    "rewritten: the anchor at %.100s %s says seq %" PRIu64
+			    " had another MAC",
+			    w->anc_file, where, r->seq);
 		w->v->anchors++;
 		w->v->anchored_seq = r->seq;
 		w->after_anchor = 0;
@@ -411,10 +410,9 @@ static int check_mac(struct walk *w, const char *name, uint64_t lineno, const ch
 	return bad(w, name, lineno, r->seq, "record changed or forged (MAC does not match)");
 }
 
-
 /* A line that is not a record where one should be. */
-static void not_record(struct walk *w, const char *name, const struct audit_seg *seg,
-		       bool complete, const char *why)
+static void not_record(struct walk *w, const char *name, const struct audit_seg *seg, bool complete,
+		       const char *why)
 {
 	bool last = w->cur_seg == w->v->last_segment;
 

@@ -17,7 +17,7 @@
 #define EXTRA(...)                                                                                 \
 	do {                                                                                       \
 		size_t el_ = strlen(extra);                                                        \
-		snprintf(extra + el_, cap - el_, __VA_ARGS__);                                   \
+		snprintf(extra + el_, cap - el_, __VA_ARGS__);                                     \
 	} while (0)
 
 static void fmt_ns(int64_t ns, char *out, size_t len)
@@ -34,14 +34,14 @@ static void fmt_ns(int64_t ns, char *out, size_t len)
  * stderr. */
 static void print_findings(const char *dir, const struct audit_verify *v, int rc)
 {
-	unsigned int i, kept = v->nfindings < AUDIT_VERIFY_FINDINGS ? v->nfindings
-								     : AUDIT_VERIFY_FINDINGS;
+	unsigned int i,
+	    kept = v->nfindings < AUDIT_VERIFY_FINDINGS ? v->nfindings : AUDIT_VERIFY_FINDINGS;
 
 	for (i = 0; i < kept && v->nfindings > 1; i++) {
 		const struct audit_finding *f = &v->findings[i];
 
-		printf("nsaudit verify: finding %u: %s%s%s: %s%s", i + 1, dir, f->where[0] ? "/" : "",
-		       f->where, f->crash ? "crash tail: " : "", f->what);
+		printf("nsaudit verify: finding %u: %s%s%s: %s%s", i + 1, dir,
+		       f->where[0] ? "/" : "", f->where, f->crash ? "crash tail: " : "", f->what);
 		if (f->seq)
 			printf(" (seq %" PRIu64 ")", f->seq);
 		printf("\n");
@@ -67,8 +67,8 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 		EXTRA(", %u segment%s moved away while open and put back (last %06u)",
 		      v->moved_segments, v->moved_segments == 1 ? "" : "s", v->last_moved);
 	if (v->sealed_log) {
-		EXTRA(", sealed: epochs %" PRIu64 "..%" PRIu64 ", %" PRIu64 " seal%s", v->first_epoch,
-		      v->last_epoch, v->seals, v->seals == 1 ? "" : "s");
+		EXTRA(", sealed: epochs %" PRIu64 "..%" PRIu64 ", %" PRIu64 " seal%s",
+		      v->first_epoch, v->last_epoch, v->seals, v->seals == 1 ? "" : "s");
 		if (v->sealed_until_ns) {
 			fmt_ns(v->sealed_until_ns, t, sizeof(t));
 			EXTRA(", sealed up to %s", t);
@@ -120,9 +120,8 @@ int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *
 		verdict = "intact up to a crash tail";
 	}
 	if (rc == AUDIT_VERIFY_PARTIAL) {
-		snprintf(partial, sizeof(partial),
-			 "checked epochs %" PRIu64 "..%" PRIu64 " only", v->checked_from_epoch,
-			 v->last_epoch);
+		snprintf(partial, sizeof(partial), "checked epochs %" PRIu64 "..%" PRIu64 " only",
+			 v->checked_from_epoch, v->last_epoch);
 		verdict = partial;
 	}
 	summary_extra(v, extra, sizeof(extra));
@@ -130,10 +129,10 @@ int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *
 		printf("nsaudit verify: %s: %s: %u segment%s (%06u..%06u), %" PRIu64
 		       " records, seq %" PRIu64 "..%" PRIu64 ", %" PRIu64 " lost, %" PRIu64
 		       " start%s, %" PRIu64 " unclean stop%s%s, %s\n",
-		       vo->dir, verdict, v->segments, v->segments == 1 ? "" : "s",
-		       v->first_segment, v->last_segment, v->records, v->first_seq, v->last_seq,
-		       v->lost, v->starts, v->starts == 1 ? "" : "s", v->recoveries,
-		       v->recoveries == 1 ? "" : "s", extra,
+		       vo->dir, verdict, v->segments, v->segments == 1 ? "" : "s", v->first_segment,
+		       v->last_segment, v->records, v->first_seq, v->last_seq, v->lost, v->starts,
+		       v->starts == 1 ? "" : "s", v->recoveries, v->recoveries == 1 ? "" : "s",
+		       extra,
 		       v->closed ? "closed cleanly" : "still open (recorder running or killed)");
 	return rc;
 }

@@ -528,7 +528,8 @@ static int single(const char *op, const char *dir, const char *arg)
 			k = l.nseg - 1;
 		last = l.s[from + k - 1].num;
 		drop_segments(&l, from, k);
-		snprintf(f, sizeof(f), "\"action\":\"drop\",\"dropped\":%u,\"reason\":\"rotation: --keep\"",
+		snprintf(f, sizeof(f),
+			 "\"action\":\"drop\",\"dropped\":%u,\"reason\":\"rotation: --keep\"",
 			 strcmp(op, "plant-drop") ? last : 999999);
 		append_own(&l, f);
 		rewrite_state(dir, &l, false);
@@ -541,8 +542,10 @@ static int single(const char *op, const char *dir, const char *arg)
 		rewrite_state(dir, &l, !strcmp(op, "state-junk"));
 		if (!strcmp(op, "state-seq0")) {
 			/* "nothing yet": seq 0 names no record */
-			struct audit_state st = {.version = 2, .segment = l.s[0].num,
-						 .mac_len = AUDIT_TAG_LEN, .epoch = key.epoch};
+			struct audit_state st = {.version = 2,
+						 .segment = l.s[0].num,
+						 .mac_len = AUDIT_TAG_LEN,
+						 .epoch = key.epoch};
 			char line[AUDIT_STATE_LINE_MAX];
 			int dfd = open(dir, O_RDONLY | O_DIRECTORY);
 			int len;
@@ -555,7 +558,8 @@ static int single(const char *op, const char *dir, const char *arg)
 	} else if (!strcmp(op, "redate-future")) {
 		append_own(&l, "\"action\":\"start\",\"pid\":1");
 		{
-			char **lp = at(&l, count(&l) - 1, NULL, NULL), *t = strstr(*lp, "\"time\":\"20");
+			char **lp = at(&l, count(&l) - 1, NULL, NULL),
+			     *t = strstr(*lp, "\"time\":\"20");
 
 			if (t)
 				memcpy(t + 8, "2031", 4);
@@ -642,9 +646,10 @@ int main(int argc, char **argv)
 			kept++;
 		} else {
 			bad++;
-			printf("attacker: VIOLATION seed %u (%s key, ops %s): sealed records changed "
-			       "but verify says %d: %s %s\n",
-			       seed, have_key ? "current" : "no", ops_done, rc, v->where, v->what);
+			printf(
+			    "attacker: VIOLATION seed %u (%s key, ops %s): sealed records changed "
+			    "but verify says %d: %s %s\n",
+			    seed, have_key ? "current" : "no", ops_done, rc, v->where, v->what);
 		}
 		free_log(&l);
 	}
