@@ -119,6 +119,12 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -static $< -o $@
 
+# The attacker of issue 31 (tests/attack/): links the log library, for
+# re-MACing with the host's current key and verifying.
+$(BUILD)/attacker: tests/attack/attacker.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
 # The unit tests once more under AddressSanitizer and UBSan: every
 # non-BPF source rebuilt with the sanitizers into build/asan/.
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* anchor.c - tail anchors: their syslog text, and reading them back. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
+#include <sodium.h>
 
 #include "anchor.h"
+#include "regfile.h"
 
 static const char *str_of(struct json_object *o, const char *k)
 {
@@ -44,20 +48,43 @@ int audit_anchor_text(struct json_object *rec, char *out, size_t outlen)
 {
 	const char *action = str_of(rec, "action"), *log_id = str_of(rec, "log_id"),
 		   *key_id = str_of(rec, "key_id"), *mac = str_of(rec, "mac"),
-		   *why = str_of(rec, "why");
-	uint64_t seq, segment, epoch;
+		   *why = str_of(rec, "why"), *amac = str_of(rec, "amac");
+	uint64_t seq, segment, epoch, first = 0;
 
 	if (!action || strcmp(action, "anchor") || !hexlen(log_id, AUDIT_KEY_ID_HEX) ||
 	    !hexlen(key_id, AUDIT_KEY_ID_HEX) ||
 	    !(hexlen(mac, AUDIT_MAC_HEX) || hexlen(mac, 2 * AUDIT_TAG_LEN)) || !word(why) ||
 	    !u64_of(rec, "seq", &seq) || !u64_of(rec, "segment", &segment) ||
-	    !u64_of(rec, "epoch", &epoch))
+	    !u64_of(rec, "epoch", &epoch) || !hexlen(amac, 2 * AUDIT_TAG_LEN) ||
+	    !u64_of(rec, "first_segment", &first))
 		return -1;
 	snprintf(out, outlen,
 		 "nsaudit-anchor log_id=%s key_id=%s seq=%" PRIu64 " segment=%" PRIu64
-		 " epoch=%" PRIu64 " mac=%s why=%s",
-		 log_id, key_id, seq, segment, epoch, mac, why);
+		 " epoch=%" PRIu64 " first_segment=%" PRIu64 " mac=%s why=%s amac=%s",
+		 log_id, key_id, seq, segment, epoch, first, mac, why, amac);
 	return 0;
+}
+
+int audit_anchor_canon(const struct audit_anchor *a, char out[AUDIT_ANCHOR_CANON_MAX])
+{
+	char hex[AUDIT_MAC_HEX + 1];
+
+	audit_hex(a->mac, a->mac_len, hex);
+	return snprintf(out, AUDIT_ANCHOR_CANON_MAX,
+			"nsaudit anchor v1 log_id=%s key_id=%s seq=%" PRIu64 " segment=%u "
+			"epoch=%" PRIu64 " first_segment=%u mac=%s",
+			a->log_id, a->key_id, a->seq, a->segment, a->epoch, a->first_segment,
+			hex);
+}
+
+void audit_anchor_mac(const struct audit_anchor *a, const uint8_t key[AUDIT_KEY_LEN],
+		      uint8_t out[AUDIT_TAG_LEN])
+{
+	char canon[AUDIT_ANCHOR_CANON_MAX];
+	int n = audit_anchor_canon(a, canon);
+
+	crypto_generichash(out, AUDIT_TAG_LEN, (const uint8_t *)canon, (size_t)n, key,
+			   AUDIT_KEY_LEN);
 }
 
 /* key=VALUE or key="VALUE" at *p (after one space); advances *p. */
@@ -100,9 +127,11 @@ static bool decimal(const char *s, uint64_t *v)
 static int parse_fields(const char *p, const char *end, struct audit_anchor *a, bool syslog)
 {
 	char v[80];
+	const char *q;
 	uint64_t n;
 
-	/* log_id key_id seq segment [epoch] mac, in this order */
+	/* log_id key_id seq segment [epoch] [first_segment] mac [why] [amac],
+	 * in this order */
 	if (!field(&p, end, "log_id", v, sizeof(v)) || !hexlen(v, AUDIT_KEY_ID_HEX))
 		return -1;
 	memcpy(a->log_id, v, sizeof(a->log_id));
@@ -115,9 +144,20 @@ static int parse_fields(const char *p, const char *end, struct audit_anchor *a, 
 	    n > UINT32_MAX)
 		return -1;
 	a->segment = (unsigned int)n;
-	if (syslog) {
-		if (*p++ != ' ' || !field(&p, end, "epoch", v, sizeof(v)) || !decimal(v, &a->epoch))
+	q = p;
+	if (q < end && *q++ == ' ' && field(&q, end, "epoch", v, sizeof(v))) {
+		if (!decimal(v, &a->epoch))
 			return -1;
+		p = q;
+	} else if (syslog) {
+		return -1;
+	}
+	q = p;
+	if (q < end && *q++ == ' ' && field(&q, end, "first_segment", v, sizeof(v))) {
+		if (!decimal(v, &n) || n > UINT32_MAX)
+			return -1;
+		a->first_segment = (unsigned int)n;
+		p = q;
 	}
 	/* 64 hex digits (BLAKE2b) or 32 (Poly1305, format version 3) */
 	if (*p++ != ' ' || !field(&p, end, "mac", v, sizeof(v)))
@@ -126,10 +166,24 @@ static int parse_fields(const char *p, const char *end, struct audit_anchor *a, 
 	if ((a->mac_len != AUDIT_MAC_LEN && a->mac_len != AUDIT_TAG_LEN) ||
 	    audit_unhex(v, strlen(v), a->mac, a->mac_len))
 		return -1;
-	if (syslog) {
-		/* why=WORD and nothing after it */
-		if (*p++ != ' ' || !field(&p, end, "why", v, sizeof(v)) || !word(v))
+	q = p;
+	if (q < end && *q++ == ' ' && field(&q, end, "why", v, sizeof(v))) {
+		if (!word(v))
 			return -1;
+		p = q;
+	} else if (syslog) {
+		return -1;
+	}
+	q = p;
+	if (q < end && *q++ == ' ' && field(&q, end, "amac", v, sizeof(v))) {
+		if (audit_unhex(v, strlen(v), a->amac, AUDIT_TAG_LEN) ||
+		    strlen(v) != 2 * AUDIT_TAG_LEN)
+			return -1;
+		a->has_amac = true;
+		p = q;
+	}
+	if (syslog) {
+		/* nothing after it */
 		while (p < end && (*p == ' ' || *p == '\r'))
 			p++;
 		return p == end ? 0 : -1;
@@ -159,7 +213,8 @@ int audit_anchor_parse_line(const char *line, size_t len, struct audit_anchor *a
 int audit_anchor_read(const char *path, struct audit_anchor **out, size_t *n, char *err,
 		      size_t errlen)
 {
-	FILE *f = fopen(path, "re");
+	int fd = audit_open_regular(AT_FDCWD, path, O_RDONLY, 0);
+	FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
 	struct audit_anchor a, *v = NULL, *nv;
 	size_t cap = 0, cnt = 0, blen = 0;
 	uint64_t lineno = 0;
@@ -169,7 +224,9 @@ int audit_anchor_read(const char *path, struct audit_anchor **out, size_t *n, ch
 	*out = NULL;
 	*n = 0;
 	if (!f) {
-		snprintf(err, errlen, "anchor file %.200s: %s", path, strerror(errno));
+		snprintf(err, errlen, "anchor file %.200s: %s", path, audit_regfile_why(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	while ((got = getline(&buf, &blen, f)) >= 0) {

@@ -6,7 +6,9 @@
  *
  * In syslog the anchor is the message text itself, so that it survives any
  * file template (structured data often does not):
- *   nsaudit-anchor log_id=HEX16 key_id=HEX16 seq=N segment=N epoch=N mac=HEX64 why=WORD
+ *   nsaudit-anchor log_id=HEX16 key_id=HEX16 seq=N segment=N epoch=N
+ *                  first_segment=N mac=HEX why=WORD amac=HEX32
+ * (first_segment and amac since anchors authenticate; older lines lack them)
  * In the audit trail it is an AUDIT_USER message whose text starts
  *   op="log" action="anchor" log_id="HEX16" key_id="HEX16" seq=N segment=N mac="HEX64" ...
  * Every field is hex or decimal: no process name can hold a well-formed
@@ -16,6 +18,7 @@
 #ifndef NSAUDIT_AUDIT_ANCHOR_H
 #define NSAUDIT_AUDIT_ANCHOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,7 +34,21 @@ struct audit_anchor {
 	uint8_t mac[AUDIT_MAC_LEN];
 	size_t mac_len; /* 32 or 16 (format version 3) */
 	uint64_t line; /* in the file it was read from */
+	unsigned int first_segment; /* the oldest segment retained then (0: not said) */
+	uint8_t amac[AUDIT_TAG_LEN]; /* the anchor's own MAC, with its epoch's key */
+	bool has_amac;
 };
+
+/*
+ * An anchor authenticates itself: amac is BLAKE2b-128 keyed with K(epoch)
+ * (the key of the epoch it names; a static key in a log without sealing)
+ * over its canonical text, so that a line anyone can log ("logger
+ * nsaudit-anchor ...") is told apart from one the recorder sent.
+ */
+#define AUDIT_ANCHOR_CANON_MAX 256
+int audit_anchor_canon(const struct audit_anchor *a, char out[AUDIT_ANCHOR_CANON_MAX]);
+void audit_anchor_mac(const struct audit_anchor *a, const uint8_t key[AUDIT_KEY_LEN],
+		      uint8_t out[AUDIT_TAG_LEN]);
 
 /* The syslog message text of an anchor record (the log's "anchor" json);
  * 0, or -1 when rec is not a well-formed anchor. */

@@ -13,6 +13,7 @@
 
 #include "chain.h"
 #include "seal.h"
+#include "regfile.h"
 
 static const char hexdig[] = "0123456789abcdef";
 
@@ -271,11 +272,11 @@ int audit_state_load(int dirfd, struct audit_keyring *kr, struct audit_state *st
 	ssize_t n;
 
 	memset(st, 0, sizeof(*st));
-	fd = openat(dirfd, AUDIT_STATE_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = audit_open_regular(dirfd, AUDIT_STATE_FILE, O_RDONLY, 0);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, errlen, "%s: %s", AUDIT_STATE_FILE, strerror(errno));
+		snprintf(err, errlen, "%s: %s", AUDIT_STATE_FILE, audit_regfile_why(errno));
 		return -1;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -345,8 +346,11 @@ int audit_state_write(int dirfd, const char *line, size_t len, bool sync)
 	if (fd < 0)
 		return -1;
 	if (write_all(fd, line, len) || (sync && fsync(fd))) {
+		int e = errno; /* ENOSPC says "disk full" to the caller */
+
 		close(fd);
 		unlinkat(dirfd, tmp, 0);
+		errno = e;
 		return -1;
 	}
 	close(fd);

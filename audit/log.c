@@ -25,9 +25,10 @@
 #include "clock.h"
 #include "codec.h"
 #include "log.h"
+#include "anchor.h"
 #include "log_impl.h"
-#include "log_test.h"
 #include "segment.h"
+#include "log_test.h"
 
 ssize_t (*audit_log_write_fn)(int fd, const void *buf, size_t n);
 
@@ -333,6 +334,25 @@ int state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_LINE_
 	return audit_state_format(l->key, &st, buf);
 }
 
+/*
+ * A full disk (tmpfs too) can keep the new state file out while records
+ * still fit. The old one stays: it names an earlier record that is on
+ * stable storage, which verify accepts (the state may lag, never lead).
+ * Under --on-full stop it is the stop.
+ */
+bool state_full(struct audit_log *l, int err)
+{
+	if ((err != ENOSPC && err != EDQUOT) || l->o.on_full == AUDIT_FULL_STOP)
+		return false;
+	if (!l->state_full_said)
+		fprintf(stderr,
+			"nsaudit record: %s/%s: disk full: kept the previous state file "
+			"(it names an earlier record)\n",
+			l->dir, AUDIT_STATE_FILE);
+	l->state_full_said = true;
+	return true;
+}
+
 int save_state(struct audit_log *l, bool clean)
 {
 	char line[AUDIT_STATE_LINE_MAX];
@@ -343,36 +363,91 @@ int save_state(struct audit_log *l, bool clean)
 		return -1;
 	len = state_line(l, clean, line);
 	if (audit_state_write(l->dirfd, line, (size_t)len, true)) {
+		if (state_full(l, errno))
+			return 0;
 		seterr(l, "%s/%s: %s", l->dir, AUDIT_STATE_FILE, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
+/* The oldest segment still in the directory (what an anchor says was
+ * retained), or the current one. */
+static unsigned int first_segment(const struct audit_log *l)
+{
+	unsigned int *nums, first = l->segno;
+	size_t n;
+
+	if (!audit_seg_list(l->dirfd, &nums, &n) && n)
+		first = nums[0];
+	free(nums);
+	return first;
+}
+
+/*
+ * The chain head leaves the host, authenticated with the key of its epoch
+ * (anchor.h): a line anyone can log is not an anchor. Called after the
+ * record it names is durable.
+ */
 void send_anchor(struct audit_log *l, const char *why)
 {
 	struct json_object *a;
+	struct audit_anchor an = {0};
+	uint8_t amac[AUDIT_TAG_LEN];
 	char hex[AUDIT_MAC_HEX + 1], now[40];
+	struct timespec ts;
 
 	if (!l->anchor_fn || l->seq < 2)
 		return;
 	a = json_object_new_object();
 	if (!a)
 		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	l->anchor_ns = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+	l->anchored_seq = l->seq - 1;
+	memcpy(an.log_id, l->log_id, sizeof(an.log_id));
+	memcpy(an.key_id, l->key_id, sizeof(an.key_id));
+	an.seq = l->seq - 1;
+	an.segment = l->segno;
+	an.epoch = l->epoch;
+	an.first_segment = first_segment(l);
+	memcpy(an.mac, l->mac, l->mac_len);
+	an.mac_len = l->mac_len;
+	audit_anchor_mac(&an, l->key, amac);
 	audit_time_now(now);
-	audit_hex(l->mac, l->mac_len, hex);
 	json_object_object_add(a, "time", json_object_new_string(now));
 	json_object_object_add(a, "op", json_object_new_string("log"));
 	json_object_object_add(a, "action", json_object_new_string("anchor"));
 	json_object_object_add(a, "log_id", json_object_new_string(l->log_id));
 	json_object_object_add(a, "key_id", json_object_new_string(l->key_id));
-	json_object_object_add(a, "seq", json_object_new_uint64(l->seq - 1));
+	json_object_object_add(a, "seq", json_object_new_uint64(an.seq));
 	json_object_object_add(a, "segment", json_object_new_uint64(l->segno));
-	json_object_object_add(a, "mac", json_object_new_string(hex));
 	json_object_object_add(a, "epoch", json_object_new_uint64(l->epoch));
+	json_object_object_add(a, "first_segment", json_object_new_uint64(an.first_segment));
+	audit_hex(l->mac, l->mac_len, hex);
+	json_object_object_add(a, "mac", json_object_new_string(hex));
 	json_object_object_add(a, "why", json_object_new_string(why));
+	audit_hex(amac, sizeof(amac), hex);
+	json_object_object_add(a, "amac", json_object_new_string(hex));
 	l->anchor_fn(l->anchor_ctx, a);
 	json_object_put(a);
+}
+
+/* After a group commit made records durable: an anchor, at most one per
+ * --anchor-interval (default a second), so that the window in which root
+ * holding the current key can rewrite the tail unseen is that long. */
+static void anchor_commit(struct audit_log *l)
+{
+	struct timespec ts;
+	int64_t now, gap = (int64_t)(l->o.anchor_interval_ms ? l->o.anchor_interval_ms : 1000) *
+			   1000000ll;
+
+	if (!l->anchor_fn || l->seq - 1 == l->anchored_seq)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+	if (now - l->anchor_ns >= gap)
+		send_anchor(l, "commit");
 }
 
 void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx)
@@ -393,27 +468,32 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	/* the batch's records are this epoch's: they go first */
 	if (audit_log_commit(l))
 		fprintf(stderr, "nsaudit record: %s/: %s\n", l->dir, l->err);
-	r = logrec("seal");
-	if (r) {
-		json_object_object_add(r, "epoch", json_object_new_uint64(e));
-		json_object_object_add(r, "next_epoch", json_object_new_uint64(next));
-		json_object_object_add(r, "at", json_object_new_string(at));
+	/* one seal per epoch, consecutively, each under its own key (empty
+	 * epochs too: a recorder that was down seals them at start), so that
+	 * no seal can stand for epochs whose records were cut */
+	for (; e < next; e++) {
+		r = logrec("seal");
+		if (r) {
+			json_object_object_add(r, "epoch", json_object_new_uint64(e));
+			json_object_object_add(r, "next_epoch", json_object_new_uint64(e + 1));
+			json_object_object_add(r, "at", json_object_new_string(at));
+		}
+		/* the key must go whatever the disk says (a seal a full disk
+		 * kept out shows as an epoch without a seal) */
+		if (!r || emit(l, r) || (l->fd >= 0 && e + 1 == next && fdatasync(l->fd)))
+			fprintf(stderr, "nsaudit record: %s/: sealing epoch %" PRIu64 ": %s\n",
+				l->dir, e, l->err[0] ? l->err : strerror(errno));
+		json_object_put(r);
+		/* Forward: K(e) is gone from memory, then from the state file */
+		audit_seal_evolve_to(&l->seal, e + 1);
+		memcpy(l->key, l->seal.key, sizeof(l->key));
+		rekey(l); /* R, and the keystream of K(e), are gone with it */
+		l->epoch = e + 1;
 	}
-	/* the key must go whatever the disk says (a seal a full disk kept
-	 * out shows as an epoch without a seal) */
-	if (!r || emit(l, r) || (l->fd >= 0 && fdatasync(l->fd)))
-		fprintf(stderr, "nsaudit record: %s/: sealing epoch %" PRIu64 ": %s\n", l->dir, e,
-			l->err[0] ? l->err : strerror(errno));
-	json_object_put(r);
 	l->dirty = false;
-	/* Forward: K(e) is gone from memory, then from the state file. The
-	 * tail state (naming the seal, MAC'd with the next key) goes first:
-	 * a crash in between leaves a key file one step behind, which the
-	 * next start evolves. */
-	audit_seal_evolve_to(&l->seal, next);
-	memcpy(l->key, l->seal.key, sizeof(l->key));
-	rekey(l); /* R, and the keystream of K(e), are gone with it */
-	l->epoch = next;
+	/* The tail state (naming the last seal, MAC'd with the next key)
+	 * goes first: a crash in between leaves a key file one step behind,
+	 * which the next start evolves. */
 	l->epoch_end = l->seal.t0 + (int64_t)((next + 1) * l->seal.interval);
 	if (save_state(l, false))
 		return -1;
@@ -465,8 +545,12 @@ int audit_log_flush(struct audit_log *l)
 	rc = sync_reap(l, false);
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	if (!l->dirty)
+	if (!l->dirty) {
+		/* all durable: the head may still be owed an anchor (the last
+		 * commit came within --anchor-interval of the one before) */
+		anchor_commit(l);
 		return 0;
+	}
 	/*
 	 * Group commit: one fdatasync per drain of a flooded reader (several
 	 * hundred a second) made the disk's per-request cost most of the
@@ -492,7 +576,10 @@ int audit_log_flush(struct audit_log *l)
 		return -1;
 	}
 	sync_done(l);
-	return save_state(l, false);
+	if (save_state(l, false))
+		return -1;
+	anchor_commit(l);
+	return 0;
 }
 
 int audit_log_reopen(struct audit_log *l)
@@ -549,6 +636,13 @@ int audit_log_close(struct audit_log *l)
 	r = logrec("close");
 	if (!r || emit(l, r) || l->suspended)
 		rc = -1;
+	/* records dropped on a full disk that no lost record could count yet:
+	 * never silently (the log itself cannot say it, the disk is full) */
+	if (l->suspended)
+		fprintf(stderr,
+			"nsaudit record: %s/: closing on a full disk: %" PRIu64 " record%s "
+			"dropped that the log cannot count\n",
+			l->dir, l->suspended, l->suspended == 1 ? "" : "s");
 	json_object_put(r);
 	if (l->fd >= 0 && fsync(l->fd))
 		rc = -1;

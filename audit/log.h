@@ -39,6 +39,8 @@ struct audit_log_opts {
 	enum audit_sync sync;	    /* --sync none|batch|every (default batch) */
 	uint64_t seal_interval;	    /* --seal-interval seconds (default 15 min) */
 	bool seal_interval_set;	    /* given on the command line */
+	unsigned int anchor_interval_ms; /* --anchor-interval: at most one anchor per
+					  * this after a group commit (0 = 1000) */
 };
 
 /* Defaults for everything; dir must still be set. */

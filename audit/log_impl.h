@@ -35,6 +35,8 @@ struct audit_log {
 	size_t nresume;
 	audit_anchor_fn anchor_fn;
 	void *anchor_ctx;
+	int64_t anchor_ns;     /* CLOCK_MONOTONIC of the last anchor sent */
+	uint64_t anchored_seq; /* the seq it named */
 
 	uint64_t seq;		    /* the next record's */
 	uint8_t mac[AUDIT_MAC_LEN]; /* the last record's (mac_len bytes) */
@@ -58,6 +60,7 @@ struct audit_log {
 	bool stopped;	  /* --on-full stop hit */
 
 	uint64_t suspended; /* dropped in this full-disk episode */
+	bool state_full_said; /* the state file could not be replaced: said once */
 	uint64_t dropped_total;
 	unsigned int pending_drop; /* deleted segments no record mentions yet */
 	const char *pending_drop_why;
@@ -91,6 +94,9 @@ int write_line(struct audit_log *l, const char *p, size_t n);
 int write_own(struct audit_log *l, struct json_object *rec);
 int write_pending(struct audit_log *l);
 int save_state(struct audit_log *l, bool clean);
+/* The state file could not be written for err: true when that is a full
+ * disk to live with (--on-full suspend/rotate). */
+bool state_full(struct audit_log *l, int err);
 /* Seal the current epoch (a seal record under its key), evolve to epoch
  * next, erase the old key from memory and the state file. at: "timer"
  * (the epoch ended) or "start" (a recorder starting in a later epoch). */
@@ -113,6 +119,10 @@ int sync_start(struct audit_log *l);
 /* the background sync, if any: 0 done (or none), 1 still running (only
  * when !wait), -1 it failed (the error set) */
 int sync_reap(struct audit_log *l, bool wait);
+
+/* log_keys.c: the directory and its lock; the keys. 0, or -1 with l->err */
+int log_open_dir(struct audit_log *l);
+int log_load_keys(struct audit_log *l, const struct audit_log_opts *o);
 
 /* log_rotate.c */
 int sync_dir(struct audit_log *l);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * log_recover.c - opening the audit log, in named steps: the directory and
- * its lock, the keys (sealing state or static key), the tail state, the
+ * its lock, the keys (log_keys.c), the tail state, the
  * scan of the newest segments (parsed with the codec, MAC-checked with
  * every epoch key the recorder still has), recovery after an unclean stop,
  * catching the sealing key up to the current epoch, and the start record.
@@ -26,6 +26,7 @@
 #include "log.h"
 #include "log_impl.h"
 #include "segment.h"
+#include "regfile.h"
 
 /* What the newest segment(s) hold, as far as the chain checks out. */
 struct scan {
@@ -136,7 +137,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 	struct audit_seg seg;
 	const char *line;
 	size_t len;
-	bool complete;
+	bool complete, torn = false;
 
 	memset(sc, 0, sizeof(*sc));
 	audit_seg_name(segno, name);
@@ -153,6 +154,8 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 
 		if (complete)
 			sc->lines++;
+		/* an unfinished last line (no newline before the end) is torn */
+		torn = !complete && !seg.overlong;
 		if (!complete || audit_rec_parse(line, len, &r, err, sizeof(err)))
 			break;
 		if (!sc->header_ok)
@@ -198,7 +201,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 	sodium_memzero(key, sizeof(key));
 	audit_chain_wipe(&sc->chain);
 	if (sc->size > sc->good_end) {
-		if (!memchr(seg.data + sc->good_end, '\n', sc->size - sc->good_end))
+		if (torn)
 			sc->torn = sc->size - sc->good_end;
 		else
 			sc->bad = sc->size - sc->good_end;
@@ -209,7 +212,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 
 static int truncate_at(struct audit_log *l, const char *name, size_t size)
 {
-	int fd = openat(l->dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = audit_open_regular(l->dirfd, name, O_WRONLY, 0);
 
 	if (fd < 0 || ftruncate(fd, (off_t)size) || fsync(fd)) {
 		seterr(l, "%s/%s: cannot cut the unfinished record: %s", l->dir, name,
@@ -448,82 +451,6 @@ static int write_recover(struct audit_log *l, const struct recovery *rc)
 	return 0;
 }
 
-static int open_dir(struct audit_log *l)
-{
-	if (mkdir(l->dir, 0700) && errno != EEXIST) {
-		seterr(l, "%s: %s", l->dir, strerror(errno));
-		return -1;
-	}
-	l->dirfd = open(l->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (l->dirfd < 0) {
-		seterr(l, "%s: %s", l->dir, strerror(errno));
-		return -1;
-	}
-	/* Two writers would fork the chain: one recorder per directory. */
-	l->lockfd = openat(l->dirfd, ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (l->lockfd < 0) {
-		seterr(l, "%s/.lock: %s", l->dir, strerror(errno));
-		return -1;
-	}
-	if (flock(l->lockfd, LOCK_EX | LOCK_NB)) {
-		seterr(l, "%s: %s", l->dir,
-		       errno == EWOULDBLOCK ? "another nsaudit record is writing this directory"
-					    : strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The sealing state (--key FILE from "nsaudit keygen"), or a static key
- * (a v1 key file, or DIR/.key made here when --key is not given). A fresh
- * sealing state gets its schedule now and loses its seed at once.
- */
-static int load_keys(struct audit_log *l, const struct audit_log_opts *o)
-{
-	char why_[300];
-	uint64_t interval = o->seal_interval ? o->seal_interval : AUDIT_SEAL_DEFAULT_INTERVAL;
-
-	if (o->key_path) {
-		/* the sealing state is rewritten where it really is (a symlink
-		 * to it stays a symlink) */
-		if (!realpath(o->key_path, l->key_path))
-			snprintf(l->key_path, sizeof(l->key_path), "%s", o->key_path);
-	} else {
-		snprintf(l->key_path, sizeof(l->key_path), "%s/.key", l->dir);
-		if (access(l->key_path, F_OK) && errno == ENOENT) {
-			if (audit_key_generate(l->key_path, false, why_, sizeof(why_))) {
-				seterr(l, "%s", why_);
-				return -1;
-			}
-			fprintf(stderr,
-				"nsaudit record: no --key: generated a static key %s: it does "
-				"not protect the log against whoever can write %s (use 'nsaudit "
-				"keygen FILE' and --key FILE for forward-secure sealing)\n",
-				l->key_path, l->dir);
-		}
-	}
-	if (audit_seal_load(l->key_path, &l->seal, l->err, sizeof(l->err)))
-		return -1;
-	if (l->seal.sealing && !l->seal.scheduled) {
-		audit_seal_schedule(&l->seal, time(NULL), interval);
-		/* the seed must not stay on this host a moment longer */
-		if (audit_seal_save(l->key_path, &l->seal, true, why_, sizeof(why_))) {
-			seterr(l, "%s", why_);
-			return -1;
-		}
-	} else if (l->seal.sealing && o->seal_interval_set && interval != l->seal.interval) {
-		fprintf(stderr,
-			"nsaudit record: --seal-interval %" PRIu64 "s ignored: %s has sealed "
-			"with epochs of %" PRIu64 "s since its first use ('nsaudit keygen' makes "
-			"a new one)\n",
-			interval, l->key_path, l->seal.interval);
-	}
-	memcpy(l->key_id, l->seal.key_id, sizeof(l->key_id));
-	memcpy(l->key, l->seal.key, sizeof(l->key));
-	return 0;
-}
-
 static int write_start(struct audit_log *l)
 {
 	struct json_object *r = logrec("start");
@@ -647,7 +574,7 @@ struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size
 	if (!l->o.keep)
 		l->o.keep = AUDIT_DEFAULT_KEEP;
 	snprintf(l->dir, sizeof(l->dir), "%s", o->dir);
-	if (open_dir(l) || load_keys(l, o) || recover_and_start(l)) {
+	if (log_open_dir(l) || log_load_keys(l, o) || recover_and_start(l)) {
 		snprintf(err, errlen, "%s", l->err);
 		free_log(l);
 		return NULL;

@@ -23,6 +23,7 @@
 #include "log.h"
 #include "log_impl.h"
 #include "segment.h"
+#include "regfile.h"
 
 /* A segment created or deleted is on stable storage only with its
  * directory: 0, or -1 with the error set. */
@@ -48,14 +49,15 @@ int open_segment(struct audit_log *l, bool create)
 {
 	char name[AUDIT_SEG_NAME_MAX];
 	struct stat st;
-	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW;
+	int flags = O_WRONLY | O_APPEND;
 
 	audit_seg_name(l->segno, name);
 	if (create)
 		flags |= O_CREAT | O_EXCL;
-	l->fd = openat(l->dirfd, name, flags, 0600);
+	/* a FIFO put in its place would block the recorder for ever */
+	l->fd = audit_open_regular(l->dirfd, name, flags, 0600);
 	if (l->fd < 0 || fstat(l->fd, &st)) {
-		seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
+		seterr(l, "%s/%s: %s", l->dir, name, audit_regfile_why(errno));
 		if (l->fd >= 0)
 			close(l->fd);
 		l->fd = -1;
@@ -123,8 +125,7 @@ void make_reserve(struct audit_log *l)
 
 	if (l->o.on_full != AUDIT_FULL_ROTATE)
 		return;
-	fd = openat(l->dirfd, AUDIT_RESERVE_FILE, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
-		    0600);
+	fd = audit_open_regular(l->dirfd, AUDIT_RESERVE_FILE, O_WRONLY | O_CREAT, 0600);
 	if (fd < 0)
 		return;
 	if (posix_fallocate(fd, 0, AUDIT_RESERVE_BYTES))

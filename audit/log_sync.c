@@ -84,6 +84,9 @@ int sync_reap(struct audit_log *l, bool wait)
 		return 1; /* EBUSY: still at it */
 	l->bg = NULL;
 	close(j->fd);
+	if (j->err && j->state_err && state_full(l, j->err)) {
+		j->err = 0;
+	}
 	if (j->err) {
 		if (j->state_err)
 			seterr(l, "%s/%s: %s", l->dir, AUDIT_STATE_FILE, strerror(j->err));

@@ -44,6 +44,7 @@ const struct option audit_log_options[] = {
     {"on-full", required_argument, NULL, AUDIT_OPT_BASE + 5},
     {"sync", required_argument, NULL, AUDIT_OPT_BASE + 6},
     {"seal-interval", required_argument, NULL, AUDIT_OPT_BASE + 7},
+    {"anchor-interval", required_argument, NULL, AUDIT_OPT_BASE + 8},
     {NULL, 0, NULL, 0},
 };
 
@@ -123,6 +124,18 @@ int audit_log_set_opt(struct audit_log_opts *o, const char *name, const char *va
 		}
 		o->seal_interval_set = true;
 		break;
+	case 8: { /* milliseconds: at most one anchor per this, per sink */
+		char *end;
+		unsigned long ms = strtoul(val, &end, 10);
+
+		if (!*val || *end || ms < 1 || ms > 3600000) {
+			snprintf(err, errlen,
+				 "--anchor-interval: '%.64s' is not 1..3600000 milliseconds", val);
+			return -1;
+		}
+		o->anchor_interval_ms = (unsigned int)ms;
+		break;
+	}
 	default:
 		return 0;
 	}

@@ -16,6 +16,7 @@
 #include <sodium.h>
 
 #include "seal.h"
+#include "regfile.h"
 
 static void kdf(const uint8_t key[AUDIT_KEY_LEN], const void *msg, size_t len,
 		uint8_t out[AUDIT_KEY_LEN])
@@ -131,10 +132,10 @@ static int read_small(const char *path, char *buf, size_t cap, struct stat *st, 
 		      size_t errlen)
 {
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = audit_open_regular(AT_FDCWD, path, O_RDONLY, 0);
 
 	if (fd < 0) {
-		snprintf(err, errlen, "key %.200s: %s", path, strerror(errno));
+		snprintf(err, errlen, "key %.200s: %s", path, audit_regfile_why(errno));
 		return -1;
 	}
 	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
@@ -447,9 +448,16 @@ int audit_keyring_get(struct audit_keyring *kr, uint64_t e, uint8_t out[AUDIT_KE
 		kr->cur_epoch = kr->base_epoch;
 		kr->have_cur = true;
 	}
-	/* a hostile epoch number must not make us spin for ever */
+	/* a hostile epoch number must not make us spin for ever, nor stand
+	 * for an epoch no recorder can have reached yet (now + one) */
 	if (e - kr->cur_epoch > 100000000ull)
 		return -1;
+	if (kr->interval && kr->t0 > 0) {
+		int64_t now = (int64_t)time(NULL);
+
+		if (now >= kr->t0 && e > (uint64_t)(now - kr->t0) / kr->interval + 1)
+			return -1;
+	}
 	while (kr->cur_epoch < e) {
 		audit_seal_evolve_key(kr->cur);
 		kr->cur_epoch++;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "regfile.h"
 #include "segment.h"
 
 void audit_seg_name(unsigned int n, char buf[AUDIT_SEG_NAME_MAX])
@@ -91,71 +92,142 @@ int audit_seg_list(int dirfd, unsigned int **nums, size_t *count)
 int audit_seg_read(int dirfd, const char *name, struct audit_seg *s, char *err, size_t errlen)
 {
 	struct stat st;
-	size_t got = 0;
-	int fd;
 
 	memset(s, 0, sizeof(*s));
-	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0) {
+	s->fd = audit_open_regular(dirfd, name, O_RDONLY, 0);
+	if (s->fd < 0) {
+		snprintf(err, errlen, "%s: %s", name, audit_regfile_why(errno));
+		return -1;
+	}
+	if (fstat(s->fd, &st)) {
 		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		close(s->fd);
+		s->fd = -1;
 		return -1;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", name);
-		close(fd);
-		return -1;
-	}
-	if ((uint64_t)st.st_size > AUDIT_SEG_READ_MAX) {
-		snprintf(err, errlen, "%s: %lld bytes, too big to be a segment", name,
-			 (long long)st.st_size);
-		close(fd);
-		return -1;
-	}
-	s->data = malloc((size_t)st.st_size + 1);
-	if (!s->data) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		close(fd);
-		return -1;
-	}
-	/* A live recorder may append meanwhile: read what was there at fstat. */
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, s->data + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(err, errlen, "%s: %s", name, strerror(errno));
-			close(fd);
-			audit_seg_free(s);
-			return -1;
-		}
-		if (!n)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	s->size = got;
-	s->data[got] = '\0';
+	s->size = (size_t)st.st_size;
 	return 0;
+}
+
+/* Make room and read more: false at the end of what the file held. */
+static bool fill(struct audit_seg *s)
+{
+	size_t want;
+	ssize_t n;
+
+	if (s->got >= s->size || s->fd < 0)
+		return false;
+	if (s->head) { /* keep the unread part at the front */
+		memmove(s->buf, s->buf + s->head, s->tail - s->head);
+		s->tail -= s->head;
+		s->scan -= s->head;
+		s->head = 0;
+	}
+	if (s->tail == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : (64u << 10);
+		char *nb;
+
+		if (cap > AUDIT_SEG_BUF_MAX)
+			cap = AUDIT_SEG_BUF_MAX;
+		if (cap <= s->cap)
+			return false; /* caller checks overlong first */
+		nb = realloc(s->buf, cap);
+		if (!nb) {
+			s->err = ENOMEM;
+			return false;
+		}
+		s->buf = nb;
+		s->cap = cap;
+	}
+	want = s->cap - s->tail;
+	if (want > s->size - s->got)
+		want = s->size - s->got;
+	do
+		n = read(s->fd, s->buf + s->tail, want);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0) {
+		if (n < 0)
+			s->err = errno;
+		s->got = s->size; /* cut meanwhile, or unreadable: the end */
+		return false;
+	}
+	s->tail += (size_t)n;
+	s->got += (size_t)n;
+	return true;
+}
+
+/* After an overlong line: drop everything up to and including the next
+ * newline. */
+static void skip_rest(struct audit_seg *s)
+{
+	for (;;) {
+		char *nl = memchr(s->buf + s->head, '\n', s->tail - s->head);
+
+		if (nl) {
+			s->off += (size_t)(nl + 1 - (s->buf + s->head));
+			s->head = s->scan = (size_t)(nl + 1 - s->buf);
+			s->skip = false;
+			return;
+		}
+		s->off += s->tail - s->head;
+		s->head = s->tail = s->scan = 0;
+		if (!fill(s)) {
+			s->skip = false;
+			return;
+		}
+	}
 }
 
 bool audit_seg_next(struct audit_seg *s, const char **line, size_t *len, bool *complete)
 {
-	const char *nl;
+	char *nl;
 
-	if (s->off >= s->size)
-		return false;
-	*line = s->data + s->off;
-	nl = memchr(*line, '\n', s->size - s->off);
-	*complete = nl != NULL;
-	*len = nl ? (size_t)(nl - *line) : s->size - s->off;
-	s->off += *len + (nl ? 1 : 0);
+	s->overlong = false;
+	if (s->skip)
+		skip_rest(s);
+	for (;;) {
+		nl = memchr(s->buf + s->scan, '\n', s->tail - s->scan);
+		if (nl)
+			break;
+		s->scan = s->tail;
+		if (s->tail - s->head > AUDIT_SEG_LINE_MAX) {
+			/* longer than any record: its start, once */
+			*line = s->buf + s->head;
+			*len = s->tail - s->head;
+			*complete = false;
+			s->overlong = true;
+			s->skip = true;
+			s->off += *len;
+			s->head = s->scan = s->tail;
+			s->lineno++;
+			return true;
+		}
+		if (!fill(s)) {
+			if (s->head == s->tail)
+				return false;
+			*line = s->buf + s->head;
+			*len = s->tail - s->head;
+			*complete = false;
+			s->off += *len;
+			s->head = s->scan = s->tail;
+			s->lineno++;
+			return true;
+		}
+	}
+	*line = s->buf + s->head;
+	*len = (size_t)(nl - *line);
+	*complete = true;
+	s->off += *len + 1;
+	s->head = s->scan = (size_t)(nl + 1 - s->buf);
 	s->lineno++;
 	return true;
 }
 
 void audit_seg_free(struct audit_seg *s)
 {
-	free(s->data);
+	if (s->fd > 0)
+		close(s->fd);
+	free(s->buf);
 	memset(s, 0, sizeof(*s));
+	s->fd = -1;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define AUDIT_SEG_NAME_MAX 32
+#define AUDIT_SEG_NAME_MAX 32
 /* A segment bigger than this is not ours: refuse rather than read it all. */
 #define AUDIT_SEG_READ_MAX (4ull << 30)
 
@@ -23,18 +24,36 @@ bool audit_seg_number(const char *name, unsigned int *n);
  * malloc'ed (NULL when there are none). */
 int audit_seg_list(int dirfd, unsigned int **nums, size_t *count);
 
-/* A whole segment in memory, walked line by line. */
+/*
+ * A segment read as a stream, line by line, in bounded memory: a buffer of
+ * at most AUDIT_SEG_BUF_MAX bytes whatever the file holds (a 3 GiB sparse
+ * "segment" costs a read, not 3 GiB). A line longer than a record can be
+ * (AUDIT_MAX_LINE) comes back once, cut (overlong set, complete false),
+ * and the rest of it is skipped. Only what the file held when it was
+ * opened is read: a live recorder may append meanwhile.
+ */
+#define AUDIT_SEG_BUF_MAX (AUDIT_SEG_LINE_MAX + (256u << 10))
+#define AUDIT_SEG_LINE_MAX (1u << 20) /* = AUDIT_MAX_LINE (codec.h) */
 struct audit_seg {
-	char *data;
-	size_t size;
-	size_t off;	 /* start of the next line */
-	uint64_t lineno; /* of the line last returned, from 1 */
+	int fd;
+	char *buf;
+	size_t cap, head, tail; /* unread bytes are buf[head..tail) */
+	size_t scan;		/* buf[head..scan) holds no newline */
+	size_t size;		/* the file's size when opened */
+	size_t got;		/* bytes read from the file so far */
+	size_t off;		/* file offset of the start of the next line */
+	uint64_t lineno;	/* of the line last returned, from 1 */
+	bool overlong;		/* the line last returned was longer than a record */
+	bool skip;		/* drop bytes up to the next newline first */
+	int err;		/* errno of a failed read (0: none) */
 };
 
-/* 0, or -1 with err. */
+/* Open a segment (a regular file only: no FIFO, symlink or device). 0, or
+ * -1 with err. */
 int audit_seg_read(int dirfd, const char *name, struct audit_seg *s, char *err, size_t errlen);
-/* Next line (without '\n') in line and len; complete is false when the file
- * ends without a newline. false at the end. */
+/* Next line (without '\n') in line and len, valid until the next call;
+ * complete is false when the file ends without a newline, or the line is
+ * overlong. false at the end (or on a read error: s->err). */
 bool audit_seg_next(struct audit_seg *s, const char **line, size_t *len, bool *complete);
 void audit_seg_free(struct audit_seg *s);
 

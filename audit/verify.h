@@ -7,6 +7,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Findings kept in full (more are counted). */
+#define AUDIT_VERIFY_FINDINGS 64
+
+/*
+ * The verdict (audit_verify's return, and "nsaudit verify"'s exit status):
+ * intact only when every record was checked with its own epoch's key.
+ */
+enum {
+	AUDIT_VERIFY_INTACT = 0,
+	AUDIT_VERIFY_TAMPERED = 1, /* NOT INTACT: findings name what */
+	AUDIT_VERIFY_CRASH = 3,	   /* intact but for a crash tail (torn last line,
+				    * empty newest segment after an unclean stop) */
+	AUDIT_VERIFY_PARTIAL = 4,  /* nothing wrong in what the key could check,
+				    * but older epochs were checked for order only */
+};
+
 struct audit_verify {
 	/* what was found */
 	unsigned int segments, first_segment, last_segment;
@@ -28,7 +44,23 @@ struct audit_verify {
 	unsigned int anchors;	 /* anchors of this log found and matched */
 	uint64_t anchored_seq;	 /* the newest of them */
 	bool default_key;	 /* checked with DIR/.key (no key given) */
-	/* the first problem, when not intact */
+	uint64_t after_anchor;	 /* records after the newest anchor matched */
+	uint64_t garbage_lines;	 /* non-records right after one already reported */
+	unsigned int forged_anchors;   /* anchor lines that do not authenticate */
+	unsigned int unauth_anchors;   /* anchors whose epoch key is not held */
+	uint64_t forged_anchor_line;   /* the first forged one's line */
+	int64_t sealed_until_ns;       /* end of the newest sealed epoch (0: none) */
+	uint64_t checked_from_epoch;   /* epochs checked with their own key: this.. */
+	/* findings, in the order found; where/what/bad_seq repeat the first
+	 * problem (tampering first, else the crash tail) */
+	unsigned int nfindings;	       /* all of them (only the first ones are kept) */
+	unsigned int ntamper;	       /* those that are not a crash tail */
+	struct audit_finding {
+		char where[96];
+		uint64_t seq;
+		bool crash; /* a torn last line or an empty newest segment */
+		char what[360];
+	} findings[AUDIT_VERIFY_FINDINGS];
 	char where[160];  /* "nsaudit-000003.log line 17" or a file name */
 	uint64_t bad_seq; /* seq of the bad record if known, else 0 */
 	char what[400];
@@ -43,9 +75,9 @@ struct audit_verify_opts {
 };
 
 /*
- * Verify a log directory. Returns 0 when intact, 1 when not (v->where and
- * v->what say why), -1 when it could not be checked at all (no key,
- * unreadable directory; err says why).
+ * Verify a log directory. Returns an AUDIT_VERIFY_* verdict (v->findings
+ * say what, when not intact), -1 when it could not be checked at all (no
+ * key, unreadable directory; err says why).
  */
 int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char *err,
 		 size_t errlen);

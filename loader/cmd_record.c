@@ -122,6 +122,8 @@ static void usage(FILE *f)
 		"  --keep N             segments kept when rotating\n"
 		"  --seal-interval DURATION  sealing epoch (default 15m; 900, 15m, 2s): at its\n"
 		"                       end the key evolves and the old one is erased\n"
+		"  --anchor-interval MS at most one anchor (chain head) per MS milliseconds\n"
+		"                       through the sinks after a group commit (default 1000)\n"
 		"  --on-full suspend|rotate|stop   full disk: count dropped records (default),\n"
 		"                       delete the oldest segment (lets whoever fills the disk\n"
 		"                       erase history), or exit\n"
@@ -278,6 +280,10 @@ int cmd_record(int argc, char **argv)
 				 "stopped: the log cannot take more records (see the last "
 				 "record in %s)",
 				 lo.dir);
+	if (rc == -EIO) {
+		cmd_error("record", 1, "the log was not closed cleanly (the line above says why)");
+		return 1;
+	}
 	if (rc < 0) {
 		cmd_error("record", 1, "%s", strerror(-rc));
 		return 1;

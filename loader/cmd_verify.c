@@ -33,8 +33,17 @@ static void verify_usage(FILE *f)
 		"                            holding the log's anchors: nothing up to the last\n"
 		"                            one may be missing\n"
 		"  --quiet                   no summary line when intact\n\n"
-		"Exit status: 0 intact, 1 not intact (stderr names the first bad segment and\n"
-		"line) or not checkable, 2 usage error.\n\n"
+		"Exit status:\n"
+		"  0  intact: every record checked with its own epoch's key\n"
+		"  1  NOT INTACT (stdout lists every finding: segment, line, seq; stderr has\n"
+		"     the verdict in one line), or the log\n"
+		"     could not be checked at all (no key, unreadable directory)\n"
+		"  2  usage error\n"
+		"  3  intact up to a crash tail: an unfinished last line or an empty newest\n"
+		"     segment after an unclean stop, and nothing else wrong\n"
+		"  4  intact as far as the key reaches: --key with a sealing state checked\n"
+		"     epochs E..L only (the older ones for order; --verification-key checks\n"
+		"     them)\n\n"
 		"Examples:\n"
 		"  nsaudit verify --log-dir /var/log/nsaudit --verification-key nsaudit-vk2-...\n"
 		"  nsaudit verify --log-dir /mnt/copy --verification-key /root/nsaudit.vk \\\n"
@@ -58,8 +67,8 @@ int cmd_verify(int argc, char **argv)
 	struct audit_verify_opts vo = { 0 };
 	struct audit_verify v;
 	bool quiet = false;
-	char err[512], extra[512] = "";
-	size_t na = 0, el;
+	char err[512];
+	size_t na = 0;
 	int c, rc;
 
 	cmd_getopt_reset();
@@ -106,57 +115,7 @@ int cmd_verify(int argc, char **argv)
 	vo.anchors = anchors;
 	vo.progress = isatty(STDERR_FILENO);
 	rc = audit_verify(&vo, &v, err, sizeof(err));
-	/* said once the verdict is known, so that a failure stays one line */
-	if (rc == 0 && !vo.vk && !vo.key_path)
-		fprintf(stderr,
-			"nsaudit verify: warning: no --verification-key or --key: checked with "
-			"%s/.key, the log's own key: whoever can rewrite the log can rewrite that "
-			"key too, so this proves nothing against tampering\n",
-			vo.dir);
 	if (rc < 0)
 		return cmd_error("verify", 1, "%s", err);
-	if (rc > 0) {
-		fprintf(stderr, "nsaudit verify: %s%s%s: NOT INTACT: %s", vo.dir,
-			v.where[0] ? "/" : "", v.where, v.what);
-		if (v.bad_seq)
-			fprintf(stderr, " (seq %" PRIu64 ")", v.bad_seq);
-		fprintf(stderr, "\n");
-		return 1;
-	}
-#define EXTRA(...)                                                                                 \
-	do {                                                                                       \
-		el = strlen(extra);                                                                \
-		snprintf(extra + el, sizeof(extra) - el, __VA_ARGS__);                             \
-	} while (0)
-	if (v.moved_segments) /* put back after a SIGHUP reopen */
-		EXTRA(", %u segment%s moved away while open and put back (last %06u)",
-		      v.moved_segments, v.moved_segments == 1 ? "" : "s", v.last_moved);
-	if (v.sealed_log) {
-		EXTRA(", sealed: epochs %" PRIu64 "..%" PRIu64 ", %" PRIu64 " seal%s", v.first_epoch,
-		      v.last_epoch, v.seals, v.seals == 1 ? "" : "s");
-		if (v.unsealed)
-			EXTRA(", %" PRIu64 " record%s of epoch %" PRIu64 " not sealed yet",
-			      v.unsealed, v.unsealed == 1 ? "" : "s", v.last_epoch);
-		if (v.late)
-			EXTRA(", %" PRIu64 " event%s drained late after a restart", v.late,
-			      v.late == 1 ? "" : "s");
-	}
-	if (v.unchecked)
-		EXTRA(", %" PRIu64 " record%s of epochs before %" PRIu64 " checked for order only "
-		      "(their keys are erased: --verification-key checks them)",
-		      v.unchecked, v.unchecked == 1 ? "" : "s", v.unchecked_below);
-	if (v.anchors)
-		EXTRA(", anchored up to seq %" PRIu64 " (%u anchor%s)", v.anchored_seq, v.anchors,
-		      v.anchors == 1 ? "" : "s");
-	if (v.default_key)
-		EXTRA(", checked with the log's own key only");
-	if (!quiet)
-		printf("nsaudit verify: %s: intact: %u segment%s (%06u..%06u), %" PRIu64
-		       " records, seq %" PRIu64 "..%" PRIu64 ", %" PRIu64 " lost, %" PRIu64
-		       " start%s, %" PRIu64 " unclean stop%s%s, %s\n",
-		       vo.dir, v.segments, v.segments == 1 ? "" : "s", v.first_segment,
-		       v.last_segment, v.records, v.first_seq, v.last_seq, v.lost, v.starts,
-		       v.starts == 1 ? "" : "s", v.recoveries, v.recoveries == 1 ? "" : "s", extra,
-		       v.closed ? "closed cleanly" : "still open (recorder running or killed)");
-	return 0;
+	return verify_print(&vo, &v, rc, quiet);
 }

@@ -14,6 +14,7 @@
 #ifndef NSAUDIT_COMMANDS_H
 #define NSAUDIT_COMMANDS_H
 
+#include <stdbool.h>
 #include <getopt.h>
 #include <stddef.h>
 
@@ -23,6 +24,12 @@ int cmd_trace(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+/* cmd_verify_report.c: print audit_verify()'s verdict rc (>= 0) for v, and
+ * return the exit status (the verdict, cmd_verify --help). */
+struct audit_verify;
+struct audit_verify_opts;
+int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *v, int rc,
+		 bool quiet);
 int cmd_search(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_holders(int argc, char **argv);

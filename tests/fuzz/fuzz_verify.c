@@ -228,9 +228,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (getenv("FUZZ_VERIFY_DEBUG"))
 		fprintf(stderr, "fuzz_verify: rc=%d %s: %s%s\n", rc, v.where, v.what,
 			rc < 0 ? err : "");
-	if (rc < 0 || rc > 1)
-		abort(); /* the directory and key are fine: intact (0) or not (1) */
-	if (rc == 1 && (!v.what[0] || strchr(v.what, '\n') || strchr(v.where, '\n')))
-		abort(); /* "not intact" must say why, on one line */
+	/* the directory and key are fine: a verdict (verify.h), never -1 */
+	if (rc != AUDIT_VERIFY_INTACT && rc != AUDIT_VERIFY_TAMPERED && rc != AUDIT_VERIFY_CRASH &&
+	    rc != AUDIT_VERIFY_PARTIAL)
+		abort();
+	/* "not intact" must say why, on one line; so must every finding */
+	if ((rc == AUDIT_VERIFY_TAMPERED || rc == AUDIT_VERIFY_CRASH) &&
+	    (!v.what[0] || !v.nfindings || strchr(v.what, '\n') || strchr(v.where, '\n')))
+		abort();
+	for (unsigned int i = 0; i < v.nfindings && i < AUDIT_VERIFY_FINDINGS; i++)
+		if (!v.findings[i].what[0] || strchr(v.findings[i].what, '\n'))
+			abort();
+	/* intact means nothing was found */
+	if (rc == AUDIT_VERIFY_INTACT && v.nfindings)
+		abort();
 	return 0;
 }

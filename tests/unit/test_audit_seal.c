@@ -57,6 +57,17 @@ static struct json_object *now_event(int pid, const char *comm)
 	return e;
 }
 
+/* Does any finding of the last verify say this? */
+static bool any_finding(const char *what)
+{
+	unsigned int i;
+
+	for (i = 0; i < v.nfindings && i < AUDIT_VERIFY_FINDINGS; i++)
+		if (strstr(v.findings[i].what, what))
+			return true;
+	return false;
+}
+
 static struct audit_log *sopen(void)
 {
 	char err[512];
@@ -182,7 +193,14 @@ Test(audit_seal, issue_attack_cut_to_first_close_rm_state_restart)
 	l = sopen();
 	cr_assert_eq(audit_log_close(l), 0);
 	cr_assert_eq(vverify(), 1, "verify said intact");
-	cr_expect(strstr(v.what, "state missing"), "%s: %s", v.where, v.what);
+	/* named among the findings; when an epoch ended during the test (1 s
+	 * epochs, a loaded machine) the cut took its seal, and the restart in
+	 * the later epoch is what gives the cut away */
+	if (v.last_epoch == v.first_epoch)
+		cr_expect(any_finding("state missing"), "%s: %s", v.where, v.what);
+	else
+		cr_expect(any_finding("state missing") || any_finding("epoch key misuse"), "%s: %s",
+			  v.where, v.what);
 }
 
 Test(audit_seal, segments_without_state_file_is_not_intact)
@@ -293,7 +311,9 @@ Test(audit_seal, verify_with_the_sealing_state_checks_order_of_erased_epochs)
 	next_epoch(l);
 	append(l, 3, "ip");
 	cr_assert_eq(audit_log_close(l), 0);
-	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 0, "%s: %s", v.where, v.what);
+	/* intact as far as the key reaches: a verdict of its own */
+	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), AUDIT_VERIFY_PARTIAL, "%s: %s",
+		     v.where, v.what);
 	cr_expect_gt(v.unchecked, 0);
 	/* a deleted record is still found without the epoch's key */
 	{

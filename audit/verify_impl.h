@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * verify_impl.h - the verifier's walk, shared by its parts:
+ *   verify.c         keys, anchors, the walk over segments, the verdict
+ *   verify_walk.c    one segment: headers, seq, MAC chain, epochs, times
+ *   verify_tail.c    what only the whole log shows: gaps, drops, the
+ *                    state file, anchors, seals up to the state's epoch
+ *   verify_report.c  findings (each with segment, line, seq)
+ * Every check is an invariant over what was verified; a finding never
+ * stops the walk (it resynchronises on the next record), so that one
+ * finding cannot hide another.
+ */
+#ifndef NSAUDIT_AUDIT_VERIFY_IMPL_H
+#define NSAUDIT_AUDIT_VERIFY_IMPL_H
+
+#include "anchor.h"
+#include "codec.h"
+#include "seal.h"
+#include "segment.h"
+#include "verify.h"
+
+/* Kernel events may be written a little after their epoch began (the ring
+ * is drained every 50 ms); the log's own records are stamped when written.
+ * The same skew bounds a record's time past its epoch's end. */
+#define SLACK_MAX_NS (5ll * 1000000000)
+/* How far the recorder's clock may be ahead of the verifier's. */
+#define FUTURE_SKEW_NS (300ll * 1000000000)
+
+struct walk {
+	struct audit_verify *v;
+	int dirfd;
+	struct audit_keyring kr;
+	char key_id[AUDIT_KEY_ID_HEX + 1];
+	char log_id[AUDIT_KEY_ID_HEX + 1];
+	struct audit_state st;
+	int state_rc; /* audit_state_load(): 1 verified, 2 not verifiable here */
+	bool have_state, state_seen;
+	bool have_prev; /* prev/expect are from a record that was read */
+	bool resync;	/* the last record was bad: take the next one's chain */
+	uint8_t prev[AUDIT_MAC_LEN];
+	/* the record MAC: the first header's format version says which */
+	unsigned int log_version;
+	size_t mac_len;
+	struct audit_chain chain;
+	uint64_t expect;
+	unsigned int max_dropped; /* segments <= this were removed by rotation */
+	unsigned int cur_seg;	  /* the segment being walked */
+	unsigned int *moved;	  /* segments a "missing" record accounts for */
+	size_t nmoved;
+	bool bad;
+	/* sealing */
+	bool sealed, have_epoch;
+	uint64_t epoch;	      /* of the record being checked */
+	int64_t t0, interval; /* schedule, seconds */
+	int64_t floor_ns;     /* events of this epoch must not be older */
+	int64_t last_time_ns;
+	int64_t last_log_ns;	   /* of the log's own records */
+	int64_t now_ns;		   /* the verifier's clock */
+	int64_t sealed_epochs_end; /* end of the newest sealed epoch */
+	uint64_t misuse_epoch;
+	uint64_t lost_total; /* the kernel's counter, as last seen (0: none yet) */
+	bool lost_total_seen;
+	/* anchors of this log that authenticate, by seq */
+	struct audit_anchor *anc;
+	size_t nanc, next_anc;
+	const char *anc_file;
+	uint64_t after_anchor;	  /* records after the newest anchor matched */
+	unsigned int garbage_seg; /* the last line that was not a record */
+	uint64_t garbage_line;
+	uint64_t torn_line; /* the newest segment's unfinished last line (0: none) */
+};
+
+/* A finding: a problem (tampering, or a crash tail when crash is set) at
+ * seg (a file name, or ""), line (0: the file as a whole) and seq (0: not
+ * known). Always returns -1. */
+int vfind(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t seq, const char *fmt,
+	  ...) __attribute__((format(printf, 6, 7)));
+#define bad(w, ...) vfind(w, false, __VA_ARGS__)
+
+bool is_log(const struct audit_rec *r, const char *action);
+int64_t slack_ns(const struct walk *w);
+int64_t epoch_start_ns(const struct walk *w, uint64_t e);
+void fmt_time(int64_t ns, char *out, size_t len);
+
+/* verify_walk.c */
+int walk_segment(struct walk *w, unsigned int num, bool follows, bool first);
+/* verify_tail.c */
+void check_tail(struct walk *w, const unsigned int *nums, size_t n);
+int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * verify_tail.c - what only the whole log shows: missing segments (only
+ * the oldest may go, each covered by a drop record), the anchors that
+ * left the host (authenticated with their epoch's key), and the state
+ * file (verified, naming the last record, of an epoch the log's seals
+ * reach).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "verify_impl.h"
+
+/*
+ * Rotation drops only the oldest segments, contiguously, each named by a
+ * drop record: a missing segment older than the first one left must be
+ * covered by one; a missing one between two that are left never is (only
+ * a "missing" record, whose segment must then be put back).
+ */
+static void gaps(struct walk *w, const unsigned int *nums, size_t n)
+{
+	char name[AUDIT_SEG_NAME_MAX];
+	unsigned int j, prev = 0;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (j = prev + 1; j < nums[i]; j++) {
+			bool moved = false;
+
+			for (k = 0; k < w->nmoved; k++)
+				moved |= w->moved[k] == j;
+			if (i == 0 && j <= w->max_dropped)
+				continue;
+			audit_seg_name(j, name);
+			if (moved)
+				bad(w, name, 0, 0,
+				    "segment moved away: it was renamed or moved out of the "
+				    "directory while the recorder wrote it (SIGHUP reopen); its "
+				    "records are not in this log (put it back to verify them)");
+			else if (i == 0)
+				bad(w, name, 0, 0,
+				    "missing: older segment deleted (not removed by rotation: no "
+				    "record of this log says it was dropped)");
+			else
+				bad(w, name, 0, 0,
+				    "missing: segment deleted between %06u and %06u (rotation only "
+				    "ever drops the oldest segments)",
+				    prev, nums[i]);
+		}
+		prev = nums[i];
+	}
+}
+
+static int cmp_anchor(const void *a, const void *b)
+{
+	const struct audit_anchor *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Does an anchor authenticate with its epoch's key? 1 yes, 0 forged, -1
+ * its key is not held (older than a sealing state given with --key). */
+static int anchor_auth(struct walk *w, const struct audit_anchor *a)
+{
+	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_TAG_LEN];
+	int ok;
+
+	if (!a->has_amac)
+		return 0;
+	if (audit_keyring_get(&w->kr, w->kr.kind == AUDIT_KR_STATIC ? 0 : a->epoch, key))
+		return w->kr.kind == AUDIT_KR_STATE && a->epoch < w->kr.base_epoch ? -1 : 0;
+	audit_anchor_mac(a, key, mac);
+	sodium_memzero(key, sizeof(key));
+	ok = !sodium_memcmp(mac, a->amac, sizeof(mac));
+	return ok;
+}
+
+/* Anchors of this log (log id from its first header; a v1 log has none)
+ * that authenticate; the others are listed (forged) and ignored. */
+static void pick_anchors(struct walk *w, struct audit_anchor *all, size_t n)
+{
+	size_t i, k = 0;
+	int auth;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(all[i].key_id, w->key_id) ||
+		    (w->log_id[0] && strcmp(all[i].log_id, w->log_id)))
+			continue;
+		auth = anchor_auth(w, &all[i]);
+		if (auth > 0) {
+			all[k++] = all[i];
+		} else if (auth < 0) {
+			w->v->unauth_anchors++;
+		} else if (!w->v->forged_anchors++) {
+			w->v->forged_anchor_line = all[i].line;
+		}
+	}
+	qsort(all, k, sizeof(*all), cmp_anchor);
+	w->anc = all;
+	w->nanc = k;
+}
+
+int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen)
+{
+	struct audit_anchor *all = NULL, *one;
+	size_t n = 0, m, i;
+
+	if (!o->anchors || !o->anchors[0])
+		return 0;
+	for (i = 0; o->anchors[i]; i++) {
+		struct audit_anchor *grown;
+
+		if (audit_anchor_read(o->anchors[i], &one, &m, err, errlen)) {
+			free(all);
+			return -1;
+		}
+		grown = realloc(all, (n + m + 1) * sizeof(*all));
+		if (!grown) {
+			free(one);
+			free(all);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		all = grown;
+		memcpy(all + n, one, m * sizeof(*one));
+		n += m;
+		free(one);
+		w->anc_file = o->anchors[i];
+	}
+	pick_anchors(w, all, n);
+	if (!w->nanc) {
+		snprintf(err, errlen,
+			 "%.200s: no authentic anchor of this log in it (log id %s, key id %s; "
+			 "%u forged, %u not checkable with this key): nothing to check the tail "
+			 "against",
+			 w->anc_file, w->log_id[0] ? w->log_id : "-", w->key_id,
+			 w->v->forged_anchors, w->v->unauth_anchors);
+		free(all);
+		w->anc = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* After the walk: the state file's record and epoch. */
+static void check_state(struct walk *w)
+{
+	struct audit_verify *v = w->v;
+	char name[AUDIT_SEG_NAME_MAX];
+
+	if (!w->have_state) {
+		bad(w, AUDIT_STATE_FILE, 0, 0,
+		    "state missing, so a cut tail cannot be ruled out "
+		    "(the recorder writes it; was it deleted?)");
+		return;
+	}
+	/* nothing unverified is evidence: a state no held key can check */
+	if (w->state_rc != 1) {
+		bad(w, AUDIT_STATE_FILE, 0, 0,
+		    "unverifiable state: it claims epoch %" PRIu64 ", whose key this "
+		    "verification cannot derive (older than the key given, or an epoch not "
+		    "reached yet): forged or rolled back",
+		    w->st.epoch);
+		return;
+	}
+	if (w->st.segment > v->last_segment) {
+		audit_seg_name(w->st.segment, name);
+		bad(w, name, 0, 0,
+		    "missing: newest segment deleted (the state file says seq %" PRIu64
+		    " was written to it)",
+		    w->st.seq);
+	} else if (!w->state_seen && w->st.seq != v->last_seq) {
+		audit_seg_name(v->last_segment, name);
+		if (w->torn_line)
+			bad(w, name, w->torn_line, v->last_seq,
+			    "unfinished last record, and no crash: the log was cut after seq "
+			    "%" PRIu64 " but the state file names seq %" PRIu64
+			    " as durable (tail cut)",
+			    v->last_seq, w->st.seq);
+		else
+			bad(w, name, 0, v->last_seq,
+			    "tail cut: log cut short: it ends at seq %" PRIu64
+			    " but the state file "
+			    "names seq %" PRIu64
+			    " as written (records or the closing record removed "
+			    "from the end, or a state forged)",
+			    v->last_seq, w->st.seq);
+	}
+	/* a state of epoch E means every epoch before E was sealed in the log */
+	if (w->sealed && w->st.version >= 2 && w->st.epoch > w->epoch)
+		bad(w, AUDIT_STATE_FILE, 0, 0,
+		    "cut into sealed epochs: the state is of epoch %" PRIu64 " but the log's "
+		    "seals end with epoch %" PRIu64 " (seals of epochs %" PRIu64 "..%" PRIu64
+		    " missing)",
+		    w->st.epoch, w->epoch, w->epoch, w->st.epoch - 1);
+}
+
+/* After the walk: the tail against the newest authentic anchor. */
+static void check_anchors(struct walk *w)
+{
+	struct audit_verify *v = w->v;
+	const struct audit_anchor *a;
+	char name[AUDIT_SEG_NAME_MAX];
+
+	if (!w->nanc)
+		return;
+	a = &w->anc[w->nanc - 1];
+	if (a->seq > v->last_seq) {
+		audit_seg_name(v->last_segment, name);
+		bad(w, name, 0, v->last_seq,
+		    "tail cut: the log ends at seq %" PRIu64 " but the anchor at %.100s line "
+		    "%" PRIu64 " says seq %" PRIu64 " (segment %06u) was written",
+		    v->last_seq, w->anc_file, a->line, a->seq, a->segment);
+	}
+	/* segments the newest anchor saw retained cannot be gone unless a
+	 * later anchor saw them dropped */
+	if (a->first_segment && a->first_segment < v->first_segment) {
+		audit_seg_name(a->first_segment, name);
+		bad(w, name, 0, 0,
+		    "forged rotation: the newest anchor (%.100s line %" PRIu64 ") says segments "
+		    "from %06u on were retained, but the log starts at %06u: dropped with no "
+		    "anchor to witness it",
+		    w->anc_file, a->line, a->first_segment, v->first_segment);
+	}
+}
+
+/* After the walk: what only the whole log shows. */
+void check_tail(struct walk *w, const unsigned int *nums, size_t n)
+{
+	gaps(w, nums, n);
+	check_anchors(w);
+	check_state(w);
+	w->v->after_anchor = w->after_anchor;
+}

@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * attacker.c - a test-only attacker of nsaudit logs (issue 31), and the
+ * invariant it must not break:
+ *
+ *   for every sequence of attacks, either every record of a sealed epoch
+ *   of the pristine log is still there, unchanged and in order, or verify
+ *   with the verification key says NOT INTACT and names a finding.
+ *
+ * Two attackers: one holds what the host holds at the end (the sealing
+ * state: the current epoch's key), one holds no key. Each seed copies the
+ * pristine log, applies 1..4 attacks drawn at random (cut, drop a segment
+ * with a forged drop record, delete/insert/replay/reorder/re-date a
+ * record, re-MAC everything after it with the key held, rewrite the state
+ * file, forge one with an epoch no key reaches, rename or replace a
+ * segment, tear the last line), then verifies.
+ *
+ *   attacker PRISTINE_DIR VK STATE_FILE|none SEEDS
+ *   attacker op NAME DIR STATE_FILE|none [ARG]   (one named attack: single())
+ * Prints one line per violation and "attacker: N seeds, M not intact, K
+ * still intact (no sealed record touched), 0 violations"; exit 1 on any.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "chain.h"
+#include "codec.h"
+#include "seal.h"
+#include "segment.h"
+#include "verify.h"
+
+#define MAXSEG 64
+struct seg {
+	unsigned int num;
+	char **lines;
+	size_t n;
+	bool torn; /* last line written without its newline */
+};
+struct log {
+	struct seg s[MAXSEG];
+	size_t nseg;
+};
+
+static struct audit_seal key; /* what the host holds (key.sealing false: none) */
+static bool have_key;
+static char ops_done[256];
+
+static char *xstrndup(const char *p, size_t n)
+{
+	char *s = malloc(n + 1);
+
+	if (!s)
+		abort();
+	memcpy(s, p, n);
+	s[n] = 0;
+	return s;
+}
+
+static void load(const char *dir, struct log *l)
+{
+	unsigned int *nums;
+	size_t n, i;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	memset(l, 0, sizeof(*l));
+	if (dfd < 0 || audit_seg_list(dfd, &nums, &n))
+		abort();
+	for (i = 0; i < n && i < MAXSEG; i++) {
+		char name[AUDIT_SEG_NAME_MAX], err[64];
+		struct audit_seg sg;
+		const char *line;
+		size_t len;
+		bool complete;
+		struct seg *s = &l->s[l->nseg++];
+
+		s->num = nums[i];
+		audit_seg_name(nums[i], name);
+		if (audit_seg_read(dfd, name, &sg, err, sizeof(err)))
+			abort();
+		while (audit_seg_next(&sg, &line, &len, &complete)) {
+			s->lines = realloc(s->lines, (s->n + 1) * sizeof(char *));
+			s->lines[s->n++] = xstrndup(line, len);
+			s->torn = !complete;
+		}
+		audit_seg_free(&sg);
+	}
+	free(nums);
+	close(dfd);
+}
+
+static void save(const char *dir, const struct log *l)
+{
+	char path[4300];
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t i, j;
+
+	while (d && (de = readdir(d)))
+		if (!strncmp(de->d_name, "nsaudit-", 8)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	for (i = 0; i < l->nseg; i++) {
+		char name[AUDIT_SEG_NAME_MAX];
+		FILE *f;
+
+		audit_seg_name(l->s[i].num, name);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		f = fopen(path, "w");
+		for (j = 0; j < l->s[i].n; j++)
+			fprintf(f, "%s%s", l->s[i].lines[j],
+				j + 1 == l->s[i].n && l->s[i].torn ? "" : "\n");
+		fclose(f);
+	}
+}
+
+static void free_log(struct log *l)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->nseg; i++) {
+		for (j = 0; j < l->s[i].n; j++)
+			free(l->s[i].lines[j]);
+		free(l->s[i].lines);
+	}
+	memset(l, 0, sizeof(*l));
+}
+
+/* The records of a log in order, as (segment, line) pairs. */
+static size_t count(const struct log *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->nseg; i++)
+		n += l->s[i].n;
+	return n;
+}
+
+static char **at(struct log *l, size_t k, struct seg **sp, size_t *jp)
+{
+	size_t i;
+
+	for (i = 0; i < l->nseg; i++) {
+		if (k < l->s[i].n) {
+			if (sp)
+				*sp = &l->s[i];
+			if (jp)
+				*jp = k;
+			return &l->s[i].lines[k];
+		}
+		k -= l->s[i].n;
+	}
+	return NULL;
+}
+
+static void remove_line(struct log *l, size_t k)
+{
+	struct seg *s;
+	size_t j;
+
+	if (!at(l, k, &s, &j))
+		return;
+	free(s->lines[j]);
+	memmove(s->lines + j, s->lines + j + 1, (s->n - j - 1) * sizeof(char *));
+	s->n--;
+}
+
+static void insert_line(struct log *l, size_t k, const char *line)
+{
+	struct seg *s;
+	size_t j;
+
+	if (!at(l, k, &s, &j))
+		return;
+	s->lines = realloc(s->lines, (s->n + 1) * sizeof(char *));
+	memmove(s->lines + j + 1, s->lines + j, (s->n - j) * sizeof(char *));
+	s->lines[j] = strdup(line);
+	s->n++;
+}
+
+/*
+ * With the key held: renumber seqs from record k on, put the new chain
+ * value into later headers' prev_mac, and MAC everything from k on with
+ * the current key (what root on the host can do).
+ */
+static void remac_from(struct log *l, size_t k)
+{
+	uint8_t prev[AUDIT_MAC_LEN] = {0}, mac[AUDIT_MAC_LEN], run[AUDIT_RUN_LEN] = {0};
+	struct audit_chain c;
+	uint64_t seq = 0;
+	size_t n = count(l), i;
+	char err[64];
+
+	if (!have_key)
+		return;
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < n; i++) {
+		char **lp = at(l, i, NULL, NULL), *p, *q, hex[AUDIT_MAC_HEX + 1], pre[40];
+		struct audit_rec r;
+		const char *pm;
+		size_t pml;
+
+		if (audit_rec_parse(*lp, strlen(*lp), &r, err, sizeof(err)))
+			continue;
+		audit_rec_run(&r, run); /* the run a record starts, if it says one */
+		if (i < k) {
+			memcpy(prev, r.mac, sizeof(prev));
+			seq = r.seq;
+			audit_rec_free(&r);
+			continue;
+		}
+		/* renumber: the line starts {"seq":N, */
+		p = strchr(*lp, ',');
+		snprintf(pre, sizeof(pre), "{\"seq\":%" PRIu64, seq + 1);
+		q = malloc(strlen(pre) + strlen(p) + 1);
+		strcpy(q, pre);
+		strcat(q, p);
+		/* a header continues the chain: its prev_mac follows */
+		pm = audit_rec_str(&r, "prev_mac", &pml);
+		if (pm && pml == 2 * AUDIT_TAG_LEN) {
+			char *h = strstr(q, "\"prev_mac\":\"");
+
+			audit_hex(prev, AUDIT_TAG_LEN, hex);
+			if (h)
+				memcpy(h + 12, hex, 2 * AUDIT_TAG_LEN);
+		}
+		audit_rec_free(&r);
+		free(*lp);
+		*lp = q;
+		if (audit_rec_parse(q, strlen(q), &r, err, sizeof(err)))
+			continue;
+		audit_chain_init(&c, AUDIT_MAC_POLY1305, key.key, run);
+		audit_chain_mac(&c, r.seq, prev, q, r.body_len, mac);
+		audit_hex(mac, AUDIT_TAG_LEN, hex);
+		memcpy(q + r.body_len + 8, hex, 2 * AUDIT_TAG_LEN); /* ,"mac":"HEX"} */
+		memcpy(prev, mac, sizeof(prev));
+		seq = r.seq;
+		audit_rec_free(&r);
+	}
+	audit_chain_wipe(&c);
+}
+
+/* The log's id, from the first header (what a real attacker copies). */
+static void log_id_of(struct log *l, char out[AUDIT_KEY_ID_HEX + 1])
+{
+	const char *p = l->nseg && l->s[0].n ? strstr(l->s[0].lines[0], "\"log_id\":\"") : NULL;
+
+	memcpy(out, "0000000000000000", 17);
+	if (p && strlen(p) > 10 + AUDIT_KEY_ID_HEX) {
+		memcpy(out, p + 10, AUDIT_KEY_ID_HEX);
+		out[AUDIT_KEY_ID_HEX] = 0;
+	}
+}
+
+/* A state file naming the last record, MAC'd with the key held (or, with
+ * none, a made-up epoch and MAC). */
+static void rewrite_state(const char *dir, struct log *l, bool junk_epoch)
+{
+	struct audit_state st = {0};
+	struct audit_rec r;
+	char line[AUDIT_STATE_LINE_MAX], err[64], **lp;
+	uint8_t k[AUDIT_KEY_LEN];
+	size_t n = count(l);
+	int dfd, len;
+
+	if (!n || !(lp = at(l, n - 1, NULL, NULL)) ||
+	    audit_rec_parse(*lp, strlen(*lp), &r, err, sizeof(err)))
+		return;
+	st.version = 2;
+	st.seq = r.seq;
+	st.segment = l->s[l->nseg - 1].num;
+	memcpy(st.mac, r.mac, AUDIT_TAG_LEN);
+	st.mac_len = AUDIT_TAG_LEN;
+	st.clean = true;
+	st.epoch = junk_epoch ? 999999 : key.epoch;
+	log_id_of(l, st.log_id);
+	audit_rec_free(&r);
+	if (have_key && !junk_epoch)
+		memcpy(k, key.key, sizeof(k));
+	else
+		randombytes_buf(k, sizeof(k));
+	len = audit_state_format(k, &st, line);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	audit_state_write(dfd, line, (size_t)len, false);
+	close(dfd);
+}
+
+static void note(const char *op)
+{
+	size_t n = strlen(ops_done);
+
+	snprintf(ops_done + n, sizeof(ops_done) - n, "%s%s", n ? "," : "", op);
+}
+
+/* Delete a random segment; a drop record for it, MAC'd with the key held. */
+static void drop_random(const char *dir, struct log *l)
+{
+	size_t i = (size_t)rand() % l->nseg, k;
+	char line[256];
+
+	if (l->nseg < 2)
+		return;
+	snprintf(line, sizeof(line),
+		 "{\"seq\":1,\"time\":\"2026-12-06T00:00:00.000000000Z\",\"op\":\"log\","
+		 "\"action\":\"drop\",\"dropped\":%u,\"reason\":\"rotation: --keep\","
+		 "\"mac\":\"00000000000000000000000000000000\"}",
+		 l->s[i].num);
+	for (k = 0; k < l->s[i].n; k++)
+		free(l->s[i].lines[k]);
+	free(l->s[i].lines);
+	memmove(l->s + i, l->s + i + 1, (l->nseg - i - 1) * sizeof(l->s[0]));
+	l->nseg--;
+	k = count(l);
+	l->s[l->nseg - 1].lines =
+	    realloc(l->s[l->nseg - 1].lines, (l->s[l->nseg - 1].n + 1) * sizeof(char *));
+	l->s[l->nseg - 1].lines[l->s[l->nseg - 1].n++] = strdup(line);
+	remac_from(l, k);
+	rewrite_state(dir, l, false);
+	note("drop-segment");
+}
+
+static void attack(const char *dir, struct log *l, unsigned int op)
+{
+	size_t n = count(l), k;
+	char **lp, *dup;
+
+	if (n < 4 || !l->nseg)
+		return;
+	k = 1 + (size_t)rand() % (n - 1);
+	switch (op) {
+	case 0: /* cut the end back to record k, state to match */
+		while (count(l) > k)
+			remove_line(l, count(l) - 1);
+		while (l->nseg > 1 && !l->s[l->nseg - 1].n)
+			l->nseg--;
+		rewrite_state(dir, l, false);
+		note("cut");
+		break;
+	case 1: /* delete a segment, with a forged drop record */
+		drop_random(dir, l);
+		break;
+	case 2: /* delete one record */
+		remove_line(l, k);
+		remac_from(l, k);
+		note("delete");
+		break;
+	case 3: /* insert a copy (replay) */
+		lp = at(l, k, NULL, NULL);
+		dup = strdup(*lp);
+		insert_line(l, (size_t)rand() % n, dup);
+		free(dup);
+		remac_from(l, k < n ? k : n - 1);
+		note("replay");
+		break;
+	case 4: /* reorder two records */
+		if (k + 1 >= n)
+			return;
+		lp = at(l, k, NULL, NULL);
+		dup = *lp;
+		*lp = *at(l, k + 1, NULL, NULL);
+		*at(l, k + 1, NULL, NULL) = dup;
+		remac_from(l, k);
+		note("reorder");
+		break;
+	case 5: { /* re-date */
+		char *t;
+
+		lp = at(l, k, NULL, NULL);
+		t = strstr(*lp, "\"time\":\"20");
+		if (t)
+			memcpy(t + 8, "2031", 4);
+		remac_from(l, k);
+		note("redate");
+		break;
+	}
+	case 6: /* rewrite the state only */
+		rewrite_state(dir, l, rand() % 2);
+		note("state");
+		break;
+	case 7: /* rename a segment */
+		l->s[(size_t)rand() % l->nseg].num += 1 + (unsigned int)(rand() % 3);
+		note("rename");
+		break;
+	case 8: { /* tear the last line */
+		struct seg *s = &l->s[l->nseg - 1];
+
+		if (!s->n || strlen(s->lines[s->n - 1]) < 10)
+			return;
+		s->lines[s->n - 1][strlen(s->lines[s->n - 1]) / 2] = 0;
+		s->torn = true;
+		note("tear");
+		break;
+	}
+	default: /* re-MAC from k with the key held (or flip a byte) */
+		if (!have_key) {
+			lp = at(l, k, NULL, NULL);
+			(*lp)[strlen(*lp) / 3] ^= 1;
+		}
+		remac_from(l, k);
+		note("remac");
+		break;
+	}
+}
+
+/* Is every line of want[0..n) in the log, in order? */
+static bool sealed_kept(struct log *l, char **want, size_t n)
+{
+	size_t i = 0, k, total = count(l);
+
+	for (k = 0; k < total && i < n; k++)
+		if (!strcmp(*at(l, k, NULL, NULL), want[i]))
+			i++;
+	return i == n;
+}
+
+/* A record of the log's own, appended to the last segment and MAC'd with
+ * the key held (a forgery root on the host can make). */
+static void append_own(struct log *l, const char *fields)
+{
+	struct seg *s = &l->s[l->nseg - 1];
+	char line[512], now[40];
+	size_t k = count(l);
+
+	audit_time_now(now);
+	snprintf(line, sizeof(line),
+		 "{\"seq\":1,\"time\":\"%s\",\"op\":\"log\",%s,"
+		 "\"mac\":\"00000000000000000000000000000000\"}",
+		 now, fields);
+	s->lines = realloc(s->lines, (s->n + 1) * sizeof(char *));
+	s->lines[s->n++] = strdup(line);
+	remac_from(l, k);
+}
+
+static void drop_segments(struct log *l, size_t from, size_t n)
+{
+	size_t i, j;
+
+	for (i = from; i < from + n; i++) {
+		for (j = 0; j < l->s[i].n; j++)
+			free(l->s[i].lines[j]);
+		free(l->s[i].lines);
+	}
+	memmove(l->s + from, l->s + from + n, (l->nseg - from - n) * sizeof(l->s[0]));
+	l->nseg -= n;
+}
+
+/* Lost records whose counts wrap the total: 3 * (2^63 - 1) > 2^64. */
+static void lost_wrap(struct log *l)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct seg *s = &l->s[l->nseg - 1];
+		char line[256], now[40];
+		size_t k = count(l);
+
+		audit_time_now(now);
+		snprintf(line, sizeof(line),
+			 "{\"seq\":1,\"time\":\"%s\",\"op\":\"lost\",\"count\":%s,"
+			 "\"why\":\"x\",\"mac\":\"00000000000000000000000000000000\"}",
+			 now, "9223372036854775807");
+		s->lines = realloc(s->lines, (s->n + 1) * sizeof(char *));
+		s->lines[s->n++] = strdup(line);
+		remac_from(l, k);
+	}
+	append_own(l, "\"action\":\"x\"");
+}
+
+/*
+ * One named attack of issue 31, for the integration test:
+ *   cut-after-seal E   cut everything after the seal of epoch E, state
+ *                      rewritten with the current key
+ *   cut-last N         cut the N newest records, state rewritten
+ *   drop-first N       delete the N oldest segments, a forged drop record
+ *   drop-middle        delete a middle segment, a forged drop record
+ *   plant-drop         a drop record naming segment 999999, and a middle
+ *                      segment deleted
+ *   state-junk         a state of an epoch no key reaches, any MAC
+ *   state-seq0         a state that says "nothing yet", current key
+ *   redate-future      a record dated years ahead, re-MAC'd
+ *   skip-seal          a seal that skips an epoch, current key
+ *   lost-wrap          lost counts that wrap the total to 0
+ */
+static int single(const char *op, const char *dir, const char *arg)
+{
+	struct log l;
+	char f[256];
+	size_t i, n;
+
+	load(dir, &l);
+	if (!strcmp(op, "cut-after-seal")) {
+		snprintf(f, sizeof(f), "\"action\":\"seal\",\"epoch\":%s,", arg ? arg : "0");
+		n = count(&l);
+		for (i = 0; i < n; i++)
+			if (strstr(*at(&l, i, NULL, NULL), f))
+				break;
+		while (i < n && count(&l) > i + 1)
+			remove_line(&l, count(&l) - 1);
+		while (l.nseg > 1 && !l.s[l.nseg - 1].n)
+			drop_segments(&l, l.nseg - 1, 1);
+		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "cut-last")) {
+		n = arg ? (size_t)atoi(arg) : 1;
+		while (n-- && count(&l) > 2)
+			remove_line(&l, count(&l) - 1);
+		while (l.nseg > 1 && !l.s[l.nseg - 1].n)
+			drop_segments(&l, l.nseg - 1, 1);
+		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "drop-first") || !strcmp(op, "drop-middle") ||
+		   !strcmp(op, "plant-drop")) {
+		size_t from = 0, k = arg ? (size_t)atoi(arg) : 1;
+		unsigned int last;
+
+		if (strcmp(op, "drop-first"))
+			from = l.nseg / 2, k = 1;
+		if (k >= l.nseg)
+			k = l.nseg - 1;
+		last = l.s[from + k - 1].num;
+		drop_segments(&l, from, k);
+		snprintf(f, sizeof(f),
+			 "\"action\":\"drop\",\"dropped\":%u,\"reason\":\"rotation: --keep\"",
+			 strcmp(op, "plant-drop") ? last : 999999);
+		append_own(&l, f);
+		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "state-junk") || !strcmp(op, "state-seq0")) {
+		if (!strcmp(op, "state-seq0")) {
+			drop_segments(&l, 0, 0);
+			while (count(&l) > 2)
+				remove_line(&l, count(&l) - 1);
+		}
+		rewrite_state(dir, &l, !strcmp(op, "state-junk"));
+		if (!strcmp(op, "state-seq0")) {
+			/* "nothing yet": seq 0 names no record */
+			struct audit_state st = {.version = 2,
+						 .segment = l.s[0].num,
+						 .mac_len = AUDIT_TAG_LEN,
+						 .epoch = key.epoch};
+			char line[AUDIT_STATE_LINE_MAX];
+			int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+			int len;
+
+			log_id_of(&l, st.log_id);
+			len = audit_state_format(key.key, &st, line);
+			audit_state_write(dfd, line, (size_t)len, false);
+			close(dfd);
+		}
+	} else if (!strcmp(op, "redate-future")) {
+		append_own(&l, "\"action\":\"start\",\"pid\":1");
+		{
+			char **lp = at(&l, count(&l) - 1, NULL, NULL),
+			     *t = strstr(*lp, "\"time\":\"20");
+
+			if (t)
+				memcpy(t + 8, "2031", 4);
+			remac_from(&l, count(&l) - 1);
+		}
+		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "skip-seal")) {
+		snprintf(f, sizeof(f),
+			 "\"action\":\"seal\",\"epoch\":%" PRIu64 ",\"next_epoch\":%" PRIu64
+			 ",\"at\":\"timer\"",
+			 key.epoch, key.epoch + 2);
+		append_own(&l, f);
+		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "lost-wrap")) {
+		lost_wrap(&l);
+		rewrite_state(dir, &l, false);
+	} else {
+		fprintf(stderr, "attacker: unknown attack '%s'\n", op);
+		return 2;
+	}
+	save(dir, &l);
+	free_log(&l);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct log pristine, l;
+	char tmp[] = "/tmp/nsaudit-attack.XXXXXX", cmd[9000], err[256], **sealed = NULL;
+	size_t nsealed = 0, i, total;
+	unsigned int seeds, seed, notintact = 0, kept = 0, bad = 0;
+	struct audit_verify *v = calloc(1, sizeof(*v));
+
+	/* attacker op NAME DIR STATE_FILE|none [ARG] */
+	if (argc >= 5 && !strcmp(argv[1], "op")) {
+		have_key = strcmp(argv[4], "none") != 0;
+		if (sodium_init() < 0 ||
+		    (have_key && audit_seal_load(argv[4], &key, err, sizeof(err)))) {
+			fprintf(stderr, "attacker: %s\n", err);
+			return 2;
+		}
+		return single(argv[2], argv[3], argc > 5 ? argv[5] : NULL);
+	}
+	if (argc != 5 || sodium_init() < 0 || !mkdtemp(tmp) || !v) {
+		fprintf(stderr, "usage: attacker PRISTINE_DIR VK STATE_FILE|none SEEDS\n");
+		return 2;
+	}
+	have_key = strcmp(argv[3], "none") != 0;
+	if (have_key && audit_seal_load(argv[3], &key, err, sizeof(err))) {
+		fprintf(stderr, "attacker: %s\n", err);
+		return 2;
+	}
+	seeds = (unsigned int)atoi(argv[4]);
+	load(argv[1], &pristine);
+	/* the sealed records: every line up to the last seal */
+	total = count(&pristine);
+	for (i = 0; i < total; i++)
+		if (strstr(*at(&pristine, i, NULL, NULL), "\"action\":\"seal\""))
+			nsealed = i + 1;
+	sealed = calloc(nsealed + 1, sizeof(char *));
+	for (i = 0; i < nsealed; i++)
+		sealed[i] = *at(&pristine, i, NULL, NULL);
+	for (seed = 1; seed <= seeds; seed++) {
+		struct audit_verify_opts o = {.dir = tmp, .vk = argv[2]};
+		unsigned int nops, j;
+		int rc;
+
+		srand(seed);
+		ops_done[0] = 0;
+		snprintf(cmd, sizeof(cmd), "rm -rf %s && cp -a %s %s", tmp, argv[1], tmp);
+		if (system(cmd))
+			return 2;
+		load(tmp, &l);
+		nops = 1 + (unsigned int)rand() % 4;
+		for (j = 0; j < nops; j++)
+			attack(tmp, &l, (unsigned int)rand() % 10);
+		save(tmp, &l);
+		rc = audit_verify(&o, v, err, sizeof(err));
+		if (getenv("ATTACKER_VERBOSE"))
+			printf("seed %u %s: %d %s: %s\n", seed, ops_done, rc, v->where, v->what);
+		if (rc == AUDIT_VERIFY_TAMPERED && v->nfindings) {
+			notintact++;
+		} else if (sealed_kept(&l, sealed, nsealed)) {
+			kept++;
+		} else {
+			bad++;
+			printf(
+			    "attacker: VIOLATION seed %u (%s key, ops %s): sealed records changed "
+			    "but verify says %d: %s %s\n",
+			    seed, have_key ? "current" : "no", ops_done, rc, v->where, v->what);
+		}
+		free_log(&l);
+	}
+	printf("attacker: %u seeds (%s key), %u not intact, %u still intact (no sealed record "
+	       "touched), %u violations\n",
+	       seeds, have_key ? "current" : "no", notintact, kept, bad);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	if (system(cmd))
+		return 2;
+	return bad ? 1 : 0;
+}
