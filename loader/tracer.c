@@ -23,6 +23,7 @@
 #include "kfeatures.h"
 #include "nsnames.h"
 #include "nstype.h"
+#include "pin_sweep.h"
 #include "ringbuf_reader.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
@@ -46,6 +47,8 @@ struct tracer {
 	int rare_fd;			/* the reserve ring: rare records */
 	int bss_fd;			/* .bss: lost_events, next_kseq */
 	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
+	int sweep_link_fd;		/* iter/task sweep_pins: pins that left */
+	int pins_fd;			/* pin_mounts: the kernel side's pins */
 	bool reused;
 	struct ringbuf_reader rb;	/* the main ring */
 	struct ringbuf_reader rb_rare;	/* the reserve ring */
@@ -630,6 +633,52 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 		t->cb_err = -ECANCELED;
 }
 
+#define GONE_MAX 64
+
+struct gone_list {
+	struct nsaudit_pin v[GONE_MAX];
+	size_t n;
+};
+
+static void gone_add(void *ctx, const struct nsaudit_pin *pin)
+{
+	struct gone_list *l = ctx;
+
+	if (l->n < GONE_MAX)
+		l->v[l->n++] = *pin;
+}
+
+/*
+ * Pins the kernel side saw leave without an umount call (sweep_pins):
+ * umount records with the cause. The rings are drained between the sweep
+ * and the records: a pin's mount record, made before it could leave, is
+ * then in the table.
+ */
+static void report_vanished_pins(struct tracer *t)
+{
+	struct gone_list l = { .n = 0 };
+	struct nsaudit_event e;
+	char cause[160];
+	bool died;
+	size_t i;
+
+	if (pin_sweep(t->sweep_link_fd, t->pins_fd, gone_add, &l) <= 0)
+		return;
+	drain(t);
+	for (i = 0; i < l.n && !t->cb_err; i++) {
+		if (!enrich_pin_left(t->en, &l.v[i], &e, &died))
+			continue;
+		if (died)
+			snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died",
+				 l.v[i].mnt_ns_inum);
+		else
+			snprintf(cause, sizeof(cause),
+				 "it left mount namespace mnt:[%u] without an umount call seen "
+				 "(a lazy or propagated umount)", l.v[i].mnt_ns_inum);
+		emit_user_record(t, &e, cause);
+	}
+}
+
 /* Pins whose mount namespace died went with it: unpins, made by user space. */
 static void report_dead_pins(struct tracer *t)
 {
@@ -742,6 +791,9 @@ static int pin_all(struct tracer *t, char *err, size_t errlen)
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths") ||
 	    (rc = bpf_map__pin(t->skel->maps.exe_paths, path)))
 		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts") ||
+	    (rc = bpf_map__pin(t->skel->maps.pin_mounts, path)))
+		goto fail;
 	for (i = 0; i < t->skel->skeleton->prog_cnt; i++) {
 		struct bpf_link *link = *t->skel->skeleton->progs[i].link;
 		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
@@ -780,6 +832,11 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 	/* optional: a recorder started with --no-coalesce pinned no flusher */
 	pin_path(path, sizeof(path), t->o.pin_dir, "link_flush_held");
 	t->flush_link_fd = bpf_obj_get(path);
+	/* optional: pins of an older nsaudit have no pin sweep */
+	pin_path(path, sizeof(path), t->o.pin_dir, "link_sweep_pins");
+	t->sweep_link_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts");
+	t->pins_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
 	t->bss_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "config");
@@ -822,6 +879,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	}
 	t->o = *o;
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
+	t->sweep_link_fd = t->pins_fd = -1;
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
 	/*
 	 * Big blocks (vmlinux BTF at load, 5+ MiB twice) from mmap, always:
@@ -884,6 +942,9 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
 	if (t->skel->links.flush_held)
 		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
+	if (t->skel->links.sweep_pins)
+		t->sweep_link_fd = bpf_link__fd(t->skel->links.sweep_pins);
+	t->pins_fd = bpf_map__fd(t->skel->maps.pin_mounts);
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
 	/* what the load parsed (vmlinux BTF) is freed: give it back */
@@ -957,7 +1018,8 @@ static bool our_pin(const char *name)
 {
 	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
 	       !strcmp(name, "config") ||
-	       !strcmp(name, "exe_paths") || !strncmp(name, "link_", 5);
+	       !strcmp(name, "exe_paths") || !strcmp(name, "pin_mounts") ||
+	       !strncmp(name, "link_", 5);
 }
 
 int tracer_unpin(const char *pin_dir)
@@ -1018,6 +1080,8 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		drained = drain(t);
 		report_lost(t);
 		report_user_losses(t);
+		if (ticks % 4 == 1)
+			report_vanished_pins(t);
 		report_dead_pins(t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
@@ -1038,6 +1102,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	/* stopping: whatever the kernel already holds is still delivered */
 	flush_held(t);
 	drain(t);
+	report_vanished_pins(t);
 	report_lost(t);
 	report_user_losses(t);
 	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
@@ -1069,6 +1134,10 @@ void tracer_close(struct tracer *t)
 			close(t->rare_fd);
 		if (t->flush_link_fd >= 0)
 			close(t->flush_link_fd);
+		if (t->sweep_link_fd >= 0)
+			close(t->sweep_link_fd);
+		if (t->pins_fd >= 0)
+			close(t->pins_fd);
 		if (t->bss_fd >= 0)
 			close(t->bss_fd);
 	}
