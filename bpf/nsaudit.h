@@ -166,7 +166,8 @@ struct nsaudit_event {
 	/* mount/umount with NSAUDIT_F_PIN_EXACT (whole records only): the
 	 * pin's mount and the 64-bit id of mnt_ns_inum (6.18+, else 0) */
 	__u64 mnt_ns_id;
-	__u64 mnt_unique;	/* mnt_id_unique (6.8+), else 0 */
+	__u64 mnt_unique;	/* mnt_id_unique (6.8+), else the kernel side's
+				 * serial with bit 63 set (bpf/pins.h) */
 	__u32 mnt_id;		/* mountinfo's mount id */
 	__u32 mnt_pad;
 };

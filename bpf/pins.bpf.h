@@ -121,6 +121,14 @@ static __always_inline __u64 mount_unique(struct mount___pins *m)
 	return 0;
 }
 
+/*
+ * Numbers pins where the kernel has no mnt_id_unique (6.1: mount ids and
+ * mount namespace inodes are both reused): with PIN_SERIAL_BIT set, never
+ * taken for a kernel id. User space keys its pins by it.
+ */
+#define PIN_SERIAL_BIT (1ULL << 63)
+__u64 pin_serial = 0;
+
 /* The namespace an nsfs mount pins (its root is the nsfs inode), or NULL. */
 static __always_inline struct ns_common *mount_pinned_ns(struct mount___pins *m)
 {
@@ -146,6 +154,8 @@ static __always_inline bool pin_note(struct mount___pins *m, struct nsaudit_pin 
 	ns_ident((struct ns_common *)mns, &pin->mnt_ns_inum, &pin->mnt_ns_id);
 	pin->mnt_id = BPF_CORE_READ(m, mnt_id);
 	pin->mnt_unique = mount_unique(m);
+	if (!pin->mnt_unique)
+		pin->mnt_unique = PIN_SERIAL_BIT | __sync_fetch_and_add(&pin_serial, 1);
 	pin->ns_type = ns_type(ns);
 	ns_ident(ns, &pin->ns_inum, &pin->ns_id);
 	bpf_map_update_elem(&pin_mounts, &key, pin, BPF_ANY);
@@ -187,7 +197,7 @@ static __always_inline bool pin_attached(__u64 key, const struct nsaudit_pin *pi
 		return false;
 	if (BPF_CORE_READ(m, mnt_id) != (int)pin->mnt_id)
 		return false;
-	return !pin->mnt_unique || uniq == pin->mnt_unique;
+	return (pin->mnt_unique & PIN_SERIAL_BIT) || uniq == pin->mnt_unique;
 }
 
 #define PINS_GONE_MAX 8

@@ -8,13 +8,16 @@
 
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
+#define NSAUDIT_PIN_SERIAL_BIT (1ULL << 63)
+
 #endif
 
 struct nsaudit_pin {
 	__u64 mnt_ns;		/* the mount namespace's address (identity while
 				 * the pin lives; never printed) */
 	__u64 mnt_ns_id;	/* its 64-bit id (6.18+), else 0 */
-	__u64 mnt_unique;	/* the mount's mnt_id_unique (6.8+), else 0 */
+	__u64 mnt_unique;	/* the mount's mnt_id_unique (6.8+); else a serial
+				 * number of the kernel side with bit 63 set */
 	__u64 ns_id;		/* the pinned namespace: 64-bit id (6.18+) */
 	__u32 ns_inum;		/* ... inode number */
 	__u32 ns_type;		/* ... enum nsaudit_ns_type */
@@ -27,5 +30,7 @@ struct nsaudit_pin_gone {
 	__u64 key;		/* the pin_mounts key to delete */
 	struct nsaudit_pin pin;
 };
+
+#define NSAUDIT_PIN_SERIAL_BIT (1ULL << 63)
 
 #endif

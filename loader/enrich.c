@@ -18,6 +18,7 @@
 #include "enrich.h"
 #include "mountinfo.h"
 #include "mounttab.h"
+#include "mntns_id.h"
 #include "nstype.h"
 
 #define PROC_SLOTS 4096		/* direct-mapped by pid; a miss costs a readlink */
@@ -433,7 +434,7 @@ static void scan_mountinfo(struct enrich *en, const char *file, uint32_t mntns)
 	while (fgets(line, sizeof(line), f))
 		if (mountinfo_nsfs_line(line, mnt, sizeof(mnt), &type, &inum))
 			mounttab_add_id(&en->pins, mntns, mnt, type, inum,
-					(uint32_t)strtoul(line, NULL, 10), false);
+					(uint32_t)strtoul(line, NULL, 10), 0);
 	fclose(f);
 }
 
@@ -601,7 +602,8 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 	if (e->flags & NSAUDIT_F_PIN_EXACT) {
 		mntns = e->mnt_ns_inum ?: mntns;
 		note_mntns(en, mntns, e->pid, e->tid);
-		mounttab_add_id(&en->pins, mntns, path, e->ns_type, e->ns_inum, e->mnt_id, true);
+		mounttab_add_id(&en->pins, mntns, path, e->ns_type, e->ns_inum, e->mnt_id,
+				e->mnt_unique);
 		return true;
 	}
 #ifdef NSAUDIT_F_MOVE
@@ -692,7 +694,7 @@ static bool umount_by_identity(struct enrich *en, uint32_t mntns, const char *pa
 		for (j = 0; j < nids && ids[j] != p->mnt_id; j++)
 			;
 		if (j == nids)
-			hit = mounttab_remove_id(&en->pins, mntns, p->mnt_id, type, inum, NULL);
+			hit = mounttab_remove_id(&en->pins, mntns, p->mnt_id, 0, type, inum, NULL);
 	}
 	free(ids);
 	return hit;
@@ -714,7 +716,8 @@ static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 
 	/* the kernel side named the pin it detached: keep the table in step */
 	if (e->flags & NSAUDIT_F_PIN_EXACT) {
-		mounttab_remove_id(&en->pins, e->mnt_ns_inum, e->mnt_id, &type, &inum, NULL);
+		mounttab_remove_id(&en->pins, e->mnt_ns_inum, e->mnt_id, e->mnt_unique, &type, &inum,
+				   NULL);
 		return true;
 	}
 	absolute_path(e, path, sizeof(path));
@@ -865,9 +868,10 @@ bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct ns
 {
 	char *path = NULL;
 	uint32_t inum;
-	int type;
+	int type, alive;
 
-	if (!mounttab_remove_id(&en->pins, pin->mnt_ns_inum, pin->mnt_id, &type, &inum, &path))
+	if (!mounttab_remove_id(&en->pins, pin->mnt_ns_inum, pin->mnt_id, pin->mnt_unique, &type,
+				&inum, &path))
 		return false;
 	memset(e, 0, sizeof(*e));
 	e->op = NSAUDIT_OP_UMOUNT;
@@ -884,7 +888,9 @@ bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct ns
 	e->mnt_id = pin->mnt_id;
 	snprintf(e->path, sizeof(e->path), "%s", path ?: "");
 	free(path);
-	*ns_died = !mntns_alive(en, pin->mnt_ns_inum);
+	/* by identity where the kernel can tell (inodes are reused) */
+	alive = mntns_id_alive(pin->mnt_ns_id);
+	*ns_died = alive >= 0 ? !alive : !mntns_alive(en, pin->mnt_ns_inum);
 	return true;
 }
 

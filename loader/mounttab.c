@@ -72,20 +72,26 @@ bool mounttab_add(struct mounttab *m, uint32_t mntns, const char *path, int type
 	return true;
 }
 
-static struct mount_pin *find_id(const struct mounttab *m, uint32_t mntns, uint32_t mnt_id)
+/* Inodes and mount ids are reused: an exact pin is found by mnt_unique. */
+static struct mount_pin *find_id(const struct mounttab *m, uint32_t mntns, uint32_t mnt_id,
+				 uint64_t mnt_unique)
 {
 	size_t i;
 
-	for (i = 0; mnt_id && i < m->n; i++)
-		if (m->v[i].mntns == mntns && m->v[i].mnt_id == mnt_id)
+	for (i = 0; (mnt_id || mnt_unique) && i < m->n; i++) {
+		const struct mount_pin *p = &m->v[i];
+
+		if (mnt_unique ? p->mnt_unique == mnt_unique
+			       : p->mntns == mntns && p->mnt_id == mnt_id && !p->mnt_unique)
 			return &m->v[i];
+	}
 	return NULL;
 }
 
 bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int type,
-		     uint32_t inum, uint32_t mnt_id, bool exact)
+		     uint32_t inum, uint32_t mnt_id, uint64_t mnt_unique)
 {
-	struct mount_pin *p = find_id(m, mntns, mnt_id);
+	struct mount_pin *p = find_id(m, mntns, mnt_id, mnt_unique);
 	char *np;
 
 	if (p) {	/* the same mount: moved (or seen again) */
@@ -98,14 +104,16 @@ bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int t
 		/* a path-only entry there (a copy, a guess) is this mount; one
 		 * with another id is another mount stacked at the same path */
 		p = find(m, mntns, path);
-		if ((!p || (p->mnt_id && p->mnt_id != mnt_id)) && !(p = append(m, mntns, path)))
+		if ((!p || p->mnt_unique || (p->mnt_id && p->mnt_id != mnt_id)) &&
+		    !(p = append(m, mntns, path)))
 			return false;
 	}
 	p->copied = false;
 	p->type = type;
 	p->inum = inum;
 	p->mnt_id = mnt_id;
-	p->exact = exact;
+	p->mnt_unique = mnt_unique;
+	p->exact = mnt_unique != 0;
 	return true;
 }
 
@@ -128,10 +136,10 @@ bool mounttab_remove(struct mounttab *m, uint32_t mntns, const char *path, int *
 	return true;
 }
 
-bool mounttab_remove_id(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, int *type,
-			uint32_t *inum, char **path)
+bool mounttab_remove_id(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uint64_t mnt_unique,
+			int *type, uint32_t *inum, char **path)
 {
-	struct mount_pin *p = find_id(m, mntns, mnt_id);
+	struct mount_pin *p = find_id(m, mntns, mnt_id, mnt_unique);
 
 	if (!p)
 		return false;
