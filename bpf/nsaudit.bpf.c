@@ -805,6 +805,7 @@ int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 	ts->p.arg = cmd;
 	ts->p.fd = ctx->args[0];
 	ts->p.args[0] = 0;
+	ts->p.args[1] = ctx->args[2];	/* NS_GET_OWNER_UID: where the uid goes */
 	ts->p.target_inum = 0;
 	ts->p.target_type = NSAUDIT_NS_UNKNOWN;
 	file = cur_fd_file(ts->p.fd);
@@ -847,6 +848,14 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 			k.ns_inum = ts->p.target_inum;
 			k.ns_id = ts->p.target_id;
 			k.flags |= NSAUDIT_F_HAS_NS;
+		}
+		/* the answer: the owner's uid, as the caller received it */
+		if (ctx->ret == 0) {
+			__u32 uid = 0;
+
+			if (!bpf_probe_read_user(&uid, sizeof(uid), (void *)ts->p.args[1]))
+				k.target_pid = (__s32)uid;
+			k.flags |= NSAUDIT_F_OWNER_UID;
 		}
 		commit_key(ts, &k, 0);
 		return 0;

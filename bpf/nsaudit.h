@@ -103,6 +103,9 @@ enum nsaudit_via {
 /* umount made by user space for a pin that left without an umount call
  * seen (its mount namespace died, a lazy or propagated umount) */
 #define NSAUDIT_F_PIN_VANISHED	(1u << 17)
+/* query NS_GET_OWNER_UID that succeeded: target_pid holds the uid it
+ * returned (as a u32), printed as owner_uid */
+#define NSAUDIT_F_OWNER_UID	(1u << 18)
 
 /* Why records were lost (OP_LOST records: lost_reason). Append only. */
 enum nsaudit_lost_reason {

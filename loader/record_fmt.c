@@ -116,7 +116,9 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 			name(f, "cgroup", x->cgroup, NAME_MAX_BYTES);
 		audit_f_u64(f, "cgroup_id", e->cgroup_id);
 	}
-	if (e->target_pid)
+	if (e->flags & NSAUDIT_F_OWNER_UID)
+		audit_f_u64(f, "owner_uid", (uint32_t)e->target_pid);
+	else if (e->target_pid)
 		audit_f_i64(f, "target_pid", e->target_pid);
 	if (e->fd >= 0)
 		audit_f_i64(f, "fd", e->fd);
