@@ -149,7 +149,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		audit_f_u64(f, "count", e->count);
 		/* the kernel's running count, which a restarted recorder resumes
 		 * from; a sink's own running count is not that */
-		if (e->lost_reason != NSAUDIT_LOST_SINK)
+		if (e->lost_reason != NSAUDIT_LOST_SINK && e->lost_reason != NSAUDIT_LOST_RECURSION)
 			audit_f_u64(f, "lost_total", e->arg);
 	}
 	/* a thread other than the leader: a setns or unshare changed that

@@ -24,6 +24,7 @@
 #include "nsnames.h"
 #include "nstype.h"
 #include "pin_sweep.h"
+#include "prog_misses.h"
 #include "ringbuf_reader.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
@@ -49,6 +50,7 @@ struct tracer {
 	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
 	int sweep_link_fd;		/* iter/task sweep_pins: pins that left */
 	int pins_fd;			/* pin_mounts: the kernel side's pins */
+	struct prog_misses misses;	/* programs skipped for recursion */
 	bool reused;
 	struct ringbuf_reader rb;	/* the main ring */
 	struct ringbuf_reader rb_rare;	/* the reserve ring */
@@ -679,6 +681,35 @@ static void report_vanished_pins(struct tracer *t)
 	}
 }
 
+static void recursion_lost(void *ctx, const char *name, uint64_t more)
+{
+	struct tracer *t = ctx;
+	struct nsaudit_event e;
+	struct timespec ts;
+	char cause[96];
+
+	memset(&e, 0, sizeof(e));
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	e.op = NSAUDIT_OP_LOST;
+	e.ns_type = NSAUDIT_NS_UNKNOWN;
+	e.fd = -1;
+	e.probe = NSAUDIT_PROBE_USER;
+	e.lost_reason = NSAUDIT_LOST_RECURSION;
+	e.count = more;
+	t->stats.lost += more;
+	snprintf(cause, sizeof(cause), "program %s skipped by the kernel (recursion_misses)",
+		 name);
+	emit_user_record(t, &e, cause);
+}
+
+/* Calls no program saw: the kernel skipped it (recursion), say so. */
+static void report_recursion(struct tracer *t)
+{
+	if (!t->cb_err)
+		prog_misses_poll(&t->misses, recursion_lost, t);
+}
+
 /* Pins whose mount namespace died went with it: unpins, made by user space. */
 static void report_dead_pins(struct tracer *t)
 {
@@ -944,6 +975,11 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
 	if (t->skel->links.sweep_pins)
 		t->sweep_link_fd = bpf_link__fd(t->skel->links.sweep_pins);
+	for (int i = 0; i < t->skel->skeleton->prog_cnt; i++) {
+		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
+
+		prog_misses_add(&t->misses, bpf_program__fd(prog), bpf_program__name(prog));
+	}
 	t->pins_fd = bpf_map__fd(t->skel->maps.pin_mounts);
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
@@ -1085,8 +1121,10 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		report_dead_pins(t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
-		if (++ticks % 20 == 0)
+		if (++ticks % 20 == 0) {
 			enrich_sync_clock(t->en);
+			report_recursion(t);
+		}
 		/*
 		 * The rings poll readable whenever they hold a record, so under a
 		 * steady stream the reader comes straight back for the few dozen
@@ -1103,6 +1141,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	flush_held(t);
 	drain(t);
 	report_vanished_pins(t);
+	report_recursion(t);
 	report_lost(t);
 	report_user_losses(t);
 	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
