@@ -1364,7 +1364,7 @@ int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
 	if (flags & MS_MOVE)
 		return 0;
 	/* the exit finds the new mount: the newest, if not this one */
-	ts->p.args[2] = (__u64)mntns_newest(cur_mntns());
+	ts->p.args[2] = mntns_newest_mark();
 	bpf_probe_read_user_str(src, sizeof(src), (void *)ctx->args[0]);
 	ns = mount_source_ns(task, src);
 	if (ns) {

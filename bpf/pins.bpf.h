@@ -22,9 +22,12 @@
  *                           mount namespace died, a propagated or lazy
  *                           umount) are handed to user space with a cause.
  *
- * A pin is keyed by its struct mount's address; the value repeats mnt_id
- * (and mnt_id_unique where it exists), checked on every look: a freed and
- * reused struct mount is never taken for the pin.
+ * A pin is keyed by a never reused id (mnt_id_unique, or a serial number
+ * where the kernel has none), not by its struct mount's address: a mount
+ * freed without our seeing (its namespace died) leaves its memory to the
+ * next mount, which must not overwrite the pin before the sweep reports
+ * it. The address is in the value, checked against mnt_id and mnt_unique
+ * on every look.
  *
  * Included once, by nsaudit.bpf.c, after emit.bpf.h.
  */
@@ -145,11 +148,12 @@ static __always_inline bool pin_note(struct mount___pins *m, struct nsaudit_pin 
 {
 	struct mnt_namespace *mns = cur_mntns();
 	struct ns_common *ns = mount_pinned_ns(m);
-	__u64 key = (__u64)m;
+	__u64 key;
 
 	if (!ns)
 		return false;
 	__builtin_memset(pin, 0, sizeof(*pin));
+	pin->mount = (__u64)m;
 	pin->mnt_ns = (__u64)mns;
 	ns_ident((struct ns_common *)mns, &pin->mnt_ns_inum, &pin->mnt_ns_id);
 	pin->mnt_id = BPF_CORE_READ(m, mnt_id);
@@ -158,13 +162,28 @@ static __always_inline bool pin_note(struct mount___pins *m, struct nsaudit_pin 
 		pin->mnt_unique = PIN_SERIAL_BIT | __sync_fetch_and_add(&pin_serial, 1);
 	pin->ns_type = ns_type(ns);
 	ns_ident(ns, &pin->ns_inum, &pin->ns_id);
+	key = pin->mnt_unique;
 	bpf_map_update_elem(&pin_mounts, &key, pin, BPF_ANY);
 	return true;
 }
 
 /*
+ * What tells the newest mount at a call's entry from the one at its exit:
+ * its mnt_id_unique, else (6.1) its address. 0: the namespace has none.
+ */
+static __always_inline __u64 mntns_newest_mark(void)
+{
+	struct mount___pins *m = mntns_newest(cur_mntns());
+
+	if (!m)
+		return 0;
+	return mount_unique(m) ?: (__u64)m;
+}
+
+/*
  * At a mount's exit: the mount it attached is the newest of the caller's
- * namespace, if that is not the one that was newest at entry (before).
+ * namespace, if that is not the one that was newest at entry (before, from
+ * mntns_newest_mark()).
  * Returns whether the new mount was found; *pin is filled (the pin
  * remembered) when it is an nsfs mount (pin->ns_inum != 0), zeroed if not.
  */
@@ -173,7 +192,7 @@ static __always_inline bool new_mount_pin(__u64 before, struct nsaudit_pin *pin)
 	struct mount___pins *m = mntns_newest(cur_mntns());
 
 	__builtin_memset(pin, 0, sizeof(*pin));
-	if (!m || (__u64)m == before)
+	if (!m || (mount_unique(m) ?: (__u64)m) == before)
 		return false;
 	pin_note(m, pin);
 	return true;
@@ -188,9 +207,9 @@ static __always_inline struct mount___pins *file_mount(struct file *file)
 }
 
 /* Whether the pin's mount is still attached in the namespace it was in. */
-static __always_inline bool pin_attached(__u64 key, const struct nsaudit_pin *pin)
+static __always_inline bool pin_attached(const struct nsaudit_pin *pin)
 {
-	struct mount___pins *m = (void *)key;
+	struct mount___pins *m = (void *)pin->mount;
 	__u64 uniq = mount_unique(m);
 
 	if ((__u64)BPF_CORE_READ(m, mnt_ns) != pin->mnt_ns)
@@ -214,7 +233,7 @@ static long pin_gone_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct p
 {
 	__u32 i = g->n;
 
-	if (pin->mnt_ns != g->mnt_ns || pin_attached(*key, pin))
+	if (pin->mnt_ns != g->mnt_ns || pin_attached(pin))
 		return 0;
 	if (i >= PINS_GONE_MAX)
 		return 1;	/* the rest: the next sweep */
@@ -248,7 +267,7 @@ static long pin_left_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct p
 {
 	__u32 i = g->n;
 
-	if (pin_attached(*key, pin))
+	if (pin_attached(pin))
 		return 0;
 	if (i >= PINS_GONE_MAX)
 		return 1;	/* the rest: the next sweep */

@@ -13,6 +13,9 @@
 #endif
 
 struct nsaudit_pin {
+	__u64 mount;		/* the struct mount's address (checked against
+				 * mnt_id and mnt_unique on every look: freed
+				 * mounts' memory is reused) */
 	__u64 mnt_ns;		/* the mount namespace's address (identity while
 				 * the pin lives; never printed) */
 	__u64 mnt_ns_id;	/* its 64-bit id (6.18+), else 0 */
@@ -27,7 +30,7 @@ struct nsaudit_pin {
 
 /* One record of the sweep_pins iterator: a pin no longer attached. */
 struct nsaudit_pin_gone {
-	__u64 key;		/* the pin_mounts key to delete */
+	__u64 key;		/* the pin_mounts key to delete (mnt_unique) */
 	struct nsaudit_pin pin;
 };
 

@@ -41,6 +41,14 @@ struct batch_rec {
 	uint32_t len;
 };
 
+/* Pins a sweep found no longer attached (bpf/pins.bpf.h). */
+#define GONE_MAX 64
+
+struct gone_list {
+	struct nsaudit_pin_gone v[GONE_MAX];
+	size_t n;
+};
+
 struct tracer {
 	struct tracer_opts o;
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
@@ -51,6 +59,7 @@ struct tracer {
 	int sweep_link_fd;		/* iter/task sweep_pins: pins that left */
 	int pins_fd;			/* pin_mounts: the kernel side's pins */
 	struct prog_misses misses;	/* programs skipped for recursion */
+	struct gone_list gone;		/* pins the last sweep found gone */
 	bool reused;
 	struct ringbuf_reader rb;	/* the main ring */
 	struct ringbuf_reader rb_rare;	/* the reserve ring */
@@ -635,50 +644,66 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 		t->cb_err = -ECANCELED;
 }
 
-#define GONE_MAX 64
-
-struct gone_list {
-	struct nsaudit_pin v[GONE_MAX];
-	size_t n;
-};
-
-static void gone_add(void *ctx, const struct nsaudit_pin *pin)
+static void gone_add(void *ctx, const struct nsaudit_pin_gone *g)
 {
 	struct gone_list *l = ctx;
 
 	if (l->n < GONE_MAX)
-		l->v[l->n++] = *pin;
+		l->v[l->n++] = *g;
+}
+
+static bool gone_has(const struct gone_list *l, uint64_t key)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].key == key)
+			return true;
+	return false;
 }
 
 /*
  * Pins the kernel side saw leave without an umount call (sweep_pins):
- * umount records with the cause. The rings are drained between the sweep
- * and the records: a pin's mount record, made before it could leave, is
- * then in the table.
+ * umount records with the cause. A pin is reported when two sweeps in a
+ * row (some 200 ms apart) found it gone: an umount in flight has detached
+ * its mount a grace period before its exit records it (and forgets it).
+ * The rings are drained before: a pin's mount record, made before it could
+ * leave, is then in the table. final: stopping, the second sweep follows
+ * the first after a pause.
  */
-static void report_vanished_pins(struct tracer *t)
+static void report_vanished_pins(struct tracer *t, bool final)
 {
-	struct gone_list l = { .n = 0 };
+	struct gone_list now = { .n = 0 };
 	struct nsaudit_event e;
 	char cause[160];
 	bool died;
 	size_t i;
 
-	if (pin_sweep(t->sweep_link_fd, t->pins_fd, gone_add, &l) <= 0)
+	if (final) {
+		pin_sweep(t->sweep_link_fd, gone_add, &t->gone);
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	}
+	if (pin_sweep(t->sweep_link_fd, gone_add, &now) < 0)
 		return;
 	drain(t);
-	for (i = 0; i < l.n && !t->cb_err; i++) {
-		if (!enrich_pin_left(t->en, &l.v[i], &e, &died))
+	for (i = 0; i < now.n && !t->cb_err; i++) {
+		struct nsaudit_pin *pin = &now.v[i].pin;
+
+		if (!gone_has(&t->gone, now.v[i].key))
+			continue;
+		pin_forget(t->pins_fd, now.v[i].key);
+		if (!enrich_pin_left(t->en, pin, &e, &died))
 			continue;
 		if (died)
 			snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died",
-				 l.v[i].mnt_ns_inum);
+				 pin->mnt_ns_inum);
 		else
 			snprintf(cause, sizeof(cause),
 				 "it left mount namespace mnt:[%u] without an umount call seen "
-				 "(a lazy or propagated umount)", l.v[i].mnt_ns_inum);
+				 "(a lazy or propagated umount)", pin->mnt_ns_inum);
 		emit_user_record(t, &e, cause);
 	}
+	t->gone = now;
 }
 
 static void recursion_lost(void *ctx, const char *name, uint64_t more)
@@ -1117,7 +1142,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		report_lost(t);
 		report_user_losses(t);
 		if (ticks % 4 == 1)
-			report_vanished_pins(t);
+			report_vanished_pins(t, false);
 		report_dead_pins(t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
@@ -1140,7 +1165,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	/* stopping: whatever the kernel already holds is still delivered */
 	flush_held(t);
 	drain(t);
-	report_vanished_pins(t);
+	report_vanished_pins(t, true);
 	report_recursion(t);
 	report_lost(t);
 	report_user_losses(t);

@@ -9,6 +9,7 @@
  * HOW: bind  mount(SRC, DST, MS_BIND)
  *      fd    open SRC, then mount("/proc/self/fd/N", DST, MS_BIND)
  *      tree  open_tree(SRC, OPEN_TREE_CLONE) + move_mount(fd, "", DST)
+ *      none  nothing: DST is a pin already (SRC is not used)
  * then stat(DST) (what the mount pins, as stat -L shows it), -d MS
  * milliseconds later (0: at once) chdir(DIR) when -C, and umount2(UMOUNT_PATH,
  * MNT_DETACH if -l else 0): UMOUNT_PATH may be any spelling (DIR//name, a
@@ -49,6 +50,8 @@ static int pin(const char *how, const char *src, const char *dst)
 	char proc[64];
 	int fd;
 
+	if (!strcmp(how, "none"))
+		return 0;
 	if (!strcmp(how, "bind"))
 		return mount(src, dst, NULL, MS_BIND, NULL) ? die("mount") : 0;
 	if (!strcmp(how, "fd")) {

@@ -59,6 +59,8 @@ strace -f -qq -o "$TMP/p7.strace" -e trace=mount,umount2 \
 for i in $(seq 1 20); do
 	"$PM" bind /proc/$A/ns/uts "$TMP/p1" "$TMP/p1" >"$TMP/loop$i.out" || echo "loop $i failed" >>"$TMP/errors"
 done
+# a pin made before the tracer started, unmounted by another spelling
+run base none - "$TMP/base" "$TMP/ln/../base"
 # a mount namespace held only by a bind mount is not dead: its pin stays
 # until the namespace goes
 mount --bind "$TMP/persist" "$TMP/persist" && mount --make-private "$TMP/persist"
@@ -100,6 +102,12 @@ compare p9 "$TMP/d/p9" "$TMP/ln/p9" "$UA"
 compare p10 "$TMP/d/p10" "p10" "$UA"
 compare p11 "$TMP/p11" "$TMP/./p11" "$UA"
 
+pid=$(awk '/^pid/{print $2}' "$TMP/base.out")
+check "a pin older than the tracer: strace saw its umount2 by another spelling" \
+	grep -qF "umount2(\"$TMP/ln/../base\", 0) = 0" "$TMP/base.strace"
+expect_eq "a pin older than the tracer, unmounted by another spelling: its umount names it" \
+	"$(r ".op==\"umount\" and .pid==${pid:-0}" | jq -r '[.path, .ns_inum] | join(" ")')" \
+	"$TMP/ln/../base $(awk '/^ino/{print $2}' "$TMP/base.out")"
 expect_eq "short-lived mount namespace: stat -L in it saw the namespace" "$(cat "$TMP/p7.ino")" "$UA"
 check "short-lived mount namespace: strace saw its bind succeed" \
 	grep -qE "mount\(\"/proc/$A/ns/uts\", \"$TMP/p7\", .*MS_BIND.*= 0" "$TMP/p7.strace"
