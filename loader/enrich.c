@@ -833,7 +833,8 @@ static bool mntns_alive(struct enrich *en, uint32_t inum)
 		}
 	}
 	closedir(dir);
-	return false;
+	/* no process in it: an fd can still hold it */
+	return mntns_held_by_fd(inum);
 }
 
 void enrich_check_mntns(struct enrich *en)

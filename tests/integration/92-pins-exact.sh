@@ -23,7 +23,7 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$TMP/d" "$TMP/persist"
 ln -s "$TMP/d" "$TMP/ln"
-for p in p1 p2 p3 p4 p5 p6 p7 p8 p9 p10 p11 h1 base; do touch "$TMP/$p" "$TMP/d/$p"; done
+for p in p1 p2 p3 p4 p5 p6 p7 p8 p9 p10 p11 h1 q1 base; do touch "$TMP/$p" "$TMP/d/$p"; done
 touch "$TMP/persist/mnt"
 unshare -u sleep 120 & A=$!; PIDS+=($!)
 unshare -n sleep 120 & B=$!; PIDS+=($!)
@@ -32,6 +32,12 @@ UA=$(ns_inum /proc/$A/ns/uts)
 NB=$(ns_inum /proc/$B/ns/net)
 # a namespace pinned before the tracer starts, to be used as a bind source
 mount --bind /proc/$A/ns/uts "$TMP/base"
+# a pin older than the tracer in a private mount namespace, which will be
+# held by an fd only (its own process gone)
+unshare -m --propagation private sh -c "mount --bind /proc/$A/ns/uts '$TMP/q1'; exec sleep 120" &
+U=$!; PIDS+=($!)
+sleep 0.3
+sleep 120 3</proc/$U/ns/mnt & HOLD=$!; PIDS+=($!)
 
 trace_start "$OUT" -o mount,umount || { fail "trace starts"; exit 0; }
 
@@ -55,6 +61,8 @@ run p11 -l bind /proc/$A/ns/uts "$TMP/p11" "$TMP/./p11"		# lazy, ./
 strace -f -qq -o "$TMP/p7.strace" -e trace=mount,umount2 \
 	unshare -m --propagation private sh -c "mount --bind /proc/$A/ns/uts '$TMP/p7'; stat -L -c %i '$TMP/p7'" \
 	>"$TMP/p7.ino"
+# the pin's mount namespace held by an fd only: no umount yet
+kill $U
 # back to back, untraced by strace (no ptrace stops between the calls), 20 times
 for i in $(seq 1 20); do
 	"$PM" bind /proc/$A/ns/uts "$TMP/p1" "$TMP/p1" >"$TMP/loop$i.out" || echo "loop $i failed" >>"$TMP/errors"
@@ -68,7 +76,10 @@ unshare --mount="$TMP/persist/mnt" --propagation private \
 	mount --bind /proc/$A/ns/uts "$TMP/h1"
 sleep 1.5	# several sweeps and namespace checks
 umount "$TMP/persist/mnt"
-sleep 1
+# the fd goes: now the namespace dies, and its pin with it
+touch "$TMP/hold-released"
+kill $HOLD
+sleep 2.5	# checked once a second
 trace_stop
 [ -n "${KEEP:-}" ] && cp "$OUT" "$KEEP"
 check "every workload ran" test ! -e "$TMP/errors"
@@ -133,6 +144,12 @@ seq_gone=$(jq -r 'select(.op=="umount") | .seq' <<<"$h1")
 check "... and goes (cause: it died) only after the namespace was released" \
 	test "${seq_gone:-0}" -gt "${seq_release:-999999999}"
 
+rec=$(r ".op==\"umount\" and .path==\"$TMP/q1\"")
+expect_eq "a mount namespace held only by an fd: its (older) pin goes once, when the fd goes" \
+	"$(jq -r '[.ns_inum, .probe, (.cause | test("^its mount namespace mnt:\\[[0-9]+\\] died$"))] | join(" ")' <<<"$rec")" \
+	"$UA user true"
+check "... not before: after the record of the last umount before the fd went" \
+	test "$(jq -r .seq <<<"$rec")" -gt "${seq_release:-999999999}"
 bad=$(jq -c 'select((.op=="mount" or .op=="umount") and (.ns_inum == null))' "$OUT")
 check "no bind pin's record lacks its namespace" test -z "$bad"
 [ -z "$bad" ] || echo "$bad" | head -5
