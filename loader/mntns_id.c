@@ -17,9 +17,9 @@
 #include "mntns_id.h"
 
 #ifndef __NR_listmount
-#define __NR_listmount 458	/* the same on every architecture */
+#define __NR_listmount 458 /* the same on every architecture */
 #endif
-#define LSMT_ROOT 0xffffffffffffffffULL
+#define LSMT_ROOT	     0xffffffffffffffffULL
 #define MNT_ID_REQ_SIZE_VER1 32
 
 struct mnt_id_req_v1 {

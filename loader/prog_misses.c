@@ -33,8 +33,8 @@ void prog_misses_add(struct prog_misses *m, int fd, const char *name)
 	m->n++;
 }
 
-void prog_misses_poll(struct prog_misses *m,
-		      void (*fn)(void *ctx, const char *name, uint64_t more), void *ctx)
+void prog_misses_poll(struct prog_misses *m, void (*fn)(void *ctx, const char *name, uint64_t more),
+		      void *ctx)
 {
 	uint64_t now;
 	int i;

@@ -13,7 +13,7 @@
 struct prog_misses {
 	int n;
 	struct {
-		int fd;		/* not owned: the skeleton's */
+		int fd; /* not owned: the skeleton's */
 		char name[32];
 		uint64_t seen;
 	} p[PROG_MISSES_MAX];
@@ -24,7 +24,7 @@ struct prog_misses {
 void prog_misses_add(struct prog_misses *m, int fd, const char *name);
 /* For each program whose misses grew since the last call: fn(ctx, name,
  * how many more). */
-void prog_misses_poll(struct prog_misses *m,
-		      void (*fn)(void *ctx, const char *name, uint64_t more), void *ctx);
+void prog_misses_poll(struct prog_misses *m, void (*fn)(void *ctx, const char *name, uint64_t more),
+		      void *ctx);
 
 #endif

@@ -94,7 +94,8 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	if (argc - optind != 4) {
-		fprintf(stderr, "usage: pinmount [-d MS] [-C DIR] [-l] bind|fd|tree SRC DST UMOUNT_PATH\n");
+		fprintf(stderr,
+			"usage: pinmount [-d MS] [-C DIR] [-l] bind|fd|tree SRC DST UMOUNT_PATH\n");
 		return 2;
 	}
 	printf("pid %d\n", getpid());
@@ -105,8 +106,8 @@ int main(int argc, char **argv)
 		return die("stat");
 	printf("ino %lu\ndev %lu\n", (unsigned long)st.st_ino, (unsigned long)st.st_dev);
 	if (delay_ms)
-		nanosleep(&(struct timespec){ .tv_sec = delay_ms / 1000,
-					       .tv_nsec = (delay_ms % 1000) * 1000000L },
+		nanosleep(&(struct timespec){.tv_sec = delay_ms / 1000,
+					     .tv_nsec = (delay_ms % 1000) * 1000000L},
 			  NULL);
 	if (dir && chdir(dir))
 		return die("chdir");

@@ -14,7 +14,7 @@
 
 static struct nsaudit_event rec(const char *comm, const char *path)
 {
-	struct nsaudit_event e = { 0 };
+	struct nsaudit_event e = {0};
 
 	e.op = NSAUDIT_OP_UMOUNT;
 	e.ns_type = NSAUDIT_NS_NET;
@@ -48,8 +48,8 @@ static const char *unb64(const char *b64, char *out, size_t len)
 Test(json_twin, stray_byte_and_its_utf8_lookalike_differ_for_a_generic_reader)
 {
 	struct nsaudit_event a = rec("x\xff", "/run/netns/\xff"), b = rec("x\xc3\xbf", "/run/y");
-	struct event_extra x = { 0 };
-	struct sbuf la = { 0 }, lb = { 0 };
+	struct event_extra x = {0};
+	struct sbuf la = {0}, lb = {0};
 	struct json_object *ga, *gb;
 	char buf[300];
 
@@ -75,7 +75,7 @@ Test(json_twin, stray_byte_and_its_utf8_lookalike_differ_for_a_generic_reader)
 Test(json_twin, object_for_sinks_and_the_log_has_the_twin)
 {
 	struct nsaudit_event e = rec("ok", "/a\x80z");
-	struct event_extra x = { 0 };
+	struct event_extra x = {0};
 	struct json_object *o = event_to_json(&e, &x);
 	char buf[64];
 
@@ -101,10 +101,10 @@ Test(json_twin, invalid_forms_get_a_twin_valid_ones_do_not)
 Test(json_twin, own_reader_round_trips_both)
 {
 	struct nsaudit_event e = rec("c\xfe", "/p\xff");
-	struct event_extra x = { .seq = 3 };
+	struct event_extra x = {.seq = 3};
 	struct json_object *o = event_to_json(&e, &x);
-	struct sbuf line = { 0 }, again = { 0 };
-	uint8_t key[AUDIT_KEY_LEN] = { 1 }, prev[AUDIT_MAC_LEN] = { 0 }, mac[AUDIT_MAC_LEN];
+	struct sbuf line = {0}, again = {0};
+	uint8_t key[AUDIT_KEY_LEN] = {1}, prev[AUDIT_MAC_LEN] = {0}, mac[AUDIT_MAC_LEN];
 	struct audit_rec r;
 	char err[128];
 	size_t n;

@@ -11,8 +11,8 @@
 
 static struct json_object *lost(unsigned int reason, const char *cause)
 {
-	struct nsaudit_event e = { 0 };
-	struct event_extra x = { .cause = cause };
+	struct nsaudit_event e = {0};
+	struct event_extra x = {.cause = cause};
 
 	e.op = NSAUDIT_OP_LOST;
 	e.ns_type = NSAUDIT_NS_UNKNOWN;
@@ -44,7 +44,8 @@ Test(lost_reasons, sink_says_sink_only)
 Test(lost_reasons, recursion_names_the_program)
 {
 	struct json_object *o =
-		lost(NSAUDIT_LOST_RECURSION, "program tp_exit_mount skipped by the kernel (recursion_misses)");
+	    lost(NSAUDIT_LOST_RECURSION,
+		 "program tp_exit_mount skipped by the kernel (recursion_misses)");
 
 	cr_assert_str_eq(str(o, "reason"), "recursion");
 	cr_assert_null(str(o, "lost_total"));

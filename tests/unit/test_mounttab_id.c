@@ -50,8 +50,7 @@ Test(mounttab_id, reused_namespace_inode_and_mount_id_are_other_pins)
 	cr_assert(mounttab_remove_id(&m, MNT_A, 78, 7001, &type, &inum, NULL));
 	cr_assert_eq(inum, NET_X);
 	cr_assert_eq(mounttab_find(&m, MNT_A, "/h1")->inum, NET_Y);
-	cr_assert_not(mounttab_remove_id(&m, MNT_A, 78, 7001, &type, &inum, NULL),
-		      "reported once");
+	cr_assert_not(mounttab_remove_id(&m, MNT_A, 78, 7001, &type, &inum, NULL), "reported once");
 	mounttab_free(&m);
 }
 
