@@ -1396,13 +1396,10 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 	ts->p.op = NSAUDIT_OP_NONE;
 	if (ctx->ret != 0)
 		return 0;
-	/*
-	 * A new bind: the mount tree says what it pins, exactly. A recursive
-	 * bind's newest mount may be one copied from below the source: those
-	 * stay with the source's resolution and user space.
-	 */
-	if (!(ts->p.arg & (MS_MOVE | MS_REC)))
-		found = new_mount_pin(ts->p.args[2], &pin);
+	/* a new bind: the mount tree says what it pins, exactly (a recursive
+	 * one where its top mount can be told: new_mount_pin) */
+	if (!(ts->p.arg & MS_MOVE))
+		found = new_mount_pin(ts->p.args[2], ts->p.arg & MS_REC, &pin);
 	if (found && !pin.ns_inum)
 		return 0;	/* an ordinary bind mount: no pin */
 	if (found)

@@ -66,6 +66,7 @@ struct vfsmount___pins {
 } __attribute__((preserve_access_index));
 
 struct mount___pins {
+	struct mount___pins *mnt_parent;
 	struct vfsmount___pins mnt;
 	struct rb_node___pins mnt_node;		/* 6.8+: in the ns rb-tree */
 	struct list_head___pins mnt_list;	/* 6.1: in the ns list */
@@ -187,12 +188,19 @@ static __always_inline __u64 mntns_newest_mark(void)
  * Returns whether the new mount was found; *pin is filled (the pin
  * remembered) when it is an nsfs mount (pin->ns_inum != 0), zeroed if not.
  */
-static __always_inline bool new_mount_pin(__u64 before, struct nsaudit_pin *pin)
+static __always_inline bool new_mount_pin(__u64 before, bool rec, struct nsaudit_pin *pin)
 {
 	struct mount___pins *m = mntns_newest(cur_mntns());
 
 	__builtin_memset(pin, 0, sizeof(*pin));
 	if (!m || (mount_unique(m) ?: (__u64)m) == before)
+		return false;
+	/*
+	 * A recursive bind attaches a tree: its newest mount may be a copy of
+	 * one below the source. Only the top one hangs from a mount that was
+	 * there before the call; told apart where ids are ordered (6.8+).
+	 */
+	if (rec && !(mount_unique(m) && mount_unique(BPF_CORE_READ(m, mnt_parent)) <= before))
 		return false;
 	pin_note(m, pin);
 	return true;
