@@ -23,6 +23,8 @@
 #include "kfeatures.h"
 #include "nsnames.h"
 #include "nstype.h"
+#include "pin_sweep.h"
+#include "prog_misses.h"
 #include "ringbuf_reader.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
@@ -39,6 +41,14 @@ struct batch_rec {
 	uint32_t len;
 };
 
+/* Pins a sweep found no longer attached (bpf/pins.bpf.h). */
+#define GONE_MAX 64
+
+struct gone_list {
+	struct nsaudit_pin_gone v[GONE_MAX];
+	size_t n;
+};
+
 struct tracer {
 	struct tracer_opts o;
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
@@ -46,6 +56,10 @@ struct tracer {
 	int rare_fd;			/* the reserve ring: rare records */
 	int bss_fd;			/* .bss: lost_events, next_kseq */
 	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
+	int sweep_link_fd;		/* iter/task sweep_pins: pins that left */
+	int pins_fd;			/* pin_mounts: the kernel side's pins */
+	struct prog_misses misses;	/* programs skipped for recursion */
+	struct gone_list gone;		/* pins the last sweep found gone */
 	bool reused;
 	struct ringbuf_reader rb;	/* the main ring */
 	struct ringbuf_reader rb_rare;	/* the reserve ring */
@@ -630,6 +644,97 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 		t->cb_err = -ECANCELED;
 }
 
+static void gone_add(void *ctx, const struct nsaudit_pin_gone *g)
+{
+	struct gone_list *l = ctx;
+
+	if (l->n < GONE_MAX)
+		l->v[l->n++] = *g;
+}
+
+static bool gone_has(const struct gone_list *l, uint64_t key)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].key == key)
+			return true;
+	return false;
+}
+
+/*
+ * Pins the kernel side saw leave without an umount call (sweep_pins):
+ * umount records with the cause. A pin is reported when two sweeps in a
+ * row (some 200 ms apart) found it gone: an umount in flight has detached
+ * its mount a grace period before its exit records it (and forgets it).
+ * The rings are drained before: a pin's mount record, made before it could
+ * leave, is then in the table. final: stopping, the second sweep follows
+ * the first after a pause.
+ */
+static void report_vanished_pins(struct tracer *t, bool final)
+{
+	struct gone_list now = { .n = 0 };
+	struct nsaudit_event e;
+	char cause[160];
+	bool died;
+	size_t i;
+
+	if (final) {
+		pin_sweep(t->sweep_link_fd, gone_add, &t->gone);
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	}
+	if (pin_sweep(t->sweep_link_fd, gone_add, &now) < 0)
+		return;
+	drain(t);
+	for (i = 0; i < now.n && !t->cb_err; i++) {
+		struct nsaudit_pin *pin = &now.v[i].pin;
+
+		if (!gone_has(&t->gone, now.v[i].key))
+			continue;
+		pin_forget(t->pins_fd, now.v[i].key);
+		if (!enrich_pin_left(t->en, pin, &e, &died))
+			continue;
+		if (died)
+			snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died",
+				 pin->mnt_ns_inum);
+		else
+			snprintf(cause, sizeof(cause),
+				 "it left mount namespace mnt:[%u] without an umount call seen "
+				 "(a lazy or propagated umount)", pin->mnt_ns_inum);
+		emit_user_record(t, &e, cause);
+	}
+	t->gone = now;
+}
+
+static void recursion_lost(void *ctx, const char *name, uint64_t more)
+{
+	struct tracer *t = ctx;
+	struct nsaudit_event e;
+	struct timespec ts;
+	char cause[96];
+
+	memset(&e, 0, sizeof(e));
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	e.op = NSAUDIT_OP_LOST;
+	e.ns_type = NSAUDIT_NS_UNKNOWN;
+	e.fd = -1;
+	e.probe = NSAUDIT_PROBE_USER;
+	e.lost_reason = NSAUDIT_LOST_RECURSION;
+	e.count = more;
+	t->stats.lost += more;
+	snprintf(cause, sizeof(cause), "program %s skipped by the kernel (recursion_misses)",
+		 name);
+	emit_user_record(t, &e, cause);
+}
+
+/* Calls no program saw: the kernel skipped it (recursion), say so. */
+static void report_recursion(struct tracer *t)
+{
+	if (!t->cb_err)
+		prog_misses_poll(&t->misses, recursion_lost, t);
+}
+
 /* Pins whose mount namespace died went with it: unpins, made by user space. */
 static void report_dead_pins(struct tracer *t)
 {
@@ -742,6 +847,9 @@ static int pin_all(struct tracer *t, char *err, size_t errlen)
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths") ||
 	    (rc = bpf_map__pin(t->skel->maps.exe_paths, path)))
 		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts") ||
+	    (rc = bpf_map__pin(t->skel->maps.pin_mounts, path)))
+		goto fail;
 	for (i = 0; i < t->skel->skeleton->prog_cnt; i++) {
 		struct bpf_link *link = *t->skel->skeleton->progs[i].link;
 		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
@@ -780,6 +888,11 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 	/* optional: a recorder started with --no-coalesce pinned no flusher */
 	pin_path(path, sizeof(path), t->o.pin_dir, "link_flush_held");
 	t->flush_link_fd = bpf_obj_get(path);
+	/* optional: pins of an older nsaudit have no pin sweep */
+	pin_path(path, sizeof(path), t->o.pin_dir, "link_sweep_pins");
+	t->sweep_link_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts");
+	t->pins_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
 	t->bss_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "config");
@@ -822,6 +935,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	}
 	t->o = *o;
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
+	t->sweep_link_fd = t->pins_fd = -1;
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
 	/*
 	 * Big blocks (vmlinux BTF at load, 5+ MiB twice) from mmap, always:
@@ -884,6 +998,14 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
 	if (t->skel->links.flush_held)
 		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
+	if (t->skel->links.sweep_pins)
+		t->sweep_link_fd = bpf_link__fd(t->skel->links.sweep_pins);
+	for (int i = 0; i < t->skel->skeleton->prog_cnt; i++) {
+		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
+
+		prog_misses_add(&t->misses, bpf_program__fd(prog), bpf_program__name(prog));
+	}
+	t->pins_fd = bpf_map__fd(t->skel->maps.pin_mounts);
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
 	/* what the load parsed (vmlinux BTF) is freed: give it back */
@@ -957,7 +1079,8 @@ static bool our_pin(const char *name)
 {
 	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
 	       !strcmp(name, "config") ||
-	       !strcmp(name, "exe_paths") || !strncmp(name, "link_", 5);
+	       !strcmp(name, "exe_paths") || !strcmp(name, "pin_mounts") ||
+	       !strncmp(name, "link_", 5);
 }
 
 int tracer_unpin(const char *pin_dir)
@@ -1018,11 +1141,15 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		drained = drain(t);
 		report_lost(t);
 		report_user_losses(t);
+		if (ticks % 4 == 1)
+			report_vanished_pins(t, false);
 		report_dead_pins(t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
-		if (++ticks % 20 == 0)
+		if (++ticks % 20 == 0) {
 			enrich_sync_clock(t->en);
+			report_recursion(t);
+		}
 		/*
 		 * The rings poll readable whenever they hold a record, so under a
 		 * steady stream the reader comes straight back for the few dozen
@@ -1038,6 +1165,8 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	/* stopping: whatever the kernel already holds is still delivered */
 	flush_held(t);
 	drain(t);
+	report_vanished_pins(t, true);
+	report_recursion(t);
 	report_lost(t);
 	report_user_losses(t);
 	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
@@ -1069,6 +1198,10 @@ void tracer_close(struct tracer *t)
 			close(t->rare_fd);
 		if (t->flush_link_fd >= 0)
 			close(t->flush_link_fd);
+		if (t->sweep_link_fd >= 0)
+			close(t->sweep_link_fd);
+		if (t->pins_fd >= 0)
+			close(t->pins_fd);
 		if (t->bss_fd >= 0)
 			close(t->bss_fd);
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <json-c/json.h>
+#include <sodium.h>
 
 #include "codec.h"
 #include "enrich.h"
@@ -59,6 +60,36 @@ static void log_round_trip(enum audit_format fmt, const struct nsaudit_event *e,
 	sb_free(&b);
 }
 
+/*
+ * What a generic JSON reader (here json-c, no nsaudit decoding) gets for an
+ * untrusted string: valid UTF-8 as is and no twin; anything else has a
+ * KEY_b64 twin that decodes to the exact bytes.
+ */
+static void generic_exact(struct json_object *rec, const char *key, const char *want)
+{
+	struct json_object *v;
+	unsigned char bytes[512];
+	size_t n = 0, wn = strlen(want);
+	char twin[64];
+
+	snprintf(twin, sizeof(twin), "%s_b64", key);
+	if (audit_utf8_valid(want, wn)) {
+		if (json_object_object_get_ex(rec, twin, &v))
+			abort();
+		if (!json_object_object_get_ex(rec, key, &v) ||
+		    (size_t)json_object_get_string_len(v) != wn ||
+		    memcmp(json_object_get_string(v), want, wn))
+			abort();
+		return;
+	}
+	if (!json_object_object_get_ex(rec, twin, &v) ||
+	    sodium_base642bin(bytes, sizeof(bytes), json_object_get_string(v),
+			      (size_t)json_object_get_string_len(v), NULL, &n, NULL,
+			      sodium_base64_VARIANT_ORIGINAL) ||
+	    n != wn || memcmp(bytes, want, n))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct nsaudit_event e = { 0 };
@@ -87,6 +118,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	back = json_tokener_parse(line.p);
 	if (!back)
 		abort();
+	generic_exact(back, "comm", e.comm);
+	if (e.path[0])
+		generic_exact(back, "path", e.path);
+	generic_exact(back, "ns_name", name);
 	json_object_put(back);
 	sb_free(&line);
 	log_round_trip(AUDIT_FMT_JSON, &e, &x);
