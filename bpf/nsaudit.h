@@ -103,6 +103,8 @@ enum nsaudit_lost_reason {
 	NSAUDIT_LOST_RARE_RING,	/* the reserve ring (rare records) was full */
 	NSAUDIT_LOST_STORAGE,	/* no per-thread state could be allocated:
 				 * the call could not be followed to its exit */
+	NSAUDIT_LOST_BUDGET,	/* the ring was past its fill threshold and the
+				 * actor (tgid or uid) had spent its budget */
 	NSAUDIT_LOST_MAX,
 };
 
@@ -126,7 +128,9 @@ struct nsaudit_event {
 	__u64 count;		/* OP_LOST: records (calls) lost */
 	__u64 exe_ino;		/* the actor's executable: inode ... */
 	__u32 exe_dev;		/* ... and kernel dev_t of its file system */
-	__u32 ns_refs;		/* reference count where the hook can see it */
+	__u32 ns_refs;		/* reference count where the hook can see it;
+				 * OP_LOST: the op whose calls were lost
+				 * (enum nsaudit_op; 0: not known, any) */
 	__u32 ppid;
 	__u32 uid;
 	__u32 euid;

@@ -22,7 +22,8 @@ const char *nstype_name(unsigned int type);
  * stays append-only for the BPF side.
  */
 #define NSAUDIT_LOST_SINK 100
-/* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage";
+/* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage",
+ * "actor_budget";
  * NSAUDIT_LOST_SINK: "sink". */
 const char *lost_reason_name(unsigned int reason);
 /* enum nsaudit_ns_type for a name, or -1. */
