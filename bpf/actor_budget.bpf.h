@@ -51,23 +51,11 @@ struct actor {
 	const char *comm;
 };
 
-struct actor_lost_key {
-	__u32 pid;
-	__u32 uid;
-	__u32 op;
-	__u32 reason;
-};
-
-struct actor_lost_val {
-	__u64 count;	/* calls lost, running; user space reports the increase */
-	char comm[NSAUDIT_COMM_LEN];
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8192);
-	__type(key, struct actor_lost_key);
-	__type(value, struct actor_lost_val);
+	__type(key, struct nsaudit_actor_lost_key);
+	__type(value, struct nsaudit_actor_lost_val);
 } actor_lost SEC(".maps");
 
 /* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid. LRU: an actor
@@ -91,11 +79,12 @@ static __always_inline void actor_current(struct actor *a, __u32 op)
 /* Calls lost, per actor and reason, then in the global counters. */
 static __always_inline void count_lost_by(const struct actor *a, __u32 reason, __u64 n)
 {
-	struct actor_lost_key k = { .pid = a->pid, .uid = a->uid, .op = a->op, .reason = reason };
-	struct actor_lost_val *v = bpf_map_lookup_elem(&actor_lost, &k);
+	struct nsaudit_actor_lost_key k = {
+		.pid = a->pid, .uid = a->uid, .op = a->op, .reason = reason };
+	struct nsaudit_actor_lost_val *v = bpf_map_lookup_elem(&actor_lost, &k);
 
 	if (!v) {
-		struct actor_lost_val nv = {};
+		struct nsaudit_actor_lost_val nv = {};
 
 		if (a->comm)
 			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);

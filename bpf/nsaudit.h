@@ -182,6 +182,24 @@ struct nsaudit_exe_key {
 /* The part coalescing compares: op up to path. */
 #define NSAUDIT_EVENT_KEY   __builtin_offsetof(struct nsaudit_event, op)
 
+/*
+ * The kernel's per-actor loss counts (map actor_lost, issue 32): calls of
+ * op by thread group pid (uid) that no ring took, for reason (enum
+ * nsaudit_lost_reason). User space takes each entry (lookup and delete)
+ * and reports it as a lost record naming the actor.
+ */
+struct nsaudit_actor_lost_key {
+	__u32 pid;
+	__u32 uid;
+	__u32 op;
+	__u32 reason;
+};
+
+struct nsaudit_actor_lost_val {
+	__u64 count;
+	char comm[NSAUDIT_COMM_LEN];
+};
+
 /* One process as the startup snapshot (iter/task) saw it. */
 struct nsaudit_task_snap {
 	__u64 start_boot_ns;

@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "actor_lost.h"
 #include "bpf_log.h"
 #include "enrich.h"
 #include "record_fmt.h"
@@ -45,6 +46,8 @@ struct tracer {
 	int ring_fd;
 	int rare_fd;			/* the reserve ring: rare records */
 	int bss_fd;			/* .bss: lost_events, next_kseq */
+	int actor_lost_fd;		/* per-actor lost calls (actor_lost.h) */
+	struct actor_loss *losses;	/* one pass of them */
 	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
 	bool reused;
 	struct ringbuf_reader rb;	/* the main ring */
@@ -64,7 +67,8 @@ struct tracer {
 	char hooks[768];
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
-	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[] */
+	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[]: reported,
+						 * per actor or anonymous */
 	struct tracer_stats stats;
 	struct tracer_callbacks cb;
 	void *ctx;
@@ -544,15 +548,40 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	return 0;
 }
 
+/* One lost record: an actor's (a) or an anonymous remainder (a NULL). */
+static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int r, uint64_t n)
+{
+	struct nsaudit_event e;
+	struct event_extra x = { 0 };
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	actor_lost_record(&e, a, r, n, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+	t->reason_seen[r] += n;
+	t->lost_seen += n;
+	e.arg = t->lost_seen;
+	t->stats.lost += n;
+	x.seq = ++t->seq;
+	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
+	if (t->cb.on_event(t->ctx, &e, &x) < 0)
+		t->cb_err = -ECANCELED;
+}
+
 /*
- * The kernel counts, per reason, the calls it could not deliver: say so, as
- * one record per reason. lost_total is the kernel's running total over all
- * reasons (what a restarted recorder resumes from).
+ * The kernel counts the calls it could not deliver per actor (pid, uid,
+ * comm, op) and reason, and in total per reason: one record per actor's
+ * count, so that a reader tells a flooder's losses from root's, and one
+ * per reason for what no actor entry explains. The totals are read before
+ * the entries: the kernel counts an entry before the total, so everything
+ * in the total read is in an entry by then (or was deleted in a race, and
+ * is then the anonymous rest). lost_total (arg) is the running total over
+ * all reasons (what a restarted recorder resumes from).
  */
 static void report_lost(struct tracer *t)
 {
 	struct nsaudit_bpf__bss bss;
 	uint32_t zero = 0;
+	size_t i, n;
 	unsigned int r;
 
 	/* through the map, not the skeleton's mmap: pinned reuse has no skeleton */
@@ -560,30 +589,13 @@ static void report_lost(struct tracer *t)
 		return;
 	if (bss.lost_events <= t->lost_seen)
 		return;
-	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err; r++) {
-		struct nsaudit_event e = { 0 };
-		struct event_extra x = { 0 };
-		struct timespec ts;
-
-		if (bss.lost_reason[r] <= t->reason_seen[r])
-			continue;
-		clock_gettime(CLOCK_BOOTTIME, &ts);
-		e.op = NSAUDIT_OP_LOST;
-		e.ns_type = NSAUDIT_NS_UNKNOWN;
-		e.fd = -1;
-		e.probe = NSAUDIT_PROBE_USER;
-		e.lost_reason = r;
-		e.count = bss.lost_reason[r] - t->reason_seen[r];
-		t->reason_seen[r] = bss.lost_reason[r];
-		t->lost_seen += e.count;
-		e.arg = t->lost_seen;
-		t->stats.lost += e.count;
-		x.seq = ++t->seq;
-		x.realtime_ns =
-			enrich_realtime(t->en, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
-		if (t->cb.on_event(t->ctx, &e, &x) < 0)
-			t->cb_err = -ECANCELED;
-	}
+	n = t->losses ? actor_lost_take(t->actor_lost_fd, t->losses, ACTOR_LOST_MAX) : 0;
+	for (i = 0; i < n && !t->cb_err; i++)
+		if (t->losses[i].k.reason < NSAUDIT_LOST_MAX)
+			emit_lost(t, &t->losses[i], t->losses[i].k.reason, t->losses[i].v.count);
+	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err; r++)
+		if (bss.lost_reason[r] > t->reason_seen[r])
+			emit_lost(t, NULL, r, bss.lost_reason[r] - t->reason_seen[r]);
 }
 
 /*
@@ -742,6 +754,9 @@ static int pin_all(struct tracer *t, char *err, size_t errlen)
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths") ||
 	    (rc = bpf_map__pin(t->skel->maps.exe_paths, path)))
 		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost") ||
+	    (rc = bpf_map__pin(t->skel->maps.actor_lost, path)))
+		goto fail;
 	for (i = 0; i < t->skel->skeleton->prog_cnt; i++) {
 		struct bpf_link *link = *t->skel->skeleton->progs[i].link;
 		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
@@ -782,6 +797,9 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 	t->flush_link_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
 	t->bss_fd = bpf_obj_get(path);
+	/* optional: pins of an older nsaudit count losses per reason only */
+	pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost");
+	t->actor_lost_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "config");
 	cfg_fd = bpf_obj_get(path);
 	if (t->ring_fd < 0 || t->rare_fd < 0 || t->bss_fd < 0 || cfg_fd < 0 ||
@@ -822,6 +840,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	}
 	t->o = *o;
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
+	t->actor_lost_fd = -1;
+	t->losses = calloc(ACTOR_LOST_MAX, sizeof(*t->losses));
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
 	/*
 	 * Big blocks (vmlinux BTF at load, 5+ MiB twice) from mmap, always:
@@ -861,6 +881,9 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->skel->rodata->rare_wakeup_bytes =
 		bpf_map__max_entries(t->skel->maps.rare) / 4;
 	t->skel->rodata->coalesce = !o->no_coalesce;
+	/* past half of a ring, only actors with budget left (issue 32) */
+	t->skel->rodata->main_budget_bytes = o->ring_size / 2;
+	t->skel->rodata->rare_budget_bytes = bpf_map__max_entries(t->skel->maps.rare) / 2;
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->skel->rodata->self_tgid = o->pin_dir ? 0 : getpid();
 	choose_hooks(t);
@@ -882,6 +905,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->ring_fd = bpf_map__fd(t->skel->maps.events);
 	t->rare_fd = bpf_map__fd(t->skel->maps.rare);
 	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
+	t->actor_lost_fd = bpf_map__fd(t->skel->maps.actor_lost);
 	if (t->skel->links.flush_held)
 		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
@@ -957,7 +981,8 @@ static bool our_pin(const char *name)
 {
 	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
 	       !strcmp(name, "config") ||
-	       !strcmp(name, "exe_paths") || !strncmp(name, "link_", 5);
+	       !strcmp(name, "exe_paths") || !strcmp(name, "actor_lost") ||
+	       !strncmp(name, "link_", 5);
 }
 
 int tracer_unpin(const char *pin_dir)
@@ -1071,7 +1096,10 @@ void tracer_close(struct tracer *t)
 			close(t->flush_link_fd);
 		if (t->bss_fd >= 0)
 			close(t->bss_fd);
+		if (t->actor_lost_fd >= 0)
+			close(t->actor_lost_fd);
 	}
+	free(t->losses);
 	enrich_free(t->en);
 	nsnames_free(t->names);
 	free(t);

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * actor_lost.h - the kernel's lost calls as records that name whose they
+ * were (issue 32): per actor (pid, uid, comm), op and reason from the
+ * actor_lost map, and what the map could not attribute as an anonymous
+ * remainder of the kernel's per-reason counters. Nothing is silent: the
+ * reported counts add up to the kernel's counters.
+ */
+#ifndef NSAUDIT_ACTOR_LOST_H
+#define NSAUDIT_ACTOR_LOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nsaudit.h"
+
+/* Entries taken per pass at most (the map's size). */
+#define ACTOR_LOST_MAX 8192
+
+struct actor_loss {
+	struct nsaudit_actor_lost_key k;
+	struct nsaudit_actor_lost_val v;
+};
+
+/*
+ * Take every entry of the actor_lost map (each read and deleted: the
+ * kernel starts a new count for the actor), up to max; returns how many.
+ * An increment that races with the delete is not lost: the kernel's
+ * per-reason counter has it, and the caller reports what the entries do
+ * not explain as anonymous.
+ */
+size_t actor_lost_take(int map_fd, struct actor_loss *out, size_t max);
+
+/*
+ * Fill a lost record (op lost, probe user) for n calls of reason; for an
+ * actor's loss (a != NULL) with its pid, uid, comm and op (in ns_refs).
+ */
+void actor_lost_record(struct nsaudit_event *e, const struct actor_loss *a, unsigned int reason,
+		       uint64_t n, uint64_t ts_boot_ns);
+
+#endif

@@ -1,0 +1,147 @@
+#!/bin/bash
+# Flood fairness (issue 32): one actor's flood never costs another actor's
+# record. For each flood kind an unprivileged user can repeat (open of
+# /proc/self/ns/net, NS_GET_USERNS ioctl, pidfd PIDFD_GET_NET_NAMESPACE,
+# failed setns, unshare in its own user namespace), in the default mode and
+# with --no-coalesce: while nobody floods for FLOOD_SECS, root makes
+# FLOOD_RARE_ROUNDS rounds of rare operations at random moments (unshare,
+# clone CLONE_NEWUTS, setns into another netns, failed setns, open of
+# another process's ns file, bind mount, umount, pidfd ioctl), each in a
+# fresh child. Every one of root's records must arrive exact (pid, op,
+# namespace = what the workload read itself), and the flood must add up:
+# the flooder's records (sum of repeat) + the lost records that name it
+# (pid, lost_op) == the calls it counted.
+#
+# The mount and umount assertions need the namespace of a bind mount and
+# its unpin decided at the call (issue 25, branch "pins"): until that is
+# merged they can fail under a flood (the reader resolves them from
+# mountinfo, too late); they are marked "[needs pins]".
+#
+# Duration: 2 modes x 5 kinds x FLOOD_SECS (default 10) + two attaches,
+# about 2-3 minutes on the shared 2-core machine.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_root "flood fairness"
+require_cmd jq "flood fairness"
+require_cmd setpriv "flood fairness"
+NSFLOOD=$(dirname "$NSAUDIT")/helpers/nsflood
+require_built "$NSFLOOD" "flood fairness"
+SECS=${FLOOD_SECS:-10}
+ROUNDS=${FLOOD_RARE_ROUNDS:-20}
+KINDS=${FLOOD_KINDS:-"open ioctl pidfd setns_fail unshare"}
+PINS=$TMP/pins
+mkdir -p "$PINS"
+RARE_SECS=$(awk -v s="$SECS" 'BEGIN { printf "%.2f", s * 0.9 }')
+trap 'for f in "$PINS"/pin.*; do umount "$f" 2>/dev/null; done; cleanup_testlib' EXIT
+
+# the op a flood kind's records have
+flood_op() {
+	case $1 in
+	open) echo open ;;
+	ioctl | pidfd) echo nsfd ;;
+	setns_fail) echo setns ;;
+	unshare) echo unshare ;;
+	esac
+}
+
+# one mode: a trace, every flood kind in turn with root's rare operations
+run_mode() {
+	local mode=$1 out=$TMP/$1.jsonl kind fpid
+	shift
+	trace_start "$out" "$@" || { fail "flood fairness ($mode): trace starts"; return 1; }
+	for kind in $KINDS; do
+		setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$NSFLOOD" flood "$kind" "$SECS" >"$TMP/$mode-$kind.flood" 2>&1 &
+		fpid=$!
+		"$NSFLOOD" rare "$ROUNDS" "$RARE_SECS" "$PINS" >"$TMP/$mode-$kind.rare" 2>&1
+		wait $fpid
+	done
+	sleep 1		# the held records of the last flood: the reader's timer
+	trace_stop
+	# one line per record, the fields the checks need
+	jq -r '[.op, (.pid // 0), (.ns_type // "-"), (.ns_inum // 0), (.result // 0),
+		(.path // "-"), (.target_pid // 0), (.via // "-"), (.repeat // 1),
+		(.lost_op // "-"), (.count // 0), (.uid // -1)] | @tsv' "$out" >"$TMP/$mode.tsv"
+}
+
+# the flood adds up: records + lost records naming the flooder == calls
+check_flood() {
+	local mode=$1 kind=$2 fpid calls op sums
+	fpid=$(awk '/^pid/{print $2}' "$TMP/$mode-$kind.flood")
+	calls=$(awk '/^calls/{print $2}' "$TMP/$mode-$kind.flood")
+	if [ -z "$fpid" ] || [ -z "$calls" ]; then
+		fail "flood $kind ($mode): the flooder ran ($(head -c 200 "$TMP/$mode-$kind.flood"))"
+		return
+	fi
+	op=$(flood_op "$kind")
+	sums=$(awk -F'\t' -v p="$fpid" -v op="$op" '
+		$1 == op && $2 == p { rec += $9; nrec++ }
+		$1 == "lost" && $2 == p && $10 == op { lost += $11 }
+		END { printf "%d %d %d", rec, lost, nrec }' "$TMP/$mode.tsv")
+	set -- $sums
+	expect_eq "flood $kind ($mode): records ($1 in $3) + the flooder's lost ($2) == its $calls calls" \
+		"$(($1 + $2))" "$calls"
+}
+
+# every one of root's rare operations arrives exact, once
+check_rare() {
+	local mode=$1 kind=$2 rare=$TMP/$1-$2.rare o want got
+	for o in unshare clone setns setns_fail open mount umount pidfd; do
+		want=$(awk -v o="$o" '$1 == o' "$rare" | wc -l)
+		got=$(awk -v o="$o" 'NR == FNR { if ($1 == o) w[++n] = $0; next }
+			{ r[FNR] = $0 }
+			END {
+				ok = 0
+				for (i = 1; i <= n; i++) {
+					split(w[i], f, " ")
+					hits = 0
+					for (j in r) {
+						split(r[j], x, "\t")
+						if (x[4] != f[4] || x[3] != f[3])
+							continue
+						if (o == "clone") {
+							if (x[1] == "clone" && x[2] == f[2] && x[7] == f[5]) hits += x[9]
+						} else if (x[2] != f[2]) {
+							continue
+						} else if (o == "setns_fail") {
+							if (x[1] == "setns" && x[5] == -22) hits += x[9]
+						} else if (o == "pidfd") {
+							if (x[1] == "nsfd" && x[8] == "pidfd") hits += x[9]
+						} else if (o == "mount" || o == "umount") {
+							if (x[1] == o && x[6] == f[5]) hits += x[9]
+						} else if (o == "setns") {
+							if (x[1] == "setns" && x[5] == 0) hits += x[9]
+						} else if (x[1] == o && x[5] == 0) {
+							hits += x[9]
+						}
+					}
+					if (hits == 1)
+						ok++
+				}
+				print ok + 0
+			}' "$rare" "$TMP/$mode-rare-cand.tsv")
+		case $o in
+		mount | umount) tag=" [needs pins]" ;;
+		*) tag= ;;
+		esac
+		if [ "$want" -lt "$ROUNDS" ]; then
+			fail "flood $kind ($mode): root made only $want of $ROUNDS $o operations$tag"
+		else
+			expect_eq "flood $kind ($mode): root's $want $o records arrive exact$tag" "$got" "$want"
+		fi
+	done
+}
+
+for mode in default nocoalesce; do
+	if [ $mode = default ]; then run_mode $mode; else run_mode $mode --no-coalesce; fi || continue
+	# root's candidate records only (uid 0, not the flooder's): a short file
+	awk -F'\t' '$12 == 0 && $1 != "lost"' "$TMP/$mode.tsv" >"$TMP/$mode-rare-cand.tsv"
+	for kind in $KINDS; do
+		check_flood $mode "$kind"
+		check_rare $mode "$kind"
+	done
+	# no lost record names root's rare process or its children
+	rl=$(awk -F'\t' '$1 == "lost" && $12 == 0 && $2 != 0' "$TMP/$mode.tsv" | wc -l)
+	expect_eq "flood ($mode): no lost record names a root actor" "$rl" 0
+	n=$(awk -F'\t' '$1 == "lost" && $2 == 0' "$TMP/$mode.tsv" | wc -l)
+	expect_eq "flood ($mode): no anonymous lost record (every loss names its actor)" "$n" 0
+done
