@@ -42,6 +42,9 @@ void sb_free(struct sbuf *b);
  * (0x80..0xff), which our reader turns back into that byte.
  */
 void audit_json_escape(struct sbuf *b, const char *s, size_t n);
+/* Whether s[0..n) is valid UTF-8 (no stray byte, no overlong or surrogate
+ * form): where it is not, JSON writers add a KEY_b64 twin field. */
+bool audit_utf8_valid(const char *s, size_t n);
 /* auditd's untrusted-string rule: "quoted" when every byte is 0x21..0x7e
  * and not '"', else uppercase hex, unquoted. Empty is "". */
 void audit_untrusted(struct sbuf *b, const char *s, size_t n);

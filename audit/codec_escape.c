@@ -40,6 +40,24 @@ size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+bool audit_utf8_valid(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, u;
+
+	while (i < n) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		u = utf8_len(s + i, n - i);
+		if (!u)
+			return false;
+		i += u;
+	}
+	return true;
+}
+
 void audit_json_escape(struct sbuf *b, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;

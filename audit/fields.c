@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* fields.c - one record straight into its line (or a json-c object). */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
+#include <sodium.h>
 
 #include "chain.h"
 #include "fields.h"
@@ -97,6 +99,24 @@ void audit_fields_obj_i64(struct audit_fields *f, const char *k, int64_t v)
 void audit_fields_obj_bool(struct audit_fields *f, const char *k, bool v)
 {
 	add(f, k, json_object_new_boolean(v));
+}
+
+void audit_fields_twin(struct audit_fields *f, const char *key, const char *s, size_t n)
+{
+	size_t blen = sodium_base64_ENCODED_LEN(n, sodium_base64_VARIANT_ORIGINAL);
+	char name[64], *b64 = malloc(blen);
+
+	if (!b64)
+		return;
+	sodium_bin2base64(b64, blen, (const unsigned char *)s, n, sodium_base64_VARIANT_ORIGINAL);
+	snprintf(name, sizeof(name), "%s_b64", key);
+	if (f->obj) {
+		/* not add(): the key is not a literal that outlives the object */
+		json_object_object_add(f->obj, name, json_object_new_string(b64));
+	} else {
+		sb_printf(f->b, ",\"%s\":\"%s\"", name, b64);
+	}
+	free(b64);
 }
 
 void audit_line_begin(struct sbuf *b, enum audit_format fmt, uint64_t seq, int64_t ns)

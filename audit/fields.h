@@ -204,6 +204,14 @@ static inline bool audit_fields_plain(enum audit_format fmt, const char *s, size
 	return audit_fields_word_plain(fmt, x);
 }
 
+/*
+ * JSON: a string that is not valid UTF-8 (its stray bytes written as
+ * \u00XX, which a generic reader takes for U+00XX) gets a twin field
+ * "KEY_b64" with its exact bytes in base64, right after it. Never for valid
+ * UTF-8: the common case costs nothing more.
+ */
+void audit_fields_twin(struct audit_fields *f, const char *key, const char *s, size_t n);
+
 static inline void audit_f_str(struct audit_fields *f, const char *key, const char *s, size_t n)
 {
 	size_t klen = strlen(key);
@@ -212,6 +220,8 @@ static inline void audit_f_str(struct audit_fields *f, const char *key, const ch
 	n = strnlen(s, n);
 	if (f->obj) {
 		audit_fields_obj_str(f, key, s, n);
+		if (!audit_utf8_valid(s, n))
+			audit_fields_twin(f, key, s, n);
 		return;
 	}
 	p = audit_fields_room(f->b, klen + 4 + n + 2);
@@ -225,6 +235,8 @@ static inline void audit_f_str(struct audit_fields *f, const char *key, const ch
 			sb_put(f->b, "\"", 1);
 			audit_json_escape(f->b, s, n);
 			sb_put(f->b, "\"", 1);
+			if (!audit_utf8_valid(s, n))
+				audit_fields_twin(f, key, s, n);
 		} else {
 			audit_untrusted(f->b, s, n);
 		}

@@ -29,6 +29,7 @@ char LICENSE[] SEC("license") = "GPL";
  */
 
 #include "emit.bpf.h"
+#include "pins.bpf.h"
 
 /* ---- where an nsfs file came from -------------------------------------- */
 
@@ -808,6 +809,7 @@ int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 	ts->p.arg = cmd;
 	ts->p.fd = ctx->args[0];
 	ts->p.args[0] = 0;
+	ts->p.args[1] = ctx->args[2];	/* NS_GET_OWNER_UID: where the uid goes */
 	ts->p.target_inum = 0;
 	ts->p.target_type = NSAUDIT_NS_UNKNOWN;
 	file = cur_fd_file(ts->p.fd);
@@ -850,6 +852,14 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 			k.ns_inum = ts->p.target_inum;
 			k.ns_id = ts->p.target_id;
 			k.flags |= NSAUDIT_F_HAS_NS;
+		}
+		/* the answer: the owner's uid, as the caller received it */
+		if (ctx->ret == 0) {
+			__u32 uid = 0;
+
+			if (!bpf_probe_read_user(&uid, sizeof(uid), (void *)ts->p.args[1]))
+				k.target_pid = (__s32)uid;
+			k.flags |= NSAUDIT_F_OWNER_UID;
 		}
 		commit_key(ts, &k, 0);
 		return 0;
@@ -1377,6 +1387,8 @@ int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
 	ts->p.target_type = NSAUDIT_NS_UNKNOWN;
 	if (flags & MS_MOVE)
 		return 0;
+	/* the exit finds the new mount: the newest, if not this one */
+	ts->p.args[2] = (__u64)mntns_newest(cur_mntns());
 	bpf_probe_read_user_str(src, sizeof(src), (void *)ctx->args[0]);
 	ns = mount_source_ns(task, src);
 	if (ns) {
@@ -1400,11 +1412,26 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 {
 	struct tstate *ts = tstate_pending(NSAUDIT_OP_MOUNT);
 	struct nsaudit_event *e;
+	struct nsaudit_pin pin;
+	bool found = false;
 
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
-	if (ctx->ret != 0 || !type_wanted(ts->p.target_type))
+	if (ctx->ret != 0)
+		return 0;
+	/*
+	 * A new bind: the mount tree says what it pins, exactly. A recursive
+	 * bind's newest mount may be one copied from below the source: those
+	 * stay with the source's resolution and user space.
+	 */
+	if (!(ts->p.arg & (MS_MOVE | MS_REC)))
+		found = new_mount_pin(ts->p.args[2], &pin);
+	if (found && !pin.ns_inum)
+		return 0;	/* an ordinary bind mount: no pin */
+	if (found)
+		ts->p.target_type = pin.ns_type;
+	if (!type_wanted(ts->p.target_type))
 		return 0;
 	e = event_reserve(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS, sizeof(*e), true);
 	if (!e)
@@ -1412,7 +1439,9 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 	e->arg = ts->p.arg;
 	if (ts->p.arg & MS_MOVE)
 		e->flags |= NSAUDIT_F_MOVE;
-	if (ts->p.target_inum) {
+	if (found) {
+		event_set_pin(e, &pin);
+	} else if (ts->p.target_inum) {
 		e->ns_type = ts->p.target_type;
 		e->ns_inum = ts->p.target_inum;
 		e->ns_id = ts->p.target_id;
@@ -1460,8 +1489,9 @@ int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
 	struct nsaudit_event *e;
 	struct ns_common *ns = NULL;
 	struct file *file = NULL;
-	bool anon = false, by_fd;
+	bool anon = false, by_fd, pinned = false;
 	__u32 type = NSAUDIT_NS_UNKNOWN;
+	struct nsaudit_pin pin;
 
 	if (!ts)
 		return 0;
@@ -1475,6 +1505,8 @@ int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
 			ns = file_ns(file);
 			type = ns_type(ns);
 			file_mnt_ns(file, &anon);
+			/* the fd's own mount is the one now attached */
+			pinned = pin_note(file_mount(file), &pin);
 		}
 	}
 	if (!type_wanted(type))
@@ -1484,6 +1516,8 @@ int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
 		return 0;
 	e->ns_type = type;
 	event_set_ns(e, ns);
+	if (pinned)
+		event_set_pin(e, &pin);
 	e->flags |= NSAUDIT_F_NEW_MOUNT_API;
 	if (!(ns && anon))
 		e->flags |= NSAUDIT_F_MOVE;	/* not a fresh clone: it moves */
@@ -1498,8 +1532,11 @@ int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
 }
 
 /*
- * umount2(target, flags): user space knows which mount points are nsfs
- * pins (from mountinfo and earlier mount records) and keeps only those.
+ * umount2(target, flags): the pins the call detached are found by mount
+ * identity in the kernel side's pin table (pins.bpf.h), whatever spelling
+ * the target had: one record each. An umount that detached no known pin
+ * goes to user space as before (pins that predate the tracer are known
+ * there only, by path).
  */
 SEC("tracepoint/syscalls/sys_enter_umount")
 int tp_enter_umount(struct trace_event_raw_sys_enter *ctx)
@@ -1517,24 +1554,49 @@ int tp_enter_umount(struct trace_event_raw_sys_enter *ctx)
 	return 0;
 }
 
+static __always_inline void umount_record(struct tstate *ts, const struct nsaudit_pin *pin)
+{
+	struct nsaudit_event *e;
+
+	if (pin && !type_wanted(pin->ns_type))
+		return;
+	e = event_reserve(NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS, sizeof(*e), true);
+	if (!e)
+		return;
+	e->arg = ts->p.arg;
+	e->mnt_ns_inum = cur_mnt_ns_inum();
+	if (pin)
+		event_set_pin(e, pin);
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[0]);
+	event_submit(e);
+}
+
 SEC("tracepoint/syscalls/sys_exit_umount")
 int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 {
 	struct tstate *ts = tstate_pending(NSAUDIT_OP_UMOUNT);
-	struct nsaudit_event *e;
+	struct nsaudit_pin *pin;
+	struct pins_gone g;
+	__u32 i;
 
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
 	if (ctx->ret != 0)
 		return 0;
-	e = event_reserve(NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS, NSAUDIT_EVENT_PATH, true);
-	if (!e)
+	pins_gone_here(&g);
+	if (!g.n) {
+		umount_record(ts, NULL);
 		return 0;
-	e->arg = ts->p.arg;
-	e->mnt_ns_inum = cur_mnt_ns_inum();
-	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[0]);
-	event_submit(e);
+	}
+	#pragma unroll
+	for (i = 0; i < PINS_GONE_MAX; i++) {
+		pin = i < g.n ? bpf_map_lookup_elem(&pin_mounts, &g.key[i]) : NULL;
+		if (pin) {
+			umount_record(ts, pin);
+			bpf_map_delete_elem(&pin_mounts, &g.key[i]);
+		}
+	}
 	return 0;
 }
 

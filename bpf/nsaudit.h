@@ -96,6 +96,16 @@ enum nsaudit_via {
  * open_tree(OPEN_TREE_CLONE) copy). MS_BIND|MS_REMOUNT is not recorded at
  * all: it changes flags of a mount that exists, it pins nothing. */
 #define NSAUDIT_F_MOVE		(1u << 4)
+/* mount/umount: the pin was identified in the kernel's mount tree (see
+ * bpf/pins.bpf.h): ns_* and mnt_* are exact, whatever the timing or the
+ * spelling of the paths. High bits: the low ones are for general flags. */
+#define NSAUDIT_F_PIN_EXACT	(1u << 16)
+/* umount made by user space for a pin that left without an umount call
+ * seen (its mount namespace died, a lazy or propagated umount) */
+#define NSAUDIT_F_PIN_VANISHED	(1u << 17)
+/* query NS_GET_OWNER_UID that succeeded: target_pid holds the uid it
+ * returned (as a u32), printed as owner_uid */
+#define NSAUDIT_F_OWNER_UID	(1u << 18)
 
 /* Why records were lost (OP_LOST records: lost_reason). Append only. */
 enum nsaudit_lost_reason {
@@ -160,6 +170,13 @@ struct nsaudit_event {
 	char path[NSAUDIT_PATH_LEN]; /* open: file; mount/umount: target */
 	char src_path[NSAUDIT_PATH_LEN]; /* mount: the source (bind) or the mount
 					  * moved (NSAUDIT_F_MOVE) */
+	/* mount/umount with NSAUDIT_F_PIN_EXACT (whole records only): the
+	 * pin's mount and the 64-bit id of mnt_ns_inum (6.18+, else 0) */
+	__u64 mnt_ns_id;
+	__u64 mnt_unique;	/* mnt_id_unique (6.8+), else the kernel side's
+				 * serial with bit 63 set (bpf/pins.h) */
+	__u32 mnt_id;		/* mountinfo's mount id */
+	__u32 mnt_pad;
 };
 
 /*

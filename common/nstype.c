@@ -149,6 +149,8 @@ const char *lost_reason_name(unsigned int reason)
 {
 	if (reason == NSAUDIT_LOST_SINK)
 		return "sink";
+	if (reason == NSAUDIT_LOST_RECURSION)
+		return "recursion";
 	return reason < NSAUDIT_LOST_MAX ? lost_reasons[reason] : NULL;
 }
 

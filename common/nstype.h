@@ -22,9 +22,14 @@ const char *nstype_name(unsigned int type);
  * stays append-only for the BPF side.
  */
 #define NSAUDIT_LOST_SINK 100
+/*
+ * Runs of a BPF program the kernel skipped because another program was
+ * already running on that CPU (bpf_prog_info.recursion_misses): the calls
+ * it would have recorded were not seen at all. The cause names the program.
+ */
+#define NSAUDIT_LOST_RECURSION 101
 /* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage",
- * "actor_budget";
- * NSAUDIT_LOST_SINK: "sink". */
+ * "actor_budget"; NSAUDIT_LOST_SINK: "sink"; NSAUDIT_LOST_RECURSION: "recursion". */
 const char *lost_reason_name(unsigned int reason);
 /* enum nsaudit_ns_type for a name, or -1. */
 int nstype_from_name(const char *name);

@@ -18,6 +18,7 @@
 #include "enrich.h"
 #include "mountinfo.h"
 #include "mounttab.h"
+#include "mntns_id.h"
 #include "nstype.h"
 
 #define PROC_SLOTS 4096		/* direct-mapped by pid; a miss costs a readlink */
@@ -429,9 +430,11 @@ static void scan_mountinfo(struct enrich *en, const char *file, uint32_t mntns)
 
 	if (!f)
 		return;
+	/* the mount id (first field) lets an umount by any spelling be matched */
 	while (fgets(line, sizeof(line), f))
 		if (mountinfo_nsfs_line(line, mnt, sizeof(mnt), &type, &inum))
-			mounttab_add(&en->pins, mntns, mnt, type, inum);
+			mounttab_add_id(&en->pins, mntns, mnt, type, inum,
+					(uint32_t)strtoul(line, NULL, 10), 0);
 	fclose(f);
 }
 
@@ -595,6 +598,14 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 		return false;
 	absolute_path(e, path, sizeof(path));
 	mntns = actor_mntns(e);
+	/* found in the kernel's mount tree: nothing to look up, nothing to race */
+	if (e->flags & NSAUDIT_F_PIN_EXACT) {
+		mntns = e->mnt_ns_inum ?: mntns;
+		note_mntns(en, mntns, e->pid, e->tid);
+		mounttab_add_id(&en->pins, mntns, path, e->ns_type, e->ns_inum, e->mnt_id,
+				e->mnt_unique);
+		return true;
+	}
 #ifdef NSAUDIT_F_MOVE
 	/* a known pin moved; otherwise (an open_tree copy the kernel side
 	 * resolved, a mount we did not know) it is handled as a bind */
@@ -644,6 +655,52 @@ found:
 static bool mntns_alive(struct enrich *en, uint32_t inum);
 
 /*
+ * An umount whose path spelling names no pin (DIR//name, a symlinked
+ * directory, a relative path, a pin that predates us): the same file by
+ * its canonical path (the actor's mount namespace is ours), else the pin
+ * of mntns whose mount id left its mountinfo.
+ */
+static bool umount_by_identity(struct enrich *en, uint32_t mntns, const char *path, int *type,
+			       uint32_t *inum)
+{
+	char real[PATH_MAX], file[96], line[PATH_MAX * 2];
+	size_t i, j, nids = 0, cap = 0;
+	uint32_t *ids = NULL, *nv;
+	bool hit = false;
+	FILE *f;
+
+	if (mntns == en->self_mntns && realpath(path, real) &&
+	    mounttab_remove(&en->pins, mntns, real, type, inum))
+		return true;
+	if (!mntns_mountinfo(en, mntns, file, sizeof(file)) || !(f = fopen(file, "re")))
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (nids == cap) {
+			cap = cap ? 2 * cap : 256;
+			nv = realloc(ids, cap * sizeof(*ids));
+			if (!nv)
+				break;
+			ids = nv;
+		}
+		if (nids < cap)
+			ids[nids++] = (uint32_t)strtoul(line, NULL, 10);
+	}
+	fclose(f);
+	for (i = 0; nids && i < en->pins.n && !hit; i++) {
+		const struct mount_pin *p = &en->pins.v[i];
+
+		if (p->mntns != mntns || !p->mnt_id || p->exact)
+			continue;
+		for (j = 0; j < nids && ids[j] != p->mnt_id; j++)
+			;
+		if (j == nids)
+			hit = mounttab_remove_id(&en->pins, mntns, p->mnt_id, 0, type, inum, NULL);
+	}
+	free(ids);
+	return hit;
+}
+
+/*
  * umount: the pin at that path in the actor's mount namespace, if any.
  * When the actor's mount namespace cannot be read any more, a path that
  * is a pin in exactly one known mount namespace is taken, and unresolved
@@ -657,10 +714,17 @@ static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 	size_t i;
 	int type;
 
+	/* the kernel side named the pin it detached: keep the table in step */
+	if (e->flags & NSAUDIT_F_PIN_EXACT) {
+		mounttab_remove_id(&en->pins, e->mnt_ns_inum, e->mnt_id, e->mnt_unique, &type, &inum,
+				   NULL);
+		return true;
+	}
 	absolute_path(e, path, sizeof(path));
 	mntns = actor_mntns(e);
 	if (mntns) {
-		if (!mounttab_remove(&en->pins, mntns, path, &type, &inum))
+		if (!mounttab_remove(&en->pins, mntns, path, &type, &inum) &&
+		    !umount_by_identity(en, mntns, path, &type, &inum))
 			return false;
 	} else {
 		/* the actor's mount namespace is gone: if the path is a pin in
@@ -784,7 +848,9 @@ void enrich_check_mntns(struct enrich *en)
 	for (i = 0; i < en->pins.n && nseen < 64; i++) {
 		uint32_t ns = en->pins.v[i].mntns;
 
-		if (ns == en->self_mntns)
+		/* the kernel side reports its own pins when they go (sweep_pins):
+		 * a namespace held by an fd or a bind mount is not dead */
+		if (ns == en->self_mntns || en->pins.v[i].exact)
 			continue;
 		for (j = 0; j < nseen && seen[j] != ns; j++)
 			;
@@ -795,6 +861,37 @@ void enrich_check_mntns(struct enrich *en)
 	for (j = 0; j < nseen; j++)
 		if (!mntns_alive(en, seen[j]))
 			mounttab_drop_ns(&en->pins, seen[j], keep_dead, en);
+}
+
+bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct nsaudit_event *e,
+		     bool *ns_died)
+{
+	char *path = NULL;
+	uint32_t inum;
+	int type, alive;
+
+	if (!mounttab_remove_id(&en->pins, pin->mnt_ns_inum, pin->mnt_id, pin->mnt_unique, &type,
+				&inum, &path))
+		return false;
+	memset(e, 0, sizeof(*e));
+	e->op = NSAUDIT_OP_UMOUNT;
+	e->ns_type = pin->ns_type;
+	e->ns_inum = pin->ns_inum;
+	e->ns_id = pin->ns_id;
+	e->flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_PIN_EXACT | NSAUDIT_F_PIN_VANISHED;
+	e->fd = -1;
+	e->probe = NSAUDIT_PROBE_USER;
+	e->ts_boot_ns = (uint64_t)clock_ns(CLOCK_BOOTTIME);
+	e->mnt_ns_inum = pin->mnt_ns_inum;
+	e->mnt_ns_id = pin->mnt_ns_id;
+	e->mnt_unique = pin->mnt_unique;
+	e->mnt_id = pin->mnt_id;
+	snprintf(e->path, sizeof(e->path), "%s", path ?: "");
+	free(path);
+	/* by identity where the kernel can tell (inodes are reused) */
+	alive = mntns_id_alive(pin->mnt_ns_id);
+	*ns_died = alive >= 0 ? !alive : !mntns_alive(en, pin->mnt_ns_inum);
+	return true;
 }
 
 bool enrich_dead_pin(struct enrich *en, struct nsaudit_event *e, uint32_t *mntns)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "nsaudit.h"
+#include "pins.h"
 
 struct enrich;
 
@@ -72,6 +73,14 @@ void enrich_check_mntns(struct enrich *en);
  * when there is none.
  */
 bool enrich_dead_pin(struct enrich *en, struct nsaudit_event *e, uint32_t *mntns);
+/*
+ * A pin the kernel side saw leave its mount namespace with no umount call
+ * of its own (bpf/pins.bpf.h sweep_pins): its umount record (probe user,
+ * NSAUDIT_F_PIN_VANISHED), and whether no process is left in that mount
+ * namespace (*ns_died). false when the table no longer has it.
+ */
+bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct nsaudit_event *e,
+		     bool *ns_died);
 
 /* "/proc/123/ns/net", "/proc/self/task/5/ns/uts", ... -> 123 (self: pid). */
 int proc_ns_path_pid(const char *path, uint32_t self_pid);

@@ -36,30 +36,84 @@ const struct mount_pin *mounttab_find(const struct mounttab *m, uint32_t mntns, 
 	return find(m, mntns, path);
 }
 
+/* A new entry at (mntns, path), all else zero; NULL on allocation failure. */
+static struct mount_pin *append(struct mounttab *m, uint32_t mntns, const char *path)
+{
+	struct mount_pin *p;
+
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64;
+		struct mount_pin *v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		m->v = v;
+		m->cap = cap;
+	}
+	p = &m->v[m->n];
+	memset(p, 0, sizeof(*p));
+	p->path = strdup(path);
+	if (!p->path)
+		return NULL;
+	p->mntns = mntns;
+	m->n++;
+	return p;
+}
+
 bool mounttab_add(struct mounttab *m, uint32_t mntns, const char *path, int type, uint32_t inum)
 {
 	struct mount_pin *p = find(m, mntns, path);
 
-	if (!p) {
-		if (m->n == m->cap) {
-			size_t cap = m->cap ? 2 * m->cap : 64;
-			struct mount_pin *v = realloc(m->v, cap * sizeof(*v));
+	if (!p && !(p = append(m, mntns, path)))
+		return false;
+	p->copied = false;
+	p->type = type;
+	p->inum = inum;
+	return true;
+}
 
-			if (!v)
-				return false;
-			m->v = v;
-			m->cap = cap;
-		}
-		p = &m->v[m->n];
-		p->path = strdup(path);
-		if (!p->path)
+/* Inodes and mount ids are reused: an exact pin is found by mnt_unique. */
+static struct mount_pin *find_id(const struct mounttab *m, uint32_t mntns, uint32_t mnt_id,
+				 uint64_t mnt_unique)
+{
+	size_t i;
+
+	for (i = 0; (mnt_id || mnt_unique) && i < m->n; i++) {
+		const struct mount_pin *p = &m->v[i];
+
+		if (mnt_unique ? p->mnt_unique == mnt_unique
+			       : p->mntns == mntns && p->mnt_id == mnt_id && !p->mnt_unique)
+			return &m->v[i];
+	}
+	return NULL;
+}
+
+bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int type,
+		     uint32_t inum, uint32_t mnt_id, uint64_t mnt_unique)
+{
+	struct mount_pin *p = find_id(m, mntns, mnt_id, mnt_unique);
+	char *np;
+
+	if (p) {	/* the same mount: moved (or seen again) */
+		np = strdup(path);
+		if (!np)
 			return false;
-		p->mntns = mntns;
-		m->n++;
+		free(p->path);
+		p->path = np;
+	} else {
+		/* a path-only entry there (a copy, a guess) is this mount; one
+		 * with another id is another mount stacked at the same path */
+		p = find(m, mntns, path);
+		if ((!p || p->mnt_unique || (p->mnt_id && p->mnt_id != mnt_id)) &&
+		    !(p = append(m, mntns, path)))
+			return false;
 	}
 	p->copied = false;
 	p->type = type;
 	p->inum = inum;
+	p->mnt_id = mnt_id;
+	p->mnt_unique = mnt_unique;
+	p->exact = mnt_unique != 0;
 	return true;
 }
 
@@ -78,6 +132,23 @@ bool mounttab_remove(struct mounttab *m, uint32_t mntns, const char *path, int *
 		return false;
 	*type = p->type;
 	*inum = p->inum;
+	remove_at(m, (size_t)(p - m->v));
+	return true;
+}
+
+bool mounttab_remove_id(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uint64_t mnt_unique,
+			int *type, uint32_t *inum, char **path)
+{
+	struct mount_pin *p = find_id(m, mntns, mnt_id, mnt_unique);
+
+	if (!p)
+		return false;
+	*type = p->type;
+	*inum = p->inum;
+	if (path) {
+		*path = p->path;
+		p->path = NULL;
+	}
 	remove_at(m, (size_t)(p - m->v));
 	return true;
 }
@@ -153,7 +224,8 @@ size_t mounttab_drop_ns(struct mounttab *m, uint32_t mntns,
 	size_t i = 0, dropped = 0;
 
 	while (i < m->n) {
-		if (m->v[i].mntns != mntns) {
+		/* pins the kernel side tracks go when it says so, not on a guess */
+		if (m->v[i].mntns != mntns || m->v[i].exact) {
 			i++;
 			continue;
 		}

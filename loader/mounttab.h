@@ -30,6 +30,13 @@ struct mount_pin {
 	uint32_t inum;
 	bool copied; /* came with a new mount namespace (no record
 		      * made it): none is made when it goes either */
+	uint32_t mnt_id; /* the mount's id (mountinfo, or the kernel side's
+			  * record); 0: not known */
+	uint64_t mnt_unique; /* exact pins: never reused (mnt_id_unique, or
+			      * the kernel side's serial); the key then */
+	bool exact; /* the kernel side tracks this mount (bpf/pins.bpf.h):
+		     * its umount and its vanishing are reported from there,
+		     * never guessed here */
 };
 
 struct mounttab {
@@ -42,6 +49,18 @@ void mounttab_free(struct mounttab *m);
 
 /* Add or update the pin at (mntns, path). false on allocation failure. */
 bool mounttab_add(struct mounttab *m, uint32_t mntns, const char *path, int type, uint32_t inum);
+/*
+ * Add the pin with mount id mnt_id in mntns, or update it (a move: its path
+ * changes). mnt_unique != 0: an exact pin (known from the kernel side),
+ * keyed by it. false on allocation failure.
+ */
+bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int type,
+		     uint32_t inum, uint32_t mnt_id, uint64_t mnt_unique);
+/* Remove the pin with mount id mnt_id in mntns, or (mnt_unique != 0) the
+ * exact pin mnt_unique (*path: the path, to free; or NULL). false if there
+ * was none. */
+bool mounttab_remove_id(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uint64_t mnt_unique,
+			int *type, uint32_t *inum, char **path);
 /* The pin at (mntns, path), or NULL. */
 const struct mount_pin *mounttab_find(const struct mounttab *m, uint32_t mntns, const char *path);
 /*

@@ -116,7 +116,9 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 			name(f, "cgroup", x->cgroup, NAME_MAX_BYTES);
 		audit_f_u64(f, "cgroup_id", e->cgroup_id);
 	}
-	if (e->target_pid)
+	if (e->flags & NSAUDIT_F_OWNER_UID)
+		audit_f_u64(f, "owner_uid", (uint32_t)e->target_pid);
+	else if (e->target_pid)
 		audit_f_i64(f, "target_pid", e->target_pid);
 	if (e->fd >= 0)
 		audit_f_i64(f, "fd", e->fd);
@@ -130,6 +132,14 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		audit_f_bool(f, "move", true);
 	if (e->mnt_ns_inum)
 		audit_f_u64(f, "mnt_ns", e->mnt_ns_inum);
+	if (e->mnt_ns_id)
+		audit_f_u64(f, "mnt_ns_id", e->mnt_ns_id);
+	/* the pin's mount, from the kernel's mount tree (bpf/pins.bpf.h) */
+	if (e->flags & NSAUDIT_F_PIN_EXACT) {
+		audit_f_u64(f, "mnt_id", e->mnt_id);
+		if (e->mnt_unique && !(e->mnt_unique & (1ULL << 63)))
+			audit_f_u64(f, "mnt_unique_id", e->mnt_unique);
+	}
 	if ((e->op == NSAUDIT_OP_NSFD || e->op == NSAUDIT_OP_QUERY) && e->arg &&
 	    e->probe == NSAUDIT_PROBE_TP_SYSCALLS && e->via != NSAUDIT_VIA_PIDFD_GETFD &&
 	    e->via != NSAUDIT_VIA_HANDLE)
@@ -147,7 +157,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		audit_f_u64(f, "count", e->count);
 		/* the kernel's running count, which a restarted recorder resumes
 		 * from; a sink's own running count is not that */
-		if (e->lost_reason != NSAUDIT_LOST_SINK)
+		if (e->lost_reason != NSAUDIT_LOST_SINK && e->lost_reason != NSAUDIT_LOST_RECURSION)
 			audit_f_u64(f, "lost_total", e->arg);
 	}
 	/* a thread other than the leader: a setns or unshare changed that

@@ -85,6 +85,7 @@ static bool lost_message(struct sink *s, uint64_t count, struct sink_msg *m)
 	json_object_object_add(rec, "op", json_object_new_string("lost"));
 	json_object_object_add(rec, "result", json_object_new_int(0));
 	json_object_object_add(rec, "count", json_object_new_uint64(count));
+	json_object_object_add(rec, "reason", json_object_new_string("sink"));
 	json_object_object_add(rec, "sink", json_object_new_string(s->sp.spec));
 	json_object_object_add(rec, "probe", json_object_new_string("sink"));
 	m->data = format_for(s, rec, &m->len, &m->success);

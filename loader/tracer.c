@@ -24,6 +24,8 @@
 #include "kfeatures.h"
 #include "nsnames.h"
 #include "nstype.h"
+#include "pin_sweep.h"
+#include "prog_misses.h"
 #include "ringbuf_reader.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
@@ -49,6 +51,9 @@ struct tracer {
 	int actor_lost_fd;		/* per-actor lost calls (actor_lost.h) */
 	struct actor_loss *losses;	/* one pass of them */
 	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
+	int sweep_link_fd;		/* iter/task sweep_pins: pins that left */
+	int pins_fd;			/* pin_mounts: the kernel side's pins */
+	struct prog_misses misses;	/* programs skipped for recursion */
 	bool reused;
 	struct ringbuf_reader rb;	/* the main ring */
 	struct ringbuf_reader rb_rare;	/* the reserve ring */
@@ -642,6 +647,81 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 		t->cb_err = -ECANCELED;
 }
 
+#define GONE_MAX 64
+
+struct gone_list {
+	struct nsaudit_pin v[GONE_MAX];
+	size_t n;
+};
+
+static void gone_add(void *ctx, const struct nsaudit_pin *pin)
+{
+	struct gone_list *l = ctx;
+
+	if (l->n < GONE_MAX)
+		l->v[l->n++] = *pin;
+}
+
+/*
+ * Pins the kernel side saw leave without an umount call (sweep_pins):
+ * umount records with the cause. The rings are drained between the sweep
+ * and the records: a pin's mount record, made before it could leave, is
+ * then in the table.
+ */
+static void report_vanished_pins(struct tracer *t)
+{
+	struct gone_list l = { .n = 0 };
+	struct nsaudit_event e;
+	char cause[160];
+	bool died;
+	size_t i;
+
+	if (pin_sweep(t->sweep_link_fd, t->pins_fd, gone_add, &l) <= 0)
+		return;
+	drain(t);
+	for (i = 0; i < l.n && !t->cb_err; i++) {
+		if (!enrich_pin_left(t->en, &l.v[i], &e, &died))
+			continue;
+		if (died)
+			snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died",
+				 l.v[i].mnt_ns_inum);
+		else
+			snprintf(cause, sizeof(cause),
+				 "it left mount namespace mnt:[%u] without an umount call seen "
+				 "(a lazy or propagated umount)", l.v[i].mnt_ns_inum);
+		emit_user_record(t, &e, cause);
+	}
+}
+
+static void recursion_lost(void *ctx, const char *name, uint64_t more)
+{
+	struct tracer *t = ctx;
+	struct nsaudit_event e;
+	struct timespec ts;
+	char cause[96];
+
+	memset(&e, 0, sizeof(e));
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	e.op = NSAUDIT_OP_LOST;
+	e.ns_type = NSAUDIT_NS_UNKNOWN;
+	e.fd = -1;
+	e.probe = NSAUDIT_PROBE_USER;
+	e.lost_reason = NSAUDIT_LOST_RECURSION;
+	e.count = more;
+	t->stats.lost += more;
+	snprintf(cause, sizeof(cause), "program %s skipped by the kernel (recursion_misses)",
+		 name);
+	emit_user_record(t, &e, cause);
+}
+
+/* Calls no program saw: the kernel skipped it (recursion), say so. */
+static void report_recursion(struct tracer *t)
+{
+	if (!t->cb_err)
+		prog_misses_poll(&t->misses, recursion_lost, t);
+}
+
 /* Pins whose mount namespace died went with it: unpins, made by user space. */
 static void report_dead_pins(struct tracer *t)
 {
@@ -757,6 +837,9 @@ static int pin_all(struct tracer *t, char *err, size_t errlen)
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost") ||
 	    (rc = bpf_map__pin(t->skel->maps.actor_lost, path)))
 		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts") ||
+	    (rc = bpf_map__pin(t->skel->maps.pin_mounts, path)))
+		goto fail;
 	for (i = 0; i < t->skel->skeleton->prog_cnt; i++) {
 		struct bpf_link *link = *t->skel->skeleton->progs[i].link;
 		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
@@ -795,6 +878,11 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 	/* optional: a recorder started with --no-coalesce pinned no flusher */
 	pin_path(path, sizeof(path), t->o.pin_dir, "link_flush_held");
 	t->flush_link_fd = bpf_obj_get(path);
+	/* optional: pins of an older nsaudit have no pin sweep */
+	pin_path(path, sizeof(path), t->o.pin_dir, "link_sweep_pins");
+	t->sweep_link_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts");
+	t->pins_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
 	t->bss_fd = bpf_obj_get(path);
 	/* optional: pins of an older nsaudit count losses per reason only */
@@ -842,6 +930,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
 	t->actor_lost_fd = -1;
 	t->losses = calloc(ACTOR_LOST_MAX, sizeof(*t->losses));
+	t->sweep_link_fd = t->pins_fd = -1;
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
 	/*
 	 * Big blocks (vmlinux BTF at load, 5+ MiB twice) from mmap, always:
@@ -908,6 +997,14 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->actor_lost_fd = bpf_map__fd(t->skel->maps.actor_lost);
 	if (t->skel->links.flush_held)
 		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
+	if (t->skel->links.sweep_pins)
+		t->sweep_link_fd = bpf_link__fd(t->skel->links.sweep_pins);
+	for (int i = 0; i < t->skel->skeleton->prog_cnt; i++) {
+		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
+
+		prog_misses_add(&t->misses, bpf_program__fd(prog), bpf_program__name(prog));
+	}
+	t->pins_fd = bpf_map__fd(t->skel->maps.pin_mounts);
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
 	/* what the load parsed (vmlinux BTF) is freed: give it back */
@@ -982,6 +1079,7 @@ static bool our_pin(const char *name)
 	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
 	       !strcmp(name, "config") ||
 	       !strcmp(name, "exe_paths") || !strcmp(name, "actor_lost") ||
+	       !strcmp(name, "pin_mounts") ||
 	       !strncmp(name, "link_", 5);
 }
 
@@ -1043,11 +1141,15 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		drained = drain(t);
 		report_lost(t);
 		report_user_losses(t);
+		if (ticks % 4 == 1)
+			report_vanished_pins(t);
 		report_dead_pins(t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
-		if (++ticks % 20 == 0)
+		if (++ticks % 20 == 0) {
 			enrich_sync_clock(t->en);
+			report_recursion(t);
+		}
 		/*
 		 * The rings poll readable whenever they hold a record, so under a
 		 * steady stream the reader comes straight back for the few dozen
@@ -1063,6 +1165,8 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	/* stopping: whatever the kernel already holds is still delivered */
 	flush_held(t);
 	drain(t);
+	report_vanished_pins(t);
+	report_recursion(t);
 	report_lost(t);
 	report_user_losses(t);
 	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
@@ -1094,6 +1198,10 @@ void tracer_close(struct tracer *t)
 			close(t->rare_fd);
 		if (t->flush_link_fd >= 0)
 			close(t->flush_link_fd);
+		if (t->sweep_link_fd >= 0)
+			close(t->sweep_link_fd);
+		if (t->pins_fd >= 0)
+			close(t->pins_fd);
 		if (t->bss_fd >= 0)
 			close(t->bss_fd);
 		if (t->actor_lost_fd >= 0)

@@ -15,6 +15,7 @@ OUT=$TMP/trace.jsonl
 cleanup() {
 	[ -n "${SLEEPER:-}" ] && kill $SLEEPER 2>/dev/null
 	[ -n "${HOLDER:-}" ] && kill $HOLDER 2>/dev/null
+	[ -n "${NOBODY_NS:-}" ] && kill $NOBODY_NS 2>/dev/null
 	umount "$TMP/m2/pin" 2>/dev/null; umount "$TMP/m1/pin" 2>/dev/null
 	umount "$TMP/m2" 2>/dev/null; umount "$TMP/m1" 2>/dev/null
 }
@@ -26,6 +27,9 @@ one() { q "$1" "$2" | head -1; }
 
 unshare -n -u sleep 60 &
 SLEEPER=$!
+# a user namespace made by nobody: its owner uid is 65534, not ours
+setpriv --reuid=65534 --regid=65534 --clear-groups unshare -U sleep 60 &
+NOBODY_NS=$!
 sleep 0.3
 sleeper_net=$(ns_inum /proc/$SLEEPER/ns/net)
 # a process holding an nsfs fd (until its stdin closes), for pidfd_getfd
@@ -41,6 +45,7 @@ if ! trace_start "$OUT"; then fail "trace starts"; exit 0; fi
 o_user=$("$NSP" ns-ioctl userns /proc/self/ns/net)
 o_parent=$("$NSP" ns-ioctl parent /proc/self/ns/pid)	# EPERM: the init pid ns has no parent
 o_owner=$("$NSP" owner-uid /proc/self/ns/user)
+o_owner2=$("$NSP" owner-uid /proc/$NOBODY_NS/ns/user)
 o_pidfd=$("$NSP" pidfd-ns $SLEEPER net setns); rc_pidfd=$?
 o_getfd=$("$NSP" getfd $HOLDER $hold_fd setns)
 o_handle=$("$NSP" handle /proc/$SLEEPER/ns/net setns); rc_handle=$?
@@ -83,6 +88,12 @@ p=$(val pid "$o_owner")
 r=$(one $p '.op=="query"')
 expect_eq "NS_GET_OWNER_UID: query of the user ns it asked about" \
 	"$(jq -c '[.ns_type, .ns_inum, .result]' <<<"$r")" "[\"user\",$(val inum "$o_owner"),0]"
+expect_eq "NS_GET_OWNER_UID: ... with the uid it returned" "$(jq .owner_uid <<<"$r")" "$(val uid "$o_owner")"
+p=$(val pid "$o_owner2")
+r=$(one ${p:-0} '.op=="query"')
+expect_eq "NS_GET_OWNER_UID of a user namespace nobody made: the uid returned (65534)" \
+	"$(jq -c '[.ns_inum, .owner_uid]' <<<"$r")" "[$(val inum "$o_owner2"),$(val uid "$o_owner2")]"
+check "... which is nobody's" test "$(val uid "$o_owner2")" = 65534
 
 # --- PIDFD_GET_NET_NAMESPACE (6.11+), then setns through that fd
 if [ $rc_pidfd -eq 3 ]; then

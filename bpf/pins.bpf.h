@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pins.bpf.h - nsfs bind-mount pins known by mount identity, kernel side.
+ *
+ * Why: resolving a bind's source or an umount's target by path from user
+ * space loses every race (a mount made and removed back to back, a mount
+ * namespace that dies at once) and every spelling (DIR//name, a symlinked
+ * directory, a relative path). The kernel's own mount tree is exact:
+ *
+ *   mount/move_mount exit   the mount the call attached is the newest one
+ *                           in the caller's mount namespace (6.18: the
+ *                           rb-tree's last node, ordered by the never
+ *                           reused mnt_id_unique; 6.1: the tail of the
+ *                           namespace's mount list). Its root dentry's inode
+ *                           is the pinned namespace. The caller's nsproxy
+ *                           holds the namespace at the exit: it cannot have
+ *                           died yet.
+ *   umount exit             each pin of the caller's mount namespace is
+ *                           checked: the one the call detached has left the
+ *                           namespace (mnt_ns changed), whatever path named it.
+ *   sweep_pins iterator     pins that left without an umount of ours (their
+ *                           mount namespace died, a propagated or lazy
+ *                           umount) are handed to user space with a cause.
+ *
+ * A pin is keyed by its struct mount's address; the value repeats mnt_id
+ * (and mnt_id_unique where it exists), checked on every look: a freed and
+ * reused struct mount is never taken for the pin.
+ *
+ * Included once, by nsaudit.bpf.c, after emit.bpf.h.
+ */
+#ifndef NSAUDIT_PINS_BPF_H
+#define NSAUDIT_PINS_BPF_H
+
+#include "pins.h"
+
+#define MS_REC 16384
+
+/* Only the members used, in the kernel's names; CO-RE finds them at load. */
+struct list_head___pins {
+	struct list_head___pins *next, *prev;
+} __attribute__((preserve_access_index));
+
+struct rb_node___pins {
+	unsigned long __rb_parent_color;
+} __attribute__((preserve_access_index));
+
+struct super_block___pins {
+	unsigned long s_magic;
+} __attribute__((preserve_access_index));
+
+struct inode___pins {
+	unsigned long i_ino;
+	void *i_private;
+} __attribute__((preserve_access_index));
+
+struct dentry___pins {
+	struct inode___pins *d_inode;
+} __attribute__((preserve_access_index));
+
+struct vfsmount___pins {
+	struct dentry___pins *mnt_root;
+	struct super_block___pins *mnt_sb;
+} __attribute__((preserve_access_index));
+
+struct mount___pins {
+	struct vfsmount___pins mnt;
+	struct rb_node___pins mnt_node;		/* 6.8+: in the ns rb-tree */
+	struct list_head___pins mnt_list;	/* 6.1: in the ns list */
+	struct mnt_namespace *mnt_ns;
+	int mnt_id;
+	__u64 mnt_id_unique;			/* 6.8+ */
+} __attribute__((preserve_access_index));
+
+struct mnt_namespace___pins {
+	struct rb_node___pins *mnt_last_node;	/* 6.12+: the newest mount */
+	struct list_head___pins list;		/* 6.1: mounts, newest last */
+} __attribute__((preserve_access_index));
+
+/* Pins the kernel side saw made (mount pointer -> what it pins). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, struct nsaudit_pin);
+} pin_mounts SEC(".maps");
+
+/* The newest mount of a mount namespace, NULL if it cannot be told. */
+static __always_inline struct mount___pins *mntns_newest(struct mnt_namespace *mns)
+{
+	struct mnt_namespace___pins *ns = (void *)mns;
+	struct list_head___pins *tail;
+	void *node;
+
+	if (!ns)
+		return NULL;
+	if (bpf_core_field_exists(ns->mnt_last_node)) {
+		node = BPF_CORE_READ(ns, mnt_last_node);
+		if (!node)
+			return NULL;
+		return node - bpf_core_field_offset(struct mount___pins, mnt_node);
+	}
+	if (!bpf_core_field_exists(ns->list))
+		return NULL;
+	tail = BPF_CORE_READ(ns, list.prev);
+	if (!tail || (void *)tail == (void *)&ns->list)
+		return NULL;
+	return (void *)tail - bpf_core_field_offset(struct mount___pins, mnt_list);
+}
+
+static __always_inline struct mnt_namespace *cur_mntns(void)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(task, nsproxy, mnt_ns);
+}
+
+static __always_inline __u64 mount_unique(struct mount___pins *m)
+{
+	if (bpf_core_field_exists(m->mnt_id_unique))
+		return BPF_CORE_READ(m, mnt_id_unique);
+	return 0;
+}
+
+/*
+ * Numbers pins where the kernel has no mnt_id_unique (6.1: mount ids and
+ * mount namespace inodes are both reused): with PIN_SERIAL_BIT set, never
+ * taken for a kernel id. User space keys its pins by it.
+ */
+#define PIN_SERIAL_BIT (1ULL << 63)
+__u64 pin_serial = 0;
+
+/* The namespace an nsfs mount pins (its root is the nsfs inode), or NULL. */
+static __always_inline struct ns_common *mount_pinned_ns(struct mount___pins *m)
+{
+	if (BPF_CORE_READ(m, mnt.mnt_sb, s_magic) != NSFS_MAGIC)
+		return NULL;
+	return BPF_CORE_READ(m, mnt.mnt_root, d_inode, i_private);
+}
+
+/*
+ * Remember m as a pin if it is an nsfs mount attached in the caller's mount
+ * namespace, and fill *pin. Whether it is one.
+ */
+static __always_inline bool pin_note(struct mount___pins *m, struct nsaudit_pin *pin)
+{
+	struct mnt_namespace *mns = cur_mntns();
+	struct ns_common *ns = mount_pinned_ns(m);
+	__u64 key = (__u64)m;
+
+	if (!ns)
+		return false;
+	__builtin_memset(pin, 0, sizeof(*pin));
+	pin->mnt_ns = (__u64)mns;
+	ns_ident((struct ns_common *)mns, &pin->mnt_ns_inum, &pin->mnt_ns_id);
+	pin->mnt_id = BPF_CORE_READ(m, mnt_id);
+	pin->mnt_unique = mount_unique(m);
+	if (!pin->mnt_unique)
+		pin->mnt_unique = PIN_SERIAL_BIT | __sync_fetch_and_add(&pin_serial, 1);
+	pin->ns_type = ns_type(ns);
+	ns_ident(ns, &pin->ns_inum, &pin->ns_id);
+	bpf_map_update_elem(&pin_mounts, &key, pin, BPF_ANY);
+	return true;
+}
+
+/*
+ * At a mount's exit: the mount it attached is the newest of the caller's
+ * namespace, if that is not the one that was newest at entry (before).
+ * Returns whether the new mount was found; *pin is filled (the pin
+ * remembered) when it is an nsfs mount (pin->ns_inum != 0), zeroed if not.
+ */
+static __always_inline bool new_mount_pin(__u64 before, struct nsaudit_pin *pin)
+{
+	struct mount___pins *m = mntns_newest(cur_mntns());
+
+	__builtin_memset(pin, 0, sizeof(*pin));
+	if (!m || (__u64)m == before)
+		return false;
+	pin_note(m, pin);
+	return true;
+}
+
+/* The mount a file was opened through (an open_tree() fd's own mount). */
+static __always_inline struct mount___pins *file_mount(struct file *file)
+{
+	void *vfs = BPF_CORE_READ(file, f_path.mnt);
+
+	return vfs - bpf_core_field_offset(struct mount___pins, mnt);
+}
+
+/* Whether the pin's mount is still attached in the namespace it was in. */
+static __always_inline bool pin_attached(__u64 key, const struct nsaudit_pin *pin)
+{
+	struct mount___pins *m = (void *)key;
+	__u64 uniq = mount_unique(m);
+
+	if ((__u64)BPF_CORE_READ(m, mnt_ns) != pin->mnt_ns)
+		return false;
+	if (BPF_CORE_READ(m, mnt_id) != (int)pin->mnt_id)
+		return false;
+	return (pin->mnt_unique & PIN_SERIAL_BIT) || uniq == pin->mnt_unique;
+}
+
+#define PINS_GONE_MAX 8
+
+struct pins_gone {
+	__u64 mnt_ns;
+	__u32 n;
+	__u32 pad;
+	__u64 key[PINS_GONE_MAX];
+};
+
+/* bpf_for_each_map_elem callback: pins of ctx's namespace that left it. */
+static long pin_gone_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pins_gone *g)
+{
+	__u32 i = g->n;
+
+	if (pin->mnt_ns != g->mnt_ns || pin_attached(*key, pin))
+		return 0;
+	if (i >= PINS_GONE_MAX)
+		return 1;	/* the rest: the next sweep */
+	g->key[i] = *key;
+	g->n = i + 1;
+	return 0;
+}
+
+/* The pinned mounts the current umount detached (in its namespace). */
+static __always_inline void pins_gone_here(struct pins_gone *g)
+{
+	__builtin_memset(g, 0, sizeof(*g));
+	g->mnt_ns = (__u64)cur_mntns();
+	bpf_for_each_map_elem(&pin_mounts, pin_gone_cb, g, 0);
+}
+
+/* Fill a mount/umount record's pin fields (ns, mount identity). */
+static __always_inline void event_set_pin(struct nsaudit_event *e, const struct nsaudit_pin *pin)
+{
+	e->ns_type = pin->ns_type;
+	e->ns_inum = pin->ns_inum;
+	e->ns_id = pin->ns_id;
+	e->flags |= NSAUDIT_F_HAS_NS | NSAUDIT_F_PIN_EXACT;
+	e->mnt_ns_id = pin->mnt_ns_id;
+	e->mnt_unique = pin->mnt_unique;
+	e->mnt_id = pin->mnt_id;
+}
+
+/* bpf_for_each_map_elem callback of the sweep: pins no longer attached. */
+static long pin_left_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pins_gone *g)
+{
+	__u32 i = g->n;
+
+	if (pin_attached(*key, pin))
+		return 0;
+	if (i >= PINS_GONE_MAX)
+		return 1;	/* the rest: the next sweep */
+	g->key[i] = *key;
+	g->n = i + 1;
+	return 0;
+}
+
+/*
+ * The sweep: every pin whose mount is no longer attached where it was is
+ * written to the iterator (user space makes the umount record with its
+ * cause and deletes the key). Run by user space on its timer. An iter/task
+ * program (iter/bpf_map_elem is refused here) that works once, at the
+ * reader's own thread group leader, which every pass visits exactly once.
+ */
+SEC("iter/task")
+int sweep_pins(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct nsaudit_pin_gone out;
+	struct nsaudit_pin *pin;
+	struct pins_gone g;
+	__u32 i;
+
+	if (!task || task->pid != bpf_get_current_pid_tgid() >> 32 || task->pid != task->tgid)
+		return 0;
+	__builtin_memset(&g, 0, sizeof(g));
+	bpf_for_each_map_elem(&pin_mounts, pin_left_cb, &g, 0);
+	#pragma unroll
+	for (i = 0; i < PINS_GONE_MAX; i++) {
+		pin = i < g.n ? bpf_map_lookup_elem(&pin_mounts, &g.key[i]) : NULL;
+		if (!pin)
+			continue;
+		out.key = g.key[i];
+		out.pin = *pin;
+		bpf_seq_write(ctx->meta->seq, &out, sizeof(out));
+	}
+	return 0;
+}
+
+#endif /* NSAUDIT_PINS_BPF_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * pins.h - a bind-mount pin as the kernel side knows it (pin_mounts map,
+ * sweep_pins iterator), shared by BPF C and user space.
+ */
+#ifndef NSAUDIT_PINS_H
+#define NSAUDIT_PINS_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#define NSAUDIT_PIN_SERIAL_BIT (1ULL << 63)
+
+#endif
+
+struct nsaudit_pin {
+	__u64 mnt_ns;		/* the mount namespace's address (identity while
+				 * the pin lives; never printed) */
+	__u64 mnt_ns_id;	/* its 64-bit id (6.18+), else 0 */
+	__u64 mnt_unique;	/* the mount's mnt_id_unique (6.8+); else a serial
+				 * number of the kernel side with bit 63 set */
+	__u64 ns_id;		/* the pinned namespace: 64-bit id (6.18+) */
+	__u32 ns_inum;		/* ... inode number */
+	__u32 ns_type;		/* ... enum nsaudit_ns_type */
+	__u32 mnt_id;		/* the mount's id (mountinfo's first field) */
+	__u32 mnt_ns_inum;
+};
+
+/* One record of the sweep_pins iterator: a pin no longer attached. */
+struct nsaudit_pin_gone {
+	__u64 key;		/* the pin_mounts key to delete */
+	struct nsaudit_pin pin;
+};
+
+#define NSAUDIT_PIN_SERIAL_BIT (1ULL << 63)
+
+#endif
