@@ -18,10 +18,10 @@
  *
  * A record that is not written (budget spent, ring full, no task storage)
  * is counted per (pid, uid, op, reason) with the actor's comm, in
- * actor_lost; user space turns each count into a lost record that names
- * the actor. The global per-reason counters (lost_reason[]) count the same
- * calls, after the per-actor ones: what could not be attributed (the map
- * full, an entry user space deleted in the same instant) is what user
+ * actor_lost, under the epoch user space set (nsaudit.h); user space turns
+ * each count into a lost record that names the actor. The global
+ * per-reason counters (lost_reason[]) count the same calls, after the
+ * per-actor ones: what could not be attributed (the map full) is what user
  * space finds in the global counter and not in the map, reported as an
  * anonymous lost record. Nothing is silent.
  *
@@ -58,6 +58,14 @@ struct {
 	__type(value, struct nsaudit_actor_lost_val);
 } actor_lost SEC(".maps");
 
+/* The epoch new counts go under (user space flips it, see nsaudit.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} lost_epoch SEC(".maps");
+
 /* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid. LRU: an actor
  * that went quiet long ago is forgotten (and gets its burst back, which a
  * quiet actor has anyway). */
@@ -81,7 +89,11 @@ static __always_inline void count_lost_by(const struct actor *a, __u32 reason, _
 {
 	struct nsaudit_actor_lost_key k = {
 		.pid = a->pid, .uid = a->uid, .op = a->op, .reason = reason };
-	struct nsaudit_actor_lost_val *v = bpf_map_lookup_elem(&actor_lost, &k);
+	struct nsaudit_actor_lost_val *v;
+	__u32 zero = 0, *ep = bpf_map_lookup_elem(&lost_epoch, &zero);
+
+	k.epoch = ep ? *ep & 1 : 0;
+	v = bpf_map_lookup_elem(&actor_lost, &k);
 
 	if (!v) {
 		struct nsaudit_actor_lost_val nv = {};

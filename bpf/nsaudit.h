@@ -202,14 +202,19 @@ struct nsaudit_exe_key {
 /*
  * The kernel's per-actor loss counts (map actor_lost, issue 32): calls of
  * op by thread group pid (uid) that no ring took, for reason (enum
- * nsaudit_lost_reason). User space takes each entry (lookup and delete)
- * and reports it as a lost record naming the actor.
+ * nsaudit_lost_reason), counted under the epoch (0 or 1) user space set in
+ * map lost_epoch. User space flips the epoch once per pass and takes
+ * (lookup and delete) the entries of the other one, which nothing has
+ * written since the previous flip: a count is never added to an entry
+ * that is being deleted.
  */
 struct nsaudit_actor_lost_key {
 	__u32 pid;
 	__u32 uid;
 	__u32 op;
 	__u32 reason;
+	__u32 epoch;
+	__u32 pad;
 };
 
 struct nsaudit_actor_lost_val {

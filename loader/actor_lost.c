@@ -5,27 +5,30 @@
 
 #include "actor_lost.h"
 
-size_t actor_lost_take(int map_fd, struct actor_loss *out, size_t max)
+size_t actor_lost_pass(int map_fd, int epoch_fd, struct actor_loss *out, size_t max)
 {
 	struct nsaudit_actor_lost_key key, next;
+	uint32_t zero = 0, cur = 0, idle;
 	size_t n = 0, i, taken = 0;
 	void *prev = NULL;
 
-	if (map_fd < 0)
+	if (map_fd < 0 || epoch_fd < 0 || bpf_map_lookup_elem(epoch_fd, &zero, &cur))
 		return 0;
+	idle = (cur & 1) ^ 1;
 	/* keys first: deleting while walking would restart the walk */
 	while (n < max && !bpf_map_get_next_key(map_fd, prev, &next)) {
-		out[n++].k = next;
+		if (next.epoch == idle)
+			out[n++].k = next;
 		key = next;
 		prev = &key;
 	}
 	for (i = 0; i < n; i++) {
 		if (bpf_map_lookup_and_delete_elem(map_fd, &out[i].k, &out[i].v))
-			continue;	/* gone meanwhile: its calls stay in the counters */
-		if (!out[i].v.count)
-			continue;
-		out[taken++] = out[i];
+			continue;	/* cannot happen: nothing else deletes */
+		if (out[i].v.count)
+			out[taken++] = out[i];
 	}
+	bpf_map_update_elem(epoch_fd, &zero, &idle, BPF_ANY);
 	return taken;
 }
 

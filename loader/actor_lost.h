@@ -23,13 +23,14 @@ struct actor_loss {
 };
 
 /*
- * Take every entry of the actor_lost map (each read and deleted: the
- * kernel starts a new count for the actor), up to max; returns how many.
- * An increment that races with the delete is not lost: the kernel's
- * per-reason counter has it, and the caller reports what the entries do
- * not explain as anonymous.
+ * One pass over the actor_lost map: take (read and delete) the entries of
+ * the epoch not in use, which nothing has written since the previous pass
+ * made the other one current, then make theirs current (epoch_fd: map
+ * lost_epoch). So a count is never added to an entry being deleted, and a
+ * count appears one pass after it was made. Returns how many were taken
+ * (at most max).
  */
-size_t actor_lost_take(int map_fd, struct actor_loss *out, size_t max);
+size_t actor_lost_pass(int map_fd, int epoch_fd, struct actor_loss *out, size_t max);
 
 /*
  * Fill a lost record (op lost, probe user) for n calls of reason; for an

@@ -49,6 +49,11 @@ struct tracer {
 	int rare_fd;			/* the reserve ring: rare records */
 	int bss_fd;			/* .bss: lost_events, next_kseq */
 	int actor_lost_fd;		/* per-actor lost calls (actor_lost.h) */
+	int lost_epoch_fd;		/* and the epoch they are counted under */
+	/* the kernel's per-reason counters at the previous pass: everything
+	 * in them has been taken from actor_lost by the next one */
+	uint64_t reason_prev[NSAUDIT_LOST_MAX];
+	bool reason_prev_valid;
 	struct actor_loss *losses;	/* one pass of them */
 	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
 	int sweep_link_fd;		/* iter/task sweep_pins: pins that left */
@@ -576,11 +581,11 @@ static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int
  * The kernel counts the calls it could not deliver per actor (pid, uid,
  * comm, op) and reason, and in total per reason: one record per actor's
  * count, so that a reader tells a flooder's losses from root's, and one
- * per reason for what no actor entry explains. The totals are read before
- * the entries: the kernel counts an entry before the total, so everything
- * in the total read is in an entry by then (or was deleted in a race, and
- * is then the anonymous rest). lost_total (arg) is the running total over
- * all reasons (what a restarted recorder resumes from).
+ * per reason for what no actor entry explains (the map was full). A pass
+ * takes the entries counted before the previous pass (actor_lost_pass),
+ * so the totals read at the previous pass are what they add up to; the
+ * rest of those totals is the anonymous part. lost_total (arg) is the
+ * running total over all reasons (what a restarted recorder resumes from).
  */
 static void report_lost(struct tracer *t)
 {
@@ -594,13 +599,32 @@ static void report_lost(struct tracer *t)
 		return;
 	if (bss.lost_events <= t->lost_seen)
 		return;
-	n = t->losses ? actor_lost_take(t->actor_lost_fd, t->losses, ACTOR_LOST_MAX) : 0;
+	n = t->losses ? actor_lost_pass(t->actor_lost_fd, t->lost_epoch_fd, t->losses,
+					ACTOR_LOST_MAX) : 0;
 	for (i = 0; i < n && !t->cb_err; i++)
 		if (t->losses[i].k.reason < NSAUDIT_LOST_MAX)
 			emit_lost(t, &t->losses[i], t->losses[i].k.reason, t->losses[i].v.count);
-	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err; r++)
-		if (bss.lost_reason[r] > t->reason_seen[r])
-			emit_lost(t, NULL, r, bss.lost_reason[r] - t->reason_seen[r]);
+	/* without the per-actor map (older pins), the totals say it all */
+	if (t->actor_lost_fd < 0 || t->lost_epoch_fd < 0) {
+		memcpy(t->reason_prev, bss.lost_reason, sizeof(t->reason_prev));
+		t->reason_prev_valid = true;
+	}
+	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err && t->reason_prev_valid; r++)
+		if (t->reason_prev[r] > t->reason_seen[r])
+			emit_lost(t, NULL, r, t->reason_prev[r] - t->reason_seen[r]);
+	memcpy(t->reason_prev, bss.lost_reason, sizeof(t->reason_prev));
+	t->reason_prev_valid = true;
+}
+
+/* Stopping: passes until everything counted so far has been taken. */
+static void report_lost_final(struct tracer *t)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		report_lost(t);
+		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+	}
 }
 
 /*
@@ -837,6 +861,9 @@ static int pin_all(struct tracer *t, char *err, size_t errlen)
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost") ||
 	    (rc = bpf_map__pin(t->skel->maps.actor_lost, path)))
 		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch") ||
+	    (rc = bpf_map__pin(t->skel->maps.lost_epoch, path)))
+		goto fail;
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts") ||
 	    (rc = bpf_map__pin(t->skel->maps.pin_mounts, path)))
 		goto fail;
@@ -888,6 +915,8 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 	/* optional: pins of an older nsaudit count losses per reason only */
 	pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost");
 	t->actor_lost_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch");
+	t->lost_epoch_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "config");
 	cfg_fd = bpf_obj_get(path);
 	if (t->ring_fd < 0 || t->rare_fd < 0 || t->bss_fd < 0 || cfg_fd < 0 ||
@@ -928,7 +957,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	}
 	t->o = *o;
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
-	t->actor_lost_fd = -1;
+	t->actor_lost_fd = t->lost_epoch_fd = -1;
 	t->losses = calloc(ACTOR_LOST_MAX, sizeof(*t->losses));
 	t->sweep_link_fd = t->pins_fd = -1;
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
@@ -995,6 +1024,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->rare_fd = bpf_map__fd(t->skel->maps.rare);
 	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
 	t->actor_lost_fd = bpf_map__fd(t->skel->maps.actor_lost);
+	t->lost_epoch_fd = bpf_map__fd(t->skel->maps.lost_epoch);
 	if (t->skel->links.flush_held)
 		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
 	if (t->skel->links.sweep_pins)
@@ -1079,6 +1109,7 @@ static bool our_pin(const char *name)
 	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
 	       !strcmp(name, "config") ||
 	       !strcmp(name, "exe_paths") || !strcmp(name, "actor_lost") ||
+	       !strcmp(name, "lost_epoch") ||
 	       !strcmp(name, "pin_mounts") ||
 	       !strncmp(name, "link_", 5);
 }
@@ -1167,7 +1198,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	drain(t);
 	report_vanished_pins(t);
 	report_recursion(t);
-	report_lost(t);
+	report_lost_final(t);
 	report_user_losses(t);
 	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
 		t->cb_err = -ECANCELED;
@@ -1206,6 +1237,8 @@ void tracer_close(struct tracer *t)
 			close(t->bss_fd);
 		if (t->actor_lost_fd >= 0)
 			close(t->actor_lost_fd);
+		if (t->lost_epoch_fd >= 0)
+			close(t->lost_epoch_fd);
 	}
 	free(t->losses);
 	enrich_free(t->en);

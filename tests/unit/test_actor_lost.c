@@ -75,9 +75,9 @@ Test(actor_lost, anonymous_rest_names_nobody)
 	json_object_put(o);
 }
 
-Test(actor_lost, take_without_a_map_takes_nothing)
+Test(actor_lost, a_pass_without_the_maps_takes_nothing)
 {
 	struct actor_loss out[2];
 
-	cr_assert_eq(actor_lost_take(-1, out, 2), 0);
+	cr_assert_eq(actor_lost_pass(-1, -1, out, 2), 0);
 }
