@@ -32,6 +32,21 @@ size_t actor_lost_pass(int map_fd, int epoch_fd, struct actor_loss *out, size_t 
 	return taken;
 }
 
+void actor_lost_pending(int map_fd, uint64_t *pending, unsigned int n)
+{
+	struct nsaudit_actor_lost_key key, next;
+	struct nsaudit_actor_lost_val v;
+	void *prev = NULL;
+
+	memset(pending, 0, n * sizeof(*pending));
+	while (map_fd >= 0 && !bpf_map_get_next_key(map_fd, prev, &next)) {
+		if (next.reason < n && !bpf_map_lookup_elem(map_fd, &next, &v))
+			pending[next.reason] += v.count;
+		key = next;
+		prev = &key;
+	}
+}
+
 void actor_lost_record(struct nsaudit_event *e, const struct actor_loss *a, unsigned int reason,
 		       uint64_t n, uint64_t ts_boot_ns)
 {

@@ -33,6 +33,12 @@ struct actor_loss {
 size_t actor_lost_pass(int map_fd, int epoch_fd, struct actor_loss *out, size_t max);
 
 /*
+ * The counts the map holds now per reason (both epochs, nothing taken):
+ * into pending[0..n-1], zero where none or without a map.
+ */
+void actor_lost_pending(int map_fd, uint64_t *pending, unsigned int n);
+
+/*
  * Fill a lost record (op lost, probe user) for n calls of reason; for an
  * actor's loss (a != NULL) with its pid, uid, comm and op (in ns_refs).
  */

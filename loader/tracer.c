@@ -1067,23 +1067,35 @@ fail:
 /*
  * The log says lost_total calls were reported as lost so far. The kernel's
  * per-reason counters are taken as seen, less the part not yet reported
- * (lost while no recorder ran), which is left to report: the ring first.
+ * (lost while no recorder ran): the per-actor map's entries (reported with
+ * their actor by the next passes) and the rest (anonymous).
  */
 static void tracer_resume_lost(struct tracer *t, uint64_t lost_total)
 {
 	struct nsaudit_bpf__bss bss;
+	uint64_t gap, take, rest, pending[NSAUDIT_LOST_MAX], sum = 0;
 	uint32_t zero = 0;
-	uint64_t gap, take;
 	unsigned int r;
 
 	t->lost_seen = lost_total;
 	if (bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
 		return;
 	gap = bss.lost_events > lost_total ? bss.lost_events - lost_total : 0;
+	/* what the per-actor map still holds will be reported with its actor;
+	 * the rest of the gap (taken by the predecessor, not written) goes
+	 * to the anonymous part, the ring first */
+	actor_lost_pending(t->actor_lost_fd, pending, NSAUDIT_LOST_MAX);
 	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
-		take = gap < bss.lost_reason[r] ? gap : bss.lost_reason[r];
-		t->reason_seen[r] = bss.lost_reason[r] - take;
-		gap -= take;
+		if (pending[r] > bss.lost_reason[r])
+			pending[r] = bss.lost_reason[r];
+		sum += pending[r];
+	}
+	rest = gap > sum ? gap - sum : 0;
+	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
+		take = bss.lost_reason[r] - pending[r];
+		take = rest < take ? rest : take;
+		t->reason_seen[r] = bss.lost_reason[r] - pending[r] - take;
+		rest -= take;
 	}
 }
 
