@@ -57,7 +57,7 @@ static const char *const numeric_keys[] = {
 static const char *const string_keys[] = {
     "time",   "op",	"error",   "ns_type",  "comm",	 "exe",	   "path", "cgroup",
     "via",    "probe",	"ns_name", "old_name", "action", "reason", "why",  "prev_mac",
-    "key_id", "format", "version", "log_id",   "state",	 "run",	   NULL,
+    "key_id", "format", "version", "log_id",   "state",	 "run",	   "lost_op", NULL,
 };
 
 static bool in_list(const char *const *list, const char *k, size_t n)

@@ -781,6 +781,77 @@ run_rate() {
 	rm -rf "$T/log"
 }
 
+# ---------------------------------------------------------------------------
+# the floods of issue 32: for each call an unprivileged user can repeat
+# (tests/helpers/nsflood: open of /proc/self/ns/net, NS_GET_USERNS,
+# PIDFD_GET_NET_NAMESPACE, failed setns, unshare in its own user namespace),
+# nobody floods for RATE_SECS under the default recorder while root makes
+# N_FLOOD_RARE rounds of rare operations (unshare, clone, setns, failed
+# setns, open of another process's ns file, bind mount, umount, pidfd
+# ioctl), each in a fresh child that prints what it did. Samples
+# rare_lost_under_flood_<kind> (root's records that did not arrive with the
+# pid, op and namespace the workload saw) and
+# recorder_cpu_ns_per_flooded_call_<kind> (the recorder's CPU from the
+# flood's start until it went idle, over the flooder's calls).
+NSFLOOD=${NSFLOOD:-$ROOT/$BUILD/helpers/nsflood}
+FLOOD_KINDS="open ioctl pidfd setns_fail unshare"
+N_FLOOD_RARE=20
+
+# flood_rare_missing: root's rare operations (T/rare.out) with no record in
+# the log that says the same (pid, op, namespace, and the child of a clone,
+# the path of a mount)
+flood_rare_missing() {
+	find "$T/log" -type f ! -name '.*' -exec cat {} + 2>/dev/null |
+		jq -r 'select(.op != null and .pid != null) |
+			if .op == "clone" then "clone \(.pid) \(.ns_inum) \(.target_pid)"
+			elif .op == "setns" and (.result // 0) < 0 then "setns_fail \(.pid) \(.ns_inum)"
+			elif .op == "nsfd" and .via == "pidfd" then "pidfd \(.pid) \(.ns_inum)"
+			elif .op == "mount" or .op == "umount" then "\(.op) \(.pid) \(.ns_inum) \(.path)"
+			else "\(.op) \(.pid) \(.ns_inum)" end' 2>/dev/null >"$T/have.keys"
+	awk '{ if ($1 == "clone" || $1 == "mount" || $1 == "umount")
+			print $1, $2, $4, $5
+		else
+			print $1, $2, $4 }' "$T/rare.out" >"$T/want.keys"
+	awk 'NR == FNR { have[$0] = 1; next } !($0 in have) { m++ } END { print m + 0 }' \
+		"$T/have.keys" "$T/want.keys"
+}
+
+run_flood_kinds() {
+	local kind fpid calls miss cpu0 cpu1 total=0
+	if [ ! -x "$NSFLOOD" ] || ! command -v setpriv >/dev/null; then
+		for kind in $FLOOD_KINDS; do
+			na "rare_lost_under_flood_$kind" "n/a ($NSFLOOD or setpriv missing: make test builds the helper)"
+			na "recorder_cpu_ns_per_flooded_call_$kind" "n/a (no flood helper)"
+		done
+		return 0
+	fi
+	mkdir -p "$T/pins"
+	for kind in $FLOOD_KINDS; do
+		wait_quiet
+		start_tool record || continue
+		cpu0=$(proc_cpu_ns "$TOOL_PID")
+		setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$NSFLOOD" flood "$kind" "$RATE_SECS" >"$T/flood.out" 2>&1 &
+		fpid=$!
+		"$NSFLOOD" rare "$N_FLOOD_RARE" \
+			"$(awk -v s="$RATE_SECS" 'BEGIN { printf "%.2f", s * 0.9 }')" "$T/pins" \
+			>"$T/rare.out" 2>&1
+		wait "$fpid"
+		wait_idle "$TOOL_PID" || log "warning: the recorder was still busy 10 s after the $kind flood"
+		cpu1=$(proc_cpu_ns "$TOOL_PID")
+		stop_tool record
+		calls=$(awk '$1 == "calls" { print $2 }' "$T/flood.out")
+		miss=$(flood_rare_missing)
+		sample "rare_lost_under_flood_$kind" "$miss"
+		total=$((total + miss))
+		[ "${calls:-0}" -gt 0 ] && sample "recorder_cpu_ns_per_flooded_call_$kind" \
+			"$(awk -v c="$((cpu1 - cpu0))" -v n="$calls" 'BEGIN { printf "%.1f", c / n }')"
+		log "[round $ROUND/$ROUNDS] $kind flood by nobody: ${calls:-?} calls; $miss of root's $(wc -l <"$T/rare.out") rare records missing"
+		rm -rf "$T/log"
+	done
+	sample rare_lost_under_flood_kinds "$total"
+}
+
 # value NAME: this round's sample of NAME (empty if none)
 # The recorder's user-space half alone (tests/perf/recorder_rate): 1 M
 # synthetic setns records through the enrichment, the formatter, the MAC
@@ -951,6 +1022,7 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 		run_rate 1 flood
 		run_rate 2 flood
 		sample rare_lost_under_flood "$RARE_LOST"
+		run_flood_kinds
 		run_harness
 	fi
 	[ "$RATE_HWM" -gt 0 ] && sample rss_kib "$RATE_HWM"
@@ -981,7 +1053,7 @@ if [ "$HAVE_AUDIT" != 1 ]; then
 fi
 if [ "$HAVE_RECORD" != 1 ]; then
 	for m in max_rate_records_per_s recorder_cpu_ns_per_record recorder_records_per_cpu_s \
-		lost_at_max_nocoalesce rare_lost_under_flood; do
+		lost_at_max_nocoalesce rare_lost_under_flood rare_lost_under_flood_kinds; do
 		na "$m" "$NA_RECORD"
 	done
 fi
@@ -1086,6 +1158,8 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("lost_at_max_coalesced") != null then $m.lost_at_max_coalesced.max == 0 else null end); ""),
 	target("rare_lost_under_flood"; "== 0";
 		(if med("rare_lost_under_flood") != null then $m.rare_lost_under_flood.max == 0 else null end); ""),
+	target("rare_lost_under_flood_kinds"; "== 0 (root under an unprivileged flood of each kind)";
+		(if med("rare_lost_under_flood_kinds") != null then $m.rare_lost_under_flood_kinds.max == 0 else null end); ""),
 	target("max_rate_records_per_s"; ">= 1000000 (wall)";
 		(if med("max_rate_records_per_s") then med("max_rate_records_per_s") >= 1000000 else null end);
 		(if med("max_rate_records_per_s") and med("offered_rate_1p")
@@ -1192,6 +1266,17 @@ def row($k; $what):
 (row("rare_lost_under_flood_1p"; "the same, 1 flooding process") | @tsv),
 (row("rare_lost_under_flood_2p"; "the same, 2 flooding processes") | @tsv),
 (row("flood_lost_2p"; "flood setns not accounted for, 2 flooders (counted in lost records)") | @tsv),
+(row("rare_lost_under_flood_kinds"; "root'"'"'s rare records missing under the floods of every kind (issue 32)") | @tsv),
+(row("rare_lost_under_flood_open"; "root'"'"'s rare records missing under a open flood by nobody") | @tsv),
+(row("recorder_cpu_ns_per_flooded_call_open"; "recorder CPU per flooded call, open flood, ns") | @tsv),
+(row("rare_lost_under_flood_ioctl"; "root'"'"'s rare records missing under a ioctl flood by nobody") | @tsv),
+(row("recorder_cpu_ns_per_flooded_call_ioctl"; "recorder CPU per flooded call, ioctl flood, ns") | @tsv),
+(row("rare_lost_under_flood_pidfd"; "root'"'"'s rare records missing under a pidfd flood by nobody") | @tsv),
+(row("recorder_cpu_ns_per_flooded_call_pidfd"; "recorder CPU per flooded call, pidfd flood, ns") | @tsv),
+(row("rare_lost_under_flood_setns_fail"; "root'"'"'s rare records missing under a setns_fail flood by nobody") | @tsv),
+(row("recorder_cpu_ns_per_flooded_call_setns_fail"; "recorder CPU per flooded call, setns_fail flood, ns") | @tsv),
+(row("rare_lost_under_flood_unshare"; "root'"'"'s rare records missing under a unshare flood by nobody") | @tsv),
+(row("recorder_cpu_ns_per_flooded_call_unshare"; "recorder CPU per flooded call, unshare flood, ns") | @tsv),
 (row("rss_kib"; "recorder VmHWM at max rate, KiB") | @tsv),
 (row("attach_ms"; "nsaudit record start to ready, ms") | @tsv),
 (row("attach_ms_trace"; "nsaudit trace start to ready, ms") | @tsv),

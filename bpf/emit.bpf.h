@@ -4,16 +4,19 @@
  *
  *   event_ns()      filter (op, type), reserve, fill actor and namespace:
  *                   for records that go out at once (paths, fork, ns_free)
- *   commit_key()    for the short records of a thread's own syscalls
- *                   (setns, unshare, nsfd, failed clone): coalesced with
- *                   the thread's previous record when identical
+ *   commit_key()    for the records of a thread's own syscalls (setns,
+ *                   unshare, nsfd, query, failed clone; open with its
+ *                   path: commit_path()): coalesced with the thread's
+ *                   previous record when identical
  *   held_flush()    send a thread's held (coalesced) record
  *
  * Two rings: "events" for successful setns (the only record a process can
  * make at millions per second) and "rare" for everything else, so a setns
- * flood cannot crowd out an unshare, a mount or a failure. Every record the
- * rings cannot take is counted per reason in lost_reason[] (calls, not
- * records: a coalesced record that is lost counts its repeat).
+ * flood cannot crowd out an unshare, a mount or a failure. Past a fill
+ * threshold each ring takes records only from actors with budget left
+ * (actor_budget.bpf.h). Every record the rings do not take is counted per
+ * actor and reason (calls, not records: a coalesced record that is lost
+ * counts its repeat).
  *
  * Included once, by nsaudit.bpf.c.
  */
@@ -46,8 +49,12 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 18); /* the reserve: rare records only (RSS) */
+	/* the reserve: rare records only; room for ~1,500 whole records,
+	 * half of it shared by budget (issue 32) */
+	__uint(max_entries, 1 << 20);
 } rare SEC(".maps");
+
+#include "actor_budget.bpf.h"
 
 /* The part of a record coalescing compares: struct nsaudit_event from op
  * up to path, same layout (checked below). */
@@ -120,6 +127,7 @@ struct tstate {
 	 * another CPU) and the held record */
 	__u64 held_state;   /* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */
 	__u64 held_jiffies; /* the tick of the held last_ts_boot_ns */
+	__u64 held_has_path; /* the held record has a path (in held_path) */
 	/* the held record: the short prefix of a struct nsaudit_event, all a
 	 * coalesced record has (the start-up snapshot gives every thread alive
 	 * then a tstate: half the size of a whole record is half the kernel
@@ -137,12 +145,30 @@ struct {
 	__type(value, struct tstate);
 } tstate SEC(".maps");
 
-static __always_inline void count_lost(__u32 reason, __u64 n)
-{
-	if (reason < NSAUDIT_LOST_MAX)
-		__sync_fetch_and_add(&lost_reason[reason], n);
-	__sync_fetch_and_add(&lost_events, n);
-}
+/* A record's path (open), whole words: compared and copied as such. */
+struct path_buf {
+	__u64 w[NSAUDIT_PATH_LEN / 8];
+};
+
+/*
+ * The path of a thread's held record, when it has one: its own task
+ * storage, made only for threads that repeat opens of nsfs files, so that
+ * every other thread's tstate stays short.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct path_buf);
+} held_path SEC(".maps");
+
+/* Where a call's path is read (too big for the stack next to its key). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct path_buf);
+} path_scratch SEC(".maps");
 
 static __always_inline bool op_wanted(__u32 op)
 {
@@ -167,14 +193,18 @@ static __always_inline bool is_rare(__u32 op, __s32 result)
 	return op != NSAUDIT_OP_SETNS || result != 0;
 }
 
-/* This thread's state, created if needed; a failure is counted. */
-static __always_inline struct tstate *tstate_get(void)
+/* This thread's state, created if needed; a failure is counted (the call
+ * of op could not be followed). */
+static __always_inline struct tstate *tstate_get(__u32 op)
 {
 	struct tstate *ts = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0,
 						 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct actor a;
 
-	if (!ts)
-		count_lost(NSAUDIT_LOST_STORAGE, 1);
+	if (!ts) {
+		actor_current(&a, op);
+		count_lost_by(&a, NSAUDIT_LOST_STORAGE, 1);
+	}
 	return ts;
 }
 
@@ -245,17 +275,31 @@ static __always_inline void event_submit(struct nsaudit_event *e)
 		ring_submit(&events, wakeup_bytes, e);
 }
 
-/* Space for one record of size bytes in the ring its kind goes to. */
-static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 size, __u64 calls)
+/*
+ * Space for one record of size bytes in the ring its kind goes to, if the
+ * actor's budget allows (actor_budget.bpf.h); what is not written is
+ * counted for the actor: calls, the record's repeat.
+ */
+static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 size, __u64 calls,
+							  const struct actor *a)
 {
-	struct nsaudit_event *e;
+	struct nsaudit_event *e = NULL;
 
-	if (rare_rec)
+	if (rare_rec) {
+		if (!budget_ok(&rare, rare_budget_bytes, a)) {
+			count_lost_by(a, NSAUDIT_LOST_BUDGET, calls);
+			return NULL;
+		}
 		e = bpf_ringbuf_reserve(&rare, size, 0);
-	else
+	} else {
+		if (!budget_ok(&events, main_budget_bytes, a)) {
+			count_lost_by(a, NSAUDIT_LOST_BUDGET, calls);
+			return NULL;
+		}
 		e = bpf_ringbuf_reserve(&events, size, 0);
+	}
 	if (!e)
-		count_lost(rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
+		count_lost_by(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
 	return e;
 }
 
@@ -278,17 +322,27 @@ static __always_inline void copy_words(void *dst, const void *src, int n)
  * Send the thread's held record (the caller owns the slot); a full ring
  * counts its calls as lost.
  */
-static __always_inline void held_send(struct tstate *ts)
+static __always_inline void held_send(struct tstate *ts, struct path_buf *hp)
 {
-	struct nsaudit_event *e;
+	struct nsaudit_event *h = HELD(ts), *e;
+	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .comm = h->comm };
+	bool rare_rec = is_rare(h->op, h->result);
 
-	e = ring_reserve(is_rare(HELD(ts)->op, HELD(ts)->result), NSAUDIT_EVENT_SHORT,
-			 HELD(ts)->repeat ?: 1);
-	if (e) {
-		copy_words(e, HELD(ts), NSAUDIT_EVENT_SHORT);
-		e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
-		event_submit(e);
+	/* two reservations of constant sizes: the verifier wants one */
+	if (ts->held_has_path && hp) {
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a);
+		if (!e)
+			return;
+		copy_words(e, h, NSAUDIT_EVENT_SHORT);
+		copy_words(e->path, hp, NSAUDIT_PATH_LEN);
+	} else {
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a);
+		if (!e)
+			return;
+		copy_words(e, h, NSAUDIT_EVENT_SHORT);
 	}
+	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
+	event_submit(e);
 }
 
 /*
@@ -297,22 +351,32 @@ static __always_inline void held_send(struct tstate *ts)
  * time) short. 6.1's rules for them: scalar return, pointer arguments are
  * memory of the pointee's size that may be NULL (checked first thing).
  */
-__noinline int held_flush(struct tstate *ts)
+__noinline int held_flush(struct tstate *ts, struct path_buf *hp)
 {
 	if (!ts)
 		return 0;
 	if (__sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_FLUSHER) != HELD_IDLE)
 		return 0;
-	held_send(ts);
+	held_send(ts, hp);
 	__sync_val_compare_and_swap(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
 	return 0;
+}
+
+/* Send a task's held record (its path, if any, from held_path). */
+static __always_inline void held_flush_task(struct task_struct *task)
+{
+	struct tstate *ts = bpf_task_storage_get(&tstate, task, 0, 0);
+
+	if (ts && ts->held_state == HELD_IDLE)
+		held_flush(ts, ts->held_has_path ? bpf_task_storage_get(&held_path, task, 0, 0)
+						  : NULL);
 }
 
 /* Before any other record of the current thread: its held one goes first. */
 static __always_inline void held_flush_current(void)
 {
 	if (coalesce)
-		held_flush(bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0));
+		held_flush_task(bpf_get_current_task_btf());
 }
 
 /*
@@ -323,9 +387,11 @@ static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe
 							   bool rare_rec)
 {
 	struct nsaudit_event *e;
+	struct actor a;
 
 	held_flush_current();
-	e = ring_reserve(rare_rec, size, 1);
+	actor_current(&a, op);
+	e = ring_reserve(rare_rec, size, 1, &a);
 	if (!e)
 		return NULL;
 	__builtin_memset(e, 0, NSAUDIT_EVENT_SHORT);
@@ -412,61 +478,129 @@ static __always_inline void short_fill(struct nsaudit_event *e, const struct ev_
 	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
 }
 
-/*
- * A short record of the current thread's own syscall, described by its key
- * (refs: the namespace's reference count, kept from the first call). If it
- * is identical to the thread's held record, that one counts one more call;
- * else the held one is sent and this one is held. Without coalescing, or
- * when the reader's flush holds the slot right now, it is sent at once.
- */
-__noinline int commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
+static __always_inline bool path_equal(const struct path_buf *a, const struct path_buf *b)
+{
+	__u64 diff = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < NSAUDIT_PATH_LEN / 8; i++)
+		diff |= a->w[i] ^ b->w[i];
+	return diff == 0;
+}
+
+/* The held record counts one more call: the clock is read for the first
+ * repeat and then once per tick (jiffies), not per call: on a VM's
+ * kvm-clock one read costs more than the rest of the repeat (~125 ns,
+ * bpf_stats on 6.18). last_ts_boot_ns is so the last call to within one
+ * tick (1/HZ), never after it, and after ts_boot_ns. */
+static __always_inline void held_repeat(struct tstate *ts)
+{
+	__u64 j = bpf_jiffies64();
+
+	if (HELD(ts)->repeat == 1 || j != ts->held_jiffies) {
+		HELD(ts)->last_ts_boot_ns = bpf_ktime_get_boot_ns();
+		ts->held_jiffies = j;
+	}
+	HELD(ts)->repeat++;
+}
+
+/* One record sent at once (no coalescing, or the held slot is busy). */
+static __always_inline void rec_direct(const struct ev_key *k, __u32 refs,
+				       const struct path_buf *path)
 {
 	struct nsaudit_event *e;
-	__u64 st, now, j;
+	struct actor a;
+	__u64 now = bpf_ktime_get_boot_ns();
 
-	if (!ts || !k)
+	actor_current(&a, k->op);
+	if (path) {
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a);
+		if (!e)
+			return;
+		copy_words(e->path, path, NSAUDIT_PATH_LEN);
+	} else {
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a);
+		if (!e)
+			return;
+	}
+	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1);
+	event_submit(e);
+}
+
+/*
+ * A record of the current thread's own syscall, described by its key
+ * (refs: the namespace's reference count, kept from the first call) and,
+ * for an open, its path. If it is identical to the thread's held record
+ * (key and path), that one counts one more call; else the held one is
+ * sent and this one is held. Without coalescing, without a thread state
+ * (ts NULL) or a place for the path (hp NULL), or when the reader's flush
+ * holds the slot right now, it is sent at once. hp: the thread's
+ * held_path, needed when the held record or this one has a path.
+ */
+__noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
+			  const struct path_buf *path, struct path_buf *hp)
+{
+	__u64 st;
+
+	if (!k)
 		return 0;
-	if (!coalesce)
-		goto direct;
+	if (!coalesce || !ts || (path && !hp))
+		goto direct;	/* (no held_path: storage failed, rare enough to
+				 * accept that the held record goes after it) */
 	st = __sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_OWNER);
 	if (st == HELD_IDLE) {
-		if (key_equal(HELD(ts), k)) {
-			/*
-			 * A repeat: the clock is read for the first repeat and
-			 * then once per tick (jiffies), not per call: on a VM's
-			 * kvm-clock one read costs more than the rest of the
-			 * repeat (~125 ns, bpf_stats on 6.18). last_ts_boot_ns
-			 * is so the last call to within one tick (1/HZ), never
-			 * after it, and after ts_boot_ns.
-			 */
-			j = bpf_jiffies64();
-			if (HELD(ts)->repeat == 1 || j != ts->held_jiffies) {
-				HELD(ts)->last_ts_boot_ns = bpf_ktime_get_boot_ns();
-				ts->held_jiffies = j;
-			}
-			HELD(ts)->repeat++;
+		if (key_equal(HELD(ts), k) && ts->held_has_path == (path != NULL) &&
+		    (!path || path_equal(hp, path))) {
+			held_repeat(ts);
 			__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
 			return 0;
 		}
 		/* a change: the held record goes, this one takes its place */
-		held_send(ts);
+		held_send(ts, hp);
 	} else if (st != HELD_EMPTY || __sync_val_compare_and_swap(&ts->held_state, HELD_EMPTY,
 								   HELD_OWNER) != HELD_EMPTY) {
 		goto direct; /* the reader's flush is at it */
 	}
-	now = bpf_ktime_get_boot_ns();
-	short_fill(HELD(ts), k, now, refs, 0);
+	short_fill(HELD(ts), k, bpf_ktime_get_boot_ns(), refs, 0);
+	ts->held_has_path = path != NULL;
+	if (path && hp)
+		copy_words(hp, path, NSAUDIT_PATH_LEN);
 	ts->held_jiffies = bpf_jiffies64();
 	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
 	return 0;
 direct:
-	now = bpf_ktime_get_boot_ns();
-	e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1);
-	if (!e)
-		return 0;
-	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1);
-	event_submit(e);
+	rec_direct(k, refs, path);
 	return 0;
+}
+
+/* A short record of the current thread's own syscall (see commit_rec). */
+static __always_inline void commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
+{
+	struct path_buf *hp = NULL;
+
+	if (ts && ts->held_has_path)
+		hp = bpf_task_storage_get(&held_path, bpf_get_current_task_btf(), 0, 0);
+	commit_rec(ts, k, refs, NULL, hp);
+}
+
+/*
+ * A record with a path (open) of the current thread: coalesced like the
+ * short ones, its path kept in the thread's held_path (made here, the
+ * first time the thread repeats such a call).
+ */
+static __always_inline void commit_path(const struct ev_key *k, __u32 refs,
+					const struct path_buf *path)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct tstate *ts = NULL;
+	struct path_buf *hp = NULL;
+
+	if (coalesce) {
+		ts = bpf_task_storage_get(&tstate, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		hp = bpf_task_storage_get(&held_path, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	}
+	commit_rec(ts, k, refs, path, hp);
 }
 
 /* A key for op by the current thread, the rest zero. */

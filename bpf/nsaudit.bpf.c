@@ -360,7 +360,7 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 
 	if (!op_wanted(NSAUDIT_OP_SETNS))
 		return;
-	ts = tstate_get();
+	ts = tstate_get(NSAUDIT_OP_SETNS);
 	if (!ts)
 		return;
 	setns_target(ts, fd, flags, probe);
@@ -531,7 +531,7 @@ static __always_inline void setns_exit_alone(long ret)
 		}
 		return;
 	}
-	ts = tstate_get();
+	ts = tstate_get(NSAUDIT_OP_SETNS);
 	if (!ts) {
 		if (ret == 0)
 			birth_forget();
@@ -591,7 +591,7 @@ int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
 
 	if (!mask || !op_wanted(NSAUDIT_OP_UNSHARE))
 		return 0;
-	ts = tstate_get();
+	ts = tstate_get(NSAUDIT_OP_UNSHARE);
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_UNSHARE;
@@ -618,7 +618,7 @@ int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
 		 * as lost if it cannot be) */
 		if (setns_exit_only && ctx->ret == 0) {
 			if (!ts)
-				ts = tstate_get();
+				ts = tstate_get(NSAUDIT_OP_UNSHARE);
 			if (!ts) {
 				birth_forget();
 				return 0;
@@ -648,7 +648,7 @@ static __always_inline void clone_enter(__u64 flags)
 
 	if (!mask || !op_wanted(NSAUDIT_OP_CLONE))
 		return;
-	ts = tstate_get();
+	ts = tstate_get(NSAUDIT_OP_CLONE);
 	if (!ts)
 		return;
 	ts->p.op = NSAUDIT_OP_CLONE;
@@ -741,14 +741,16 @@ int tp_exit_clone3(struct trace_event_raw_sys_exit *ctx)
 
 /*
  * An nsfs fd the current syscall returned: a record (op nsfd, via how) and
- * its origin remembered for a later setns.
+ * its origin remembered for a later setns. Coalesced (a loop of ioctl +
+ * close makes the same record again and again); ts may be NULL.
  */
-static __always_inline void nsfs_fd_made(long fd, __u32 via, __u64 arg, __s32 target_pid)
+static __always_inline void nsfs_fd_made(struct tstate *ts, long fd, __u32 via, __u64 arg,
+					 __s32 target_pid)
 {
-	struct nsaudit_event *e;
 	struct ns_common *ns;
 	struct file *file;
-	__u32 inum;
+	struct ev_key k;
+	__u32 type;
 
 	if (fd < 0)
 		return;
@@ -756,17 +758,19 @@ static __always_inline void nsfs_fd_made(long fd, __u32 via, __u64 arg, __s32 ta
 	if (!file || !file_is_nsfs(file))
 		return;
 	ns = file_ns(file);
-	inum = BPF_CORE_READ(ns, inum);
-	note_origin(file, via, inum);
-	e = event_ns(NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_SYSCALLS, ns_type(ns), ns,
-		     NSAUDIT_EVENT_SHORT, true);
-	if (!e)
+	key_init(&k, NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_SYSCALLS);
+	ns_ident(ns, &k.ns_inum, &k.ns_id);
+	note_origin(file, via, k.ns_inum);
+	type = ns_type(ns);
+	if (!op_wanted(NSAUDIT_OP_NSFD) || !type_wanted(type))
 		return;
-	e->fd = fd;
-	e->via = via;
-	e->arg = arg;
-	e->target_pid = target_pid;
-	event_submit(e);
+	k.ns_type = type;
+	k.flags |= NSAUDIT_F_HAS_NS;
+	k.fd = fd;
+	k.via = via;
+	k.arg = arg;
+	k.target_pid = target_pid;
+	commit_key(ts, &k, ns_refcount(ns));
 }
 
 /*
@@ -798,7 +802,7 @@ int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 	} else {
 		return 0;
 	}
-	ts = tstate_get();
+	ts = tstate_get(NSAUDIT_OP_NSFD);
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NSFD;
@@ -883,7 +887,7 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 		commit_key(ts, &k, 0);
 		return 0;
 	}
-	nsfs_fd_made(ctx->ret, via, cmd, ts->p.args[0]);
+	nsfs_fd_made(ts, ctx->ret, via, cmd, ts->p.args[0]);
 	return 0;
 }
 
@@ -896,7 +900,7 @@ int tp_enter_pidfd_getfd(struct trace_event_raw_sys_enter *ctx)
 
 	if (!op_wanted(NSAUDIT_OP_NSFD))
 		return 0;
-	ts = tstate_get();
+	ts = tstate_get(NSAUDIT_OP_NSFD);
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
@@ -917,7 +921,7 @@ int tp_exit_pidfd_getfd(struct trace_event_raw_sys_exit *ctx)
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
-	nsfs_fd_made(ctx->ret, NSAUDIT_VIA_PIDFD_GETFD, ts->p.arg, ts->p.args[0]);
+	nsfs_fd_made(ts, ctx->ret, NSAUDIT_VIA_PIDFD_GETFD, ts->p.arg, ts->p.args[0]);
 	return 0;
 }
 
@@ -927,7 +931,9 @@ int tp_exit_open_by_handle_at(struct trace_event_raw_sys_exit *ctx)
 {
 	if (ctx->ret < 0 || !op_wanted(NSAUDIT_OP_NSFD))
 		return 0;
-	nsfs_fd_made(ctx->ret, NSAUDIT_VIA_HANDLE, 0, 0);
+	nsfs_fd_made(bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0,
+					  BPF_LOCAL_STORAGE_GET_F_CREATE),
+		     ctx->ret, NSAUDIT_VIA_HANDLE, 0, 0);
 	return 0;
 }
 
@@ -1073,7 +1079,7 @@ int flush_held(struct bpf_iter__task *ctx)
 
 	if (!task)
 		return 0;
-	held_flush(bpf_task_storage_get(&tstate, task, 0, 0));
+	held_flush_task(task);
 	return 0;
 }
 
@@ -1131,6 +1137,27 @@ static __always_inline const char *open_path_arg(void)
 	return (const char *)(v & OPEN_PTR_MASK);
 }
 
+/*
+ * The path of the open being exited, zero-padded (so that two records'
+ * paths compare word by word), in this CPU's scratch; NULL only if the
+ * scratch is missing. An unreadable path is an empty one.
+ */
+static __always_inline const struct path_buf *open_path_read(const char *upath)
+{
+	__u32 zero = 0;
+	struct path_buf *pb = bpf_map_lookup_elem(&path_scratch, &zero);
+	int i;
+
+	if (!pb)
+		return NULL;
+#pragma unroll
+	for (i = 0; i < NSAUDIT_PATH_LEN / 8; i++)
+		pb->w[i] = 0;
+	if (upath)
+		bpf_probe_read_user_str(pb, sizeof(*pb), upath);
+	return pb;
+}
+
 #define NSAUDIT_EPERM	1
 #define NSAUDIT_EACCES	13
 /* "/proc/" + "4194304/task/4194304" + "/ns/": where "/ns/" can start */
@@ -1146,7 +1173,7 @@ static __always_inline void handle_open_denied(long ret)
 {
 	const char *upath = open_path_arg();
 	char head[PROC_NS_SCAN + 4] = {};
-	struct nsaudit_event *e;
+	struct ev_key k;
 	bool ns_dir = false;
 	int i;
 
@@ -1161,13 +1188,10 @@ static __always_inline void handle_open_denied(long ret)
 			ns_dir = true;
 	if (!ns_dir)
 		return;
-	e = event_reserve(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS, NSAUDIT_EVENT_PATH, true);
-	if (!e)
-		return;
-	e->result = ret;
-	e->via = NSAUDIT_VIA_PROC;
-	bpf_probe_read_user_str(e->path, sizeof(e->path), upath);
-	event_submit(e);
+	key_init(&k, NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
+	k.result = ret;
+	k.via = NSAUDIT_VIA_PROC;
+	commit_path(&k, 0, open_path_read(upath));
 }
 
 /*
@@ -1176,10 +1200,10 @@ static __always_inline void handle_open_denied(long ret)
  */
 static __always_inline int handle_open_exit(long ret)
 {
-	struct nsaudit_event *e;
 	struct ns_common *ns;
 	struct file *file;
-	const char *upath;
+	struct ev_key k;
+	__u32 type;
 
 	if (ret < 0) {
 		if (ret == -NSAUDIT_EACCES || ret == -NSAUDIT_EPERM)
@@ -1190,16 +1214,16 @@ static __always_inline int handle_open_exit(long ret)
 	if (!file || !file_is_nsfs(file))
 		return 0;
 	ns = file_ns(file);
-	e = event_ns(NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS, ns_type(ns), ns,
-		     NSAUDIT_EVENT_PATH, true);
-	if (!e)
+	type = ns_type(ns);
+	if (!op_wanted(NSAUDIT_OP_OPEN) || !type_wanted(type))
 		return 0;
-	e->fd = ret;
-	e->via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
-	upath = open_path_arg();
-	if (upath)
-		bpf_probe_read_user_str(e->path, sizeof(e->path), upath);
-	event_submit(e);
+	key_init(&k, NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
+	k.ns_type = type;
+	ns_ident(ns, &k.ns_inum, &k.ns_id);
+	k.flags |= NSAUDIT_F_HAS_NS;
+	k.fd = ret;
+	k.via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
+	commit_path(&k, ns_refcount(ns), open_path_read(open_path_arg()));
 	return 0;
 }
 
@@ -1350,7 +1374,7 @@ int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
 	if (!(flags & (MS_BIND | MS_MOVE)) || (flags & MS_REMOUNT) ||
 	    !op_wanted(NSAUDIT_OP_MOUNT))
 		return 0;
-	ts = tstate_get();
+	ts = tstate_get(NSAUDIT_OP_MOUNT);
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_MOUNT;
@@ -1444,7 +1468,7 @@ int tp_enter_move_mount(struct trace_event_raw_sys_enter *ctx)
 
 	if (!op_wanted(NSAUDIT_OP_MOUNT))
 		return 0;
-	ts = tstate_get();
+	ts = tstate_get(NSAUDIT_OP_MOUNT);
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_MOUNT;
@@ -1518,7 +1542,7 @@ int tp_enter_umount(struct trace_event_raw_sys_enter *ctx)
 
 	if (!op_wanted(NSAUDIT_OP_UMOUNT))
 		return 0;
-	ts = tstate_get();
+	ts = tstate_get(NSAUDIT_OP_UMOUNT);
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_UMOUNT;

@@ -113,6 +113,8 @@ enum nsaudit_lost_reason {
 	NSAUDIT_LOST_RARE_RING,	/* the reserve ring (rare records) was full */
 	NSAUDIT_LOST_STORAGE,	/* no per-thread state could be allocated:
 				 * the call could not be followed to its exit */
+	NSAUDIT_LOST_BUDGET,	/* the ring was past its fill threshold and the
+				 * actor (tgid or uid) had spent its budget */
 	NSAUDIT_LOST_MAX,
 };
 
@@ -136,7 +138,9 @@ struct nsaudit_event {
 	__u64 count;		/* OP_LOST: records (calls) lost */
 	__u64 exe_ino;		/* the actor's executable: inode ... */
 	__u32 exe_dev;		/* ... and kernel dev_t of its file system */
-	__u32 ns_refs;		/* reference count where the hook can see it */
+	__u32 ns_refs;		/* reference count where the hook can see it;
+				 * OP_LOST: the op whose calls were lost
+				 * (enum nsaudit_op; 0: not known, any) */
 	__u32 ppid;
 	__u32 uid;
 	__u32 euid;
@@ -194,6 +198,29 @@ struct nsaudit_exe_key {
 #define NSAUDIT_EVENT_PATH  __builtin_offsetof(struct nsaudit_event, src_path)
 /* The part coalescing compares: op up to path. */
 #define NSAUDIT_EVENT_KEY   __builtin_offsetof(struct nsaudit_event, op)
+
+/*
+ * The kernel's per-actor loss counts (map actor_lost, issue 32): calls of
+ * op by thread group pid (uid) that no ring took, for reason (enum
+ * nsaudit_lost_reason), counted under the epoch (0 or 1) user space set in
+ * map lost_epoch. User space flips the epoch once per pass and takes
+ * (lookup and delete) the entries of the other one, which nothing has
+ * written since the previous flip: a count is never added to an entry
+ * that is being deleted.
+ */
+struct nsaudit_actor_lost_key {
+	__u32 pid;
+	__u32 uid;
+	__u32 op;
+	__u32 reason;
+	__u32 epoch;
+	__u32 pad;
+};
+
+struct nsaudit_actor_lost_val {
+	__u64 count;
+	char comm[NSAUDIT_COMM_LEN];
+};
 
 /* One process as the startup snapshot (iter/task) saw it. */
 struct nsaudit_task_snap {

@@ -28,8 +28,8 @@ const char *nstype_name(unsigned int type);
  * it would have recorded were not seen at all. The cause names the program.
  */
 #define NSAUDIT_LOST_RECURSION 101
-/* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage";
- * NSAUDIT_LOST_SINK: "sink"; NSAUDIT_LOST_RECURSION: "recursion". */
+/* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage",
+ * "actor_budget"; NSAUDIT_LOST_SINK: "sink"; NSAUDIT_LOST_RECURSION: "recursion". */
 const char *lost_reason_name(unsigned int reason);
 /* enum nsaudit_ns_type for a name, or -1. */
 int nstype_from_name(const char *name);

@@ -72,6 +72,8 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " count=%lld", (long long)v);
 	if ((s = get_str(rec, "reason")))
 		fprintf(f, " reason=%s", s);
+	if ((s = get_str(rec, "lost_op")))
+		fprintf(f, " lost_op=%s", s);
 	if (get_i64(rec, "repeat", &v))
 		fprintf(f, " x%lld", (long long)v);
 	if (get_i64(rec, "pid", &v)) {

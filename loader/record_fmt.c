@@ -144,6 +144,14 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	    e->probe == NSAUDIT_PROBE_TP_SYSCALLS && e->via != NSAUDIT_VIA_PIDFD_GETFD &&
 	    e->via != NSAUDIT_VIA_HANDLE)
 		audit_f_u64(f, "ioctl", e->arg);
+	if (e->op == NSAUDIT_OP_LOST && e->pid) {
+		/* whose calls were lost (issue 32): the flooder's or root's */
+		audit_f_u64(f, "pid", e->pid);
+		audit_f_u64(f, "uid", e->uid);
+		name(f, "comm", e->comm, sizeof(e->comm));
+		if (op_name(e->ns_refs))
+			str(f, "lost_op", op_name(e->ns_refs));
+	}
 	if (e->op == NSAUDIT_OP_LOST) {
 		str(f, "reason", lost_reason_name(e->lost_reason) ?: "?");
 		audit_f_u64(f, "count", e->count);
@@ -166,7 +174,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		str(f, "cause", x->cause);
 	if (e->kseq)
 		audit_f_u64(f, "kseq", e->kseq);
-	if (e->ns_refs)
+	if (e->ns_refs && e->op != NSAUDIT_OP_LOST)
 		audit_f_u64(f, "ns_refs", e->ns_refs);
 	str(f, "probe", probe_name(e->probe) ?: "unknown");
 }

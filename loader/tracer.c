@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "actor_lost.h"
 #include "bpf_log.h"
 #include "enrich.h"
 #include "record_fmt.h"
@@ -55,6 +56,13 @@ struct tracer {
 	int ring_fd;
 	int rare_fd;			/* the reserve ring: rare records */
 	int bss_fd;			/* .bss: lost_events, next_kseq */
+	int actor_lost_fd;		/* per-actor lost calls (actor_lost.h) */
+	int lost_epoch_fd;		/* and the epoch they are counted under */
+	/* the kernel's per-reason counters at the previous pass: everything
+	 * in them has been taken from actor_lost by the next one */
+	uint64_t reason_prev[NSAUDIT_LOST_MAX];
+	bool reason_prev_valid;
+	struct actor_loss *losses;	/* one pass of them */
 	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
 	int sweep_link_fd;		/* iter/task sweep_pins: pins that left */
 	int pins_fd;			/* pin_mounts: the kernel side's pins */
@@ -78,7 +86,8 @@ struct tracer {
 	char hooks[768];
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
-	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[] */
+	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[]: reported,
+						 * per actor or anonymous */
 	struct tracer_stats stats;
 	struct tracer_callbacks cb;
 	void *ctx;
@@ -558,15 +567,40 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	return 0;
 }
 
+/* One lost record: an actor's (a) or an anonymous remainder (a NULL). */
+static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int r, uint64_t n)
+{
+	struct nsaudit_event e;
+	struct event_extra x = { 0 };
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	actor_lost_record(&e, a, r, n, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+	t->reason_seen[r] += n;
+	t->lost_seen += n;
+	e.arg = t->lost_seen;
+	t->stats.lost += n;
+	x.seq = ++t->seq;
+	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
+	if (t->cb.on_event(t->ctx, &e, &x) < 0)
+		t->cb_err = -ECANCELED;
+}
+
 /*
- * The kernel counts, per reason, the calls it could not deliver: say so, as
- * one record per reason. lost_total is the kernel's running total over all
- * reasons (what a restarted recorder resumes from).
+ * The kernel counts the calls it could not deliver per actor (pid, uid,
+ * comm, op) and reason, and in total per reason: one record per actor's
+ * count, so that a reader tells a flooder's losses from root's, and one
+ * per reason for what no actor entry explains (the map was full). A pass
+ * takes the entries counted before the previous pass (actor_lost_pass),
+ * so the totals read at the previous pass are what they add up to; the
+ * rest of those totals is the anonymous part. lost_total (arg) is the
+ * running total over all reasons (what a restarted recorder resumes from).
  */
 static void report_lost(struct tracer *t)
 {
 	struct nsaudit_bpf__bss bss;
 	uint32_t zero = 0;
+	size_t i, n;
 	unsigned int r;
 
 	/* through the map, not the skeleton's mmap: pinned reuse has no skeleton */
@@ -574,29 +608,31 @@ static void report_lost(struct tracer *t)
 		return;
 	if (bss.lost_events <= t->lost_seen)
 		return;
-	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err; r++) {
-		struct nsaudit_event e = { 0 };
-		struct event_extra x = { 0 };
-		struct timespec ts;
+	n = t->losses ? actor_lost_pass(t->actor_lost_fd, t->lost_epoch_fd, t->losses,
+					ACTOR_LOST_MAX) : 0;
+	for (i = 0; i < n && !t->cb_err; i++)
+		if (t->losses[i].k.reason < NSAUDIT_LOST_MAX)
+			emit_lost(t, &t->losses[i], t->losses[i].k.reason, t->losses[i].v.count);
+	/* without the per-actor map (older pins), the totals say it all */
+	if (t->actor_lost_fd < 0 || t->lost_epoch_fd < 0) {
+		memcpy(t->reason_prev, bss.lost_reason, sizeof(t->reason_prev));
+		t->reason_prev_valid = true;
+	}
+	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err && t->reason_prev_valid; r++)
+		if (t->reason_prev[r] > t->reason_seen[r])
+			emit_lost(t, NULL, r, t->reason_prev[r] - t->reason_seen[r]);
+	memcpy(t->reason_prev, bss.lost_reason, sizeof(t->reason_prev));
+	t->reason_prev_valid = true;
+}
 
-		if (bss.lost_reason[r] <= t->reason_seen[r])
-			continue;
-		clock_gettime(CLOCK_BOOTTIME, &ts);
-		e.op = NSAUDIT_OP_LOST;
-		e.ns_type = NSAUDIT_NS_UNKNOWN;
-		e.fd = -1;
-		e.probe = NSAUDIT_PROBE_USER;
-		e.lost_reason = r;
-		e.count = bss.lost_reason[r] - t->reason_seen[r];
-		t->reason_seen[r] = bss.lost_reason[r];
-		t->lost_seen += e.count;
-		e.arg = t->lost_seen;
-		t->stats.lost += e.count;
-		x.seq = ++t->seq;
-		x.realtime_ns =
-			enrich_realtime(t->en, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
-		if (t->cb.on_event(t->ctx, &e, &x) < 0)
-			t->cb_err = -ECANCELED;
+/* Stopping: passes until everything counted so far has been taken. */
+static void report_lost_final(struct tracer *t)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		report_lost(t);
+		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 	}
 }
 
@@ -847,6 +883,12 @@ static int pin_all(struct tracer *t, char *err, size_t errlen)
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths") ||
 	    (rc = bpf_map__pin(t->skel->maps.exe_paths, path)))
 		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost") ||
+	    (rc = bpf_map__pin(t->skel->maps.actor_lost, path)))
+		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch") ||
+	    (rc = bpf_map__pin(t->skel->maps.lost_epoch, path)))
+		goto fail;
 	if (pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts") ||
 	    (rc = bpf_map__pin(t->skel->maps.pin_mounts, path)))
 		goto fail;
@@ -895,6 +937,11 @@ static int reuse_pins(struct tracer *t, char *err, size_t errlen)
 	t->pins_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
 	t->bss_fd = bpf_obj_get(path);
+	/* optional: pins of an older nsaudit count losses per reason only */
+	pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost");
+	t->actor_lost_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch");
+	t->lost_epoch_fd = bpf_obj_get(path);
 	pin_path(path, sizeof(path), t->o.pin_dir, "config");
 	cfg_fd = bpf_obj_get(path);
 	if (t->ring_fd < 0 || t->rare_fd < 0 || t->bss_fd < 0 || cfg_fd < 0 ||
@@ -935,6 +982,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	}
 	t->o = *o;
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
+	t->actor_lost_fd = t->lost_epoch_fd = -1;
+	t->losses = calloc(ACTOR_LOST_MAX, sizeof(*t->losses));
 	t->sweep_link_fd = t->pins_fd = -1;
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
 	/*
@@ -975,6 +1024,9 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->skel->rodata->rare_wakeup_bytes =
 		bpf_map__max_entries(t->skel->maps.rare) / 4;
 	t->skel->rodata->coalesce = !o->no_coalesce;
+	/* past half of a ring, only actors with budget left (issue 32) */
+	t->skel->rodata->main_budget_bytes = o->ring_size / 2;
+	t->skel->rodata->rare_budget_bytes = bpf_map__max_entries(t->skel->maps.rare) / 2;
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->skel->rodata->self_tgid = o->pin_dir ? 0 : getpid();
 	choose_hooks(t);
@@ -996,6 +1048,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->ring_fd = bpf_map__fd(t->skel->maps.events);
 	t->rare_fd = bpf_map__fd(t->skel->maps.rare);
 	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
+	t->actor_lost_fd = bpf_map__fd(t->skel->maps.actor_lost);
+	t->lost_epoch_fd = bpf_map__fd(t->skel->maps.lost_epoch);
 	if (t->skel->links.flush_held)
 		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
 	if (t->skel->links.sweep_pins)
@@ -1038,23 +1092,35 @@ fail:
 /*
  * The log says lost_total calls were reported as lost so far. The kernel's
  * per-reason counters are taken as seen, less the part not yet reported
- * (lost while no recorder ran), which is left to report: the ring first.
+ * (lost while no recorder ran): the per-actor map's entries (reported with
+ * their actor by the next passes) and the rest (anonymous).
  */
 static void tracer_resume_lost(struct tracer *t, uint64_t lost_total)
 {
 	struct nsaudit_bpf__bss bss;
+	uint64_t gap, take, rest, pending[NSAUDIT_LOST_MAX], sum = 0;
 	uint32_t zero = 0;
-	uint64_t gap, take;
 	unsigned int r;
 
 	t->lost_seen = lost_total;
 	if (bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
 		return;
 	gap = bss.lost_events > lost_total ? bss.lost_events - lost_total : 0;
+	/* what the per-actor map still holds will be reported with its actor;
+	 * the rest of the gap (taken by the predecessor, not written) goes
+	 * to the anonymous part, the ring first */
+	actor_lost_pending(t->actor_lost_fd, pending, NSAUDIT_LOST_MAX);
 	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
-		take = gap < bss.lost_reason[r] ? gap : bss.lost_reason[r];
-		t->reason_seen[r] = bss.lost_reason[r] - take;
-		gap -= take;
+		if (pending[r] > bss.lost_reason[r])
+			pending[r] = bss.lost_reason[r];
+		sum += pending[r];
+	}
+	rest = gap > sum ? gap - sum : 0;
+	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
+		take = bss.lost_reason[r] - pending[r];
+		take = rest < take ? rest : take;
+		t->reason_seen[r] = bss.lost_reason[r] - pending[r] - take;
+		rest -= take;
 	}
 }
 
@@ -1079,7 +1145,9 @@ static bool our_pin(const char *name)
 {
 	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
 	       !strcmp(name, "config") ||
-	       !strcmp(name, "exe_paths") || !strcmp(name, "pin_mounts") ||
+	       !strcmp(name, "exe_paths") || !strcmp(name, "actor_lost") ||
+	       !strcmp(name, "lost_epoch") ||
+	       !strcmp(name, "pin_mounts") ||
 	       !strncmp(name, "link_", 5);
 }
 
@@ -1167,7 +1235,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	drain(t);
 	report_vanished_pins(t, true);
 	report_recursion(t);
-	report_lost(t);
+	report_lost_final(t);
 	report_user_losses(t);
 	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
 		t->cb_err = -ECANCELED;
@@ -1204,7 +1272,12 @@ void tracer_close(struct tracer *t)
 			close(t->pins_fd);
 		if (t->bss_fd >= 0)
 			close(t->bss_fd);
+		if (t->actor_lost_fd >= 0)
+			close(t->actor_lost_fd);
+		if (t->lost_epoch_fd >= 0)
+			close(t->lost_epoch_fd);
 	}
+	free(t->losses);
 	enrich_free(t->en);
 	nsnames_free(t->names);
 	free(t);

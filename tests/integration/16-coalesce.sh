@@ -82,11 +82,19 @@ for p in $pu; do
 done
 expect_eq "setns flood: every one of 20 unshares arrives" "$n" 20
 q1=$(awk '/^pid/{print $2}' "$TMP/f1"); q2=$(awk '/^pid/{print $2}' "$TMP/f2")
-tot=$(( $(recs $q1 "$OUT") + $(recs $q2 "$OUT") + $(lost "$OUT") ))
-expect_eq "setns flood: delivered + lost == 400000" "$tot" 400000
-r=$(jq -r 'select(.op == "lost") | .reason' "$OUT" | sort -u | tr '\n' ' ')
+# lost records name whose calls they were (issue 32): the flooders' own,
+# not whatever else the machine lost meanwhile (every tracer sees every
+# process; other tests flood setns too)
+lostof() { jq -s --argjson p "$1" '[.[] | select(.op == "lost" and .pid == $p and .lost_op == "setns") | .count] | add // 0' "$2"; }
+tot=$(( $(recs $q1 "$OUT") + $(recs $q2 "$OUT") + $(lostof $q1 "$OUT") + $(lostof $q2 "$OUT") ))
+expect_eq "setns flood: delivered + the flooders' lost == 400000" "$tot" 400000
+r=$(jq -r --argjson a $q1 --argjson b $q2 'select(.op == "lost" and (.pid == $a or .pid == $b)) | .reason' \
+	"$OUT" | sort -u | tr '\n' ' ')
+# past half the main ring a flooder writes only within its budget
+# (actor_budget); the ring itself may fill too (ring_full)
 case $r in
 "") pass "setns flood: nothing lost (the reader kept up), nothing to name" ;;
-"ring_full ") pass "setns flood: lost records name their reason (ring_full)" ;;
-*) fail "setns flood: lost reasons '$r' (want ring_full only)" ;;
+"ring_full " | "actor_budget " | "actor_budget ring_full ")
+	pass "setns flood: lost records name their reason ($r)" ;;
+*) fail "setns flood: lost reasons '$r' (want ring_full, actor_budget)" ;;
 esac

@@ -49,8 +49,8 @@ static const char *const golden_trace[CORPUS_N] = {
 	"/ns/pid_for_children\\n\\\"x\\\\\",\"thread\":true,\"kseq\":217,\"ns_refs\":7,\"probe\":\"tp_btf/setns_sw"
 	"itch_ns\"}""\012",
 	"{\"seq\":9,\"time\":\"2026-12-03T08:20:08.123456845Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\",\""
-	"for_children\":true,\"fd\":8,\"reason\":\"\077\",\"count\":8000,\"lost_total\":987654312,\"kseq\":248,\"pro"
-	"be\":\"tp_btf/ns_free\"}""\012",
+	"for_children\":true,\"fd\":8,\"pid\":1008,\"uid\":65534,\"comm\":\"caf\303\251\",\"reason\":\"actor_budget\",\"c"
+	"ount\":8000,\"lost_total\":987654312,\"kseq\":248,\"probe\":\"tp_btf/ns_free\"}\012",
 	"{\"seq\":10,\"time\":\"2026-12-03T08:20:09.123456852Z\",\"op\":\"query\",\"result\":3,\"ns_type\":\"uts\","
 	"\"ns_inum\":4026603111,\"ns_name\":\"\360\237\230\200 emoji\",\"for_children\":true,\"pid\":1009,\"tid\":1009,\"ppi"
 	"d\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"\344\270\255\346\226\207\",\"cgroup\":\"/system.slice/container:"
@@ -109,8 +109,9 @@ static const char *const golden_trace[CORPUS_N] = {
 	"{\"seq\":20,\"time\":\"2026-12-03T08:20:19.123456922Z\",\"op\":\"lost\",\"result\":3,\"ns_type\":\"mnt\",\""
 	"ns_inum\":4026682301,\"ns_id\":22,\"ns_name\":\"tab\\there\",\"old_inum\":4026531840,\"old_ns_id\":922"
 	"3372036854775788,\"old_name\":\"\360\237\230\200 emoji\",\"for_children\":true,\"fd\":8,\"via\":\"proc\",\"path\":\"/"
-	"proc/119/ns/net\",\"reason\":\"\077\",\"count\":19000,\"lost_total\":2345678991,\"cause\":\"synthesised: "
-	"\\\"quoted\\\" cause\",\"kseq\":589,\"ns_refs\":19,\"probe\":\"tp_btf/ns_free\"}""\012",
+	"proc/119/ns/net\",\"pid\":1019,\"uid\":0,\"comm\":\"\\u001b[31mred\",\"reason\":\"\077\",\"count\":19000,\"los"
+	"t_total\":2345678991,\"cause\":\"synthesised: \\\"quoted\\\" cause\",\"kseq\":589,\"probe\":\"tp_btf/ns_"
+	"free\"}\012",
 	"{\"seq\":21,\"time\":\"2026-12-03T08:20:20.123456929Z\",\"op\":\"query\",\"result\":0,\"ns_type\":\"pid\","
 	"\"ns_inum\":4026690220,\"ns_id\":23,\"pid\":1020,\"tid\":1022,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"a"
 	"uid\":1000,\"comm\":\"caf\303\251\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f\",\"cgroup_id\":4020,\"fd\":9,\"via\":\"b"
@@ -166,8 +167,9 @@ static const char *const golden_trace[CORPUS_N] = {
 	"_btf/setns_switch_ns\"}""\012",
 	"{\"seq\":31,\"time\":\"2026-12-03T08:20:30.123456999Z\",\"repeat\":1030,\"last_time\":\"2026-12-03T08"
 	":20:30.493827339Z\",\"op\":\"lost\",\"result\":0,\"ns_type\":\"cgroup\",\"ns_inum\":4026769410,\"old_inu"
-	"m\":4294967295,\"old_ns_id\":9223372036854775777,\"target_pid\":-3,\"via\":\"bind\",\"reason\":\"ring_"
-	"full\",\"count\":30000,\"lost_total\":3703703670,\"probe\":\"tp_btf/ns_free\"}""\012",
+	"m\":4294967295,\"old_ns_id\":9223372036854775777,\"target_pid\":-3,\"via\":\"bind\",\"pid\":1030,\"uid"
+	"\":0,\"comm\":\"n\\nl\",\"reason\":\"ring_full\",\"count\":30000,\"lost_total\":3703703670,\"probe\":\"tp_b"
+	"tf/ns_free\"}\012",
 	"{\"seq\":32,\"time\":\"2026-12-03T08:20:31.123457006Z\",\"op\":\"query\",\"result\":0,\"ns_type\":\"time\""
 	",\"ns_name\":\"new\\nline\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775776,\"old_name\":\"c"
 	"af\303\251\",\"for_children\":true,\"pid\":1031,\"tid\":1032,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":429496729"
@@ -223,9 +225,9 @@ static const char *const golden_trace[CORPUS_N] = {
 	"as read\",\"kseq\":1240,\"probe\":\"tp_btf/setns_switch_ns\"}""\012",
 	"{\"seq\":42,\"time\":\"2026-12-03T08:20:41.123457076Z\",\"op\":\"lost\",\"result\":0,\"ns_type\":\"uts\",\""
 	"ns_inum\":4026856519,\"ns_id\":44,\"ns_name\":\"host\",\"for_children\":true,\"target_pid\":4242,\"fd\""
-	":8,\"via\":\"ns_ioctl\",\"reason\":\"reserve_ring_full\",\"count\":41000,\"lost_total\":5061728349,\"co"
-	"ntainer\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"container_nam"
-	"e\":\"\360\237\230\200 emoji\",\"kseq\":1271,\"ns_refs\":41,\"probe\":\"tp_btf/ns_free\"}""\012",
+	":8,\"via\":\"ns_ioctl\",\"pid\":1041,\"uid\":0,\"comm\":\"b\\\\s\",\"reason\":\"reserve_ring_full\",\"count\":"
+	"41000,\"lost_total\":5061728349,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcde"
+	"f0123456789abcdef\",\"container_name\":\"\360\237\230\200 emoji\",\"kseq\":1271,\"probe\":\"tp_btf/ns_free\"}\012",
 	"{\"seq\":43,\"time\":\"2026-12-03T08:20:42.123457083Z\",\"op\":\"query\",\"result\":-1,\"error\":\"EPERM\""
 	",\"ns_type\":\"ipc\",\"ns_inum\":4026864438,\"old_inum\":4026531840,\"old_ns_id\":922337203685477576"
 	"5,\"pid\":1042,\"tid\":1042,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"n\\nl\",\"exe\":\"/usr/bi"
@@ -360,216 +362,216 @@ static const char *const golden_log_json[CORPUS_N] = {
 	"/ns/pid_for_children\\n\\\"x\\\\\",\"thread\":true,\"kseq\":217,\"ns_refs\":7,\"probe\":\"tp_btf/setns_sw"
 	"itch_ns\",\"mac\":\"928cd6a9eac10b3e9d11cb326f57190cb0d1d3ff4554fd83622ca4f016a3f19e\"}\012",
 	"{\"seq\":9,\"time\":\"2026-12-03T08:20:08.123456845Z\",\"op\":\"lost\",\"result\":-9999,\"error\":\"E\077\",\""
-	"for_children\":true,\"fd\":8,\"reason\":\"\077\",\"count\":8000,\"lost_total\":987654312,\"kseq\":248,\"pro"
-	"be\":\"tp_btf/ns_free\",\"mac\":\"e717b5d73d7883b18783070e1b78b38519df209e36c6f82b36f7062a97b160"
-	"41\"}\012",
+	"for_children\":true,\"fd\":8,\"pid\":1008,\"uid\":65534,\"comm\":\"caf\303\251\",\"reason\":\"actor_budget\",\"c"
+	"ount\":8000,\"lost_total\":987654312,\"kseq\":248,\"probe\":\"tp_btf/ns_free\",\"mac\":\"4c1c51d6566f5"
+	"963b24f65ae84fad1f58c48b701a7c8baf2ff401cf04e93c33f\"}\012",
 	"{\"seq\":10,\"time\":\"2026-12-03T08:20:09.123456852Z\",\"op\":\"query\",\"result\":3,\"ns_type\":\"uts\","
 	"\"ns_inum\":4026603111,\"ns_name\":\"\360\237\230\200 emoji\",\"for_children\":true,\"pid\":1009,\"tid\":1009,\"ppi"
 	"d\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"\344\270\255\346\226\207\",\"cgroup\":\"/system.slice/container:"
 	"0123456789ab.scope\",\"cgroup_id\":4009,\"target_pid\":4242,\"via\":\"bind\",\"cause\":\"synthesised: "
-	"\\\"quoted\\\" cause\",\"kseq\":279,\"ns_refs\":9,\"probe\":\"user\",\"mac\":\"11b3812d920f8cc5860d8358308"
-	"c5538888f9fb92f33c7248ecb2d1923fee8ae\"}\012",
+	"\\\"quoted\\\" cause\",\"kseq\":279,\"ns_refs\":9,\"probe\":\"user\",\"mac\":\"b64d281123a2f9126d829bf11f1"
+	"c4d895e72f19a3019613f09cda4c598c0bb69\"}\012",
 	"{\"seq\":11,\"time\":\"2026-12-03T08:20:10.123456859Z\",\"op\":\"unknown\",\"result\":0,\"ns_type\":\"ipc"
 	"\",\"old_inum\":4294967295,\"old_ns_id\":9223372036854775797,\"old_name\":\"blue\",\"pid\":1010,\"tid\""
 	":1011,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"\",\"exe\":\"/usr/bin/\342\200\250sep\",\"cgroup\":\"/s"
 	"ystem.slice/host.scope\",\"cgroup_id\":4010,\"target_pid\":-3,\"fd\":10,\"via\":\"proc\",\"mnt_ns\":402"
-	"6531841,\"thread\":true,\"kseq\":310,\"probe\":\"unknown\",\"mac\":\"4a9259130004681cc30b863a1e2e4653"
-	"b6995c8a67643dffa40f4a7187f0cec0\"}\012",
+	"6531841,\"thread\":true,\"kseq\":310,\"probe\":\"unknown\",\"mac\":\"e66bc221b9dcac90ea10a5883278d5a4"
+	"b10f20197474d7054332445675975c73\"}\012",
 	"{\"seq\":12,\"time\":\"2026-12-03T08:20:11.123456866Z\",\"op\":\"setns\",\"result\":0,\"ns_type\":\"mnt\","
 	"\"ns_inum\":4026618949,\"ns_id\":14,\"ns_name\":\"\",\"old_inum\":4026531840,\"old_ns_id\":92233720368"
 	"54775796,\"pid\":1011,\"tid\":1013,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"a\\rb\",\""
 	"exe\":\"/usr/bin/\",\"cgroup_id\":4011,\"fd\":0,\"via\":\"bind\",\"path\":\"/proc/111/ns/net\",\"thread\":t"
 	"rue,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"kseq\":"
-	"341,\"ns_refs\":11,\"probe\":\"unknown\",\"mac\":\"b6f897bde34a6c4e8540027cb15d047c614c828c1d89447f"
-	"764ea16e6b9cffae\"}\012",
+	"341,\"ns_refs\":11,\"probe\":\"unknown\",\"mac\":\"aae199fbe8de56625d2c7f771e640bd5e58a32d202db2291"
+	"7d7d790de50e3bfc\"}\012",
 	"{\"seq\":13,\"time\":\"2026-12-03T08:20:12.123456873Z\",\"op\":\"unshare\",\"result\":-1,\"error\":\"EPER"
 	"M\",\"ns_type\":\"pid\",\"ns_inum\":4026626868,\"for_children\":true,\"pid\":1012,\"tid\":1012,\"ppid\":1"
 	",\"uid\":65534,\"euid\":65534,\"auid\":1000,\"comm\":\"ip\",\"exe\":\"/usr/bin/x\\n{\\\"seq\\\":5}\",\"cgroup\""
 	":\"/system.slice/back\\\\slash.scope\",\"cgroup_id\":4012,\"via\":\"pidfd_getfd\",\"probe\":\"tracepoin"
-	"t/syscalls\",\"mac\":\"7063311ed688681a749f0eec68002671c5288a505d2e834675fcb04fc64cbbbe\"}\012",
+	"t/syscalls\",\"mac\":\"03f8c709f571570db64c9ce2a75df5a155c9ab72e31e7b0b3d88e1cefe26125d\"}\012",
 	"{\"seq\":14,\"time\":\"2026-12-03T08:20:13.123456880Z\",\"op\":\"clone\",\"result\":-13,\"error\":\"EACCE"
 	"S\",\"ns_type\":\"user\",\"ns_name\":\"blue\",\"pid\":1013,\"tid\":1014,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid"
 	"\":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/blue\",\"cgroup\":\"/system.slice/new\\nline.scop"
 	"e\",\"cgroup_id\":4013,\"target_pid\":4242,\"fd\":2,\"via\":\"nsfd\",\"thread\":true,\"unresolved\":\"moun"
 	"t point gone before it was read\",\"kseq\":403,\"ns_refs\":13,\"probe\":\"raw_tp/sched_process_for"
-	"k\",\"mac\":\"1b332d8bdc11f9d4331ac9d418e2852e7f93d7401083fd09037bc886171afc78\"}\012",
+	"k\",\"mac\":\"efc02f28504b884227186b73e09174e9ee5e889e8b91e5c546d925f9a986a5bd\"}\012",
 	"{\"seq\":15,\"time\":\"2026-12-03T08:20:14.123456887Z\",\"repeat\":1014,\"last_time\":\"2026-12-03T08"
 	":20:14.296296379Z\",\"op\":\"open\",\"result\":-22,\"error\":\"EINVAL\",\"ns_type\":\"cgroup\",\"ns_inum\":"
 	"4026642706,\"ns_id\":17,\"old_inum\":4026531840,\"old_ns_id\":9223372036854775793,\"pid\":1014,\"ti"
 	"d\":1016,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"exactly15bytes_\",\"cgroup_id\":4014,\"t"
 	"arget_pid\":-3,\"fd\":3,\"via\":\"ns_ioctl\",\"thread\":true,\"kseq\":434,\"probe\":\"fexit/__x64_sys_ns"
-	"fd\",\"mac\":\"c0c55295bc8dfbe929c4ddbab66b182a4da87c756f65a11740730dc2bc6f9505\"}\012",
+	"fd\",\"mac\":\"f1bff741f7d4ccfa419e5f9c1f9103c88ee09e8e8b56d74b30b433706aaf9f20\"}\012",
 	"{\"seq\":16,\"time\":\"2026-12-03T08:20:15.123456894Z\",\"op\":\"mount\",\"result\":5,\"ns_type\":\"time\""
 	",\"ns_name\":\"host\",\"old_inum\":4294967295,\"old_ns_id\":9223372036854775792,\"for_children\":tru"
 	"e,\"pid\":1015,\"tid\":1015,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"sp ace\",\"exe\":"
 	"\"/usr/bin/host\",\"cgroup\":\"/system.slice/ctl\\u0001\\u001f.scope\",\"cgroup_id\":4015,\"via\":\"pro"
 	"c\",\"path\":\"/proc/115/ns/pid_for_children\",\"kseq\":465,\"ns_refs\":15,\"probe\":\"fexit/__x64_sys"
-	"_setns\",\"mac\":\"bc6c37ac7d0e4c575cabb3aa06e4b960255816e69bec45014d7aec885b5160f3\"}\012",
+	"_setns\",\"mac\":\"25309a0cf588722112d09e456bd0e9fb3b2cce3f3517a9c0a5d12acefad429f0\"}\012",
 	"{\"seq\":17,\"time\":\"2026-12-03T08:20:16.123456901Z\",\"op\":\"umount\",\"result\":-4095,\"error\":\"E\077"
 	"\",\"ns_type\":\"net\",\"pid\":1016,\"tid\":1017,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":1000,\"com"
 	"m\":\"q\\\"uote\",\"exe\":\"/usr/bin//run/netns/a\\\"b\",\"cgroup\":\"/system.slice/caf\303\251.scope\",\"cgroup"
 	"_id\":4016,\"fd\":5,\"via\":\"handle\",\"src_path\":\"/run/netns/src\\n16\",\"move\":true,\"thread\":true,"
-	"\"kseq\":496,\"probe\":\"fexit/setns_switch_ns\",\"mac\":\"926e94c389384db2b781b0224e2cc9920bfd65db"
-	"24b43f1308daa326b1e5d5c6\"}\012",
+	"\"kseq\":496,\"probe\":\"fexit/setns_switch_ns\",\"mac\":\"35e6d657f2b7b51ec734b699a589e27466047bf4"
+	"d3ca42d89060f40c87c7f115\"}\012",
 	"{\"seq\":18,\"time\":\"2026-12-03T08:20:17.123456908Z\",\"op\":\"nsfd\",\"result\":0,\"ns_inum\":4026666"
 	"463,\"ns_id\":20,\"ns_name\":\"back\\\\slash\",\"pid\":1017,\"tid\":1019,\"ppid\":1,\"uid\":0,\"euid\":0,\"au"
 	"id\":4294967295,\"comm\":\"b\\\\s\",\"exe\":\"/usr/bin/back\\\\slash\",\"cgroup_id\":4017,\"target_pid\":42"
 	"42,\"fd\":6,\"mnt_ns\":4026531841,\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0"
 	"123456789abcdef0123456789abcdef\",\"container_name\":\"\",\"kseq\":527,\"ns_refs\":17,\"probe\":\"tp_b"
-	"tf/nsfd\",\"mac\":\"51338dbff4089f150abeef49e275092d47e80e5dc644b47df28cbccc61f727a2\"}\012",
+	"tf/nsfd\",\"mac\":\"3fbf7341dd5adef3ca240cba618609faa553d7db16b40ea824dd9dfa47377588\"}\012",
 	"{\"seq\":19,\"time\":\"2026-12-03T08:20:18.123456915Z\",\"op\":\"ns_free\",\"result\":-9999,\"error\":\"E"
 	"\077\",\"ns_type\":\"ipc\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775789,\"for_children\":tr"
 	"ue,\"pid\":1018,\"tid\":1018,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"n\\nl\",\"exe\":\"/usr/b"
 	"in/new\\nline\",\"cgroup\":\"/system.slice/\342\200\250sep.scope\",\"cgroup_id\":4018,\"target_pid\":-3,\"via\""
-	":\"nsfd\",\"probe\":\"tp_btf/setns_switch_ns\",\"mac\":\"7d9d8c6251b9df56982930c6678b3cb2b33e51f80f"
-	"563d63d4bbdbafd510499e\"}\012",
+	":\"nsfd\",\"probe\":\"tp_btf/setns_switch_ns\",\"mac\":\"f5c9028c9d95676fc35a687ea69bd17f2e66d807cd"
+	"a0682b74461877838631a8\"}\012",
 	"{\"seq\":20,\"time\":\"2026-12-03T08:20:19.123456922Z\",\"op\":\"lost\",\"result\":3,\"ns_type\":\"mnt\",\""
 	"ns_inum\":4026682301,\"ns_id\":22,\"ns_name\":\"tab\\there\",\"old_inum\":4026531840,\"old_ns_id\":922"
 	"3372036854775788,\"old_name\":\"\360\237\230\200 emoji\",\"for_children\":true,\"fd\":8,\"via\":\"proc\",\"path\":\"/"
-	"proc/119/ns/net\",\"reason\":\"\077\",\"count\":19000,\"lost_total\":2345678991,\"cause\":\"synthesised: "
-	"\\\"quoted\\\" cause\",\"kseq\":589,\"ns_refs\":19,\"probe\":\"tp_btf/ns_free\",\"mac\":\"713ea88cdbe7ab72"
-	"47ef3d0f870b58b11ebf65006ceb517344b6c680b0e99619\"}\012",
+	"proc/119/ns/net\",\"pid\":1019,\"uid\":0,\"comm\":\"\\u001b[31mred\",\"reason\":\"\077\",\"count\":19000,\"los"
+	"t_total\":2345678991,\"cause\":\"synthesised: \\\"quoted\\\" cause\",\"kseq\":589,\"probe\":\"tp_btf/ns_"
+	"free\",\"mac\":\"6b0a964a17492bfe77a9cf4eba95dd2769a49122c5c3dba9a46b64eea5bba8c3\"}\012",
 	"{\"seq\":21,\"time\":\"2026-12-03T08:20:20.123456929Z\",\"op\":\"query\",\"result\":0,\"ns_type\":\"pid\","
 	"\"ns_inum\":4026690220,\"ns_id\":23,\"pid\":1020,\"tid\":1022,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"a"
 	"uid\":1000,\"comm\":\"caf\303\251\",\"exe\":\"/usr/bin/ctl\\u0001\\u001f\",\"cgroup_id\":4020,\"fd\":9,\"via\":\"b"
-	"ind\",\"thread\":true,\"kseq\":620,\"probe\":\"user\",\"mac\":\"446f176cd2bde7d59bd49403c942b5b6edaffc"
-	"468ec3e43cc48526d55356ab30\"}\012",
+	"ind\",\"thread\":true,\"kseq\":620,\"probe\":\"user\",\"mac\":\"aa66f29940902240847e92aaafbcffb8377937"
+	"df25c4eb7aa5c2b3a9382a39f7\"}\012",
 	"{\"seq\":22,\"time\":\"2026-12-03T08:20:21.123456936Z\",\"op\":\"unknown\",\"result\":0,\"ns_type\":\"use"
 	"r\",\"ns_inum\":4026698139,\"ns_name\":\"caf\303\251\",\"old_inum\":4026531840,\"old_ns_id\":92233720368547"
 	"75786,\"for_children\":true,\"pid\":1021,\"tid\":1021,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":429496729"
 	"5,\"comm\":\"\344\270\255\346\226\207\",\"exe\":\"/usr/bin/caf\303\251\",\"cgroup\":\"/system.slice/blue.scope\",\"cgroup_id\":4"
-	"021,\"target_pid\":4242,\"kseq\":651,\"ns_refs\":21,\"probe\":\"unknown\",\"mac\":\"90640556446af1f5341"
-	"e28f0b780f6bc5057b1f9ad77c86ef53688af3097ce6b\"}\012",
+	"021,\"target_pid\":4242,\"kseq\":651,\"ns_refs\":21,\"probe\":\"unknown\",\"mac\":\"9665aeab500d292aff1"
+	"50082b999022ff405a982e04f31c5a188516ab3e15a01\"}\012",
 	"{\"seq\":23,\"time\":\"2026-12-03T08:20:22.123456943Z\",\"repeat\":1022,\"last_time\":\"2026-12-03T08"
 	":20:22.395061859Z\",\"op\":\"setns\",\"result\":-1,\"error\":\"EPERM\",\"ns_type\":\"cgroup\",\"ns_inum\":4"
 	"026706058,\"ns_id\":25,\"old_inum\":4026531840,\"old_ns_id\":9223372036854775785,\"old_name\":\"x\\n"
 	"{\\\"seq\\\":5}\",\"for_children\":true,\"pid\":1022,\"tid\":1023,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":10"
 	"00,\"comm\":\"\",\"exe\":\"/usr/bin/\360\237\230\200 emoji\",\"cgroup\":\"/system.slice/container:0123456789ab.sc"
 	"ope\",\"cgroup_id\":4022,\"target_pid\":-3,\"fd\":0,\"via\":\"nsfd\",\"thread\":true,\"unresolved\":\"moun"
-	"t point gone before it was read\",\"kseq\":682,\"probe\":\"unknown\",\"mac\":\"bfbf21e50dc218aee13e0"
-	"1a7b72e6566e750065833655030d86b913e971c05bf\"}\012",
+	"t point gone before it was read\",\"kseq\":682,\"probe\":\"unknown\",\"mac\":\"1a330fb9a2d15870430df"
+	"0769552ac27a050aabcff9d5f615fafb9035f9cf1e1\"}\012",
 	"{\"seq\":24,\"time\":\"2026-12-03T08:20:23.123456950Z\",\"op\":\"unshare\",\"result\":-13,\"error\":\"EAC"
 	"CES\",\"ns_type\":\"time\",\"ns_name\":\"\342\200\250sep\",\"old_inum\":4026531840,\"old_ns_id\":922337203685477"
 	"5784,\"pid\":1023,\"tid\":1025,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"a\\rb\",\"exe\""
 	":\"/usr/bin/\342\200\250sep\",\"cgroup_id\":4023,\"fd\":1,\"via\":\"ns_ioctl\",\"path\":\"/proc/123/ns/pid_for_c"
 	"hildren\\n\\\"x\\\\\",\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcde"
-	"f0123456789abcdef\",\"kseq\":713,\"ns_refs\":23,\"probe\":\"tracepoint/syscalls\",\"mac\":\"821b8b73fb"
-	"b59ad173ba66ec70fd6a76ec2aff1971282f7c4b3b636f3c9edbb0\"}\012",
+	"f0123456789abcdef\",\"kseq\":713,\"ns_refs\":23,\"probe\":\"tracepoint/syscalls\",\"mac\":\"bbd58631f1"
+	"25903f2fe26207616f53d42e014fae83232297666505710a3e57cf\"}\012",
 	"{\"seq\":25,\"time\":\"2026-12-03T08:20:24.123456957Z\",\"op\":\"clone\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_type\":\"net\",\"for_children\":true,\"pid\":1024,\"tid\":1024,\"ppid\":1,\"uid\":65534,\"euid\":6"
 	"5534,\"auid\":1000,\"comm\":\"ip\",\"cgroup\":\"/system.slice//run/netns/a\\\"b.scope\",\"cgroup_id\":40"
-	"24,\"via\":\"pidfd\",\"mnt_ns\":4026531841,\"probe\":\"raw_tp/sched_process_fork\",\"mac\":\"ad8a89a8fc"
-	"92b233430f276504942833a44401a376997d33dae6ef6947ab13bf\"}\012",
+	"24,\"via\":\"pidfd\",\"mnt_ns\":4026531841,\"probe\":\"raw_tp/sched_process_fork\",\"mac\":\"325fba7411"
+	"786f555336394bc442174c579d495f998e8c4b7d55a770304b334b\"}\012",
 	"{\"seq\":26,\"time\":\"2026-12-03T08:20:25.123456964Z\",\"op\":\"open\",\"result\":0,\"ns_type\":\"uts\",\""
 	"ns_inum\":4026729815,\"ns_id\":28,\"ns_name\":\"x\\n{\\\"seq\\\":5}\",\"for_children\":true,\"pid\":1025,\""
 	"tid\":1026,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/x\\n"
 	"{\\\"seq\\\":5}\",\"cgroup\":\"/system.slice/back\\\\slash.scope\",\"cgroup_id\":4025,\"target_pid\":4242"
 	",\"fd\":3,\"via\":\"handle\",\"thread\":true,\"kseq\":775,\"ns_refs\":25,\"probe\":\"fexit/__x64_sys_nsfd"
-	"\",\"mac\":\"66ef7b783706c7a0e4ef8670be219fd4f119e857a67deda641d3a66eccdaa559\"}\012",
+	"\",\"mac\":\"9e7c8a8c70794acdf3b12a510a9044002090a9fca63ec8cf4c050bfcbc8b747a\"}\012",
 	"{\"seq\":27,\"time\":\"2026-12-03T08:20:26.123456971Z\",\"op\":\"mount\",\"result\":-4095,\"error\":\"E\077\""
 	",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775781,\"pid\":1026,\"tid\":1028,\"ppid\":1,\"uid"
 	"\":0,\"euid\":0,\"auid\":1000,\"comm\":\"exactly15bytes_\",\"exe\":\"/usr/bin/blue\",\"cgroup_id\":4026,\""
-	"target_pid\":-3,\"fd\":4,\"thread\":true,\"kseq\":806,\"probe\":\"fexit/__x64_sys_setns\",\"mac\":\"5591"
-	"ee05ff37faf66dd7e2b82ab2a6934f49d24972d92418199d0d7ab52da5b7\"}\012",
+	"target_pid\":-3,\"fd\":4,\"thread\":true,\"kseq\":806,\"probe\":\"fexit/__x64_sys_setns\",\"mac\":\"5331"
+	"0f1c6f91e98bc886b8a251722fa19bbf59040cc58a25381c918b2f45b9d8\"}\012",
 	"{\"seq\":28,\"time\":\"2026-12-03T08:20:27.123456978Z\",\"op\":\"umount\",\"result\":0,\"ns_type\":\"mnt\""
 	",\"ns_inum\":4026745653,\"ns_name\":\"container:0123456789ab\",\"old_inum\":4026531840,\"old_ns_id\""
 	":9223372036854775780,\"pid\":1027,\"tid\":1027,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"co"
 	"mm\":\"sp ace\",\"exe\":\"/usr/bin/container:0123456789ab\",\"cgroup\":\"/system.slice/tab\\there.sco"
 	"pe\",\"cgroup_id\":4027,\"via\":\"handle\",\"path\":\"/proc/127/ns/net\",\"src_path\":\"/run/netns/src\\n"
-	"27\",\"move\":true,\"kseq\":837,\"ns_refs\":27,\"probe\":\"fexit/setns_switch_ns\",\"mac\":\"f6cf89fd837"
-	"4b4ca498d4b14eb74eb41909bcb32c5443318d66c0f070d2a89af\"}\012",
+	"27\",\"move\":true,\"kseq\":837,\"ns_refs\":27,\"probe\":\"fexit/setns_switch_ns\",\"mac\":\"cc8aef9fcd8"
+	"7a5fff20f7f85730b57d4c2981063c7d41cb694574d11900b848b\"}\012",
 	"{\"seq\":29,\"time\":\"2026-12-03T08:20:28.123456985Z\",\"op\":\"nsfd\",\"result\":-9999,\"error\":\"E\077\","
 	"\"ns_type\":\"pid\",\"ns_inum\":4026753572,\"ns_id\":31,\"old_inum\":4026531840,\"old_name\":\"new\\nlin"
 	"e\",\"for_children\":true,\"pid\":1028,\"tid\":1029,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":1000"
 	",\"comm\":\"q\\\"uote\",\"exe\":\"/usr/bin/host\",\"cgroup\":\"/system.slice/ctl\\u0001\\u001f.scope\",\"cg"
-	"roup_id\":4028,\"fd\":6,\"via\":\"proc\",\"thread\":true,\"kseq\":868,\"probe\":\"tp_btf/nsfd\",\"mac\":\"4f"
-	"9a07bb1c4e20fa5e65dbb7629970e596cf5e44ce75ac441671c2479991dfbb\"}\012",
+	"roup_id\":4028,\"fd\":6,\"via\":\"proc\",\"thread\":true,\"kseq\":868,\"probe\":\"tp_btf/nsfd\",\"mac\":\"88"
+	"472b27394d7ad9fc4e81709619df21e6bf50d6894d8c14df3667df1277f5db\"}\012",
 	"{\"seq\":30,\"time\":\"2026-12-03T08:20:29.123456992Z\",\"op\":\"ns_free\",\"result\":3,\"ns_type\":\"use"
 	"r\",\"ns_name\":\"/run/netns/a\\\"b\",\"pid\":1029,\"tid\":1031,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294"
 	"967295,\"comm\":\"b\\\\s\",\"cgroup_id\":4029,\"target_pid\":4242,\"fd\":7,\"via\":\"bind\",\"thread\":true,"
 	"\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"container_"
 	"name\":\"\342\200\250sep\",\"cause\":\"synthesised: \\\"quoted\\\" cause\",\"kseq\":899,\"ns_refs\":29,\"probe\":\"tp"
-	"_btf/setns_switch_ns\",\"mac\":\"5733e3ea852a9499bf87f2c3d1d065f0150483af767096898b67c162fa72f"
-	"945\"}\012",
+	"_btf/setns_switch_ns\",\"mac\":\"fcb29b5ab170bf4e4f507a48b10e26c34d7e7f4bec85c3cd2f02af697153c"
+	"dc6\"}\012",
 	"{\"seq\":31,\"time\":\"2026-12-03T08:20:30.123456999Z\",\"repeat\":1030,\"last_time\":\"2026-12-03T08"
 	":20:30.493827339Z\",\"op\":\"lost\",\"result\":0,\"ns_type\":\"cgroup\",\"ns_inum\":4026769410,\"old_inu"
-	"m\":4294967295,\"old_ns_id\":9223372036854775777,\"target_pid\":-3,\"via\":\"bind\",\"reason\":\"ring_"
-	"full\",\"count\":30000,\"lost_total\":3703703670,\"probe\":\"tp_btf/ns_free\",\"mac\":\"28a832ab7f40e4"
-	"448feb6cd6840709a4695e814e9b547f17c397b267d5bc8c20\"}\012",
+	"m\":4294967295,\"old_ns_id\":9223372036854775777,\"target_pid\":-3,\"via\":\"bind\",\"pid\":1030,\"uid"
+	"\":0,\"comm\":\"n\\nl\",\"reason\":\"ring_full\",\"count\":30000,\"lost_total\":3703703670,\"probe\":\"tp_b"
+	"tf/ns_free\",\"mac\":\"4fa0efed0a97225c2f9068deaf101ae9b54bb9e24e4af2165ad2e66a8f9171be\"}\012",
 	"{\"seq\":32,\"time\":\"2026-12-03T08:20:31.123457006Z\",\"op\":\"query\",\"result\":0,\"ns_type\":\"time\""
 	",\"ns_name\":\"new\\nline\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775776,\"old_name\":\"c"
 	"af\303\251\",\"for_children\":true,\"pid\":1031,\"tid\":1032,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":429496729"
 	"5,\"comm\":\"\\u001b[31mred\",\"exe\":\"/usr/bin/new\\nline\",\"cgroup\":\"/system.slice/\342\200\250sep.scope\","
 	"\"cgroup_id\":4031,\"fd\":9,\"via\":\"nsfd\",\"path\":\"/proc/131/ns/pid_for_children\",\"mnt_ns\":40265"
 	"31841,\"thread\":true,\"unresolved\":\"mount point gone before it was read\",\"kseq\":961,\"ns_refs"
-	"\":31,\"probe\":\"user\",\"mac\":\"5e482f97da2cd6ac99805692facc4f82665f34aac93c592c150932c66344117"
-	"1\"}\012",
+	"\":31,\"probe\":\"user\",\"mac\":\"d91a0ab613cf8ed6cc03dd4630120d9c679b51410109ea00296c1cffc3fc832"
+	"4\"}\012",
 	"{\"seq\":33,\"time\":\"2026-12-03T08:20:32.123457013Z\",\"op\":\"unknown\",\"result\":-1,\"error\":\"EPER"
 	"M\",\"ns_type\":\"net\",\"pid\":1032,\"tid\":1034,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":1000,\"co"
 	"mm\":\"caf\303\251\",\"exe\":\"/usr/bin/tab\\there\",\"cgroup_id\":4032,\"fd\":10,\"via\":\"ns_ioctl\",\"thread\":"
-	"true,\"kseq\":992,\"probe\":\"unknown\",\"mac\":\"5a6ad7a30feedad05d960a6252530da1738aaa0ea83b2970d"
-	"5c00f5e7d5183d0\"}\012",
+	"true,\"kseq\":992,\"probe\":\"unknown\",\"mac\":\"0c0426d3ee462b5d1339e93b684288d64e4f6e1c5694e5738"
+	"c2cb1a854b63565\"}\012",
 	"{\"seq\":34,\"time\":\"2026-12-03T08:20:33.123457020Z\",\"op\":\"setns\",\"result\":-13,\"error\":\"EACCE"
 	"S\",\"ns_type\":\"uts\",\"ns_inum\":4026793167,\"ns_name\":\"ctl\\u0001\\u001f\",\"pid\":1033,\"tid\":1033,"
 	"\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"\344\270\255\346\226\207\",\"exe\":\"/usr/bin/ctl\\u0001\\u001"
 	"f\",\"cgroup\":\"/system.slice/x\\n{\\\"seq\\\":5}.scope\",\"cgroup_id\":4033,\"target_pid\":4242,\"via\":"
-	"\"pidfd_getfd\",\"kseq\":1023,\"ns_refs\":33,\"probe\":\"unknown\",\"mac\":\"b11a8ff2f2328c91b10dafd767"
-	"f8aa6092e4ced7314d79f0a07b1ecf45d98ec4\"}\012",
+	"\"pidfd_getfd\",\"kseq\":1023,\"ns_refs\":33,\"probe\":\"unknown\",\"mac\":\"8d051836065133b7635c42bd4b"
+	"a8d9216c858bdcdbf22985b72f8588c7f37887\"}\012",
 	"{\"seq\":35,\"time\":\"2026-12-03T08:20:34.123457027Z\",\"op\":\"unshare\",\"result\":-22,\"error\":\"EIN"
 	"VAL\",\"ns_type\":\"ipc\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775773,\"old_name\":\"\",\""
 	"for_children\":true,\"pid\":1034,\"tid\":1035,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"\",\""
 	"cgroup\":\"/system.slice/blue.scope\",\"cgroup_id\":4034,\"target_pid\":-3,\"fd\":1,\"via\":\"handle\","
-	"\"thread\":true,\"kseq\":1054,\"probe\":\"tracepoint/syscalls\",\"mac\":\"8d0dfa07405cdb9aba10b8d209d"
-	"2d95b90c84656742d9b272c80a255abe7b429\"}\012",
+	"\"thread\":true,\"kseq\":1054,\"probe\":\"tracepoint/syscalls\",\"mac\":\"6baba1f4e5e9ab5f22cc397e31b"
+	"52a5162003b7d13ed78d70a23479eaaf7f81b\"}\012",
 	"{\"seq\":36,\"time\":\"2026-12-03T08:20:35.123457034Z\",\"op\":\"clone\",\"result\":5,\"ns_inum\":402680"
 	"9005,\"ns_id\":38,\"ns_name\":\"\360\237\230\200 emoji\",\"old_inum\":4294967295,\"old_ns_id\":92233720368547757"
 	"72,\"for_children\":true,\"pid\":1035,\"tid\":1037,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\""
 	"comm\":\"a\\rb\",\"exe\":\"/usr/bin/\360\237\230\200 emoji\",\"cgroup_id\":4035,\"fd\":2,\"path\":\"/proc/135/ns/net\""
 	",\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd"
-	"ef\",\"kseq\":1085,\"ns_refs\":35,\"probe\":\"raw_tp/sched_process_fork\",\"mac\":\"2f2803c8f7c0191f52"
-	"56cc07755d2aed5b2a59af60af9d91a3f19def106a8f1c\"}\012",
+	"ef\",\"kseq\":1085,\"ns_refs\":35,\"probe\":\"raw_tp/sched_process_fork\",\"mac\":\"605fdc50e445b2d953"
+	"44bd0dd88dc476402f7762e2bf7edd1eb235771b4303bc\"}\012",
 	"{\"seq\":37,\"time\":\"2026-12-03T08:20:36.123457041Z\",\"op\":\"open\",\"result\":-4095,\"error\":\"E\077\","
 	"\"ns_type\":\"pid\",\"ns_inum\":4026816924,\"pid\":1036,\"tid\":1036,\"ppid\":1,\"uid\":65534,\"euid\":655"
 	"34,\"auid\":1000,\"comm\":\"ip\",\"exe\":\"/usr/bin/\342\200\250sep\",\"cgroup\":\"/system.slice/host.scope\",\"cg"
-	"roup_id\":4036,\"via\":\"proc\",\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"e6adf112fed36d14195bb5343"
-	"feccd10245488138752db6842c8e889d27d1d9c\"}\012",
+	"roup_id\":4036,\"via\":\"proc\",\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"78a8ac6c4418032a00074dc40"
+	"ec279ef7c61c1dc8d753691e01f94af3ef1d4a6\"}\012",
 	"{\"seq\":38,\"time\":\"2026-12-03T08:20:37.123457048Z\",\"op\":\"mount\",\"result\":0,\"ns_type\":\"user\""
 	",\"ns_name\":\"\",\"for_children\":true,\"pid\":1037,\"tid\":1038,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4"
 	"294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/\",\"cgroup\":\"/system.slice//run/netns/a\\\"b.scope"
 	"\",\"cgroup_id\":4037,\"target_pid\":4242,\"fd\":4,\"via\":\"proc\",\"thread\":true,\"kseq\":1147,\"ns_ref"
-	"s\":37,\"probe\":\"fexit/__x64_sys_setns\",\"mac\":\"9a139a23f3aafe1ddd58ee0d0e8dc1ada1c0557383268"
-	"712bdb9731cd67c8497\"}\012",
+	"s\":37,\"probe\":\"fexit/__x64_sys_setns\",\"mac\":\"f3f93d63f348042dfa3b4def8aac36b4128f3b9e56331"
+	"29e7a4b5523c3327813\"}\012",
 	"{\"seq\":39,\"time\":\"2026-12-03T08:20:38.123457055Z\",\"repeat\":1038,\"last_time\":\"2026-12-03T08"
 	":20:38.592592819Z\",\"op\":\"umount\",\"result\":-9999,\"error\":\"E\077\",\"ns_type\":\"cgroup\",\"ns_inum\":"
 	"4026832762,\"ns_id\":41,\"old_inum\":4026531840,\"old_ns_id\":9223372036854775769,\"for_children\""
 	":true,\"pid\":1038,\"tid\":1040,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"exactly15bytes_\""
 	",\"exe\":\"/usr/bin/x\\n{\\\"seq\\\":5}\",\"cgroup_id\":4038,\"target_pid\":-3,\"fd\":5,\"via\":\"bind\",\"src"
 	"_path\":\"/run/netns/src\\n38\",\"move\":true,\"mnt_ns\":4026531841,\"thread\":true,\"kseq\":1178,\"pro"
-	"be\":\"fexit/setns_switch_ns\",\"mac\":\"b2ffe50ffc2688a8740c6c88f60b21954da0239b0ac3e950c77a890"
-	"560d3621e\"}\012",
+	"be\":\"fexit/setns_switch_ns\",\"mac\":\"af22fbc5d0001c777e24206008a834407f358042c34609a35fd7238"
+	"a2e8a93c0\"}\012",
 	"{\"seq\":40,\"time\":\"2026-12-03T08:20:39.123457062Z\",\"op\":\"nsfd\",\"result\":3,\"ns_type\":\"time\","
 	"\"ns_name\":\"blue\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775768,\"pid\":1039,\"tid\":10"
 	"39,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"sp ace\",\"cgroup\":\"/system.slice/new"
 	"\\nline.scope\",\"cgroup_id\":4039,\"via\":\"nsfd\",\"path\":\"/proc/139/ns/pid_for_children\\n\\\"x\\\\\","
 	"\"cause\":\"synthesised: \\\"quoted\\\" cause\",\"kseq\":1209,\"ns_refs\":39,\"probe\":\"tp_btf/nsfd\",\"ma"
-	"c\":\"0048892c441370ec6d9a0e9823a74f81f920770950e6ae1562971b28c12281cf\"}\012",
+	"c\":\"ddeb798e67aab01d7c517a3bfd610aba39e20662414510c68a6416f5b8ab71ca\"}\012",
 	"{\"seq\":41,\"time\":\"2026-12-03T08:20:40.123457069Z\",\"op\":\"ns_free\",\"result\":0,\"ns_type\":\"net"
 	"\",\"for_children\":true,\"pid\":4294967295,\"tid\":0,\"ppid\":1,\"uid\":65534,\"euid\":65534,\"auid\":10"
 	"00,\"comm\":\"q\\\"uote\",\"exe\":\"/usr/bin/container:0123456789ab\",\"cgroup\":\"/system.slice/tab\\th"
 	"ere.scope\",\"cgroup_id\":4040,\"fd\":7,\"via\":\"nsfd\",\"unresolved\":\"mount point gone before it w"
-	"as read\",\"kseq\":1240,\"probe\":\"tp_btf/setns_switch_ns\",\"mac\":\"8400c161b4d907648f39e41e0424d"
-	"79c276379a306a9251a22a783b82f1cabc3\"}\012",
+	"as read\",\"kseq\":1240,\"probe\":\"tp_btf/setns_switch_ns\",\"mac\":\"9bc2af7c1b940318d55bfa746cda0"
+	"38f18fc643cec1b0e79f684b08994de15c6\"}\012",
 	"{\"seq\":42,\"time\":\"2026-12-03T08:20:41.123457076Z\",\"op\":\"lost\",\"result\":0,\"ns_type\":\"uts\",\""
 	"ns_inum\":4026856519,\"ns_id\":44,\"ns_name\":\"host\",\"for_children\":true,\"target_pid\":4242,\"fd\""
-	":8,\"via\":\"ns_ioctl\",\"reason\":\"reserve_ring_full\",\"count\":41000,\"lost_total\":5061728349,\"co"
-	"ntainer\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\",\"container_nam"
-	"e\":\"\360\237\230\200 emoji\",\"kseq\":1271,\"ns_refs\":41,\"probe\":\"tp_btf/ns_free\",\"mac\":\"40ac41e021347eb9b"
-	"ce8d0edfcf970a17def3313eebbc0ce60c9e1ee8f65048c\"}\012",
+	":8,\"via\":\"ns_ioctl\",\"pid\":1041,\"uid\":0,\"comm\":\"b\\\\s\",\"reason\":\"reserve_ring_full\",\"count\":"
+	"41000,\"lost_total\":5061728349,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcde"
+	"f0123456789abcdef\",\"container_name\":\"\360\237\230\200 emoji\",\"kseq\":1271,\"probe\":\"tp_btf/ns_free\",\"mac"
+	"\":\"f3266a1d4d0d0a4e03a7d20024dc567c3558a7f61ef9bb28cf100d226861fea7\"}\012",
 	"{\"seq\":43,\"time\":\"2026-12-03T08:20:42.123457083Z\",\"op\":\"query\",\"result\":-1,\"error\":\"EPERM\""
 	",\"ns_type\":\"ipc\",\"ns_inum\":4026864438,\"old_inum\":4026531840,\"old_ns_id\":922337203685477576"
 	"5,\"pid\":1042,\"tid\":1042,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"n\\nl\",\"exe\":\"/usr/bi"
 	"n//run/netns/a\\\"b\",\"cgroup\":\"/system.slice/caf\303\251.scope\",\"cgroup_id\":4042,\"target_pid\":-3,\""
-	"probe\":\"user\",\"mac\":\"9d2b2ab5f488819a4e498fbb6a4754b6ce383b6d89784d2eff7bb0dabe4c93c5\"}\012",
+	"probe\":\"user\",\"mac\":\"b5acef92bdb9a85fbce042166581e210cdfd976b37030820ca793b6e7a66caa1\"}\012",
 	"{\"seq\":44,\"time\":\"2026-12-03T08:20:43.123457090Z\",\"op\":\"unknown\",\"result\":-13,\"error\":\"EAC"
 	"CES\",\"ns_type\":\"mnt\",\"ns_inum\":4026872357,\"ns_id\":46,\"ns_name\":\"back\\\\slash\",\"old_inum\":40"
 	"26531840,\"old_ns_id\":9223372036854775764,\"old_name\":\"ctl\\u0001\\u001f\",\"pid\":1043,\"tid\":104"
@@ -621,7 +623,7 @@ static const char *const golden_log_json[CORPUS_N] = {
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee\",\"cgroup\":\"/system.slice/\360\237\230\200 emoji.scope\",\"cgroup_id\":40"
 	"43,\"fd\":10,\"via\":\"handle\",\"path\":\"/proc/143/ns/net\",\"thread\":true,\"kseq\":1333,\"ns_refs\":43"
-	",\"probe\":\"unknown\",\"mac\":\"c1d73b6571863e1ed8d1010ab5ccc72909d10ad40e8641eccca8129df753350c"
+	",\"probe\":\"unknown\",\"mac\":\"5eb01f98505233d2f378616dacd293c3764f84d7e7e31b7d4b70e581b285266a"
 	"\"}\012",
 	"{\"seq\":45,\"time\":\"2026-12-03T08:20:44.123457097Z\",\"op\":\"setns\",\"result\":-22,\"error\":\"EINVA"
 	"L\",\"ns_inum\":4026880276,\"ns_id\":47,\"for_children\":true,\"pid\":1044,\"tid\":1046,\"ppid\":1,\"uid"
@@ -629,28 +631,28 @@ static const char *const golden_log_json[CORPUS_N] = {
 	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
 	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
 	"ppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp\",\"thread\":true,\"kseq\":13"
-	"64,\"probe\":\"unknown\",\"mac\":\"804e58cbc81d2d72cd663361a32025d93e1fc3457b5898e3e9381affa783d6"
-	"76\"}\012",
+	"64,\"probe\":\"unknown\",\"mac\":\"9d0c7b1d018c65d1052d307b39520461c7bcc8a7406887262e88c6704d6f46"
+	"df\"}\012",
 	"{\"seq\":46,\"time\":\"2026-12-03T08:20:45.123457104Z\",\"op\":\"unknown\",\"result\":5,\"ns_type\":\"use"
 	"r\",\"ns_name\":\"tab\\there\",\"pid\":1045,\"tid\":1045,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295"
 	",\"comm\":\"\344\270\255\346\226\207\",\"exe\":\"/usr/bin/tab\\there\",\"cgroup\":\"/system.slice/.scope\",\"cgroup_id\":40"
 	"45,\"target_pid\":4242,\"via\":\"pidfd\",\"mnt_ns\":4026531841,\"kseq\":1395,\"ns_refs\":45,\"probe\":\"t"
-	"racepoint/syscalls\",\"mac\":\"9abe28a4ee014078c2455cc8e30caebc3ec6d7e870bcf1824c20c90bc6ec60a"
-	"c\"}\012",
+	"racepoint/syscalls\",\"mac\":\"ae75b183931cc3aced9edeee620a312413c9308e0fca4adfa595a335a2b9d5d"
+	"7\"}\012",
 	"{\"seq\":47,\"time\":\"2026-12-03T08:20:46.123457111Z\",\"repeat\":1046,\"last_time\":\"2026-12-03T08"
 	":20:46.691358299Z\",\"op\":\"clone\",\"result\":-4095,\"error\":\"E\077\",\"ns_type\":\"cgroup\",\"ns_inum\":4"
 	"026896114,\"ns_id\":49,\"old_inum\":4026531840,\"old_ns_id\":9223372036854775761,\"old_name\":\"\342\200\250"
 	"sep\",\"pid\":1046,\"tid\":1047,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":1000,\"comm\":\"\",\"exe\":\"/usr/bin"
 	"/ctl\\u0001\\u001f\",\"cgroup\":\"/system.slice/x\\n{\\\"seq\\\":5}.scope\",\"cgroup_id\":4046,\"target_p"
 	"id\":-3,\"fd\":2,\"via\":\"proc\",\"thread\":true,\"kseq\":1426,\"probe\":\"raw_tp/sched_process_fork\",\""
-	"mac\":\"652376be77347f67964c9e05c0d5d91e1cee9581f86c4374d874b265eb8e3274\"}\012",
+	"mac\":\"a18697cc149576bb6d052a9ff5adf48c7f4e0e4d9922d2d5c290799f54d6667b\"}\012",
 	"{\"seq\":48,\"time\":\"2026-12-03T08:20:47.123457118Z\",\"op\":\"open\",\"result\":0,\"ns_type\":\"time\","
 	"\"ns_name\":\"caf\303\251\",\"old_inum\":4026531840,\"old_ns_id\":9223372036854775760,\"for_children\":tru"
 	"e,\"pid\":1047,\"tid\":1049,\"ppid\":1,\"uid\":0,\"euid\":0,\"auid\":4294967295,\"comm\":\"a\\rb\",\"exe\":\"/"
 	"usr/bin/caf\303\251\",\"cgroup_id\":4047,\"fd\":3,\"via\":\"bind\",\"path\":\"/proc/147/ns/pid_for_children\""
 	",\"thread\":true,\"container\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd"
-	"ef\",\"kseq\":1457,\"ns_refs\":47,\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"ae9143f3cf1f8bb19739928"
-	"47377cb77edbe290b6427c029af684a4731f4f62a\"}\012",
+	"ef\",\"kseq\":1457,\"ns_refs\":47,\"probe\":\"fexit/__x64_sys_nsfd\",\"mac\":\"87778817c8e60bbdddb37ae"
+	"2684da1229e7fd96e057a219e2490e12b26408d2c\"}\012",
 };
 static const char *const golden_log_audit[CORPUS_N] = {
 	"type=NSAUDIT msg=nsaudit(0.000:1): time=\"1970-01-01T00:00:00.000000000Z\" op=\"setns\" result"
@@ -704,87 +706,88 @@ static const char *const golden_log_audit[CORPUS_N] = {
 	"17 ns_refs=7 probe=\"tp_btf/setns_switch_ns\" mac=b1e94007683ce4e2f9f7d07446a8e01781d40319a9"
 	"7de441fc057d2e1f0833ee\012",
 	"type=NSAUDIT msg=nsaudit(1796286008.123:9): time=\"2026-12-03T08:20:08.123456845Z\" op=\"lost"
-	"\" result=-9999 error=\"E\077\" for_children=true fd=8 reason=\"\077\" count=8000 lost_total=98765431"
-	"2 kseq=248 probe=\"tp_btf/ns_free\" mac=1f41988df15c5781e12ee09e851849e25e884be08abe37bca5ed"
-	"61b31ee22a00\012",
+	"\" result=-9999 error=\"E\077\" for_children=true fd=8 pid=1008 uid=65534 comm=636166C3A9 reason"
+	"=\"actor_budget\" count=8000 lost_total=987654312 kseq=248 probe=\"tp_btf/ns_free\" mac=f89aa2"
+	"b8265af6816cfa1e3a0c29895c644f136a081a6de04c9c051a8bf31bb1\012",
 	"type=NSAUDIT msg=nsaudit(1796286009.123:10): time=\"2026-12-03T08:20:09.123456852Z\" op=\"que"
 	"ry\" result=3 ns_type=\"uts\" ns_inum=4026603111 ns_name=F09F988020656D6F6A69 for_children=tr"
 	"ue pid=1009 tid=1009 ppid=1 uid=0 euid=0 auid=4294967295 comm=E4B8ADE69687 cgroup=\"/system"
 	".slice/container:0123456789ab.scope\" cgroup_id=4009 target_pid=4242 via=\"bind\" cause=73796"
-	"E74686573697365643A202271756F74656422206361757365 kseq=279 ns_refs=9 probe=\"user\" mac=dae4"
-	"350c93d5ff4ac4844d2dc2e475019c9999490a2edc48a9f6f7842d8edbb4\012",
+	"E74686573697365643A202271756F74656422206361757365 kseq=279 ns_refs=9 probe=\"user\" mac=c5e0"
+	"3ceabb25fc1d210b225d8a05deb85030c5364c934b888ff5e6c9685b5cef\012",
 	"type=NSAUDIT msg=nsaudit(1796286010.123:11): time=\"2026-12-03T08:20:10.123456859Z\" op=\"unk"
 	"nown\" result=0 ns_type=\"ipc\" old_inum=4294967295 old_ns_id=9223372036854775797 old_name=\"b"
 	"lue\" pid=1010 tid=1011 ppid=1 uid=0 euid=0 auid=1000 comm=\"\" exe=2F7573722F62696E2FE280A87"
 	"36570 cgroup=\"/system.slice/host.scope\" cgroup_id=4010 target_pid=-3 fd=10 via=\"proc\" mnt_"
-	"ns=4026531841 thread=true kseq=310 probe=\"unknown\" mac=4a6f5c715903dc4a8a77cc38d1fa4a9304f"
-	"d34ce0fd8f9a1532ef295b2a14afe\012",
+	"ns=4026531841 thread=true kseq=310 probe=\"unknown\" mac=67fdad2eff011fb5fcc33c6a4adb9bec742"
+	"1fa8a009877b2b6e3978c7ccb652a\012",
 	"type=NSAUDIT msg=nsaudit(1796286011.123:12): time=\"2026-12-03T08:20:11.123456866Z\" op=\"set"
 	"ns\" result=0 ns_type=\"mnt\" ns_inum=4026618949 ns_id=14 ns_name=\"\" old_inum=4026531840 old_"
 	"ns_id=9223372036854775796 pid=1011 tid=1013 ppid=1 uid=0 euid=0 auid=4294967295 comm=610D6"
 	"2 exe=\"/usr/bin/\" cgroup_id=4011 fd=0 via=\"bind\" path=\"/proc/111/ns/net\" thread=true conta"
 	"iner=\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\" kseq=341 ns_refs=1"
-	"1 probe=\"unknown\" mac=56fd125edd30e2a146ac4d7440280dfd6bfc43288b05fc08c3bf38d8e2fbd1f0\012",
+	"1 probe=\"unknown\" mac=5833126353ecd453b4118ed832d4c48e70f2732419fac3bb8bf918b89ec4b6ef\012",
 	"type=NSAUDIT msg=nsaudit(1796286012.123:13): time=\"2026-12-03T08:20:12.123456873Z\" op=\"uns"
 	"hare\" result=-1 error=\"EPERM\" ns_type=\"pid\" ns_inum=4026626868 for_children=true pid=1012 "
 	"tid=1012 ppid=1 uid=65534 euid=65534 auid=1000 comm=\"ip\" exe=2F7573722F62696E2F780A7B22736"
 	"571223A357D cgroup=\"/system.slice/back\\slash.scope\" cgroup_id=4012 via=\"pidfd_getfd\" probe"
-	"=\"tracepoint/syscalls\" mac=1c3a4b6c03d8e5620d0a5cb8da5fad0f05291c5befc188e0fd354cbb0bb29d9"
-	"a\012",
+	"=\"tracepoint/syscalls\" mac=e9ec6b5b798c1164a57c933026cd9b04eefa6c4660989a3737f07946084b09f"
+	"8\012",
 	"type=NSAUDIT msg=nsaudit(1796286013.123:14): time=\"2026-12-03T08:20:13.123456880Z\" op=\"clo"
 	"ne\" result=-13 error=\"EACCES\" ns_type=\"user\" ns_name=\"blue\" pid=1013 tid=1014 ppid=1 uid=0"
 	" euid=0 auid=4294967295 comm=\"nsbench\" exe=\"/usr/bin/blue\" cgroup=2F73797374656D2E736C6963"
 	"652F6E65770A6C696E652E73636F7065 cgroup_id=4013 target_pid=4242 fd=2 via=\"nsfd\" thread=tru"
 	"e unresolved=6D6F756E7420706F696E7420676F6E65206265666F7265206974207761732072656164 kseq=4"
-	"03 ns_refs=13 probe=\"raw_tp/sched_process_fork\" mac=e88d54d5c6dfb040bdf2df3e9827cb7fb4004b"
-	"d38322093562d4d897b1c65c74\012",
+	"03 ns_refs=13 probe=\"raw_tp/sched_process_fork\" mac=fa6c8a21f373299e59cebd43b6d54805e354b6"
+	"08017371499d8f4e3c30eec7b0\012",
 	"type=NSAUDIT msg=nsaudit(1796286014.123:15): time=\"2026-12-03T08:20:14.123456887Z\" repeat="
 	"1014 last_time=\"2026-12-03T08:20:14.296296379Z\" op=\"open\" result=-22 error=\"EINVAL\" ns_typ"
 	"e=\"cgroup\" ns_inum=4026642706 ns_id=17 old_inum=4026531840 old_ns_id=9223372036854775793 p"
 	"id=1014 tid=1016 ppid=1 uid=0 euid=0 auid=1000 comm=\"exactly15bytes_\" cgroup_id=4014 targe"
-	"t_pid=-3 fd=3 via=\"ns_ioctl\" thread=true kseq=434 probe=\"fexit/__x64_sys_nsfd\" mac=ad55743"
-	"afddb6ad29af77a3290d2e81998a069592a96aa33f008268b0ff61b35\012",
+	"t_pid=-3 fd=3 via=\"ns_ioctl\" thread=true kseq=434 probe=\"fexit/__x64_sys_nsfd\" mac=2e398b2"
+	"8117d8cc7944664c33d88ca689930fec9b18cf68d8fec8ad9438bef26\012",
 	"type=NSAUDIT msg=nsaudit(1796286015.123:16): time=\"2026-12-03T08:20:15.123456894Z\" op=\"mou"
 	"nt\" result=5 ns_type=\"time\" ns_name=\"host\" old_inum=4294967295 old_ns_id=92233720368547757"
 	"92 for_children=true pid=1015 tid=1015 ppid=1 uid=0 euid=0 auid=4294967295 comm=7370206163"
 	"65 exe=\"/usr/bin/host\" cgroup=2F73797374656D2E736C6963652F63746C011F2E73636F7065 cgroup_id"
 	"=4015 via=\"proc\" path=\"/proc/115/ns/pid_for_children\" kseq=465 ns_refs=15 probe=\"fexit/__x"
-	"64_sys_setns\" mac=6e0e5fae98395f32c80f4fac29069586c2a0fe6c7401de76aba50b6f84b1ea2a\012",
+	"64_sys_setns\" mac=a013ec4a83a2402b4b6ad5caa095f7e09bff7f94224a814e34323087bcec6009\012",
 	"type=NSAUDIT msg=nsaudit(1796286016.123:17): time=\"2026-12-03T08:20:16.123456901Z\" op=\"umo"
 	"unt\" result=-4095 error=\"E\077\" ns_type=\"net\" pid=1016 tid=1017 ppid=1 uid=65534 euid=65534 a"
 	"uid=1000 comm=7122756F7465 exe=2F7573722F62696E2F2F72756E2F6E65746E732F612262 cgroup=2F737"
 	"97374656D2E736C6963652F636166C3A92E73636F7065 cgroup_id=4016 fd=5 via=\"handle\" src_path=2F"
 	"72756E2F6E65746E732F7372630A3136 move=true thread=true kseq=496 probe=\"fexit/setns_switch_"
-	"ns\" mac=a5a5b116ed167a83c2512ef30065efc9cee4ea4daff50af9b482aecf5609bdc0\012",
+	"ns\" mac=deb793efb999d03da947178eff096f6b5b897ec33c898ee775a7ae0effc874be\012",
 	"type=NSAUDIT msg=nsaudit(1796286017.123:18): time=\"2026-12-03T08:20:17.123456908Z\" op=\"nsf"
 	"d\" result=0 ns_inum=4026666463 ns_id=20 ns_name=\"back\\slash\" pid=1017 tid=1019 ppid=1 uid="
 	"0 euid=0 auid=4294967295 comm=\"b\\s\" exe=\"/usr/bin/back\\slash\" cgroup_id=4017 target_pid=42"
 	"42 fd=6 mnt_ns=4026531841 thread=true container=\"0123456789abcdef0123456789abcdef012345678"
-	"9abcdef0123456789abcdef\" container_name=\"\" kseq=527 ns_refs=17 probe=\"tp_btf/nsfd\" mac=fa5"
-	"1fc8b47b82f308a6c8dc29a3f7deb0df7d6c19ac0a2c5a599851738ec58be\012",
+	"9abcdef0123456789abcdef\" container_name=\"\" kseq=527 ns_refs=17 probe=\"tp_btf/nsfd\" mac=be5"
+	"25340535c15af3cde3a8b07d64c31064ed9ddd83b9e6851d31dbf3eb3f12a\012",
 	"type=NSAUDIT msg=nsaudit(1796286018.123:19): time=\"2026-12-03T08:20:18.123456915Z\" op=\"ns_"
 	"free\" result=-9999 error=\"E\077\" ns_type=\"ipc\" old_inum=4026531840 old_ns_id=9223372036854775"
 	"789 for_children=true pid=1018 tid=1018 ppid=1 uid=0 euid=0 auid=1000 comm=6E0A6C exe=2F75"
 	"73722F62696E2F6E65770A6C696E65 cgroup=2F73797374656D2E736C6963652FE280A87365702E73636F7065"
-	" cgroup_id=4018 target_pid=-3 via=\"nsfd\" probe=\"tp_btf/setns_switch_ns\" mac=cbd1992a6aa3ec"
-	"490063f980f365fe26956e6bb35f6657e7919e05f49f1c93a2\012",
+	" cgroup_id=4018 target_pid=-3 via=\"nsfd\" probe=\"tp_btf/setns_switch_ns\" mac=877a69b78dcd8d"
+	"314a9c433c905651e0e7f50134c6e425e1158650b169306eec\012",
 	"type=NSAUDIT msg=nsaudit(1796286019.123:20): time=\"2026-12-03T08:20:19.123456922Z\" op=\"los"
 	"t\" result=3 ns_type=\"mnt\" ns_inum=4026682301 ns_id=22 ns_name=7461620968657265 old_inum=40"
 	"26531840 old_ns_id=9223372036854775788 old_name=F09F988020656D6F6A69 for_children=true fd="
-	"8 via=\"proc\" path=\"/proc/119/ns/net\" reason=\"\077\" count=19000 lost_total=2345678991 cause=73"
-	"796E74686573697365643A202271756F74656422206361757365 kseq=589 ns_refs=19 probe=\"tp_btf/ns_"
-	"free\" mac=6dc608b3059c723aa499b1482948290a10144958911ae81766cc303445c2b702\012",
+	"8 via=\"proc\" path=\"/proc/119/ns/net\" pid=1019 uid=0 comm=1B5B33316D726564 reason=\"\077\" count"
+	"=19000 lost_total=2345678991 cause=73796E74686573697365643A202271756F74656422206361757365 "
+	"kseq=589 probe=\"tp_btf/ns_free\" mac=c0e1902c2fee2ac0346336e3113603806c2ac0e7216ffc4ac15654"
+	"a5039245a2\012",
 	"type=NSAUDIT msg=nsaudit(1796286020.123:21): time=\"2026-12-03T08:20:20.123456929Z\" op=\"que"
 	"ry\" result=0 ns_type=\"pid\" ns_inum=4026690220 ns_id=23 pid=1020 tid=1022 ppid=1 uid=65534 "
 	"euid=65534 auid=1000 comm=636166C3A9 exe=2F7573722F62696E2F63746C011F cgroup_id=4020 fd=9 "
-	"via=\"bind\" thread=true kseq=620 probe=\"user\" mac=7c73bada050f5a26a0c03bba6388facc1e20de464"
-	"e95798018ec6a87612d865b\012",
+	"via=\"bind\" thread=true kseq=620 probe=\"user\" mac=f659244d755fe89ab74d1c734df90256b7dd24ff5"
+	"f41980b4c9ce3dd199f0792\012",
 	"type=NSAUDIT msg=nsaudit(1796286021.123:22): time=\"2026-12-03T08:20:21.123456936Z\" op=\"unk"
 	"nown\" result=0 ns_type=\"user\" ns_inum=4026698139 ns_name=636166C3A9 old_inum=4026531840 ol"
 	"d_ns_id=9223372036854775786 for_children=true pid=1021 tid=1021 ppid=1 uid=0 euid=0 auid=4"
 	"294967295 comm=E4B8ADE69687 exe=2F7573722F62696E2F636166C3A9 cgroup=\"/system.slice/blue.sc"
-	"ope\" cgroup_id=4021 target_pid=4242 kseq=651 ns_refs=21 probe=\"unknown\" mac=59854af124d2b5"
-	"d3a40974bfb8e53a69ecd652ecc0a50ec4286ae98d89ce2ecc\012",
+	"ope\" cgroup_id=4021 target_pid=4242 kseq=651 ns_refs=21 probe=\"unknown\" mac=32c61e1a83d40b"
+	"46b5c87077c6617897a0a29b48b8c79d2ba3ff178a726e37a4\012",
 	"type=NSAUDIT msg=nsaudit(1796286022.123:23): time=\"2026-12-03T08:20:22.123456943Z\" repeat="
 	"1022 last_time=\"2026-12-03T08:20:22.395061859Z\" op=\"setns\" result=-1 error=\"EPERM\" ns_type"
 	"=\"cgroup\" ns_inum=4026706058 ns_id=25 old_inum=4026531840 old_ns_id=9223372036854775785 ol"
@@ -792,131 +795,131 @@ static const char *const golden_log_audit[CORPUS_N] = {
 	"=1000 comm=\"\" exe=2F7573722F62696E2FF09F988020656D6F6A69 cgroup=\"/system.slice/container:0"
 	"123456789ab.scope\" cgroup_id=4022 target_pid=-3 fd=0 via=\"nsfd\" thread=true unresolved=6D6"
 	"F756E7420706F696E7420676F6E65206265666F7265206974207761732072656164 kseq=682 probe=\"unknow"
-	"n\" mac=d344c0253ce73491935776e56842b11c11b22216a69e54cf44eee782ec535ddb\012",
+	"n\" mac=a1365b3a4273d78cf97a3d6208d88bf8e16ceef6d6c3755ab196f07186f738fb\012",
 	"type=NSAUDIT msg=nsaudit(1796286023.123:24): time=\"2026-12-03T08:20:23.123456950Z\" op=\"uns"
 	"hare\" result=-13 error=\"EACCES\" ns_type=\"time\" ns_name=E280A8736570 old_inum=4026531840 ol"
 	"d_ns_id=9223372036854775784 pid=1023 tid=1025 ppid=1 uid=0 euid=0 auid=4294967295 comm=610"
 	"D62 exe=2F7573722F62696E2FE280A8736570 cgroup_id=4023 fd=1 via=\"ns_ioctl\" path=2F70726F632"
 	"F3132332F6E732F7069645F666F725F6368696C6472656E0A22785C thread=true container=\"0123456789a"
 	"bcdef0123456789abcdef0123456789abcdef0123456789abcdef\" kseq=713 ns_refs=23 probe=\"tracepoi"
-	"nt/syscalls\" mac=2d6c8a2d92abd4dcfc5ad43174314f403c3b81884c6617e799d7a390c0816290\012",
+	"nt/syscalls\" mac=bdeb42b79480b895a254b883f337091feb530432386ba371a89211720b60bdb1\012",
 	"type=NSAUDIT msg=nsaudit(1796286024.123:25): time=\"2026-12-03T08:20:24.123456957Z\" op=\"clo"
 	"ne\" result=-22 error=\"EINVAL\" ns_type=\"net\" for_children=true pid=1024 tid=1024 ppid=1 uid"
 	"=65534 euid=65534 auid=1000 comm=\"ip\" cgroup=2F73797374656D2E736C6963652F2F72756E2F6E65746"
 	"E732F6122622E73636F7065 cgroup_id=4024 via=\"pidfd\" mnt_ns=4026531841 probe=\"raw_tp/sched_p"
-	"rocess_fork\" mac=67a6cff5cdb4cbc5a914ef026815d9f0d4d9c73ec8fba05b934fd871d5d21abb\012",
+	"rocess_fork\" mac=b063e20cb052b6a7497eaf1390b326eb40adbc961b324b6840f4a04f7cfc0082\012",
 	"type=NSAUDIT msg=nsaudit(1796286025.123:26): time=\"2026-12-03T08:20:25.123456964Z\" op=\"ope"
 	"n\" result=0 ns_type=\"uts\" ns_inum=4026729815 ns_id=28 ns_name=780A7B22736571223A357D for_c"
 	"hildren=true pid=1025 tid=1026 ppid=1 uid=0 euid=0 auid=4294967295 comm=\"nsbench\" exe=2F75"
 	"73722F62696E2F780A7B22736571223A357D cgroup=\"/system.slice/back\\slash.scope\" cgroup_id=402"
 	"5 target_pid=4242 fd=3 via=\"handle\" thread=true kseq=775 ns_refs=25 probe=\"fexit/__x64_sys"
-	"_nsfd\" mac=524c3de01ca25e437746a97864c68acc4de192dd36dd349a320558a9006e62d7\012",
+	"_nsfd\" mac=e117934bbf0331f6f12b2fcd46af12418bdc58e262954e742285c1bb880713c7\012",
 	"type=NSAUDIT msg=nsaudit(1796286026.123:27): time=\"2026-12-03T08:20:26.123456971Z\" op=\"mou"
 	"nt\" result=-4095 error=\"E\077\" old_inum=4026531840 old_ns_id=9223372036854775781 pid=1026 tid"
 	"=1028 ppid=1 uid=0 euid=0 auid=1000 comm=\"exactly15bytes_\" exe=\"/usr/bin/blue\" cgroup_id=4"
-	"026 target_pid=-3 fd=4 thread=true kseq=806 probe=\"fexit/__x64_sys_setns\" mac=b978483d1449"
-	"161ce1653cb3267e99cb0eb5278c4ae0df9dda17f1175f1df57a\012",
+	"026 target_pid=-3 fd=4 thread=true kseq=806 probe=\"fexit/__x64_sys_setns\" mac=0e4f7c89fd4f"
+	"3b726d243d3b3179b97466aa4488880e90b68816b78ab337f765\012",
 	"type=NSAUDIT msg=nsaudit(1796286027.123:28): time=\"2026-12-03T08:20:27.123456978Z\" op=\"umo"
 	"unt\" result=0 ns_type=\"mnt\" ns_inum=4026745653 ns_name=\"container:0123456789ab\" old_inum=4"
 	"026531840 old_ns_id=9223372036854775780 pid=1027 tid=1027 ppid=1 uid=0 euid=0 auid=4294967"
 	"295 comm=737020616365 exe=\"/usr/bin/container:0123456789ab\" cgroup=2F73797374656D2E736C696"
 	"3652F74616209686572652E73636F7065 cgroup_id=4027 via=\"handle\" path=\"/proc/127/ns/net\" src_"
 	"path=2F72756E2F6E65746E732F7372630A3237 move=true kseq=837 ns_refs=27 probe=\"fexit/setns_s"
-	"witch_ns\" mac=6e0d9e0361fa3b87a328c7bea14c94c7dd4f2f0c64434dcd7a650d25f49cae23\012",
+	"witch_ns\" mac=ec061a8f4d1c02fa37e85b2cd29312db61c13141283831192bc0fd4feae6ccc5\012",
 	"type=NSAUDIT msg=nsaudit(1796286028.123:29): time=\"2026-12-03T08:20:28.123456985Z\" op=\"nsf"
 	"d\" result=-9999 error=\"E\077\" ns_type=\"pid\" ns_inum=4026753572 ns_id=31 old_inum=4026531840 o"
 	"ld_name=6E65770A6C696E65 for_children=true pid=1028 tid=1029 ppid=1 uid=65534 euid=65534 a"
 	"uid=1000 comm=7122756F7465 exe=\"/usr/bin/host\" cgroup=2F73797374656D2E736C6963652F63746C01"
 	"1F2E73636F7065 cgroup_id=4028 fd=6 via=\"proc\" thread=true kseq=868 probe=\"tp_btf/nsfd\" mac"
-	"=2295217fcda7881db59ad4832ed4d8fb42ce29457d6a5a8183c3d5713569df1b\012",
+	"=142ecc59f6f94d0d1eff384956c357f639fd26e9ed83b87e888e1406f3c3f506\012",
 	"type=NSAUDIT msg=nsaudit(1796286029.123:30): time=\"2026-12-03T08:20:29.123456992Z\" op=\"ns_"
 	"free\" result=3 ns_type=\"user\" ns_name=2F72756E2F6E65746E732F612262 pid=1029 tid=1031 ppid="
 	"1 uid=0 euid=0 auid=4294967295 comm=\"b\\s\" cgroup_id=4029 target_pid=4242 fd=7 via=\"bind\" t"
 	"hread=true container=\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\" co"
 	"ntainer_name=E280A8736570 cause=73796E74686573697365643A202271756F74656422206361757365 kse"
-	"q=899 ns_refs=29 probe=\"tp_btf/setns_switch_ns\" mac=8507c0f42e6fea23d7945158922565ae51191a"
-	"24059a7e6b3eea2bbf0e9145cb\012",
+	"q=899 ns_refs=29 probe=\"tp_btf/setns_switch_ns\" mac=12c2e92f85608e84e3300aa4dcbfb691ebf50a"
+	"0d13e733eef72ee295a5b6b752\012",
 	"type=NSAUDIT msg=nsaudit(1796286030.123:31): time=\"2026-12-03T08:20:30.123456999Z\" repeat="
 	"1030 last_time=\"2026-12-03T08:20:30.493827339Z\" op=\"lost\" result=0 ns_type=\"cgroup\" ns_inu"
-	"m=4026769410 old_inum=4294967295 old_ns_id=9223372036854775777 target_pid=-3 via=\"bind\" re"
-	"ason=\"ring_full\" count=30000 lost_total=3703703670 probe=\"tp_btf/ns_free\" mac=cd8333fd2a08"
-	"4520d33f835a061785eb1b254f047107fa4419b7a67e72edb7a1\012",
+	"m=4026769410 old_inum=4294967295 old_ns_id=9223372036854775777 target_pid=-3 via=\"bind\" pi"
+	"d=1030 uid=0 comm=6E0A6C reason=\"ring_full\" count=30000 lost_total=3703703670 probe=\"tp_bt"
+	"f/ns_free\" mac=a25843336689a591efefe960ad5482972f91875f59af5187837cc464d0fc72e0\012",
 	"type=NSAUDIT msg=nsaudit(1796286031.123:32): time=\"2026-12-03T08:20:31.123457006Z\" op=\"que"
 	"ry\" result=0 ns_type=\"time\" ns_name=6E65770A6C696E65 old_inum=4026531840 old_ns_id=9223372"
 	"036854775776 old_name=636166C3A9 for_children=true pid=1031 tid=1032 ppid=1 uid=0 euid=0 a"
 	"uid=4294967295 comm=1B5B33316D726564 exe=2F7573722F62696E2F6E65770A6C696E65 cgroup=2F73797"
 	"374656D2E736C6963652FE280A87365702E73636F7065 cgroup_id=4031 fd=9 via=\"nsfd\" path=\"/proc/1"
 	"31/ns/pid_for_children\" mnt_ns=4026531841 thread=true unresolved=6D6F756E7420706F696E74206"
-	"76F6E65206265666F7265206974207761732072656164 kseq=961 ns_refs=31 probe=\"user\" mac=41c73d3"
-	"e006475b275ff3cfadde2b72c06873061e33e55568b8b47a173b43268\012",
+	"76F6E65206265666F7265206974207761732072656164 kseq=961 ns_refs=31 probe=\"user\" mac=c34ec5b"
+	"db683469ae41995b76b7679c6d0e498141e2e1c84a2e9f696719e94c0\012",
 	"type=NSAUDIT msg=nsaudit(1796286032.123:33): time=\"2026-12-03T08:20:32.123457013Z\" op=\"unk"
 	"nown\" result=-1 error=\"EPERM\" ns_type=\"net\" pid=1032 tid=1034 ppid=1 uid=65534 euid=65534 "
 	"auid=1000 comm=636166C3A9 exe=2F7573722F62696E2F7461620968657265 cgroup_id=4032 fd=10 via="
-	"\"ns_ioctl\" thread=true kseq=992 probe=\"unknown\" mac=2f49c1d2da5e7f8ffc2eb701a8aaa18b15d4eb"
-	"9084fe32ae50be0dee0e76a7b1\012",
+	"\"ns_ioctl\" thread=true kseq=992 probe=\"unknown\" mac=62f42da847e30ffe6bb047cd18c5bd49ed1157"
+	"cd86ab11e9e0133fe1699fee48\012",
 	"type=NSAUDIT msg=nsaudit(1796286033.123:34): time=\"2026-12-03T08:20:33.123457020Z\" op=\"set"
 	"ns\" result=-13 error=\"EACCES\" ns_type=\"uts\" ns_inum=4026793167 ns_name=63746C011F pid=1033"
 	" tid=1033 ppid=1 uid=0 euid=0 auid=4294967295 comm=E4B8ADE69687 exe=2F7573722F62696E2F6374"
 	"6C011F cgroup=2F73797374656D2E736C6963652F780A7B22736571223A357D2E73636F7065 cgroup_id=403"
-	"3 target_pid=4242 via=\"pidfd_getfd\" kseq=1023 ns_refs=33 probe=\"unknown\" mac=8a4a3d753d893"
-	"5480c7320bcab5194f2b1c1894329a94a9c0fd4fa6d4db8a7de\012",
+	"3 target_pid=4242 via=\"pidfd_getfd\" kseq=1023 ns_refs=33 probe=\"unknown\" mac=d30220d9f3f45"
+	"10045c9b5800f96752acdcb4537e1a3a222aeeaf5f57eecb28f\012",
 	"type=NSAUDIT msg=nsaudit(1796286034.123:35): time=\"2026-12-03T08:20:34.123457027Z\" op=\"uns"
 	"hare\" result=-22 error=\"EINVAL\" ns_type=\"ipc\" old_inum=4026531840 old_ns_id=92233720368547"
 	"75773 old_name=\"\" for_children=true pid=1034 tid=1035 ppid=1 uid=0 euid=0 auid=1000 comm=\""
 	"\" cgroup=\"/system.slice/blue.scope\" cgroup_id=4034 target_pid=-3 fd=1 via=\"handle\" thread="
-	"true kseq=1054 probe=\"tracepoint/syscalls\" mac=3bda50ae8df5459ddac4d491a19f4692cb249e9d3db"
-	"0f4c92bb16f4a270e81c6\012",
+	"true kseq=1054 probe=\"tracepoint/syscalls\" mac=ff9e38877780b4c41e5a324ac3cdd193ffd399e4f7c"
+	"a250f0ccd884d82756217\012",
 	"type=NSAUDIT msg=nsaudit(1796286035.123:36): time=\"2026-12-03T08:20:35.123457034Z\" op=\"clo"
 	"ne\" result=5 ns_inum=4026809005 ns_id=38 ns_name=F09F988020656D6F6A69 old_inum=4294967295 "
 	"old_ns_id=9223372036854775772 for_children=true pid=1035 tid=1037 ppid=1 uid=0 euid=0 auid"
 	"=4294967295 comm=610D62 exe=2F7573722F62696E2FF09F988020656D6F6A69 cgroup_id=4035 fd=2 pat"
 	"h=\"/proc/135/ns/net\" thread=true container=\"0123456789abcdef0123456789abcdef0123456789abcd"
-	"ef0123456789abcdef\" kseq=1085 ns_refs=35 probe=\"raw_tp/sched_process_fork\" mac=12b0e3b835c"
-	"23bcf3df2385fbb6edaa185436d4dfbc55a1525368d80b217efe5\012",
+	"ef0123456789abcdef\" kseq=1085 ns_refs=35 probe=\"raw_tp/sched_process_fork\" mac=e3fbb2f80d3"
+	"fda697012fccf205593d37f9595e047613ddeb6327b9cc19c662d\012",
 	"type=NSAUDIT msg=nsaudit(1796286036.123:37): time=\"2026-12-03T08:20:36.123457041Z\" op=\"ope"
 	"n\" result=-4095 error=\"E\077\" ns_type=\"pid\" ns_inum=4026816924 pid=1036 tid=1036 ppid=1 uid=6"
 	"5534 euid=65534 auid=1000 comm=\"ip\" exe=2F7573722F62696E2FE280A8736570 cgroup=\"/system.sli"
-	"ce/host.scope\" cgroup_id=4036 via=\"proc\" probe=\"fexit/__x64_sys_nsfd\" mac=3f37b977a62d177d"
-	"2f3cbe33779039c1070bb31cd3baece6b1d1bd30dbe8d476\012",
+	"ce/host.scope\" cgroup_id=4036 via=\"proc\" probe=\"fexit/__x64_sys_nsfd\" mac=ae1363bbf737c8ee"
+	"f8fd8b1434d296f0625443a7d8e31abf393584265d336f0b\012",
 	"type=NSAUDIT msg=nsaudit(1796286037.123:38): time=\"2026-12-03T08:20:37.123457048Z\" op=\"mou"
 	"nt\" result=0 ns_type=\"user\" ns_name=\"\" for_children=true pid=1037 tid=1038 ppid=1 uid=0 eu"
 	"id=0 auid=4294967295 comm=\"nsbench\" exe=\"/usr/bin/\" cgroup=2F73797374656D2E736C6963652F2F7"
 	"2756E2F6E65746E732F6122622E73636F7065 cgroup_id=4037 target_pid=4242 fd=4 via=\"proc\" threa"
-	"d=true kseq=1147 ns_refs=37 probe=\"fexit/__x64_sys_setns\" mac=22d64a231818ea71ad6267d54b8e"
-	"b8e4d5e887c576faa90ced3ff119cf0e8106\012",
+	"d=true kseq=1147 ns_refs=37 probe=\"fexit/__x64_sys_setns\" mac=92804c81b211fcb7f37568fa5365"
+	"ab517217a74d56a421e24b280ca14d69f109\012",
 	"type=NSAUDIT msg=nsaudit(1796286038.123:39): time=\"2026-12-03T08:20:38.123457055Z\" repeat="
 	"1038 last_time=\"2026-12-03T08:20:38.592592819Z\" op=\"umount\" result=-9999 error=\"E\077\" ns_typ"
 	"e=\"cgroup\" ns_inum=4026832762 ns_id=41 old_inum=4026531840 old_ns_id=9223372036854775769 f"
 	"or_children=true pid=1038 tid=1040 ppid=1 uid=0 euid=0 auid=1000 comm=\"exactly15bytes_\" ex"
 	"e=2F7573722F62696E2F780A7B22736571223A357D cgroup_id=4038 target_pid=-3 fd=5 via=\"bind\" sr"
 	"c_path=2F72756E2F6E65746E732F7372630A3338 move=true mnt_ns=4026531841 thread=true kseq=117"
-	"8 probe=\"fexit/setns_switch_ns\" mac=1686733c3addb550e8b6226557a4ad245d46405a74177501547dfd"
-	"7383f4ee5b\012",
+	"8 probe=\"fexit/setns_switch_ns\" mac=28ac0442822b0aae648defb77f31b044ac5e03dcd291e1554eee53"
+	"6e8eef89ed\012",
 	"type=NSAUDIT msg=nsaudit(1796286039.123:40): time=\"2026-12-03T08:20:39.123457062Z\" op=\"nsf"
 	"d\" result=3 ns_type=\"time\" ns_name=\"blue\" old_inum=4026531840 old_ns_id=922337203685477576"
 	"8 pid=1039 tid=1039 ppid=1 uid=0 euid=0 auid=4294967295 comm=737020616365 cgroup=2F7379737"
 	"4656D2E736C6963652F6E65770A6C696E652E73636F7065 cgroup_id=4039 via=\"nsfd\" path=2F70726F632"
 	"F3133392F6E732F7069645F666F725F6368696C6472656E0A22785C cause=73796E74686573697365643A2022"
-	"71756F74656422206361757365 kseq=1209 ns_refs=39 probe=\"tp_btf/nsfd\" mac=46c4c45f064bb8157e"
-	"4c6b5a53e7e136698231b6138405021810908868feb844\012",
+	"71756F74656422206361757365 kseq=1209 ns_refs=39 probe=\"tp_btf/nsfd\" mac=895d8625a2d7a7b968"
+	"1d1ef3701bc872445acc200da0dca6f07905f4dd522f59\012",
 	"type=NSAUDIT msg=nsaudit(1796286040.123:41): time=\"2026-12-03T08:20:40.123457069Z\" op=\"ns_"
 	"free\" result=0 ns_type=\"net\" for_children=true pid=4294967295 tid=0 ppid=1 uid=65534 euid="
 	"65534 auid=1000 comm=7122756F7465 exe=\"/usr/bin/container:0123456789ab\" cgroup=2F737973746"
 	"56D2E736C6963652F74616209686572652E73636F7065 cgroup_id=4040 fd=7 via=\"nsfd\" unresolved=6D"
 	"6F756E7420706F696E7420676F6E65206265666F7265206974207761732072656164 kseq=1240 probe=\"tp_b"
-	"tf/setns_switch_ns\" mac=c4b88935048c19f444de9ad4582e8c863c6707005502761ad70f4e16921b762f\012",
+	"tf/setns_switch_ns\" mac=0dc3206a2524191afe11213b5c3e2bbd13f00efefe2bf3543e62440689122d5a\012",
 	"type=NSAUDIT msg=nsaudit(1796286041.123:42): time=\"2026-12-03T08:20:41.123457076Z\" op=\"los"
 	"t\" result=0 ns_type=\"uts\" ns_inum=4026856519 ns_id=44 ns_name=\"host\" for_children=true tar"
-	"get_pid=4242 fd=8 via=\"ns_ioctl\" reason=\"reserve_ring_full\" count=41000 lost_total=5061728"
-	"349 container=\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\" container"
-	"_name=F09F988020656D6F6A69 kseq=1271 ns_refs=41 probe=\"tp_btf/ns_free\" mac=c2cbd38cd8ee938"
-	"19ba5813b26bf8a795caded164d0e5bf88031b285ddd29ecc\012",
+	"get_pid=4242 fd=8 via=\"ns_ioctl\" pid=1041 uid=0 comm=\"b\\s\" reason=\"reserve_ring_full\" coun"
+	"t=41000 lost_total=5061728349 container=\"0123456789abcdef0123456789abcdef0123456789abcdef0"
+	"123456789abcdef\" container_name=F09F988020656D6F6A69 kseq=1271 probe=\"tp_btf/ns_free\" mac="
+	"b8370446e6d1909c508bee3774e16563ad32c013af13a0b47d7e2162b30ed323\012",
 	"type=NSAUDIT msg=nsaudit(1796286042.123:43): time=\"2026-12-03T08:20:42.123457083Z\" op=\"que"
 	"ry\" result=-1 error=\"EPERM\" ns_type=\"ipc\" ns_inum=4026864438 old_inum=4026531840 old_ns_id"
 	"=9223372036854775765 pid=1042 tid=1042 ppid=1 uid=0 euid=0 auid=1000 comm=6E0A6C exe=2F757"
 	"3722F62696E2F2F72756E2F6E65746E732F612262 cgroup=2F73797374656D2E736C6963652F636166C3A92E7"
-	"3636F7065 cgroup_id=4042 target_pid=-3 probe=\"user\" mac=23561e41de860dee555a5713a0412d4a3a"
-	"bfdd1daaaf873f005ce5451aa9277c\012",
+	"3636F7065 cgroup_id=4042 target_pid=-3 probe=\"user\" mac=45b31e921e91b081d38f19d724176419f4"
+	"01e3d0015ae3d265a0e3d8c2d7cc72\012",
 	"type=NSAUDIT msg=nsaudit(1796286043.123:44): time=\"2026-12-03T08:20:43.123457090Z\" op=\"unk"
 	"nown\" result=-13 error=\"EACCES\" ns_type=\"mnt\" ns_inum=4026872357 ns_id=46 ns_name=\"back\\sl"
 	"ash\" old_inum=4026531840 old_ns_id=9223372036854775764 old_name=63746C011F pid=1043 tid=10"
@@ -968,32 +971,32 @@ static const char *const golden_log_audit[CORPUS_N] = {
 	"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 	"eeeeeeeeeeeeeeeeeeeeee\" cgroup=2F73797374656D2E736C6963652FF09F988020656D6F6A692E73636F706"
 	"5 cgroup_id=4043 fd=10 via=\"handle\" path=\"/proc/143/ns/net\" thread=true kseq=1333 ns_refs="
-	"43 probe=\"unknown\" mac=dc4f2394f4b2f9739e518413094ea45a0dcf423af95bd4051492c272177765bd\012",
+	"43 probe=\"unknown\" mac=94da816c1d86f6608ebe880fab98cad98ceeb0d47c403b25dc7dcec0c0708678\012",
 	"type=NSAUDIT msg=nsaudit(1796286044.123:45): time=\"2026-12-03T08:20:44.123457097Z\" op=\"set"
 	"ns\" result=-22 error=\"EINVAL\" ns_inum=4026880276 ns_id=47 for_children=true pid=1044 tid=1"
 	"046 ppid=1 uid=65534 euid=65534 auid=1000 comm=636166C3A9 cgroup_id=4044 fd=0 path=\"/ppppp"
 	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
 	"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
 	"ppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp\" thread=true kseq=13"
-	"64 probe=\"unknown\" mac=e465e3f329531ced32f8f5b57734f761c7c5507ae6d3b2c7bee6081a37ca7dcd\012",
+	"64 probe=\"unknown\" mac=31c1b67d4b0ce556f50dd0531b1b2d5734a4b5b5bc0a6d3e951bca55f9f86c35\012",
 	"type=NSAUDIT msg=nsaudit(1796286045.123:46): time=\"2026-12-03T08:20:45.123457104Z\" op=\"unk"
 	"nown\" result=5 ns_type=\"user\" ns_name=7461620968657265 pid=1045 tid=1045 ppid=1 uid=0 euid"
 	"=0 auid=4294967295 comm=E4B8ADE69687 exe=2F7573722F62696E2F7461620968657265 cgroup=\"/syste"
 	"m.slice/.scope\" cgroup_id=4045 target_pid=4242 via=\"pidfd\" mnt_ns=4026531841 kseq=1395 ns_"
-	"refs=45 probe=\"tracepoint/syscalls\" mac=c432ff1de090dd3100092fed3c22fe7bcceb1f822a3b6ebe38"
-	"276341b80277a5\012",
+	"refs=45 probe=\"tracepoint/syscalls\" mac=ac0fef421f7428153f75b03e5b7fa2fd62165438dec3376308"
+	"e8d9f371008282\012",
 	"type=NSAUDIT msg=nsaudit(1796286046.123:47): time=\"2026-12-03T08:20:46.123457111Z\" repeat="
 	"1046 last_time=\"2026-12-03T08:20:46.691358299Z\" op=\"clone\" result=-4095 error=\"E\077\" ns_type"
 	"=\"cgroup\" ns_inum=4026896114 ns_id=49 old_inum=4026531840 old_ns_id=9223372036854775761 ol"
 	"d_name=E280A8736570 pid=1046 tid=1047 ppid=1 uid=0 euid=0 auid=1000 comm=\"\" exe=2F7573722F"
 	"62696E2F63746C011F cgroup=2F73797374656D2E736C6963652F780A7B22736571223A357D2E73636F7065 c"
 	"group_id=4046 target_pid=-3 fd=2 via=\"proc\" thread=true kseq=1426 probe=\"raw_tp/sched_proc"
-	"ess_fork\" mac=556d661cc4bda6381e66c9db08c5aaf23fbb7a8f06148801daad252f30be83ec\012",
+	"ess_fork\" mac=6fed76b3ad04cd59344e38242a04938f9e6f0e848aaaed375bbeda9a6b05d126\012",
 	"type=NSAUDIT msg=nsaudit(1796286047.123:48): time=\"2026-12-03T08:20:47.123457118Z\" op=\"ope"
 	"n\" result=0 ns_type=\"time\" ns_name=636166C3A9 old_inum=4026531840 old_ns_id=92233720368547"
 	"75760 for_children=true pid=1047 tid=1049 ppid=1 uid=0 euid=0 auid=4294967295 comm=610D62 "
 	"exe=2F7573722F62696E2F636166C3A9 cgroup_id=4047 fd=3 via=\"bind\" path=\"/proc/147/ns/pid_for"
 	"_children\" thread=true container=\"0123456789abcdef0123456789abcdef0123456789abcdef01234567"
-	"89abcdef\" kseq=1457 ns_refs=47 probe=\"fexit/__x64_sys_nsfd\" mac=f426687fe6190aeafdcfccabdd"
-	"a696287dc57427e5ccf9d0622b87293fe89fb7\012",
+	"89abcdef\" kseq=1457 ns_refs=47 probe=\"fexit/__x64_sys_nsfd\" mac=07d9ffa3d121763397f02cd8fa"
+	"15b896970a8532c212213148de1ad47d97042b\012",
 };

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * actor_budget.bpf.h - fairness between actors on the rings, and losses
+ * that name whose they were (issue 32).
+ *
+ * An actor is a thread group (tgid) and its uid (the kernel's, as the
+ * initial user namespace sees it: every process an unprivileged user can
+ * start, in any user namespace, has the same one). A ring is shared by
+ * everyone; so that what one actor floods cannot take the room of
+ * another's records, a ring that holds more than a fill threshold of
+ * unread bytes takes a record only from an actor with budget left: one
+ * token of its thread group's bucket AND one of its uid's. Below the
+ * threshold nothing is looked up (the common case costs one ring query).
+ * The buckets are GCRA cells (one u64 "theoretical arrival time" each), so
+ * a bucket is one word and one compare; they refill with time, not with
+ * the reader, so a slow reader delays records but a quiet actor still has
+ * its whole burst when a flood has filled the ring to the threshold.
+ *
+ * A record that is not written (budget spent, ring full, no task storage)
+ * is counted per (pid, uid, op, reason) with the actor's comm, in
+ * actor_lost, under the epoch user space set (nsaudit.h); user space turns
+ * each count into a lost record that names the actor. The global
+ * per-reason counters (lost_reason[]) count the same calls, after the
+ * per-actor ones: what could not be attributed (the map full) is what user
+ * space finds in the global counter and not in the map, reported as an
+ * anonymous lost record. Nothing is silent.
+ *
+ * Included once, by emit.bpf.h.
+ */
+#ifndef NSAUDIT_ACTOR_BUDGET_BPF_H
+#define NSAUDIT_ACTOR_BUDGET_BPF_H
+
+/* Set by the loader before load (.rodata): the fill thresholds (bytes of
+ * unread records) past which budgets apply, and the buckets: one token per
+ * interval, at most burst tokens banked. Defaults for the 1 MiB reserve
+ * ring: half of it free for all; past that, 256 records/s (burst 256) per
+ * thread group and 1024/s (burst 1024) per uid. */
+const volatile __u64 rare_budget_bytes = 1 << 19;
+const volatile __u64 main_budget_bytes = 2 << 20;
+const volatile __u64 tgid_interval_ns = 1000000000ULL / 256;
+const volatile __u64 tgid_burst_ns = 1000000000ULL;
+const volatile __u64 uid_interval_ns = 1000000000ULL / 1024;
+const volatile __u64 uid_burst_ns = 1000000000ULL;
+
+/* Who a record is of: the current task (comm NULL: read it) or the actor a
+ * held record names (a flush from another task's context). */
+struct actor {
+	__u32 pid;
+	__u32 uid;
+	__u32 op;
+	const char *comm;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct nsaudit_actor_lost_key);
+	__type(value, struct nsaudit_actor_lost_val);
+} actor_lost SEC(".maps");
+
+/* The epoch new counts go under (user space flips it, see nsaudit.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} lost_epoch SEC(".maps");
+
+/* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid. LRU: an actor
+ * that went quiet long ago is forgotten (and gets its burst back, which a
+ * quiet actor has anyway). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, __u64);
+} actor_budget SEC(".maps");
+
+static __always_inline void actor_current(struct actor *a, __u32 op)
+{
+	a->pid = bpf_get_current_pid_tgid() >> 32;
+	a->uid = (__u32)bpf_get_current_uid_gid();
+	a->op = op;
+	a->comm = NULL;
+}
+
+/* Calls lost, per actor and reason, then in the global counters. */
+static __always_inline void count_lost_by(const struct actor *a, __u32 reason, __u64 n)
+{
+	struct nsaudit_actor_lost_key k = {
+		.pid = a->pid, .uid = a->uid, .op = a->op, .reason = reason };
+	struct nsaudit_actor_lost_val *v;
+	__u32 zero = 0, *ep = bpf_map_lookup_elem(&lost_epoch, &zero);
+
+	k.epoch = ep ? *ep & 1 : 0;
+	v = bpf_map_lookup_elem(&actor_lost, &k);
+
+	if (!v) {
+		struct nsaudit_actor_lost_val nv = {};
+
+		if (a->comm)
+			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);
+		else
+			bpf_get_current_comm(nv.comm, sizeof(nv.comm));
+		bpf_map_update_elem(&actor_lost, &k, &nv, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&actor_lost, &k);
+	}
+	if (v)
+		__sync_fetch_and_add(&v->count, n);
+	if (reason < NSAUDIT_LOST_MAX)
+		__sync_fetch_and_add(&lost_reason[reason], n);
+	__sync_fetch_and_add(&lost_events, n);
+}
+
+/*
+ * One token from a cell, GCRA: the cell holds when its bucket will be
+ * full again ("tat"); a token is there while that is at most burst ahead
+ * of now. Not atomic: two CPUs of one actor at once may both take the
+ * last token, a bound off by one per CPU.
+ */
+static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u64 burst)
+{
+	__u64 *tat = bpf_map_lookup_elem(&actor_budget, &key), t;
+
+	if (!tat) {
+		t = now + interval;
+		bpf_map_update_elem(&actor_budget, &key, &t, BPF_ANY);
+		return true;
+	}
+	t = *tat > now ? *tat : now;
+	if (t - now > burst)
+		return false;
+	*tat = t + interval;
+	return true;
+}
+
+/*
+ * May the actor write one record into ring now? Always while the ring
+ * holds fewer unread bytes than its threshold; past it, only with a token
+ * of its thread group and of its uid. The clock is read only then (the
+ * coarse clock is not a tracing program's helper).
+ */
+static __always_inline bool budget_ok(void *ring, __u64 threshold, const struct actor *a)
+{
+	__u64 now;
+
+	if (bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) < threshold)
+		return true;
+	now = bpf_ktime_get_ns();
+	return cell_take(a->pid, now, tgid_interval_ns, tgid_burst_ns) &&
+	       cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns);
+}
+
+#endif /* NSAUDIT_ACTOR_BUDGET_BPF_H */
