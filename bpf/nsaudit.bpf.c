@@ -937,6 +937,8 @@ struct {
 	__type(value, struct nsaudit_exe_info);
 } exe_paths SEC(".maps");
 
+#include "exe_path.bpf.h"
+
 /* The first 8 bytes of s as one word: prefix tests without a loop. */
 static __always_inline __u64 word8(const char *s)
 {
@@ -960,13 +962,18 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	__u64 k;
 
 	k = exe_key_of((__u64)BPF_CORE_READ(p, mm, exe_file));
+	if (!k)
+		return 0;
+	v.ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
 	/* interp: the file finally run (a script's interpreter, not the script) */
-	if (!k || bpf_probe_read_kernel_str(v.path, sizeof(v.path), BPF_CORE_READ(bprm, interp)) < 2)
-		return 0;
-	/* relative names and fexecve's /dev/fd/N say nothing: /proc/PID/exe will */
-	if (v.path[0] != '/' || word8(v.path) == word8("/dev/fd/") ||
-	    (word8(v.path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL))
-		return 0;
+	bpf_probe_read_kernel_str(v.path, sizeof(v.path), BPF_CORE_READ(bprm, interp));
+	/* relative names, fexecve's /dev/fd/N and busybox's /proc/self/exe
+	 * say nothing: the file's own path, from its dentries (else none:
+	 * the entry is written anyway, an older one for the key is stale) */
+	if ((v.path[0] != '/' || word8(v.path) == word8("/dev/fd/") ||
+	     (word8(v.path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL)) &&
+	    !exe_path_walk(BPF_CORE_READ(bprm, file), v.path))
+		v.path[0] = '\0';
 	/* the path is relative to the exec'ing thread's mount namespace */
 	mnt = task_ns(p, NSAUDIT_NS_MNT);
 	if (mnt)
