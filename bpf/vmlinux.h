@@ -161,6 +161,17 @@ typedef struct {
 	int counter;
 } atomic_t;
 
+struct hlist_node;
+
+struct hlist_head {
+	struct hlist_node *first;
+};
+
+struct hlist_node {
+	long: 64;
+	long: 64;
+};
+
 typedef struct {
 	uid_t val;
 } kuid_t;
@@ -348,14 +359,7 @@ struct task_struct {
 	long: 64;
 	long: 64;
 	struct pid *thread_pid;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
+	struct hlist_node pid_links[4];
 	long: 64;
 	long: 64;
 	long: 64;
@@ -880,10 +884,7 @@ struct pid {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
+	struct hlist_head tasks[4];
 	long: 64;
 	long: 64;
 	long: 64;
