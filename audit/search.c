@@ -77,8 +77,7 @@ static bool field_is(const struct audit_rec *r, const char *key, const char *pfx
 	return prefix || len == pl + wl;
 }
 
-/* --container: the record is about that container, or one of its
- * processes did it (see tracer.c; "host" is no container). */
+/* --container: the record is about that container (see tracer.c). */
 static bool container_match(const struct audit_rec *r, const char *want)
 {
 	bool prefix = strlen(want) >= 12;
@@ -86,9 +85,7 @@ static bool container_match(const struct audit_rec *r, const char *want)
 	return field_is(r, "container", "", want, prefix) ||
 	       field_is(r, "container_name", "", want, false) ||
 	       field_is(r, "ns_name", "container:", want, prefix) ||
-	       field_is(r, "old_name", "container:", want, prefix) ||
-	       (strcmp(want, "host") && (field_is(r, "actor_container", "", want, prefix) ||
-					 field_is(r, "actor_container_name", "", want, false)));
+	       field_is(r, "old_name", "container:", want, prefix);
 }
 
 bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)

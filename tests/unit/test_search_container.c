@@ -43,18 +43,3 @@ Test(search, container)
 	cr_assert(match(docker, "c1f69d1c01baf7da"), "container:ID in old_name");
 	cr_assert_not(match(none, "web"));
 }
-
-/* Done by one of its processes (actor_container), into a namespace of the
- * host: found by id and name; "host" itself is no container. */
-Test(search, actor_container)
-{
-	const char *escape =
-	    "{\"seq\":4,\"op\":\"setns\",\"ns_type\":\"uts\",\"ns_container\":\"host\","
-	    "\"actor_container\":\"" HEX64 "\",\"actor_container_name\":\"api\",\"pid\":9}";
-	const char *host = "{\"seq\":5,\"op\":\"setns\",\"actor_container\":\"host\",\"pid\":9}";
-
-	cr_assert(match(escape, "api"));
-	cr_assert(match(escape, "c1f69d1c01ba"));
-	cr_assert_not(match(escape, "ap"));
-	cr_assert_not(match(host, "host"), "the host is no container");
-}
