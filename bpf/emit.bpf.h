@@ -138,6 +138,8 @@ struct tstate {
 #define HELD(ts) ((struct nsaudit_event *)(ts)->held_words)
 _Static_assert(NSAUDIT_EVENT_SHORT % 8 == 0, "a short record is whole 64-bit words");
 
+#include "actor.bpf.h"
+
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -248,6 +250,11 @@ __noinline int fill_actor(struct ev_short *head)
 	exe = task->mm->exe_file; /* NULL for kernel threads: loads give 0 */
 	e->exe_ino = exe->f_inode->i_ino;
 	e->exe_dev = exe->f_inode->i_sb->s_dev;
+	/* the verifier lets no arithmetic touch a pointer: through memory,
+	 * it comes back a plain number (privileged programs may store one) */
+	*(volatile __u64 *)&e->exe_key = (__u64)exe;
+	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
+	actor_namespaces(e, task);
 	return 0;
 }
 
@@ -464,7 +471,7 @@ static __always_inline bool key_equal(const struct nsaudit_event *held, const st
  * gets one when sent) or straight into a reserved ring record.
  */
 static __always_inline void short_fill(struct nsaudit_event *e, const struct ev_key *k, __u64 now,
-				       __u32 refs, __u64 kseq)
+				       __u32 refs, __u64 kseq, const struct pending *p)
 {
 	e->ts_boot_ns = now;
 	e->last_ts_boot_ns = 0;
@@ -476,6 +483,7 @@ static __always_inline void short_fill(struct nsaudit_event *e, const struct ev_
 	e->lost_reason = 0;
 	fill_actor((struct ev_short *)e);
 	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
+	actor_before(e, p);
 }
 
 static __always_inline bool path_equal(const struct path_buf *a, const struct path_buf *b)
@@ -505,9 +513,10 @@ static __always_inline void held_repeat(struct tstate *ts)
 	HELD(ts)->repeat++;
 }
 
-/* One record sent at once (no coalescing, or the held slot is busy). */
+/* One record sent at once (no coalescing, or the held slot is busy); p:
+ * the thread's pending call, NULL without a thread state. */
 static __always_inline void rec_direct(const struct ev_key *k, __u32 refs,
-				       const struct path_buf *path)
+				       const struct path_buf *path, const struct pending *p)
 {
 	struct nsaudit_event *e;
 	struct actor a;
@@ -524,7 +533,7 @@ static __always_inline void rec_direct(const struct ev_key *k, __u32 refs,
 		if (!e)
 			return;
 	}
-	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1);
+	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, p);
 	event_submit(e);
 }
 
@@ -562,7 +571,7 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 								   HELD_OWNER) != HELD_EMPTY) {
 		goto direct; /* the reader's flush is at it */
 	}
-	short_fill(HELD(ts), k, bpf_ktime_get_boot_ns(), refs, 0);
+	short_fill(HELD(ts), k, bpf_ktime_get_boot_ns(), refs, 0, &ts->p);
 	ts->held_has_path = path != NULL;
 	if (path && hp)
 		copy_words(hp, path, NSAUDIT_PATH_LEN);
@@ -570,7 +579,7 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
 	return 0;
 direct:
-	rec_direct(k, refs, path);
+	rec_direct(k, refs, path, ts ? &ts->p : NULL);
 	return 0;
 }
 

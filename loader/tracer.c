@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -18,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "actor_lost.h"
+#include "attribution.h"
 #include "bpf_log.h"
 #include "enrich.h"
 #include "record_fmt.h"
@@ -27,6 +29,7 @@
 #include "pin_sweep.h"
 #include "prog_misses.h"
 #include "ringbuf_reader.h"
+#include "runtime_state.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
 
@@ -109,7 +112,11 @@ const char tracer_opts_help[] =
 	"                       umount,nsfd,ns_free,query (lost records always pass)\n"
 	"      --container C    only records about container C (id, 12+ character id\n"
 	"                       prefix or podman name): its namespaces, entered, left,\n"
-	"                       made or pinned, from the runtimes' state\n"
+	"                       made or pinned, from the runtimes' state (docker's\n"
+	"                       names work too)\n"
+	"      --runtime-root KIND=DIR  where a runtime keeps its state: runc, crun,\n"
+	"                       docker-exec, docker-data, containerd, podman\n"
+	"                       (docs/attribution.md has the defaults)\n"
 	"      --ring-size N    kernel ring buffer size in bytes, power of two\n"
 	"                       (default 4194304; K and M suffixes work)\n"
 	"      --no-coalesce    one record per call, even for identical consecutive\n"
@@ -133,6 +140,7 @@ const struct option tracer_options[] = {
 	{ "ring-size", required_argument, NULL, TRACER_OPT_RING_SIZE },
 	{ "no-coalesce", no_argument, NULL, TRACER_OPT_NO_COALESCE },
 	{ "container", required_argument, NULL, TRACER_OPT_CONTAINER },
+	{ "runtime-root", required_argument, NULL, TRACER_OPT_RUNTIME_ROOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -190,6 +198,9 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 			return -1;
 		}
 		strcpy(o->container, v);
+	} else if (!strcmp(name, "runtime-root")) {
+		if (runtime_root_set(v, err, errlen))
+			return -1;
 	} else {
 		return 0;
 	}
@@ -378,14 +389,18 @@ static bool already_written(struct tracer *t, uint64_t kseq)
 }
 
 /* The container the record is about (nsnames.h), into its extra fields. */
-static void record_container(struct tracer *t, struct event_extra *x)
+static void record_container(struct tracer *t, const struct nsaudit_event *e,
+			     struct event_extra *x)
 {
 	const struct container_info *ci = nsnames_container(t->names);
 
 	if (ci) {
 		x->container = ci->id;
 		x->container_name = ci->name[0] ? ci->name : NULL;
+		attribution_pod(ci, x);
 	}
+	attribution_target(t->names, e, x);
+	attribution_actor(t->names, e, x);
 }
 
 /*
@@ -553,11 +568,11 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	if (e.ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e.ns_type)))
 		return 0;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
-	x.exe = enrich_exe(t->en, e.pid, e.comm, e.exe_ino, e.exe_dev);
+	x.exe = enrich_exe(t->en, &e, &x.exe_mntns, &x.exe_mntns_id);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
 	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
-	record_container(t, &x);
+	record_container(t, &e, &x);
 	if (t->o.container[0] && !container_wanted(t, &x))
 		return 0;
 	x.seq = ++t->seq;
@@ -666,7 +681,7 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 	x.cause = cause;
 	if (e->op != NSAUDIT_OP_LOST) {
 		nsnames_for_event(t->names, e, &x.ns_name, &x.old_name);
-		record_container(t, &x);
+		record_container(t, e, &x);
 		if (t->o.container[0] && !container_wanted(t, &x))
 			return;
 		if (e->ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e->ns_type)))
@@ -1027,6 +1042,11 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	/* past half of a ring, only actors with budget left (issue 32) */
 	t->skel->rodata->main_budget_bytes = o->ring_size / 2;
 	t->skel->rodata->rare_budget_bytes = bpf_map__max_entries(t->skel->maps.rare) / 2;
+	/* exe keys must not be kernel addresses: mixed with a per-load secret */
+	if (getrandom((void *)&t->skel->rodata->exe_key_salt,
+		      sizeof(t->skel->rodata->exe_key_salt), 0) !=
+	    sizeof(t->skel->rodata->exe_key_salt))
+		t->skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->skel->rodata->self_tgid = o->pin_dir ? 0 : getpid();
 	choose_hooks(t);

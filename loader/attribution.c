@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* attribution.c - the actor's own container, from its namespaces at the call. */
+#include <stdio.h>
+#include <string.h>
+
+#include "attribution.h"
+#include "nsnames.h"
+
+/* The last answer: a copy (a refresh of the runtimes' state moves their
+ * table). One tracer per process reads records, on one thread. */
+static struct container_info actor_ci, ns_ci;
+static char cg_id[CONTAINER_ID_LEN];
+
+static const char *nonempty(const char *s)
+{
+	return s && s[0] ? s : NULL;
+}
+
+void attribution_pod(const struct container_info *ci, struct event_extra *x)
+{
+	if (!ci)
+		return;
+	x->pod = nonempty(ci->pod);
+	x->pod_namespace = nonempty(ci->pod_ns);
+}
+
+void attribution_actor(struct nsnames *n, const struct nsaudit_event *e, struct event_extra *x)
+{
+	struct containers *c = nsnames_containers(n);
+	const struct container_info *ci = NULL;
+	bool host_pid;
+
+	if (e->op == NSAUDIT_OP_LOST || e->probe == NSAUDIT_PROBE_USER || !e->actor_pidns)
+		return;	/* no actor, or the kernel side did not say */
+	host_pid = nsnames_is_host(n, NSAUDIT_NS_PID, e->actor_pidns);
+	if (c && !host_pid)
+		ci = containers_by_ns(c, NSAUDIT_NS_PID, e->actor_pidns, e->actor_pidns_id);
+	/* a process of the host's pid namespace (--pid=host, or a host
+	 * process that joined some of a container's namespaces: a runtime,
+	 * nsenter): its cgroup says whether a container runs it */
+	if (!ci && x->cgroup && cgroup_container_id(x->cgroup, cg_id, sizeof(cg_id))) {
+		ci = nsnames_find_container(n, cg_id);
+		if (!ci) {
+			x->actor_container = cg_id;
+			return;
+		}
+	}
+	if (ci) {
+		actor_ci = *ci;
+		x->actor_container = actor_ci.id;
+		x->actor_container_name = nonempty(actor_ci.name);
+		x->actor_pod = nonempty(actor_ci.pod);
+		x->actor_pod_namespace = nonempty(actor_ci.pod_ns);
+		return;
+	}
+	if (host_pid)
+		x->actor_container = "host";
+}
+
+/* The container a "container:ID" name (a namespace named from its
+ * processes' cgroup) stands for, with its name when the runtimes know it. */
+static const char *named_container(struct nsnames *n, const char *nsname, const char **name)
+{
+	const struct container_info *ci;
+	const char *id;
+
+	if (!nsname || strncmp(nsname, "container:", 10) || !nsname[10])
+		return NULL;
+	id = nsname + 10;
+	ci = nsnames_find_container(n, id);
+	if (ci) {
+		ns_ci = *ci;
+		*name = nonempty(ns_ci.name);
+		return ns_ci.id;
+	}
+	memset(&ns_ci, 0, sizeof(ns_ci));
+	snprintf(ns_ci.id, sizeof(ns_ci.id), "%s", id);
+	/* not in a runtime's state yet (being made): docker names it already */
+	*name = nsnames_containers(n) && containers_docker_name(nsnames_containers(n), id,
+								 ns_ci.name, sizeof(ns_ci.name))
+			? ns_ci.name
+			: NULL;
+	return ns_ci.id;
+}
+
+void attribution_target(struct nsnames *n, const struct nsaudit_event *e, struct event_extra *x)
+{
+	struct containers *c = nsnames_containers(n);
+	const struct container_info *ci = NULL;
+	int type = (int)e->ns_type;
+
+	if (!(e->flags & NSAUDIT_F_HAS_NS) || type < 0 || type >= NSAUDIT_NS_MAX ||
+	    e->op == NSAUDIT_OP_LOST)
+		return;
+	if (nsnames_is_host(n, type, e->ns_inum)) {
+		x->ns_container = "host";
+		return;
+	}
+	if (c)
+		ci = containers_by_ns(c, type, e->ns_inum, e->ns_id);
+	if (ci) {
+		ns_ci = *ci;
+		x->ns_container = ns_ci.id;
+		x->ns_container_name = nonempty(ns_ci.name);
+	} else {
+		x->ns_container = named_container(n, x->ns_name, &x->ns_container_name);
+	}
+	/* the record's container: its namespace's owner when the runtimes'
+	 * state did not say (yet: a container being made) */
+	if (!x->container && x->ns_container) {
+		x->container = x->ns_container;
+		x->container_name = x->ns_container_name;
+	}
+}
