@@ -663,6 +663,18 @@ const struct container_info *nsnames_container(struct nsnames *n)
 	return n->has_last_ctr ? &n->last_ctr : NULL;
 }
 
+bool nsnames_is_host(const struct nsnames *n, int type, uint32_t inum)
+{
+	return type >= 0 && type < NSAUDIT_NS_MAX && is_host(n, type, inum);
+}
+
+const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t inum)
+{
+	if (!n->ctr || !inum || nsnames_is_host(n, type, inum))
+		return NULL;
+	return containers_by_ns(n->ctr, type, inum);
+}
+
 const struct container_info *nsnames_find_container(struct nsnames *n, const char *what)
 {
 	const struct container_info *ci;

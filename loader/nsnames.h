@@ -62,6 +62,12 @@ const struct container_info *nsnames_container(struct nsnames *n);
 /* A container known now by id, 12+ character id prefix or podman name. */
 const struct container_info *nsnames_find_container(struct nsnames *n, const char *what);
 
+/* Whether (type, inum) is one of the host's (initial) namespaces. */
+bool nsnames_is_host(const struct nsnames *n, int type, uint32_t inum);
+/* The container that owns (type, inum) by the runtimes' state (its init
+ * runs in it); NULL for the host's and for none. For the rules' facts. */
+const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t inum);
+
 /* --- the parts, exposed for unit tests ---------------------------------- */
 
 /*
