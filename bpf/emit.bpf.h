@@ -130,6 +130,8 @@ struct tstate {
 #define HELD(ts) ((struct nsaudit_event *)(ts)->held_words)
 _Static_assert(NSAUDIT_EVENT_SHORT % 8 == 0, "a short record is whole 64-bit words");
 
+#include "actor.bpf.h"
+
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -218,6 +220,11 @@ __noinline int fill_actor(struct ev_short *head)
 	exe = task->mm->exe_file; /* NULL for kernel threads: loads give 0 */
 	e->exe_ino = exe->f_inode->i_ino;
 	e->exe_dev = exe->f_inode->i_sb->s_dev;
+	/* the verifier lets no arithmetic touch a pointer: through memory,
+	 * it comes back a plain number (privileged programs may store one) */
+	*(volatile __u64 *)&e->exe_key = (__u64)exe;
+	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
+	actor_namespaces(e, task);
 	return 0;
 }
 
@@ -398,7 +405,7 @@ static __always_inline bool key_equal(const struct nsaudit_event *held, const st
  * gets one when sent) or straight into a reserved ring record.
  */
 static __always_inline void short_fill(struct nsaudit_event *e, const struct ev_key *k, __u64 now,
-				       __u32 refs, __u64 kseq)
+				       __u32 refs, __u64 kseq, const struct pending *p)
 {
 	e->ts_boot_ns = now;
 	e->last_ts_boot_ns = 0;
@@ -410,6 +417,7 @@ static __always_inline void short_fill(struct nsaudit_event *e, const struct ev_
 	e->lost_reason = 0;
 	fill_actor((struct ev_short *)e);
 	copy_words((void *)e + NSAUDIT_EVENT_KEY, k, sizeof(*k));
+	actor_before(e, p);
 }
 
 /*
@@ -455,7 +463,7 @@ __noinline int commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)
 		goto direct; /* the reader's flush is at it */
 	}
 	now = bpf_ktime_get_boot_ns();
-	short_fill(HELD(ts), k, now, refs, 0);
+	short_fill(HELD(ts), k, now, refs, 0, &ts->p);
 	ts->held_jiffies = bpf_jiffies64();
 	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
 	return 0;
@@ -464,7 +472,7 @@ direct:
 	e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1);
 	if (!e)
 		return 0;
-	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1);
+	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, &ts->p);
 	event_submit(e);
 	return 0;
 }

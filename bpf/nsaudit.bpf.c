@@ -933,8 +933,8 @@ int tp_exit_open_by_handle_at(struct trace_event_raw_sys_exit *ctx)
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
-	__type(key, struct nsaudit_exe_key);
-	__type(value, char[NSAUDIT_PATH_LEN]);
+	__type(key, __u64);			/* a record's exe_key */
+	__type(value, struct nsaudit_exe_info);
 } exe_paths SEC(".maps");
 
 /* The first 8 bytes of s as one word: prefix tests without a loop. */
@@ -948,26 +948,30 @@ static __always_inline __u64 word8(const char *s)
 
 /*
  * Every exec, always (not only when a record is wanted): the process may
- * make its namespace calls long after. Updating even a known key keeps the
- * path right when an inode number is reused by another file.
+ * make its namespace calls long after. Keyed by the exec (exe_key), not by
+ * the file: a busybox binary run as sh, sleep and nsenter has one inode and
+ * three paths, and a record must name its own process's.
  */
 SEC("raw_tp/sched_process_exec")
 int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	struct nsaudit_exe_key k = {};
-	char path[NSAUDIT_PATH_LEN];
-	struct inode *inode = BPF_CORE_READ(bprm, file, f_inode);
+	struct nsaudit_exe_info v = {};
+	struct ns_common *mnt;
+	__u64 k;
 
-	k.ino = BPF_CORE_READ(inode, i_ino);
-	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	k = exe_key_of((__u64)BPF_CORE_READ(p, mm, exe_file));
 	/* interp: the file finally run (a script's interpreter, not the script) */
-	if (!k.ino || bpf_probe_read_kernel_str(path, sizeof(path), BPF_CORE_READ(bprm, interp)) < 2)
+	if (!k || bpf_probe_read_kernel_str(v.path, sizeof(v.path), BPF_CORE_READ(bprm, interp)) < 2)
 		return 0;
 	/* relative names and fexecve's /dev/fd/N say nothing: /proc/PID/exe will */
-	if (path[0] != '/' || word8(path) == word8("/dev/fd/") ||
-	    (word8(path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL))
+	if (v.path[0] != '/' || word8(v.path) == word8("/dev/fd/") ||
+	    (word8(v.path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL))
 		return 0;
-	bpf_map_update_elem(&exe_paths, &k, path, BPF_ANY);
+	/* the path is relative to the exec'ing thread's mount namespace */
+	mnt = task_ns(p, NSAUDIT_NS_MNT);
+	if (mnt)
+		ns_ident(mnt, &v.mntns, &v.mntns_id);
+	bpf_map_update_elem(&exe_paths, &k, &v, BPF_ANY);
 	return 0;
 }
 
@@ -1689,6 +1693,7 @@ int snapshot_tasks(struct bpf_iter__task *ctx)
 	s.uid = BPF_CORE_READ(task, cred, uid.val);
 	s.start_boot_ns = BPF_CORE_READ(task, start_boottime);
 	bpf_probe_read_kernel_str(s.comm, sizeof(s.comm), task->comm);
+	s.exe_key = exe_key_of((__u64)BPF_CORE_READ(task, mm, exe_file));
 	#pragma unroll
 	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
 		struct ns_common *ns = task_ns(task, t);

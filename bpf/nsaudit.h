@@ -134,6 +134,25 @@ struct nsaudit_event {
 	__u32 mnt_ns_inum;	/* mount/umount: the actor's mount namespace
 				 * (user space keys its mount table by it) */
 	__u32 lost_reason;	/* OP_LOST: enum nsaudit_lost_reason */
+	/*
+	 * The actor's identity, read in BPF at the call (docs/attribution.md):
+	 * what a process in a container cannot forge. exe_key names this
+	 * process's exec (its mm->exe_file, keyed with a per-load secret): the
+	 * exe_paths map gives the path it was exec'd by and the mount namespace
+	 * that path is relative to. actor_*ns are the actor's own namespaces
+	 * before the call changed them (setns, unshare): pid is its active pid
+	 * namespace, not pid_for_children. *_id: ns_common.ns_id (6.18+; 0 on
+	 * kernels without it, the inode is the identity there).
+	 */
+	__u64 exe_key;
+	__u64 actor_mntns_id;
+	__u64 actor_pidns_id;
+	__u64 actor_userns_id;
+	__u64 actor_cgroupns_id;
+	__u32 actor_mntns;
+	__u32 actor_pidns;
+	__u32 actor_userns;
+	__u32 actor_cgroupns;
 	char comm[NSAUDIT_COMM_LEN];
 	/* ---- compared by coalescing from here to path ---- */
 	__u32 op;		/* enum nsaudit_op */
@@ -159,12 +178,16 @@ struct nsaudit_event {
 };
 
 /*
- * Key of the exe_paths map: an executable's file, as records name it
- * (exe_ino, exe_dev). The value is the path it was exec'd by.
+ * Value of the exe_paths map, keyed by a record's exe_key (one exec: the
+ * struct file it mapped, which fork shares and the next exec replaces):
+ * the path that exec ran (a busybox applet's own name, not the last name
+ * the file was run by) and the mount namespace that path is relative to
+ * (the exec'ing thread's, which a later setns does not change).
  */
-struct nsaudit_exe_key {
-	__u64 ino;
-	__u32 dev;
+struct nsaudit_exe_info {
+	char path[NSAUDIT_PATH_LEN];
+	__u64 mntns_id;		/* ns_id, 0 without one */
+	__u32 mntns;		/* inode */
 	__u32 pad;
 };
 
@@ -188,6 +211,7 @@ struct nsaudit_task_snap {
 	char comm[NSAUDIT_COMM_LEN];
 	__u32 tid;	/* != pid: a thread in other namespaces than its leader */
 	__u32 pad;
+	__u64 exe_key;	/* as records carry it: user space learns its path */
 };
 
 #endif /* NSAUDIT_H */

@@ -30,7 +30,10 @@ struct proc_info {
 	uint32_t pid;
 	char comm[NSAUDIT_COMM_LEN];
 	char *exe;
-	uint64_t exe_ino;	/* the executable exe names (0: unchecked) */
+	uint64_t exe_key;	/* the exec exe names (0: unchecked) */
+	uint64_t exe_ino;
+	uint32_t exe_mntns;	/* the mount namespace exe is relative to */
+	uint64_t exe_mntns_id;
 	char *cgroup;
 	bool exe_done, cgroup_done;
 };
@@ -189,26 +192,25 @@ static struct proc_info *proc_slot(struct enrich *en, uint32_t pid, const char *
 
 /*
  * Teach exe_paths the executable of a process that exec'd before the BPF
- * side was there to see it: its records may come after it has exited.
+ * side was there to see it: its records may come after it has exited. Its
+ * path is relative to the mount namespace it has now (its exec's is not
+ * known any more).
  */
-static void learn_exe(struct enrich *en, uint32_t pid)
+static void learn_exe(struct enrich *en, const struct nsaudit_task_snap *s)
 {
-	struct nsaudit_exe_key k = { 0 };
-	char link[64], path[NSAUDIT_PATH_LEN] = "";
-	struct stat st;
+	struct nsaudit_exe_info v = { 0 };
+	char link[64];
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/%u/exe", pid);
-	if (stat(link, &st))
-		return;		/* kernel thread, or gone */
-	n = readlink(link, path, sizeof(path) - 1);
+	if (!s->exe_key)
+		return;		/* kernel thread */
+	snprintf(link, sizeof(link), "/proc/%u/exe", s->pid);
+	n = readlink(link, v.path, sizeof(v.path) - 1);
 	if (n <= 0)
-		return;
-	path[n] = '\0';
-	k.ino = st.st_ino;
-	/* the kernel's dev_t, as the records carry it (MKDEV) */
-	k.dev = (uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev));
-	bpf_map_update_elem(en->exe_map_fd, &k, path, BPF_NOEXIST);
+		return;		/* gone */
+	v.path[n] = '\0';
+	v.mntns = s->inum[NSAUDIT_NS_MNT];
+	bpf_map_update_elem(en->exe_map_fd, &s->exe_key, &v, BPF_NOEXIST);
 }
 
 void enrich_note_task(struct enrich *en, const struct nsaudit_task_snap *s)
@@ -220,7 +222,7 @@ void enrich_note_task(struct enrich *en, const struct nsaudit_task_snap *s)
 	if (tid == s->pid) {	/* a thread's comm is not its process's */
 		proc_slot(en, s->pid, s->comm);
 		if (en->exe_map_fd >= 0)
-			learn_exe(en, s->pid);
+			learn_exe(en, s);
 	}
 	for (i = 0; i < en->nmntns; i++)
 		if (en->mntns[i].inum == s->inum[NSAUDIT_NS_MNT])
@@ -237,25 +239,31 @@ static bool same_ino(const char *path, uint64_t ino)
 }
 
 /*
- * The path the BPF side saw ino exec'd by, resolved like /proc/PID/exe
- * would (/usr/sbin/ip -> /usr/bin/ip) when it names the same file here;
- * as exec'd when it does not (another mount namespace's file).
+ * The path the BPF side saw this exec run (key: a record's exe_key) and
+ * the mount namespace it is relative to. In our own mount namespace it is
+ * resolved like /proc/PID/exe would be (/usr/sbin/ip -> /usr/bin/ip) when
+ * that names the same file; a path of another mount namespace is kept as
+ * exec'd (it means nothing here).
  */
-static char *exe_from_map(struct enrich *en, uint64_t ino, uint32_t dev)
+static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, struct proc_info *p)
 {
-	struct nsaudit_exe_key k = { .ino = ino, .dev = dev };
-	char path[NSAUDIT_PATH_LEN], real[PATH_MAX];
+	struct nsaudit_exe_info v;
+	char real[PATH_MAX];
 
-	if (en->exe_map_fd < 0 || bpf_map_lookup_elem(en->exe_map_fd, &k, path))
+	if (en->exe_map_fd < 0 || !key || bpf_map_lookup_elem(en->exe_map_fd, &key, &v))
 		return NULL;
-	path[sizeof(path) - 1] = '\0';
-	if (realpath(path, real) && same_ino(real, ino))
+	v.path[sizeof(v.path) - 1] = '\0';
+	p->exe_mntns = v.mntns;
+	p->exe_mntns_id = v.mntns_id;
+	if ((!v.mntns || v.mntns == en->self_mntns) && realpath(v.path, real) &&
+	    same_ino(real, ino))
 		return strdup(real);
-	return strdup(path);
+	return strdup(v.path);
 }
 
-/* /proc/PID/exe, if it still names the executable of the record. */
-static char *exe_from_proc(uint32_t pid, uint64_t ino)
+/* /proc/PID/exe, if it still names the executable of the record; its
+ * path is relative to the process's mount namespace (as it is now). */
+static char *exe_from_proc(uint32_t pid, uint64_t ino, struct proc_info *p)
 {
 	char link[64], buf[PATH_MAX];
 	ssize_t n;
@@ -268,22 +276,28 @@ static char *exe_from_proc(uint32_t pid, uint64_t ino)
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
+	p->exe_mntns = task_mntns(pid, 0);
 	return strdup(buf);
 }
 
-const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm, uint64_t ino,
-		       uint32_t dev)
+const char *enrich_exe(struct enrich *en, const struct nsaudit_event *e, uint32_t *mntns,
+		       uint64_t *mntns_id)
 {
-	struct proc_info *p = proc_slot(en, pid, comm);
+	struct proc_info *p = proc_slot(en, e->pid, e->comm);
 
-	if (p->exe_done && p->exe_ino == ino)
-		return p->exe;
-	free(p->exe);
-	p->exe = ino ? exe_from_map(en, ino, dev) : NULL;
-	if (!p->exe)
-		p->exe = exe_from_proc(pid, ino);
-	p->exe_ino = ino;
-	p->exe_done = true;
+	if (!p->exe_done || p->exe_key != e->exe_key || p->exe_ino != e->exe_ino) {
+		free(p->exe);
+		p->exe_mntns = 0;
+		p->exe_mntns_id = 0;
+		p->exe = exe_from_map(en, e->exe_key, e->exe_ino, p);
+		if (!p->exe)
+			p->exe = exe_from_proc(e->pid, e->exe_ino, p);
+		p->exe_key = e->exe_key;
+		p->exe_ino = e->exe_ino;
+		p->exe_done = true;
+	}
+	*mntns = p->exe ? p->exe_mntns : 0;
+	*mntns_id = p->exe ? p->exe_mntns_id : 0;
 	return p->exe;
 }
 

@@ -34,12 +34,13 @@ void enrich_scan_mounts(struct enrich *en);
 void enrich_set_exe_map(struct enrich *en, int fd, bool owned);
 
 /*
- * The executable of a record's actor, from its identity (ino, dev: 0 when
- * the hook does not know it): exe_paths, else /proc/PID/exe if it is still
- * that file. NULL if unknown.
+ * The executable of a record's actor, from its exec (exe_key): the path
+ * that exec ran (exe_paths), else /proc/PID/exe if it is still that file
+ * (exe_ino). NULL if unknown. *mntns, *mntns_id: the mount namespace the
+ * path is relative to (0: unknown).
  */
-const char *enrich_exe(struct enrich *en, uint32_t pid, const char *comm, uint64_t ino,
-		       uint32_t dev);
+const char *enrich_exe(struct enrich *en, const struct nsaudit_event *e, uint32_t *mntns,
+		       uint64_t *mntns_id);
 /* The cgroup path of a live process; NULL if unknown. */
 const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uint64_t id);
 

@@ -67,6 +67,41 @@ static void str(struct audit_fields *f, const char *k, const char *s)
 	audit_f_str(f, k, s, strlen(s));
 }
 
+/* A namespace of the actor: inode, and ns_id where the kernel has one. */
+static void actor_ns(struct audit_fields *f, const char *k, const char *kid, uint32_t inum,
+		     uint64_t id)
+{
+	if (!inum)
+		return;
+	audit_f_u64(f, k, inum);
+	if (id)
+		audit_f_u64(f, kid, id);
+}
+
+/*
+ * Who acted, as the kernel saw it at the call (docs/attribution.md): the
+ * executable's file (device "major:minor" as stat(1) %Hd:%Ld prints it,
+ * inode), the mount namespace its path is relative to, and the actor's own
+ * namespaces before the call changed them.
+ */
+static void actor_fields(struct audit_fields *f, const struct nsaudit_event *e,
+			 const struct event_extra *x)
+{
+	char dev[24];
+
+	if (e->exe_ino) {
+		snprintf(dev, sizeof(dev), "%u:%u", e->exe_dev >> 20, e->exe_dev & 0xfffff);
+		str(f, "exe_dev", dev);
+		audit_f_u64(f, "exe_ino", e->exe_ino);
+	}
+	actor_ns(f, "exe_mntns", "exe_mntns_id", x->exe_mntns, x->exe_mntns_id);
+	actor_ns(f, "actor_mntns", "actor_mntns_id", e->actor_mntns, e->actor_mntns_id);
+	actor_ns(f, "actor_pidns", "actor_pidns_id", e->actor_pidns, e->actor_pidns_id);
+	actor_ns(f, "actor_userns", "actor_userns_id", e->actor_userns, e->actor_userns_id);
+	actor_ns(f, "actor_cgroupns", "actor_cgroupns_id", e->actor_cgroupns,
+		 e->actor_cgroupns_id);
+}
+
 void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		   const struct event_extra *x)
 {
@@ -117,6 +152,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		name(f, "comm", e->comm, sizeof(e->comm));
 		if (x->exe)
 			name(f, "exe", x->exe, NAME_MAX_BYTES);
+		actor_fields(f, e, x);
 		if (x->cgroup)
 			name(f, "cgroup", x->cgroup, NAME_MAX_BYTES);
 		audit_f_u64(f, "cgroup_id", e->cgroup_id);
@@ -155,6 +191,18 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		name(f, "container", x->container, NAME_MAX_BYTES);
 	if (x->container_name)
 		name(f, "container_name", x->container_name, NAME_MAX_BYTES);
+	if (x->pod)
+		name(f, "pod", x->pod, NAME_MAX_BYTES);
+	if (x->pod_namespace)
+		name(f, "pod_namespace", x->pod_namespace, NAME_MAX_BYTES);
+	if (x->actor_container)
+		name(f, "actor_container", x->actor_container, NAME_MAX_BYTES);
+	if (x->actor_container_name)
+		name(f, "actor_container_name", x->actor_container_name, NAME_MAX_BYTES);
+	if (x->actor_pod)
+		name(f, "actor_pod", x->actor_pod, NAME_MAX_BYTES);
+	if (x->actor_pod_namespace)
+		name(f, "actor_pod_namespace", x->actor_pod_namespace, NAME_MAX_BYTES);
 	if (x->unresolved)
 		str(f, "unresolved", x->unresolved);
 	if (x->cause)

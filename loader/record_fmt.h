@@ -23,8 +23,18 @@ struct event_extra {
 	const char *cgroup;	/* NULL if unknown */
 	const char *ns_name;	/* NULL if unnamed */
 	const char *old_name;
+	uint32_t exe_mntns;	/* the mount namespace exe is relative to (0: unknown) */
+	uint64_t exe_mntns_id;
 	const char *container;	/* the container the record is about (id), or NULL */
-	const char *container_name; /* podman's name of it, or NULL */
+	const char *container_name; /* its name (podman's, docker's ...), or NULL */
+	const char *pod;	/* kubernetes pod name and namespace of it, or NULL */
+	const char *pod_namespace;
+	/* the actor's own container, from its namespaces at the call ("host"
+	 * for the host's), and its name; NULL: not known */
+	const char *actor_container;
+	const char *actor_container_name;
+	const char *actor_pod;
+	const char *actor_pod_namespace;
 	const char *unresolved;	/* what enrichment could not complete, and why */
 	const char *cause;	/* a record user space made: what happened */
 	const struct rule_alert *alert; /* an alert ("op":"alert", loader/rules/)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -599,7 +600,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	if (e.ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e.ns_type)))
 		return 0;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
-	x.exe = enrich_exe(t->en, e.pid, e.comm, e.exe_ino, e.exe_dev);
+	x.exe = enrich_exe(t->en, &e, &x.exe_mntns, &x.exe_mntns_id);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
 	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
@@ -935,6 +936,11 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->skel->rodata->rare_wakeup_bytes =
 		bpf_map__max_entries(t->skel->maps.rare) / 4;
 	t->skel->rodata->coalesce = !o->no_coalesce;
+	/* exe keys must not be kernel addresses: mixed with a per-load secret */
+	if (getrandom((void *)&t->skel->rodata->exe_key_salt,
+		      sizeof(t->skel->rodata->exe_key_salt), 0) !=
+	    sizeof(t->skel->rodata->exe_key_salt))
+		t->skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->skel->rodata->self_tgid = o->pin_dir ? 0 : getpid();
 	choose_hooks(t);

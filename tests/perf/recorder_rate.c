@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 			return 1;
 		x.seq = i + 1;
 		x.realtime_ns = enrich_realtime(en, e.ts_boot_ns);
-		x.exe = enrich_exe(en, e.pid, e.comm, e.exe_ino, e.exe_dev);
+		x.exe = enrich_exe(en, &e, &x.exe_mntns, &x.exe_mntns_id);
 		x.cgroup = enrich_cgroup(en, e.pid, e.comm, e.cgroup_id);
 		nsnames_for_event(names, &e, &x.ns_name, &x.old_name);
 		if (trace) {
