@@ -137,15 +137,23 @@ static void set_ctr(char *id, size_t idlen, char *name, size_t namelen, const ch
 static void actor_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 			const struct event_extra *x, struct rule_facts *f)
 {
-	const struct actor_ent *a = actor_ns(fx, e->pid, f->now_ns);
+	const struct actor_ent *a = e->actor_pidns && e->actor_mntns ? NULL
+					: actor_ns(fx, e->pid, f->now_ns);
 	const struct cgroup_ent *cg = cgroup_ctr(fx, e->cgroup_id, x->cgroup, f->now_ns);
 	const struct container_info *ci = NULL;
+	bool known = false;
 	bool changes_mnt = e->ns_type == NSAUDIT_NS_MNT && (e->flags & NSAUDIT_F_HAS_OLD) &&
 			   (e->op == NSAUDIT_OP_SETNS || e->op == NSAUDIT_OP_UNSHARE);
 
-	f->actor_pidns = a ? a->pidns : 0;
-	f->actor_mntns = changes_mnt ? e->old_inum : a ? a->mntns : 0;
-	if (cg) {
+	/* read in BPF at the call where the kernel side has them
+	 * (docs/attribution.md), else from /proc now */
+	f->actor_pidns = e->actor_pidns ?: a ? a->pidns : 0;
+	f->actor_mntns = e->actor_mntns ?: changes_mnt ? e->old_inum : a ? a->mntns : 0;
+	if (x->actor_container && strcmp(x->actor_container, "host")) {
+		set_ctr(fx->actor_id, sizeof(fx->actor_id), fx->actor_name, sizeof(fx->actor_name),
+			x->actor_container, x->actor_container_name);
+		known = true;
+	} else if (cg) {
 		set_ctr(fx->actor_id, sizeof(fx->actor_id), fx->actor_name, sizeof(fx->actor_name),
 			cg->ctr, cg->name);
 	} else if (fx->names) {
@@ -157,7 +165,7 @@ static void actor_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 			set_ctr(fx->actor_id, sizeof(fx->actor_id), fx->actor_name,
 				sizeof(fx->actor_name), ci->id, ci->name);
 	}
-	if (cg || ci) {
+	if (known || cg || ci) {
 		f->actor_ctr = fx->actor_id;
 		f->actor_ctr_name = fx->actor_name[0] ? fx->actor_name : NULL;
 	}
