@@ -675,6 +675,12 @@ const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t
 	return containers_by_ns(n->ctr, type, inum);
 }
 
+void nsnames_refresh_containers(struct nsnames *n)
+{
+	if (n->ctr)
+		containers_refresh(n->ctr, true);
+}
+
 const struct container_info *nsnames_find_container(struct nsnames *n, const char *what)
 {
 	const struct container_info *ci;

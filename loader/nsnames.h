@@ -68,6 +68,9 @@ bool nsnames_is_host(const struct nsnames *n, int type, uint32_t inum);
  * runs in it); NULL for the host's and for none. For the rules' facts. */
 const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t inum);
 
+/* Re-read the runtimes' state now (a container that just started). */
+void nsnames_refresh_containers(struct nsnames *n);
+
 /* --- the parts, exposed for unit tests ---------------------------------- */
 
 /*

@@ -37,7 +37,7 @@ static void whose(const struct rule_facts *f, char *buf, size_t len)
 			 f->target_ctr_name ? " (" : "", f->target_ctr,
 			 f->target_ctr_name ? ")" : "");
 	else
-		snprintf(buf, len, "a");
+		snprintf(buf, len, "a");	/* "a net namespace" */
 }
 
 /* "entered" / "pinned (open)" ... */
@@ -76,8 +76,10 @@ static bool escape(struct rules *r, const struct rule *rule, const struct rule_f
 	const struct nsaudit_event *e = f->e;
 	char w[CONTAINER_NAME_LEN + 64], n[96];
 
+	/* a namespace its own container runs in (podman shares the host's
+	 * cgroup namespace on hybrid hosts; --pid=host) is no way out */
 	if (!(f->enters || f->pins) || e->result < 0 || f->actor_host || !f->target_host ||
-	    f->trusted)
+	    f->target_own || f->trusted)
 		return false;
 	who(f, w, sizeof(w));
 	what(f, n, sizeof(n));
@@ -114,7 +116,8 @@ static bool attempted(struct rules *r, const struct rule *rule, const struct rul
 	    (e->result != -EPERM && e->result != -EACCES) || f->actor_host || f->trusted)
 		return false;
 	/* its own container's namespace: no escape, whatever the reason */
-	own = f->has_target && f->actor_ctr && f->target_ctr && !strcmp(f->actor_ctr, f->target_ctr);
+	own = f->target_own ||
+	      (f->has_target && f->actor_ctr && f->target_ctr && !strcmp(f->actor_ctr, f->target_ctr));
 	if (own)
 		return false;
 	who(f, w, sizeof(w));
@@ -122,7 +125,7 @@ static bool attempted(struct rules *r, const struct rule *rule, const struct rul
 	what(f, n, sizeof(n));
 	if (e->target_pid)
 		snprintf(tp, sizeof(tp), " of pid %d", e->target_pid);
-	snprintf(a->summary, sizeof(a->summary), "%s: pid %u (%.16s) was refused (%s) %s %s%s%s",
+	snprintf(a->summary, sizeof(a->summary), "%s: pid %u (%.16s) was refused (%s) %s %s %s%s",
 		 w, e->pid, e->comm, strerrorname_np(-e->result) ?: "?",
 		 e->op == NSAUDIT_OP_SETNS ? "entering" : "pinning", t, n, tp);
 	return true;

@@ -148,8 +148,10 @@ static void fill_parties(const struct rule_facts *f, struct rule_alert *a)
 		snprintf(a->actor, sizeof(a->actor), "%s", f->actor_ctr);
 	else if (f->actor_host)
 		snprintf(a->actor, sizeof(a->actor), "host");
-	else
+	else if (f->actor_pidns && !facts_host_ns(NULL, NSAUDIT_NS_PID, f->actor_pidns))
 		snprintf(a->actor, sizeof(a->actor), "pid:[%u]", f->actor_pidns);
+	else
+		snprintf(a->actor, sizeof(a->actor), "mnt:[%u]", f->actor_mntns);
 	snprintf(a->actor_name, sizeof(a->actor_name), "%s", f->actor_ctr_name ?: "");
 	if (f->target_host)
 		snprintf(a->target, sizeof(a->target), "host");

@@ -55,7 +55,7 @@ bool facts_host_ns(const struct facts_ctx *fx, int type, uint32_t inum)
 {
 	if (type < 0 || type >= NSAUDIT_NS_MAX || !inum)
 		return false;
-	if (fx->names)
+	if (fx && fx->names)
 		return nsnames_is_host(fx->names, type, inum);
 	return inum == init_inum[type];
 }
@@ -134,6 +134,26 @@ static void set_ctr(char *id, size_t idlen, char *name, size_t namelen, const ch
 	snprintf(name, namelen, "%s", n ? n : "");
 }
 
+#define REFRESH_MIN_NS 50000000LL
+
+/* the container whose pid, else mount, namespace the actor runs in */
+static const struct container_info *ns_owner(struct facts_ctx *fx, const struct rule_facts *f)
+{
+	const struct container_info *ci = NULL;
+
+	if (f->actor_pidns && !facts_host_ns(fx, NSAUDIT_NS_PID, f->actor_pidns))
+		ci = nsnames_owner(fx->names, NSAUDIT_NS_PID, f->actor_pidns);
+	if (!ci && f->actor_mntns && !facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns))
+		ci = nsnames_owner(fx->names, NSAUDIT_NS_MNT, f->actor_mntns);
+	return ci;
+}
+
+static bool host_ns_both(const struct facts_ctx *fx, const struct rule_facts *f)
+{
+	return (!f->actor_pidns || facts_host_ns(fx, NSAUDIT_NS_PID, f->actor_pidns)) &&
+	       (!f->actor_mntns || facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns));
+}
+
 static void actor_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 			const struct event_extra *x, struct rule_facts *f)
 {
@@ -157,10 +177,15 @@ static void actor_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 		set_ctr(fx->actor_id, sizeof(fx->actor_id), fx->actor_name, sizeof(fx->actor_name),
 			cg->ctr, cg->name);
 	} else if (fx->names) {
-		if (f->actor_pidns && !facts_host_ns(fx, NSAUDIT_NS_PID, f->actor_pidns))
-			ci = nsnames_owner(fx->names, NSAUDIT_NS_PID, f->actor_pidns);
-		if (!ci && f->actor_mntns && !facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns))
-			ci = nsnames_owner(fx->names, NSAUDIT_NS_MNT, f->actor_mntns);
+		ci = ns_owner(fx, f);
+		/* a container that started moments ago: its state, read now
+		 * (rarely: only for what a rule may fire on) */
+		if (!ci && (f->target_host || f->target_ctr) && !host_ns_both(fx, f) &&
+		    f->now_ns - fx->refreshed_ns > REFRESH_MIN_NS) {
+			fx->refreshed_ns = f->now_ns;
+			nsnames_refresh_containers(fx->names);
+			ci = ns_owner(fx, f);
+		}
 		if (ci)
 			set_ctr(fx->actor_id, sizeof(fx->actor_id), fx->actor_name,
 				sizeof(fx->actor_name), ci->id, ci->name);
@@ -169,9 +194,7 @@ static void actor_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 		f->actor_ctr = fx->actor_id;
 		f->actor_ctr_name = fx->actor_name[0] ? fx->actor_name : NULL;
 	}
-	f->actor_host = !f->actor_ctr &&
-			(!f->actor_pidns || facts_host_ns(fx, NSAUDIT_NS_PID, f->actor_pidns)) &&
-			(!f->actor_mntns || facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns));
+	f->actor_host = !f->actor_ctr && host_ns_both(fx, f);
 }
 
 static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
@@ -195,6 +218,17 @@ static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 	f->target_ctr_name = fx->target_name[0] ? fx->target_name : NULL;
 }
 
+/* Whether the actor's container itself runs in the namespace acted on. */
+static bool own_ns(struct facts_ctx *fx, const char *ctr, const struct nsaudit_event *e)
+{
+	const struct container_info *ci;
+
+	if (!fx->names || e->ns_type >= NSAUDIT_NS_MAX)
+		return false;
+	ci = nsnames_find_container(fx->names, ctr);
+	return ci && ci->inum[e->ns_type] == e->ns_inum;
+}
+
 void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struct event_extra *x,
 		uint64_t seq, struct rule_facts *f)
 {
@@ -216,6 +250,7 @@ void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struc
 		actor_facts(fx, e, x, f);
 	else
 		f->actor_host = true;
+	f->target_own = f->has_target && f->actor_ctr && own_ns(fx, f->actor_ctr, e);
 	f->trusted = (f->enters || f->pins) && (f->target_host || f->target_ctr || e->result < 0) &&
 		     facts_trusted(fx, e, f->actor_mntns);
 }

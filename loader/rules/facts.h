@@ -35,6 +35,7 @@ struct rule_facts {
 	bool target_host;		/* it is the host's */
 	const char *target_ctr;		/* the container that owns it, NULL: none */
 	const char *target_ctr_name;
+	bool target_own;		/* the actor's container runs in it too */
 	/* a namespace entered or pinned (setns, open, nsfd, mount) */
 	bool enters, pins;
 };

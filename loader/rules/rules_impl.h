@@ -127,6 +127,7 @@ struct facts_ctx {
 	struct cgroup_ent cgroups[CGROUP_SLOTS];
 	struct trusted_exe trust[TRUST_MAX];
 	int ntrust;
+	int64_t refreshed_ns;	/* last forced re-read of the runtimes' state */
 	char actor_id[CONTAINER_ID_LEN], actor_name[CONTAINER_NAME_LEN];
 	char target_id[CONTAINER_ID_LEN], target_name[CONTAINER_NAME_LEN];
 };
