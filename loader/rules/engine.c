@@ -161,6 +161,7 @@ static void fill_parties(const struct rule_facts *f, struct rule_alert *a)
 	a->about_seq = f->seq;
 	a->about_kseq = f->e->kseq;
 	a->exe = f->x ? f->x->exe : NULL;
+	a->holder[0] = '\0';
 }
 
 int rules_raise(struct rules *r, const struct rule *rule, const struct rule_facts *f,
@@ -195,7 +196,8 @@ int rules_eval(struct rules *r, const struct nsaudit_event *e, const struct even
 
 		if (!ru->enabled)
 			continue;
-		memset(&a, 0, sizeof(a));
+		/* no memset: an alert is 1 KiB, a record ~1 us; what a match
+		 * does not write, fill_parties() does */
 		if (ru->match ? !ru->match(r, ru, &f, &a)
 			      : (ru->builtin || !cond_match(&ru->cond, &f)))
 			continue;
