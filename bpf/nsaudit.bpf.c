@@ -738,6 +738,15 @@ int tp_exit_clone3(struct trace_event_raw_sys_exit *ctx)
 #define NR_PIDFD_GET_NS_FIRST	1	/* PIDFD_GET_CGROUP_NAMESPACE */
 #define NR_PIDFD_GET_NS_LAST	10	/* PIDFD_GET_UTS_NAMESPACE */
 
+/* The NS_GET_* commands that make an nsfs fd (op nsfd). */
+static __always_inline bool ns_ioctl_makes_fd(__u32 nr)
+{
+	return nr == NR_NS_GET_USERNS || nr == NR_NS_GET_PARENT || nr == NR_NS_MNT_GET_NEXT ||
+	       nr == NR_NS_MNT_GET_PREV;
+}
+
+#include "attempts.bpf.h"
+
 /*
  * An nsfs fd the current syscall returned: a record (op nsfd, via how) and
  * its origin remembered for a later setns.
@@ -784,11 +793,9 @@ int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 	if ((type & 0xb7) != 0xb7)
 		return 0;
 	if (type == NS_IOC_TYPE) {
-		if (nr != NR_NS_GET_USERNS && nr != NR_NS_GET_PARENT &&
-		    nr != NR_NS_GET_OWNER_UID && nr != NR_NS_MNT_GET_NEXT &&
-		    nr != NR_NS_MNT_GET_PREV)
-			return 0;
-		if (!op_wanted(nr == NR_NS_GET_OWNER_UID ? NSAUDIT_OP_QUERY : NSAUDIT_OP_NSFD))
+		/* the fd makers and OWNER_UID always; other NS_GET_* (queries)
+		 * are recorded when they fail (attempts.bpf.h) */
+		if (!op_wanted(ns_ioctl_makes_fd(nr) ? NSAUDIT_OP_NSFD : NSAUDIT_OP_QUERY))
 			return 0;
 	} else if (type == PIDFD_IOC_TYPE) {
 		if (nr < NR_PIDFD_GET_NS_FIRST || nr > NR_PIDFD_GET_NS_LAST ||
@@ -804,7 +811,9 @@ int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 	ts->p.arg = cmd;
 	ts->p.fd = ctx->args[0];
 	ts->p.args[0] = 0;
+	ts->p.via = NSAUDIT_VIA_NONE;
 	ts->p.target_inum = 0;
+	ts->p.target_id = 0;
 	ts->p.target_type = NSAUDIT_NS_UNKNOWN;
 	file = cur_fd_file(ts->p.fd);
 	if (!file)
@@ -833,9 +842,11 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 	ts->p.op = NSAUDIT_OP_NONE;
 	cmd = ts->p.arg;
 	nr = cmd & 0xff;
-	if (((cmd >> 8) & 0xff) == NS_IOC_TYPE && nr == NR_NS_GET_OWNER_UID) {
-		/* no fd: who asked about which namespace */
-		if (!type_wanted(ts->p.target_type))
+	if (((cmd >> 8) & 0xff) == NS_IOC_TYPE && !ns_ioctl_makes_fd(nr)) {
+		/* no fd: who asked about which namespace (OWNER_UID always,
+		 * other queries of an nsfs file when they failed) */
+		if (!type_wanted(ts->p.target_type) ||
+		    (nr != NR_NS_GET_OWNER_UID && (ctx->ret >= 0 || !ts->p.target_inum)))
 			return 0;
 		key_init(&k, NSAUDIT_OP_QUERY, NSAUDIT_PROBE_TP_SYSCALLS);
 		k.ns_type = ts->p.target_type;
@@ -870,6 +881,18 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 		k.arg = cmd;
 		k.via = via;
 		k.target_pid = ts->p.args[0];
+		k.fd = ts->p.fd;
+		/* the namespace asked about, or the type asked for */
+		if (via == NSAUDIT_VIA_PIDFD) {
+			k.ns_type = pidfd_ioctl_type(nr);
+		} else if (ts->p.target_inum) {
+			k.ns_type = ts->p.target_type;
+			k.ns_inum = ts->p.target_inum;
+			k.ns_id = ts->p.target_id;
+			k.flags |= NSAUDIT_F_HAS_NS;
+		}
+		if (!type_wanted(k.ns_type))
+			return 0;
 		commit_key(ts, &k, 0);
 		return 0;
 	}
@@ -894,8 +917,10 @@ int tp_enter_pidfd_getfd(struct trace_event_raw_sys_enter *ctx)
 	if (!file)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NSFD;
+	ts->p.via = NSAUDIT_VIA_PIDFD_GETFD;
 	ts->p.arg = ctx->args[1];	/* the fd number in the other process */
 	ts->p.args[0] = pidfd_tgid(file);
+	getfd_target(ts, file, ctx->args[1]);
 	return 0;
 }
 
@@ -907,7 +932,10 @@ int tp_exit_pidfd_getfd(struct trace_event_raw_sys_exit *ctx)
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
-	nsfs_fd_made(ctx->ret, NSAUDIT_VIA_PIDFD_GETFD, ts->p.arg, ts->p.args[0]);
+	if (ctx->ret < 0)
+		getfd_failed(ts, ctx->ret);
+	else
+		nsfs_fd_made(ctx->ret, NSAUDIT_VIA_PIDFD_GETFD, ts->p.arg, ts->p.args[0]);
 	return 0;
 }
 
@@ -915,6 +943,7 @@ int tp_exit_pidfd_getfd(struct trace_event_raw_sys_exit *ctx)
 SEC("tracepoint/syscalls/sys_exit_open_by_handle_at")
 int tp_exit_open_by_handle_at(struct trace_event_raw_sys_exit *ctx)
 {
+	handle_exit(ctx->ret);
 	if (ctx->ret < 0 || !op_wanted(NSAUDIT_OP_NSFD))
 		return 0;
 	nsfs_fd_made(ctx->ret, NSAUDIT_VIA_HANDLE, 0, 0);
@@ -936,6 +965,8 @@ struct {
 	__type(key, __u64);			/* a record's exe_key */
 	__type(value, struct nsaudit_exe_info);
 } exe_paths SEC(".maps");
+
+#include "exe_path.bpf.h"
 
 /* The first 8 bytes of s as one word: prefix tests without a loop. */
 static __always_inline __u64 word8(const char *s)
@@ -960,13 +991,18 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	__u64 k;
 
 	k = exe_key_of((__u64)BPF_CORE_READ(p, mm, exe_file));
+	if (!k)
+		return 0;
+	v.ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
 	/* interp: the file finally run (a script's interpreter, not the script) */
-	if (!k || bpf_probe_read_kernel_str(v.path, sizeof(v.path), BPF_CORE_READ(bprm, interp)) < 2)
-		return 0;
-	/* relative names and fexecve's /dev/fd/N say nothing: /proc/PID/exe will */
-	if (v.path[0] != '/' || word8(v.path) == word8("/dev/fd/") ||
-	    (word8(v.path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL))
-		return 0;
+	bpf_probe_read_kernel_str(v.path, sizeof(v.path), BPF_CORE_READ(bprm, interp));
+	/* relative names, fexecve's /dev/fd/N and busybox's /proc/self/exe
+	 * say nothing: the file's own path, from its dentries (else none:
+	 * the entry is written anyway, an older one for the key is stale) */
+	if ((v.path[0] != '/' || word8(v.path) == word8("/dev/fd/") ||
+	     (word8(v.path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL)) &&
+	    !exe_path_walk(BPF_CORE_READ(bprm, file), v.path))
+		v.path[0] = '\0';
 	/* the path is relative to the exec'ing thread's mount namespace */
 	mnt = task_ns(p, NSAUDIT_NS_MNT);
 	if (mnt)

@@ -185,7 +185,9 @@ struct nsaudit_event {
  * (the exec'ing thread's, which a later setns does not change).
  */
 struct nsaudit_exe_info {
-	char path[NSAUDIT_PATH_LEN];
+	char path[NSAUDIT_PATH_LEN];	/* "" if none could be made */
+	__u64 ino;		/* the file's inode: an entry of an exec whose
+				 * struct file's address came back is not this one */
 	__u64 mntns_id;		/* ns_id, 0 without one */
 	__u32 mntns;		/* inode */
 	__u32 pad;

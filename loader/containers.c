@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,13 +16,15 @@
 #include "clock.h"
 #include "containers.h"
 #include "nstype.h"
+#include "runtime_state.h"
 
 #define REFRESH_NS   250000000LL  /* state re-read at most this often, */
 #define REFRESH_BUSY_NS 20000000LL /* or this often while one is being made */
 #define ACTOR_TTL_NS 1000000000LL /* an actor's answer is kept this long */
 #define ACTOR_SLOTS  256
 #define STATE_MAX    (1 << 20) /* runc's state.json holds the config */
-#define PODMAN_JSON  "/var/lib/containers/storage/overlay-containers/containers.json"
+#define PODMAN_JSON  "/overlay-containers/containers.json"
+#define NS_GET_ID    _IOR(0xb7, 0xd, uint64_t) /* Linux 6.18 */
 
 struct podman_name {
 	char id[CONTAINER_ID_LEN];
@@ -40,6 +43,8 @@ struct containers {
 	char root[PATH_MAX]; /* "" for the real "/" */
 	struct container_info *v;
 	int n, cap;
+	struct container_info *prev; /* the last refresh's: first-seen namespaces */
+	int nprev, capprev;
 	uint64_t gen; /* bumped per refresh: actor cache */
 	bool creating; /* a runtime's container has no init pid yet */
 	int64_t refreshed_ns;
@@ -213,7 +218,8 @@ static void read_names(struct containers *c)
 	struct stat st;
 	char *buf;
 
-	snprintf(path, sizeof(path), "%s%s", c->root, PODMAN_JSON);
+	runtime_root(RT_ROOT_PODMAN, c->root, path, sizeof(path) - sizeof(PODMAN_JSON));
+	strcat(path, PODMAN_JSON);
 	if (stat(path, &st)) {
 		c->nnames = 0;
 		return;
@@ -230,16 +236,51 @@ static void read_names(struct containers *c)
 	c->names_mtime = st.st_mtim;
 }
 
-static void read_runtime(struct containers *c, const char *rt, const char *file)
+/* What the bundle's OCI config says (pod, name), when runc's state names it. */
+static void read_bundle(struct container_info *ci, const char *bundle)
 {
-	char dir[PATH_MAX + 64], path[PATH_MAX + 384];
+	char path[PATH_MAX + 16];
+	struct oci_meta m;
+	char *buf;
+
+	if (!bundle[0])
+		return;
+	snprintf(path, sizeof(path), "%s/config.json", bundle);
+	buf = read_file(path, STATE_MAX, NULL);
+	if (buf && oci_config_meta(buf, &m)) {
+		snprintf(ci->pod, sizeof(ci->pod), "%s", m.pod);
+		snprintf(ci->pod_ns, sizeof(ci->pod_ns), "%s", m.pod_ns);
+		if (m.name[0] && !ci->name[0])
+			snprintf(ci->name, sizeof(ci->name), "%s", m.name);
+	}
+	free(buf);
+}
+
+/* Docker's name of a container, from its data root's config.v2.json. */
+static void read_docker_name(struct containers *c, struct container_info *ci)
+{
+	char path[PATH_MAX + 128];
+	char *buf;
+
+	runtime_root(RT_ROOT_DOCKER_DATA, c->root, path, PATH_MAX);
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/containers/%s/config.v2.json",
+		 ci->id);
+	buf = read_file(path, STATE_MAX, NULL);
+	if (buf)
+		docker_config_name(buf, ci->name, sizeof(ci->name));
+	free(buf);
+}
+
+/* One runtime state directory: DIR/ID/FILE per container. */
+static void read_runtime(struct containers *c, const char *dir, const char *rt, const char *file)
+{
+	char path[PATH_MAX + 384], bundle[PATH_MAX];
 	struct container_info *ci;
 	struct dirent *d;
 	char *buf;
 	struct stat st;
 	DIR *dp;
 
-	snprintf(dir, sizeof(dir), "%s/run/%s", c->root, rt);
 	dp = opendir(dir);
 	if (!dp)
 		return;
@@ -249,9 +290,17 @@ static void read_runtime(struct containers *c, const char *rt, const char *file)
 		snprintf(ci->runtime, sizeof(ci->runtime), "%s", rt);
 		snprintf(path, sizeof(path), "%s/%s/%s", dir, d->d_name, file);
 		buf = read_file(path, STATE_MAX, NULL);
-		if (buf && oci_state_pid(buf, &ci->pid) && c->root[0])
+		bundle[0] = '\0';
+		if (buf && strcmp(file, "state.json"))
+			oci_state_pid(buf, &ci->pid);
+		else if (buf)
+			runc_state_parse(buf, &ci->pid, bundle, sizeof(bundle));
+		if (c->root[0])
 			ci->pid = 0; /* a test's state: its pids are not ours */
 		free(buf);
+		read_bundle(ci, bundle);
+		if (!strcmp(rt, "docker"))
+			read_docker_name(c, ci);
 		/* no init pid in a directory made in the last seconds: the
 		 * runtime is making the container (a stale one is not) */
 		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
@@ -261,31 +310,112 @@ static void read_runtime(struct containers *c, const char *rt, const char *file)
 	closedir(dp);
 }
 
-static void read_namespaces(struct container_info *ci)
+/* runc roots with a level of namespaces: DIR/NS/ID/state.json (docker's
+ * runtime-runc/moby, containerd's runc/default, runc/k8s.io ...). */
+static void read_namespaced(struct containers *c, const char *dir, const char *rt)
 {
+	char sub[PATH_MAX + 256];
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		if (!plausible_id(d->d_name))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, d->d_name);
+		read_runtime(c, sub, rt, "state.json");
+	}
+	closedir(dp);
+}
+
+bool ns_ident_of(uint32_t pid, int type, uint32_t *inum, uint64_t *id)
+{
+	static int have_id = -1; /* NS_GET_ID known to work (1) or not (0) */
 	char path[64];
 	struct stat st;
-	int t;
+	int fd;
 
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		snprintf(path, sizeof(path), "/proc/%u/ns/%s", ci->pid, nstype_name(t));
-		ci->inum[t] = ci->pid && !stat(path, &st) ? (uint32_t)st.st_ino : 0;
+	*inum = 0;
+	*id = 0;
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%u/ns/%s", pid, nstype_name(type));
+	else
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", nstype_name(type));
+	if (!have_id) {
+		if (stat(path, &st))
+			return false;
+		*inum = (uint32_t)st.st_ino;
+		return true;
 	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	*inum = (uint32_t)st.st_ino;
+	if (ioctl(fd, NS_GET_ID, id) < 0) {
+		*id = 0;
+		if (have_id < 0)
+			have_id = 0; /* an older kernel: inodes only from now on */
+	} else {
+		have_id = 1;
+	}
+	close(fd);
+	return true;
+}
+
+/* A container's namespaces: the ones it had when first seen with this init
+ * process (an init that joins other namespaces keeps its own here). */
+static void read_namespaces(struct containers *c, struct container_info *ci)
+{
+	int t, i;
+
+	for (i = 0; i < c->nprev; i++) {
+		if (c->prev[i].pid == ci->pid && ci->pid && !strcmp(c->prev[i].id, ci->id) &&
+		    c->prev[i].inum[NSAUDIT_NS_PID]) {
+			memcpy(ci->inum, c->prev[i].inum, sizeof(ci->inum));
+			memcpy(ci->nsid, c->prev[i].nsid, sizeof(ci->nsid));
+			return;
+		}
+	}
+	for (t = 0; t < NSAUDIT_NS_MAX; t++)
+		if (!ci->pid || !ns_ident_of(ci->pid, t, &ci->inum[t], &ci->nsid[t]))
+			ci->inum[t] = 0, ci->nsid[t] = 0;
 }
 
 void containers_refresh(struct containers *c, bool force)
 {
 	int64_t now = now_coarse_ns();
-	int i, j;
+	char dir[PATH_MAX + 32];
+	struct container_info *tmp;
+	int i, j, cap;
 
 	if (!force && now - c->refreshed_ns < (c->creating ? REFRESH_BUSY_NS : REFRESH_NS))
 		return;
 	c->refreshed_ns = now;
 	c->gen++;
+	/* the last table becomes prev: its first-seen namespaces carry over */
+	tmp = c->prev;
+	c->prev = c->v;
+	c->nprev = c->n;
+	cap = c->cap;
+	c->v = tmp;
+	c->cap = tmp ? c->capprev : 0;
+	c->capprev = cap;
 	c->n = 0;
 	c->creating = false;
-	read_runtime(c, "runc", "state.json");
-	read_runtime(c, "crun", "status");
+	runtime_root(RT_ROOT_RUNC, c->root, dir, PATH_MAX);
+	read_runtime(c, dir, "runc", "state.json");
+	runtime_root(RT_ROOT_CRUN, c->root, dir, PATH_MAX);
+	read_runtime(c, dir, "crun", "status");
+	runtime_root(RT_ROOT_DOCKER_EXEC, c->root, dir, PATH_MAX);
+	strcat(dir, "/runtime-runc");
+	read_namespaced(c, dir, "docker");
+	runtime_root(RT_ROOT_CONTAINERD, c->root, dir, PATH_MAX);
+	strcat(dir, "/runc");
+	read_namespaced(c, dir, "containerd");
 	read_names(c);
 	for (j = 0; j < c->nnames; j++) { /* podman's, created or not yet */
 		struct container_info *ci = add(c, c->names[j].id);
@@ -294,7 +424,7 @@ void containers_refresh(struct containers *c, bool force)
 			snprintf(ci->name, sizeof(ci->name), "%s", c->names[j].name);
 	}
 	for (i = 0; i < c->n; i++)
-		read_namespaces(&c->v[i]);
+		read_namespaces(c, &c->v[i]);
 }
 
 struct containers *containers_new(const char *root)
@@ -313,6 +443,7 @@ void containers_free(struct containers *c)
 	if (!c)
 		return;
 	free(c->v);
+	free(c->prev);
 	free(c->names);
 	free(c);
 }
@@ -322,33 +453,42 @@ int containers_count(const struct containers *c)
 	return c->n;
 }
 
-static const struct container_info *find_ns(struct containers *c, int type, uint32_t inum)
+static const struct container_info *find_ns(struct containers *c, int type, uint32_t inum,
+					    uint64_t id)
 {
 	int i;
 
-	for (i = 0; i < c->n; i++)
-		if (c->v[i].pid && c->v[i].inum[type] == inum)
-			return &c->v[i];
+	for (i = 0; i < c->n; i++) {
+		if (!c->v[i].pid || c->v[i].inum[type] != inum)
+			continue;
+		/* ns_id is never reused: a different one is another namespace
+		 * that got the same inode after the first died */
+		if (id && c->v[i].nsid[type] && c->v[i].nsid[type] != id)
+			continue;
+		return &c->v[i];
+	}
 	return NULL;
 }
 
-const struct container_info *containers_by_ns(struct containers *c, int type, uint32_t inum)
+const struct container_info *containers_by_ns(struct containers *c, int type, uint32_t inum,
+					      uint64_t id)
 {
 	const struct container_info *ci;
 
 	if (type < 0 || type >= NSAUDIT_NS_MAX || !inum)
 		return NULL;
-	ci = find_ns(c, type, inum);
-	if (ci && ci->pid) { /* inodes are reused: is it still in there? */
-		char path[64];
-		struct stat st;
+	ci = find_ns(c, type, inum, id);
+	if (ci && (id && ci->nsid[type] == id))
+		return ci; /* the same namespace, never another */
+	if (ci) { /* no ids: inodes are reused: is its init still in it? */
+		uint32_t cur;
+		uint64_t cid;
 
-		snprintf(path, sizeof(path), "/proc/%u/ns/%s", ci->pid, nstype_name(type));
-		if (!stat(path, &st) && (uint32_t)st.st_ino == inum)
+		if (ns_ident_of(ci->pid, type, &cur, &cid) && cur == inum)
 			return ci;
 	}
 	containers_refresh(c, false);
-	return find_ns(c, type, inum);
+	return find_ns(c, type, inum, id);
 }
 
 static const struct container_info *find_word(struct containers *c, const char *w, bool names)

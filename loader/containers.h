@@ -35,23 +35,42 @@
 
 struct container_info {
 	char id[CONTAINER_ID_LEN];     /* the runtime's container id */
-	char name[CONTAINER_NAME_LEN]; /* podman's name, "" if none */
-	char runtime[8];	       /* "runc", "crun" */
+	char name[CONTAINER_NAME_LEN]; /* podman's, docker's, nerdctl's or CRI's name, "" if none */
+	char runtime[16];	       /* "runc", "crun", "docker", "containerd" */
+	char pod[128];		       /* kubernetes pod name, namespace ("" if none) */
+	char pod_ns[64];
 	uint32_t pid;		       /* init process, 0 while being created */
-	uint32_t inum[NSAUDIT_NS_MAX]; /* its namespaces (0: unknown) */
+	/*
+	 * Its namespaces, as its init process had them when first seen (the
+	 * container's own: an init that later joins another container's or
+	 * the host's namespaces does not make those its container's). inum:
+	 * 0 unknown; id: ns_id (6.18+), 0 where the kernel has none.
+	 */
+	uint32_t inum[NSAUDIT_NS_MAX];
+	uint64_t nsid[NSAUDIT_NS_MAX];
 };
 
 struct containers;
 
-/* root: prefix for /run and /var/lib (tests); NULL for "/". */
+/* root: prefix for the runtimes' default roots (tests); NULL for "/".
+ * Roots given with --runtime-root (runtime_state.h) are used as they are. */
 struct containers *containers_new(const char *root);
 void containers_free(struct containers *c);
 
 /* Re-read the runtimes' state (at most every 250 ms unless force). */
 void containers_refresh(struct containers *c, bool force);
 
-/* The container whose init process runs in (type, inum); NULL if none. */
-const struct container_info *containers_by_ns(struct containers *c, int type, uint32_t inum);
+/*
+ * The container whose namespace (type, inum, id) is: by ns_id where both
+ * sides have one, else by inode (checked against its init process: inodes
+ * are reused). NULL if none.
+ */
+const struct container_info *containers_by_ns(struct containers *c, int type, uint32_t inum,
+					      uint64_t id);
+
+/* The identity of /proc/PID/ns/TYPE (pid 0: ourselves): inode and ns_id
+ * (0 without one). false if it cannot be read. */
+bool ns_ident_of(uint32_t pid, int type, uint32_t *inum, uint64_t *id);
 
 /*
  * The container a runtime process is creating or entering: pid (with its

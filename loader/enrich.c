@@ -200,6 +200,7 @@ static void learn_exe(struct enrich *en, const struct nsaudit_task_snap *s)
 {
 	struct nsaudit_exe_info v = { 0 };
 	char link[64];
+	struct stat st;
 	ssize_t n;
 
 	if (!s->exe_key)
@@ -210,6 +211,8 @@ static void learn_exe(struct enrich *en, const struct nsaudit_task_snap *s)
 		return;		/* gone */
 	v.path[n] = '\0';
 	v.mntns = s->inum[NSAUDIT_NS_MNT];
+	if (!stat(link, &st))
+		v.ino = st.st_ino;
 	bpf_map_update_elem(en->exe_map_fd, &s->exe_key, &v, BPF_NOEXIST);
 }
 
@@ -253,6 +256,10 @@ static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, struct 
 	if (en->exe_map_fd < 0 || !key || bpf_map_lookup_elem(en->exe_map_fd, &key, &v))
 		return NULL;
 	v.path[sizeof(v.path) - 1] = '\0';
+	/* an exec whose path said nothing, or another file's (ino 0: learnt
+	 * from /proc by us, unchecked) */
+	if (!v.path[0] || (v.ino && v.ino != ino))
+		return NULL;
 	p->exe_mntns = v.mntns;
 	p->exe_mntns_id = v.mntns_id;
 	if ((!v.mntns || v.mntns == en->self_mntns) && realpath(v.path, real) &&

@@ -50,6 +50,7 @@ struct mount_ent {
 
 struct cache_ent {
 	uint32_t inum;
+	uint64_t nsid;		/* named: its ns_id once checked (0: not yet, or none) */
 	int type;		/* -1: empty */
 	bool named;
 	uint32_t pid;		/* named: the process it was found from */
@@ -519,14 +520,32 @@ void nsnames_free(struct nsnames *n)
 	free(n);
 }
 
-static const char *container_name(struct nsnames *n, int type, uint32_t inum, uint32_t hint,
-				  int64_t now)
+/*
+ * A name cached by inode, for a record whose namespace has ns_id nsid
+ * (6.18+): the inode may have been reused by a new namespace after the
+ * named one died. The cached entry's id is read once (from the process it
+ * was found from, while that is still in it) and must be the record's.
+ */
+static bool cache_same_ns(struct cache_ent *c, int type, uint64_t nsid)
+{
+	uint32_t cur;
+	uint64_t cid;
+
+	if (!nsid)
+		return true;	/* no ids on this kernel: inode and liveness */
+	if (!c->nsid && ns_ident_of(c->pid, type, &cur, &cid) && cur == c->inum)
+		c->nsid = cid;
+	return c->nsid == nsid;
+}
+
+static const char *container_name(struct nsnames *n, int type, uint32_t inum, uint64_t nsid,
+				  uint32_t hint, int64_t now)
 {
 	struct cache_ent *c = slot(n, type, inum);
 	uint32_t cur;
 	char id[80];
 
-	if (c->type != type || c->inum != inum) {
+	if (c->type != type || c->inum != inum || (c->named && !cache_same_ns(c, type, nsid))) {
 		memset(c, 0, sizeof(*c));
 		c->type = type;
 		c->inum = inum;
@@ -564,9 +583,9 @@ static const char *container_name(struct nsnames *n, int type, uint32_t inum, ui
 		return NULL;	/* rate limited: try again on a later record */
 	scan_proc(n, now);
 	c = slot(n, type, inum);
-	if (c->type == type && c->inum == inum && c->named)
+	if (c->type == type && c->inum == inum && c->named && cache_same_ns(c, type, nsid))
 		goto named;
-	if (c->type != type || c->inum != inum) {	/* taken by another: start over */
+	if (c->type != type || c->inum != inum || c->named) {	/* another: start over */
 		memset(c, 0, sizeof(*c));
 		c->type = type;
 		c->inum = inum;
@@ -581,8 +600,8 @@ named:
 	return n->buf;
 }
 
-static bool resolve(struct nsnames *n, int type, uint32_t inum, uint32_t hint, char *out,
-		    size_t len)
+static bool resolve(struct nsnames *n, int type, uint32_t inum, uint64_t nsid, uint32_t hint,
+		    char *out, size_t len)
 {
 	const struct container_info *ci;
 	int64_t now = now_coarse_ns();
@@ -597,12 +616,12 @@ static bool resolve(struct nsnames *n, int type, uint32_t inum, uint32_t hint, c
 	s = nsnames_mount_name(n, type, inum);
 	if (!s && is_host(n, type, inum))
 		s = "host";
-	if (!s && n->ctr && (ci = containers_by_ns(n->ctr, type, inum))) {
+	if (!s && n->ctr && (ci = containers_by_ns(n->ctr, type, inum, nsid))) {
 		snprintf(n->buf, sizeof(n->buf), "container:%s", ci->id);
 		s = n->buf;
 	}
 	if (!s)
-		s = container_name(n, type, inum, hint, now);
+		s = container_name(n, type, inum, nsid, hint, now);
 	if (!s)
 		return false;
 	/* per record, twice: no printf machinery for a copy */
@@ -619,7 +638,7 @@ const char *nsnames_lookup(struct nsnames *n, int type, uint32_t inum, uint32_t 
 {
 	char tmp[sizeof(n->buf)];
 
-	if (!resolve(n, type, inum, hint_pid, tmp, sizeof(tmp)))
+	if (!resolve(n, type, inum, 0, hint_pid, tmp, sizeof(tmp)))
 		return NULL;
 	memcpy(n->buf, tmp, sizeof(tmp));
 	return n->buf;
@@ -641,9 +660,9 @@ static void record_container(struct nsnames *n, const struct nsaudit_event *e, c
 	if (!n->ctr || e->op == NSAUDIT_OP_LOST)
 		return;
 	if (has_ns && !is_host(n, type, e->ns_inum))
-		ci = containers_by_ns(n->ctr, type, e->ns_inum);
+		ci = containers_by_ns(n->ctr, type, e->ns_inum, e->ns_id);
 	if (!ci && has_old && !is_host(n, type, e->old_inum))
-		ci = containers_by_ns(n->ctr, type, e->old_inum);
+		ci = containers_by_ns(n->ctr, type, e->old_inum, e->old_ns_id);
 	if (!ci && has_ns && !is_host(n, type, e->ns_inum) && e->op != NSAUDIT_OP_UMOUNT &&
 	    e->op != NSAUDIT_OP_NS_FREE) {
 		ci = containers_by_actor(n->ctr, e->pid, e->comm, e->ppid);
@@ -658,21 +677,27 @@ static void record_container(struct nsnames *n, const struct nsaudit_event *e, c
 	}
 }
 
+struct containers *nsnames_containers(struct nsnames *n)
+{
+	return n->ctr;
+}
+
+bool nsnames_is_host(struct nsnames *n, int type, uint32_t inum)
+{
+	return type >= 0 && type < NSAUDIT_NS_MAX && is_host(n, type, inum);
+}
+
 const struct container_info *nsnames_container(struct nsnames *n)
 {
 	return n->has_last_ctr ? &n->last_ctr : NULL;
 }
 
-bool nsnames_is_host(const struct nsnames *n, int type, uint32_t inum)
-{
-	return type >= 0 && type < NSAUDIT_NS_MAX && is_host(n, type, inum);
-}
-
-const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t inum)
+const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t inum,
+					   uint64_t id)
 {
 	if (!n->ctr || !inum || nsnames_is_host(n, type, inum))
 		return NULL;
-	return containers_by_ns(n->ctr, type, inum);
+	return containers_by_ns(n->ctr, type, inum, id);
 }
 
 void nsnames_refresh_containers(struct nsnames *n)
@@ -736,9 +761,11 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	default:
 		break;
 	}
-	if (has_ns && resolve(n, type, e->ns_inum, hint, n->name_buf, sizeof(n->name_buf)))
+	if (has_ns &&
+	    resolve(n, type, e->ns_inum, e->ns_id, hint, n->name_buf, sizeof(n->name_buf)))
 		*name = n->name_buf;
-	if (has_old && resolve(n, type, e->old_inum, old_hint, n->old_buf, sizeof(n->old_buf)))
+	if (has_old &&
+	    resolve(n, type, e->old_inum, e->old_ns_id, old_hint, n->old_buf, sizeof(n->old_buf)))
 		*old = n->old_buf;
 	record_container(n, e, name);
 	if (e->op == NSAUDIT_OP_UMOUNT && e->path[0]) {

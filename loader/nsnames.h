@@ -59,14 +59,19 @@ const char *nsnames_lookup(struct nsnames *n, int type, uint32_t inum, uint32_t 
  * it was creating or entering. NULL for none. Valid until the next call.
  */
 const struct container_info *nsnames_container(struct nsnames *n);
+/* The runtimes' state it reads (NULL if none could be set up). */
+struct containers *nsnames_containers(struct nsnames *n);
+/* (type, inum) is one of the host's namespaces (the initial ones, or the
+ * ones of this process, which runs on the host). */
+bool nsnames_is_host(struct nsnames *n, int type, uint32_t inum);
 /* A container known now by id, 12+ character id prefix or podman name. */
 const struct container_info *nsnames_find_container(struct nsnames *n, const char *what);
 
-/* Whether (type, inum) is one of the host's (initial) namespaces. */
-bool nsnames_is_host(const struct nsnames *n, int type, uint32_t inum);
-/* The container that owns (type, inum) by the runtimes' state (its init
- * runs in it); NULL for the host's and for none. For the rules' facts. */
-const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t inum);
+/* The container that owns (type, inum; id: ns_id, 0 if none) by the
+ * runtimes' state (its init runs in it); NULL for the host's and for none.
+ * For the rules' facts. */
+const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t inum,
+					   uint64_t id);
 
 /* Re-read the runtimes' state now (a container that just started). */
 void nsnames_refresh_containers(struct nsnames *n);

@@ -18,6 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "attribution.h"
 #include "bpf_log.h"
 #include "enrich.h"
 #include "record_fmt.h"
@@ -26,6 +27,7 @@
 #include "nstype.h"
 #include "ringbuf_reader.h"
 #include "rules.h"
+#include "runtime_state.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
 
@@ -88,7 +90,11 @@ const char tracer_opts_help[] =
 	"                       umount,nsfd,ns_free,query (lost records always pass)\n"
 	"      --container C    only records about container C (id, 12+ character id\n"
 	"                       prefix or podman name): its namespaces, entered, left,\n"
-	"                       made or pinned, from the runtimes' state\n"
+	"                       made or pinned, or done by one of its processes,\n"
+	"                       from the runtimes' state (docker names work)\n"
+	"      --runtime-root KIND=DIR  where a runtime keeps its state: runc, crun,\n"
+	"                       docker-exec, docker-data, containerd, podman\n"
+	"                       (docs/attribution.md has the defaults)\n"
 	"      --rules FILE     tune the detection rules, add one's own (YAML,\n"
 	"                       docs/rules.md); alerts are records \"op\":\"alert\"\n"
 	"      --no-rules       no detections (on by default: container-escape,\n"
@@ -117,6 +123,7 @@ const struct option tracer_options[] = {
 	{ "ring-size", required_argument, NULL, TRACER_OPT_RING_SIZE },
 	{ "no-coalesce", no_argument, NULL, TRACER_OPT_NO_COALESCE },
 	{ "container", required_argument, NULL, TRACER_OPT_CONTAINER },
+	{ "runtime-root", required_argument, NULL, TRACER_OPT_RUNTIME_ROOT },
 	{ "rules", required_argument, NULL, TRACER_OPT_RULES },
 	{ "no-rules", no_argument, NULL, TRACER_OPT_NO_RULES },
 	{ NULL, 0, NULL, 0 },
@@ -180,6 +187,9 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 			return -1;
 		}
 		strcpy(o->container, v);
+	} else if (!strcmp(name, "runtime-root")) {
+		if (runtime_root_set(v, err, errlen))
+			return -1;
 	} else {
 		return 0;
 	}
@@ -389,14 +399,17 @@ static bool already_written(struct tracer *t, uint64_t kseq)
 }
 
 /* The container the record is about (nsnames.h), into its extra fields. */
-static void record_container(struct tracer *t, struct event_extra *x)
+static void record_container(struct tracer *t, const struct nsaudit_event *e,
+			     struct event_extra *x)
 {
 	const struct container_info *ci = nsnames_container(t->names);
 
 	if (ci) {
 		x->container = ci->id;
 		x->container_name = ci->name[0] ? ci->name : NULL;
+		attribution_pod(ci, x);
 	}
+	attribution_actor(t->names, e, x);
 }
 
 /*
@@ -414,6 +427,12 @@ static bool container_wanted(struct tracer *t, const struct event_extra *x)
 			     (n >= 12 && !strncmp(x->container, want, n))))
 		return true;
 	if (x->container_name && !strcmp(x->container_name, want))
+		return true;
+	/* done by one of its processes */
+	if (x->actor_container && strcmp(x->actor_container, "host") &&
+	    (!strcmp(x->actor_container, want) || (n >= 12 && !strncmp(x->actor_container, want, n))))
+		return true;
+	if (x->actor_container_name && !strcmp(x->actor_container_name, want))
 		return true;
 	snprintf(tag, sizeof(tag), "container:%s", want);
 	n = strlen(tag);
@@ -604,7 +623,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
 	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
-	record_container(t, &x);
+	record_container(t, &e, &x);
 	if (t->o.container[0] && !container_wanted(t, &x))
 		return 0;
 	x.seq = ++t->seq;
@@ -689,7 +708,7 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 	x.cause = cause;
 	if (e->op != NSAUDIT_OP_LOST) {
 		nsnames_for_event(t->names, e, &x.ns_name, &x.old_name);
-		record_container(t, &x);
+		record_container(t, e, &x);
 		if (t->o.container[0] && !container_wanted(t, &x))
 			return;
 		if (e->ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e->ns_type)))

@@ -51,8 +51,9 @@ void tracer_opts_init(struct tracer_opts *o);
 #define TRACER_OPT_RING_SIZE 0x101
 #define TRACER_OPT_CONTAINER 0x102
 #define TRACER_OPT_NO_COALESCE 0x103
-#define TRACER_OPT_RULES 0x104
-#define TRACER_OPT_NO_RULES 0x105
+#define TRACER_OPT_RUNTIME_ROOT 0x104
+#define TRACER_OPT_RULES 0x105
+#define TRACER_OPT_NO_RULES 0x106
 extern const struct option tracer_options[];
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
 		   size_t errlen);

@@ -144,9 +144,11 @@ static const struct container_info *ns_owner(struct facts_ctx *fx, const struct 
 	const struct container_info *ci = NULL;
 
 	if (f->actor_pidns && !facts_host_ns(fx, NSAUDIT_NS_PID, f->actor_pidns))
-		ci = nsnames_owner(fx->names, NSAUDIT_NS_PID, f->actor_pidns);
+		ci = nsnames_owner(fx->names, NSAUDIT_NS_PID, f->actor_pidns,
+				   f->actor_pidns == f->e->actor_pidns ? f->e->actor_pidns_id : 0);
 	if (!ci && f->actor_mntns && !facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns))
-		ci = nsnames_owner(fx->names, NSAUDIT_NS_MNT, f->actor_mntns);
+		ci = nsnames_owner(fx->names, NSAUDIT_NS_MNT, f->actor_mntns,
+				   f->actor_mntns == f->e->actor_mntns ? f->e->actor_mntns_id : 0);
 	return ci;
 }
 
@@ -211,7 +213,7 @@ static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 	f->target_host = facts_host_ns(fx, type, e->ns_inum);
 	if (f->target_host || !fx->names)
 		return;
-	ci = nsnames_owner(fx->names, type, e->ns_inum);
+	ci = nsnames_owner(fx->names, type, e->ns_inum, e->ns_id);
 	if (!ci)
 		return;
 	set_ctr(fx->target_id, sizeof(fx->target_id), fx->target_name, sizeof(fx->target_name),

@@ -242,7 +242,7 @@ static bool find_holder(struct facts_ctx *fx, const struct watch *w, char *buf, 
 
 	/* without an id, a running container's namespace is no leftover:
 	 * most likely a new one on a reused inode */
-	if (!w->ns_id && fx->names && nsnames_owner(fx->names, w->type, w->inum))
+	if (!w->ns_id && fx->names && nsnames_owner(fx->names, w->type, w->inum, 0))
 		return false;
 	if (mount_holder(fx, w, buf, len))
 		return true;

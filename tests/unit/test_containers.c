@@ -123,7 +123,7 @@ Test(containers, state_dirs_ids_names_prefixes)
 	cr_assert_null(containers_find(c, ".hidden"));
 	cr_assert_null(containers_find(c, "nope"));
 	/* a test root's pids are not this machine's: no namespaces named */
-	cr_assert_null(containers_by_ns(c, 0, 4026531840u));
+	cr_assert_null(containers_by_ns(c, 0, 4026531840u, 0));
 	containers_free(c);
 	snprintf(p, sizeof(p), "rm -rf %s", root);
 	system(p);

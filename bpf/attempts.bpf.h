@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * attempts.bpf.h - the attempts to get hold of a namespace that fail, as
+ * records (op nsfd or query, result -errno): someone probing with nsfs
+ * file handles, pidfds or nsfs ioctls is seen like a refused open of
+ * /proc/PID/ns/TYPE is.
+ *
+ *   open_by_handle_at of an nsfs handle  ESTALE (no such namespace), EPERM
+ *                                        (no CAP_DAC_READ_SEARCH); the
+ *                                        namespace is what the handle says
+ *   PIDFD_GET_*_NAMESPACE                EACCES (ptrace access), ESRCH
+ *   pidfd_getfd of another's nsfs fd     EPERM; the namespace is that fd's
+ *   NS_GET_* on an nsfs fd               EPERM (no parent, out of reach), ...
+ *
+ * Included once, by nsaudit.bpf.c (after the ioctl and pidfd_getfd hooks'
+ * helpers).
+ */
+#ifndef NSAUDIT_ATTEMPTS_BPF_H
+#define NSAUDIT_ATTEMPTS_BPF_H
+
+#define FILEID_NSFS	0xf1
+#define FD_NSFS_ROOT	-10003
+#define PIDTYPE_TGID_IDX 1	/* enum pid_type: PIDTYPE_PID, PIDTYPE_TGID, ... */
+
+/* struct file_handle of nsfs (6.18): the header and struct nsfs_file_handle. */
+struct nsfs_handle_user {
+	__u32 handle_bytes;
+	__s32 handle_type;
+	__u64 ns_id;
+	__u32 ns_type;	/* CLONE_NEW* */
+	__u32 ns_inum;
+};
+
+SEC("tracepoint/syscalls/sys_enter_open_by_handle_at")
+int tp_enter_open_by_handle_at(struct trace_event_raw_sys_enter *ctx)
+{
+	struct nsfs_handle_user h = {};
+	int mfd = (int)ctx->args[0];
+	struct tstate *ts;
+
+	if (!op_wanted(NSAUDIT_OP_NSFD))
+		return 0;
+	if (bpf_probe_read_user(&h, sizeof(h), (void *)ctx->args[1]) &&
+	    bpf_probe_read_user(&h, 8, (void *)ctx->args[1]))
+		return 0;
+	if (h.handle_type != FILEID_NSFS && mfd != FD_NSFS_ROOT)
+		return 0;
+	ts = tstate_get();
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_NSFD;
+	ts->p.via = NSAUDIT_VIA_HANDLE;
+	ts->p.target_type = clone_flag_to_type(h.ns_type);
+	ts->p.target_id = h.ns_id;
+	ts->p.target_inum = h.ns_inum;
+	return 0;
+}
+
+/* At the exit of open_by_handle_at: a failure is a record of what the
+ * handle named. Either way the pending call is done. */
+static __always_inline void handle_exit(long ret)
+{
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_NSFD);
+	struct ev_key k;
+
+	if (!ts || ts->p.via != NSAUDIT_VIA_HANDLE)
+		return;
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ret >= 0 || !type_wanted(ts->p.target_type))
+		return;
+	key_init(&k, NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_SYSCALLS);
+	k.result = ret;
+	k.via = NSAUDIT_VIA_HANDLE;
+	k.ns_type = ts->p.target_type;
+	if (ts->p.target_inum || ts->p.target_id) {
+		k.ns_inum = ts->p.target_inum;
+		k.ns_id = ts->p.target_id;
+		k.flags |= NSAUDIT_F_HAS_NS;
+	}
+	commit_key(ts, &k, 0);
+}
+
+/* The namespace type a PIDFD_GET_*_NAMESPACE command asks for. */
+static __always_inline __u32 pidfd_ioctl_type(__u32 nr)
+{
+	switch (nr) {
+	case 1: return NSAUDIT_NS_CGROUP;
+	case 2: return NSAUDIT_NS_IPC;
+	case 3: return NSAUDIT_NS_MNT;
+	case 4: return NSAUDIT_NS_NET;
+	case 5: case 6: return NSAUDIT_NS_PID;
+	case 7: case 8: return NSAUDIT_NS_TIME;
+	case 9: return NSAUDIT_NS_USER;
+	case 10: return NSAUDIT_NS_UTS;
+	}
+	return NSAUDIT_NS_UNKNOWN;
+}
+
+/*
+ * pidfd_getfd's target: the nsfs file the other process has at fd (NULL
+ * if none), read before the call, so that a refused copy still says what
+ * it tried to take.
+ */
+static __always_inline void getfd_target(struct tstate *ts, struct file *pidfd, int fd)
+{
+	unsigned long magic = BPF_CORE_READ(pidfd, f_inode, i_sb, s_magic);
+	struct task_struct *task;
+	struct hlist_node *first;
+	struct ns_common *ns;
+	struct file *file;
+	struct pid *pid;
+
+	ts->p.target_inum = 0;
+	ts->p.target_id = 0;
+	ts->p.target_type = NSAUDIT_NS_UNKNOWN;
+	pid = magic == PIDFS_MAGIC ? BPF_CORE_READ(pidfd, f_inode, i_private)
+				   : BPF_CORE_READ(pidfd, private_data);
+	if (!pid)
+		return;
+	first = BPF_CORE_READ(pid, tasks[PIDTYPE_TGID_IDX].first);
+	if (!first)
+		return;
+	task = (void *)first - bpf_core_field_offset(struct task_struct, pid_links) -
+	       PIDTYPE_TGID_IDX * bpf_core_type_size(struct hlist_node);
+	file = task_fd_file(task, fd);
+	if (!file || !file_is_nsfs(file))
+		return;
+	ns = file_ns(file);
+	ts->p.target_type = ns_type(ns);
+	ns_ident(ns, &ts->p.target_inum, &ts->p.target_id);
+}
+
+/* A refused pidfd_getfd of an nsfs fd: who tried to take which namespace. */
+static __always_inline void getfd_failed(struct tstate *ts, long ret)
+{
+	struct ev_key k;
+
+	if (!ts->p.target_inum || !type_wanted(ts->p.target_type))
+		return;
+	key_init(&k, NSAUDIT_OP_NSFD, NSAUDIT_PROBE_TP_SYSCALLS);
+	k.result = ret;
+	k.via = NSAUDIT_VIA_PIDFD_GETFD;
+	k.arg = ts->p.arg;
+	k.target_pid = ts->p.args[0];
+	k.ns_type = ts->p.target_type;
+	k.ns_inum = ts->p.target_inum;
+	k.ns_id = ts->p.target_id;
+	k.flags |= NSAUDIT_F_HAS_NS;
+	commit_key(ts, &k, 0);
+}
+
+#endif /* NSAUDIT_ATTEMPTS_BPF_H */

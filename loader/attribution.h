@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * attribution.h - the actor's own container of a record, from what the
+ * kernel said of the actor at the call (docs/attribution.md): its active
+ * pid namespace first (a process never leaves it: a container's init that
+ * enters host namespaces stays its container's), then its mount namespace,
+ * then its cgroup; "host" for the host's processes. Matched by ns_id where
+ * the kernel has one. Never from the actor's comm or exe path.
+ */
+#ifndef NSAUDIT_ATTRIBUTION_H
+#define NSAUDIT_ATTRIBUTION_H
+
+#include "nsaudit.h"
+#include "nsnames.h"
+#include "record_fmt.h"
+
+/* Fill x->actor_container (and _name, actor_pod, actor_pod_namespace) for
+ * the record e; x->cgroup must be set already. The strings stay valid
+ * until the next call. */
+void attribution_actor(struct nsnames *n, const struct nsaudit_event *e, struct event_extra *x);
+
+/* x->pod and x->pod_namespace of the record's container ci (may be NULL). */
+void attribution_pod(const struct container_info *ci, struct event_extra *x);
+
+#endif

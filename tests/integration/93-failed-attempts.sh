@@ -1,0 +1,92 @@
+#!/bin/bash
+# Every attempt to get hold of a namespace is a record, also when the
+# kernel refuses it (issue 33): open_by_handle_at of an nsfs handle
+# (ESTALE: no such namespace; EPERM: not through nsfs' root, no
+# CAP_DAC_READ_SEARCH), PIDFD_GET_NET_NAMESPACE (ESRCH: the process was
+# reaped; EACCES: nobody on root's process), pidfd_getfd of another's nsfs
+# fd (EPERM) and NS_GET_PARENT / NS_GET_USERNS (EPERM). Ground truth: the
+# helper's own errno, stat -L of the namespace files, the handle's bytes.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_root "failed attempts"
+require_cmd jq "failed attempts"
+NSF=$(dirname "$NSAUDIT")/helpers/nsfail
+require_built "$NSF" "failed attempts"
+OUT=$TMP/trace.jsonl
+BG=()
+trap 'for p in "${BG[@]}"; do kill "$p" 2>/dev/null; done; cleanup_testlib' EXIT
+# nobody must be able to run the helper
+setpriv --reuid=65534 --regid=65534 --clear-groups "$NSF" >/dev/null 2>&1
+[ $? -eq 2 ] || { skip "failed attempts" "nobody (65534) cannot run $NSF"; exit 0; }
+
+# a namespace nobody is not in, and a root process holding an fd of it
+unshare -n sleep 120 &
+BG+=($!)
+NETP=$!
+for i in $(seq 1 50); do [ "$(readlink /proc/$NETP/ns/net)" != "$(readlink /proc/self/ns/net)" ] && break; sleep 0.05; done
+bash -c 'exec 7</proc/'$NETP'/ns/net; exec sleep 120' &
+BG+=($!)
+HOLDER=$!
+sleep 0.2
+net_inum=$(ns_inum /proc/$NETP/ns/net)
+
+trace_start "$OUT" --op nsfd,query || { fail "trace starts"; exit 0; }
+o_stale=$("$NSF" handle-stale); rc_stale=$?
+o_eperm=$("$NSF" handle-eperm /proc/$NETP/ns/net); rc_eperm=$?
+o_esrch=$("$NSF" pidfd-ns-esrch); rc_esrch=$?
+o_eacces=$("$NSF" pidfd-ns-eacces $NETP); rc_eacces=$?
+o_getfd=$("$NSF" getfd-eperm $HOLDER 7); rc_getfd=$?
+o_parent=$("$NSF" ns-ioctl-eperm parent /proc/self/ns/pid); rc_parent=$?
+o_userns=$("$NSF" ns-ioctl-eperm userns /proc/self/ns/user); rc_userns=$?
+sleep 0.3
+trace_stop
+
+val() { sed -n "s/^$1 //p" <<<"$2" | head -1; }
+# the records of one helper run
+recs() { jq -c --argjson p "$1" "select(.pid == \$p and ($2))" "$OUT"; }
+
+if [ $rc_stale -eq 3 ]; then
+	skip "open_by_handle_at of nsfs" "kernel $(uname -r) has no nsfs file handles"
+else
+	expect_eq "handle naming no namespace: the helper saw ESTALE" "$(val errno "$o_stale")" ESTALE
+	r=$(recs "$(val pid "$o_stale")" '.op=="nsfd" and .via=="handle"')
+	expect_eq "failed open_by_handle_at (ESTALE): one record, the type and ids the handle named" \
+		"$(jq -sc 'map([.result, .error, .ns_type, .ns_id, .ns_inum])' <<<"$r")" \
+		"[[-116,\"ESTALE\",\"net\",$(val ns_id "$o_stale"),$(val inum "$o_stale")]]"
+	expect_eq "handle as nobody, not from nsfs' root: the helper saw EPERM" "$(val errno "$o_eperm")" EPERM
+	r=$(recs "$(val pid "$o_eperm")" '.op=="nsfd" and .via=="handle"')
+	expect_eq "failed open_by_handle_at (EPERM): the namespace (stat -L) and who (uid)" \
+		"$(jq -sc 'map([.result, .error, .ns_type, .ns_inum, .uid])' <<<"$r")" \
+		"[[-1,\"EPERM\",\"net\",$net_inum,65534]]"
+fi
+
+if [ $rc_esrch -eq 3 ]; then
+	skip "PIDFD_GET_*_NAMESPACE" "kernel $(uname -r) has no such ioctl"
+else
+	expect_eq "pidfd of a reaped child: the helper saw ESRCH" "$(val errno "$o_esrch")" ESRCH
+	r=$(recs "$(val pid "$o_esrch")" '.op=="nsfd" and .via=="pidfd"')
+	expect_eq "failed PIDFD_GET_NET_NAMESPACE (ESRCH): a record with the type asked for" \
+		"$(jq -sc 'map([.result, .error, .ns_type, .target_pid])' <<<"$r")" \
+		"[[-3,\"ESRCH\",\"net\",$(val target "$o_esrch")]]"
+	expect_eq "nobody on root's process: the helper saw EACCES" "$(val errno "$o_eacces")" EACCES
+	r=$(recs "$(val pid "$o_eacces")" '.op=="nsfd" and .via=="pidfd"')
+	expect_eq "failed PIDFD_GET_NET_NAMESPACE (EACCES): whose namespace, who" \
+		"$(jq -sc 'map([.result, .error, .ns_type, .target_pid, .uid])' <<<"$r")" \
+		"[[-13,\"EACCES\",\"net\",$NETP,65534]]"
+fi
+
+expect_eq "pidfd_getfd as nobody: the helper saw EPERM" "$(val errno "$o_getfd")" EPERM
+r=$(recs "$(val pid "$o_getfd")" '.op=="nsfd" and .via=="pidfd_getfd"')
+expect_eq "failed pidfd_getfd of an nsfs fd (EPERM): the fd's namespace (stat -L), its owner" \
+	"$(jq -sc 'map([.result, .error, .ns_type, .ns_inum, .target_pid])' <<<"$r")" \
+	"[[-1,\"EPERM\",\"net\",$net_inum,$HOLDER]]"
+
+expect_eq "NS_GET_PARENT of the initial pid namespace: EPERM" "$(val errno "$o_parent")" EPERM
+r=$(recs "$(val pid "$o_parent")" '.op=="nsfd"')
+expect_eq "failed NS_GET_PARENT: a record of the namespace asked about" \
+	"$(jq -sc 'map([.result, .error, .ns_type, .ns_inum])' <<<"$r")" \
+	"[[-1,\"EPERM\",\"pid\",$(ns_inum /proc/self/ns/pid)]]"
+expect_eq "NS_GET_USERNS of the initial user namespace: EPERM" "$(val errno "$o_userns")" EPERM
+r=$(recs "$(val pid "$o_userns")" '.op=="nsfd"')
+expect_eq "failed NS_GET_USERNS: a record of the namespace asked about" \
+	"$(jq -sc 'map([.result, .error, .ns_type, .ns_inum])' <<<"$r")" \
+	"[[-1,\"EPERM\",\"user\",$(ns_inum /proc/self/ns/user)]]"
