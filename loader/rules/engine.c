@@ -212,18 +212,33 @@ int rules_eval(struct rules *r, const struct nsaudit_event *e, const struct even
 	return n;
 }
 
+/* An exception of a time-driven alert: by its target container (no record) */
+static bool tick_excepted(const struct rule *ru, const struct rule_alert *a)
+{
+	struct nsaudit_event e = { .ns_type = NSAUDIT_NS_UNKNOWN };
+	struct event_extra x = { 0 };
+	struct rule_facts f = { .e = &e, .x = &x, .actor_host = true };
+	int i;
+
+	f.target_host = !strcmp(a->target, "host");
+	f.target_ctr = a->target[0] && !f.target_host ? a->target : NULL;
+	f.target_ctr_name = a->target_name[0] ? a->target_name : NULL;
+	for (i = 0; i < ru->nexc; i++)
+		if (cond_match(&ru->exc[i], &f))
+			return true;
+	return false;
+}
+
 int rules_tick(struct rules *r, rules_emit_fn emit, void *ctx)
 {
 	struct rule_alert a;
 	struct rule *ru;
-	struct rule_facts f;
 	int n = 0;
 
-	memset(&f, 0, sizeof(f));
 	memset(&a, 0, sizeof(a));
 	while (persist_next(r->ps, r->fx, 0, &a)) {
 		ru = rules_find(r, a.rule);
-		if (ru && ru->enabled) {
+		if (ru && ru->enabled && !tick_excepted(ru, &a)) {
 			a.severity = ru->severity;
 			if (emit(ctx, &a, NULL) < 0)
 				return -1;

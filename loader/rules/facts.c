@@ -19,9 +19,12 @@
 #include <time.h>
 
 #include "nsnames.h"
+#include "nstype.h"
 #include "rules_impl.h"
 
 #define FACTS_TTL_NS 1000000000LL
+/* forced re-reads of the runtimes' state at most this often */
+#define REFRESH_MIN_NS 50000000LL
 
 /* include/linux/proc_ns.h: the initial namespaces' fixed inodes */
 static const uint32_t init_inum[NSAUDIT_NS_MAX] = {
@@ -136,8 +139,6 @@ static void set_ctr(char *id, size_t idlen, char *name, size_t namelen, const ch
 	snprintf(name, namelen, "%s", n ? n : "");
 }
 
-#define REFRESH_MIN_NS 50000000LL
-
 /* the container whose pid, else mount, namespace the actor runs in */
 static const struct container_info *ns_owner(struct facts_ctx *fx, const struct rule_facts *f)
 {
@@ -214,6 +215,15 @@ static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 	if (f->target_host || !fx->names)
 		return;
 	ci = nsnames_owner(fx->names, type, e->ns_inum, e->ns_id);
+	/* entered or pinned: a container that started moments ago is read
+	 * now (rare: namespaces neither the host's nor a known container's) */
+	if (!ci && (e->op == NSAUDIT_OP_SETNS || e->op == NSAUDIT_OP_OPEN ||
+		    e->op == NSAUDIT_OP_NSFD || e->op == NSAUDIT_OP_MOUNT) &&
+	    f->now_ns - fx->refreshed_ns > REFRESH_MIN_NS) {
+		fx->refreshed_ns = f->now_ns;
+		nsnames_refresh_containers(fx->names);
+		ci = nsnames_owner(fx->names, type, e->ns_inum, e->ns_id);
+	}
 	if (!ci)
 		return;
 	set_ctr(fx->target_id, sizeof(fx->target_id), fx->target_name, sizeof(fx->target_name),
@@ -222,7 +232,11 @@ static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 	f->target_ctr_name = fx->target_name[0] ? fx->target_name : NULL;
 }
 
-/* Whether the actor's container itself runs in the namespace acted on. */
+/*
+ * Whether the actor's container itself runs in the namespace acted on: its
+ * init process is in it now (the runtime's first look at a container can
+ * predate the init's own namespaces: that is no proof of sharing).
+ */
 static bool own_ns(struct facts_ctx *fx, const char *ctr, const struct nsaudit_event *e)
 {
 	const struct container_info *ci;
@@ -230,7 +244,8 @@ static bool own_ns(struct facts_ctx *fx, const char *ctr, const struct nsaudit_e
 	if (!fx->names || e->ns_type >= NSAUDIT_NS_MAX)
 		return false;
 	ci = nsnames_find_container(fx->names, ctr);
-	return ci && ci->inum[e->ns_type] == e->ns_inum;
+	return ci && ci->pid && ci->inum[e->ns_type] == e->ns_inum &&
+	       read_ns(ci->pid, nstype_name(e->ns_type)) == e->ns_inum;
 }
 
 void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struct event_extra *x,
