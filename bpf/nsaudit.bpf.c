@@ -994,6 +994,7 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	if (!k)
 		return 0;
 	v.ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
+	v.exec_ns = bpf_ktime_get_boot_ns();
 	/* interp: the file finally run (a script's interpreter, not the script) */
 	bpf_probe_read_kernel_str(v.path, sizeof(v.path), BPF_CORE_READ(bprm, interp));
 	/* relative names, fexecve's /dev/fd/N and busybox's /proc/self/exe

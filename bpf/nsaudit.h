@@ -186,8 +186,11 @@ struct nsaudit_event {
  */
 struct nsaudit_exe_info {
 	char path[NSAUDIT_PATH_LEN];	/* "" if none could be made */
-	__u64 ino;		/* the file's inode: an entry of an exec whose
-				 * struct file's address came back is not this one */
+	__u64 ino;		/* the file's inode, and the time of the exec: an
+				 * entry of an exec whose struct file's address
+				 * came back (after a record's call) is not the
+				 * record's */
+	__u64 exec_ns;		/* bpf_ktime_get_boot_ns() at the exec */
 	__u64 mntns_id;		/* ns_id, 0 without one */
 	__u32 mntns;		/* inode */
 	__u32 pad;

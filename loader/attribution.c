@@ -8,7 +8,7 @@
 
 /* The last answer: a copy (a refresh of the runtimes' state moves their
  * table). One tracer per process reads records, on one thread. */
-static struct container_info actor_ci;
+static struct container_info actor_ci, ns_ci;
 static char cg_id[CONTAINER_ID_LEN];
 
 static const char *nonempty(const char *s)
@@ -62,4 +62,60 @@ void attribution_actor(struct nsnames *n, const struct nsaudit_event *e, struct 
 	if (nsnames_is_host(n, NSAUDIT_NS_PID, e->actor_pidns) &&
 	    nsnames_is_host(n, NSAUDIT_NS_MNT, e->actor_mntns))
 		x->actor_container = "host";
+}
+
+/* The container a "container:ID" name (a namespace named from its
+ * processes' cgroup) stands for, with its name when the runtimes know it. */
+static const char *named_container(struct nsnames *n, const char *nsname, const char **name)
+{
+	const struct container_info *ci;
+	const char *id;
+
+	if (!nsname || strncmp(nsname, "container:", 10) || !nsname[10])
+		return NULL;
+	id = nsname + 10;
+	ci = nsnames_find_container(n, id);
+	if (ci) {
+		ns_ci = *ci;
+		*name = nonempty(ns_ci.name);
+		return ns_ci.id;
+	}
+	memset(&ns_ci, 0, sizeof(ns_ci));
+	snprintf(ns_ci.id, sizeof(ns_ci.id), "%s", id);
+	/* not in a runtime's state yet (being made): docker names it already */
+	*name = nsnames_containers(n) && containers_docker_name(nsnames_containers(n), id,
+								 ns_ci.name, sizeof(ns_ci.name))
+			? ns_ci.name
+			: NULL;
+	return ns_ci.id;
+}
+
+void attribution_target(struct nsnames *n, const struct nsaudit_event *e, struct event_extra *x)
+{
+	struct containers *c = nsnames_containers(n);
+	const struct container_info *ci = NULL;
+	int type = (int)e->ns_type;
+
+	if (!(e->flags & NSAUDIT_F_HAS_NS) || type < 0 || type >= NSAUDIT_NS_MAX ||
+	    e->op == NSAUDIT_OP_LOST)
+		return;
+	if (nsnames_is_host(n, type, e->ns_inum)) {
+		x->ns_container = "host";
+		return;
+	}
+	if (c)
+		ci = containers_by_ns(c, type, e->ns_inum, e->ns_id);
+	if (ci) {
+		ns_ci = *ci;
+		x->ns_container = ns_ci.id;
+		x->ns_container_name = nonempty(ns_ci.name);
+	} else {
+		x->ns_container = named_container(n, x->ns_name, &x->ns_container_name);
+	}
+	/* the record's container: its namespace's owner when the runtimes'
+	 * state did not say (yet: a container being made) */
+	if (!x->container && x->ns_container) {
+		x->container = x->ns_container;
+		x->container_name = x->ns_container_name;
+	}
 }

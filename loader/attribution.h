@@ -19,6 +19,15 @@
  * until the next call. */
 void attribution_actor(struct nsnames *n, const struct nsaudit_event *e, struct event_extra *x);
 
+/*
+ * x->ns_container (and _name): the owner of the namespace the record is
+ * about, by its identity (ns_id where the kernel has one): "host" for the
+ * host's, a container's id (from the runtimes' state, else from the
+ * cgroup of a process in it); NULL when neither. Also fills x->container
+ * from it when the runtimes' state gave none. x->ns_name must be set.
+ */
+void attribution_target(struct nsnames *n, const struct nsaudit_event *e, struct event_extra *x);
+
 /* x->pod and x->pod_namespace of the record's container ci (may be NULL). */
 void attribution_pod(const struct container_info *ci, struct event_extra *x);
 

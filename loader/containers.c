@@ -271,6 +271,18 @@ static void read_docker_name(struct containers *c, struct container_info *ci)
 	free(buf);
 }
 
+bool containers_docker_name(struct containers *c, const char *id, char *name, size_t len)
+{
+	struct container_info ci = { 0 };
+
+	if (!plausible_id(id))
+		return false;
+	snprintf(ci.id, sizeof(ci.id), "%s", id);
+	read_docker_name(c, &ci);
+	snprintf(name, len, "%s", ci.name);
+	return ci.name[0] != '\0';
+}
+
 /* One runtime state directory: DIR/ID/FILE per container. */
 static void read_runtime(struct containers *c, const char *dir, const char *rt, const char *file)
 {
@@ -453,9 +465,28 @@ int containers_count(const struct containers *c)
 	return c->n;
 }
 
+/* How far a namespace's id is from a container's pid namespace's (ns_id
+ * is one counter for all namespaces: the ones made with a container are
+ * made together). */
+static uint64_t id_distance(const struct container_info *ci, uint64_t id)
+{
+	uint64_t p = ci->nsid[NSAUDIT_NS_PID];
+
+	if (!p || !id)
+		return UINT64_MAX;
+	return p > id ? p - id : id - p;
+}
+
+/*
+ * Several containers can have one namespace: shared on purpose (--net
+ * container:B, a pod) or joined by an init (setns). Its owner is the one
+ * it was made with: with ns_ids, the container whose pid namespace was
+ * made closest to it; without, the first found.
+ */
 static const struct container_info *find_ns(struct containers *c, int type, uint32_t inum,
 					    uint64_t id)
 {
+	const struct container_info *best = NULL;
 	int i;
 
 	for (i = 0; i < c->n; i++) {
@@ -465,9 +496,11 @@ static const struct container_info *find_ns(struct containers *c, int type, uint
 		 * that got the same inode after the first died */
 		if (id && c->v[i].nsid[type] && c->v[i].nsid[type] != id)
 			continue;
-		return &c->v[i];
+		if (!best || id_distance(&c->v[i], c->v[i].nsid[type]) <
+				     id_distance(best, best->nsid[type]))
+			best = &c->v[i];
 	}
-	return NULL;
+	return best;
 }
 
 const struct container_info *containers_by_ns(struct containers *c, int type, uint32_t inum,

@@ -83,6 +83,10 @@ const struct container_info *containers_by_actor(struct containers *c, uint32_t 
 /* A container by id, unique id prefix (12+ characters) or podman name. */
 const struct container_info *containers_find(struct containers *c, const char *what);
 
+/* Docker's name of container id from its data root (there before runc's
+ * state is: a container being made). */
+bool containers_docker_name(struct containers *c, const char *id, char *name, size_t len);
+
 /* Number of containers known (after the last refresh). */
 int containers_count(const struct containers *c);
 

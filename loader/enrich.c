@@ -248,7 +248,8 @@ static bool same_ino(const char *path, uint64_t ino)
  * that names the same file; a path of another mount namespace is kept as
  * exec'd (it means nothing here).
  */
-static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, struct proc_info *p)
+static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, uint64_t call_ns,
+			  struct proc_info *p)
 {
 	struct nsaudit_exe_info v;
 	char real[PATH_MAX];
@@ -259,6 +260,10 @@ static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, struct 
 	/* an exec whose path said nothing, or another file's (ino 0: learnt
 	 * from /proc by us, unchecked) */
 	if (!v.path[0] || (v.ino && v.ino != ino))
+		return NULL;
+	/* an exec after the call: the struct file's address was freed and
+	 * taken by another exec (of the same file, even) since */
+	if (v.exec_ns > call_ns)
 		return NULL;
 	p->exe_mntns = v.mntns;
 	p->exe_mntns_id = v.mntns_id;
@@ -296,7 +301,7 @@ const char *enrich_exe(struct enrich *en, const struct nsaudit_event *e, uint32_
 		free(p->exe);
 		p->exe_mntns = 0;
 		p->exe_mntns_id = 0;
-		p->exe = exe_from_map(en, e->exe_key, e->exe_ino, p);
+		p->exe = exe_from_map(en, e->exe_key, e->exe_ino, e->ts_boot_ns, p);
 		if (!p->exe)
 			p->exe = exe_from_proc(e->pid, e->exe_ino, p);
 		p->exe_key = e->exe_key;

@@ -191,6 +191,10 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		name(f, "container", x->container, NAME_MAX_BYTES);
 	if (x->container_name)
 		name(f, "container_name", x->container_name, NAME_MAX_BYTES);
+	if (x->ns_container)
+		name(f, "ns_container", x->ns_container, NAME_MAX_BYTES);
+	if (x->ns_container_name)
+		name(f, "ns_container_name", x->ns_container_name, NAME_MAX_BYTES);
 	if (x->pod)
 		name(f, "pod", x->pod, NAME_MAX_BYTES);
 	if (x->pod_namespace)

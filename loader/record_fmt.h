@@ -27,6 +27,8 @@ struct event_extra {
 	uint64_t exe_mntns_id;
 	const char *container;	/* the container the record is about (id), or NULL */
 	const char *container_name; /* its name (podman's, docker's ...), or NULL */
+	const char *ns_container; /* the owner of ns_inum: "host", a container id, or NULL */
+	const char *ns_container_name;
 	const char *pod;	/* kubernetes pod name and namespace of it, or NULL */
 	const char *pod_namespace;
 	/* the actor's own container, from its namespaces at the call ("host"

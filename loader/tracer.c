@@ -409,6 +409,7 @@ static void record_container(struct tracer *t, const struct nsaudit_event *e,
 		x->container_name = ci->name[0] ? ci->name : NULL;
 		attribution_pod(ci, x);
 	}
+	attribution_target(t->names, e, x);
 	attribution_actor(t->names, e, x);
 }
 

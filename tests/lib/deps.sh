@@ -12,7 +12,7 @@ zlib1g-dev libzstd-dev rsyslog auditd bpftrace dwarves flex bison bc cpio xz-uti
 libssl-dev pkg-config iproute2 util-linux jq make gcc man-db groff-base valgrind strace
 python3"
 RUNTIMES="podman runc crun conmon fuse-overlayfs uidmap slirp4netns catatonit iptables
-bubblewrap golang-github-containers-common containernetworking-plugins strace
+bubblewrap golang-github-containers-common containernetworking-plugins strace docker.io
 busybox-static jq python3"
 case ${1:-} in
 '') ;;

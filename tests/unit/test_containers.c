@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "containers.h"
+#include "runtime_state.h"
 
 #define HEX64  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define HEX64B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
@@ -124,6 +125,105 @@ Test(containers, state_dirs_ids_names_prefixes)
 	cr_assert_null(containers_find(c, "nope"));
 	/* a test root's pids are not this machine's: no namespaces named */
 	cr_assert_null(containers_by_ns(c, 0, 4026531840u, 0));
+	containers_free(c);
+	snprintf(p, sizeof(p), "rm -rf %s", root);
+	system(p);
+}
+
+Test(containers, runc_state_bundle_and_oci_annotations)
+{
+	struct oci_meta m;
+	char bundle[256];
+	uint32_t pid;
+
+	cr_assert(runc_state_parse("{\"init_process_pid\":42,\"config\":{\"labels\":"
+				   "[\"x=y\",\"bundle=/run/b/ID\"]}}", &pid, bundle, sizeof(bundle)));
+	cr_assert_eq(pid, 42);
+	cr_assert_str_eq(bundle, "/run/b/ID");
+	cr_assert(runc_state_parse("{\"config\":{\"labels\":[\"bundle=rel\"]}}", &pid, bundle,
+				   sizeof(bundle)));
+	cr_assert_eq(pid, 0);
+	cr_assert_str_eq(bundle, "", "a relative bundle is no bundle");
+	cr_assert_not(runc_state_parse("{", &pid, bundle, sizeof(bundle)));
+
+	cr_assert(oci_config_meta("{\"annotations\":{\"io.kubernetes.pod.name\":\"web-0\","
+				  "\"io.kubernetes.pod.namespace\":\"prod\","
+				  "\"io.kubernetes.cri.container-name\":\"nginx\"}}", &m));
+	cr_assert_str_eq(m.pod, "web-0");
+	cr_assert_str_eq(m.pod_ns, "prod");
+	cr_assert_str_eq(m.name, "nginx");
+	cr_assert(oci_config_meta("{\"annotations\":{\"nerdctl/name\":\"n1\","
+				  "\"io.kubernetes.pod.name\":7}}", &m));
+	cr_assert_str_eq(m.name, "n1");
+	cr_assert_str_eq(m.pod, "", "a number is no pod name");
+	cr_assert(oci_config_meta("{}", &m));
+	cr_assert_str_eq(m.name, "");
+	cr_assert_not(oci_config_meta("[", &m));
+}
+
+Test(containers, docker_names_and_roots)
+{
+	char name[128], err[256], dir[512];
+
+	cr_assert(docker_config_name("{\"ID\":\"abc\",\"Name\":\"/web\"}", name, sizeof(name)));
+	cr_assert_str_eq(name, "web");
+	cr_assert_not(docker_config_name("{\"Name\":\"\"}", name, sizeof(name)));
+	cr_assert_not(docker_config_name("{\"Name\":\"/\"}", name, sizeof(name)));
+	cr_assert_not(docker_config_name("not json", name, sizeof(name)));
+
+	cr_assert_eq(runtime_root_set("docker", err, sizeof(err)), -1);
+	cr_assert(strstr(err, "KIND=DIR"));
+	cr_assert_eq(runtime_root_set("dockr=/x", err, sizeof(err)), -1);
+	cr_assert(strstr(err, "unknown kind"));
+	cr_assert_eq(runtime_root_set("containerd=rel", err, sizeof(err)), -1);
+	runtime_root(RT_ROOT_DOCKER_DATA, "/pfx", dir, sizeof(dir));
+	cr_assert_str_eq(dir, "/pfx/var/lib/docker", "defaults under a prefix");
+	cr_assert_eq(runtime_root_set("crun=/srv/crun", err, sizeof(err)), 0);
+	runtime_root(RT_ROOT_CRUN, "/pfx", dir, sizeof(dir));
+	cr_assert_str_eq(dir, "/srv/crun", "a root given is used as it is");
+}
+
+/* A fake root: docker's runc state (a namespace level), its data root's
+ * names, containerd's runc state and the bundle's CRI annotations. */
+Test(containers, docker_and_containerd_state)
+{
+	char root[] = "/tmp/nsaudit-ctr-XXXXXX", p[1024];
+	const struct container_info *ci;
+	struct containers *c;
+
+	cr_assert(mkdtemp(root));
+	snprintf(p, sizeof(p),
+		 "mkdir -p %s/run/docker/runtime-runc/moby/%s %s/var/lib/docker/containers/%s "
+		 "%s/run/containerd/runc/k8s.io/%s %s/bundle",
+		 root, HEX64, root, HEX64, root, HEX64B, root);
+	cr_assert_eq(system(p), 0);
+	snprintf(p, sizeof(p), "%s/run/docker/runtime-runc/moby/%s/state.json", root, HEX64);
+	put(p, "{\"id\":\"" HEX64 "\",\"init_process_pid\":1}");
+	snprintf(p, sizeof(p), "%s/var/lib/docker/containers/%s/config.v2.json", root, HEX64);
+	put(p, "{\"Name\":\"/dweb\"}");
+	snprintf(p, sizeof(p), "%s/run/containerd/runc/k8s.io/%s/state.json", root, HEX64B);
+	{
+		char st[600];
+
+		snprintf(st, sizeof(st), "{\"init_process_pid\":1,\"config\":{\"labels\":"
+			 "[\"bundle=%s/bundle\"]}}", root);
+		put(p, st);
+	}
+	snprintf(p, sizeof(p), "%s/bundle/config.json", root);
+	put(p, "{\"annotations\":{\"io.kubernetes.pod.name\":\"api-7\","
+	       "\"io.kubernetes.pod.namespace\":\"shop\","
+	       "\"io.kubernetes.cri.container-name\":\"api\"}}");
+	c = containers_new(root);
+	cr_assert(c);
+	ci = containers_find(c, "dweb");
+	cr_assert(ci, "docker's name from its data root");
+	cr_assert_str_eq(ci->id, HEX64);
+	cr_assert_str_eq(ci->runtime, "docker");
+	ci = containers_find(c, "api");
+	cr_assert(ci, "CRI's container name from the bundle");
+	cr_assert_str_eq(ci->runtime, "containerd");
+	cr_assert_str_eq(ci->pod, "api-7");
+	cr_assert_str_eq(ci->pod_ns, "shop");
 	containers_free(c);
 	snprintf(p, sizeof(p), "rm -rf %s", root);
 	system(p);
