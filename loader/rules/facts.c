@@ -202,8 +202,30 @@ static void actor_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 	f->actor_host = !f->actor_ctr && host_ns_both(fx, f);
 }
 
+/*
+ * The owner of the namespace acted on: the record's container when its
+ * namespace of that type is this one (docs/attribution.md: by namespace
+ * identity), else the runtimes' state. An init that has just entered a
+ * namespace does not own it: a container whose init is the actor is no
+ * owner (the runtime's first look may have come after the setns).
+ */
+static const struct container_info *owner_of(struct facts_ctx *fx,
+					     const struct nsaudit_event *e,
+					     const struct event_extra *x)
+{
+	const struct container_info *ci = NULL;
+	int type = (int)e->ns_type;
+
+	if (x->container)
+		ci = nsnames_find_container(fx->names, x->container);
+	if (ci && ci->inum[type] == e->ns_inum && ci->pid != e->pid)
+		return ci;
+	ci = nsnames_owner(fx->names, type, e->ns_inum, e->ns_id);
+	return ci && ci->pid != e->pid ? ci : NULL;
+}
+
 static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
-			 struct rule_facts *f)
+			 const struct event_extra *x, struct rule_facts *f)
 {
 	const struct container_info *ci;
 	int type = (int)e->ns_type;
@@ -214,7 +236,7 @@ static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 	f->target_host = facts_host_ns(fx, type, e->ns_inum);
 	if (f->target_host || !fx->names)
 		return;
-	ci = nsnames_owner(fx->names, type, e->ns_inum, e->ns_id);
+	ci = owner_of(fx, e, x);
 	/* entered or pinned: a container that started moments ago is read
 	 * now (rare: namespaces neither the host's nor a known container's) */
 	if (!ci && (e->op == NSAUDIT_OP_SETNS || e->op == NSAUDIT_OP_OPEN ||
@@ -222,7 +244,7 @@ static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 	    f->now_ns - fx->refreshed_ns > REFRESH_MIN_NS) {
 		fx->refreshed_ns = f->now_ns;
 		nsnames_refresh_containers(fx->names);
-		ci = nsnames_owner(fx->names, type, e->ns_inum, e->ns_id);
+		ci = owner_of(fx, e, x);
 	}
 	if (!ci)
 		return;
@@ -234,8 +256,9 @@ static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 
 /*
  * Whether the actor's container itself runs in the namespace acted on: its
- * init process is in it now (the runtime's first look at a container can
- * predate the init's own namespaces: that is no proof of sharing).
+ * init process is in it now and was when the runtime's state was first
+ * read, and the actor is another process (an init that enters a host
+ * namespace before anyone looked is escaping, not sharing).
  */
 static bool own_ns(struct facts_ctx *fx, const char *ctr, const struct nsaudit_event *e)
 {
@@ -244,7 +267,8 @@ static bool own_ns(struct facts_ctx *fx, const char *ctr, const struct nsaudit_e
 	if (!fx->names || e->ns_type >= NSAUDIT_NS_MAX)
 		return false;
 	ci = nsnames_find_container(fx->names, ctr);
-	return ci && ci->pid && ci->inum[e->ns_type] == e->ns_inum &&
+	/* the init itself entering it is how it got there: an escape */
+	return ci && ci->pid && ci->pid != e->pid && ci->inum[e->ns_type] == e->ns_inum &&
 	       read_ns(ci->pid, nstype_name(e->ns_type)) == e->ns_inum;
 }
 
@@ -261,7 +285,7 @@ void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struc
 		  e->op == NSAUDIT_OP_MOUNT;
 	if (e->op == NSAUDIT_OP_LOST || e->op == NSAUDIT_OP_NS_FREE)
 		return;
-	target_facts(fx, e, f);
+	target_facts(fx, e, x, f);
 	/* the actor matters only where a rule looks: entering or pinning
 	 * something not its own, or making namespaces */
 	if (f->enters || f->pins || e->op == NSAUDIT_OP_UNSHARE || e->op == NSAUDIT_OP_CLONE ||

@@ -275,13 +275,29 @@ static bool find_holder(struct facts_ctx *fx, const struct watch *w, char *buf, 
 	return hit;
 }
 
+/* The container still runs: the runtime knows it and its init is alive in
+ * the namespace (a stopped container podman keeps listed has no init). */
+static bool ctr_running(struct facts_ctx *fx, const struct watch *w)
+{
+	const struct container_info *ci;
+	char path[64];
+	struct stat st;
+
+	ci = fx->names ? nsnames_find_container(fx->names, w->id) : NULL;
+	if (!ci || !ci->pid)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%u/ns/%s", ci->pid,
+		 nstype_name((unsigned int)w->type) ?: "net");
+	return !stat(path, &st) && (uint32_t)st.st_ino == w->inum;
+}
+
 /* Whether watch i is due: its owner gone for the grace period. */
 static bool due(struct persist *p, struct facts_ctx *fx, struct watch *w, int64_t now)
 {
 	if (w->kind == WATCH_NETNS)
 		return now - w->since_ns >= NETNS_GRACE_NS;
-	if (fx->names && nsnames_find_container(fx->names, w->id)) {
-		w->since_ns = 0;	/* still running */
+	if (ctr_running(fx, w)) {
+		w->since_ns = 0;
 		return false;
 	}
 	if (!w->since_ns)

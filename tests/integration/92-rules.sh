@@ -156,7 +156,7 @@ ID_PERSIST=$(cid "$TAG-persist")
 run_c() {	# run_c NAME PODMAN-ARGS... -- CMD...: a container, run to its end
 	local n=$1; shift
 	timeout 60 podman --runtime runc run --name "$TAG-$n" "${ULIM[@]}" "$@" >"$TMP/$n.out" 2>&1
-	echo $? >"$TMP/$n.rc""
+	echo $? >"$TMP/$n.rc"
 	eval "ID_${n//-/_}=$(cid "$TAG-$n")"
 }
 run_c esc-pidhost --privileged --pid=host "$IMG" \
@@ -164,7 +164,7 @@ run_c esc-pidhost --privileged --pid=host "$IMG" \
 run_c esc-hostproc --privileged -v /proc:/hostproc "$IMG" \
 	/bin/sh -c "nsenter --net=/hostproc/$HP/ns/net --uts=/hostproc/$HP/ns/uts /bin/sleep 2"
 run_c cross --privileged -v /proc:/hostproc "$IMG" \
-	/bin/sh -c "nsenter --net=/hostproc/$VPID/ns/net /bin/sleep 2"
+	/bin/sh -c "nsenter --net=/hostproc/$VPID/ns/net /bin/sleep 2; true"
 run_c denied --pid=host "$IMG" \
 	/bin/sh -c "nsenter -t $HP -n /bin/true; sleep 2"
 run_c pidfd --privileged --pid=host "$IMG" \
@@ -254,9 +254,9 @@ LOG=$TMP/log
 REC=$!
 WAIT=200 wait_for grep -q '^nsaudit: ready' "$TMP/rec.err" || fail "rules: record --rules starts: $(head -c 300 "$TMP/rec.err")"
 run_c rec-esc --privileged -v /proc:/hostproc "$IMG" \
-	/bin/sh -c "nsenter --net=/hostproc/$HP/ns/net --uts=/hostproc/$HP/ns/uts /bin/sleep 2"
+	/bin/sh -c "nsenter --net=/hostproc/$HP/ns/net --uts=/hostproc/$HP/ns/uts /bin/sleep 2; true"
 run_c exempt --privileged -v /proc:/hostproc "$IMG" \
-	/bin/sh -c "nsenter --net=/hostproc/$HP/ns/net /bin/sleep 2"
+	/bin/sh -c "nsenter --net=/hostproc/$HP/ns/net /bin/sleep 2; true"
 run_c rec-denied --pid=host "$IMG" \
 	/bin/sh -c "nsenter -t $HP -n /bin/true; sleep 2"
 sleep 1
