@@ -20,6 +20,7 @@
 struct exe_walk_buf {
 	char buf[EXE_BUF + EXE_NAME_MAX]; /* room past any pos < EXE_BUF for a name */
 	char name[EXE_NAME_MAX];
+	struct nsaudit_exe_hist hist;	  /* tp_exec's value: too big for the stack */
 };
 
 struct {

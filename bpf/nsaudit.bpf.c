@@ -963,7 +963,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u64);			/* a record's exe_key */
-	__type(value, struct nsaudit_exe_info);
+	__type(value, struct nsaudit_exe_hist);
 } exe_paths SEC(".maps");
 
 #include "exe_path.bpf.h"
@@ -986,29 +986,43 @@ static __always_inline __u64 word8(const char *s)
 SEC("raw_tp/sched_process_exec")
 int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	struct nsaudit_exe_info v = {};
+	struct nsaudit_exe_hist *old;
+	struct nsaudit_exe_info *v;
+	struct exe_walk_buf *w;
 	struct ns_common *mnt;
+	__u32 zero = 0;
 	__u64 k;
 
 	k = exe_key_of((__u64)BPF_CORE_READ(p, mm, exe_file));
-	if (!k)
+	w = bpf_map_lookup_elem(&exe_walk, &zero);
+	if (!k || !w)
 		return 0;
-	v.ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
-	v.exec_ns = bpf_ktime_get_boot_ns();
+	/* the exec this key named until now stays, as the previous one */
+	old = bpf_map_lookup_elem(&exe_paths, &k);
+	if (old)
+		bpf_probe_read_kernel(&w->hist.prev, sizeof(w->hist.prev), &old->cur);
+	else
+		__builtin_memset(&w->hist.prev, 0, sizeof(w->hist.prev));
+	v = &w->hist.cur;
+	v->ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
+	v->exec_ns = bpf_ktime_get_boot_ns();
+	v->mntns = 0;
+	v->mntns_id = 0;
+	v->path[0] = '\0';
 	/* interp: the file finally run (a script's interpreter, not the script) */
-	bpf_probe_read_kernel_str(v.path, sizeof(v.path), BPF_CORE_READ(bprm, interp));
+	bpf_probe_read_kernel_str(v->path, sizeof(v->path), BPF_CORE_READ(bprm, interp));
 	/* relative names, fexecve's /dev/fd/N and busybox's /proc/self/exe
 	 * say nothing: the file's own path, from its dentries (else none:
 	 * the entry is written anyway, an older one for the key is stale) */
-	if ((v.path[0] != '/' || word8(v.path) == word8("/dev/fd/") ||
-	     (word8(v.path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL)) &&
-	    !exe_path_walk(BPF_CORE_READ(bprm, file), v.path))
-		v.path[0] = '\0';
+	if ((v->path[0] != '/' || word8(v->path) == word8("/dev/fd/") ||
+	     (word8(v->path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL)) &&
+	    !exe_path_walk(BPF_CORE_READ(bprm, file), v->path))
+		v->path[0] = '\0';
 	/* the path is relative to the exec'ing thread's mount namespace */
 	mnt = task_ns(p, NSAUDIT_NS_MNT);
 	if (mnt)
-		ns_ident(mnt, &v.mntns, &v.mntns_id);
-	bpf_map_update_elem(&exe_paths, &k, &v, BPF_ANY);
+		ns_ident(mnt, &v->mntns, &v->mntns_id);
+	bpf_map_update_elem(&exe_paths, &k, &w->hist, BPF_ANY);
 	return 0;
 }
 

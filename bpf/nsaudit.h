@@ -197,6 +197,18 @@ struct nsaudit_exe_info {
 };
 
 /*
+ * The exe_paths value: the last exec keyed so, and the one before it. A
+ * struct file's address comes back as soon as it is freed, often to the
+ * next exec of the same file (busybox's unshare exec'ing true): a record
+ * read after that names the exec that was current at its call, the newest
+ * one not later than the call.
+ */
+struct nsaudit_exe_hist {
+	struct nsaudit_exe_info cur;
+	struct nsaudit_exe_info prev;
+};
+
+/*
  * Records are sent in three lengths: without the paths (setns, the hot one:
  * 176 bytes instead of 688: the same ring holds four times as many), with
  * path (open, umount), and whole (mount, with src_path).

@@ -24,26 +24,26 @@ void attribution_pod(const struct container_info *ci, struct event_extra *x)
 	x->pod_namespace = nonempty(ci->pod_ns);
 }
 
-/* A runtime's container one of the actor's namespaces of type t belongs to. */
-static const struct container_info *by_ns(struct nsnames *n, struct containers *c, int t,
-					  uint32_t inum, uint64_t id)
-{
-	if (!inum || nsnames_is_host(n, t, inum))
-		return NULL;
-	return containers_by_ns(c, t, inum, id);
-}
-
 void attribution_actor(struct nsnames *n, const struct nsaudit_event *e, struct event_extra *x)
 {
 	struct containers *c = nsnames_containers(n);
 	const struct container_info *ci = NULL;
+	bool host_pid;
 
 	if (e->op == NSAUDIT_OP_LOST || e->probe == NSAUDIT_PROBE_USER || !e->actor_pidns)
 		return;	/* no actor, or the kernel side did not say */
-	if (c) {
-		ci = by_ns(n, c, NSAUDIT_NS_PID, e->actor_pidns, e->actor_pidns_id);
-		if (!ci)
-			ci = by_ns(n, c, NSAUDIT_NS_MNT, e->actor_mntns, e->actor_mntns_id);
+	host_pid = nsnames_is_host(n, NSAUDIT_NS_PID, e->actor_pidns);
+	if (c && !host_pid)
+		ci = containers_by_ns(c, NSAUDIT_NS_PID, e->actor_pidns, e->actor_pidns_id);
+	/* a process of the host's pid namespace (--pid=host, or a host
+	 * process that joined some of a container's namespaces: a runtime,
+	 * nsenter): its cgroup says whether a container runs it */
+	if (!ci && x->cgroup && cgroup_container_id(x->cgroup, cg_id, sizeof(cg_id))) {
+		ci = nsnames_find_container(n, cg_id);
+		if (!ci) {
+			x->actor_container = cg_id;
+			return;
+		}
 	}
 	if (ci) {
 		actor_ci = *ci;
@@ -53,14 +53,7 @@ void attribution_actor(struct nsnames *n, const struct nsaudit_event *e, struct 
 		x->actor_pod_namespace = nonempty(actor_ci.pod_ns);
 		return;
 	}
-	/* a runtime nsaudit does not read: the container id its cgroup names */
-	if (x->cgroup && cgroup_container_id(x->cgroup, cg_id, sizeof(cg_id)) &&
-	    !nsnames_is_host(n, NSAUDIT_NS_PID, e->actor_pidns)) {
-		x->actor_container = cg_id;
-		return;
-	}
-	if (nsnames_is_host(n, NSAUDIT_NS_PID, e->actor_pidns) &&
-	    nsnames_is_host(n, NSAUDIT_NS_MNT, e->actor_mntns))
+	if (host_pid)
 		x->actor_container = "host";
 }
 

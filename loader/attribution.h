@@ -2,10 +2,12 @@
 /*
  * attribution.h - the actor's own container of a record, from what the
  * kernel said of the actor at the call (docs/attribution.md): its active
- * pid namespace first (a process never leaves it: a container's init that
- * enters host namespaces stays its container's), then its mount namespace,
- * then its cgroup; "host" for the host's processes. Matched by ns_id where
- * the kernel has one. Never from the actor's comm or exe path.
+ * pid namespace (a process never leaves it: a container's init that
+ * enters host namespaces stays its container's), matched by ns_id where
+ * the kernel has one; in the host's pid namespace its cgroup (--pid=host
+ * containers); else "host", also for a host process that joined some of a
+ * container's namespaces (a runtime, nsenter: actor_mntns and exe_mntns
+ * say which). Never from the actor's comm or exe path.
  */
 #ifndef NSAUDIT_ATTRIBUTION_H
 #define NSAUDIT_ATTRIBUTION_H

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* containers.c - container ids and podman names from the runtimes' state. */
 #include <ctype.h>
+#include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,7 +24,7 @@
 #define ACTOR_SLOTS  256
 #define STATE_MAX    (1 << 20) /* runc's state.json holds the config */
 #define PODMAN_JSON  "/overlay-containers/containers.json"
-#define NS_GET_ID    _IOR(0xb7, 0xd, uint64_t) /* Linux 6.18 */
+#define FILEID_NSFS  0xf1 /* Linux 6.18: nsfs file handles */
 
 struct podman_name {
 	char id[CONTAINER_ID_LEN];
@@ -341,12 +341,25 @@ static void read_namespaced(struct containers *c, const char *dir, const char *r
 	closedir(dp);
 }
 
+/*
+ * ns_id from an nsfs file handle (6.18: handle type FILEID_NSFS, the id in
+ * its first 8 bytes). A handle, not open()+NS_GET_ID: opening another
+ * process's namespace files would be a record of ours in every other
+ * tracer on the machine, about the containers we look at.
+ */
 bool ns_ident_of(uint32_t pid, int type, uint32_t *inum, uint64_t *id)
 {
-	static int have_id = -1; /* NS_GET_ID known to work (1) or not (0) */
+	static int have_id = -1; /* nsfs handles known to work (1) or not (0) */
+	struct {
+		unsigned int bytes;
+		int type;
+		uint64_t ns_id;
+		uint32_t ns_type, ns_inum;
+		unsigned char more[64];
+	} h;
 	char path[64];
 	struct stat st;
-	int fd;
+	int mnt_id;
 
 	*inum = 0;
 	*id = 0;
@@ -354,27 +367,21 @@ bool ns_ident_of(uint32_t pid, int type, uint32_t *inum, uint64_t *id)
 		snprintf(path, sizeof(path), "/proc/%u/ns/%s", pid, nstype_name(type));
 	else
 		snprintf(path, sizeof(path), "/proc/self/ns/%s", nstype_name(type));
-	if (!have_id) {
-		if (stat(path, &st))
-			return false;
-		*inum = (uint32_t)st.st_ino;
+	if (stat(path, &st))
+		return false;
+	*inum = (uint32_t)st.st_ino;
+	if (!have_id)
+		return true;
+	memset(&h, 0, sizeof(h));
+	h.bytes = sizeof(h) - 8;
+	if (name_to_handle_at(AT_FDCWD, path, (struct file_handle *)&h, &mnt_id,
+			      AT_SYMLINK_FOLLOW) || h.type != FILEID_NSFS || h.ns_inum != *inum) {
+		if (have_id < 0 && errno != ENOENT && errno != ESRCH)
+			have_id = 0; /* an older kernel: inodes only from now on */
 		return true;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		if (fd >= 0)
-			close(fd);
-		return false;
-	}
-	*inum = (uint32_t)st.st_ino;
-	if (ioctl(fd, NS_GET_ID, id) < 0) {
-		*id = 0;
-		if (have_id < 0)
-			have_id = 0; /* an older kernel: inodes only from now on */
-	} else {
-		have_id = 1;
-	}
-	close(fd);
+	have_id = 1;
+	*id = h.ns_id;
 	return true;
 }
 

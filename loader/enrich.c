@@ -198,7 +198,8 @@ static struct proc_info *proc_slot(struct enrich *en, uint32_t pid, const char *
  */
 static void learn_exe(struct enrich *en, const struct nsaudit_task_snap *s)
 {
-	struct nsaudit_exe_info v = { 0 };
+	struct nsaudit_exe_hist h = { 0 };
+	struct nsaudit_exe_info *v = &h.cur;
 	char link[64];
 	struct stat st;
 	ssize_t n;
@@ -206,14 +207,14 @@ static void learn_exe(struct enrich *en, const struct nsaudit_task_snap *s)
 	if (!s->exe_key)
 		return;		/* kernel thread */
 	snprintf(link, sizeof(link), "/proc/%u/exe", s->pid);
-	n = readlink(link, v.path, sizeof(v.path) - 1);
+	n = readlink(link, v->path, sizeof(v->path) - 1);
 	if (n <= 0)
 		return;		/* gone */
-	v.path[n] = '\0';
-	v.mntns = s->inum[NSAUDIT_NS_MNT];
+	v->path[n] = '\0';
+	v->mntns = s->inum[NSAUDIT_NS_MNT];
 	if (!stat(link, &st))
-		v.ino = st.st_ino;
-	bpf_map_update_elem(en->exe_map_fd, &s->exe_key, &v, BPF_NOEXIST);
+		v->ino = st.st_ino;
+	bpf_map_update_elem(en->exe_map_fd, &s->exe_key, &h, BPF_NOEXIST);
 }
 
 void enrich_note_task(struct enrich *en, const struct nsaudit_task_snap *s)
@@ -248,29 +249,36 @@ static bool same_ino(const char *path, uint64_t ino)
  * that names the same file; a path of another mount namespace is kept as
  * exec'd (it means nothing here).
  */
+/* Whether an exe_paths entry can be the exec of a record: a path, the
+ * record's file (ino 0: learnt from /proc, unchecked), not after its call. */
+static bool exe_fits(const struct nsaudit_exe_info *v, uint64_t ino, uint64_t call_ns)
+{
+	return v->path[0] && (!v->ino || v->ino == ino) && v->exec_ns <= call_ns;
+}
+
 static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, uint64_t call_ns,
 			  struct proc_info *p)
 {
-	struct nsaudit_exe_info v;
+	struct nsaudit_exe_hist h;
+	struct nsaudit_exe_info *v;
 	char real[PATH_MAX];
 
-	if (en->exe_map_fd < 0 || !key || bpf_map_lookup_elem(en->exe_map_fd, &key, &v))
+	if (en->exe_map_fd < 0 || !key || bpf_map_lookup_elem(en->exe_map_fd, &key, &h))
 		return NULL;
-	v.path[sizeof(v.path) - 1] = '\0';
-	/* an exec whose path said nothing, or another file's (ino 0: learnt
-	 * from /proc by us, unchecked) */
-	if (!v.path[0] || (v.ino && v.ino != ino))
+	/* the newest exec not after the call: the address of a freed struct
+	 * file is taken by the next exec at once, of the same file even */
+	v = &h.cur;
+	if (!exe_fits(v, ino, call_ns))
+		v = &h.prev;
+	if (!exe_fits(v, ino, call_ns))
 		return NULL;
-	/* an exec after the call: the struct file's address was freed and
-	 * taken by another exec (of the same file, even) since */
-	if (v.exec_ns > call_ns)
-		return NULL;
-	p->exe_mntns = v.mntns;
-	p->exe_mntns_id = v.mntns_id;
-	if ((!v.mntns || v.mntns == en->self_mntns) && realpath(v.path, real) &&
+	v->path[sizeof(v->path) - 1] = '\0';
+	p->exe_mntns = v->mntns;
+	p->exe_mntns_id = v->mntns_id;
+	if ((!v->mntns || v->mntns == en->self_mntns) && realpath(v->path, real) &&
 	    same_ino(real, ino))
 		return strdup(real);
-	return strdup(v.path);
+	return strdup(v->path);
 }
 
 /* /proc/PID/exe, if it still names the executable of the record; its

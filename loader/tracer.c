@@ -90,8 +90,8 @@ const char tracer_opts_help[] =
 	"                       umount,nsfd,ns_free,query (lost records always pass)\n"
 	"      --container C    only records about container C (id, 12+ character id\n"
 	"                       prefix or podman name): its namespaces, entered, left,\n"
-	"                       made or pinned, or done by one of its processes,\n"
-	"                       from the runtimes' state (docker names work)\n"
+	"                       made or pinned, from the runtimes' state (docker's\n"
+	"                       names work too)\n"
 	"      --runtime-root KIND=DIR  where a runtime keeps its state: runc, crun,\n"
 	"                       docker-exec, docker-data, containerd, podman\n"
 	"                       (docs/attribution.md has the defaults)\n"
@@ -428,12 +428,6 @@ static bool container_wanted(struct tracer *t, const struct event_extra *x)
 			     (n >= 12 && !strncmp(x->container, want, n))))
 		return true;
 	if (x->container_name && !strcmp(x->container_name, want))
-		return true;
-	/* done by one of its processes */
-	if (x->actor_container && strcmp(x->actor_container, "host") &&
-	    (!strcmp(x->actor_container, want) || (n >= 12 && !strncmp(x->actor_container, want, n))))
-		return true;
-	if (x->actor_container_name && !strcmp(x->actor_container_name, want))
 		return true;
 	snprintf(tag, sizeof(tag), "container:%s", want);
 	n = strlen(tag);
