@@ -23,10 +23,11 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 # --- user space -----------------------------------------------------------
 CFLAGS   ?= -g -O2
 CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -D_GNU_SOURCE \
-            -DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader
+            -DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader \
+            -Iloader/rules
 # libbpf is linked statically: the binary then runs on any kernel with BTF.
 LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \
-            -lcap-ng -laudit
+            -lcap-ng -laudit -lyaml
 
 # --- BPF ------------------------------------------------------------------
 # ARCH: the architecture the BPF objects are built for (bpf_tracing.h's
@@ -51,9 +52,15 @@ BPF_ARCH_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf-$(BPF_ARCH)/%.bpf.o,$(BPF_S
 COMMON_SRCS := $(wildcard common/*.c)
 AUDIT_SRCS  := $(wildcard audit/*.c)
 LOADER_SRCS := $(wildcard loader/*.c)
+# Rooms of the loader: one folder per job (see each folder's header files).
+#   loader/rules/  detections: alerts from records (engine, built-in rules,
+#                  the --rules YAML file, the facts and predicates they use)
+LOADER_ROOMS := loader/rules
+LOADER_SRCS  += $(foreach room,$(LOADER_ROOMS),$(wildcard $(room)/*.c))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS) $(AUDIT_SRCS) \
 	$(filter-out loader/main.c,$(LOADER_SRCS)))
-HEADERS  := $(wildcard bpf/*.h common/*.h audit/*.h loader/*.h)
+HEADERS  := $(wildcard bpf/*.h common/*.h audit/*.h loader/*.h) \
+            $(foreach room,$(LOADER_ROOMS),$(wildcard $(room)/*.h))
 MAIN_OBJ := $(BUILD)/obj/loader/main.o
 
 .SECONDARY:
@@ -93,7 +100,7 @@ $(BUILD)/nsaudit: $(MAIN_OBJ) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # A fully static nsaudit for the patched-kernel guest's busybox initramfs.
-STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lsodium -lcap-ng -laudit -lpthread
+STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lsodium -lcap-ng -laudit -lyaml -lpthread
 $(BUILD)/nsaudit-static: $(MAIN_OBJ) $(LIB_OBJS)
 	$(CC) $(CFLAGS) -static $^ -o $@ $(STATIC_LIBS)
 

@@ -84,6 +84,9 @@ struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size
  */
 int audit_log_append(struct audit_log *l, struct json_object *rec);
 
+/* The seq the next record appended will get (the last one's plus one). */
+uint64_t audit_log_next_seq(const struct audit_log *l);
+
 /*
  * The recorder's fast path: append a record whose fields (everything after
  * "seq") fn writes with ctx (audit/fields.h), straight into a batch buffer,

@@ -88,19 +88,60 @@ static bool container_match(const struct audit_rec *r, const char *want)
 	       field_is(r, "old_name", "container:", want, prefix);
 }
 
+/* syslog level names, most urgent first: the alerts' "severity" */
+static int severity_level(const char *s, size_t len)
+{
+	static const char *const names[] = { "emerg", "alert", "crit", "err",
+					     "warning", "notice", "info", "debug" };
+	int i;
+
+	for (i = 0; s && i < 8; i++)
+		if (len == strlen(names[i]) && !memcmp(s, names[i], len))
+			return i;
+	return -1;
+}
+
+int audit_severity_level(const char *s)
+{
+	return s ? severity_level(s, strlen(s)) : -1;
+}
+
+/* --rule, --severity: an alert of that rule, at that level or above */
+static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
+{
+	size_t len;
+	const char *v;
+	int lvl;
+
+	if (!field_is(r, "op", "", "alert", false))
+		return false;
+	if (f->rule && !field_is(r, "rule", "", f->rule, false))
+		return false;
+	if (f->severity) {
+		v = audit_rec_str(r, "severity", &len);
+		lvl = severity_level(v, v ? len : 0);
+		if (lvl < 0 || lvl > audit_severity_level(f->severity))
+			return false;
+	}
+	return true;
+}
+
 bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 {
 	const char *op = audit_rec_str(r, "op", NULL);
 	int64_t v, old;
 
-	if (f->ops || f->op_log) {
+	if (f->ops || f->op_log || f->op_alert) {
 		int o = op ? op_from_name(op) : -1;
-		bool ok =
-		    (o > 0 && (f->ops & (1u << o))) || (f->op_log && op && !strcmp(op, "log"));
+		bool ok = (o > 0 && (f->ops & (1u << o))) ||
+			  (f->op_log && op && !strcmp(op, "log")) ||
+			  (f->op_alert && op && !strcmp(op, "alert"));
 
 		if (!ok)
 			return false;
 	}
+	if ((f->rule || f->severity) && !alert_match(f, r))
+		return false;
 	if (f->n_ns) {
 		const char *t = audit_rec_str(r, "ns_type", NULL);
 		bool has_new = audit_rec_int(r, "ns_inum", &v);

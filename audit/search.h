@@ -15,6 +15,9 @@
 struct audit_filter {
 	uint32_t ops; /* 1 << enum nsaudit_op; 0 = any */
 	bool op_log;  /* the log's own records ("op":"log") */
+	bool op_alert; /* detections ("op":"alert", loader/rules/) */
+	const char *rule; /* an alert's rule id, exact (implies alerts) */
+	const char *severity; /* alerts at this syslog level or more urgent */
 	size_t n_ns;	/* 0 = any; else any of these, as ns_inum or old_inum */
 	struct {
 		int type; /* -1: any type */
@@ -43,6 +46,8 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
  * audit_filter_match still decides for every line this lets through.
  */
 bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len);
+/* "crit" -> 2 ... "debug" -> 7 (syslog levels); -1 if none. */
+int audit_severity_level(const char *s);
 /* Whether rec is a successful mount whose path is exactly path; then its
  * namespace in *type and *inum (for a name that no longer exists: search
  * and lifetime look it up in the log). */

@@ -869,6 +869,16 @@ run_harness() {
 	sample recorder_disk_records_per_s "$(field records_per_s "$out")"
 	sample recorder_disk_cpu_ns_per_record "$(field cpu_ns_per_record "$out")"
 	sample recorder_disk_records_per_cpu_s "$(awk -v c="$(field cpu_ns_per_record "$out")" 'BEGIN { printf "%.0f", (c > 0 ? 1e9 / c : 0) }')"
+	# the detection rules (loader/rules/, on by default): their own CPU per
+	# record, measured apart (the same records with and without them), and
+	# that as a share of what the recorder spends per record (budget: 10 %)
+	out=$("$HARNESS" -n "$N_HARNESS" -p fields -s batch -r -d "$T/harness" 2>/dev/null) ||
+		{ log "recorder_rate -r failed: $out"; return; }
+	rm -rf "$T/harness"
+	log "[round $ROUND/$ROUNDS] recorder alone, rules on: $out"
+	sample rules_ns_per_record "$(field rules_ns_per_record "$out")"
+	sample rules_cpu_percent "$(awk -v r="$(field rules_ns_per_record "$out")" \
+		-v c="$(field cpu_ns_per_record "$out")" 'BEGIN { printf "%.1f", (c > r ? 100 * r / (c - r) : 0) }')"
 }
 
 value() { awk -F'\t' -v r="$ROUND" -v m="$1" '$1 == r && $2 == m { v = $3 } END { print v }' "$SAMPLES"; }
@@ -1250,6 +1260,8 @@ def row($k; $what):
 (row("recorder_disk_records_per_s"; "records/s to disk, recorder alone (synthetic, --sync batch, 1 core)") | @tsv),
 (row("recorder_disk_cpu_ns_per_record"; "its CPU per record, ns") | @tsv),
 (row("recorder_disk_records_per_cpu_s"; "its records per CPU-second") | @tsv),
+(row("rules_ns_per_record"; "CPU of the detection rules per record (on by default), ns") | @tsv),
+(row("rules_cpu_percent"; "CPU of the rules as % of the recorder per record (budget 10)") | @tsv),
 (row("seal_legacy_records_per_s"; "the same records/s with a key of the previous kind (no sealing)") | @tsv),
 (row("seal_legacy_cpu_ns_per_record"; "recorder CPU per record, key of the previous kind, ns") | @tsv),
 (row("seal_throughput_ratio"; "records per recorder CPU-second, sealed / previous kind (same round)") | @tsv),

@@ -21,6 +21,7 @@
 #include "event_json.h"
 #include "log.h"
 #include "privs.h"
+#include "rules.h"
 #include "segment.h"
 #include "sink.h"
 #include "tracer.h"
@@ -68,6 +69,14 @@ static int write_record(void *ctx, const struct nsaudit_event *e, const struct e
 		json_object_put(o);
 	}
 	return 0;
+}
+
+/* The log's seq of the record just appended: what its alerts name. */
+static uint64_t written_seq(void *ctx)
+{
+	struct recorder *r = ctx;
+
+	return audit_log_next_seq(r->log) - 1;
 }
 
 /* A chunk read from the ring is written before the ring forgets it. */
@@ -219,6 +228,8 @@ int cmd_record(int argc, char **argv)
 	if (!pin)
 		o.pin_dir = NULL;
 
+	if (tracer_rules_open(&o, err, sizeof(err)))	/* a bad --rules: now */
+		return cmd_error("record", EXIT_USAGE, "%s", err);
 	sigaction(SIGINT, &sa_stop, NULL);
 	sigaction(SIGTERM, &sa_stop, NULL);
 	sigaction(SIGHUP, &sa_hup, NULL);
@@ -263,6 +274,7 @@ int cmd_record(int argc, char **argv)
 			.on_event = write_record,
 			.on_commit = write_batch,
 			.on_batch = end_batch,
+			.written_seq = written_seq,
 		};
 
 		rc = tracer_run(t, &cb, &r, &stop);
@@ -275,6 +287,7 @@ int cmd_record(int argc, char **argv)
 	if (audit_log_close(r.log) < 0 && !rc)
 		rc = -EIO;
 	sinks_close(&r.sinks);
+	rules_free(o.rules);
 	if (r.failed)
 		return cmd_error("record", 1,
 				 "stopped: the log cannot take more records (see the last "

@@ -27,7 +27,12 @@ static void search_usage(FILE *f)
 		"Usage: nsaudit search --log-dir DIR [FILTERS] [--format json|text]\n\n"
 		"Print the records of a log written by 'nsaudit record' that match every\n"
 		"filter given, oldest first, across all segments (JSON or audit format).\n\n"
-		"  --op LIST         setns,unshare,clone,open,mount,umount,nsfd,ns_free,lost,log\n"
+		"  --op LIST         setns,unshare,clone,open,mount,umount,nsfd,ns_free,lost,log,\n"
+		"                    alert (detections, docs/rules.md)\n"
+		"  --rule ID         alerts of this rule (container-escape, cross-container,\n"
+		"                    attempted-escape, persistence, userns-privilege, one's own)\n"
+		"  --severity LEVEL  alerts at this syslog level or more urgent (emerg alert\n"
+		"                    crit err warning notice info debug)\n"
 		"  --ns NS           TYPE:INODE, TYPE:[INODE], PID:TYPE, a path to a namespace\n"
 		"                    file or an ip netns name; matches the namespace acted on\n"
 		"                    or the one left (old_inum). A path or name that no\n"
@@ -51,7 +56,8 @@ static void search_usage(FILE *f)
 		"  nsaudit search --log-dir /var/log/nsaudit --op setns --ns net:[4026532289]\n"
 		"  nsaudit search --log-dir /var/log/nsaudit --ns /run/netns/blue --since 2h\n"
 		"  nsaudit search --log-dir /var/log/nsaudit --uid 1000 --format json | jq .\n"
-		"  nsaudit search --log-dir /var/log/nsaudit --op lost\n");
+		"  nsaudit search --log-dir /var/log/nsaudit --op lost\n"
+		"  nsaudit search --log-dir /var/log/nsaudit --op alert --rule container-escape\n");
 }
 
 static int parse_ops(const char *list, struct audit_filter *f, char *err, size_t errlen)
@@ -68,6 +74,8 @@ static int parse_ops(const char *list, struct audit_filter *f, char *err, size_t
 
 		if (!strcmp(tok, "log")) {
 			f->op_log = true;
+		} else if (!strcmp(tok, "alert")) {
+			f->op_alert = true;
 		} else if (o > 0) {
 			f->ops |= 1u << o;
 		} else {
@@ -75,7 +83,7 @@ static int parse_ops(const char *list, struct audit_filter *f, char *err, size_t
 			return -1;
 		}
 	}
-	if (!f->ops && !f->op_log) {
+	if (!f->ops && !f->op_log && !f->op_alert) {
 		snprintf(err, errlen, "--op: empty list");
 		return -1;
 	}
@@ -278,6 +286,16 @@ static int search_opt(struct search_args *a, const char *name, const char *val)
 		f->comm = val;
 	} else if (!strcmp(name, "container")) {
 		f->container = val;
+	} else if (!strcmp(name, "rule")) {
+		if (!*val)
+			return cmd_error("search", EXIT_USAGE, "--rule: empty rule id");
+		f->rule = val;
+	} else if (!strcmp(name, "severity")) {
+		if (audit_severity_level(val) < 0)
+			return cmd_error("search", EXIT_USAGE,
+					 "--severity: '%.64s' is not a syslog level (emerg alert "
+					 "crit err warning notice info debug)", val);
+		f->severity = val;
 	} else if (!strcmp(name, "since") || !strcmp(name, "until")) {
 		bool since = name[0] == 's';
 
@@ -317,6 +335,8 @@ static int parse_args(int argc, char **argv, struct search_args *a)
 		{ "key", required_argument, NULL, 0x209 },
 		{ "verification-key", required_argument, NULL, 0x20a },
 		{ "container", required_argument, NULL, 0x20b },
+		{ "rule", required_argument, NULL, 0x20c },
+		{ "severity", required_argument, NULL, 0x20d },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, idx = -1, rc;

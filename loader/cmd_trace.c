@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "event_json.h"
 #include "privs.h"
+#include "rules.h"
 #include "sink.h"
 #include "tracer.h"
 
@@ -65,7 +66,9 @@ static void usage(FILE *f)
 		"Usage: nsaudit trace [--format text|json] [FILTERS]\n\n"
 		"Trace, live, who entered (setns), created (unshare, clone), pinned (open of\n"
 		"/proc/PID/ns/*, bind mount, nsfd) or unpinned (umount) which namespace.\n"
-		"One record per operation and namespace type. Prints 'nsaudit: ready' on\n"
+		"One record per operation and namespace type; detections (an escape from a\n"
+		"container, a container entering another's namespace...) are records too,\n"
+		"\"op\":\"alert\" (docs/rules.md). Prints 'nsaudit: ready' on\n"
 		"stderr once attached; Ctrl-C (SIGINT) or SIGTERM drains and exits 0.\n\n"
 		"Options:\n"
 		"  -f, --format FMT     text (default: one readable line, net:[4026531833])\n"
@@ -77,6 +80,8 @@ static void usage(FILE *f)
 		"  nsaudit trace --format json | jq 'select(.op == \"setns\")'\n"
 		"  nsaudit trace --type net --op setns,unshare\n"
 		"  nsaudit trace --comm ip      # then: ip netns add blue\n"
+		"  nsaudit trace --format json | jq 'select(.op == \"alert\")'\n"
+		"  nsaudit trace --rules /etc/nsaudit/rules.yaml\n"
 		"  nsaudit trace --sink syslog:udp:127.0.0.1:514 --sink audit >/dev/null\n",
 		tracer_opts_help, sink_opts_help);
 }
@@ -155,14 +160,18 @@ int cmd_trace(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	if (tracer_rules_open(&o, err, sizeof(err)))	/* a bad --rules: now */
+		return cmd_error("trace", EXIT_USAGE, "%s", err);
 	if (sinks_open(&sinks, err, sizeof(err))) {
 		cmd_error("trace", 1, "%s", err);
+		rules_free(o.rules);
 		return 1;
 	}
 	t = tracer_open(&o, err, sizeof(err));
 	if (!t) {
 		cmd_error("trace", 1, "%s", err);
 		sinks_close(&sinks);
+		rules_free(o.rules);
 		return 1;
 	}
 	for (i = 0; i < sinks.n; i++)	/* a sink's drops: lost records on stdout */
@@ -189,10 +198,12 @@ int cmd_trace(int argc, char **argv)
 	tracer_get_stats(t, &st);
 	tracer_close(t);
 	sinks_close(&sinks);
+	rules_free(o.rules);
 	fflush(stdout);
 	if (o.verbose)
-		fprintf(stderr, "nsaudit: %llu records, %llu lost\n",
-			(unsigned long long)st.records, (unsigned long long)st.lost);
+		fprintf(stderr, "nsaudit: %llu records (%llu alerts), %llu lost\n",
+			(unsigned long long)st.records, (unsigned long long)st.alerts,
+			(unsigned long long)st.lost);
 	if (rc == -ECANCELED) /* stdout went away (a closed pipe): not an error */
 		return 0;
 	if (rc < 0) {

@@ -47,6 +47,28 @@ static bool get_bool(struct json_object *rec, const char *k)
 	return json_object_object_get_ex(rec, k, &v) && json_object_get_boolean(v);
 }
 
+/* An alert: its severity, rule and summary, then whom it is about. */
+static void alert_text(FILE *f, struct json_object *rec, bool colour)
+{
+	const char *on = colour ? "\033[1;31m" : "", *off = colour ? "\033[0m" : "", *s;
+	int64_t v;
+
+	fprintf(f, "%s %sALERT %s %s%s ", get_str(rec, "time") ?: "-", on,
+		get_str(rec, "severity") ?: "?", get_str(rec, "rule") ?: "?", off);
+	audit_text_quote(f, get_str(rec, "summary") ?: "");
+	if ((s = get_str(rec, "actor_container"))) {
+		fputs(" actor=", f);
+		audit_text_quote(f, s);
+	}
+	if ((s = get_str(rec, "target_container"))) {
+		fputs(" target=", f);
+		audit_text_quote(f, s);
+	}
+	if (get_i64(rec, "about_seq", &v))
+		fprintf(f, " about_seq=%lld", (long long)v);
+	fputc('\n', f);
+}
+
 /* One readable line; untrusted bytes through the one terminal escaper. */
 void record_print_text(FILE *f, struct json_object *rec, bool colour)
 {
@@ -55,6 +77,10 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 	const char *red = colour ? "\033[31m" : "";
 	int64_t v, result = 0;
 
+	if (!strcmp(op, "alert")) {
+		alert_text(f, rec, colour);
+		return;
+	}
 	fprintf(f, "%s %s%-7s%s", get_str(rec, "time") ?: "-", on, op, off);
 	if (type && get_i64(rec, "ns_inum", &v))
 		fprintf(f, " %s:[%lld]", type, (long long)v);

@@ -692,6 +692,20 @@ const struct container_info *nsnames_container(struct nsnames *n)
 	return n->has_last_ctr ? &n->last_ctr : NULL;
 }
 
+const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t inum,
+					   uint64_t id)
+{
+	if (!n->ctr || !inum || nsnames_is_host(n, type, inum))
+		return NULL;
+	return containers_by_ns(n->ctr, type, inum, id);
+}
+
+void nsnames_refresh_containers(struct nsnames *n)
+{
+	if (n->ctr)
+		containers_refresh(n->ctr, true);
+}
+
 const struct container_info *nsnames_find_container(struct nsnames *n, const char *what)
 {
 	const struct container_info *ci;

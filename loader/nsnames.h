@@ -67,6 +67,15 @@ bool nsnames_is_host(struct nsnames *n, int type, uint32_t inum);
 /* A container known now by id, 12+ character id prefix or podman name. */
 const struct container_info *nsnames_find_container(struct nsnames *n, const char *what);
 
+/* The container that owns (type, inum; id: ns_id, 0 if none) by the
+ * runtimes' state (its init runs in it); NULL for the host's and for none.
+ * For the rules' facts. */
+const struct container_info *nsnames_owner(struct nsnames *n, int type, uint32_t inum,
+					   uint64_t id);
+
+/* Re-read the runtimes' state now (a container that just started). */
+void nsnames_refresh_containers(struct nsnames *n);
+
 /* --- the parts, exposed for unit tests ---------------------------------- */
 
 /*

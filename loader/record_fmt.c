@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "alert_fmt.h"
 #include "nstype.h"
 #include "record_fmt.h"
 
@@ -107,6 +108,10 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	const char *type = nstype_name(e->ns_type), *via = via_name(e->via);
 	char ts[RFC3339_LEN];
 
+	if (x->alert) {		/* a detection (loader/rules/): its own fields */
+		alert_fields(f, e, x, ts, rfc3339(x->realtime_ns, ts));
+		return;
+	}
 	audit_f_str(f, "time", ts, rfc3339(x->realtime_ns, ts));
 	if (e->repeat > 1) {
 		/* coalesced: repeat identical calls, the first at time */

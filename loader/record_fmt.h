@@ -13,6 +13,8 @@
 #include "fields.h"
 #include "nsaudit.h"
 
+struct rule_alert;
+
 /* What user space adds to a kernel record (see enrich.h). */
 struct event_extra {
 	uint64_t seq;
@@ -37,6 +39,8 @@ struct event_extra {
 	const char *actor_pod_namespace;
 	const char *unresolved;	/* what enrichment could not complete, and why */
 	const char *cause;	/* a record user space made: what happened */
+	const struct rule_alert *alert; /* an alert ("op":"alert", loader/rules/)
+					 * about the record e: e's actor fields */
 };
 
 /* A record as the tracer hands it on: the kernel's and what user space added. */

@@ -88,6 +88,19 @@ static void add_param(FILE *f, const char *key, const char *val)
 	free(esc);
 }
 
+/* An alert's "severity" (syslog level names, loader/rules/) as RFC 5424's. */
+static int syslog_severity(const char *s)
+{
+	static const char *const names[] = { "emerg", "alert", "crit", "err",
+					     "warning", "notice", "info", "debug" };
+	int i;
+
+	for (i = 0; s && i < 8; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
 char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len)
 {
 	struct json_object *v;
@@ -95,6 +108,7 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 	char ts[40], host[256], msgid[33], *buf = NULL, *line = NULL, hexkey[64], anchor[256];
 	size_t blen = 0, llen = 0;
 	bool warn = false;
+	int sev = -1;
 	FILE *f, *tf;
 	int64_t result = 0;
 
@@ -105,6 +119,9 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 	if (json_object_object_get_ex(rec, "result", &v))
 		result = json_object_get_int64(v);
 	warn = result < 0 || (op && !strcmp(op, "lost"));
+	/* an alert: the RFC 5424 severity of its rule (the same scale) */
+	if (op && !strcmp(op, "alert") && json_object_object_get_ex(rec, "severity", &v))
+		sev = syslog_severity(json_object_get_string(v));
 	/* TIME-SECFRAC allows at most 6 digits: 2026-12-03T08:42:42.564957Z */
 	if (time_s && strlen(time_s) >= 20 && time_s[19] == '.') {
 		snprintf(ts, sizeof(ts), "%.26sZ", time_s);
@@ -120,7 +137,9 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 	f = open_memstream(&buf, &blen);
 	if (!f)
 		return NULL;
-	fprintf(f, "<%d>1 %s %s nsaudit %d %s [" SD_ID, FAC_AUTHPRIV * 8 + (warn ? SEV_WARNING : SEV_NOTICE),
+	if (sev < 0)
+		sev = warn ? SEV_WARNING : SEV_NOTICE;
+	fprintf(f, "<%d>1 %s %s nsaudit %d %s [" SD_ID, FAC_AUTHPRIV * 8 + sev,
 		ts, host, pid, msgid);
 	json_object_object_foreach(rec, key, val)
 	{

@@ -29,6 +29,7 @@
 #include "pin_sweep.h"
 #include "prog_misses.h"
 #include "ringbuf_reader.h"
+#include "rules.h"
 #include "runtime_state.h"
 #include "tracer.h"
 #include "nsaudit.skel.h"
@@ -117,6 +118,11 @@ const char tracer_opts_help[] =
 	"      --runtime-root KIND=DIR  where a runtime keeps its state: runc, crun,\n"
 	"                       docker-exec, docker-data, containerd, podman\n"
 	"                       (docs/attribution.md has the defaults)\n"
+	"      --rules FILE     tune the detection rules, add one's own (YAML,\n"
+	"                       docs/rules.md); alerts are records \"op\":\"alert\"\n"
+	"      --no-rules       no detections (on by default: container-escape,\n"
+	"                       cross-container, attempted-escape, persistence,\n"
+	"                       userns-privilege)\n"
 	"      --ring-size N    kernel ring buffer size in bytes, power of two\n"
 	"                       (default 4194304; K and M suffixes work)\n"
 	"      --no-coalesce    one record per call, even for identical consecutive\n"
@@ -141,6 +147,8 @@ const struct option tracer_options[] = {
 	{ "no-coalesce", no_argument, NULL, TRACER_OPT_NO_COALESCE },
 	{ "container", required_argument, NULL, TRACER_OPT_CONTAINER },
 	{ "runtime-root", required_argument, NULL, TRACER_OPT_RUNTIME_ROOT },
+	{ "rules", required_argument, NULL, TRACER_OPT_RULES },
+	{ "no-rules", no_argument, NULL, TRACER_OPT_NO_RULES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -153,6 +161,10 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 		o->verbose = true;
 	} else if (!strcmp(name, "no-coalesce")) {
 		o->no_coalesce = true;
+	} else if (!strcmp(name, "no-rules")) {
+		o->no_rules = true;
+	} else if (!strcmp(name, "rules")) {
+		o->rules_file = v;
 	} else if (!strcmp(name, "pid")) {
 		if (parse_long(v, 1, 0x3fffffff, &n)) {
 			snprintf(err, errlen, "--pid '%.32s': not a process id", v);
@@ -205,6 +217,27 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 		return 0;
 	}
 	return 1;
+}
+
+int tracer_rules_open(struct tracer_opts *o, char *err, size_t errlen)
+{
+	if (o->no_rules && o->rules_file) {
+		snprintf(err, errlen, "--rules and --no-rules together: which one?");
+		return -1;
+	}
+	if (o->no_rules)
+		return 0;
+	o->rules = rules_new();
+	if (!o->rules) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (o->rules_file && rules_load_file(o->rules, o->rules_file, err, errlen)) {
+		rules_free(o->rules);
+		o->rules = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
@@ -543,6 +576,42 @@ static int wait_rings(struct tracer *t, int ms)
 	return n < 0 ? -errno : n;
 }
 
+/*
+ * An alert (loader/rules/) as a record of its own, right after the one it
+ * is about (about: NULL for one found by time, a pin left behind).
+ */
+static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudit_event *about)
+{
+	struct tracer *t = ctx;
+	struct nsaudit_event e;
+	struct event_extra x = { 0 };
+	struct timespec ts;
+
+	if (t->cb_err)
+		return -1;
+	if (about) {
+		e = *about;
+	} else {
+		memset(&e, 0, sizeof(e));
+		clock_gettime(CLOCK_BOOTTIME, &ts);
+		e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		e.ns_type = NSAUDIT_NS_UNKNOWN;
+		e.fd = -1;
+		e.probe = NSAUDIT_PROBE_USER;
+	}
+	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
+	x.alert = a;
+	x.exe = a->exe;
+	x.seq = ++t->seq;
+	t->stats.records++;
+	t->stats.alerts++;
+	if (t->cb.on_event(t->ctx, &e, &x) < 0) {
+		t->cb_err = -ECANCELED;
+		return -1;
+	}
+	return 0;
+}
+
 static int process_event(struct tracer *t, const void *data, size_t len)
 {
 	struct nsaudit_event e;
@@ -579,6 +648,9 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	t->stats.records++;
 	if (t->cb.on_event(t->ctx, &e, &x) < 0)
 		t->cb_err = -ECANCELED;
+	else if (t->o.rules)
+		rules_eval(t->o.rules, &e, &x, t->cb.written_seq ? t->cb.written_seq(t->ctx) : x.seq,
+			   emit_alert, t);
 	return 0;
 }
 
@@ -1020,6 +1092,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	if (o->rules)	/* owners of namespaces, containers: the names' */
+		rules_set_names(o->rules, t->names);
 	if (o->pin_dir && !pin_path(path, sizeof(path), o->pin_dir, "events") &&
 	    !access(path, F_OK)) {
 		if (reuse_pins(t, err, errlen))
@@ -1232,6 +1306,8 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		if (ticks % 4 == 1)
 			report_vanished_pins(t, false);
 		report_dead_pins(t);
+		if (t->o.rules && !t->cb_err)
+			rules_tick(t->o.rules, emit_alert, t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
 		if (++ticks % 20 == 0) {

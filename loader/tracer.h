@@ -30,6 +30,10 @@ struct tracer_opts {
 	const char *pin_dir;	/* record: keep links and ring pinned here so
 				 * events survive a recorder crash; NULL: none */
 	char container[CONTAINER_NAME_LEN]; /* --container: id, id prefix or name */
+	const char *rules_file;	/* --rules FILE: tune and extend the rules */
+	bool no_rules;		/* --no-rules: no detections */
+	struct rules *rules;	/* the detections (loader/rules/), made by the
+				 * command from the two above; NULL: none */
 };
 
 #define NSAUDIT_PIN_DIR "/sys/fs/bpf/nsaudit"
@@ -48,6 +52,8 @@ void tracer_opts_init(struct tracer_opts *o);
 #define TRACER_OPT_CONTAINER 0x102
 #define TRACER_OPT_NO_COALESCE 0x103
 #define TRACER_OPT_RUNTIME_ROOT 0x104
+#define TRACER_OPT_RULES 0x105
+#define TRACER_OPT_NO_RULES 0x106
 extern const struct option tracer_options[];
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
 		   size_t errlen);
@@ -58,6 +64,11 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, cha
  */
 int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
 		     size_t errlen);
+/*
+ * The rules (loader/rules/rules.h) --rules and --no-rules ask for, into
+ * o->rules: 0, or -1 with a line naming the file and line in err.
+ */
+int tracer_rules_open(struct tracer_opts *o, char *err, size_t errlen);
 /* Help text for the options above, for the subcommands' --help. */
 extern const char tracer_opts_help[];
 
@@ -76,6 +87,9 @@ struct tracer_callbacks {
 	int (*on_commit)(void *ctx);
 	/* after each drain of the ring (flush, fsync); may be NULL */
 	int (*on_batch)(void *ctx);
+	/* the seq the last record handed to on_event was written with (the
+	 * log's own): what an alert about it names; NULL: the tracer's seq */
+	uint64_t (*written_seq)(void *ctx);
 };
 
 /*
@@ -124,6 +138,7 @@ struct tracer_stats {
 	uint64_t records;	/* handed to on_event */
 	uint64_t lost;		/* the kernel side could not deliver */
 	uint64_t dropped;	/* not about a namespace after all (ordinary binds) */
+	uint64_t alerts;	/* of the records, alerts (loader/rules/) */
 };
 void tracer_get_stats(const struct tracer *t, struct tracer_stats *s);
 

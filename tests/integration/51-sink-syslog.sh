@@ -96,6 +96,23 @@ for input in imuxsock imudp imtcp; do
 		"authpriv.warning EINVAL"
 done
 
+# --- an alert (docs/rules.md) goes out with its rule's severity: a process
+# outside the host's pid namespace enters a host namespace (container-escape)
+sleep 60 &
+HP=$!
+OUT=$TMP/alert.jsonl
+trace_start "$OUT" --comm nsenter --sink "syslog:unix:$SOCK" || { fail "trace for an alert starts"; exit 0; }
+unshare -m -p -f sh -c "nsenter --net=/proc/$HP/ns/net sleep 0.5"
+sleep 0.3
+trace_stop
+kill $HP
+expect_eq "trace: one container-escape alert" \
+	"$(jq -r 'select(.op=="alert") | .rule' "$OUT")" "container-escape"
+for i in $(seq 1 60); do grep -q '^imuxsock [^ ]* [^ ]* [^ ]* alert ' "$LOG" && break; sleep 0.1; done
+expect_eq "imuxsock: the alert is authpriv.crit, msgid alert, with its rule and summary" \
+	"$(lines imuxsock | jq -r 'select(._msgid=="alert") | [._prio, .rule, (.summary|test("host.s net namespace"))] | join(" ")')" \
+	"authpriv.crit container-escape true"
+
 # --- a stopped rsyslogd: trace keeps up, the sink buffers, drops and counts
 N=20000
 kill -STOP "$RSPID"

@@ -96,6 +96,18 @@ expect_eq "trace: two records" "$(wc -l <"$OUT")" 2
 inum=$(jq -r 'select(.op=="unshare") | .ns_inum' "$OUT")
 actor=$(jq -r 'select(.op=="unshare") | .pid' "$OUT")
 
+# an alert (docs/rules.md): a process outside the host's pid namespace
+# enters a host namespace (container-escape)
+sleep 60 &
+HP=$!
+trace_start "$TMP/alert.jsonl" --comm nsenter --sink audit || { fail "trace for an alert starts"; exit 0; }
+unshare -m -p -f sh -c "nsenter --net=/proc/$HP/ns/net sleep 0.5"
+sleep 0.3
+trace_stop
+kill $HP
+expect_eq "trace: one container-escape alert" \
+	"$(jq -r 'select(.op=="alert") | .rule' "$TMP/alert.jsonl")" "container-escape"
+
 for i in $(seq 1 100); do
 	ausearch -if "$AD/audit.log" -m USER -i >"$TMP/found" 2>/dev/null &&
 		[ "$(grep -c 'op=setns' "$TMP/found")" -ge 1 ] && break
@@ -112,6 +124,10 @@ want_hex=$(printf '%s' "$COMM" | od -An -tx1 | tr -d ' \n' | tr a-f A-F)
 grep -q "comm=$want_hex " <<<"$un" && pass "a comm with a space and a quote is hex-encoded" ||
 	fail "comm hex-encoded as $want_hex: $un"
 grep -q "res=success" <<<"$un" && pass "unshare: res=success" || fail "unshare: res=success: $un"
+al=$(grep 'op="alert"\|op=alert' <<<"$raw" | head -n 1)
+grep -q 'rule="container-escape"' <<<"$al" && grep -q 'severity="crit"' <<<"$al" &&
+	pass "the alert reaches auditd: USER message with rule and severity" ||
+	fail "the alert reaches auditd: '$al'"
 bad=$(grep 'op="setns"\|op=setns' <<<"$raw" | head -n 1)
 grep -q "res=failed" <<<"$bad" && grep -q ' exit=-22 ' <<<"$bad" &&
 	pass "failed setns: res=failed, exit=-22" || fail "failed setns: $bad"

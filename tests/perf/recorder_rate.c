@@ -6,7 +6,7 @@
  * real formatter, log append, chained MAC and writes, into a log on disk.
  *
  *   recorder_rate [-n N] [-b BATCH] [-d DIR] [-f json|audit] [-s none|batch]
- *                 [-p fields|object|trace] [-a] [-m MAXSIZE] [-k KEEP]
+ *                 [-p fields|object|trace] [-r] [-a] [-m MAXSIZE] [-k KEEP]
  *
  * -b: records per drained batch (audit_log_flush after each, as the
  * recorder does after each drain of the ring; the default is what one
@@ -15,7 +15,10 @@
  * does, formatted straight into the log's batch (audit_log_append_fields);
  * object: a json-c object per record through audit_log_append (the way
  * every record went before, and still the log's own records do); trace:
- * "nsaudit trace --format json" into a file in DIR. Prints one key=value
+ * "nsaudit trace --format json" into a file in DIR. -r: the detection
+ * rules (loader/rules/) evaluate every record, as they do by default in
+ * trace and record (the bench's rules_ns_per_record is the difference
+ * between runs with and without). Prints one key=value
  * line: records, wall and CPU seconds, records/s (wall) and CPU ns per
  * record. -a appends to the log in DIR instead of starting it anew, -m and
  * -k are record's --max-size and --keep: the bench builds a log of many
@@ -35,6 +38,20 @@
 #include "fields.h"
 #include "log.h"
 #include "nsnames.h"
+#include "rules.h"
+
+/* an alert goes into the log like any record (none for these records) */
+static struct audit_log *alert_log;
+static uint64_t alerts;
+
+static int append_alert(void *ctx, const struct rule_alert *a, const struct nsaudit_event *e)
+{
+	struct event_extra x = { .alert = a };
+	struct enriched_event r = { e, &x };
+
+	alerts++;
+	return audit_log_append_fields(alert_log, 0, record_fields_of, &r);
+}
 
 static int64_t ns_of(clockid_t c)
 {
@@ -42,6 +59,39 @@ static int64_t ns_of(clockid_t c)
 
 	clock_gettime(c, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void synth(struct nsaudit_event *e, uint64_t i);
+
+/*
+ * The rules' own CPU per record, apart from the rest (the machine is
+ * shared: the difference of two whole runs is mostly noise): the same
+ * records enriched twice, once evaluated, once not; CPU time of each.
+ */
+static int64_t rules_cpu_ns(struct rules *rules, struct enrich *en, struct nsnames *names,
+			    uint64_t n)
+{
+	int64_t t[2] = { 0, 0 }, c;
+	uint64_t i;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		c = ns_of(CLOCK_PROCESS_CPUTIME_ID);
+		for (i = 0; i < n; i++) {
+			struct nsaudit_event e;
+			struct event_extra x = { 0 };
+
+			synth(&e, i);
+			enrich_complete(en, &e);
+			x.seq = i + 1;
+			x.cgroup = enrich_cgroup(en, e.pid, e.comm, e.cgroup_id);
+			nsnames_for_event(names, &e, &x.ns_name, &x.old_name);
+			if (pass)
+				rules_eval(rules, &e, &x, x.seq, append_alert, NULL);
+		}
+		t[pass] = ns_of(CLOCK_PROCESS_CPUTIME_ID) - c;
+	}
+	return t[1] > t[0] ? t[1] - t[0] : 0;
 }
 
 /* A setns record as the bench's driver makes them, of this process. */
@@ -78,15 +128,16 @@ int main(int argc, char **argv)
 	struct enrich *en = enrich_new();
 	struct nsnames *names = nsnames_new();
 	struct audit_log *l;
+	struct rules *rules = NULL;
 	FILE *trace = NULL;
 	char err[512], cmd[600];
-	int64_t w0, c0, w1, c1;
+	int64_t w0, c0, w1, c1, rules_ns = 0;
 	bool append = false;
 	int c;
 
 	audit_log_opts_init(&lo);
 	lo.sync = AUDIT_SYNC_BATCH;
-	while ((c = getopt(argc, argv, "n:b:d:f:s:p:am:k:")) != -1) {
+	while ((c = getopt(argc, argv, "n:b:d:f:s:p:ram:k:")) != -1) {
 		switch (c) {
 		case 'n': n = strtoull(optarg, NULL, 10); break;
 		case 'b': batch = strtoull(optarg, NULL, 10); break;
@@ -94,12 +145,13 @@ int main(int argc, char **argv)
 		case 'f': lo.format = strcmp(optarg, "audit") ? AUDIT_FMT_JSON : AUDIT_FMT_AUDIT; break;
 		case 's': lo.sync = strcmp(optarg, "none") ? AUDIT_SYNC_BATCH : AUDIT_SYNC_NONE; break;
 		case 'p': path = optarg; break;
+		case 'r': rules = rules_new(); break;
 		case 'a': append = true; break;
 		case 'm': lo.max_size = strtoull(optarg, NULL, 10); break;
 		case 'k': lo.keep = (unsigned int)strtoul(optarg, NULL, 10); break;
 		default:
 			fprintf(stderr, "usage: recorder_rate [-n N] [-b BATCH] [-d DIR] "
-				"[-f json|audit] [-s none|batch] [-p fields|object|trace] "
+				"[-f json|audit] [-s none|batch] [-p fields|object|trace] [-r] "
 				"[-a] [-m MAXSIZE] [-k KEEP]\n");
 			return 2;
 		}
@@ -122,6 +174,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "recorder_rate: %s\n", err);
 		return 1;
 	}
+	alert_log = l;
+	if (rules)
+		rules_set_names(rules, names);
 	if (!strcmp(path, "trace")) {
 		snprintf(cmd, sizeof(cmd), "%s/trace.json", dir);
 		trace = fopen(cmd, "w");
@@ -164,6 +219,8 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+		if (rules && rules_eval(rules, &e, &x, x.seq, append_alert, NULL) < 0)
+			return 1;
 		if ((i + 1) % batch == 0) {
 			if (trace)
 				fflush(trace);
@@ -176,14 +233,17 @@ int main(int argc, char **argv)
 	audit_log_flush(l);
 	w1 = ns_of(CLOCK_MONOTONIC);
 	c1 = ns_of(CLOCK_PROCESS_CPUTIME_ID);
+	if (rules)
+		rules_ns = rules_cpu_ns(rules, en, names, n);
 	audit_log_close(l);
-	printf("path=%s format=%s sync=%s batch=%llu records=%llu wall_s=%.3f cpu_s=%.3f "
-	       "records_per_s=%.0f cpu_ns_per_record=%.0f\n",
-	       path, lo.format == AUDIT_FMT_AUDIT ? "audit" : "json",
+	printf("path=%s rules=%s alerts=%llu format=%s sync=%s batch=%llu records=%llu wall_s=%.3f "
+	       "cpu_s=%.3f records_per_s=%.0f cpu_ns_per_record=%.0f rules_ns_per_record=%.0f\n",
+	       path, rules ? "on" : "off", (unsigned long long)alerts, lo.format == AUDIT_FMT_AUDIT ? "audit" : "json",
 	       lo.sync == AUDIT_SYNC_NONE ? "none" : "batch", (unsigned long long)batch,
 	       (unsigned long long)n, (w1 - w0) / 1e9, (c1 - c0) / 1e9, n * 1e9 / (w1 - w0),
-	       (double)(c1 - c0) / n);
+	       (double)(c1 - c0) / n, (double)rules_ns / n);
 	enrich_free(en);
+	rules_free(rules);
 	nsnames_free(names);
 	sb_free(&line);
 	return 0;

@@ -207,3 +207,30 @@ Test(sink, slow_receiver_never_blocks, .timeout = 30)
 	unlink(un.sun_path);
 	rmdir(dir);
 }
+
+/* An alert (loader/rules/) goes out with its rule's severity. */
+Test(sink, syslog_alert_severity)
+{
+	struct json_object *o = json_object_new_object();
+	size_t len;
+	char *m;
+
+	json_object_object_add(o, "seq", json_object_new_int64(9));
+	json_object_object_add(o, "time", json_object_new_string("2026-12-06T10:00:00.000000001Z"));
+	json_object_object_add(o, "op", json_object_new_string("alert"));
+	json_object_object_add(o, "rule", json_object_new_string("container-escape"));
+	json_object_object_add(o, "severity", json_object_new_string("crit"));
+	json_object_object_add(o, "summary", json_object_new_string("container web: escaped"));
+	m = syslog_format(o, "h", 1, &len);
+	cr_assert(m);
+	/* authpriv (10) * 8 + crit (2) */
+	cr_assert(!strncmp(m, "<82>1 ", 6), "%.40s", m);
+	cr_assert(strstr(m, " alert ["), "msgid alert: %s", m);
+	cr_assert(strstr(m, "rule=\"container-escape\""), "%s", m);
+	free(m);
+	json_object_object_add(o, "severity", json_object_new_string("info"));
+	m = syslog_format(o, "h", 1, &len);
+	cr_assert(!strncmp(m, "<86>1 ", 6), "%.40s", m);
+	free(m);
+	json_object_put(o);
+}

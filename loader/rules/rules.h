@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * rules.h - detections: every record the tracer hands on is evaluated by
+ * the rules (built-in ones, tuned or extended by a --rules YAML file), and
+ * each match becomes an alert, itself a record ("op":"alert") that goes
+ * wherever records go (stdout, the log, the sinks). docs/rules.md says
+ * what each rule means.
+ *
+ * The room, one job per file:
+ *   engine.c      evaluation, de-duplication, exceptions, the alert made
+ *   builtin.c     the built-in rules (ids, severities, what they match)
+ *   facts.c       the one mapping from a record to the facts rules use
+ *   trust.c       runtimes by executable identity and process tree
+ *   predicates.c  conditions of one's own rules and of exceptions
+ *   persist.c     namespaces left pinned after their owner went
+ *   config.c      the --rules YAML file (libyaml)
+ *   alert_fmt.c   an alert's fields, in order, for every output
+ */
+#ifndef NSAUDIT_RULES_H
+#define NSAUDIT_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "containers.h"
+#include "nsaudit.h"
+#include "record_fmt.h"
+
+/* syslog's levels (RFC 5424 severities), the scale of "severity" */
+enum rule_severity {
+	RULE_SEV_EMERG = 0,
+	RULE_SEV_ALERT,
+	RULE_SEV_CRIT,
+	RULE_SEV_ERR,
+	RULE_SEV_WARNING,
+	RULE_SEV_NOTICE,
+	RULE_SEV_INFO,
+	RULE_SEV_DEBUG,
+};
+
+const char *rule_severity_name(int sev);
+/* "crit", "warning", ... (also "error", "warn", "0".."7"); -1 if none */
+int rule_severity_parse(const char *s);
+
+#define RULE_ID_LEN 64
+#define RULE_SUMMARY_LEN 384
+#define RULE_HOLDER_LEN 192
+
+/* One alert: the record "op":"alert" (alert_fmt.c writes its fields). */
+struct rule_alert {
+	char rule[RULE_ID_LEN];		  /* stable id: container-escape, ... */
+	int severity;			  /* enum rule_severity */
+	char summary[RULE_SUMMARY_LEN];	  /* one line a person can act on */
+	char actor[CONTAINER_ID_LEN];	  /* container id, "host", or "pid:[N]" */
+	char actor_name[CONTAINER_NAME_LEN]; /* its name, "" if none */
+	char target[CONTAINER_ID_LEN];	  /* owner of the namespace: id, "host", "" */
+	char target_name[CONTAINER_NAME_LEN];
+	uint64_t about_seq;		  /* the record it is about (0: none) */
+	uint64_t about_kseq;
+	char holder[RULE_HOLDER_LEN];	  /* persistence: what still holds it */
+	const char *exe;		  /* the actor's executable, or NULL */
+};
+
+struct rules;
+struct nsnames;
+
+/* Built-in rules with their default settings. NULL on ENOMEM. */
+struct rules *rules_new(void);
+void rules_free(struct rules *r);
+
+/*
+ * Tune and extend from a YAML file (docs/rules.md). 0, or -1 with one line
+ * naming the file and line in err; nothing is half-applied on error.
+ */
+int rules_load_file(struct rules *r, const char *path, char *err, size_t errlen);
+/* The same from a string (unit tests); name is used in messages. */
+int rules_load_string(struct rules *r, const char *yaml, const char *name, char *err,
+		      size_t errlen);
+
+/* Where namespace owners and containers are looked up (the tracer's). */
+void rules_set_names(struct rules *r, struct nsnames *names);
+
+/* Called with each alert; returns <0 to stop. */
+typedef int (*rules_emit_fn)(void *ctx, const struct rule_alert *a, const struct nsaudit_event *e);
+
+/*
+ * Evaluate one record (seq: the one it was written with). Calls emit for
+ * each alert. Returns the number of alerts, or <0 when emit failed.
+ */
+int rules_eval(struct rules *r, const struct nsaudit_event *e, const struct event_extra *x,
+	       uint64_t seq, rules_emit_fn emit, void *ctx);
+/* Time-driven checks (pins left behind); call every batch. */
+int rules_tick(struct rules *r, rules_emit_fn emit, void *ctx);
+
+/* Whether a rule id is known (built-in or from the file), and its state. */
+bool rules_enabled(const struct rules *r, const char *id);
+int rules_severity(const struct rules *r, const char *id);
+
+/* Number of built-in rules and their ids (docs, --help). */
+extern const char rules_help[];
+
+#endif

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The rules engine (loader/rules/) on synthetic records: which rule fires
+ * for which facts, once per operation, trust by executable identity (not
+ * name), and the alert record's fields.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "event_json.h"
+#include "rules_impl.h"
+
+#define CTR_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define HOST_NET 0xeffffff9u
+#define HOST_MNT 0xeffffff8u
+#define HOST_PID 0xeffffffcu
+
+struct got {
+	int n;
+	struct rule_alert a[8];
+};
+
+static int collect(void *ctx, const struct rule_alert *a, const struct nsaudit_event *e)
+{
+	struct got *g = ctx;
+
+	if (g->n < 8)
+		g->a[g->n] = *a;
+	g->n++;
+	return 0;
+}
+
+/* a process of container CTR_A (pid and mnt namespaces its own) */
+static void in_container(struct nsaudit_event *e, struct event_extra *x)
+{
+	memset(e, 0, sizeof(*e));
+	memset(x, 0, sizeof(*x));
+	e->pid = e->tid = 999999;	/* no such process: nothing read from /proc */
+	e->actor_pidns = 0xf0000100u;
+	e->actor_mntns = 0xf0000101u;
+	e->fd = -1;
+	e->kseq = 41;
+	snprintf(e->comm, sizeof(e->comm), "nsenter");
+	x->actor_container = CTR_A;
+	x->actor_container_name = "web";
+}
+
+static void setns_host_net(struct nsaudit_event *e)
+{
+	e->op = NSAUDIT_OP_SETNS;
+	e->ns_type = NSAUDIT_NS_NET;
+	e->ns_inum = HOST_NET;
+	e->flags = NSAUDIT_F_HAS_NS;
+	e->via = NSAUDIT_VIA_PROC;
+}
+
+Test(rules, container_escape_once_per_operation)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	cr_assert(r);
+	in_container(&e, &x);
+	setns_host_net(&e);
+	cr_assert_eq(rules_eval(r, &e, &x, 7, collect, &g), 1);
+	cr_assert_str_eq(g.a[0].rule, "container-escape");
+	cr_assert_eq(g.a[0].severity, RULE_SEV_CRIT);
+	cr_assert_str_eq(g.a[0].actor, CTR_A);
+	cr_assert_str_eq(g.a[0].actor_name, "web");
+	cr_assert_str_eq(g.a[0].target, "host");
+	cr_assert_eq(g.a[0].about_seq, 7);
+	cr_assert_eq(g.a[0].about_kseq, 41);
+	cr_assert(strstr(g.a[0].summary, "host's net namespace net:[4026531833]"), "%s",
+		  g.a[0].summary);
+	/* the open before it, the setns after: the same operation */
+	e.op = NSAUDIT_OP_OPEN;
+	cr_assert_eq(rules_eval(r, &e, &x, 8, collect, &g), 0);
+	/* another process of the same container: an operation of its own */
+	e.pid = 999998;
+	cr_assert_eq(rules_eval(r, &e, &x, 9, collect, &g), 1);
+	rules_free(r);
+}
+
+Test(rules, host_actor_and_own_namespaces_are_quiet)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	in_container(&e, &x);
+	setns_host_net(&e);
+	/* the host's admin entering the host's namespace */
+	x.actor_container = NULL;
+	e.actor_pidns = HOST_PID;
+	e.actor_mntns = HOST_MNT;
+	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 0);
+	/* a container process entering a namespace that is no one's */
+	in_container(&e, &x);
+	setns_host_net(&e);
+	e.ns_inum = 0xf0000555u;
+	cr_assert_eq(rules_eval(r, &e, &x, 2, collect, &g), 0);
+	/* a record of the kernel's losses is about no one */
+	e.op = NSAUDIT_OP_LOST;
+	cr_assert_eq(rules_eval(r, &e, &x, 3, collect, &g), 0);
+	cr_assert_eq(g.n, 0);
+	rules_free(r);
+}
+
+Test(rules, unknown_container_actor_still_escapes)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	in_container(&e, &x);
+	setns_host_net(&e);
+	x.actor_container = x.actor_container_name = NULL;
+	/* a sandbox's pid namespace, no runtime knows it */
+	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 1);
+	cr_assert_str_eq(g.a[0].rule, "container-escape");
+	cr_assert_str_eq(g.a[0].actor, "pid:[4026532096]");
+	rules_free(r);
+}
+
+Test(rules, attempted_escape_names_the_errno)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	in_container(&e, &x);
+	setns_host_net(&e);
+	e.op = NSAUDIT_OP_OPEN;
+	e.result = -EACCES;
+	e.target_pid = 1;
+	cr_assert_eq(rules_eval(r, &e, &x, 5, collect, &g), 1);
+	cr_assert_str_eq(g.a[0].rule, "attempted-escape");
+	cr_assert_eq(g.a[0].severity, RULE_SEV_WARNING);
+	cr_assert(strstr(g.a[0].summary, "refused (EACCES)"), "%s", g.a[0].summary);
+	/* EINVAL is a mistake, not an attempt */
+	e.pid = 999997;
+	e.result = -EINVAL;
+	cr_assert_eq(rules_eval(r, &e, &x, 6, collect, &g), 0);
+	rules_free(r);
+}
+
+Test(rules, userns_privilege_is_informational)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	in_container(&e, &x);
+	x.actor_container = NULL;
+	e.actor_pidns = HOST_PID;
+	e.actor_mntns = HOST_MNT;
+	e.op = NSAUDIT_OP_UNSHARE;
+	e.ns_type = NSAUDIT_NS_MNT;
+	e.ns_inum = 0xf0000777u;
+	e.flags = NSAUDIT_F_HAS_NS;
+	e.uid = 1000;
+	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 1);
+	cr_assert_str_eq(g.a[0].rule, "userns-privilege");
+	cr_assert_eq(g.a[0].severity, RULE_SEV_INFO);
+	/* root making a mount namespace: no game */
+	e.uid = 0;
+	e.pid = 999996;
+	cr_assert_eq(rules_eval(r, &e, &x, 2, collect, &g), 0);
+	rules_free(r);
+}
+
+Test(rules, trust_is_the_executable_identity_not_the_name)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+	struct stat st;
+
+	cr_assert_eq(stat("/proc/self/exe", &st), 0);
+	in_container(&e, &x);
+	setns_host_net(&e);
+	e.actor_mntns = HOST_MNT;	/* run from the host's mount namespace */
+	snprintf(e.comm, sizeof(e.comm), "runc");
+	/* called runc, some other file: not trusted */
+	e.exe_ino = st.st_ino + 1;
+	e.exe_dev = facts_kdev(st.st_dev);
+	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 1);
+	/* the trusted file itself, whatever its name */
+	cr_assert_eq(facts_trust_exe(r->fx, "/proc/self/exe"), 0);
+	snprintf(e.comm, sizeof(e.comm), "anything");
+	e.exe_ino = st.st_ino;
+	e.pid = 999995;
+	cr_assert_eq(rules_eval(r, &e, &x, 2, collect, &g), 0);
+	/* the same file run from a container's mount namespace: not trusted */
+	e.actor_mntns = 0xf0000101u;
+	e.pid = 999994;
+	cr_assert_eq(rules_eval(r, &e, &x, 3, collect, &g), 1);
+	cr_assert_eq(g.n, 2);
+	rules_free(r);
+}
+
+Test(rules, alert_record_fields)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x, ax = { 0 };
+	struct got g = { 0 };
+	struct json_object *o, *v;
+
+	in_container(&e, &x);
+	setns_host_net(&e);
+	cr_assert_eq(rules_eval(r, &e, &x, 12, collect, &g), 1);
+	ax.seq = 13;
+	ax.alert = &g.a[0];
+	o = event_to_json(&e, &ax);
+	cr_assert(o);
+	cr_assert(json_object_object_get_ex(o, "op", &v));
+	cr_assert_str_eq(json_object_get_string(v), "alert");
+	cr_assert(json_object_object_get_ex(o, "rule", &v));
+	cr_assert_str_eq(json_object_get_string(v), "container-escape");
+	cr_assert(json_object_object_get_ex(o, "severity", &v));
+	cr_assert_str_eq(json_object_get_string(v), "crit");
+	cr_assert(json_object_object_get_ex(o, "about_seq", &v));
+	cr_assert_eq(json_object_get_int64(v), 12);
+	cr_assert(json_object_object_get_ex(o, "actor_container", &v));
+	cr_assert_str_eq(json_object_get_string(v), CTR_A);
+	cr_assert(json_object_object_get_ex(o, "target_container", &v));
+	cr_assert_str_eq(json_object_get_string(v), "host");
+	json_object_put(o);
+	rules_free(r);
+}
+
+Test(rules, severity_names)
+{
+	cr_assert_eq(rule_severity_parse("crit"), 2);
+	cr_assert_eq(rule_severity_parse("warning"), 4);
+	cr_assert_eq(rule_severity_parse("error"), 3);
+	cr_assert_eq(rule_severity_parse("7"), 7);
+	cr_assert_eq(rule_severity_parse("loud"), -1);
+	cr_assert_eq(rule_severity_parse("8"), -1);
+	cr_assert_str_eq(rule_severity_name(RULE_SEV_INFO), "info");
+}
