@@ -92,6 +92,8 @@ static bool op_may_match(const struct audit_filter *f, const char *line, size_t 
 
 	if (f->op_log && has_str(line, len, "\"op\":\"log\"", 10))
 		return true;
+	if (f->op_alert && has_str(line, len, "\"op\":\"alert\"", 12))
+		return true;
 	for (o = 1; o < 32; o++) {
 		const char *name;
 		int n;
@@ -155,8 +157,16 @@ bool audit_filter_may_match(const struct audit_filter *f, const char *line, size
 
 	if (!canonical_json(line, len))
 		return true;
-	if ((f->ops || f->op_log) && !op_may_match(f, line, len))
+	if ((f->ops || f->op_log || f->op_alert) && !op_may_match(f, line, len))
 		return false;
+	/* --rule, --severity: alerts only, of that rule */
+	if ((f->rule || f->severity) && !has_str(line, len, "\"op\":\"alert\"", 12))
+		return false;
+	if (f->rule && plain(f->rule)) {
+		n = snprintf(needle, sizeof(needle), "\"rule\":\"%s\"", f->rule);
+		if (n > 0 && (size_t)n < sizeof(needle) && !has_str(line, len, needle, (size_t)n))
+			return false;
+	}
 	if (f->n_ns && !ns_may_match(f, line, len))
 		return false;
 	if (f->has_pid && !int_may_match(line, len, "pid", f->pid))

@@ -31,11 +31,14 @@ static size_t filters_of(const struct audit_rec *r, struct audit_filter *fs)
 	size_t n = 0;
 	int64_t v;
 
-	memset(fs, 0, 16 * sizeof(*fs));
+	memset(fs, 0, 20 * sizeof(*fs));
 	if (op && op_from_name(op) > 0)
 		fs[n++].ops = 1u << op_from_name(op);
 	fs[n++].ops = 1u << NSAUDIT_OP_SETNS;
 	fs[n++].op_log = true;
+	fs[n].op_alert = true, fs[n++].ops = 1u << NSAUDIT_OP_SETNS;
+	fs[n++].rule = "container-escape";
+	fs[n++].severity = "warning";
 	if (audit_rec_int(r, "pid", &v)) {
 		fs[n].has_pid = true, fs[n++].pid = v;
 		fs[n].has_pid = true, fs[n++].pid = v / 10; /* a prefix of it */
@@ -61,7 +64,7 @@ static size_t filters_of(const struct audit_rec *r, struct audit_filter *fs)
 /* prefilter false => full match false, for this spelling of the line */
 static void check_line(const char *line, size_t len, const char *what, int i)
 {
-	struct audit_filter fs[16];
+	struct audit_filter fs[20];
 	struct audit_rec r;
 	char err[256];
 	size_t k, n;
@@ -132,6 +135,28 @@ Test(search_prefilter, rejects_canonical_lines_that_cannot_match)
 	memset(&f, 0, sizeof(f));
 	f.ops = 1u << NSAUDIT_OP_MOUNT;
 	cr_assert_not(audit_filter_may_match(&f, line, len));
+	/* --rule: that rule's alerts only, whatever their spelling */
+	{
+		static const char al[] =
+		    "{\"seq\":9,\"op\":\"alert\",\"rule\":\"cross-container\","
+		    "\"severity\":\"err\",\"mac\":\"0123456789abcdef0123456789abcdef\"}";
+		struct audit_filter g = {.rule = "cross-container"};
+		struct audit_rec r;
+		char err[128];
+
+		cr_assert(audit_filter_may_match(&g, al, strlen(al)));
+		cr_assert_eq(audit_rec_parse(al, strlen(al), &r, err, sizeof(err)), 0, "%s", err);
+		cr_assert(audit_filter_match(&g, &r));
+		audit_rec_free(&r);
+		g.rule = "container-escape";
+		cr_assert_not(audit_filter_may_match(&g, al, strlen(al)));
+		g.rule = NULL, g.severity = "crit";
+		cr_assert(audit_filter_may_match(&g, al, strlen(al))); /* level: parsed */
+		cr_assert_not(audit_filter_may_match(&g, line, len));  /* not an alert */
+	}
+	/* --op mount,alert: an alert line is a candidate */
+	f.op_alert = true;
+	cr_assert(audit_filter_may_match(&f, "{\"seq\":8,\"op\":\"alert\",\"rule\":\"x\"}", 33));
 	memset(&f, 0, sizeof(f));
 	f.n_ns = 1, f.ns[0].type = -1, f.ns[0].inum = 402653184;
 	cr_assert_not(audit_filter_may_match(&f, line, len));
