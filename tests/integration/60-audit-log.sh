@@ -127,7 +127,7 @@ if ! grep -q '^nsaudit: ready' "$TMP/rec.err"; then
 	kill "$RPID" 2>/dev/null
 	exit 0
 fi
-unshare -n sleep 30 &
+unshare -n sleep 600 &	# outlives the loop, however loaded the machine
 SPID=$!
 sleep 0.2
 inum=$(stat -L -c %i /proc/$SPID/ns/net)
