@@ -1623,8 +1623,14 @@ int BPF_PROG(tp_ns_change, struct task_struct *tsk, unsigned int cause, unsigned
 	struct nsaudit_event *e;
 
 	if (cause == NS_CHANGE_SETNS) {
+		/*
+		 * A setns's time record names the task's own namespace left.
+		 * The event fires before the switch, so that is the task's
+		 * time_ns now, also when only time_for_children changes
+		 * (setns into the one it is in, after an unshare).
+		 */
 		if (nstype == CLONE_NEWTIME && for_children)
-			return 0;
+			old_ns = (struct ns_common *)&tsk->nsproxy->time_ns->ns;
 		return note_switch(NSAUDIT_OP_SETNS, nstype, old_ns, NSAUDIT_PROBE_TP_NS_CHANGE);
 	}
 	if (cause == NS_CHANGE_UNSHARE)

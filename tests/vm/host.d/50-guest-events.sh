@@ -48,7 +48,7 @@ while read -r what a b c d; do
 		# the fixed bug: the time namespace left is the task's own ($a),
 		# not time_for_children ($b)
 		has "setns time after unshare without fork leaves time:[$a] (the task's own)" \
-		"(.op==\"setns\" and .ns_type==\"time\" and .ns_inum==$a and .old_inum==$a)"
+		"(.op==\"setns\" and .ns_type==\"time\" and .ns_inum==$a and .old_inum==$a and .probe==\"tp_btf/ns_change\")"
 		count "no setns time record claims time_for_children:[$b] was left" 0 \
 		"(.op==\"setns\" and .ns_type==\"time\" and .old_inum==$b)" ;;
 	setns)	has "setns into $a:[$b] via nsfd, the kernel's ns_change with the old namespace" \
