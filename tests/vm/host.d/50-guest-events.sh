@@ -65,7 +65,7 @@ while read -r what a b c d; do
 		count "one unshare into $a:[$c] is one record" 1 \
 		"(.op==\"unshare\" and .ns_type==\"$a\" and .ns_inum==$c)" ;;
 	cloned)	read -r pid old new <<<"$b $c $d"
-		has "clone with CLONE_NEW$a: child $pid in $a:[$new], parent's $a:[$old], from ns_change" \
+		has "clone with a new $a namespace: child $pid in $a:[$new], parent's $a:[$old], from ns_change" \
 		"(.op==\"clone\" and .ns_type==\"$a\" and .target_pid==$pid and .old_inum==$old and .ns_inum==$new and .probe==\"tp_btf/ns_change\")"
 		count "the clone is one record for $a (no raw_tp/sched_process_fork twin)" 1 \
 		"(.op==\"clone\" and .ns_type==\"$a\" and .ns_inum==$new)" ;;
