@@ -136,6 +136,9 @@ void features_probe(struct features *ft, bool quick)
 		/* the series' event for every namespace change (tp_btf) */
 		ft->have[FEAT_NS_CHANGE] =
 			btf__find_by_name_kind(btf, "btf_trace_ns_change", BTF_KIND_TYPEDEF) > 0;
+		if (!ft->have[FEAT_NS_CHANGE])
+			snprintf(ft->why[FEAT_NS_CHANGE], sizeof(ft->why[0]),
+				 "no btf_trace_ns_change in vmlinux BTF");
 		btf__free(btf);
 	} else {
 		snprintf(ft->why[FEAT_BTF], sizeof(ft->why[0]), "/sys/kernel/btf/vmlinux: %s",
