@@ -103,6 +103,55 @@ static pid_t child_in_new(int flags)
 	return pid;
 }
 
+/*
+ * 5. unshare in a child that exits: its uts and ipc namespaces die;
+ * 6. clone() with CLONE_NEWUTS: the child is born in a new one.
+ */
+static void unshare_and_clone(void)
+{
+	int fd, status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		unsigned long old;
+
+		fd = open("/proc/self/ns/uts", O_RDONLY);
+		old = ino_of(fd);
+		close(fd);
+		if (unshare(CLONE_NEWUTS | CLONE_NEWIPC))
+			_exit(1);
+		fd = open("/proc/self/ns/uts", O_RDONLY);
+		printf("unshared uts %lu %lu\n", old, ino_of(fd));
+		close(fd);
+		fd = open("/proc/self/ns/ipc", O_RDONLY);
+		printf("freed ipc %lu\n", ino_of(fd));
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+
+	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUTS | SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	if (pid > 0) {
+		char path[64];
+		int cfd;
+
+		snprintf(path, sizeof(path), "/proc/%d/ns/uts", pid);
+		cfd = open(path, O_RDONLY);
+		fd = open("/proc/self/ns/uts", O_RDONLY);
+		printf("cloned uts %d %lu %lu\n", pid, ino_of(fd), ino_of(cfd));
+		close(cfd);
+		close(fd);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	} else {
+		printf("error clone %d\n", errno);
+	}
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -231,46 +280,7 @@ int main(void)
 		printf("freed net %lu\n", ino);
 	}
 
-	/* 5. unshare in a child that exits: its uts and ipc namespaces die */
-	pid = fork();
-	if (pid == 0) {
-		unsigned long old;
-
-		fd = open("/proc/self/ns/uts", O_RDONLY);
-		old = ino_of(fd);
-		close(fd);
-		if (unshare(CLONE_NEWUTS | CLONE_NEWIPC))
-			_exit(1);
-		fd = open("/proc/self/ns/uts", O_RDONLY);
-		printf("unshared uts %lu %lu\n", old, ino_of(fd));
-		close(fd);
-		fd = open("/proc/self/ns/ipc", O_RDONLY);
-		printf("freed ipc %lu\n", ino_of(fd));
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-
-	/* 6. clone() with CLONE_NEWUTS: the child is born in a new one */
-	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUTS | SIGCHLD, 0, 0, 0, 0);
-	if (pid == 0) {
-		pause();
-		_exit(0);
-	}
-	if (pid > 0) {
-		char path[64];
-		int cfd;
-
-		snprintf(path, sizeof(path), "/proc/%d/ns/uts", pid);
-		cfd = open(path, O_RDONLY);
-		fd = open("/proc/self/ns/uts", O_RDONLY);
-		printf("cloned uts %d %lu %lu\n", pid, ino_of(fd), ino_of(cfd));
-		close(cfd);
-		close(fd);
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-	} else {
-		printf("error clone %d\n", errno);
-	}
+	unshare_and_clone();
 	sleep(1);	/* net namespaces are freed from a workqueue */
 	return 0;
 }
