@@ -21,10 +21,12 @@ PREFIX   ?= /usr/local
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 # --- user space -----------------------------------------------------------
+# Where a source's includes are found: the generated skeletons, then the
+# layers (see below) and the loader's rooms.
+INCLUDES := -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader -Iloader/rules
 CFLAGS   ?= -g -O2
 CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -D_GNU_SOURCE \
-            -DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader \
-            -Iloader/rules
+            -DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES)
 # libbpf is linked statically: the binary then runs on any kernel with BTF.
 LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \
             -lcap-ng -laudit -lyaml
@@ -152,11 +154,11 @@ FUZZ_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/fuzzobj/%,$(LIB_OBJS))
 $(BUILD)/fuzzobj/%.o: %.c $(SKELS) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 -D_GNU_SOURCE \
-		-DNSAUDIT_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader -c $< -o $@
+		-DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES) -c $< -o $@
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE -I$(BUILD) -Ibpf \
-		-Icommon -Iaudit -Iloader $^ -o $@ $(LDLIBS)
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE $(INCLUDES) \
+		$^ -o $@ $(LDLIBS)
 
 fuzz: $(FUZZ_BINS)
 	tests/run-fuzz.sh $(FUZZ_SECONDS)
