@@ -23,7 +23,7 @@ expect_eq "hostile comm: a generic JSON reader sees U+00FF for the stray byte" \
 	"$(printf 'a"b\nc\\d\x01\xc3\xbf' | od -An -tx1 | tr -d ' \n')"
 # the recorder writes the same bytes, and nsaudit's reader gives them back
 "$NSAUDIT" record --no-pin --log-dir "$TMP/hlog" --op unshare 2>"$TMP/hrec.err" & hr=$!
-for i in $(seq 1 100); do grep -q '^nsaudit: ready' "$TMP/hrec.err" && break; sleep 0.05; done
+wait_ready "$TMP/hrec.err" $hr || fail "hostile comm: record did not become ready"
 "$NSOPS" -n 'a"b\nc\d\x01\xff' unshare uts >/dev/null
 sleep 0.2; kill -INT $hr; wait $hr
 expect_eq "hostile comm: recorded with the same escaping" \
@@ -32,8 +32,8 @@ check "hostile comm: the recorded log verifies" "$NSAUDIT" verify --log-dir "$TM
 expect_eq "hostile comm: read back by search and written again the same way" \
 	"$("$NSAUDIT" search --log-dir "$TMP/hlog" --op unshare --format json |
 		grep -o '"comm":"a[^,]*",')" '"comm":"a\"b\nc\\d\u0001\u00ff",'
-"$NSAUDIT" trace >"$TMP/text" 2>/dev/null & tp=$!
-sleep 1
+"$NSAUDIT" trace >"$TMP/text" 2>"$TMP/text.err" & tp=$!
+wait_ready "$TMP/text.err" $tp || fail "hostile comm: text trace did not become ready"
 "$NSOPS" -n 'x\ny' unshare uts >/dev/null
 "$NSOPS" -n 'v\xffw' unshare uts >/dev/null
 sleep 0.2; kill -INT $tp; wait $tp

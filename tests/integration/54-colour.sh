@@ -16,7 +16,7 @@ run() {	# OUT ENV... : trace on a pseudo-terminal (script) while nsops runs
 	env "$@" script -qfec "echo \$\$ >$TMP/trace.pid; exec timeout --foreground -s INT 30 $NSAUDIT trace --comm nscolour" \
 		/dev/null >"$out" 2>&1 </dev/null &
 	local sp=$!
-	for i in $(seq 1 200); do grep -q 'nsaudit: ready' "$out" && break; sleep 0.05; done
+	for i in $(seq 1 400); do grep -q 'nsaudit: ready' "$out" && break; sleep 0.05; done
 	"$NSOPS" -n nscolour unshare uts >/dev/null
 	sleep 0.3
 	pkill -INT -x nsaudit -P "$(cat "$TMP/trace.pid")" 2>/dev/null
@@ -33,9 +33,9 @@ grep -q "unshare.*uts:\[" "$TMP/nocolor" && ! grep -q "$ESC\[" "$TMP/nocolor" &&
 run "$TMP/empty" NO_COLOR=
 grep -q "$ESC\[1munshare" "$TMP/empty" && pass "NO_COLOR empty: colour stays (no-color.org)" ||
 	fail "NO_COLOR empty: colour stays"
-"$NSAUDIT" trace --comm nscolour >"$TMP/pipe" 2>/dev/null &
+"$NSAUDIT" trace --comm nscolour >"$TMP/pipe" 2>"$TMP/pipe.err" &
 tp=$!
-sleep 1
+wait_ready "$TMP/pipe.err" $tp || fail "not a terminal: trace did not become ready"
 "$NSOPS" -n nscolour unshare uts >/dev/null
 sleep 0.3
 kill -INT $tp; wait $tp

@@ -42,6 +42,17 @@ trace_start() {
 	cat "$out.err" >&2
 	return 1
 }
+# wait_ready ERRFILE PID: until a tracer started by hand says it is ready
+# (attaching takes seconds on a loaded machine: never a fixed sleep)
+wait_ready() {
+	local i
+	for i in $(seq 1 400); do
+		grep -q '^nsaudit: ready' "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
 trace_stop() {
 	[ -n "$TRACE_PID" ] || return 0
 	kill -INT "$TRACE_PID" 2>/dev/null
