@@ -186,7 +186,8 @@ bool audit_seg_next(struct audit_seg *s, const char **line, size_t *len, bool *c
 	if (s->skip)
 		skip_rest(s);
 	for (;;) {
-		nl = memchr(s->buf + s->scan, '\n', s->tail - s->scan);
+		/* (no buffer yet for an empty segment: nothing to scan) */
+		nl = s->tail > s->scan ? memchr(s->buf + s->scan, '\n', s->tail - s->scan) : NULL;
 		if (nl)
 			break;
 		s->scan = s->tail;

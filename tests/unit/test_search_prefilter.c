@@ -9,6 +9,7 @@
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,8 +56,10 @@ static size_t filters_of(const struct audit_rec *r, struct audit_filter *fs)
 	}
 	if (t && !audit_time_parse(t, &v)) {
 		fs[n].has_since = true, fs[n++].since_ns = v;
-		fs[n].has_since = true, fs[n++].since_ns = v + 1;
-		fs[n].has_until = true, fs[n++].until_ns = v - 1;
+		if (v < INT64_MAX)
+			fs[n].has_since = true, fs[n++].since_ns = v + 1;
+		if (v > INT64_MIN)
+			fs[n].has_until = true, fs[n++].until_ns = v - 1;
 	}
 	return n;
 }
