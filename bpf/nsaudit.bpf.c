@@ -1603,6 +1603,8 @@ int tp_enter_umount(struct trace_event_raw_sys_enter *ctx)
 	ts->p.op = NSAUDIT_OP_UMOUNT;
 	ts->p.args[0] = ctx->args[0];
 	ts->p.arg = ctx->args[1];
+	/* before it detaches anything: the sweep leaves its pins to its exit */
+	ts->p.args[2] = umount_inflight_enter((__u64)cur_mntns());
 	return 0;
 }
 
@@ -1635,11 +1637,11 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
 	if (ctx->ret != 0)
-		return 0;
+		goto out;
 	pins_gone_here(&g);
 	if (!g.n) {
 		umount_record(ts, NULL);
-		return 0;
+		goto out;
 	}
 	#pragma unroll
 	for (i = 0; i < PINS_GONE_MAX; i++) {
@@ -1649,6 +1651,9 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 			bpf_map_delete_elem(&pin_mounts, &g.key[i]);
 		}
 	}
+out:
+	/* only now: the pins it detached are out of pin_mounts */
+	umount_inflight_exit(ts->p.args[2]);
 	return 0;
 }
 

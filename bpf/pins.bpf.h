@@ -20,7 +20,10 @@
  *                           namespace (mnt_ns changed), whatever path named it.
  *   sweep_pins iterator     pins that left without an umount of ours (their
  *                           mount namespace died, a propagated or lazy
- *                           umount) are handed to user space with a cause.
+ *                           umount) are handed to user space with a cause;
+ *                           not those of a namespace where an umount is in
+ *                           flight (umount_inflight.bpf.h): its exit
+ *                           records them, however late it runs.
  *
  * A pin is keyed by a never reused id (mnt_id_unique, or a serial number
  * where the kernel has none), not by its struct mount's address: a mount
@@ -35,6 +38,7 @@
 #define NSAUDIT_PINS_BPF_H
 
 #include "pins.h"
+#include "umount_inflight.bpf.h"
 
 #define MS_REC 16384
 
@@ -270,12 +274,16 @@ static __always_inline void event_set_pin(struct nsaudit_event *e, const struct 
 	e->mnt_id = pin->mnt_id;
 }
 
-/* bpf_for_each_map_elem callback of the sweep: pins no longer attached. */
+/*
+ * bpf_for_each_map_elem callback of the sweep: pins no longer attached,
+ * but not those an umount in flight in their namespace detached (its
+ * exit records them, with the actor).
+ */
 static long pin_left_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pins_gone *g)
 {
 	__u32 i = g->n;
 
-	if (pin_attached(pin))
+	if (pin_attached(pin) || umount_inflight_in(pin->mnt_ns))
 		return 0;
 	if (i >= PINS_GONE_MAX)
 		return 1;	/* the rest: the next sweep */
@@ -307,7 +315,12 @@ int sweep_pins(struct bpf_iter__task *ctx)
 	#pragma unroll
 	for (i = 0; i < PINS_GONE_MAX; i++) {
 		pin = i < g.n ? bpf_map_lookup_elem(&pin_mounts, &g.key[i]) : NULL;
-		if (!pin)
+		/*
+		 * Asked again after the look-up: an umount that entered since
+		 * the callback looked has counted itself before it detached,
+		 * and one whose exit took the pin out is no longer found.
+		 */
+		if (!pin || umount_inflight_in(pin->mnt_ns))
 			continue;
 		out.key = g.key[i];
 		out.pin = *pin;

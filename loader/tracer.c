@@ -21,6 +21,7 @@
 #include "actor_lost.h"
 #include "attribution.h"
 #include "bpf_log.h"
+#include "clock.h"
 #include "enrich.h"
 #include "record_fmt.h"
 #include "kfeatures.h"
@@ -72,6 +73,7 @@ struct tracer {
 	int pins_fd;			/* pin_mounts: the kernel side's pins */
 	struct prog_misses misses;	/* programs skipped for recursion */
 	struct gone_list gone;		/* pins the last sweep found gone */
+	int64_t gone_ns;		/* when (CLOCK_MONOTONIC) */
 	bool reused;
 	struct ringbuf_reader rb;	/* the main ring */
 	struct ringbuf_reader rb_rare;	/* the reserve ring */
@@ -787,24 +789,30 @@ static bool gone_has(const struct gone_list *l, uint64_t key)
 
 /*
  * Pins the kernel side saw leave without an umount call (sweep_pins):
- * umount records with the cause. A pin is reported when two sweeps in a
- * row (some 200 ms apart) found it gone: an umount in flight has detached
- * its mount a grace period before its exit records it (and forgets it).
- * The rings are drained before: a pin's mount record, made before it could
- * leave, is then in the table. final: stopping, the second sweep follows
- * the first after a pause.
+ * umount records with the cause. The kernel side already leaves out the
+ * pins of a mount namespace with an umount in flight (its exit reports
+ * them, bpf/umount_inflight.bpf.h); as a fallback where that could not be
+ * counted, a pin is reported when two sweeps in a row, at least
+ * PIN_SWEEP_NS apart by the clock (not by passes: a flooded reader makes
+ * passes back to back), found it gone. The rings are drained before: a
+ * pin's mount record, made before it could leave, is then in the table.
+ * final: stopping, the second sweep follows the first after a pause.
  */
+#define PIN_SWEEP_NS 200000000LL
 static void report_vanished_pins(struct tracer *t, bool final)
 {
 	struct gone_list now = { .n = 0 };
 	struct nsaudit_event e;
 	char cause[160];
+	int64_t now_ns = clock_ns(CLOCK_MONOTONIC);
 	bool died;
 	size_t i;
 
 	if (final) {
 		pin_sweep(t->sweep_link_fd, gone_add, &t->gone);
 		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	} else if (now_ns - t->gone_ns < PIN_SWEEP_NS) {
+		return;
 	}
 	if (pin_sweep(t->sweep_link_fd, gone_add, &now) < 0)
 		return;
@@ -827,6 +835,7 @@ static void report_vanished_pins(struct tracer *t, bool final)
 		emit_user_record(t, &e, cause);
 	}
 	t->gone = now;
+	t->gone_ns = now_ns;
 }
 
 static void recursion_lost(void *ctx, const char *name, uint64_t more)
@@ -1303,8 +1312,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		drained = drain(t);
 		report_lost(t);
 		report_user_losses(t);
-		if (ticks % 4 == 1)
-			report_vanished_pins(t, false);
+		report_vanished_pins(t, false);
 		report_dead_pins(t);
 		if (t->o.rules && !t->cb_err)
 			rules_tick(t->o.rules, emit_alert, t);
