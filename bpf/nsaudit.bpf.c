@@ -1631,26 +1631,31 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	struct tstate *ts = tstate_pending(NSAUDIT_OP_UMOUNT);
 	struct nsaudit_pin *pin;
 	struct pins_gone g;
-	__u32 i;
+	bool found = false;
+	__u32 i, claim;
 
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
 	if (ctx->ret != 0)
 		goto out;
+	umount_path_read((void *)ts->p.args[0]);
 	pins_gone_here(&g);
-	if (!g.n) {
-		umount_record(ts, NULL);
-		goto out;
-	}
+	/* another umount in flight here: take only the pin our path names */
+	claim = pins_claimed(&g, !ts->p.args[2] || umount_inflight_count(ts->p.args[2]) <= 1);
 	#pragma unroll
 	for (i = 0; i < PINS_GONE_MAX; i++) {
-		pin = i < g.n ? bpf_map_lookup_elem(&pin_mounts, &g.key[i]) : NULL;
+		pin = i < g.n && (claim & (1u << i)) ?
+			bpf_map_lookup_elem(&pin_mounts, &g.key[i]) : NULL;
 		if (pin) {
 			umount_record(ts, pin);
 			bpf_map_delete_elem(&pin_mounts, &g.key[i]);
+			bpf_map_delete_elem(&pin_names, &g.key[i]);
+			found = true;
 		}
 	}
+	if (!found)
+		umount_record(ts, NULL);
 out:
 	/* only now: the pins it detached are out of pin_mounts */
 	umount_inflight_exit(ts->p.args[2]);

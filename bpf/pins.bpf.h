@@ -39,6 +39,7 @@
 
 #include "pins.h"
 #include "umount_inflight.bpf.h"
+#include "umount_target.bpf.h"
 
 #define MS_REC 16384
 
@@ -169,6 +170,7 @@ static __always_inline bool pin_note(struct mount___pins *m, struct nsaudit_pin 
 	ns_ident(ns, &pin->ns_inum, &pin->ns_id);
 	key = pin->mnt_unique;
 	bpf_map_update_elem(&pin_mounts, &key, pin, BPF_ANY);
+	pin_names_note(key, m);
 	return true;
 }
 
@@ -238,6 +240,7 @@ struct pins_gone {
 	__u32 n;
 	__u32 pad;
 	__u64 key[PINS_GONE_MAX];
+	__s32 score[PINS_GONE_MAX];	/* umount exit: umount_target_score() */
 };
 
 /* bpf_for_each_map_elem callback: pins of ctx's namespace that left it. */
@@ -250,6 +253,7 @@ static long pin_gone_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct p
 	if (i >= PINS_GONE_MAX)
 		return 1;	/* the rest: the next sweep */
 	g->key[i] = *key;
+	g->score[i] = umount_target_score(*key);
 	g->n = i + 1;
 	return 0;
 }
@@ -260,6 +264,33 @@ static __always_inline void pins_gone_here(struct pins_gone *g)
 	__builtin_memset(g, 0, sizeof(*g));
 	g->mnt_ns = (__u64)cur_mntns();
 	bpf_for_each_map_elem(&pin_mounts, pin_gone_cb, g, 0);
+}
+
+/*
+ * Which of g's pins the current umount takes: all when no other umount of
+ * its namespace is in flight (alone); else only the one its path names
+ * best, if no other is named as well (umount_target.bpf.h). Bit i: g->key[i].
+ */
+static __always_inline __u32 pins_claimed(const struct pins_gone *g, bool alone)
+{
+	int best = 0, nbest = 0, i;
+	__u32 mask = 0;
+
+	if (alone)
+		return (1u << PINS_GONE_MAX) - 1;
+	#pragma unroll
+	for (i = 0; i < PINS_GONE_MAX; i++) {
+		if (i >= g->n)
+			break;
+		if (g->score[i] > best) {
+			best = g->score[i];
+			nbest = 1;
+			mask = 1u << i;
+		} else if (best && g->score[i] == best) {
+			nbest++;
+		}
+	}
+	return nbest == 1 ? mask : 0;
 }
 
 /* Fill a mount/umount record's pin fields (ns, mount identity). */

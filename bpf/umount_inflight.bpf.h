@@ -67,6 +67,14 @@ static __always_inline void umount_inflight_exit(__u64 mns)
 		__sync_fetch_and_add(n, -1);
 }
 
+/* How many umounts are in flight in mns (the caller's counted one too). */
+static __always_inline __s64 umount_inflight_count(__u64 mns)
+{
+	__s64 *n = mns ? bpf_map_lookup_elem(&umount_inflight, &mns) : NULL;
+
+	return n ? *n : 0;
+}
+
 /* Whether an umount is in flight in mount namespace mns. */
 static __always_inline bool umount_inflight_in(__u64 mns)
 {
