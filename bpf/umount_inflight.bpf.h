@@ -32,8 +32,8 @@
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
-	__type(key, __u64);	/* struct mnt_namespace address */
-	__type(value, __s64);	/* umount calls between entry and exit */
+	__type(key, __u64);   /* struct mnt_namespace address */
+	__type(value, __s64); /* umount calls between entry and exit */
 } umount_inflight SEC(".maps");
 
 /* At an umount's entry: count it in mns. Returns the key to give back at

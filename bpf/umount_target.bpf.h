@@ -21,8 +21,8 @@
 #ifndef NSAUDIT_UMOUNT_TARGET_BPF_H
 #define NSAUDIT_UMOUNT_TARGET_BPF_H
 
-#define PIN_NAME_LEN 32
-#define PIN_NAME_DEPTH 3
+#define PIN_NAME_LEN	32
+#define PIN_NAME_DEPTH	3
 #define UMOUNT_PATH_LEN 256
 
 /* The last names of a pin's mount point, [0] the mount point's own. */
@@ -34,7 +34,7 @@ struct pin_names {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 8192);
-	__type(key, __u64);	/* the pin_mounts key */
+	__type(key, __u64); /* the pin_mounts key */
 	__type(value, struct pin_names);
 } pin_names SEC(".maps");
 
@@ -79,11 +79,11 @@ static __always_inline void pin_names_note(__u64 key, void *mount)
 	if (!v)
 		return;
 	d = BPF_CORE_READ(m, mnt_mountpoint);
-	#pragma unroll
+#pragma unroll
 	for (i = 0; i < PIN_NAME_DEPTH; i++) {
 		parent = BPF_CORE_READ(d, d_parent);
 		if (!parent || parent == d)
-			break;	/* the root of its file system: "/", no name */
+			break; /* the root of its file system: "/", no name */
 		bpf_probe_read_kernel_str(v->n[i], PIN_NAME_LEN, BPF_CORE_READ(d, d_name.name));
 		d = parent;
 	}
@@ -99,17 +99,17 @@ static __always_inline void umount_path_read(const void *user_path)
 	if (!b)
 		return;
 	n = bpf_probe_read_user_str(b->p, sizeof(b->p), user_path);
-	b->len = n > 1 ? n - 1 : 0;	/* without the NUL */
+	b->len = n > 1 ? n - 1 : 0; /* without the NUL */
 }
 
 /* The comparison's state, one character of the path per bpf_loop step
  * (a loop the verifier walks once, not once per path through it). */
 struct tail_cmp {
 	__u64 key;
-	int j;		/* the path's character looked at, from its end */
-	int c;		/* the pin's name compared, [0] the last */
-	int r;		/* its characters not matched yet; -1: between names */
-	int score;	/* names matched whole */
+	int j;	   /* the path's character looked at, from its end */
+	int c;	   /* the pin's name compared, [0] the last */
+	int r;	   /* its characters not matched yet; -1: between names */
+	int score; /* names matched whole */
 	int done;
 };
 
@@ -124,7 +124,7 @@ static long tail_cmp_step(__u64 i, struct tail_cmp *t)
 	if (!v || !b || t->done || c < 0 || c >= PIN_NAME_DEPTH)
 		return 1;
 	ch = t->j >= 0 ? b->p[t->j & (UMOUNT_PATH_LEN - 1)] : '/';
-	if (t->r < 0) {			/* between names: skip the slashes */
+	if (t->r < 0) { /* between names: skip the slashes */
 		if (t->j < 0)
 			return 1;
 		if (ch == '/') {
@@ -134,11 +134,11 @@ static long tail_cmp_step(__u64 i, struct tail_cmp *t)
 		for (nl = 0; nl < PIN_NAME_LEN && v->n[c][nl]; nl++)
 			;
 		if (!nl || nl >= PIN_NAME_LEN - 1)
-			return 1;	/* no name, or one cut short: no match */
+			return 1; /* no name, or one cut short: no match */
 		t->r = nl;
 		return 0;
 	}
-	if (t->r == 0) {		/* a whole name: it must start there */
+	if (t->r == 0) { /* a whole name: it must start there */
 		if (ch != '/')
 			return 1;
 		t->score++;
@@ -162,7 +162,7 @@ static __always_inline int umount_target_score(__u64 key)
 {
 	__u32 zero = 0;
 	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
-	struct tail_cmp t = { .key = key, .r = -1 };
+	struct tail_cmp t = {.key = key, .r = -1};
 
 	if (!b)
 		return 0;

@@ -16,9 +16,13 @@ mkdir -p "$TMP/a" "$TMP/b"
 touch "$TMP/a/pin" "$TMP/b/pin"
 unshare -n sleep 300 & H=$!
 trap 'kill $H 2>/dev/null; umount "$TMP/a/pin" "$TMP/b/pin" 2>/dev/null; cleanup_testlib' EXIT
-sleep 0.2
 NA=$(ns_inum /proc/self/ns/net)
-NB=$(ns_inum /proc/$H/ns/net)
+# until unshare(1) has made its net namespace (no fixed wait: a loaded machine)
+for i in $(seq 1 200); do
+	NB=$(ns_inum /proc/$H/ns/net)
+	[ "$NB" != "$NA" ] && break
+	sleep 0.05
+done
 trace_start "$OUT" --op mount,umount || { fail "trace starts"; exit 0; }
 # one loop: bind SRC on FILE, umount it (its pid and the pinned inode noted)
 loop() {
