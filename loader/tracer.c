@@ -657,14 +657,21 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 }
 
 /* One lost record: an actor's (a) or an anonymous remainder (a NULL). */
+/* CLOCK_BOOTTIME, the clock of the kernel's records, for user-space ones */
+static uint64_t boot_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int r, uint64_t n)
 {
 	struct nsaudit_event e;
 	struct event_extra x = { 0 };
-	struct timespec ts;
 
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	actor_lost_record(&e, a, r, n, (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+	actor_lost_record(&e, a, r, n, boot_ns());
 	t->reason_seen[r] += n;
 	t->lost_seen += n;
 	e.arg = t->lost_seen;
@@ -842,18 +849,9 @@ static void recursion_lost(void *ctx, const char *name, uint64_t more)
 {
 	struct tracer *t = ctx;
 	struct nsaudit_event e;
-	struct timespec ts;
 	char cause[96];
 
-	memset(&e, 0, sizeof(e));
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	e.op = NSAUDIT_OP_LOST;
-	e.ns_type = NSAUDIT_NS_UNKNOWN;
-	e.fd = -1;
-	e.probe = NSAUDIT_PROBE_USER;
-	e.lost_reason = NSAUDIT_LOST_RECURSION;
-	e.count = more;
+	actor_lost_record(&e, NULL, NSAUDIT_LOST_RECURSION, more, boot_ns());
 	t->stats.lost += more;
 	snprintf(cause, sizeof(cause), "program %s skipped by the kernel (recursion_misses)",
 		 name);
@@ -896,7 +894,6 @@ static void report_user_losses(struct tracer *t)
 {
 	struct nsaudit_event e;
 	char what[256], cause[320];
-	struct timespec ts;
 	uint64_t n;
 	int i;
 
@@ -904,15 +901,7 @@ static void report_user_losses(struct tracer *t)
 		n = t->loss[i].fn(t->loss[i].ctx, what, sizeof(what));
 		if (n <= t->loss[i].seen)
 			continue;
-		memset(&e, 0, sizeof(e));
-		clock_gettime(CLOCK_BOOTTIME, &ts);
-		e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-		e.op = NSAUDIT_OP_LOST;
-		e.ns_type = NSAUDIT_NS_UNKNOWN;
-		e.fd = -1;
-		e.probe = NSAUDIT_PROBE_USER;
-		e.lost_reason = NSAUDIT_LOST_SINK;
-		e.count = n - t->loss[i].seen;
+		actor_lost_record(&e, NULL, NSAUDIT_LOST_SINK, n - t->loss[i].seen, boot_ns());
 		e.arg = n;
 		t->loss[i].seen = n;
 		snprintf(cause, sizeof(cause), "%s", what);
