@@ -486,15 +486,20 @@ static __always_inline void short_fill(struct nsaudit_event *e, const struct ev_
 	actor_before(e, p);
 }
 
+/*
+ * Not unrolled: unrolled, clang keeps the 32 words' differences in stack
+ * slots (256 bytes of commit_rec's frame), which put setns's chain of calls
+ * past the 512-byte combined stack that 6.1's verifier allows.
+ */
 static __always_inline bool path_equal(const struct path_buf *a, const struct path_buf *b)
 {
-	__u64 diff = 0;
 	int i;
 
-#pragma unroll
+#pragma clang loop unroll(disable)
 	for (i = 0; i < NSAUDIT_PATH_LEN / 8; i++)
-		diff |= a->w[i] ^ b->w[i];
-	return diff == 0;
+		if (a->w[i] != b->w[i])
+			return false;
+	return true;
 }
 
 /* The held record counts one more call: the clock is read for the first

@@ -320,6 +320,7 @@ static void choose_hooks(struct tracer *t)
 		{ s->progs.tp_exit_clone3, "syscalls/sys_exit_clone3" },
 		{ s->progs.tp_enter_pidfd_getfd, "syscalls/sys_enter_pidfd_getfd" },
 		{ s->progs.tp_exit_pidfd_getfd, "syscalls/sys_exit_pidfd_getfd" },
+		{ s->progs.tp_enter_open_by_handle_at, "syscalls/sys_enter_open_by_handle_at" },
 		{ s->progs.tp_exit_open_by_handle_at, "syscalls/sys_exit_open_by_handle_at" },
 	};
 	struct features ft;
@@ -392,6 +393,7 @@ static void choose_hooks(struct tracer *t)
 	if (!WANT(NSFD)) {
 		bpf_program__set_autoload(s->progs.tp_enter_pidfd_getfd, false);
 		bpf_program__set_autoload(s->progs.tp_exit_pidfd_getfd, false);
+		bpf_program__set_autoload(s->progs.tp_enter_open_by_handle_at, false);
 		bpf_program__set_autoload(s->progs.tp_exit_open_by_handle_at, false);
 	}
 	if (!WANT(MOUNT)) {
