@@ -18,11 +18,15 @@ real() { readlink -f "$(command -v "$1")"; }
 exe_of() { jq -r --argjson pid "$1" --arg op "$2" \
 	'select(.pid == $pid and .op == $op) | .exe // "null"' "$OUT" | sort -u; }
 
-# started before the tracer, enters a uts namespace after it is ready
-"$NSOPS" -w setns /proc/self/ns/uts >/dev/null < <(sleep 2; echo go) &
+# started before the tracer, enters a uts namespace after it is ready (its
+# "go" waits on a fifo the test writes once the tracer is ready: attaching
+# can take seconds on a loaded machine)
+mkfifo "$TMP/early.go"
+"$NSOPS" -w setns /proc/self/ns/uts >/dev/null < <(cat "$TMP/early.go" >/dev/null; echo go) &
 EARLY=$!
 sleep 0.3
 trace_start "$OUT" --op setns,unshare,mount,umount || { fail "trace starts"; exit 0; }
+echo >"$TMP/early.go"
 
 ip netns add "$NETNS"
 # unshare(1) makes the call, then execs true at once
