@@ -182,7 +182,7 @@ def main():
     pool = collections.defaultdict(list)
     for r in mine:
         pool[(r["op"], r["tid"], r.get("ns_type"), r.get("result"))].append(r)
-    missing, wrong_inum = [], []
+    missing, wrong_inum, uses = [], [], {}
     for w in want:
         op, tid, t, res, inum, path = w
         cands = pool.get((op, tid, t, res), [])
@@ -191,8 +191,11 @@ def main():
         if not cands:
             missing.append(w)
             continue
-        r = cands.pop(0)
-        pool[(op, tid, t, res)] = [x for x in pool[(op, tid, t, res)] if x is not r]
+        r = cands[0]
+        # a coalesced record stands for "repeat" identical calls in a row
+        uses[id(r)] = uses.get(id(r), r.get("repeat") or 1) - 1
+        if uses[id(r)] <= 0:
+            pool[(op, tid, t, res)] = [x for x in pool[(op, tid, t, res)] if x is not r]
         if inum is not None and r.get("ns_inum") != inum:
             wrong_inum.append((w, r.get("ns_inum")))
     extra = [r for v in pool.values() for r in v]
