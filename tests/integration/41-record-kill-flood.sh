@@ -86,7 +86,7 @@ lost=$(awk '$1 == "l" { n += $2 } END { print n + 0 }' "$TMP/recs.txt")
 # Nothing unaccounted for: every call written or counted lost. Exactly
 # once is not yet promised across SIGKILLs: a recorder restarted under the
 # flood can count the losses of the moment it reads the kernel's counters
-# twice (a few to ~20 of 3 M seen; the restart's read of the per-actor map
+# twice (from none to tens of thousands of 3 M seen; the restart's read of the per-actor map
 # and of the totals is not one snapshot). Said on a NOTE line until fixed.
 [ "$((written + lost))" -ge "$CALLS" ] &&
 	pass "record kill mid-flood: written ($written) + reported lost ($lost) >= calls ($CALLS)" ||
