@@ -223,6 +223,9 @@ static int write_header(struct audit_log *l)
 	json_object_object_add(h, "key_id", json_object_new_string(l->key_id));
 	json_object_object_add(h, "format", json_object_new_string(format_name(l->o.format)));
 	json_object_object_add(h, "version", json_object_new_string(NSAUDIT_VERSION));
+	/* the kernel's lost counter so far: a restart finds it in the newest
+	 * segment even when its last lost record is in an older one */
+	json_object_object_add(h, "lost_total", json_object_new_uint64(l->lost_total));
 	if (l->log_version >= 3) {
 		/* format version 3: the Poly1305 chain (audit/README.md), sealed
 		 * or with a static key; every header says the run it continues
@@ -530,6 +533,20 @@ size_t audit_log_resume(const struct audit_log *l, uint64_t *kseqs, size_t max,
 void audit_log_note_lost_total(struct audit_log *l, uint64_t lost_total)
 {
 	l->lost_total = lost_total;
+}
+
+int audit_log_restart_lost_total(struct audit_log *l)
+{
+	if (!l->lost_total)
+		return 0;
+	l->lost_total = 0;
+	if (audit_log_commit(l) || rotate(l))
+		return -1;
+	/* the header now, not with the next record: a recorder killed before
+	 * it writes one leaves a newest segment that says 0 */
+	if (write_pending(l))
+		return -1;
+	return audit_log_commit(l);
 }
 
 int audit_log_flush(struct audit_log *l)

@@ -129,6 +129,13 @@ size_t audit_log_resume(const struct audit_log *l, uint64_t *kseqs, size_t max,
 			uint64_t *lost_total);
 /* The caller wrote a lost record carrying the kernel's running counter. */
 void audit_log_note_lost_total(struct audit_log *l, uint64_t lost_total);
+/*
+ * The caller's kernel counter starts again from 0 (new programs, not the
+ * pinned ones the log's lost_total counted): the next record begins a new
+ * segment whose header says so, so that a restart never resumes from the
+ * old count. Nothing is done when the log's count is 0 already.
+ */
+int audit_log_restart_lost_total(struct audit_log *l);
 
 /*
  * Tail anchors: the chain head leaves the host through the caller's sinks.

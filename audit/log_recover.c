@@ -118,6 +118,10 @@ static bool header_ok(struct audit_log *l, struct scan *sc, const struct audit_r
 	    audit_unhex(s, slen, prev, audit_chain_maclen(audit_mac_kind(sc->log_version))))
 		return false;
 	sc->epoch = audit_rec_int(r, "epoch", &v) && v >= 0 ? (uint64_t)v : 0;
+	if (audit_rec_int(r, "lost_total", &v) && v >= 0) {
+		sc->lost_total = (uint64_t)v;
+		sc->have_lost_total = true;
+	}
 	s = audit_rec_str(r, "log_id", &slen);
 	if (s && slen == AUDIT_KEY_ID_HEX)
 		memcpy(sc->log_id, s, slen + 1);

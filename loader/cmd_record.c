@@ -259,6 +259,13 @@ int cmd_record(int argc, char **argv)
 		 * the MAC'd state, never from raw bytes */
 		nk = audit_log_resume(r.log, kseqs, AUDIT_RESUME_MAX, &lost_total);
 		tracer_resume(t, kseqs, nk, lost_total);
+	} else if (audit_log_restart_lost_total(r.log)) {
+		/* new programs count lost calls from 0 again */
+		cmd_error("record", 1, "%s", audit_log_error(r.log));
+		tracer_close(t);
+		sinks_close(&r.sinks);
+		audit_log_close(r.log);
+		return 1;
 	}
 	if (drop_privileges(o.verbose, err, sizeof(err))) {
 		cmd_error("record", 1, "%s", err);

@@ -66,6 +66,7 @@ struct tracer {
 	/* the kernel's per-reason counters at the previous pass: everything
 	 * in them has been taken from actor_lost by the next one */
 	uint64_t reason_prev[NSAUDIT_LOST_MAX];
+	uint64_t events_prev;		/* and their sum, lost_events */
 	bool reason_prev_valid;
 	struct actor_loss *losses;	/* one pass of them */
 	int flush_link_fd;		/* iter/task flush_held: coalesced records out */
@@ -684,6 +685,14 @@ static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int
 		t->cb_err = -ECANCELED;
 }
 
+/* The kernel's totals at this pass, for the anonymous part of the next. */
+static void keep_lost_totals(struct tracer *t, const struct nsaudit_bpf__bss *bss)
+{
+	memcpy(t->reason_prev, bss->lost_reason, sizeof(t->reason_prev));
+	t->events_prev = bss->lost_events;
+	t->reason_prev_valid = true;
+}
+
 /*
  * The kernel counts the calls it could not deliver per actor (pid, uid,
  * comm, op) and reason, and in total per reason: one record per actor's
@@ -697,6 +706,7 @@ static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int
 static void report_lost(struct tracer *t)
 {
 	struct nsaudit_bpf__bss bss;
+	uint64_t avail, d;
 	uint32_t zero = 0;
 	size_t i, n;
 	unsigned int r;
@@ -712,15 +722,24 @@ static void report_lost(struct tracer *t)
 		if (t->losses[i].k.reason < NSAUDIT_LOST_MAX)
 			emit_lost(t, &t->losses[i], t->losses[i].k.reason, t->losses[i].v.count);
 	/* without the per-actor map (older pins), the totals say it all */
-	if (t->actor_lost_fd < 0 || t->lost_epoch_fd < 0) {
-		memcpy(t->reason_prev, bss.lost_reason, sizeof(t->reason_prev));
-		t->reason_prev_valid = true;
+	if (t->actor_lost_fd < 0 || t->lost_epoch_fd < 0)
+		keep_lost_totals(t, &bss);
+	/*
+	 * The anonymous part, per reason, but never more in all than the
+	 * total says is unreported: after a restart the per-reason split of
+	 * what the predecessor reported is an estimate (tracer_resume_lost),
+	 * the total is exact, and a call is never reported twice.
+	 */
+	avail = t->events_prev > t->lost_seen ? t->events_prev - t->lost_seen : 0;
+	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err && t->reason_prev_valid && avail; r++) {
+		if (t->reason_prev[r] <= t->reason_seen[r])
+			continue;
+		d = t->reason_prev[r] - t->reason_seen[r];
+		d = d < avail ? d : avail;
+		emit_lost(t, NULL, r, d);
+		avail -= d;
 	}
-	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err && t->reason_prev_valid; r++)
-		if (t->reason_prev[r] > t->reason_seen[r])
-			emit_lost(t, NULL, r, t->reason_prev[r] - t->reason_seen[r]);
-	memcpy(t->reason_prev, bss.lost_reason, sizeof(t->reason_prev));
-	t->reason_prev_valid = true;
+	keep_lost_totals(t, &bss);
 }
 
 /* Stopping: passes until everything counted so far has been taken. */
@@ -1184,10 +1203,14 @@ fail:
 }
 
 /*
- * The log says lost_total calls were reported as lost so far. The kernel's
- * per-reason counters are taken as seen, less the part not yet reported
- * (lost while no recorder ran): the per-actor map's entries (reported with
- * their actor by the next passes) and the rest (anonymous).
+ * The log says lost_total calls were reported as lost so far: that total
+ * is exact, and report_lost() never reports more than the kernel's total
+ * beyond it. Per reason, the kernel's counters are taken as seen, less the
+ * part not yet reported (lost while no recorder ran): the per-actor map's
+ * entries (reported with their actor by the next passes) and the rest
+ * (anonymous; its split across reasons is an estimate, the ring first).
+ * The map is read before the counters: the kernel counts a call in the
+ * map first, so every call read there is in the counters read after.
  */
 static void tracer_resume_lost(struct tracer *t, uint64_t lost_total)
 {
@@ -1197,13 +1220,10 @@ static void tracer_resume_lost(struct tracer *t, uint64_t lost_total)
 	unsigned int r;
 
 	t->lost_seen = lost_total;
+	actor_lost_pending(t->actor_lost_fd, pending, NSAUDIT_LOST_MAX);
 	if (bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
 		return;
 	gap = bss.lost_events > lost_total ? bss.lost_events - lost_total : 0;
-	/* what the per-actor map still holds will be reported with its actor;
-	 * the rest of the gap (taken by the predecessor, not written) goes
-	 * to the anonymous part, the ring first */
-	actor_lost_pending(t->actor_lost_fd, pending, NSAUDIT_LOST_MAX);
 	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
 		if (pending[r] > bss.lost_reason[r])
 			pending[r] = bss.lost_reason[r];
