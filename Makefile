@@ -23,7 +23,7 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 # --- user space -----------------------------------------------------------
 # Where a source's includes are found: the generated skeletons, then the
 # layers (see below) and the loader's rooms.
-INCLUDES := -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader -Iloader/rules
+INCLUDES := -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader
 CFLAGS   ?= -g -O2
 CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -D_GNU_SOURCE \
             -DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES)
@@ -44,26 +44,32 @@ BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 SKELS     := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 BPF_ARCH_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf-$(BPF_ARCH)/%.bpf.o,$(BPF_SRCS))
 
-# Three layers, each including only from the ones below it:
-#   loader/  the nsaudit command: one cmd_NAME.c per subcommand, the tracer,
-#            holders, sinks, enrichment
+# User space is three layers, each including only from the ones below it:
+#   loader/  the nsaudit command, in rooms (below)
 #   audit/   the log library: write, verify, search engine, codec
 #   common/  vocabulary both use: namespace types, operations, user spellings
-# Every .c of the three goes into the binary (and the unit tests); main.c
+# loader/ is rooms, one job each, lowest first; a room includes only from
+# the rooms before it in this list (docs/architecture.md):
+#   kernel    what this kernel allows; libbpf's messages
+#   names     names and enrichment: processes, cgroups, containers, ip netns,
+#             the nsfs mount table, mountinfo
+#   output    a record's formats (text, JSON) and the sinks (syslog, audit)
+#   holders   what keeps a namespace alive, and its reference accounting
+#   rules     detections: alert records made from records
+#   tracer    load, choose hooks, attach, drain the rings, pins
+#   lifetime  one namespace's timeline from a log
+#   cmd       main.c, one cmd_NAME.c per subcommand, the shared option chain
+# Includes name the room ("names/nsnames.h"), except within one room.
+# Every .c of the layers goes into the binary (and the unit tests); main.c
 # only into the binary.
+LOADER_ROOMS := kernel names output holders rules tracer lifetime cmd
 COMMON_SRCS := $(wildcard common/*.c)
 AUDIT_SRCS  := $(wildcard audit/*.c)
-LOADER_SRCS := $(wildcard loader/*.c)
-# Rooms of the loader: one folder per job (see each folder's header files).
-#   loader/rules/  detections: alerts from records (engine, built-in rules,
-#                  the --rules YAML file, the facts and predicates they use)
-LOADER_ROOMS := loader/rules
-LOADER_SRCS  += $(foreach room,$(LOADER_ROOMS),$(wildcard $(room)/*.c))
+LOADER_SRCS := $(foreach r,$(LOADER_ROOMS),$(wildcard loader/$(r)/*.c))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS) $(AUDIT_SRCS) \
-	$(filter-out loader/main.c,$(LOADER_SRCS)))
-HEADERS  := $(wildcard bpf/*.h common/*.h audit/*.h loader/*.h) \
-            $(foreach room,$(LOADER_ROOMS),$(wildcard $(room)/*.h))
-MAIN_OBJ := $(BUILD)/obj/loader/main.o
+	$(filter-out loader/cmd/main.c,$(LOADER_SRCS)))
+HEADERS  := $(wildcard bpf/*.h common/*.h audit/*.h $(foreach r,$(LOADER_ROOMS),loader/$(r)/*.h))
+MAIN_OBJ := $(BUILD)/obj/loader/cmd/main.o
 
 .SECONDARY:
 .PHONY: all bpf vmlinux run test unit integration vmtest bench fuzz perf deps install clean format
@@ -206,7 +212,7 @@ install: all
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
 
 format:
-	clang-format -i bpf/*.[ch] common/*.[ch] audit/*.[ch] loader/*.[ch] tests/unit/*.c
+	clang-format -i bpf/*.[ch] common/*.[ch] audit/*.[ch] loader/*/*.[ch] tests/unit/*.c
 
 clean:
 	rm -rf $(BUILD)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "fields.h"
-#include "record_fmt.h"
+#include "output/record_fmt.h"
 #include "rules.h"
 
 /* Every field after "seq" of the alert x->alert about record e. */

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "nsnames.h"
+#include "names/nsnames.h"
 #include "nstype.h"
 #include "rules_impl.h"
 

@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "containers.h"
+#include "names/containers.h"
 #include "nsaudit.h"
-#include "record_fmt.h"
+#include "output/record_fmt.h"
 
 struct nsnames;
 

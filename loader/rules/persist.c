@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nsnames.h"
+#include "names/nsnames.h"
 #include "nstype.h"
 #include "rules_impl.h"
 

@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "containers.h"
+#include "names/containers.h"
 #include "nsaudit.h"
-#include "record_fmt.h"
+#include "output/record_fmt.h"
 
 /* syslog's levels (RFC 5424 severities), the scale of "severity" */
 enum rule_severity {

@@ -14,11 +14,11 @@
 #include <sodium.h>
 
 #include "codec.h"
-#include "enrich.h"
-#include "event_json.h"
+#include "names/enrich.h"
+#include "output/event_json.h"
 #include "fields.h"
-#include "mountinfo.h"
-#include "record_fmt.h"
+#include "names/mountinfo.h"
+#include "output/record_fmt.h"
 
 static const uint8_t key[AUDIT_KEY_LEN] = { 9 };
 

@@ -33,12 +33,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enrich.h"
-#include "event_json.h"
+#include "names/enrich.h"
+#include "output/event_json.h"
 #include "fields.h"
 #include "log.h"
-#include "nsnames.h"
-#include "rules.h"
+#include "names/nsnames.h"
+#include "rules/rules.h"
 
 /* an alert goes into the log like any record (none for these records) */
 static struct audit_log *alert_log;

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "holders_fmt.h"
-#include "holders_lib.h"
-#include "mountinfo.h"
+#include "holders/holders_fmt.h"
+#include "holders/holders_lib.h"
+#include "names/mountinfo.h"
 #include "nsaudit.h"
 
 Test(holders_mountinfo, nsfs_line)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "nsaudit.h"
-#include "record_fmt.h"
+#include "output/record_fmt.h"
 
 #define CORPUS_N 48
 

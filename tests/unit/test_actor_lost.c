@@ -6,8 +6,8 @@
 #include <json-c/json.h>
 #include <string.h>
 
-#include "actor_lost.h"
-#include "event_json.h"
+#include "tracer/actor_lost.h"
+#include "output/event_json.h"
 #include "nstype.h"
 
 static const char *str(struct json_object *o, const char *k)

@@ -18,10 +18,10 @@
 
 #include "audit_util.h"
 #include "codec.h"
-#include "event_json.h"
+#include "output/event_json.h"
 #include "log_test.h"
 #include "record_corpus.h"
-#include "record_fmt.h"
+#include "output/record_fmt.h"
 
 static struct tlog t;
 static struct audit_verify v;

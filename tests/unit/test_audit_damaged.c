@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "audit_util.h"
-#include "commands.h"
+#include "cmd/commands.h"
 #include "search.h"
 
 static struct tlog t;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "codec.h"
-#include "event_json.h"
+#include "output/event_json.h"
 
 static struct nsaudit_event base(void)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "codec.h"
-#include "event_json.h"
+#include "output/event_json.h"
 
 static struct nsaudit_event rec(const char *comm, const char *path)
 {

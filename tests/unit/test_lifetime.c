@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* The lifetime timeline (loader/lifetime_tl.c) from hand-written records. */
+/* The lifetime timeline (loader/lifetime/timeline.c) from hand-written records. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
-#include "lifetime.h"
+#include "lifetime/lifetime.h"
 #include "nstype.h"
 #include "search.h"
 

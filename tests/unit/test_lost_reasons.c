@@ -6,7 +6,7 @@
 #include <json-c/json.h>
 #include <string.h>
 
-#include "event_json.h"
+#include "output/event_json.h"
 #include "nstype.h"
 
 static struct json_object *lost(unsigned int reason, const char *cause)

@@ -3,10 +3,10 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "enrich.h"
-#include "mountinfo.h"
+#include "names/enrich.h"
+#include "names/mountinfo.h"
 #include "nstype.h"
-#include "tracer.h"
+#include "tracer/tracer.h"
 
 Test(nstype, names_round_trip)
 {

@@ -13,7 +13,7 @@
 #include "codec.h"
 #include "fields.h"
 #include "record_corpus.h"
-#include "record_fmt.h"
+#include "output/record_fmt.h"
 #include "record_fmt_golden.h"
 
 /* Record i as a log line in fmt, chained on *prev (updated). */

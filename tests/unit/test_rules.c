@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "event_json.h"
-#include "rules_impl.h"
+#include "output/event_json.h"
+#include "rules/rules_impl.h"
 
 #define CTR_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define HOST_NET 0xeffffff9u

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules_impl.h"
+#include "rules/rules_impl.h"
 
 #define CTR_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 

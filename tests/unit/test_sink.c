@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sink.h"
-#include "sink_impl.h" /* the counters of struct sink, the message formats */
+#include "output/sink.h"
+#include "output/sink_impl.h" /* the counters of struct sink, the message formats */
 
 static struct json_object *record(const char *comm)
 {

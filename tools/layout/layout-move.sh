@@ -47,7 +47,7 @@ it, and nothing includes a command:
   lifetime/  one namespace's timeline from a log
   cmd/       main.c, one cmd_NAME.c per subcommand, the option chain
 
-Files only move (holders.c is now holders_model.c, lifetime_tl.c
+Files only move (holders_model.c is now holders_model.c, timeline.c
 timeline.c: the names say what they hold); includes name the room they
 come from ("names/nsnames.h"), so an arrow is visible where it is
 drawn. The Makefile builds every .c of the rooms listed in LOADER_ROOMS.

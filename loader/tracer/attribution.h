@@ -13,8 +13,8 @@
 #define NSAUDIT_ATTRIBUTION_H
 
 #include "nsaudit.h"
-#include "nsnames.h"
-#include "record_fmt.h"
+#include "names/nsnames.h"
+#include "output/record_fmt.h"
 
 /* Fill x->actor_container (and _name, actor_pod, actor_pod_namespace) for
  * the record e; x->cgroup must be set already. The strings stay valid

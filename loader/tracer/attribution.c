@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "attribution.h"
-#include "nsnames.h"
+#include "names/nsnames.h"
 
 /* The last answer: a copy (a refresh of the runtimes' state moves their
  * table). One tracer per process reads records, on one thread. */

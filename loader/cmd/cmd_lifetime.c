@@ -6,7 +6,7 @@
  * --follow the records that arrive later.
  *
  * The log is read with the audit module's reader (segment.h, codec.h);
- * the timeline is built by lifetime_tl.c; the holders come from holders.c.
+ * the timeline is built by timeline.c; the holders come from holders_model.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +24,8 @@
 
 #include "codec.h"
 #include "commands.h"
-#include "holders_lib.h"
-#include "lifetime.h"
+#include "holders/holders_lib.h"
+#include "lifetime/lifetime.h"
 #include "nstype.h"
 #include "search.h"
 #include "segment.h"

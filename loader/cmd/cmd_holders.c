@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* cmd_holders.c - "nsaudit holders NS | --all": who keeps a namespace alive
- * (the model is holders.c's). */
+ * (the model is holders_model.c's). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -9,8 +9,8 @@
 #include <json-c/json.h>
 
 #include "commands.h"
-#include "holders_model.h"
-#include "nsnames.h"
+#include "holders/holders_model.h"
+#include "names/nsnames.h"
 #include "nstype.h"
 
 #define ERR(...) cmd_error("holders", 0, __VA_ARGS__)

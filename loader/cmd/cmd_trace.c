@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "event_json.h"
-#include "privs.h"
-#include "rules.h"
-#include "sink.h"
-#include "tracer.h"
+#include "output/event_json.h"
+#include "tracer/privs.h"
+#include "rules/rules.h"
+#include "output/sink.h"
+#include "tracer/tracer.h"
 
 static volatile sig_atomic_t stop;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * holders_model.h - the namespace table "nsaudit holders" builds, shared by
- * its parts: holders.c (model and reference accounting), holders_json.c and
+ * its parts: holders_model.c (model and reference accounting), holders_json.c and
  * holders_text.c (output), cmd_holders.c (the command). Not a public API:
  * holders_lib.h is.
  */
@@ -51,7 +51,7 @@ struct model {
 	pid_t self;
 };
 
-/* holders.c: the model */
+/* holders_model.c: the model */
 int type_of_flag(uint32_t flag);
 int slot_type(int slot);
 struct ns_ent *ns_find(struct model *m, int type, uint32_t inum);

@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "containers.h"
+#include "names/containers.h"
 #include "nsaudit.h"
-#include "record_fmt.h"
+#include "output/record_fmt.h"
 
 struct tracer_opts {
 	uint32_t pid;		/* --pid: only this process (tgid); 0 = all */

@@ -2,7 +2,7 @@
 /*
  * holders_lib.h - the pieces of "nsaudit holders": the BPF scan of tasks and
  * files (holders_scan.c), the mount tables (holders_mounts.c), and the
- * command that joins them (holders.c).
+ * command that joins them (holders_model.c).
  */
 #ifndef NSAUDIT_HOLDERS_LIB_H
 #define NSAUDIT_HOLDERS_LIB_H

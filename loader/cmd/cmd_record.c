@@ -18,13 +18,13 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "event_json.h"
+#include "output/event_json.h"
 #include "log.h"
-#include "privs.h"
-#include "rules.h"
+#include "tracer/privs.h"
+#include "rules/rules.h"
 #include "segment.h"
-#include "sink.h"
-#include "tracer.h"
+#include "output/sink.h"
+#include "tracer/tracer.h"
 
 /* every record of an unreleased batch is among those a restart skips */
 _Static_assert(TRACER_BATCH_MAX <= AUDIT_RESUME_MAX, "a batch larger than the resume set");

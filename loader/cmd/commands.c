@@ -8,8 +8,8 @@
 
 #include "commands.h"
 #include "log.h"
-#include "sink.h"
-#include "tracer.h"
+#include "output/sink.h"
+#include "tracer/tracer.h"
 
 int cmd_error(const char *cmd, int rc, const char *fmt, ...)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "tracer.h"
+#include "tracer/tracer.h"
 
 int cmd_detach(int argc, char **argv)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * lifetime_tl.c - build and print the timeline of one namespace from
+ * timeline.c - build and print the timeline of one namespace from
  * recorded records (see lifetime.h). Pure: no BPF, no files.
  */
 #include <inttypes.h>

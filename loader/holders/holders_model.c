@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * holders.c - who keeps a namespace alive: the model behind "nsaudit holders"
- * (loader/cmd_holders.c) and "nsaudit lifetime" (holders_now()).
+ * holders_model.c - who keeps a namespace alive: the model behind "nsaudit holders"
+ * (loader/cmd/cmd_holders.c) and "nsaudit lifetime" (holders_now()).
  *
  * Two BPF iterators (bpf/holders.bpf.c) list every thread's namespaces and
  * every open nsfs file and socket, each namespace with the kernel's
@@ -34,7 +34,7 @@
 #include <json-c/json.h>
 
 #include "holders_model.h"
-#include "nsnames.h"
+#include "names/nsnames.h"
 #include "nstype.h"
 
 const char *const acct_names[ACCT_MAX] = {
