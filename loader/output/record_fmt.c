@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rules/alert_fmt.h"
+#include "alert_fmt.h"
 #include "nstype.h"
 #include "record_fmt.h"
 

@@ -14,35 +14,6 @@
 /* the same (rule, process, target owner) within this is one operation */
 #define DEDUP_WINDOW_NS (10 * 1000000000LL)
 
-static const char *const sev_names[] = {
-	"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
-};
-
-const char *rule_severity_name(int sev)
-{
-	return sev >= 0 && sev <= RULE_SEV_DEBUG ? sev_names[sev] : "?";
-}
-
-int rule_severity_parse(const char *s)
-{
-	int i;
-
-	for (i = 0; i <= RULE_SEV_DEBUG; i++)
-		if (!strcmp(s, sev_names[i]))
-			return i;
-	if (!strcmp(s, "error"))
-		return RULE_SEV_ERR;
-	if (!strcmp(s, "warn"))
-		return RULE_SEV_WARNING;
-	if (!strcmp(s, "critical"))
-		return RULE_SEV_CRIT;
-	if (!strcmp(s, "emergency"))
-		return RULE_SEV_EMERG;
-	if (s[0] >= '0' && s[0] <= '7' && !s[1])
-		return s[0] - '0';
-	return -1;
-}
-
 struct rules *rules_new(void)
 {
 	struct rules *r = calloc(1, sizeof(*r));
