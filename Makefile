@@ -33,16 +33,31 @@ LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \
 
 # --- BPF ------------------------------------------------------------------
 # ARCH: the architecture the BPF objects are built for (bpf_tracing.h's
-# __TARGET_ARCH_*): the host's by default; "make ARCH=arm64 bpf" compiles
+# __TARGET_ARCH_*): the host's by default; "make ARCH=arm64 bpf" builds
 # them for arm64 into $(BUILD)/bpf-arm64/ (compile only: nothing runs them).
 ARCH       ?= $(shell uname -m)
 BPF_ARCH   := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(ARCH)))
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
               -Wall -Wno-unused-function
 
-BPF_SRCS  := $(wildcard bpf/*.bpf.c)
-SKELS     := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-BPF_ARCH_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf-$(BPF_ARCH)/%.bpf.o,$(BPF_SRCS))
+# One object, and one skeleton, per bpf/NAME.bpf.c (holders, probe) and per
+# folder bpf/NAME/ (nsaudit: the tracer), whose parts, one concern each, are
+# linked into one object by libbpf's static linker (bpftool gen object).
+# NAME_PARTS lists a folder's parts in link order: the first defines what
+# they share (libbpf 1.1 resolves an extern map only to an earlier
+# definition), and the order is the skeleton's program order, which
+# "nsaudit: ready (hooks: ...)" follows.
+nsaudit_PARTS := nsaudit setns unshare_clone pins_fd pins_mount lifecycle
+BPF_LINKED := $(sort $(patsubst bpf/%/,%,$(dir $(wildcard bpf/*/*.bpf.c))))
+BPF_OBJS  := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c)) $(BPF_LINKED)
+bpf_srcs   = $(if $($(1)_PARTS),$(patsubst %,bpf/$(1)/%.bpf.c,$($(1)_PARTS)),bpf/$(1).bpf.c)
+bpf_parts  = $(patsubst bpf/%.bpf.c,$(BPF_DIR)/parts/%.o,$(call bpf_srcs,$(1)))
+$(foreach o,$(BPF_LINKED),$(if $(filter-out $(call bpf_srcs,$(o)),$(wildcard bpf/$(o)/*.bpf.c)),\
+	$(error bpf/$(o)/: $(o)_PARTS must list every part)))
+BPF_HDRS  := $(wildcard bpf/*.h bpf/*/*.h)
+BPF_DIR   := $(BUILD)/bpf-$(BPF_ARCH)
+SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(BPF_OBJS))
+BPF_ARCH_OBJS := $(patsubst %,$(BPF_DIR)/%.bpf.o,$(BPF_OBJS))
 
 # User space is three layers, each including only from the ones below it:
 #   loader/  the nsaudit command, in rooms (below)
@@ -87,17 +102,18 @@ vmlinux:
 # The BPF objects alone, for ARCH (e.g. make ARCH=arm64 bpf).
 bpf: $(BPF_ARCH_OBJS)
 
-$(BUILD)/bpf-$(BPF_ARCH)/%.bpf.o: bpf/%.bpf.c bpf/*.h
+$(BPF_DIR)/parts/%.o: bpf/%.bpf.c $(BPF_HDRS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h
-	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.full
-	# gen object drops the DWARF we do not need: 2.3 MB -> ~200 KB skeleton
-	$(BPFTOOL) gen object $@ $@.full && rm -f $@.full
+# gen object links the parts and drops the DWARF we do not need
+# (2.3 MB -> ~200 KB skeleton).
+.DELETE_ON_ERROR:
+.SECONDEXPANSION:
+$(BPF_DIR)/%.bpf.o: $$(call bpf_parts,$$*)
+	$(BPFTOOL) gen object $@ $^
 
-$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+$(BUILD)/%.skel.h: $(BPF_DIR)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/%.o: %.c $(SKELS) $(HEADERS)

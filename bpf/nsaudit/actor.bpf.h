@@ -15,7 +15,7 @@
 #define NSAUDIT_ACTOR_BPF_H
 
 /* Set by the loader before load (random): exe keys are no kernel addresses. */
-const volatile __u64 exe_key_salt = 1;
+extern const volatile __u64 exe_key_salt;
 
 /*
  * One exec's identity: its mm->exe_file, which fork shares and the next

@@ -35,12 +35,12 @@
  * interval, at most burst tokens banked. Defaults for the 1 MiB reserve
  * ring: half of it free for all; past that, 256 records/s (burst 256) per
  * thread group and 1024/s (burst 1024) per uid. */
-const volatile __u64 rare_budget_bytes = 1 << 19;
-const volatile __u64 main_budget_bytes = 2 << 20;
-const volatile __u64 tgid_interval_ns = 1000000000ULL / 256;
-const volatile __u64 tgid_burst_ns = 1000000000ULL;
-const volatile __u64 uid_interval_ns = 1000000000ULL / 1024;
-const volatile __u64 uid_burst_ns = 1000000000ULL;
+extern const volatile __u64 rare_budget_bytes;
+extern const volatile __u64 main_budget_bytes;
+extern const volatile __u64 tgid_interval_ns;
+extern const volatile __u64 tgid_burst_ns;
+extern const volatile __u64 uid_interval_ns;
+extern const volatile __u64 uid_burst_ns;
 
 /* Who a record is of: the current task (comm NULL: read it) or the actor a
  * held record names (a flush from another task's context). */
@@ -51,30 +51,33 @@ struct actor {
 	const char *comm;
 };
 
-struct {
+struct actor_lost_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8192);
 	__type(key, struct nsaudit_actor_lost_key);
 	__type(value, struct nsaudit_actor_lost_val);
-} actor_lost SEC(".maps");
+};
+extern struct actor_lost_map actor_lost SEC(".maps");
 
 /* The epoch new counts go under (user space flips it, see nsaudit.h). */
-struct {
+struct lost_epoch_map {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u32);
-} lost_epoch SEC(".maps");
+};
+extern struct lost_epoch_map lost_epoch SEC(".maps");
 
 /* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid. LRU: an actor
  * that went quiet long ago is forgotten (and gets its burst back, which a
  * quiet actor has anyway). */
-struct {
+struct actor_budget_map {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 8192);
 	__type(key, __u64);
 	__type(value, __u64);
-} actor_budget SEC(".maps");
+};
+extern struct actor_budget_map actor_budget SEC(".maps");
 
 static __always_inline void actor_current(struct actor *a, __u32 op)
 {

@@ -18,41 +18,44 @@
  * actor and reason (calls, not records: a coalesced record that is lost
  * counts its repeat).
  *
- * Included once, by nsaudit.bpf.c.
+ * Included by every part of the tracer's object; what it declares
+ * extern is defined once, in nsaudit.bpf.c.
  */
 #ifndef NSAUDIT_EMIT_BPF_H
 #define NSAUDIT_EMIT_BPF_H
 
 /* Set by the loader before load (.rodata). */
-const volatile __u32 filter_tgid = 0;	     /* 0: every process */
-const volatile __u32 op_mask = 0xffffffff;   /* 1 << enum nsaudit_op */
-const volatile __u32 type_mask = 0xffffffff; /* 1 << enum nsaudit_ns_type */
-const volatile __u64 wakeup_bytes = 1 << 20; /* force a wakeup past this */
-const volatile __u64 rare_wakeup_bytes = 1 << 18;
-const volatile __u32 self_tgid = 0;	    /* the loader: never trace it */
-const volatile bool have_nsfd = false;	    /* patched kernel: nsfd() fds exist */
-const volatile bool coalesce = true;	    /* --no-coalesce clears it */
-const volatile bool pidfd_ioctl_tp = false; /* tp_btf/nsfd records pidfd ioctls */
+extern const volatile __u32 filter_tgid;	     /* 0: every process */
+extern const volatile __u32 op_mask;   /* 1 << enum nsaudit_op */
+extern const volatile __u32 type_mask; /* 1 << enum nsaudit_ns_type */
+extern const volatile __u64 wakeup_bytes; /* force a wakeup past this */
+extern const volatile __u64 rare_wakeup_bytes;
+extern const volatile __u32 self_tgid;	    /* the loader: never trace it */
+extern const volatile bool have_nsfd;	    /* patched kernel: nsfd() fds exist */
+extern const volatile bool coalesce;	    /* --no-coalesce clears it */
+extern const volatile bool pidfd_ioctl_tp; /* tp_btf/nsfd records pidfd ioctls */
 
 /* Calls the rings could not take, in total and per enum nsaudit_lost_reason;
  * read by user space, reported as "lost" records. */
-__u64 lost_events = 0;
-__u64 lost_reason[NSAUDIT_LOST_MAX] = {};
+extern __u64 lost_events;
+extern __u64 lost_reason[NSAUDIT_LOST_MAX];
 /* Numbers every record, so a recorder restarted on the pinned ring can tell
  * which records its crashed predecessor already wrote. */
-__u64 next_kseq = 0;
+extern __u64 next_kseq;
 
-struct {
+struct events_map {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20); /* resized by the loader (--ring-size) */
-} events SEC(".maps");
+};
+extern struct events_map events SEC(".maps");
 
-struct {
+struct rare_map {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	/* the reserve: rare records only; room for ~1,500 whole records,
 	 * half of it shared by budget (issue 32) */
 	__uint(max_entries, 1 << 20);
-} rare SEC(".maps");
+};
+extern struct rare_map rare SEC(".maps");
 
 #include "actor_budget.bpf.h"
 
@@ -140,12 +143,13 @@ _Static_assert(NSAUDIT_EVENT_SHORT % 8 == 0, "a short record is whole 64-bit wor
 
 #include "actor.bpf.h"
 
-struct {
+struct tstate_map {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct tstate);
-} tstate SEC(".maps");
+};
+extern struct tstate_map tstate SEC(".maps");
 
 /* A record's path (open), whole words: compared and copied as such. */
 struct path_buf {
@@ -157,20 +161,22 @@ struct path_buf {
  * storage, made only for threads that repeat opens of nsfs files, so that
  * every other thread's tstate stays short.
  */
-struct {
+struct held_path_map {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct path_buf);
-} held_path SEC(".maps");
+};
+extern struct held_path_map held_path SEC(".maps");
 
 /* Where a call's path is read (too big for the stack next to its key). */
-struct {
+struct path_scratch_map {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct path_buf);
-} path_scratch SEC(".maps");
+};
+extern struct path_scratch_map path_scratch SEC(".maps");
 
 static __always_inline bool op_wanted(__u32 op)
 {
@@ -227,36 +233,7 @@ struct ev_short {
 
 /* The actor: what every record carries about who did it. A global
  * subprogram: verified once per program, not at each of its call sites. */
-__noinline int fill_actor(struct ev_short *head)
-{
-	struct nsaudit_event *e = (void *)head;
-
-	struct task_struct *task = bpf_get_current_task_btf();
-	__u64 id = bpf_get_current_pid_tgid();
-	__u64 ugid = bpf_get_current_uid_gid();
-	struct file *exe;
-
-	if (!head)
-		return 0;
-	e->pid = id >> 32;
-	e->tid = (__u32)id;
-	e->uid = (__u32)ugid;
-	/* direct BTF loads: no helper call per pointer */
-	e->euid = task->cred->euid.val;
-	e->ppid = task->real_parent->tgid;
-	e->auid = task_loginuid(task);
-	e->cgroup_id = bpf_get_current_cgroup_id();
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	exe = task->mm->exe_file; /* NULL for kernel threads: loads give 0 */
-	e->exe_ino = exe->f_inode->i_ino;
-	e->exe_dev = exe->f_inode->i_sb->s_dev;
-	/* the verifier lets no arithmetic touch a pointer: through memory,
-	 * it comes back a plain number (privileged programs may store one) */
-	*(volatile __u64 *)&e->exe_key = (__u64)exe;
-	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
-	actor_namespaces(e, task);
-	return 0;
-}
+int fill_actor(struct ev_short *head);
 
 /*
  * Wake the reader only when this record makes the ring cross the fill
@@ -358,16 +335,7 @@ static __always_inline void held_send(struct tstate *ts, struct path_buf *hp)
  * time) short. 6.1's rules for them: scalar return, pointer arguments are
  * memory of the pointee's size that may be NULL (checked first thing).
  */
-__noinline int held_flush(struct tstate *ts, struct path_buf *hp)
-{
-	if (!ts)
-		return 0;
-	if (__sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_FLUSHER) != HELD_IDLE)
-		return 0;
-	held_send(ts, hp);
-	__sync_val_compare_and_swap(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
-	return 0;
-}
+int held_flush(struct tstate *ts, struct path_buf *hp);
 
 /* Send a task's held record (its path, if any, from held_path). */
 static __always_inline void held_flush_task(struct task_struct *task)
@@ -552,41 +520,8 @@ static __always_inline void rec_direct(const struct ev_key *k, __u32 refs,
  * holds the slot right now, it is sent at once. hp: the thread's
  * held_path, needed when the held record or this one has a path.
  */
-__noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
-			  const struct path_buf *path, struct path_buf *hp)
-{
-	__u64 st;
-
-	if (!k)
-		return 0;
-	if (!coalesce || !ts || (path && !hp))
-		goto direct;	/* (no held_path: storage failed, rare enough to
-				 * accept that the held record goes after it) */
-	st = __sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_OWNER);
-	if (st == HELD_IDLE) {
-		if (key_equal(HELD(ts), k) && ts->held_has_path == (path != NULL) &&
-		    (!path || path_equal(hp, path))) {
-			held_repeat(ts);
-			__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
-			return 0;
-		}
-		/* a change: the held record goes, this one takes its place */
-		held_send(ts, hp);
-	} else if (st != HELD_EMPTY || __sync_val_compare_and_swap(&ts->held_state, HELD_EMPTY,
-								   HELD_OWNER) != HELD_EMPTY) {
-		goto direct; /* the reader's flush is at it */
-	}
-	short_fill(HELD(ts), k, bpf_ktime_get_boot_ns(), refs, 0, &ts->p);
-	ts->held_has_path = path != NULL;
-	if (path && hp)
-		copy_words(hp, path, NSAUDIT_PATH_LEN);
-	ts->held_jiffies = bpf_jiffies64();
-	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
-	return 0;
-direct:
-	rec_direct(k, refs, path, ts ? &ts->p : NULL);
-	return 0;
-}
+int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
+			  const struct path_buf *path, struct path_buf *hp);
 
 /* A short record of the current thread's own syscall (see commit_rec). */
 static __always_inline void commit_key(struct tstate *ts, const struct ev_key *k, __u32 refs)

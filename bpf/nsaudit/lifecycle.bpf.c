@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lifecycle.bpf.c - a process's life as the other programs need it: the
+ * path behind each executable (exec); at fork, a clone's new namespaces
+ * and the child's birth slot; its held record sent before it goes (exit);
+ * the reader's flush of held records; the start-up snapshot of who is
+ * where; and (patched kernel) a namespace freed.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "nsaudit.h"
+#include "nsaudit_core.bpf.h"
+#include "emit.bpf.h"
+#include "nscache.bpf.h"
+#include "nsfile.bpf.h"
+
+/* ---- exec: the path behind each executable's identity ----------------- */
+
+/*
+ * Records carry only the identity of the actor's executable (a few loads);
+ * user space turns it into a path through this map. Reading /proc/PID/exe
+ * when the record is read would fail for the short-lived (ip netns add has
+ * exited by then) and name the wrong program once the process has exec'd
+ * (unshare CMD). LRU: a busy machine's executables, not its exec count.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);			/* a record's exe_key */
+	__type(value, struct nsaudit_exe_hist);
+} exe_paths SEC(".maps");
+
+#include "exe_path.bpf.h"
+
+/*
+ * Every exec, always (not only when a record is wanted): the process may
+ * make its namespace calls long after. Keyed by the exec (exe_key), not by
+ * the file: a busybox binary run as sh, sleep and nsenter has one inode and
+ * three paths, and a record must name its own process's.
+ */
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct nsaudit_exe_hist *old;
+	struct nsaudit_exe_info *v;
+	struct exe_walk_buf *w;
+	struct ns_common *mnt;
+	__u32 zero = 0;
+	__u64 k;
+
+	k = exe_key_of((__u64)BPF_CORE_READ(p, mm, exe_file));
+	w = bpf_map_lookup_elem(&exe_walk, &zero);
+	if (!k || !w)
+		return 0;
+	/* the exec this key named until now stays, as the previous one */
+	old = bpf_map_lookup_elem(&exe_paths, &k);
+	if (old)
+		bpf_probe_read_kernel(&w->hist.prev, sizeof(w->hist.prev), &old->cur);
+	else
+		__builtin_memset(&w->hist.prev, 0, sizeof(w->hist.prev));
+	v = &w->hist.cur;
+	v->ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
+	v->exec_ns = bpf_ktime_get_boot_ns();
+	v->mntns = 0;
+	v->mntns_id = 0;
+	v->path[0] = '\0';
+	/* interp: the file finally run (a script's interpreter, not the script) */
+	bpf_probe_read_kernel_str(v->path, sizeof(v->path), BPF_CORE_READ(bprm, interp));
+	/* relative names, fexecve's /dev/fd/N and busybox's /proc/self/exe
+	 * say nothing: the file's own path, from its dentries (else none:
+	 * the entry is written anyway, an older one for the key is stale) */
+	if ((v->path[0] != '/' || word8(v->path) == word8("/dev/fd/") ||
+	     (word8(v->path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL)) &&
+	    !exe_path_walk(BPF_CORE_READ(bprm, file), v->path))
+		v->path[0] = '\0';
+	/* the path is relative to the exec'ing thread's mount namespace */
+	mnt = task_ns(p, NSAUDIT_NS_MNT);
+	if (mnt)
+		ns_ident(mnt, &v->mntns, &v->mntns_id);
+	bpf_map_update_elem(&exe_paths, &k, &w->hist, BPF_ANY);
+	return 0;
+}
+
+/* ---- clone/clone3/fork with CLONE_NEW*: the child has other namespaces -- */
+
+/*
+ * One type of a clone: a record if the child has another namespace of it.
+ * A global subprogram (verified once); the tasks come as plain numbers,
+ * since 6.1 takes no struct task_struct pointer into one.
+ */
+__noinline int fork_type(__u64 parent_addr, __u64 child_addr, int t)
+{
+	struct task_struct *parent = (void *)parent_addr, *child = (void *)child_addr;
+	struct ns_common *old_ns, *new_ns;
+	struct nsaudit_event *e;
+
+	if (t < 0 || t >= NSAUDIT_NS_MAX)
+		return 0;
+	old_ns = task_ns(parent, t);
+	new_ns = task_ns(child, t);
+	if (old_ns == new_ns || !new_ns)
+		return 0;
+	e = event_ns(NSAUDIT_OP_CLONE, NSAUDIT_PROBE_RAW_TP_FORK, t, new_ns, NSAUDIT_EVENT_SHORT,
+		     true);
+	if (!e)
+		return 0;	/* counted in lost_reason */
+	e->target_pid = BPF_CORE_READ(child, tgid);
+	event_set_old(e, old_ns);
+	if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
+		e->flags |= NSAUDIT_F_FOR_CHILDREN;
+	event_submit(e);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
+{
+	int t;
+
+	/* the common case, no new namespace: same nsproxy, same user ns */
+	if (BPF_CORE_READ(parent, nsproxy) == BPF_CORE_READ(child, nsproxy) &&
+	    BPF_CORE_READ(parent, cred, user_ns) == BPF_CORE_READ(child, cred, user_ns))
+		return 0;
+	for (t = 0; t < NSAUDIT_NS_MAX; t++)
+		fork_type((__u64)parent, (__u64)child, t);
+	return 0;
+}
+
+/*
+ * A child's birth_ns slot, for setns' exit hook (the child's typed task
+ * pointer of tp_btf: the raw_tp above has plain numbers).
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(tp_fork_birth, struct task_struct *parent, struct task_struct *child)
+{
+	struct task_nsset set;
+	struct birth_ns *b;
+	__u32 tid;
+
+	if (!setns_exit_only)
+		return 0;
+	tid = child->pid;
+	if (filter_tgid && child->tgid != filter_tgid)
+		return 0;
+	b = birth_slot(tid);
+	if (!b)
+		return 0;
+	*(volatile __u64 *)&b->start = 0;
+	b->tid = tid;
+	task_nsset_btf(&set, child);
+	nsset_idents_as(&set, b->inum, b->id, true);
+	*(volatile __u64 *)&b->start = child->start_boottime;
+	return 0;
+}
+
+/* A thread's held (coalesced) record goes out before the thread does. */
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(tp_exit_flush, struct task_struct *p)
+{
+	held_flush_current();
+	return 0;
+}
+
+/*
+ * The reader's timer: one pass over every thread sends the held records of
+ * threads that went quiet (a coalesced record must not wait for the next
+ * call of its thread). Run by bpf_iter_create() + read() every few polls.
+ */
+SEC("iter/task")
+int flush_held(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+
+	if (!task)
+		return 0;
+	held_flush_task(task);
+	return 0;
+}
+
+/* The last reference went: the namespace itself is freed (patched kernel:
+ * namespace:ns_free(nstype, ns), loaded where events/namespace/ exists). */
+SEC("tp_btf/ns_free")
+int BPF_PROG(tp_ns_free, unsigned int nstype, struct ns_common *ns)
+{
+	struct nsaudit_event *e;
+
+	e = event_ns(NSAUDIT_OP_NS_FREE, NSAUDIT_PROBE_TP_NS_FREE, clone_flag_to_type(nstype),
+		     ns, NSAUDIT_EVENT_SHORT, true);
+	if (!e)
+		return 0;
+	e->arg = nstype;
+	e->ns_refs = 0;	/* it is going: the count says nothing */
+	event_submit(e);
+	return 0;
+}
+
+/* ---- startup snapshot: who is where before we started ------------------ */
+
+SEC("iter/task")
+int snapshot_tasks(struct bpf_iter__task *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct task_struct *task = ctx->task;
+	struct nsaudit_task_snap s = {};
+	int t;
+
+	if (!task)
+		return 0;
+	cache_fill_task(task);
+	/*
+	 * One line per process, and one per thread that is in other namespaces
+	 * than its leader (a thread's setns or unshare changes only its own):
+	 * their mount namespaces and pins must be known too.
+	 */
+	if (task->pid != task->tgid &&
+	    BPF_CORE_READ(task, nsproxy) == BPF_CORE_READ(task, group_leader, nsproxy))
+		return 0;
+	s.pid = task->tgid;
+	s.tid = task->pid;
+	s.ppid = BPF_CORE_READ(task, real_parent, tgid);
+	s.uid = BPF_CORE_READ(task, cred, uid.val);
+	s.start_boot_ns = BPF_CORE_READ(task, start_boottime);
+	bpf_probe_read_kernel_str(s.comm, sizeof(s.comm), task->comm);
+	s.exe_key = exe_key_of((__u64)BPF_CORE_READ(task, mm, exe_file));
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *ns = task_ns(task, t);
+		__u64 id;
+
+		if (ns)
+			ns_ident(ns, &s.inum[t], &id);
+	}
+	bpf_seq_write(seq, &s, sizeof(s));
+	return 0;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nsaudit.bpf.c - the tracer's BPF object: the maps and globals its parts
+ * share, defined once (emit.bpf.h, nscache.bpf.h and nsfile.bpf.h declare
+ * them), and the global subprograms of emit.bpf.h. The Makefile links this
+ * file first: libbpf 1.1's static linker misplaces an extern map whose
+ * definition comes in a later object. A map only one part uses is defined
+ * in that part. The parts, one concern each, are linked into one object
+ * and one skeleton (bpftool gen object):
+ *
+ *   setns.bpf.c          setns: the namespace entered and the one left;
+ *                        the patched kernel's namespace:ns_change
+ *   unshare_clone.bpf.c  unshare; clone/clone3 with CLONE_NEW* that failed
+ *   pins_fd.bpf.c        pins by fd: open, NS_GET_* and pidfd ioctls,
+ *                        pidfd_getfd, open_by_handle_at, nsfd
+ *   pins_mount.bpf.c     pins by bind mount: mount, move_mount, umount
+ *   lifecycle.bpf.c      exec; fork (a clone's new namespaces, a child's
+ *                        birth slot); exit; the flush and snapshot
+ *                        iterators; ns_free
+ *
+ * The Makefile links them in that order, which is the skeleton's program
+ * order and so the order "nsaudit: ready (hooks: ...)" names the hooks in.
+ *
+ * Stock-kernel hook set (works under lockdown=integrity, no fentry, no
+ * kprobes): the per-syscall tracepoints of the syscalls that touch
+ * namespaces, and raw_tp/sched_process_fork for clone with CLONE_NEW*.
+ * The per-syscall tracepoints are preferred to raw sys_enter/sys_exit:
+ * those fire on every syscall and tax unrelated work.
+ *
+ * Each observation becomes one struct nsaudit_event per namespace type.
+ * Records are submitted without a wakeup; the consumer polls with a short
+ * timeout and we force a wakeup only when the ring is filling up. Per-event
+ * wakeups cost the traced task more than everything else here together.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "nsaudit.h"
+#include "nsaudit_core.bpf.h"
+#include "emit.bpf.h"
+#include "nscache.bpf.h"
+#include "nsfile.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Declared in emit.bpf.h, which says what each one is for. */
+const volatile __u32 filter_tgid = 0;
+const volatile __u32 op_mask = 0xffffffff;
+const volatile __u32 type_mask = 0xffffffff;
+const volatile __u64 wakeup_bytes = 1 << 20;
+const volatile __u64 rare_wakeup_bytes = 1 << 18;
+const volatile __u32 self_tgid = 0;
+const volatile bool have_nsfd = false;
+const volatile bool coalesce = true;
+const volatile bool pidfd_ioctl_tp = false;
+__u64 lost_events = 0;
+__u64 lost_reason[NSAUDIT_LOST_MAX] = {};
+__u64 next_kseq = 0;
+struct events_map events SEC(".maps");
+struct rare_map rare SEC(".maps");
+struct tstate_map tstate SEC(".maps");
+struct held_path_map held_path SEC(".maps");
+struct path_scratch_map path_scratch SEC(".maps");
+
+/* The actor: what every record carries about who did it. A global
+ * subprogram: verified once per program, not at each of its call sites. */
+__noinline int fill_actor(struct ev_short *head)
+{
+	struct nsaudit_event *e = (void *)head;
+
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u64 ugid = bpf_get_current_uid_gid();
+	struct file *exe;
+
+	if (!head)
+		return 0;
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	e->uid = (__u32)ugid;
+	/* direct BTF loads: no helper call per pointer */
+	e->euid = task->cred->euid.val;
+	e->ppid = task->real_parent->tgid;
+	e->auid = task_loginuid(task);
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	exe = task->mm->exe_file; /* NULL for kernel threads: loads give 0 */
+	e->exe_ino = exe->f_inode->i_ino;
+	e->exe_dev = exe->f_inode->i_sb->s_dev;
+	/* the verifier lets no arithmetic touch a pointer: through memory,
+	 * it comes back a plain number (privileged programs may store one) */
+	*(volatile __u64 *)&e->exe_key = (__u64)exe;
+	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
+	actor_namespaces(e, task);
+	return 0;
+}
+
+/*
+ * Global subprograms (non-static, noinline): the verifier checks each once
+ * per program instead of at every call site, which keeps the load (attach
+ * time) short. 6.1's rules for them: scalar return, pointer arguments are
+ * memory of the pointee's size that may be NULL (checked first thing).
+ */
+__noinline int held_flush(struct tstate *ts, struct path_buf *hp)
+{
+	if (!ts)
+		return 0;
+	if (__sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_FLUSHER) != HELD_IDLE)
+		return 0;
+	held_send(ts, hp);
+	__sync_val_compare_and_swap(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
+	return 0;
+}
+
+/*
+ * A record of the current thread's own syscall, described by its key
+ * (refs: the namespace's reference count, kept from the first call) and,
+ * for an open, its path. If it is identical to the thread's held record
+ * (key and path), that one counts one more call; else the held one is
+ * sent and this one is held. Without coalescing, without a thread state
+ * (ts NULL) or a place for the path (hp NULL), or when the reader's flush
+ * holds the slot right now, it is sent at once. hp: the thread's
+ * held_path, needed when the held record or this one has a path.
+ */
+__noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
+			  const struct path_buf *path, struct path_buf *hp)
+{
+	__u64 st;
+
+	if (!k)
+		return 0;
+	if (!coalesce || !ts || (path && !hp))
+		goto direct;	/* (no held_path: storage failed, rare enough to
+				 * accept that the held record goes after it) */
+	st = __sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_OWNER);
+	if (st == HELD_IDLE) {
+		if (key_equal(HELD(ts), k) && ts->held_has_path == (path != NULL) &&
+		    (!path || path_equal(hp, path))) {
+			held_repeat(ts);
+			__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
+			return 0;
+		}
+		/* a change: the held record goes, this one takes its place */
+		held_send(ts, hp);
+	} else if (st != HELD_EMPTY || __sync_val_compare_and_swap(&ts->held_state, HELD_EMPTY,
+								   HELD_OWNER) != HELD_EMPTY) {
+		goto direct; /* the reader's flush is at it */
+	}
+	short_fill(HELD(ts), k, bpf_ktime_get_boot_ns(), refs, 0, &ts->p);
+	ts->held_has_path = path != NULL;
+	if (path && hp)
+		copy_words(hp, path, NSAUDIT_PATH_LEN);
+	ts->held_jiffies = bpf_jiffies64();
+	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
+	return 0;
+direct:
+	rec_direct(k, refs, path, ts ? &ts->p : NULL);
+	return 0;
+}
+
+/* Declared in nscache.bpf.h, which says what each one is for. */
+const volatile bool setns_exit_only = false;
+struct birth_map birth SEC(".maps");
+
+/* Declared in nsfile.bpf.h, which says what each one is for. */
+struct fd_origins_map fd_origins SEC(".maps");
+
+/* Declared in actor_budget.bpf.h, which says what each one is for. */
+const volatile __u64 rare_budget_bytes = 1 << 19;
+const volatile __u64 main_budget_bytes = 2 << 20;
+const volatile __u64 tgid_interval_ns = 1000000000ULL / 256;
+const volatile __u64 tgid_burst_ns = 1000000000ULL;
+const volatile __u64 uid_interval_ns = 1000000000ULL / 1024;
+const volatile __u64 uid_burst_ns = 1000000000ULL;
+struct actor_lost_map actor_lost SEC(".maps");
+struct lost_epoch_map lost_epoch SEC(".maps");
+struct actor_budget_map actor_budget SEC(".maps");
+
+/* Declared in actor.bpf.h, which says what each one is for. */
+const volatile __u64 exe_key_salt = 1;

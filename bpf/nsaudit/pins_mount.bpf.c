@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pins_mount.bpf.c - pins by bind mount: mount(2) with MS_BIND or MS_MOVE,
+ * move_mount() of the new mount API, and umount2(). The source of a bind is
+ * resolved at entry where the caller names its own namespace; user space
+ * keeps the nsfs mount table and resolves the rest from mountinfo.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "nsaudit.h"
+#include "nsaudit_core.bpf.h"
+#include "emit.bpf.h"
+#include "nsfile.bpf.h"
+
+#include "pins.bpf.h"
+
+/* ---- pins by bind mount ------------------------------------------------ */
+
+#define SRC_LEN 64
+
+static __always_inline bool str_at(const char *b, int off, const char *lit, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (b[(off + i) & (SRC_LEN - 1)] != lit[i])
+			return false;
+	return true;
+}
+
+/* Decimal at b[off], up to a '/' or NUL; -1 if none. *end: after it. */
+static __always_inline long num_at(const char *b, int off, int *end)
+{
+	long v = 0;
+	int i;
+
+	#pragma unroll
+	for (i = 0; i < 10; i++) {
+		char c = b[(off + i) & (SRC_LEN - 1)];
+
+		if (c < '0' || c > '9')
+			break;
+		v = v * 10 + (c - '0');
+	}
+	*end = off + i;
+	return i ? v : -1;
+}
+
+/*
+ * The namespace a bind-mount source names, when the caller names its own:
+ * /proc/self/ns/TYPE, /proc/thread-self/ns/TYPE, /proc/<own pid>/ns/TYPE,
+ * or /proc/self/fd/N of an nsfs fd (the RFC's "mount --bind /proc/self/fd/N").
+ * That is what "ip netns add" does; other sources are resolved by user space
+ * through mountinfo.
+ */
+static __always_inline struct ns_common *mount_source_ns(struct task_struct *task,
+							  const char *b)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct file *file;
+	int off, end;
+	long v;
+
+	if (!str_at(b, 0, "/proc/", 6))
+		return NULL;
+	if (str_at(b, 6, "self/", 5)) {
+		off = 11;
+	} else if (str_at(b, 6, "thread-self/", 12)) {
+		off = 18;
+	} else {
+		v = num_at(b, 6, &end);
+		if (v != tgid || b[end & (SRC_LEN - 1)] != '/')
+			return NULL;
+		off = end + 1;
+	}
+	if (str_at(b, off, "fd/", 3)) {
+		v = num_at(b, off + 3, &end);
+		file = v >= 0 ? task_fd_file(task, v) : NULL;
+		return file && file_is_nsfs(file) ? file_ns(file) : NULL;
+	}
+	if (!str_at(b, off, "ns/", 3))
+		return NULL;
+	off += 3;
+	if (str_at(b, off, "net", 4))
+		return task_ns(task, NSAUDIT_NS_NET);
+	if (str_at(b, off, "uts", 4))
+		return task_ns(task, NSAUDIT_NS_UTS);
+	if (str_at(b, off, "ipc", 4))
+		return task_ns(task, NSAUDIT_NS_IPC);
+	if (str_at(b, off, "mnt", 4))
+		return task_ns(task, NSAUDIT_NS_MNT);
+	if (str_at(b, off, "user", 5))
+		return task_ns(task, NSAUDIT_NS_USER);
+	if (str_at(b, off, "cgroup", 7))
+		return task_ns(task, NSAUDIT_NS_CGROUP);
+	if (str_at(b, off, "pid_for_children", 17))
+		return task_ns(task, NSAUDIT_NS_PID);
+	if (str_at(b, off, "time_for_children", 18))
+		return task_ns(task, NSAUDIT_NS_TIME);
+	return NULL;	/* pid, time: the active ones, left to user space */
+}
+
+/*
+ * mount(2): MS_BIND (a new bind; an nsfs source pins) and MS_MOVE (a
+ * mount moves: a pin there moves with it). MS_BIND|MS_REMOUNT changes the
+ * flags of a mount that exists and pins nothing: not recorded. The source
+ * is resolved at entry while it still means what the caller meant; the
+ * record goes at exit with both paths (captured at entry). Sources this
+ * cannot resolve go to user space with no namespace, which looks the target
+ * up in mountinfo (keyed by the actor's mount namespace, mnt_ns_inum) and
+ * drops binds of ordinary files.
+ */
+SEC("tracepoint/syscalls/sys_enter_mount")
+int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	__u64 flags = ctx->args[3];
+	struct ns_common *ns;
+	char src[SRC_LEN] = {};
+	struct tstate *ts;
+
+	if (!(flags & (MS_BIND | MS_MOVE)) || (flags & MS_REMOUNT) ||
+	    !op_wanted(NSAUDIT_OP_MOUNT))
+		return 0;
+	ts = tstate_get(NSAUDIT_OP_MOUNT);
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_MOUNT;
+	ts->p.probe = NSAUDIT_PROBE_TP_SYSCALLS;
+	ts->p.arg = flags;
+	ts->p.fd = -1;
+	ts->p.args[0] = ctx->args[0];	/* source */
+	ts->p.args[1] = ctx->args[1];	/* target */
+	ts->p.target_inum = 0;
+	ts->p.target_type = NSAUDIT_NS_UNKNOWN;
+	if (flags & MS_MOVE)
+		return 0;
+	/* the exit finds the new mount: the newest, if not this one */
+	ts->p.args[2] = mntns_newest_mark();
+	bpf_probe_read_user_str(src, sizeof(src), (void *)ctx->args[0]);
+	ns = mount_source_ns(task, src);
+	if (ns) {
+		ts->p.target_type = ns_type(ns);
+		ns_ident(ns, &ts->p.target_inum, &ts->p.target_id);
+	}
+	return 0;
+}
+
+/* The caller's mount namespace: the key of user space's mount table. */
+static __always_inline __u32 cur_mnt_ns_inum(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ns_common *ns = task_ns_btf(task, NSAUDIT_NS_MNT);
+
+	return ns ? ns->inum : 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_mount")
+int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
+{
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_MOUNT);
+	struct nsaudit_event *e;
+	struct nsaudit_pin pin;
+	bool found = false;
+
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ctx->ret != 0)
+		return 0;
+	/* a new bind: the mount tree says what it pins, exactly (a recursive
+	 * one where its top mount can be told: new_mount_pin) */
+	if (!(ts->p.arg & MS_MOVE))
+		found = new_mount_pin(ts->p.args[2], ts->p.arg & MS_REC, &pin);
+	if (found && !pin.ns_inum)
+		return 0;	/* an ordinary bind mount: no pin */
+	if (found)
+		ts->p.target_type = pin.ns_type;
+	if (!type_wanted(ts->p.target_type))
+		return 0;
+	e = event_reserve(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS, sizeof(*e), true);
+	if (!e)
+		return 0;
+	e->arg = ts->p.arg;
+	if (ts->p.arg & MS_MOVE)
+		e->flags |= NSAUDIT_F_MOVE;
+	if (found) {
+		event_set_pin(e, &pin);
+	} else if (ts->p.target_inum) {
+		e->ns_type = ts->p.target_type;
+		e->ns_inum = ts->p.target_inum;
+		e->ns_id = ts->p.target_id;
+		e->flags |= NSAUDIT_F_HAS_NS;
+	}
+	e->mnt_ns_inum = cur_mnt_ns_inum();
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[1]);
+	bpf_probe_read_user_str(e->src_path, sizeof(e->src_path), (void *)ts->p.args[0]);
+	event_submit(e);
+	return 0;
+}
+
+#define MOVE_MOUNT_F_EMPTY_PATH 0x04
+
+/*
+ * The new mount API: move_mount(from_dfd, from_path, to_dfd, to_path,
+ * flags), arguments captured at entry. An open_tree(OPEN_TREE_CLONE) copy
+ * of an nsfs file (its mount in an anonymous namespace) attached somewhere
+ * is a new pin; a mount already attached that moves (by fd or by path) is
+ * NSAUDIT_F_MOVE. Moves of other mounts go to user space too (it keeps the
+ * nsfs mount table and drops the rest).
+ */
+SEC("tracepoint/syscalls/sys_enter_move_mount")
+int tp_enter_move_mount(struct trace_event_raw_sys_enter *ctx)
+{
+	struct tstate *ts;
+
+	if (!op_wanted(NSAUDIT_OP_MOUNT))
+		return 0;
+	ts = tstate_get(NSAUDIT_OP_MOUNT);
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_MOUNT;
+	ts->p.fd = ctx->args[0];		/* from_dfd */
+	ts->p.args[0] = ctx->args[1];		/* from_path */
+	ts->p.args[1] = ctx->args[3];		/* to_path */
+	ts->p.arg = ctx->args[4];		/* flags */
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_move_mount")
+int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
+{
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_MOUNT);
+	struct nsaudit_event *e;
+	struct ns_common *ns = NULL;
+	struct file *file = NULL;
+	bool anon = false, by_fd, pinned = false;
+	__u32 type = NSAUDIT_NS_UNKNOWN;
+	struct nsaudit_pin pin;
+
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ctx->ret != 0)
+		return 0;
+	by_fd = ts->p.arg & MOVE_MOUNT_F_EMPTY_PATH;
+	if (by_fd) {
+		file = cur_fd_file(ts->p.fd);
+		if (file && file_is_nsfs(file)) {
+			ns = file_ns(file);
+			type = ns_type(ns);
+			file_mnt_ns(file, &anon);
+			/* the fd's own mount is the one now attached */
+			pinned = pin_note(file_mount(file), &pin);
+		}
+	}
+	if (!type_wanted(type))
+		return 0;
+	e = event_reserve(NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS, sizeof(*e), true);
+	if (!e)
+		return 0;
+	e->ns_type = type;
+	event_set_ns(e, ns);
+	if (pinned)
+		event_set_pin(e, &pin);
+	e->flags |= NSAUDIT_F_NEW_MOUNT_API;
+	if (!(ns && anon))
+		e->flags |= NSAUDIT_F_MOVE;	/* not a fresh clone: it moves */
+	e->fd = by_fd ? ts->p.fd : -1;
+	e->arg = ts->p.arg;
+	e->mnt_ns_inum = cur_mnt_ns_inum();
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[1]);
+	if (!by_fd)
+		bpf_probe_read_user_str(e->src_path, sizeof(e->src_path), (void *)ts->p.args[0]);
+	event_submit(e);
+	return 0;
+}
+
+/*
+ * umount2(target, flags): the pins the call detached are found by mount
+ * identity in the kernel side's pin table (pins.bpf.h), whatever spelling
+ * the target had: one record each. An umount that detached no known pin
+ * goes to user space as before (pins that predate the tracer are known
+ * there only, by path).
+ */
+SEC("tracepoint/syscalls/sys_enter_umount")
+int tp_enter_umount(struct trace_event_raw_sys_enter *ctx)
+{
+	struct tstate *ts;
+
+	if (!op_wanted(NSAUDIT_OP_UMOUNT))
+		return 0;
+	ts = tstate_get(NSAUDIT_OP_UMOUNT);
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_UMOUNT;
+	ts->p.args[0] = ctx->args[0];
+	ts->p.arg = ctx->args[1];
+	/* before it detaches anything: the sweep leaves its pins to its exit */
+	ts->p.args[2] = umount_inflight_enter((__u64)cur_mntns());
+	return 0;
+}
+
+static __always_inline void umount_record(struct tstate *ts, const struct nsaudit_pin *pin)
+{
+	struct nsaudit_event *e;
+
+	if (pin && !type_wanted(pin->ns_type))
+		return;
+	e = event_reserve(NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS, sizeof(*e), true);
+	if (!e)
+		return;
+	e->arg = ts->p.arg;
+	e->mnt_ns_inum = cur_mnt_ns_inum();
+	if (pin)
+		event_set_pin(e, pin);
+	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[0]);
+	event_submit(e);
+}
+
+SEC("tracepoint/syscalls/sys_exit_umount")
+int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
+{
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_UMOUNT);
+	struct nsaudit_pin *pin;
+	struct pins_gone g;
+	bool found = false;
+	__u32 i, claim;
+
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ctx->ret != 0)
+		goto out;
+	umount_path_read((void *)ts->p.args[0]);
+	pins_gone_here(&g);
+	/* another umount in flight here: take only the pin our path names */
+	claim = pins_claimed(&g, !ts->p.args[2] || umount_inflight_count(ts->p.args[2]) <= 1);
+	#pragma unroll
+	for (i = 0; i < PINS_GONE_MAX; i++) {
+		pin = i < g.n && (claim & (1u << i)) ?
+			bpf_map_lookup_elem(&pin_mounts, &g.key[i]) : NULL;
+		if (pin) {
+			umount_record(ts, pin);
+			bpf_map_delete_elem(&pin_mounts, &g.key[i]);
+			bpf_map_delete_elem(&pin_names, &g.key[i]);
+			found = true;
+		}
+	}
+	if (!found)
+		umount_record(ts, NULL);
+out:
+	/* only now: the pins it detached are out of pin_mounts */
+	umount_inflight_exit(ts->p.args[2]);
+	return 0;
+}

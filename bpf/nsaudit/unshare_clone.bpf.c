@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unshare_clone.bpf.c - namespaces created: unshare(), and clone/clone3
+ * with CLONE_NEW* that failed (a clone that succeeds is seen at
+ * sched_process_fork: lifecycle.bpf.c).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "nsaudit.h"
+#include "nsaudit_core.bpf.h"
+#include "emit.bpf.h"
+#include "nscache.bpf.h"
+
+SEC("tracepoint/syscalls/sys_enter_unshare")
+int tp_enter_unshare(struct trace_event_raw_sys_enter *ctx)
+{
+	__u64 flags = ctx->args[0];
+	__u32 mask = clone_flags_to_mask(flags);
+	struct tstate *ts;
+
+	if (!mask || !op_wanted(NSAUDIT_OP_UNSHARE))
+		return 0;
+	ts = tstate_get(NSAUDIT_OP_UNSHARE);
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_UNSHARE;
+	ts->p.probe = NSAUDIT_PROBE_TP_SYSCALLS;
+	ts->p.nsmask = mask;
+	ts->p.arg = flags;
+	ts->p.fd = -1;
+	ts->p.via = NSAUDIT_VIA_NONE;
+	pending_save_old(ts);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_unshare")
+int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct tstate *ts = bpf_task_storage_get(&tstate, task, 0, 0);
+	struct task_nsset set;
+
+	if (!ts || ts->p.op != NSAUDIT_OP_UNSHARE) {
+		/* not recorded (not wanted, or no CLONE_NEW* flag): setns'
+		 * exit hook still needs the cache to be the truth, and the
+		 * thread's birth_ns no longer is (made if need be: counted
+		 * as lost if it cannot be) */
+		if (setns_exit_only && ctx->ret == 0) {
+			if (!ts)
+				ts = tstate_get(NSAUDIT_OP_UNSHARE);
+			if (!ts) {
+				birth_forget();
+				return 0;
+			}
+			task_nsset_btf(&set, task);
+			cache_refill(ts, &set);
+		}
+		return 0;
+	}
+	emit_switch(ts, ctx->ret);
+	ts->p.op = NSAUDIT_OP_NONE;
+	return 0;
+}
+
+/* ---- clone/clone3 with CLONE_NEW* that failed ---------------------------
+ *
+ * A clone that succeeds is seen at sched_process_fork (below); one that
+ * fails (EPERM, EINVAL, ENOSPC from user.max_*_namespaces) never gets
+ * there. The flags are taken at entry (clone: the first argument on every
+ * architecture; clone3: the first word of struct clone_args); the exit
+ * reports failures only, one record per requested type.
+ */
+static __always_inline void clone_enter(__u64 flags)
+{
+	__u32 mask = clone_flags_to_mask(flags);
+	struct tstate *ts;
+
+	if (!mask || !op_wanted(NSAUDIT_OP_CLONE))
+		return;
+	ts = tstate_get(NSAUDIT_OP_CLONE);
+	if (!ts)
+		return;
+	ts->p.op = NSAUDIT_OP_CLONE;
+	ts->p.probe = NSAUDIT_PROBE_TP_SYSCALLS;
+	ts->p.nsmask = mask;
+	ts->p.arg = flags;
+	ts->p.fd = -1;
+	ts->p.via = NSAUDIT_VIA_NONE;
+}
+
+/* One failure record per requested type (a global subprogram: verified once). */
+__noinline int clone_failed(struct tstate *ts, long ret)
+{
+	struct ev_key k;
+	int t;
+
+	if (!ts)
+		return 0;
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		if (!(ts->p.nsmask & (1u << t)) || !(type_mask & (1u << t)))
+			continue;
+		key_init(&k, NSAUDIT_OP_CLONE, NSAUDIT_PROBE_TP_SYSCALLS);
+		k.ns_type = t;
+		k.result = ret;
+		k.arg = ts->p.arg;
+		if (t == NSAUDIT_NS_PID || t == NSAUDIT_NS_TIME)
+			k.flags |= NSAUDIT_F_FOR_CHILDREN;
+		commit_key(ts, &k, 0);
+	}
+	return 0;
+}
+
+static __always_inline void clone_exit(long ret)
+{
+	struct tstate *ts;
+
+	if (ret == 0)		/* the child */
+		return;
+	ts = tstate_pending(NSAUDIT_OP_CLONE);
+	if (!ts)
+		return;
+	ts->p.op = NSAUDIT_OP_NONE;
+	if (ret < 0)		/* the parent: sched_process_fork reported it */
+		clone_failed(ts, ret);
+}
+
+SEC("tracepoint/syscalls/sys_enter_clone")
+int tp_enter_clone(struct trace_event_raw_sys_enter *ctx)
+{
+	clone_enter(ctx->args[0]);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_clone")
+int tp_exit_clone(struct trace_event_raw_sys_exit *ctx)
+{
+	clone_exit(ctx->ret);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_clone3")
+int tp_enter_clone3(struct trace_event_raw_sys_enter *ctx)
+{
+	__u64 flags = 0;
+
+	bpf_probe_read_user(&flags, sizeof(flags), (void *)ctx->args[0]);
+	clone_enter(flags);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_clone3")
+int tp_exit_clone3(struct trace_event_raw_sys_exit *ctx)
+{
+	clone_exit(ctx->ret);
+	return 0;
+}
