@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * tracer_drain.c - a record's way from the BPF rings to the consumer: read
+ * a batch from both rings, put it in kernel order, skip what a crashed
+ * predecessor already wrote, enrich it and hand it on (on_event,
+ * on_commit). Losses become records in tracer_loss.c.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "clock.h"
+#include "names/enrich.h"
+#include "names/nsnames.h"
+#include "nstype.h"
+#include "output/record_fmt.h"
+#include "tracer_impl.h"
+#include "actor_lost.h"
+#include "attribution.h"
+#include "kernel/bpf_log.h"
+#include "kernel/kfeatures.h"
+#include "pin_sweep.h"
+#include "prog_misses.h"
+#include "ringbuf_reader.h"
+#include "rules/rules.h"
+#include "names/runtime_state.h"
+
+static bool already_written(struct tracer *t, uint64_t kseq)
+{
+	size_t i;
+
+	for (i = 0; i < t->nresume; i++) {
+		if (t->resume_kseq[i] == kseq) {
+			t->resume_kseq[i] = t->resume_kseq[--t->nresume];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The container the record is about (nsnames.h), into its extra fields. */
+void record_container(struct tracer *t, const struct nsaudit_event *e,
+			     struct event_extra *x)
+{
+	const struct container_info *ci = nsnames_container(t->names);
+
+	if (ci) {
+		x->container = ci->id;
+		x->container_name = ci->name[0] ? ci->name : NULL;
+		attribution_pod(ci, x);
+	}
+	attribution_target(t->names, e, x);
+	attribution_actor(t->names, e, x);
+}
+
+/*
+ * --container: the record is about that container (by id, a 12+ character
+ * prefix of it, or podman's name), or names one of its namespaces by the
+ * cgroup-derived container:ID (docker, containerd, ...).
+ */
+bool container_wanted(struct tracer *t, const struct event_extra *x)
+{
+	const char *want = t->o.container;
+	size_t n = strlen(want);
+	char tag[CONTAINER_NAME_LEN + 16];
+
+	if (x->container && (!strcmp(x->container, want) ||
+			     (n >= 12 && !strncmp(x->container, want, n))))
+		return true;
+	if (x->container_name && !strcmp(x->container_name, want))
+		return true;
+	snprintf(tag, sizeof(tag), "container:%s", want);
+	n = strlen(tag);
+	if ((x->ns_name && !strncmp(x->ns_name, tag, n) && (!x->ns_name[n] || n >= 22)) ||
+	    (x->old_name && !strncmp(x->old_name, tag, n) && (!x->old_name[n] || n >= 22)))
+		return true;
+	/* a podman name given for a record that knows the id only */
+	if (x->container) {
+		const struct container_info *ci = nsnames_find_container(t->names, want);
+
+		return ci && !strcmp(ci->id, x->container);
+	}
+	return false;
+}
+
+/* Take the next record of a ring into the batch: 1, or 0 when it has none. */
+static int batch_take(struct tracer *t, struct ringbuf_reader *r)
+{
+	struct batch_rec *b;
+	const void *data;
+	uint32_t len;
+
+	do {
+		if (!ringbuf_reader_next(r, &data, &len))
+			return 0;
+	} while (len < NSAUDIT_EVENT_SHORT);	/* not one of ours: skipped */
+	b = &t->recs[t->nrecs++];
+	memcpy(&b->kseq, (const char *)data + offsetof(struct nsaudit_event, kseq),
+	       sizeof(b->kseq));
+	b->data = data;
+	b->len = len > sizeof(struct nsaudit_event) ? sizeof(struct nsaudit_event) : len;
+	return 1;
+}
+
+static int by_kseq(const void *a, const void *b)
+{
+	const struct batch_rec *x = a, *y = b;
+
+	return x->kseq < y->kseq ? -1 : x->kseq > y->kseq;
+}
+
+/* One ring read by one CPU is mostly in kseq order already: sorting it
+ * again was ~1 % of a flooded recorder's CPU. */
+static bool batch_in_order(const struct tracer *t)
+{
+	size_t i;
+
+	for (i = 1; i < t->nrecs; i++)
+		if (t->recs[i - 1].kseq > t->recs[i].kseq)
+			return false;
+	return true;
+}
+
+static int process_event(struct tracer *t, const void *data, size_t len);
+
+/*
+ * A restarted recorder skips what its predecessor wrote (kseqs from the
+ * log). Those records are the ones it had not released: once both rings
+ * are released past where their producers were at the restart, none can
+ * come again and the per-record search ends.
+ */
+static void resume_check(struct tracer *t)
+{
+	if (t->nresume && ringbuf_reader_released(&t->rb) >= t->resume_end &&
+	    ringbuf_reader_released(&t->rb_rare) >= t->resume_end_rare)
+		t->nresume = 0;
+}
+
+/*
+ * Read both rings in place, at most TRACER_BATCH_MAX records a batch: the
+ * reserve ring first (it is small and must never wait behind a flood),
+ * then the main ring; hand them on in kernel order (kseq), have them
+ * written (on_commit), and only then give the rings their space back. A
+ * recorder killed at any point leaves every record it has not written in
+ * the pinned rings; the few it wrote and had not released yet (one batch)
+ * are among the kseqs its successor skips (the log keeps the last
+ * AUDIT_RESUME_MAX, cmd_record.c checks the batch fits).
+ */
+/* a pass that found fewer records than this pauses before the next */
+#define TRACER_PASS_MIN 1024
+
+#define TRACER_PASS_PAUSE_NS 1000000
+
+size_t drain(struct tracer *t)
+{
+	size_t i, total = 0;
+
+	while (!t->cb_err) {
+		t->nrecs = 0;
+		while (t->nrecs < TRACER_BATCH_MAX && batch_take(t, &t->rb_rare))
+			;
+		while (t->nrecs < TRACER_BATCH_MAX && batch_take(t, &t->rb))
+			;
+		if (!t->nrecs)
+			break;
+		if (!batch_in_order(t))
+			qsort(t->recs, t->nrecs, sizeof(*t->recs), by_kseq);
+		for (i = 0; i < t->nrecs; i++)
+			process_event(t, t->recs[i].data, t->recs[i].len);
+		if (!t->cb_err && t->cb.on_commit && t->cb.on_commit(t->ctx) < 0)
+			t->cb_err = -ECANCELED;
+		/* not written: the records stay in the rings (a successor on
+		 * the pinned rings writes them) */
+		if (t->cb_err)
+			break;
+		ringbuf_reader_release(&t->rb_rare);
+		ringbuf_reader_release(&t->rb);
+		resume_check(t);
+		total += t->nrecs;
+		if (t->nrecs < TRACER_BATCH_MAX)
+			break;
+	}
+	t->nrecs = 0;
+	return total;
+}
+
+/* Wait for a wakeup of either ring (forced past a fill threshold) or the
+ * timeout; the records are read by drain(), not here. */
+static int wait_rings(struct tracer *t, int ms)
+{
+	struct epoll_event ev[2];
+	int n = epoll_wait(t->epoll_fd, ev, 2, ms);
+
+	return n < 0 ? -errno : n;
+}
+
+/*
+ * An alert (loader/rules/) as a record of its own, right after the one it
+ * is about (about: NULL for one found by time, a pin left behind).
+ */
+static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudit_event *about)
+{
+	struct tracer *t = ctx;
+	struct nsaudit_event e;
+	struct event_extra x = { 0 };
+	struct timespec ts;
+
+	if (t->cb_err)
+		return -1;
+	if (about) {
+		e = *about;
+	} else {
+		memset(&e, 0, sizeof(e));
+		clock_gettime(CLOCK_BOOTTIME, &ts);
+		e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		e.ns_type = NSAUDIT_NS_UNKNOWN;
+		e.fd = -1;
+		e.probe = NSAUDIT_PROBE_USER;
+	}
+	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
+	x.alert = a;
+	x.exe = a->exe;
+	x.seq = ++t->seq;
+	t->stats.records++;
+	t->stats.alerts++;
+	if (t->cb.on_event(t->ctx, &e, &x) < 0) {
+		t->cb_err = -ECANCELED;
+		return -1;
+	}
+	return 0;
+}
+
+static int process_event(struct tracer *t, const void *data, size_t len)
+{
+	struct nsaudit_event e;
+	struct event_extra x = { 0 };
+
+	if (t->cb_err || len < NSAUDIT_EVENT_SHORT)
+		return 0;
+	/* three lengths: short, with path, whole (with src_path) */
+	memset(&e, 0, sizeof(e));
+	memcpy(&e, data, len < sizeof(e) ? len : sizeof(e));
+	e.comm[sizeof(e.comm) - 1] = '\0';
+	e.path[sizeof(e.path) - 1] = '\0';
+	e.src_path[sizeof(e.src_path) - 1] = '\0';
+	if (t->nresume && already_written(t, e.kseq))
+		return 0;
+	if (t->o.comm[0] && strncmp(e.comm, t->o.comm, sizeof(e.comm)))
+		return 0;
+	if (!enrich_complete(t->en, &e)) {
+		t->stats.dropped++;
+		return 0;
+	}
+	/* mount(2) learns its type only here */
+	if (e.ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e.ns_type)))
+		return 0;
+	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
+	x.exe = enrich_exe(t->en, &e, &x.exe_mntns, &x.exe_mntns_id);
+	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
+	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
+	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
+	record_container(t, &e, &x);
+	if (t->o.container[0] && !container_wanted(t, &x))
+		return 0;
+	x.seq = ++t->seq;
+	t->stats.records++;
+	if (t->cb.on_event(t->ctx, &e, &x) < 0)
+		t->cb_err = -ECANCELED;
+	else if (t->o.rules)
+		rules_eval(t->o.rules, &e, &x, t->cb.written_seq ? t->cb.written_seq(t->ctx) : x.seq,
+			   emit_alert, t);
+	return 0;
+}
+
+/*
+ * Coalesced records held by threads that went quiet: one pass of the
+ * flush_held iterator sends them (every few polls, and when stopping).
+ */
+static void flush_held(struct tracer *t)
+{
+	char buf[64];
+	int fd;
+
+	if (t->flush_link_fd < 0)
+		return;
+	fd = bpf_iter_create(t->flush_link_fd);
+	if (fd < 0)
+		return;
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
+	       volatile sig_atomic_t *stop)
+{
+	int (*on_batch)(void *) = cb->on_batch;
+	int n, ticks = 0;
+	size_t drained;
+
+	t->cb = *cb;
+	t->ctx = ctx;
+	while (!*stop && !t->cb_err) {
+		/*
+		 * Records are submitted without wakeups (the producer then pays
+		 * almost nothing); a full-ish ring forces one. So poll mostly
+		 * times out, and every timeout drains what has accumulated.
+		 */
+		n = wait_rings(t, t->o.poll_ms);
+		if (n < 0 && n != -EINTR)
+			return n;
+		/* every 4th tick (~200 ms): coalesced records of quiet threads */
+		if (ticks % 4 == 3)
+			flush_held(t);
+		drained = drain(t);
+		report_lost(t);
+		report_user_losses(t);
+		report_vanished_pins(t, false);
+		report_dead_pins(t);
+		if (t->o.rules && !t->cb_err)
+			rules_tick(t->o.rules, emit_alert, t);
+		if (on_batch && on_batch(ctx) < 0)
+			return -EIO;
+		if (++ticks % 20 == 0) {
+			enrich_sync_clock(t->en);
+			report_recursion(t);
+		}
+		/*
+		 * The rings poll readable whenever they hold a record, so under a
+		 * steady stream the reader comes straight back for the few dozen
+		 * that arrived meanwhile, paying a pass's syscalls (epoll, the
+		 * loss counters, a write, maybe an fsync) for each handful. A
+		 * short pause lets a pass's worth gather: 1 ms is ~1,000 records
+		 * at the fastest producer measured, a tenth of what wakes the
+		 * reader early, far from filling a ring.
+		 */
+		if (drained && drained < TRACER_PASS_MIN)
+			nanosleep(&(struct timespec){.tv_nsec = TRACER_PASS_PAUSE_NS}, NULL);
+	}
+	/* stopping: whatever the kernel already holds is still delivered */
+	flush_held(t);
+	drain(t);
+	report_vanished_pins(t, true);
+	report_recursion(t);
+	report_lost_final(t);
+	report_user_losses(t);
+	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
+		t->cb_err = -ECANCELED;
+	if (on_batch)
+		on_batch(ctx);
+	return t->cb_err == -ECANCELED ? -ECANCELED : t->cb_err;
+}

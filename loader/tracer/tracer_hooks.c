@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * tracer_hooks.c - which programs load: the hook set for this kernel
+ * (stock, patched with fentry, patched with tracepoints only) and the
+ * operations asked for, and its name for "nsaudit: ready (hooks: ...)".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+
+#include "kernel/kfeatures.h"
+#include "nstype.h"
+#include "tracer_impl.h"
+#include "actor_lost.h"
+#include "attribution.h"
+#include "kernel/bpf_log.h"
+#include "clock.h"
+#include "names/enrich.h"
+#include "output/record_fmt.h"
+#include "names/nsnames.h"
+#include "pin_sweep.h"
+#include "prog_misses.h"
+#include "ringbuf_reader.h"
+#include "rules/rules.h"
+#include "names/runtime_state.h"
+
+/*
+ * Name the hook set from the programs that will load, e.g.
+ * "tracepoint/syscalls:setns,unshare,openat raw_tp/sched_process_fork".
+ */
+static void describe_hooks(struct tracer *t)
+{
+	static const char sys[] = "tracepoint/syscalls/sys_";
+	char calls[256] = "", other[512] = "";
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, t->skel->obj) {
+		const char *sec = bpf_program__section_name(p);
+
+		if (!bpf_program__autoload(p))
+			continue;
+		if (!strncmp(sec, sys, sizeof(sys) - 1)) {
+			const char *name = strchr(sec + sizeof(sys) - 1, '_') + 1;
+			char tok[40], have[270];
+
+			/* enter and exit: once */
+			snprintf(tok, sizeof(tok), ",%s,", name);
+			snprintf(have, sizeof(have), ",%s,", calls);
+			if (!strstr(have, tok))
+				snprintf(calls + strlen(calls), sizeof(calls) - strlen(calls),
+					 "%s%s", calls[0] ? "," : "", name);
+		} else {
+			snprintf(other + strlen(other), sizeof(other) - strlen(other), " %s", sec);
+		}
+	}
+	snprintf(t->hooks, sizeof(t->hooks), "%s%s%s", calls[0] ? "tracepoint/syscalls:" : "",
+		 calls, calls[0] ? other : other + 1);
+}
+
+/*
+ * Decide which programs to load, and name the resulting hook set. On the
+ * patched kernel (its nsfd sysctl, namespace:ns_change in BTF) setns,
+ * unshare and clone get the kernel's old namespace from ns_change, with
+ * fentry on sys_setns where allowed; everywhere else, the syscall
+ * tracepoints.
+ */
+#define WANT_NSFD(t) ((t)->o.op_mask & (1u << NSAUDIT_OP_NSFD))
+
+void choose_hooks(struct tracer *t)
+{
+	struct nsaudit_bpf *s = t->skel;
+	const struct {
+		struct bpf_program *prog;
+		const char *event;	/* tracefs event that must exist */
+	} syscalls[] = {
+		{ s->progs.tp_exit_openat2, "syscalls/sys_exit_openat2" },
+		{ s->progs.tp_enter_openat2, "syscalls/sys_enter_openat2" },
+		{ s->progs.tp_exit_open, "syscalls/sys_exit_open" },
+		{ s->progs.tp_enter_open, "syscalls/sys_enter_open" },
+		{ s->progs.tp_exit_move_mount, "syscalls/sys_exit_move_mount" },
+		{ s->progs.tp_enter_move_mount, "syscalls/sys_enter_move_mount" },
+		{ s->progs.tp_enter_clone3, "syscalls/sys_enter_clone3" },
+		{ s->progs.tp_exit_clone3, "syscalls/sys_exit_clone3" },
+		{ s->progs.tp_enter_pidfd_getfd, "syscalls/sys_enter_pidfd_getfd" },
+		{ s->progs.tp_exit_pidfd_getfd, "syscalls/sys_exit_pidfd_getfd" },
+		{ s->progs.tp_enter_open_by_handle_at, "syscalls/sys_enter_open_by_handle_at" },
+		{ s->progs.tp_exit_open_by_handle_at, "syscalls/sys_exit_open_by_handle_at" },
+	};
+	struct features ft;
+	bool patched, fentry, nstp, exit_only;
+	char path[128];
+	size_t i;
+
+	/* some syscalls do not exist on every kernel (open on arm64, ...) */
+	for (i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s", syscalls[i].event);
+		if (access(path, F_OK))
+			bpf_program__set_autoload(syscalls[i].prog, false);
+	}
+	features_probe(&ft, true);
+	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_NS_CHANGE];
+	fentry = patched && ft.have[FEAT_FENTRY];
+	nstp = ft.have[FEAT_NS_TRACEPOINTS];
+	/* NSAUDIT_HOOKS=stock: a stock kernel's hook set on any kernel (the
+	 * guest tests load it on the patched 6.1 this way) */
+	if (getenv("NSAUDIT_HOOKS") && !strcmp(getenv("NSAUDIT_HOOKS"), "stock"))
+		patched = fentry = nstp = false;
+	s->rodata->have_nsfd = ft.have[FEAT_SYS_NSFD];
+	s->rodata->nsfd_fexit = fentry;
+	/* where tp_btf/nsfd records the pidfd ioctls, the ioctl hook does not */
+	s->rodata->pidfd_ioctl_tp = nstp && patched && WANT_NSFD(t);
+	/* an operation nobody asked for costs nothing: its hooks stay out
+	 * (the open hooks alone tax every open on the machine) */
+#define WANT(op) (t->o.op_mask & (1u << NSAUDIT_OP_##op))
+	bpf_program__set_autoload(s->progs.fexit_sys_nsfd, fentry && WANT(NSFD));
+	bpf_program__set_autoload(s->progs.fentry_sys_setns, fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.fexit_sys_setns, fentry && WANT(SETNS));
+	/*
+	 * Without fentry, setns is traced by its exit tracepoint alone: what
+	 * the thread left is its namespace cache, which the start-up snapshot
+	 * fills and every namespace change keeps (unshare's exit hook too,
+	 * recorded or not), or before its first change what it was born with
+	 * (tp_fork_birth). Only the patched kernel's
+	 * ns_change tracepoint, reporting into the pending call, needs
+	 * the entry hook.
+	 */
+	exit_only = !fentry && !(nstp && patched) && WANT(SETNS);
+	s->rodata->setns_exit_only = exit_only;
+	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry && !exit_only && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.tp_exit_setns, !fentry && WANT(SETNS));
+	bpf_program__set_autoload(s->progs.tp_fork_birth, exit_only);
+	/* with fentry, tp_nsfd only records the PIDFD_GET_*_NAMESPACE ioctls */
+	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && patched && WANT(NSFD));
+	/* ns_change: the kernel's old namespace of setns and unshare, and
+	 * clone's records (then tp_fork stays out) */
+	bpf_program__set_autoload(s->progs.tp_ns_change, nstp && patched &&
+				  (WANT(SETNS) || WANT(UNSHARE) || WANT(CLONE)));
+	bpf_program__set_autoload(s->progs.tp_ns_free, nstp && WANT(NS_FREE));
+	bpf_program__set_autoload(s->progs.tp_enter_unshare, WANT(UNSHARE));
+	bpf_program__set_autoload(s->progs.tp_exit_unshare, WANT(UNSHARE) || exit_only);
+	bpf_program__set_autoload(s->progs.tp_fork, WANT(CLONE) && !(nstp && patched));
+	bpf_program__set_autoload(s->progs.tp_enter_clone, WANT(CLONE));
+	bpf_program__set_autoload(s->progs.tp_exit_clone, WANT(CLONE));
+	bpf_program__set_autoload(s->progs.tp_enter_mount, WANT(MOUNT));
+	bpf_program__set_autoload(s->progs.tp_exit_mount, WANT(MOUNT));
+	bpf_program__set_autoload(s->progs.tp_enter_umount, WANT(UMOUNT));
+	bpf_program__set_autoload(s->progs.tp_exit_umount, WANT(UMOUNT));
+	bpf_program__set_autoload(s->progs.tp_enter_ioctl, WANT(NSFD) || WANT(QUERY));
+	bpf_program__set_autoload(s->progs.tp_exit_ioctl, WANT(NSFD) || WANT(QUERY));
+	/* coalescing: threads' held records out at their exit and on a timer */
+	bpf_program__set_autoload(s->progs.tp_exit_flush, !t->o.no_coalesce);
+	bpf_program__set_autoload(s->progs.flush_held, !t->o.no_coalesce);
+	if (!WANT(CLONE)) {
+		bpf_program__set_autoload(s->progs.tp_enter_clone3, false);
+		bpf_program__set_autoload(s->progs.tp_exit_clone3, false);
+	}
+	if (!WANT(NSFD)) {
+		bpf_program__set_autoload(s->progs.tp_enter_pidfd_getfd, false);
+		bpf_program__set_autoload(s->progs.tp_exit_pidfd_getfd, false);
+		bpf_program__set_autoload(s->progs.tp_enter_open_by_handle_at, false);
+		bpf_program__set_autoload(s->progs.tp_exit_open_by_handle_at, false);
+	}
+	if (!WANT(MOUNT)) {
+		bpf_program__set_autoload(s->progs.tp_enter_move_mount, false);
+		bpf_program__set_autoload(s->progs.tp_exit_move_mount, false);
+	}
+	if (!WANT(OPEN)) {
+		bpf_program__set_autoload(s->progs.tp_enter_openat, false);
+		bpf_program__set_autoload(s->progs.tp_exit_openat, false);
+		bpf_program__set_autoload(s->progs.tp_enter_open, false);
+		bpf_program__set_autoload(s->progs.tp_exit_open, false);
+		bpf_program__set_autoload(s->progs.tp_enter_openat2, false);
+		bpf_program__set_autoload(s->progs.tp_exit_openat2, false);
+	}
+#undef WANT
+	describe_hooks(t);
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * tracer_loss.c - nothing is lost silently: what the kernel side could not
+ * deliver (per reason, from its counters), what a sink dropped, and pins
+ * whose mount namespace died become records of their own (op lost, or
+ * umount with a cause) in the command's own stream. A recorder restarted
+ * on pinned programs resumes the lost count where the log left it
+ * (tracer_resume_lost), so no call is counted twice.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "clock.h"
+#include "names/enrich.h"
+#include "names/nsnames.h"
+#include "nstype.h"
+#include "output/record_fmt.h"
+#include "tracer_impl.h"
+#include "actor_lost.h"
+#include "attribution.h"
+#include "kernel/bpf_log.h"
+#include "kernel/kfeatures.h"
+#include "pin_sweep.h"
+#include "prog_misses.h"
+#include "ringbuf_reader.h"
+#include "rules/rules.h"
+#include "names/runtime_state.h"
+
+/* CLOCK_BOOTTIME, the clock of the kernel's records, for user-space ones */
+static uint64_t boot_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* One lost record: an actor's (a) or an anonymous remainder (a NULL). */
+static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int r, uint64_t n)
+{
+	struct nsaudit_event e;
+	struct event_extra x = { 0 };
+
+	actor_lost_record(&e, a, r, n, boot_ns());
+	t->reason_seen[r] += n;
+	t->lost_seen += n;
+	e.arg = t->lost_seen;
+	t->stats.lost += n;
+	x.seq = ++t->seq;
+	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
+	if (t->cb.on_event(t->ctx, &e, &x) < 0)
+		t->cb_err = -ECANCELED;
+}
+
+/* The kernel's totals at this pass, for the anonymous part of the next. */
+static void keep_lost_totals(struct tracer *t, const struct nsaudit_bpf__bss *bss)
+{
+	memcpy(t->reason_prev, bss->lost_reason, sizeof(t->reason_prev));
+	t->events_prev = bss->lost_events;
+	t->reason_prev_valid = true;
+}
+
+/*
+ * The kernel counts the calls it could not deliver per actor (pid, uid,
+ * comm, op) and reason, and in total per reason: one record per actor's
+ * count, so that a reader tells a flooder's losses from root's, and one
+ * per reason for what no actor entry explains (the map was full). A pass
+ * takes the entries counted before the previous pass (actor_lost_pass),
+ * so the totals read at the previous pass are what they add up to; the
+ * rest of those totals is the anonymous part. lost_total (arg) is the
+ * running total over all reasons (what a restarted recorder resumes from).
+ */
+void report_lost(struct tracer *t)
+{
+	struct nsaudit_bpf__bss bss;
+	uint64_t avail, d;
+	uint32_t zero = 0;
+	size_t i, n;
+	unsigned int r;
+
+	/* through the map, not the skeleton's mmap: pinned reuse has no skeleton */
+	if (t->cb_err || bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
+		return;
+	if (bss.lost_events <= t->lost_seen)
+		return;
+	n = t->losses ? actor_lost_pass(t->actor_lost_fd, t->lost_epoch_fd, t->losses,
+					ACTOR_LOST_MAX) : 0;
+	for (i = 0; i < n && !t->cb_err; i++)
+		if (t->losses[i].k.reason < NSAUDIT_LOST_MAX)
+			emit_lost(t, &t->losses[i], t->losses[i].k.reason, t->losses[i].v.count);
+	/* without the per-actor map (older pins), the totals say it all */
+	if (t->actor_lost_fd < 0 || t->lost_epoch_fd < 0)
+		keep_lost_totals(t, &bss);
+	/*
+	 * The anonymous part, per reason, but never more in all than the
+	 * total says is unreported: after a restart the per-reason split of
+	 * what the predecessor reported is an estimate (tracer_resume_lost),
+	 * the total is exact, and a call is never reported twice.
+	 */
+	avail = t->events_prev > t->lost_seen ? t->events_prev - t->lost_seen : 0;
+	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err && t->reason_prev_valid && avail; r++) {
+		if (t->reason_prev[r] <= t->reason_seen[r])
+			continue;
+		d = t->reason_prev[r] - t->reason_seen[r];
+		d = d < avail ? d : avail;
+		emit_lost(t, NULL, r, d);
+		avail -= d;
+	}
+	keep_lost_totals(t, &bss);
+}
+
+/* Stopping: passes until everything counted so far has been taken. */
+void report_lost_final(struct tracer *t)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		report_lost(t);
+		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+	}
+}
+
+/* One record user space makes (not the kernel side), with what made it. */
+static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cause)
+{
+	struct event_extra x = { 0 };
+
+	if (t->cb_err)
+		return;
+	x.realtime_ns = enrich_realtime(t->en, e->ts_boot_ns);
+	x.cause = cause;
+	if (e->op != NSAUDIT_OP_LOST) {
+		nsnames_for_event(t->names, e, &x.ns_name, &x.old_name);
+		record_container(t, e, &x);
+		if (t->o.container[0] && !container_wanted(t, &x))
+			return;
+		if (e->ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e->ns_type)))
+			return;
+		if (!(t->o.op_mask & (1u << e->op)))
+			return;
+	}
+	x.seq = ++t->seq;
+	t->stats.records++;
+	if (t->cb.on_event(t->ctx, e, &x) < 0)
+		t->cb_err = -ECANCELED;
+}
+
+static void gone_add(void *ctx, const struct nsaudit_pin_gone *g)
+{
+	struct gone_list *l = ctx;
+
+	if (l->n < GONE_MAX)
+		l->v[l->n++] = *g;
+}
+
+static bool gone_has(const struct gone_list *l, uint64_t key)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].key == key)
+			return true;
+	return false;
+}
+
+/*
+ * Pins the kernel side saw leave without an umount call (sweep_pins):
+ * umount records with the cause. The kernel side already leaves out the
+ * pins of a mount namespace with an umount in flight (its exit reports
+ * them, bpf/umount_inflight.bpf.h); as a fallback where that could not be
+ * counted, a pin is reported when two sweeps in a row, at least
+ * PIN_SWEEP_NS apart by the clock (not by passes: a flooded reader makes
+ * passes back to back), found it gone. The rings are drained before: a
+ * pin's mount record, made before it could leave, is then in the table.
+ * final: stopping, the second sweep follows the first after a pause.
+ */
+#define PIN_SWEEP_NS 200000000LL
+
+void report_vanished_pins(struct tracer *t, bool final)
+{
+	struct gone_list now = { .n = 0 };
+	struct nsaudit_event e;
+	char cause[160];
+	int64_t now_ns = clock_ns(CLOCK_MONOTONIC);
+	bool died;
+	size_t i;
+
+	if (final) {
+		pin_sweep(t->sweep_link_fd, gone_add, &t->gone);
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	} else if (now_ns - t->gone_ns < PIN_SWEEP_NS) {
+		return;
+	}
+	if (pin_sweep(t->sweep_link_fd, gone_add, &now) < 0)
+		return;
+	drain(t);
+	for (i = 0; i < now.n && !t->cb_err; i++) {
+		struct nsaudit_pin *pin = &now.v[i].pin;
+
+		if (!gone_has(&t->gone, now.v[i].key))
+			continue;
+		pin_forget(t->pins_fd, now.v[i].key);
+		if (!enrich_pin_left(t->en, pin, &e, &died))
+			continue;
+		if (died)
+			snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died",
+				 pin->mnt_ns_inum);
+		else
+			snprintf(cause, sizeof(cause),
+				 "it left mount namespace mnt:[%u] without an umount call seen "
+				 "(a lazy or propagated umount)", pin->mnt_ns_inum);
+		emit_user_record(t, &e, cause);
+	}
+	t->gone = now;
+	t->gone_ns = now_ns;
+}
+
+static void recursion_lost(void *ctx, const char *name, uint64_t more)
+{
+	struct tracer *t = ctx;
+	struct nsaudit_event e;
+	char cause[96];
+
+	actor_lost_record(&e, NULL, NSAUDIT_LOST_RECURSION, more, boot_ns());
+	t->stats.lost += more;
+	snprintf(cause, sizeof(cause), "program %s skipped by the kernel (recursion_misses)",
+		 name);
+	emit_user_record(t, &e, cause);
+}
+
+/* Calls no program saw: the kernel skipped it (recursion), say so. */
+void report_recursion(struct tracer *t)
+{
+	if (!t->cb_err)
+		prog_misses_poll(&t->misses, recursion_lost, t);
+}
+
+/* Pins whose mount namespace died went with it: unpins, made by user space. */
+void report_dead_pins(struct tracer *t)
+{
+	struct nsaudit_event e;
+	char cause[96];
+	uint32_t mntns;
+
+	enrich_check_mntns(t->en);
+	while (!t->cb_err && enrich_dead_pin(t->en, &e, &mntns)) {
+		snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died", mntns);
+		emit_user_record(t, &e, cause);
+	}
+}
+
+void tracer_add_loss_source(struct tracer *t, uint64_t (*fn)(void *ctx, char *what, size_t len),
+			    void *ctx)
+{
+	if (t->nloss < LOSS_SOURCES_MAX) {
+		t->loss[t->nloss].fn = fn;
+		t->loss[t->nloss].ctx = ctx;
+		t->loss[t->nloss++].seen = 0;
+	}
+}
+
+/* What later stages in user space (sinks) dropped: lost records with why. */
+void report_user_losses(struct tracer *t)
+{
+	struct nsaudit_event e;
+	char what[256], cause[320];
+	uint64_t n;
+	int i;
+
+	for (i = 0; i < t->nloss && !t->cb_err; i++) {
+		n = t->loss[i].fn(t->loss[i].ctx, what, sizeof(what));
+		if (n <= t->loss[i].seen)
+			continue;
+		actor_lost_record(&e, NULL, NSAUDIT_LOST_SINK, n - t->loss[i].seen, boot_ns());
+		e.arg = n;
+		t->loss[i].seen = n;
+		snprintf(cause, sizeof(cause), "%s", what);
+		emit_user_record(t, &e, cause);
+	}
+}
+
+/*
+ * The log says lost_total calls were reported as lost so far: that total
+ * is exact, and report_lost() never reports more than the kernel's total
+ * beyond it. Per reason, the kernel's counters are taken as seen, less the
+ * part not yet reported (lost while no recorder ran): the per-actor map's
+ * entries (reported with their actor by the next passes) and the rest
+ * (anonymous; its split across reasons is an estimate, the ring first).
+ * The map is read before the counters: the kernel counts a call in the
+ * map first, so every call read there is in the counters read after.
+ */
+void tracer_resume_lost(struct tracer *t, uint64_t lost_total)
+{
+	struct nsaudit_bpf__bss bss;
+	uint64_t gap, take, rest, pending[NSAUDIT_LOST_MAX], sum = 0;
+	uint32_t zero = 0;
+	unsigned int r;
+
+	t->lost_seen = lost_total;
+	actor_lost_pending(t->actor_lost_fd, pending, NSAUDIT_LOST_MAX);
+	if (bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
+		return;
+	gap = bss.lost_events > lost_total ? bss.lost_events - lost_total : 0;
+	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
+		if (pending[r] > bss.lost_reason[r])
+			pending[r] = bss.lost_reason[r];
+		sum += pending[r];
+	}
+	rest = gap > sum ? gap - sum : 0;
+	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
+		take = bss.lost_reason[r] - pending[r];
+		take = rest < take ? rest : take;
+		t->reason_seen[r] = bss.lost_reason[r] - pending[r] - take;
+		rest -= take;
+	}
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* tracer_opts.c - the tracer's options: filters, ring size, --verbose. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names/containers.h"
+#include "nstype.h"
+#include "tracer.h"
+#include "actor_lost.h"
+#include "attribution.h"
+#include "kernel/bpf_log.h"
+#include "clock.h"
+#include "names/enrich.h"
+#include "output/record_fmt.h"
+#include "kernel/kfeatures.h"
+#include "names/nsnames.h"
+#include "pin_sweep.h"
+#include "prog_misses.h"
+#include "ringbuf_reader.h"
+#include "rules/rules.h"
+#include "names/runtime_state.h"
+
+const char tracer_opts_help[] =
+	"  -p, --pid PID        only events of this process (its threads included)\n"
+	"  -c, --comm NAME      only events of processes with this command name\n"
+	"  -t, --type LIST      only these namespace types: net,uts,ipc,mnt,pid,user,\n"
+	"                       cgroup,time\n"
+	"  -o, --op LIST        only these operations: setns,unshare,clone,open,mount,\n"
+	"                       umount,nsfd,ns_free,query (lost records always pass)\n"
+	"      --container C    only records about container C (id, 12+ character id\n"
+	"                       prefix or podman name): its namespaces, entered, left,\n"
+	"                       made or pinned, from the runtimes' state (docker's\n"
+	"                       names work too)\n"
+	"      --runtime-root KIND=DIR  where a runtime keeps its state: runc, crun,\n"
+	"                       docker-exec, docker-data, containerd, podman\n"
+	"                       (docs/attribution.md has the defaults)\n"
+	"      --rules FILE     tune the detection rules, add one's own (YAML,\n"
+	"                       docs/rules.md); alerts are records \"op\":\"alert\"\n"
+	"      --no-rules       no detections (on by default: container-escape,\n"
+	"                       cross-container, attempted-escape, persistence,\n"
+	"                       userns-privilege)\n"
+	"      --ring-size N    kernel ring buffer size in bytes, power of two\n"
+	"                       (default 4194304; K and M suffixes work)\n"
+	"      --no-coalesce    one record per call, even for identical consecutive\n"
+	"                       calls of a thread (default: one record with repeat=N)\n"
+	"  -v, --verbose        show libbpf's messages and the hooks chosen\n";
+
+void tracer_opts_init(struct tracer_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->type_mask = o->op_mask = 0xffffffff;
+	o->ring_size = 4 << 20;
+	o->poll_ms = 50;
+}
+
+const struct option tracer_options[] = {
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "type", required_argument, NULL, 't' },
+	{ "op", required_argument, NULL, 'o' },
+	{ "ring-size", required_argument, NULL, TRACER_OPT_RING_SIZE },
+	{ "no-coalesce", no_argument, NULL, TRACER_OPT_NO_COALESCE },
+	{ "container", required_argument, NULL, TRACER_OPT_CONTAINER },
+	{ "runtime-root", required_argument, NULL, TRACER_OPT_RUNTIME_ROOT },
+	{ "rules", required_argument, NULL, TRACER_OPT_RULES },
+	{ "no-rules", no_argument, NULL, TRACER_OPT_NO_RULES },
+	{ NULL, 0, NULL, 0 },
+};
+
+int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char *err,
+		   size_t errlen)
+{
+	long n;
+
+	if (!strcmp(name, "verbose")) {
+		o->verbose = true;
+	} else if (!strcmp(name, "no-coalesce")) {
+		o->no_coalesce = true;
+	} else if (!strcmp(name, "no-rules")) {
+		o->no_rules = true;
+	} else if (!strcmp(name, "rules")) {
+		o->rules_file = v;
+	} else if (!strcmp(name, "pid")) {
+		if (parse_long(v, 1, 0x3fffffff, &n)) {
+			snprintf(err, errlen, "--pid '%.32s': not a process id", v);
+			return -1;
+		}
+		/* a pid that is not there now can only be another process later */
+		if (kill((pid_t)n, 0) && errno == ESRCH) {
+			snprintf(err, errlen, "--pid %ld: no such process", n);
+			return -1;
+		}
+		o->pid = (uint32_t)n;
+	} else if (!strcmp(name, "comm")) {
+		if (!*v || strlen(v) >= sizeof(o->comm)) {
+			snprintf(err, errlen, "--comm: a command name is 1 to %zu bytes",
+				 sizeof(o->comm) - 1);
+			return -1;
+		}
+		strcpy(o->comm, v);
+	} else if (!strcmp(name, "type")) {
+		if (parse_nstype_list(v, &o->type_mask, err, errlen))
+			return -1;
+	} else if (!strcmp(name, "op")) {
+		if (parse_op_list(v, &o->op_mask, err, errlen))
+			return -1;
+	} else if (!strcmp(name, "ring-size")) {
+		uint64_t size;
+
+		if (parse_size(v, &size) || size < 4096 || size > (1u << 30) ||
+		    (size & (size - 1))) {
+			snprintf(err, errlen, "--ring-size '%.32s': need a power of two "
+				 "from 4096 to 1G", v);
+			return -1;
+		}
+		o->ring_size = size;
+	} else if (!strcmp(name, "container")) {
+		const char *s;
+
+		for (s = v; *s && (unsigned char)*s > ' ' && *s != 0x7f; s++)
+			;
+		if (!*v || *s || strlen(v) >= sizeof(o->container)) {
+			snprintf(err, errlen, "--container: a container id or name is 1 to %zu "
+				 "printable bytes without spaces", sizeof(o->container) - 1);
+			return -1;
+		}
+		strcpy(o->container, v);
+	} else if (!strcmp(name, "runtime-root")) {
+		if (runtime_root_set(v, err, errlen))
+			return -1;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+int tracer_rules_open(struct tracer_opts *o, char *err, size_t errlen)
+{
+	if (o->no_rules && o->rules_file) {
+		snprintf(err, errlen, "--rules and --no-rules together: which one?");
+		return -1;
+	}
+	if (o->no_rules)
+		return 0;
+	o->rules = rules_new();
+	if (!o->rules) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (o->rules_file && rules_load_file(o->rules, o->rules_file, err, errlen)) {
+		rules_free(o->rules);
+		o->rules = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
+		     size_t errlen)
+{
+	const struct option *opt;
+	const char *a = argv[0];
+
+	for (opt = tracer_options; opt->name; opt++)
+		if ((a[0] == '-' && a[1] == opt->val && !a[2]) ||
+		    (!strncmp(a, "--", 2) && !strcmp(a + 2, opt->name)))
+			break;
+	if (!opt->name)
+		return 0;
+	*used = opt->has_arg ? 2 : 1;
+	if (opt->has_arg && argc < 2) {
+		snprintf(err, errlen, "%s needs a value", a);
+		return -1;
+	}
+	return tracer_set_opt(o, opt->name, opt->has_arg ? argv[1] : NULL, err, errlen);
+}

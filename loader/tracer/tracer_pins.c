@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * tracer_pins.c - "record" survives its own crash: its links and rings
+ * pinned in bpffs, a restarted recorder reusing them (same filters only)
+ * and resuming after what its predecessor wrote, and "nsaudit detach".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "names/enrich.h"
+#include "tracer_impl.h"
+#include "actor_lost.h"
+#include "attribution.h"
+#include "kernel/bpf_log.h"
+#include "clock.h"
+#include "output/record_fmt.h"
+#include "kernel/kfeatures.h"
+#include "names/nsnames.h"
+#include "nstype.h"
+#include "pin_sweep.h"
+#include "prog_misses.h"
+#include "ringbuf_reader.h"
+#include "rules/rules.h"
+#include "names/runtime_state.h"
+
+int pin_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	return snprintf(buf, len, "%s/%s", dir, name) >= (int)len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * Pin the ring, the counters and every link, so that the programs keep
+ * running and the ring keeps filling while no recorder is alive.
+ */
+int pin_all(struct tracer *t, char *err, size_t errlen)
+{
+	char path[512];
+	struct statfs sfs;
+	int i, rc = 0;
+
+	if (mkdir(t->o.pin_dir, 0700) && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", t->o.pin_dir, strerror(errno));
+		return -errno;
+	}
+	/* Only a bpf file system can hold pins; never clean up anywhere else. */
+	if (statfs(t->o.pin_dir, &sfs) || (unsigned long)sfs.f_type != BPF_FS_MAGIC) {
+		snprintf(err, errlen, "--pin-dir %s: not a directory in a bpf file system "
+			 "(use one under /sys/fs/bpf)", t->o.pin_dir);
+		rmdir(t->o.pin_dir);	/* only if we just made it, i.e. empty */
+		return -ENOTDIR;
+	}
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "events") ||
+	    (rc = bpf_map__pin(t->skel->maps.events, path)))
+		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "rare") ||
+	    (rc = bpf_map__pin(t->skel->maps.rare, path)))
+		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "counters") ||
+	    (rc = bpf_map__pin(t->skel->maps.bss, path)))
+		goto fail;
+	/* the filters the programs were loaded with, checked on reuse */
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "config") ||
+	    (rc = bpf_map__pin(t->skel->maps.rodata, path)))
+		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths") ||
+	    (rc = bpf_map__pin(t->skel->maps.exe_paths, path)))
+		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost") ||
+	    (rc = bpf_map__pin(t->skel->maps.actor_lost, path)))
+		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch") ||
+	    (rc = bpf_map__pin(t->skel->maps.lost_epoch, path)))
+		goto fail;
+	if (pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts") ||
+	    (rc = bpf_map__pin(t->skel->maps.pin_mounts, path)))
+		goto fail;
+	for (i = 0; i < t->skel->skeleton->prog_cnt; i++) {
+		struct bpf_link *link = *t->skel->skeleton->progs[i].link;
+		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
+
+		/* the snapshot iterator runs once at start: nothing to keep */
+		if (!link || prog == t->skel->progs.snapshot_tasks)
+			continue;
+		snprintf(path, sizeof(path), "%s/link_%s", t->o.pin_dir, bpf_program__name(prog));
+		rc = bpf_link__pin(link, path);
+		if (rc)
+			goto fail;
+	}
+	return 0;
+fail:
+	snprintf(err, errlen, "pinning in %s: %s", t->o.pin_dir, strerror(errno ?: -rc));
+	tracer_unpin(t->o.pin_dir);
+	return -1;
+}
+
+/*
+ * Reuse programs a previous recorder left pinned: no reload, no gap. Only
+ * if they were loaded with the same filters: a recorder asked for other
+ * records must not silently get the old ones.
+ */
+int reuse_pins(struct tracer *t, char *err, size_t errlen)
+{
+	struct nsaudit_bpf__rodata cfg;
+	char path[512];
+	uint32_t zero = 0;
+	int cfg_fd;
+
+	pin_path(path, sizeof(path), t->o.pin_dir, "events");
+	t->ring_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "rare");
+	t->rare_fd = bpf_obj_get(path);
+	/* optional: a recorder started with --no-coalesce pinned no flusher */
+	pin_path(path, sizeof(path), t->o.pin_dir, "link_flush_held");
+	t->flush_link_fd = bpf_obj_get(path);
+	/* optional: pins of an older nsaudit have no pin sweep */
+	pin_path(path, sizeof(path), t->o.pin_dir, "link_sweep_pins");
+	t->sweep_link_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts");
+	t->pins_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
+	t->bss_fd = bpf_obj_get(path);
+	/* optional: pins of an older nsaudit count losses per reason only */
+	pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost");
+	t->actor_lost_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch");
+	t->lost_epoch_fd = bpf_obj_get(path);
+	pin_path(path, sizeof(path), t->o.pin_dir, "config");
+	cfg_fd = bpf_obj_get(path);
+	if (t->ring_fd < 0 || t->rare_fd < 0 || t->bss_fd < 0 || cfg_fd < 0 ||
+	    bpf_map_lookup_elem(cfg_fd, &zero, &cfg)) {
+		snprintf(err, errlen, "%s holds incomplete pinned state (%s); "
+			 "remove it with 'nsaudit detach'", t->o.pin_dir, strerror(errno));
+		if (cfg_fd >= 0)
+			close(cfg_fd);
+		return -1;
+	}
+	close(cfg_fd);
+	/* optional: pins of an older nsaudit have no exe map (exe from /proc) */
+	pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths");
+	enrich_set_exe_map(t->en, bpf_obj_get(path), true);
+	if (cfg.filter_tgid != t->o.pid || cfg.type_mask != t->o.type_mask ||
+	    cfg.op_mask != (t->o.op_mask | (1u << NSAUDIT_OP_LOST)) ||
+	    cfg.coalesce != !t->o.no_coalesce) {
+		snprintf(err, errlen, "the programs pinned in %s were loaded with other filters "
+			 "(--pid/--type/--op/--no-coalesce); restart with the same ones to drain them, or "
+			 "remove them with 'nsaudit detach'", t->o.pin_dir);
+		return -1;
+	}
+	t->reused = true;
+	snprintf(t->hooks, sizeof(t->hooks), "pinned in %s: %s", t->o.pin_dir,
+		 "tracepoint/syscalls raw_tp/sched_process_fork raw_tp/sched_process_exec");
+	return 0;
+}
+
+void tracer_resume(struct tracer *t, const uint64_t *kseqs, size_t n, uint64_t lost_total)
+{
+	if (n > RESUME_MAX)
+		n = RESUME_MAX;
+	memcpy(t->resume_kseq, kseqs, n * sizeof(*kseqs));
+	t->nresume = n;
+	t->resume_end = ringbuf_reader_producer(&t->rb);
+	t->resume_end_rare = ringbuf_reader_producer(&t->rb_rare);
+	tracer_resume_lost(t, lost_total);
+}
+
+bool tracer_reused_pins(const struct tracer *t)
+{
+	return t->reused;
+}
+
+/* The names pin_all() creates; nothing else in a pin dir is ours. */
+static bool our_pin(const char *name)
+{
+	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
+	       !strcmp(name, "config") ||
+	       !strcmp(name, "exe_paths") || !strcmp(name, "actor_lost") ||
+	       !strcmp(name, "lost_epoch") ||
+	       !strcmp(name, "pin_mounts") ||
+	       !strncmp(name, "link_", 5);
+}
+
+int tracer_unpin(const char *pin_dir)
+{
+	char path[512];
+	struct dirent *d;
+	struct statfs sfs;
+	DIR *dir = opendir(pin_dir);
+	int rc = 0;
+
+	if (!dir)
+		return -errno;
+	/* A mistyped --pin-dir must never cost anyone their files. */
+	if (fstatfs(dirfd(dir), &sfs) || (unsigned long)sfs.f_type != BPF_FS_MAGIC) {
+		closedir(dir);
+		return -EMEDIUMTYPE;
+	}
+	/* unlinking a pinned link detaches it once no fd holds it */
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !our_pin(d->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", pin_dir, d->d_name);
+		if (unlink(path) && !rc)
+			rc = -errno;
+	}
+	closedir(dir);
+	if (rmdir(pin_dir) && !rc)
+		rc = -errno;
+	return rc;
+}
