@@ -26,6 +26,7 @@
 #include "commands.h"
 #include "holders/holders_lib.h"
 #include "lifetime/lifetime.h"
+#include "lifetime/log_reader.h"
 #include "nstype.h"
 #include "search.h"
 #include "segment.h"
@@ -33,100 +34,12 @@
 
 #define ERR(...) cmd_error("lifetime", 0, __VA_ARGS__)
 
-/* How often --follow looks at the newest segment. */
-#define FOLLOW_POLL_NS 200000000L
-/* Most bytes --follow reads at once (records are at most 1 MiB). */
-#define FOLLOW_CHUNK (4u << 20)
-
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-struct reader {
-	const char *dir;
-	int dirfd;
-	uint64_t skipped;
-	/* when set, lines that cannot be about this namespace, nor lost or
-	 * log records, are counted in unread without being parsed */
-	const struct audit_filter *about;
-	uint64_t unread;
-	/* where reading stopped: the newest segment and the offset after its
-	 * last complete line (for --follow) */
-	unsigned int seg;
-	size_t off;
-};
-
-typedef void (*rec_fn)(void *ctx, json_object *rec);
-
-static void skipped_line(struct reader *rd, const char *name, uint64_t lineno, const char *why)
-{
-	if (++rd->skipped <= 10)
-		ERR("%.200s/%s line %" PRIu64 ": skipped: %s", rd->dir, name, lineno, why);
-}
-
-/* Whether a line may be a record read_log's caller needs (see about). */
-static bool may_need(const struct reader *rd, const char *line, size_t len)
-{
-	static const struct audit_filter lost_or_log = {.ops = 1u << NSAUDIT_OP_LOST,
-							.op_log = true};
-
-	return audit_filter_may_match(rd->about, line, len) ||
-	       audit_filter_may_match(&lost_or_log, line, len);
-}
-
-/* Every record of every segment, oldest first. 0, or -1 with errno. */
-static int read_log(struct reader *rd, rec_fn fn, void *ctx)
-{
-	unsigned int *nums = NULL;
-	char err[512];
-	size_t n, i;
-
-	if (audit_seg_list(rd->dirfd, &nums, &n))
-		return -1;
-	rd->seg = n ? nums[n - 1] : 0;
-	rd->off = 0;
-	for (i = 0; i < n; i++) {
-		char name[AUDIT_SEG_NAME_MAX];
-		struct audit_seg seg;
-		const char *line;
-		size_t len, start;
-		bool complete;
-
-		audit_seg_name(nums[i], name);
-		if (audit_seg_read(rd->dirfd, name, &seg, err, sizeof(err))) {
-			ERR("%.200s/%s: skipped", rd->dir, err);
-			continue;
-		}
-		for (start = seg.off; audit_seg_next(&seg, &line, &len, &complete);
-		     start = seg.off) {
-			struct audit_rec r;
-
-			if (!complete) {
-				/* the recorder is writing it: --follow reads it later */
-				seg.off = start;
-				break;
-			}
-			if (rd->about && !may_need(rd, line, len)) {
-				rd->unread++;
-				continue;
-			}
-			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
-				skipped_line(rd, name, seg.lineno, err);
-				continue;
-			}
-			fn(ctx, r.obj);
-			audit_rec_free(&r);
-		}
-		if (i + 1 == n)
-			rd->off = seg.off;
-		audit_seg_free(&seg);
-	}
-	free(nums);
-	return 0;
 }
 
 /* ---- a name that is gone: the last mount at that path in the log ------- */
@@ -231,108 +144,6 @@ static void check_now(struct out *o)
 
 /* ---- --follow ---------------------------------------------------------- */
 
-static bool newer_segment(int dirfd, unsigned int cur, unsigned int *next)
-{
-	unsigned int *nums = NULL;
-	size_t n, i;
-	bool found = false;
-
-	if (audit_seg_list(dirfd, &nums, &n))
-		return false;
-	for (i = 0; i < n && !found; i++)
-		if (nums[i] > cur) {
-			*next = nums[i];
-			found = true;
-		}
-	free(nums);
-	return found;
-}
-
-/* Read what was appended to segment rd->seg since rd->off. 1 something
- * read, 0 nothing new, -1 the segment is gone. */
-static int follow_once(struct reader *rd, char *buf, rec_fn fn, void *ctx)
-{
-	char name[AUDIT_SEG_NAME_MAX], err[512];
-	struct stat st;
-	size_t want, used = 0;
-	ssize_t got;
-	int fd;
-
-	audit_seg_name(rd->seg, name);
-	fd = openat(rd->dirfd, name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? -1 : 0;
-	if (fstat(fd, &st) || (size_t)st.st_size <= rd->off) {
-		close(fd);
-		return 0;
-	}
-	want = (size_t)st.st_size - rd->off;
-	if (want > FOLLOW_CHUNK)
-		want = FOLLOW_CHUNK;
-	got = pread(fd, buf, want, (off_t)rd->off);
-	close(fd);
-	if (got <= 0)
-		return 0;
-	while (used < (size_t)got) {
-		char *nl = memchr(buf + used, '\n', (size_t)got - used);
-		struct audit_rec r;
-		size_t len;
-
-		if (!nl)
-			break; /* unfinished: next time */
-		len = (size_t)(nl - (buf + used));
-		if (len) {
-			if (audit_rec_parse(buf + used, len, &r, err, sizeof(err)))
-				skipped_line(rd, name, 0, err);
-			else {
-				fn(ctx, r.obj);
-				audit_rec_free(&r);
-			}
-		}
-		used += len + 1;
-	}
-	rd->off += used;
-	return used > 0;
-}
-
-static int follow(struct reader *rd, rec_fn fn, void *ctx)
-{
-	struct timespec ts = {0, FOLLOW_POLL_NS};
-	char seg[AUDIT_SEG_NAME_MAX];
-	char *buf = malloc(FOLLOW_CHUNK);
-	unsigned int next;
-
-	if (!buf) {
-		ERR("--follow: %s", strerror(ENOMEM));
-		return 1;
-	}
-	audit_seg_name(rd->seg, seg);
-	cmd_error("lifetime", 0, "following %s/%s (Ctrl-C stops)", rd->dir,
-		  rd->seg ? seg : "nsaudit-*.log");
-	while (!stop) {
-		int r = rd->seg ? follow_once(rd, buf, fn, ctx) : 0;
-
-		if (r > 0) {
-			fflush(stdout);
-			continue;
-		}
-		/* nothing new here: the recorder may have moved on (rotation),
-		 * or not started yet */
-		if (newer_segment(rd->dirfd, rd->seg, &next)) {
-			if (r == 0 && rd->seg && follow_once(rd, buf, fn, ctx) > 0)
-				continue; /* written just before the rotation */
-			rd->seg = next;
-			rd->off = 0;
-			continue;
-		}
-		fflush(stdout);
-		nanosleep(&ts, NULL);
-	}
-	free(buf);
-	fflush(stdout);
-	return 0;
-}
-
 /* ---- command ----------------------------------------------------------- */
 
 static void usage(FILE *f)
@@ -379,7 +190,7 @@ static void usage(FILE *f)
 }
 
 /* NS as given, or for a name that is gone, the last mount there per the log. */
-static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
+static int resolve(const char *arg, struct log_reader *rd, struct nsspec *spec)
 {
 	struct find_mount fm = {0};
 	char err[512], path[4096];
@@ -396,7 +207,7 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 		return 1;
 	}
 	fm.path = path;
-	if (read_log(rd, find_mount_cb, &fm)) {
+	if (log_read(rd, find_mount_cb, &fm)) {
 		ERR("%.200s: %s", rd->dir, strerror(errno));
 		return 1;
 	}
@@ -419,7 +230,7 @@ static int resolve(const char *arg, struct reader *rd, struct nsspec *spec)
 
 /* One run of the command. */
 struct lifetime {
-	struct reader rd;
+	struct log_reader rd;
 	struct out o;
 	const char *key, *vk, *arg; /* --key, --verification-key, NS */
 	bool follow;
@@ -607,7 +418,7 @@ static int follow_live(struct lifetime *lt)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	fflush(stdout);
 	lt->o.live = true;
-	return follow(&lt->rd, add_cb, &lt->o);
+	return log_follow(&lt->rd, add_cb, &lt->o, &stop);
 }
 
 /* History, now and --follow, once NS and the log are known. The exit status. */
@@ -626,7 +437,7 @@ static int show(struct lifetime *lt, const struct nsspec *spec)
 	about.ns[0].type = spec->type;
 	about.ns[0].inum = spec->inum;
 	lt->rd.about = &about;
-	if (read_log(&lt->rd, add_cb, o)) {
+	if (log_read(&lt->rd, add_cb, o)) {
 		ERR("%.200s: %s", lt->rd.dir, strerror(errno));
 		return 1;
 	}
