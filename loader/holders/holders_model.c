@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * holders_model.c - who keeps a namespace alive: the model behind "nsaudit holders"
- * (loader/cmd/cmd_holders.c) and "nsaudit lifetime" (holders_now()).
+ * (loader/cmd/cmd_holders.c) and "nsaudit lifetime" (holders_now.c).
  *
  * Two BPF iterators (bpf/holders.bpf.c) list every thread's namespaces and
  * every open nsfs file and socket, each namespace with the kernel's
@@ -22,8 +22,8 @@
  * The rest is "unattributed" (kernel-internal users, e.g. superblocks of a
  * user namespace, /proc/net files, in-flight work).
  *
- * Output is in holders_json.c and holders_text.c; holders_model.h is what
- * the parts share.
+ * Output is in holders_json.c and holders_text.c, which call the model
+ * (never the other way round); holders_model.h is what the parts share.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -343,32 +343,3 @@ void model_free(struct model *m)
 	free(m->ns);
 }
 
-int holders_now(int type, uint32_t inum, const char *indent, json_object **json, uint64_t *ns_id,
-		char *err, size_t errlen)
-{
-	struct model m = {0};
-	struct ns_ent *e;
-	int ret = 0;
-
-	*ns_id = 0;
-	if (json)
-		*json = NULL;
-	if (model_load(&m, err, errlen)) {
-		model_free(&m);
-		return -1;
-	}
-	e = ns_find(&m, type, inum);
-	if (e) {
-		ret = 1;
-		if (e->known)
-			*ns_id = e->k.ns_id;
-		if (json)
-			*json = ns_json(&m, e);
-		else {
-			print_ns(&m, e, indent, false);
-			print_notes(&m, stdout);
-		}
-	}
-	model_free(&m);
-	return ret;
-}
