@@ -137,4 +137,17 @@ int rotate(struct audit_log *l);
 /* Write rec (after whatever is owed) under the full-disk policy. */
 int emit(struct audit_log *l, struct json_object *rec);
 
+/* log_seal.c */
+
+/* After a group commit made records durable: an anchor, at most one per
+ * --anchor-interval (default a second), so that the window in which root
+ * holding the current key can rewrite the tail unseen is that long. */
+void anchor_commit(struct audit_log *l);
+
+/* log.c */
+
+/* The oldest segment still in the directory (what an anchor says was
+ * retained), or the current one. */
+unsigned int first_segment(const struct audit_log *l);
+
 #endif

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * log_seal.c - what the writer does at an epoch's end and at the tail:
+ * the seal record, the next epoch's key derived one way and the old one
+ * erased, and the tail anchors sent through the sinks (start, every
+ * epoch, stop). log.c appends; log_impl.h is what they share.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <sodium.h>
+
+#include "clock.h"
+#include "log_impl.h"
+#include "codec.h"
+#include "anchor.h"
+#include "segment.h"
+#include "log_test.h"
+
+/*
+ * The chain head leaves the host, authenticated with the key of its epoch
+ * (anchor.h): a line anyone can log is not an anchor. Called after the
+ * record it names is durable.
+ */
+void send_anchor(struct audit_log *l, const char *why)
+{
+	struct json_object *a;
+	struct audit_anchor an = {0};
+	uint8_t amac[AUDIT_TAG_LEN];
+	char hex[AUDIT_MAC_HEX + 1], now[40];
+	struct timespec ts;
+
+	if (!l->anchor_fn || l->seq < 2)
+		return;
+	a = json_object_new_object();
+	if (!a)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	l->anchor_ns = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+	l->anchored_seq = l->seq - 1;
+	memcpy(an.log_id, l->log_id, sizeof(an.log_id));
+	memcpy(an.key_id, l->key_id, sizeof(an.key_id));
+	an.seq = l->seq - 1;
+	an.segment = l->segno;
+	an.epoch = l->epoch;
+	an.first_segment = first_segment(l);
+	memcpy(an.mac, l->mac, l->mac_len);
+	an.mac_len = l->mac_len;
+	audit_anchor_mac(&an, l->key, amac);
+	audit_time_now(now);
+	json_object_object_add(a, "time", json_object_new_string(now));
+	json_object_object_add(a, "op", json_object_new_string("log"));
+	json_object_object_add(a, "action", json_object_new_string("anchor"));
+	json_object_object_add(a, "log_id", json_object_new_string(l->log_id));
+	json_object_object_add(a, "key_id", json_object_new_string(l->key_id));
+	json_object_object_add(a, "seq", json_object_new_uint64(an.seq));
+	json_object_object_add(a, "segment", json_object_new_uint64(l->segno));
+	json_object_object_add(a, "epoch", json_object_new_uint64(l->epoch));
+	json_object_object_add(a, "first_segment", json_object_new_uint64(an.first_segment));
+	audit_hex(l->mac, l->mac_len, hex);
+	json_object_object_add(a, "mac", json_object_new_string(hex));
+	json_object_object_add(a, "why", json_object_new_string(why));
+	audit_hex(amac, sizeof(amac), hex);
+	json_object_object_add(a, "amac", json_object_new_string(hex));
+	l->anchor_fn(l->anchor_ctx, a);
+	json_object_put(a);
+}
+
+/* After a group commit made records durable: an anchor, at most one per
+ * --anchor-interval (default a second), so that the window in which root
+ * holding the current key can rewrite the tail unseen is that long. */
+void anchor_commit(struct audit_log *l)
+{
+	struct timespec ts;
+	int64_t now, gap = (int64_t)(l->o.anchor_interval_ms ? l->o.anchor_interval_ms : 1000) *
+			   1000000ll;
+
+	if (!l->anchor_fn || l->seq - 1 == l->anchored_seq)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+	if (now - l->anchor_ns >= gap)
+		send_anchor(l, "commit");
+}
+
+void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx)
+{
+	l->anchor_fn = fn;
+	l->anchor_ctx = ctx;
+	send_anchor(l, "start"); /* the start record is already durable */
+}
+
+int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
+{
+	struct json_object *r;
+	uint64_t e = l->epoch;
+	char err[300];
+
+	if (!l->seal.sealing || next <= e)
+		return 0;
+	/* the batch's records are this epoch's: they go first */
+	if (audit_log_commit(l))
+		fprintf(stderr, "nsaudit record: %s/: %s\n", l->dir, l->err);
+	/* one seal per epoch, consecutively, each under its own key (empty
+	 * epochs too: a recorder that was down seals them at start), so that
+	 * no seal can stand for epochs whose records were cut */
+	for (; e < next; e++) {
+		r = logrec("seal");
+		if (r) {
+			json_object_object_add(r, "epoch", json_object_new_uint64(e));
+			json_object_object_add(r, "next_epoch", json_object_new_uint64(e + 1));
+			json_object_object_add(r, "at", json_object_new_string(at));
+		}
+		/* the key must go whatever the disk says (a seal a full disk
+		 * kept out shows as an epoch without a seal) */
+		if (!r || emit(l, r) || (l->fd >= 0 && e + 1 == next && fdatasync(l->fd)))
+			fprintf(stderr, "nsaudit record: %s/: sealing epoch %" PRIu64 ": %s\n",
+				l->dir, e, l->err[0] ? l->err : strerror(errno));
+		json_object_put(r);
+		/* Forward: K(e) is gone from memory, then from the state file */
+		audit_seal_evolve_to(&l->seal, e + 1);
+		memcpy(l->key, l->seal.key, sizeof(l->key));
+		rekey(l); /* R, and the keystream of K(e), are gone with it */
+		l->epoch = e + 1;
+	}
+	l->dirty = false;
+	/* The tail state (naming the last seal, MAC'd with the next key)
+	 * goes first: a crash in between leaves a key file one step behind,
+	 * which the next start evolves. */
+	l->epoch_end = l->seal.t0 + (int64_t)((next + 1) * l->seal.interval);
+	if (save_state(l, false))
+		return -1;
+	if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
+		seterr(l, "%s", err);
+		return -1;
+	}
+	send_anchor(l, "seal");
+	return 0;
+}
+
+int audit_log_tick(struct audit_log *l)
+{
+	struct timespec ts;
+
+	if (!l->seal.sealing || !l->epoch_end)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (ts.tv_sec < l->epoch_end)
+		return 0;
+	return seal_epoch(l, audit_seal_epoch_at(&l->seal, ts.tv_sec), "timer");
+}
