@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 
 #include "kernel/kfeatures.h"
@@ -67,9 +68,10 @@ static void describe_hooks(struct tracer *t)
  */
 #define WANT_NSFD(t) ((t)->o.op_mask & (1u << NSAUDIT_OP_NSFD))
 
-void choose_hooks(struct tracer *t)
+/* Some syscalls do not exist on every kernel (open on arm64, ...): their
+ * programs stay out. */
+static void skip_missing_syscalls(struct nsaudit_bpf *s)
 {
-	struct nsaudit_bpf *s = t->skel;
 	const struct {
 		struct bpf_program *prog;
 		const char *event;	/* tracefs event that must exist */
@@ -87,17 +89,23 @@ void choose_hooks(struct tracer *t)
 		{ s->progs.tp_enter_open_by_handle_at, "syscalls/sys_enter_open_by_handle_at" },
 		{ s->progs.tp_exit_open_by_handle_at, "syscalls/sys_exit_open_by_handle_at" },
 	};
-	struct features ft;
-	bool patched, fentry, nstp, exit_only;
 	char path[128];
 	size_t i;
 
-	/* some syscalls do not exist on every kernel (open on arm64, ...) */
 	for (i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++) {
 		snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s", syscalls[i].event);
 		if (access(path, F_OK))
 			bpf_program__set_autoload(syscalls[i].prog, false);
 	}
+}
+
+void choose_hooks(struct tracer *t)
+{
+	struct nsaudit_bpf *s = t->skel;
+	struct features ft;
+	bool patched, fentry, nstp, exit_only;
+
+	skip_missing_syscalls(s);
 	features_probe(&ft, true);
 	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_NS_CHANGE];
 	fentry = patched && ft.have[FEAT_FENTRY];
