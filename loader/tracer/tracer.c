@@ -58,6 +58,75 @@ static void snapshot(struct tracer *t)
 	enrich_scan_mounts(t->en);
 }
 
+/*
+ * A fresh object: the filters into .rodata, the hooks for this kernel,
+ * load, attach, pin (record), and the start-up snapshot. 0, or -1 with err.
+ */
+static int load_fresh(struct tracer *t, char *err, size_t errlen)
+{
+	int rc;
+
+	t->skel = nsaudit_bpf__open();
+	if (!t->skel) {
+		snprintf(err, errlen, "opening BPF object: %s", strerror(errno));
+		return -1;
+	}
+	bpf_map__set_max_entries(t->skel->maps.events, t->o.ring_size);
+	t->skel->rodata->filter_tgid = t->o.pid;
+	t->skel->rodata->op_mask = t->o.op_mask | (1u << NSAUDIT_OP_LOST);
+	t->skel->rodata->type_mask = t->o.type_mask;
+	t->skel->rodata->wakeup_bytes = t->o.ring_size / 4;
+	t->skel->rodata->rare_wakeup_bytes =
+		bpf_map__max_entries(t->skel->maps.rare) / 4;
+	t->skel->rodata->coalesce = !t->o.no_coalesce;
+	/* past half of a ring, only actors with budget left (issue 32) */
+	t->skel->rodata->main_budget_bytes = t->o.ring_size / 2;
+	t->skel->rodata->rare_budget_bytes = bpf_map__max_entries(t->skel->maps.rare) / 2;
+	/* exe keys must not be kernel addresses: mixed with a per-load secret */
+	if (getrandom((void *)&t->skel->rodata->exe_key_salt,
+		      sizeof(t->skel->rodata->exe_key_salt), 0) !=
+	    sizeof(t->skel->rodata->exe_key_salt))
+		t->skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
+	/* a pinned recorder is restarted as another process: trace it too */
+	t->skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
+	choose_hooks(t);
+	rc = nsaudit_bpf__load(t->skel);
+	if (rc) {
+		bpf_log_show(-rc);
+		snprintf(err, errlen, "loading BPF programs: %s%s", strerror(-rc),
+			 rc == -EPERM ? " (run as root, or with CAP_BPF and CAP_PERFMON)" : "");
+		return -1;
+	}
+	rc = nsaudit_bpf__attach(t->skel);
+	if (rc) {
+		bpf_log_show(-rc);
+		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
+		return -1;
+	}
+	if (t->o.pin_dir && pin_all(t, err, errlen))
+		return -1;
+	t->ring_fd = bpf_map__fd(t->skel->maps.events);
+	t->rare_fd = bpf_map__fd(t->skel->maps.rare);
+	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
+	t->actor_lost_fd = bpf_map__fd(t->skel->maps.actor_lost);
+	t->lost_epoch_fd = bpf_map__fd(t->skel->maps.lost_epoch);
+	if (t->skel->links.flush_held)
+		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
+	if (t->skel->links.sweep_pins)
+		t->sweep_link_fd = bpf_link__fd(t->skel->links.sweep_pins);
+	for (int i = 0; i < t->skel->skeleton->prog_cnt; i++) {
+		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
+
+		prog_misses_add(&t->misses, bpf_program__fd(prog), bpf_program__name(prog));
+	}
+	t->pins_fd = bpf_map__fd(t->skel->maps.pin_mounts);
+	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
+	snapshot(t);
+	/* what the load parsed (vmlinux BTF) is freed: give it back */
+	malloc_trim(0);
+	return 0;
+}
+
 struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen)
 {
 	struct tracer *t = calloc(1, sizeof(*t));
@@ -101,64 +170,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 			goto fail;
 		goto ring;
 	}
-	t->skel = nsaudit_bpf__open();
-	if (!t->skel) {
-		snprintf(err, errlen, "opening BPF object: %s", strerror(errno));
+	if (load_fresh(t, err, errlen))
 		goto fail;
-	}
-	bpf_map__set_max_entries(t->skel->maps.events, o->ring_size);
-	t->skel->rodata->filter_tgid = o->pid;
-	t->skel->rodata->op_mask = o->op_mask | (1u << NSAUDIT_OP_LOST);
-	t->skel->rodata->type_mask = o->type_mask;
-	t->skel->rodata->wakeup_bytes = o->ring_size / 4;
-	t->skel->rodata->rare_wakeup_bytes =
-		bpf_map__max_entries(t->skel->maps.rare) / 4;
-	t->skel->rodata->coalesce = !o->no_coalesce;
-	/* past half of a ring, only actors with budget left (issue 32) */
-	t->skel->rodata->main_budget_bytes = o->ring_size / 2;
-	t->skel->rodata->rare_budget_bytes = bpf_map__max_entries(t->skel->maps.rare) / 2;
-	/* exe keys must not be kernel addresses: mixed with a per-load secret */
-	if (getrandom((void *)&t->skel->rodata->exe_key_salt,
-		      sizeof(t->skel->rodata->exe_key_salt), 0) !=
-	    sizeof(t->skel->rodata->exe_key_salt))
-		t->skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
-	/* a pinned recorder is restarted as another process: trace it too */
-	t->skel->rodata->self_tgid = o->pin_dir ? 0 : getpid();
-	choose_hooks(t);
-	rc = nsaudit_bpf__load(t->skel);
-	if (rc) {
-		bpf_log_show(-rc);
-		snprintf(err, errlen, "loading BPF programs: %s%s", strerror(-rc),
-			 rc == -EPERM ? " (run as root, or with CAP_BPF and CAP_PERFMON)" : "");
-		goto fail;
-	}
-	rc = nsaudit_bpf__attach(t->skel);
-	if (rc) {
-		bpf_log_show(-rc);
-		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
-		goto fail;
-	}
-	if (o->pin_dir && pin_all(t, err, errlen))
-		goto fail;
-	t->ring_fd = bpf_map__fd(t->skel->maps.events);
-	t->rare_fd = bpf_map__fd(t->skel->maps.rare);
-	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
-	t->actor_lost_fd = bpf_map__fd(t->skel->maps.actor_lost);
-	t->lost_epoch_fd = bpf_map__fd(t->skel->maps.lost_epoch);
-	if (t->skel->links.flush_held)
-		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
-	if (t->skel->links.sweep_pins)
-		t->sweep_link_fd = bpf_link__fd(t->skel->links.sweep_pins);
-	for (int i = 0; i < t->skel->skeleton->prog_cnt; i++) {
-		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
-
-		prog_misses_add(&t->misses, bpf_program__fd(prog), bpf_program__name(prog));
-	}
-	t->pins_fd = bpf_map__fd(t->skel->maps.pin_mounts);
-	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
-	snapshot(t);
-	/* what the load parsed (vmlinux BTF) is freed: give it back */
-	malloc_trim(0);
 ring:
 	rc = ringbuf_reader_open(&t->rb, t->ring_fd);
 	if (!rc)
