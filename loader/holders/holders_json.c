@@ -21,36 +21,11 @@ static void jadd_int(json_object *o, const char *k, int64_t v)
 	json_object_object_add(o, k, json_object_new_int64(v));
 }
 
-json_object *ns_json(const struct model *m, const struct ns_ent *e)
+/* The tasks in it (pid, time: also those whose children will be). */
+static void task_holders(const struct model *m, const struct ns_ent *e, json_object *h)
 {
 	const struct holders_scan *s = &m->scan;
-	json_object *o = json_object_new_object(), *h = json_object_new_array();
-	json_object *acct = json_object_new_object();
-	const char *name;
-	char buf[4200];
 	size_t i;
-	int a;
-
-	jadd_str(o, "type", nstype_name(e->type));
-	jadd_int(o, "inum", e->inum);
-	if (m->names && (name = nsnames_lookup(m->names, e->type, e->inum, 0)))
-		jadd_str(o, "ns_name", name);
-	if (e->known && e->k.ns_id)
-		jadd_int(o, "ns_id", (int64_t)e->k.ns_id);
-	if (e->known && e->k.owner_inum)
-		jadd_int(o, "owner_user_ns", e->k.owner_inum);
-	if (e->known && e->k.parent_inum)
-		jadd_int(o, "parent", e->k.parent_inum);
-	if (e->known) {
-		jadd_int(o, "refs", e->k.refs);
-		jadd_int(o, "refs_explained", explained(e));
-		jadd_int(o, "refs_unattributed", (int64_t)e->k.refs - explained(e));
-	} else {
-		json_object_object_add(o, "refs", NULL);
-	}
-	for (a = 0; a < ACCT_MAX; a++)
-		jadd_int(acct, acct_names[a], e->acct[a]);
-	json_object_object_add(o, "accounting", acct);
 
 	for (i = 0; i < s->ntasks; i++) {
 		const struct holders_task *t = &s->tasks[i];
@@ -78,6 +53,15 @@ json_object *ns_json(const struct model *m, const struct ns_ent *e)
 			json_object_object_add(r, "kthread", json_object_new_boolean(1));
 		json_object_array_add(h, r);
 	}
+}
+
+/* Its open nsfs fds, and (net) the sockets in it. */
+static void file_holders(const struct model *m, const struct ns_ent *e, json_object *h)
+{
+	const struct holders_scan *s = &m->scan;
+	char buf[4200];
+	size_t i;
+
 	for (i = 0; i < s->nfiles; i++) {
 		const struct holders_file *f = &s->files[i];
 		json_object *r;
@@ -113,6 +97,39 @@ json_object *ns_json(const struct model *m, const struct ns_ent *e)
 			json_object_array_add(h, r);
 		}
 	}
+}
+
+json_object *ns_json(const struct model *m, const struct ns_ent *e)
+{
+	json_object *o = json_object_new_object(), *h = json_object_new_array();
+	json_object *acct = json_object_new_object();
+	const char *name;
+	size_t i;
+	int a;
+
+	jadd_str(o, "type", nstype_name(e->type));
+	jadd_int(o, "inum", e->inum);
+	if (m->names && (name = nsnames_lookup(m->names, e->type, e->inum, 0)))
+		jadd_str(o, "ns_name", name);
+	if (e->known && e->k.ns_id)
+		jadd_int(o, "ns_id", (int64_t)e->k.ns_id);
+	if (e->known && e->k.owner_inum)
+		jadd_int(o, "owner_user_ns", e->k.owner_inum);
+	if (e->known && e->k.parent_inum)
+		jadd_int(o, "parent", e->k.parent_inum);
+	if (e->known) {
+		jadd_int(o, "refs", e->k.refs);
+		jadd_int(o, "refs_explained", explained(e));
+		jadd_int(o, "refs_unattributed", (int64_t)e->k.refs - explained(e));
+	} else {
+		json_object_object_add(o, "refs", NULL);
+	}
+	for (a = 0; a < ACCT_MAX; a++)
+		jadd_int(acct, acct_names[a], e->acct[a]);
+	json_object_object_add(o, "accounting", acct);
+
+	task_holders(m, e, h);
+	file_holders(m, e, h);
 	for (i = 0; i < m->mounts.n; i++) {
 		const struct holders_mount *hm = &m->mounts.v[i];
 		json_object *r;
