@@ -101,11 +101,52 @@ static int syslog_severity(const char *s)
 	return -1;
 }
 
+/*
+ * A string value that is not clean UTF-8 (control bytes, invalid
+ * sequences): lines stay whole and UTF-8, with U+FFFD in the value and the
+ * exact bytes in KEY_hex (unless the record has a field of that name).
+ */
+static void add_hex_param(FILE *f, struct json_object *rec, const char *key, const char *s)
+{
+	size_t n = strlen(s), i, o = 0;
+	char *clean = malloc(3 * n + 1), *hex = malloc(2 * n + 1);
+	char hexkey[64];
+
+	if (!clean || !hex) {
+		free(clean);
+		free(hex);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", (unsigned char)s[i]);
+	for (i = 0; i < n;) {
+		size_t k = (unsigned char)s[i] < 0x20 || s[i] == 0x7f
+				   ? 0 : utf8_len((const unsigned char *)s + i, n - i);
+
+		if (!k) {	/* a control byte, or not UTF-8 */
+			memcpy(clean + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		} else {
+			memcpy(clean + o, s + i, k);
+			o += k;
+			i += k;
+		}
+	}
+	clean[o] = '\0';
+	add_param(f, key, clean);
+	snprintf(hexkey, sizeof(hexkey), "%s_hex", key);
+	if (!json_object_object_get_ex(rec, hexkey, NULL) && sd_name_ok(hexkey))
+		add_param(f, hexkey, hex);
+	free(clean);
+	free(hex);
+}
+
 char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len)
 {
 	struct json_object *v;
 	const char *time_s = NULL, *op = NULL, *text;
-	char ts[40], host[256], msgid[33], *buf = NULL, *line = NULL, hexkey[64], anchor[256];
+	char ts[40], host[256], msgid[33], *buf = NULL, *line = NULL, anchor[256];
 	size_t blen = 0, llen = 0;
 	bool warn = false;
 	int sev = -1;
@@ -151,38 +192,7 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 		if (!s)
 			continue;
 		if (json_object_is_type(val, json_type_string) && needs_hex(s)) {
-			/* keep lines whole and UTF-8: U+FFFD in the value, exact bytes in KEY_hex */
-			size_t n = strlen(s), i, o = 0;
-			char *clean = malloc(3 * n + 1), *hex = malloc(2 * n + 1);
-
-			if (!clean || !hex) {
-				free(clean);
-				free(hex);
-				continue;
-			}
-			for (i = 0; i < n; i++)
-				snprintf(hex + 2 * i, 3, "%02x", (unsigned char)s[i]);
-			for (i = 0; i < n;) {
-				size_t k = (unsigned char)s[i] < 0x20 || s[i] == 0x7f
-						   ? 0 : utf8_len((const unsigned char *)s + i, n - i);
-
-				if (!k) {	/* a control byte, or not UTF-8 */
-					memcpy(clean + o, "\xef\xbf\xbd", 3);
-					o += 3;
-					i++;
-				} else {
-					memcpy(clean + o, s + i, k);
-					o += k;
-					i += k;
-				}
-			}
-			clean[o] = '\0';
-			add_param(f, key, clean);
-			snprintf(hexkey, sizeof(hexkey), "%s_hex", key);
-			if (!json_object_object_get_ex(rec, hexkey, NULL) && sd_name_ok(hexkey))
-				add_param(f, hexkey, hex);
-			free(clean);
-			free(hex);
+			add_hex_param(f, rec, key, s);
 			continue;
 		}
 		add_param(f, key, s);
