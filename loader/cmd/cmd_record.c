@@ -159,7 +159,12 @@ static void usage(FILE *f)
 enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR };
 #define OPTS_MAX 32
 
-int cmd_record(int argc, char **argv)
+/*
+ * The command line into o, lo and r's sinks: -1 to go on, or the exit
+ * status (--help, a bad option or value).
+ */
+static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit_log_opts *lo,
+		      struct recorder *r, bool *keep_pinned)
 {
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -169,21 +174,13 @@ int cmd_record(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char pin_dir_msg[] = "--pin-dir needs an absolute path in a bpf file system";
-	struct sigaction sa_stop = { .sa_handler = on_stop }, sa_hup = { .sa_handler = on_hup };
-	struct audit_log_opts lo;
-	struct recorder r = { 0 };
-	struct tracer_opts o;
-	struct tracer *t;
-	uint64_t kseqs[AUDIT_RESUME_MAX], lost_total;
-	size_t nk;
 	struct option opts[OPTS_MAX] = { 0 };
-	char err[512];
-	int c, i, idx = -1, rc;
-	bool pin = true, keep_pinned = false;
+	int c, idx = -1, rc;
+	bool pin = true;
 
-	tracer_opts_init(&o);
-	audit_log_opts_init(&lo);
-	o.pin_dir = NSAUDIT_PIN_DIR;
+	tracer_opts_init(o);
+	audit_log_opts_init(lo);
+	o->pin_dir = NSAUDIT_PIN_DIR;
 	cmd_lib_options(opts, OPTS_MAX, own, 1);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {
@@ -198,12 +195,12 @@ int cmd_record(int argc, char **argv)
 			pin = false;
 			break;
 		case OPT_KEEP_PINNED:
-			keep_pinned = true;
+			*keep_pinned = true;
 			break;
 		case OPT_PIN_DIR:
 			if (optarg[0] != '/')
 				return cmd_error("record", EXIT_USAGE, "%s", pin_dir_msg);
-			o.pin_dir = optarg;
+			o->pin_dir = optarg;
 			break;
 		case ':':
 			if (optopt == OPT_PIN_DIR)
@@ -213,7 +210,7 @@ int cmd_record(int argc, char **argv)
 			return cmd_error("record", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 					 cmd_bad_option(argv));
 		default:
-			rc = cmd_lib_opt("record", &r.sinks, &lo, &o, name, optarg);
+			rc = cmd_lib_opt("record", &r->sinks, lo, o, name, optarg);
 			if (rc)
 				return rc;
 		}
@@ -221,12 +218,31 @@ int cmd_record(int argc, char **argv)
 	if (optind < argc)
 		return cmd_error("record", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 				 argv[optind]);
-	if (!lo.dir) {
+	if (!lo->dir) {
 		cmd_error("record", EXIT_USAGE, "--log-dir DIR is required (see --help)");
 		return EXIT_USAGE;
 	}
 	if (!pin)
-		o.pin_dir = NULL;
+		o->pin_dir = NULL;
+	return -1;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct sigaction sa_stop = { .sa_handler = on_stop }, sa_hup = { .sa_handler = on_hup };
+	struct audit_log_opts lo;
+	struct recorder r = { 0 };
+	struct tracer_opts o;
+	struct tracer *t;
+	uint64_t kseqs[AUDIT_RESUME_MAX], lost_total;
+	size_t nk;
+	char err[512];
+	int i, rc;
+	bool keep_pinned = false;
+
+	rc = parse_args(argc, argv, &o, &lo, &r, &keep_pinned);
+	if (rc >= 0)
+		return rc;
 
 	if (tracer_rules_open(&o, err, sizeof(err)))	/* a bad --rules: now */
 		return cmd_error("record", EXIT_USAGE, "%s", err);
