@@ -102,6 +102,55 @@ static void actor_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		 e->actor_cgroupns_id);
 }
 
+/* The containers: the record's, the namespace's owner, the actor's. */
+static void container_fields(struct audit_fields *f, const struct event_extra *x)
+{
+	if (x->container)
+		name(f, "container", x->container, NAME_MAX_BYTES);
+	if (x->container_name)
+		name(f, "container_name", x->container_name, NAME_MAX_BYTES);
+	if (x->ns_container)
+		name(f, "ns_container", x->ns_container, NAME_MAX_BYTES);
+	if (x->ns_container_name)
+		name(f, "ns_container_name", x->ns_container_name, NAME_MAX_BYTES);
+	if (x->pod)
+		name(f, "pod", x->pod, NAME_MAX_BYTES);
+	if (x->pod_namespace)
+		name(f, "pod_namespace", x->pod_namespace, NAME_MAX_BYTES);
+	if (x->actor_container)
+		name(f, "actor_container", x->actor_container, NAME_MAX_BYTES);
+	if (x->actor_container_name)
+		name(f, "actor_container_name", x->actor_container_name, NAME_MAX_BYTES);
+	if (x->actor_pod)
+		name(f, "actor_pod", x->actor_pod, NAME_MAX_BYTES);
+	if (x->actor_pod_namespace)
+		name(f, "actor_pod_namespace", x->actor_pod_namespace, NAME_MAX_BYTES);
+}
+
+/* The namespace the record is about, and the one left. */
+static void ns_fields(struct audit_fields *f, const struct nsaudit_event *e,
+		      const struct event_extra *x, const char *type)
+{
+	if (type)
+		str(f, "ns_type", type);
+	if (e->flags & NSAUDIT_F_HAS_NS) {
+		audit_f_u64(f, "ns_inum", e->ns_inum);
+		if (e->ns_id)
+			audit_f_u64(f, "ns_id", e->ns_id);
+	}
+	if (x->ns_name)
+		name(f, "ns_name", x->ns_name, NAME_MAX_BYTES);
+	if (e->flags & NSAUDIT_F_HAS_OLD) {
+		audit_f_u64(f, "old_inum", e->old_inum);
+		if (e->old_ns_id)
+			audit_f_u64(f, "old_ns_id", e->old_ns_id);
+		if (x->old_name)
+			name(f, "old_name", x->old_name, NAME_MAX_BYTES);
+	}
+	if (e->flags & NSAUDIT_F_FOR_CHILDREN)
+		audit_f_bool(f, "for_children", true);
+}
+
 void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		   const struct event_extra *x)
 {
@@ -124,24 +173,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	audit_f_i64(f, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);
 	if (e->result < 0)
 		str(f, "error", strerrorname_np(-e->result) ?: "E?");
-	if (type)
-		str(f, "ns_type", type);
-	if (e->flags & NSAUDIT_F_HAS_NS) {
-		audit_f_u64(f, "ns_inum", e->ns_inum);
-		if (e->ns_id)
-			audit_f_u64(f, "ns_id", e->ns_id);
-	}
-	if (x->ns_name)
-		name(f, "ns_name", x->ns_name, NAME_MAX_BYTES);
-	if (e->flags & NSAUDIT_F_HAS_OLD) {
-		audit_f_u64(f, "old_inum", e->old_inum);
-		if (e->old_ns_id)
-			audit_f_u64(f, "old_ns_id", e->old_ns_id);
-		if (x->old_name)
-			name(f, "old_name", x->old_name, NAME_MAX_BYTES);
-	}
-	if (e->flags & NSAUDIT_F_FOR_CHILDREN)
-		audit_f_bool(f, "for_children", true);
+	ns_fields(f, e, x, type);
 	if (e->op != NSAUDIT_OP_LOST) {
 		audit_f_u64(f, "pid", e->pid);
 		audit_f_u64(f, "tid", e->tid);
@@ -205,26 +237,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	 * thread's namespaces only */
 	if (e->op != NSAUDIT_OP_LOST && e->tid && e->tid != e->pid)
 		audit_f_bool(f, "thread", true);
-	if (x->container)
-		name(f, "container", x->container, NAME_MAX_BYTES);
-	if (x->container_name)
-		name(f, "container_name", x->container_name, NAME_MAX_BYTES);
-	if (x->ns_container)
-		name(f, "ns_container", x->ns_container, NAME_MAX_BYTES);
-	if (x->ns_container_name)
-		name(f, "ns_container_name", x->ns_container_name, NAME_MAX_BYTES);
-	if (x->pod)
-		name(f, "pod", x->pod, NAME_MAX_BYTES);
-	if (x->pod_namespace)
-		name(f, "pod_namespace", x->pod_namespace, NAME_MAX_BYTES);
-	if (x->actor_container)
-		name(f, "actor_container", x->actor_container, NAME_MAX_BYTES);
-	if (x->actor_container_name)
-		name(f, "actor_container_name", x->actor_container_name, NAME_MAX_BYTES);
-	if (x->actor_pod)
-		name(f, "actor_pod", x->actor_pod, NAME_MAX_BYTES);
-	if (x->actor_pod_namespace)
-		name(f, "actor_pod_namespace", x->actor_pod_namespace, NAME_MAX_BYTES);
+	container_fields(f, x);
 	if (x->unresolved)
 		str(f, "unresolved", x->unresolved);
 	if (x->cause)
