@@ -98,7 +98,7 @@ enum nsaudit_via {
  * all: it changes flags of a mount that exists, it pins nothing. */
 #define NSAUDIT_F_MOVE		(1u << 4)
 /* mount/umount: the pin was identified in the kernel's mount tree (see
- * bpf/pins.bpf.h): ns_* and mnt_* are exact, whatever the timing or the
+ * bpf/nsaudit/pins.bpf.h): ns_* and mnt_* are exact, whatever the timing or the
  * spelling of the paths. High bits: the low ones are for general flags. */
 #define NSAUDIT_F_PIN_EXACT	(1u << 16)
 /* umount made by user space for a pin that left without an umount call

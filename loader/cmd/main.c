@@ -41,7 +41,7 @@ static void usage(FILE *f)
 		   "  nsaudit lifetime blue --log-dir /var/log/nsaudit   # and its history\n"
 		   "  nsaudit verify --log-dir /var/log/nsaudit\n"
 		   "  nsaudit search --log-dir /var/log/nsaudit --op setns --since 1h\n"
-		   "\nnsaudit %s. See README.md or nsaudit(1) for the record fields.\n",
+		   "\nnsaudit %s. See docs/records.md or nsaudit(1) for the record fields.\n",
 		NSAUDIT_VERSION);
 }
 

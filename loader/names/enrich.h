@@ -76,7 +76,7 @@ void enrich_check_mntns(struct enrich *en);
 bool enrich_dead_pin(struct enrich *en, struct nsaudit_event *e, uint32_t *mntns);
 /*
  * A pin the kernel side saw leave its mount namespace with no umount call
- * of its own (bpf/pins.bpf.h sweep_pins): its umount record (probe user,
+ * of its own (bpf/nsaudit/pins.bpf.h sweep_pins): its umount record (probe user,
  * NSAUDIT_F_PIN_VANISHED), and whether no process is left in that mount
  * namespace (*ns_died). false when the table no longer has it.
  */

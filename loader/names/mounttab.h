@@ -34,7 +34,7 @@ struct mount_pin {
 			  * record); 0: not known */
 	uint64_t mnt_unique; /* exact pins: never reused (mnt_id_unique, or
 			      * the kernel side's serial); the key then */
-	bool exact; /* the kernel side tracks this mount (bpf/pins.bpf.h):
+	bool exact; /* the kernel side tracks this mount (bpf/nsaudit/pins.bpf.h):
 		     * its umount and its vanishing are reported from there,
 		     * never guessed here */
 };

@@ -207,7 +207,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		audit_f_u64(f, "mnt_ns", e->mnt_ns_inum);
 	if (e->mnt_ns_id)
 		audit_f_u64(f, "mnt_ns_id", e->mnt_ns_id);
-	/* the pin's mount, from the kernel's mount tree (bpf/pins.bpf.h) */
+	/* the pin's mount, from the kernel's mount tree (bpf/nsaudit/pins.bpf.h) */
 	if (e->flags & NSAUDIT_F_PIN_EXACT) {
 		audit_f_u64(f, "mnt_id", e->mnt_id);
 		if (e->mnt_unique && !(e->mnt_unique & (1ULL << 63)))

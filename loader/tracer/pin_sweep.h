@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
-/* pin_sweep.h - pins that left without an umount call (bpf/pins.bpf.h). */
+/* pin_sweep.h - pins that left without an umount call (bpf/nsaudit/pins.bpf.h). */
 #ifndef NSAUDIT_PIN_SWEEP_H
 #define NSAUDIT_PIN_SWEEP_H
 

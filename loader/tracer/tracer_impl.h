@@ -34,7 +34,7 @@ struct batch_rec {
 	uint32_t len;
 };
 
-/* Pins a sweep found no longer attached (bpf/pins.bpf.h). */
+/* Pins a sweep found no longer attached (bpf/nsaudit/pins.bpf.h). */
 #define GONE_MAX 64
 
 struct gone_list {

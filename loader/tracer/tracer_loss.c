@@ -171,7 +171,7 @@ static bool gone_has(const struct gone_list *l, uint64_t key)
  * Pins the kernel side saw leave without an umount call (sweep_pins):
  * umount records with the cause. The kernel side already leaves out the
  * pins of a mount namespace with an umount in flight (its exit reports
- * them, bpf/umount_inflight.bpf.h); as a fallback where that could not be
+ * them, bpf/nsaudit/umount_inflight.bpf.h); as a fallback where that could not be
  * counted, a pin is reported when two sweeps in a row, at least
  * PIN_SWEEP_NS apart by the clock (not by passes: a flooded reader makes
  * passes back to back), found it gone. The rings are drained before: a
