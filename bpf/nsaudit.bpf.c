@@ -1823,10 +1823,9 @@ int BPF_PROG(tp_nsfd, pid_t pid, bool pidfd, unsigned int nstype, unsigned int f
 	e->fd = ret >= 0 ? ret : -1;
 	/* global, like every pid a record has; the pid asked for (the
 	 * caller's view, 0 for the caller) only when no task was found */
-	if (target)
-		e->target_pid = target->tgid;
-	else
-		e->target_pid = pid ? pid : (__s32)e->pid;
+	e->target_pid = pid ? pid : (__s32)e->pid;
+	if (target)	/* a read of its own: 6.1 refuses one load of two pointer kinds */
+		e->target_pid = BPF_CORE_READ(target, tgid);
 	event_submit(e);
 	return 0;
 }
