@@ -563,7 +563,7 @@ static __always_inline void setns_exit_alone(long ret)
 	setns_done(ts, ret);
 }
 
-/* Attached only where the kernel's namespace:setns_switch_ns tracepoint
+/* Attached only where the kernel's namespace:ns_change tracepoint
  * reports into the pending call (patched kernel without fentry). */
 SEC("tracepoint/syscalls/sys_enter_setns")
 int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
@@ -1662,17 +1662,16 @@ out:
 	return 0;
 }
 
-/* ---- the patched kernel: nsfd(), setns_switch_ns(), namespace:* --------
+/* ---- the patched kernel: nsfd(), namespace:* tracepoints --------------
  *
- * Loaded only where the kernel has them (the loader looks them up in BTF);
+ * Loaded only where the kernel has them (the loader reads
+ * /proc/sys/kernel/nsfd_syscall_nr and looks the events up in BTF);
  * elsewhere autoload is off and they cost nothing. The kernel ABI
  * (kernel-patch/): nsfd(pid_t pid, unsigned int nstype, unsigned int flags)
- * is syscall 451 (flags: NSFD_FOR_CHILDREN); PIDFD_GET_*_NAMESPACE ioctls
- * on pidfds do the same; setns_switch_ns(tsk, nstype, old_ns, new_ns) is
- * called once per namespace type setns() switches; the tracepoints are
- * namespace:nsfd(pid, pidfd, nstype, flags, target, ns, ret),
- * namespace:setns_switch_ns(tsk, nstype, old_ns, new_ns) and
- * namespace:ns_free(nstype, ns).
+ * (flags: NSFD_FOR_CHILDREN); PIDFD_GET_*_NAMESPACE ioctls on pidfds do the
+ * same; the tracepoints are namespace:nsfd(pid, pidfd, nstype, flags,
+ * target, ns, ret), namespace:ns_change(tsk, cause, nstype, for_children,
+ * old_ns, new_ns) and namespace:ns_free(nstype, ns).
  */
 
 #define NSFD_FOR_CHILDREN 0x1
@@ -1727,19 +1726,19 @@ int BPF_PROG(fexit_sys_setns, const struct pt_regs *regs, long ret)
 }
 
 /*
- * The kernel names, per type, the namespace setns() leaves and the one it
- * joins. That goes into the setns's pending record instead of a record of
- * its own: one setns is one record per type (search and lifetime would
- * count a second one twice), and its old namespace is the kernel's, not a
- * guess made at entry (for time, the task's own time namespace, which after
+ * The kernel names, per type, the namespace a setns() or unshare() leaves.
+ * That goes into the call's pending record instead of a record of its own:
+ * one call is one record per type (search and lifetime would count a second
+ * one twice), and its old namespace is the kernel's, not a guess made at
+ * entry (for time, the task's own time namespace, which after
  * unshare(CLONE_NEWTIME) without a fork differs from time_for_children).
  * The record's probe then names this hook. The new namespace is read at the
  * syscall's exit, where the task has it.
  */
-static __always_inline int note_switch(unsigned int nstype, struct ns_common *old_ns,
+static __always_inline int note_switch(__u32 op, unsigned int nstype, struct ns_common *old_ns,
 				       __u32 probe)
 {
-	struct tstate *ts = tstate_pending(NSAUDIT_OP_SETNS);
+	struct tstate *ts = tstate_pending(op);
 	struct pending *p = ts ? &ts->p : NULL;
 	__u32 type = clone_flag_to_type(nstype);
 
@@ -1751,19 +1750,52 @@ static __always_inline int note_switch(unsigned int nstype, struct ns_common *ol
 	return 0;
 }
 
-SEC("fexit/setns_switch_ns")
-int BPF_PROG(fexit_setns_switch_ns, struct task_struct *tsk, unsigned int nstype,
-	     struct ns_common *old_ns, struct ns_common *new_ns)
-{
-	return note_switch(nstype, old_ns, NSAUDIT_PROBE_FEXIT_SETNS_SWITCH_NS);
-}
+/* namespace:ns_change's causes (kernel-patch: include/linux/nsproxy.h) */
+#define NS_CHANGE_CLONE 1
+#define NS_CHANGE_UNSHARE 2
+#define NS_CHANGE_SETNS 3
 
-/* Where fentry is refused but the patched tracepoints exist. */
-SEC("tp_btf/setns_switch_ns")
-int BPF_PROG(tp_setns_switch_ns, struct task_struct *tsk, unsigned int nstype,
-	     struct ns_common *old_ns, struct ns_common *new_ns)
+/*
+ * namespace:ns_change (patched kernel): once per namespace slot of a task
+ * that changes, with the cause, for setns, unshare and clone alike. setns
+ * and unshare report into their pending call (for time, setns names the
+ * task's own slot, unshare the one for children, the only one it changes);
+ * clone makes the child's records here, as tp_fork does on stock kernels
+ * (pid and time: the namespaces for children), which is then not loaded.
+ */
+SEC("tp_btf/ns_change")
+int BPF_PROG(tp_ns_change, struct task_struct *tsk, unsigned int cause, unsigned int nstype,
+	     bool for_children, struct ns_common *old_ns, struct ns_common *new_ns)
 {
-	return note_switch(nstype, old_ns, NSAUDIT_PROBE_TP_SETNS_SWITCH_NS);
+	bool per_children_type = nstype == CLONE_NEWPID || nstype == CLONE_NEWTIME;
+	struct nsaudit_event *e;
+
+	if (cause == NS_CHANGE_SETNS) {
+		/*
+		 * A setns's time record names the task's own namespace left.
+		 * The event fires before the switch, so that is the task's
+		 * time_ns now, also when only time_for_children changes
+		 * (setns into the one it is in, after an unshare).
+		 */
+		if (nstype == CLONE_NEWTIME && for_children)
+			old_ns = (struct ns_common *)&tsk->nsproxy->time_ns->ns;
+		return note_switch(NSAUDIT_OP_SETNS, nstype, old_ns, NSAUDIT_PROBE_TP_NS_CHANGE);
+	}
+	if (cause == NS_CHANGE_UNSHARE)
+		return note_switch(NSAUDIT_OP_UNSHARE, nstype, old_ns, NSAUDIT_PROBE_TP_NS_CHANGE);
+	if (cause != NS_CHANGE_CLONE || per_children_type != for_children ||
+	    !op_wanted(NSAUDIT_OP_CLONE))
+		return 0;
+	e = event_ns(NSAUDIT_OP_CLONE, NSAUDIT_PROBE_TP_NS_CHANGE, clone_flag_to_type(nstype),
+		     new_ns, NSAUDIT_EVENT_SHORT, true);
+	if (!e)
+		return 0;	/* counted in lost_reason */
+	e->target_pid = tsk->tgid;
+	event_set_old(e, old_ns);
+	if (for_children)
+		e->flags |= NSAUDIT_F_FOR_CHILDREN;
+	event_submit(e);
+	return 0;
 }
 
 /*
@@ -1789,7 +1821,11 @@ int BPF_PROG(tp_nsfd, pid_t pid, bool pidfd, unsigned int nstype, unsigned int f
 		e->flags |= NSAUDIT_F_FOR_CHILDREN;
 	e->result = ret < 0 ? ret : 0;
 	e->fd = ret >= 0 ? ret : -1;
-	e->target_pid = pid ? pid : (__s32)e->pid;	/* pid 0 means the caller */
+	/* global, like every pid a record has; the pid asked for (the
+	 * caller's view, 0 for the caller) only when no task was found */
+	e->target_pid = pid ? pid : (__s32)e->pid;
+	if (target)	/* a read of its own: 6.1 refuses one load of two pointer kinds */
+		e->target_pid = BPF_CORE_READ(target, tgid);
 	event_submit(e);
 	return 0;
 }

@@ -57,11 +57,12 @@ enum nsaudit_probe {
 	NSAUDIT_PROBE_RAW_TP_FORK,	/* raw_tp/sched_process_fork */
 	NSAUDIT_PROBE_FEXIT_SYS_NSFD,	/* fexit/__x64_sys_nsfd (patched kernel) */
 	NSAUDIT_PROBE_FEXIT_SYS_SETNS,	/* fentry+fexit/__x64_sys_setns */
-	NSAUDIT_PROBE_FEXIT_SETNS_SWITCH_NS, /* fexit/setns_switch_ns (patched) */
+	NSAUDIT_PROBE_FEXIT_SETNS_SWITCH_NS, /* fexit/setns_switch_ns (kernel-patch v2) */
 	NSAUDIT_PROBE_TP_NSFD,		/* tp_btf/nsfd (patched) */
-	NSAUDIT_PROBE_TP_SETNS_SWITCH_NS, /* tp_btf/setns_switch_ns (patched) */
+	NSAUDIT_PROBE_TP_SETNS_SWITCH_NS, /* tp_btf/setns_switch_ns (kernel-patch v2) */
 	NSAUDIT_PROBE_TP_NS_FREE,	/* tp_btf/ns_free (patched) */
 	NSAUDIT_PROBE_USER,		/* synthesised in user space */
+	NSAUDIT_PROBE_TP_NS_CHANGE,	/* tp_btf/ns_change (patched) */
 	NSAUDIT_PROBE_MAX,
 };
 

@@ -60,6 +60,7 @@ static const char *const probes[NSAUDIT_PROBE_MAX] = {
 	[NSAUDIT_PROBE_TP_SETNS_SWITCH_NS] = "tp_btf/setns_switch_ns",
 	[NSAUDIT_PROBE_TP_NS_FREE] = "tp_btf/ns_free",
 	[NSAUDIT_PROBE_USER] = "user",
+	[NSAUDIT_PROBE_TP_NS_CHANGE] = "tp_btf/ns_change",
 };
 
 static const char *const vias[NSAUDIT_VIA_MAX] = {

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/libbpf.h>
@@ -17,9 +18,27 @@ static char kept[KEEP_MAX];
 static size_t nkept;
 static bool cut; /* older messages were dropped to make room */
 
+static void keep(const char *p, size_t n)
+{
+	if (n > sizeof(kept)) {	/* a verifier log longer than all we keep */
+		p += n - sizeof(kept);
+		n = sizeof(kept);
+		cut = true;
+	}
+	if (nkept + n > sizeof(kept)) {
+		size_t drop = nkept + n - sizeof(kept);
+
+		memmove(kept, kept + drop, nkept - drop);
+		nkept -= drop;
+		cut = true;
+	}
+	memcpy(kept + nkept, p, n);
+	nkept += n;
+}
+
 static int bpf_log_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[4096];
+	char *msg;
 	int n;
 
 	if (level == LIBBPF_DEBUG)
@@ -28,20 +47,12 @@ static int bpf_log_print(enum libbpf_print_level level, const char *fmt, va_list
 		return vfprintf(stderr, fmt, ap);
 	if (level != LIBBPF_WARN)
 		return 0;
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	/* whole: libbpf prints a verifier log as one message, its reason last */
+	n = vasprintf(&msg, fmt, ap);
 	if (n <= 0)
 		return 0;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	if (nkept + (size_t)n > sizeof(kept)) {
-		size_t drop = nkept + (size_t)n - sizeof(kept);
-
-		memmove(kept, kept + drop, nkept - drop);
-		nkept -= drop;
-		cut = true;
-	}
-	memcpy(kept + nkept, line, (size_t)n);
-	nkept += (size_t)n;
+	keep(msg, (size_t)n);
+	free(msg);
 	return n;
 }
 

@@ -49,11 +49,11 @@ int cmd_probe(int argc, char **argv)
 	for (i = 0; i < FEAT_MAX; i++)
 		printf("%-36s %-4s %s\n", feature_name(i), ft.have[i] ? "yes" : "no",
 		       ft.have[i] ? "" : ft.why[i]);
-	patched = ft.have[FEAT_SETNS_SWITCH_NS] && ft.have[FEAT_SYS_NSFD];
+	patched = ft.have[FEAT_NS_CHANGE] && ft.have[FEAT_SYS_NSFD];
 	printf("\nhook set: %s\n",
 	       patched && ft.have[FEAT_FENTRY]
-		       ? "patched kernel: fentry/fexit on __x64_sys_nsfd, __x64_sys_setns, "
-			 "setns_switch_ns; namespace:* tracepoints"
+		       ? "patched kernel: fentry/fexit on __x64_sys_nsfd, __x64_sys_setns; "
+			 "namespace:* tracepoints (ns_change for setns, unshare, clone)"
 		       : "stock: tracepoint/syscalls (setns at its exit alone) "
 			 "raw_tp/sched_process_fork tp_btf/sched_process_fork iter/task");
 	return 0;

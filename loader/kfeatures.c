@@ -2,6 +2,7 @@
 /* kfeatures.c - learn by trying which BPF attach types this kernel allows. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -27,10 +28,24 @@ static const char *const names[FEAT_MAX] = {
 	[FEAT_RINGBUF] = "ringbuf",
 	[FEAT_KPROBE] = "kprobe",
 	[FEAT_BTF] = "vmlinux BTF",
-	[FEAT_SYS_NSFD] = "__x64_sys_nsfd (patched)",
-	[FEAT_SETNS_SWITCH_NS] = "setns_switch_ns (patched)",
+	[FEAT_SYS_NSFD] = "nsfd() (patched)",
+	[FEAT_NS_CHANGE] = "namespace:ns_change (patched)",
 	[FEAT_NS_TRACEPOINTS] = "namespace:* tracepoints (patched)",
 };
+
+long nsfd_syscall_nr(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen("/proc/sys/kernel/nsfd_syscall_nr", "re");
+	long nr = -1;
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			nr = strtol(buf, NULL, 10);
+		fclose(f);
+	}
+	return nr > 0 ? nr : -1;
+}
 
 const char *feature_name(enum feature f)
 {
@@ -99,6 +114,15 @@ void features_probe(struct features *ft, bool quick)
 
 	memset(ft, 0, sizeof(*ft));
 	ensure_pseudo_fs();
+	/*
+	 * The kernel-patch series (v3) says that it is there, and nsfd()'s
+	 * number, in a read-only sysctl: no debug option needed and nothing
+	 * called (the number is not one mainline assigned).
+	 */
+	ft->have[FEAT_SYS_NSFD] = nsfd_syscall_nr() > 0;
+	if (!ft->have[FEAT_SYS_NSFD])
+		snprintf(ft->why[FEAT_SYS_NSFD], sizeof(ft->why[0]),
+			 "no /proc/sys/kernel/nsfd_syscall_nr");
 	ft->have[FEAT_NS_TRACEPOINTS] = !access("/sys/kernel/tracing/events/namespace", F_OK);
 	/* parsing vmlinux BTF costs ~100 ms of the tracer's start: when the
 	 * patch's tracepoints are absent, this is not the patched kernel */
@@ -109,16 +133,12 @@ void features_probe(struct features *ft, bool quick)
 	btf = btf__load_vmlinux_btf();
 	ft->have[FEAT_BTF] = btf != NULL;
 	if (btf) {
-		/*
-		 * The kernel-patch series, v2 (nsfd with a flags argument, the
-		 * namespace:nsfd tracepoint, setns_switch_ns()). Found without
-		 * calling anything: syscall 451 is cachestat() on mainline.
-		 */
-		ft->have[FEAT_SYS_NSFD] =
-			btf__find_by_name_kind(btf, "__x64_sys_nsfd", BTF_KIND_FUNC) > 0 &&
-			btf__find_by_name_kind(btf, "btf_trace_nsfd", BTF_KIND_TYPEDEF) > 0;
-		ft->have[FEAT_SETNS_SWITCH_NS] =
-			btf__find_by_name_kind(btf, "setns_switch_ns", BTF_KIND_FUNC) > 0;
+		/* the series' event for every namespace change (tp_btf) */
+		ft->have[FEAT_NS_CHANGE] =
+			btf__find_by_name_kind(btf, "btf_trace_ns_change", BTF_KIND_TYPEDEF) > 0;
+		if (!ft->have[FEAT_NS_CHANGE])
+			snprintf(ft->why[FEAT_NS_CHANGE], sizeof(ft->why[0]),
+				 "no btf_trace_ns_change in vmlinux BTF");
 		btf__free(btf);
 	} else {
 		snprintf(ft->why[FEAT_BTF], sizeof(ft->why[0]), "/sys/kernel/btf/vmlinux: %s",
@@ -130,7 +150,7 @@ void features_probe(struct features *ft, bool quick)
 	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
 		/* quick: the tracer only has to know whether fentry works, and
 		 * only on a kernel that has the patched functions to hook */
-		if (quick && !(progs[i].f == FEAT_FENTRY && ft->have[FEAT_SETNS_SWITCH_NS]))
+		if (quick && !(progs[i].f == FEAT_FENTRY && ft->have[FEAT_SYS_NSFD]))
 			continue;
 		ft->have[progs[i].f] =
 			!try_prog(progs[i].prog, ft->why[progs[i].f], sizeof(ft->why[0]));

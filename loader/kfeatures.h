@@ -18,8 +18,8 @@ enum feature {
 	FEAT_RINGBUF,
 	FEAT_KPROBE,		/* a kprobe PMU or kprobe_events */
 	FEAT_BTF,		/* /sys/kernel/btf/vmlinux */
-	FEAT_SYS_NSFD,		/* patched kernel: __x64_sys_nsfd in BTF */
-	FEAT_SETNS_SWITCH_NS,	/* patched kernel: setns_switch_ns() in BTF */
+	FEAT_SYS_NSFD,		/* patched kernel: /proc/sys/kernel/nsfd_syscall_nr */
+	FEAT_NS_CHANGE,		/* patched kernel: namespace:ns_change in BTF */
 	FEAT_NS_TRACEPOINTS,	/* patched kernel: events/namespace/ */
 	FEAT_MAX,
 };
@@ -30,6 +30,8 @@ struct features {
 };
 
 const char *feature_name(enum feature f);
+/* nsfd()'s number from the kernel-patch series' sysctl, -1 without the series */
+long nsfd_syscall_nr(void);
 /* Probe everything (or, when quick, only what the tracer needs to choose). */
 void features_probe(struct features *ft, bool quick);
 /* Mount tracefs/bpffs if they are missing; 0 or -errno. */

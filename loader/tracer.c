@@ -298,9 +298,10 @@ static void describe_hooks(struct tracer *t)
 
 /*
  * Decide which programs to load, and name the resulting hook set. On the
- * patched kernel (nsfd and setns_switch_ns in BTF) with fentry allowed, setns
- * is seen at sys_setns and at setns_switch_ns; where only the patch's
- * tracepoints are usable, those; everywhere else, the syscall tracepoints.
+ * patched kernel (its nsfd sysctl, namespace:ns_change in BTF) setns,
+ * unshare and clone get the kernel's old namespace from ns_change, with
+ * fentry on sys_setns where allowed; everywhere else, the syscall
+ * tracepoints.
  */
 #define WANT_NSFD(t) ((t)->o.op_mask & (1u << NSAUDIT_OP_NSFD))
 
@@ -336,7 +337,7 @@ static void choose_hooks(struct tracer *t)
 			bpf_program__set_autoload(syscalls[i].prog, false);
 	}
 	features_probe(&ft, true);
-	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_SETNS_SWITCH_NS];
+	patched = ft.have[FEAT_SYS_NSFD] && ft.have[FEAT_NS_CHANGE];
 	fentry = patched && ft.have[FEAT_FENTRY];
 	nstp = ft.have[FEAT_NS_TRACEPOINTS];
 	/* NSAUDIT_HOOKS=stock: a stock kernel's hook set on any kernel (the
@@ -353,14 +354,13 @@ static void choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.fexit_sys_nsfd, fentry && WANT(NSFD));
 	bpf_program__set_autoload(s->progs.fentry_sys_setns, fentry && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.fexit_sys_setns, fentry && WANT(SETNS));
-	bpf_program__set_autoload(s->progs.fexit_setns_switch_ns, fentry && WANT(SETNS));
 	/*
 	 * Without fentry, setns is traced by its exit tracepoint alone: what
 	 * the thread left is its namespace cache, which the start-up snapshot
 	 * fills and every namespace change keeps (unshare's exit hook too,
 	 * recorded or not), or before its first change what it was born with
 	 * (tp_fork_birth). Only the patched kernel's
-	 * setns_switch_ns tracepoint, reporting into the pending call, needs
+	 * ns_change tracepoint, reporting into the pending call, needs
 	 * the entry hook.
 	 */
 	exit_only = !fentry && !(nstp && patched) && WANT(SETNS);
@@ -370,12 +370,14 @@ static void choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.tp_fork_birth, exit_only);
 	/* with fentry, tp_nsfd only records the PIDFD_GET_*_NAMESPACE ioctls */
 	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && patched && WANT(NSFD));
-	bpf_program__set_autoload(s->progs.tp_setns_switch_ns, nstp && patched && !fentry &&
-				  WANT(SETNS));
+	/* ns_change: the kernel's old namespace of setns and unshare, and
+	 * clone's records (then tp_fork stays out) */
+	bpf_program__set_autoload(s->progs.tp_ns_change, nstp && patched &&
+				  (WANT(SETNS) || WANT(UNSHARE) || WANT(CLONE)));
 	bpf_program__set_autoload(s->progs.tp_ns_free, nstp && WANT(NS_FREE));
 	bpf_program__set_autoload(s->progs.tp_enter_unshare, WANT(UNSHARE));
 	bpf_program__set_autoload(s->progs.tp_exit_unshare, WANT(UNSHARE) || exit_only);
-	bpf_program__set_autoload(s->progs.tp_fork, WANT(CLONE));
+	bpf_program__set_autoload(s->progs.tp_fork, WANT(CLONE) && !(nstp && patched));
 	bpf_program__set_autoload(s->progs.tp_enter_clone, WANT(CLONE));
 	bpf_program__set_autoload(s->progs.tp_exit_clone, WANT(CLONE));
 	bpf_program__set_autoload(s->progs.tp_enter_mount, WANT(MOUNT));

@@ -11,9 +11,10 @@
  *   nsfd TYPE FD INODE          denied ERRNO          esrch PID
  *   children pid INODE          pidfd TYPE FD INODE   timeleft OWN CHILDREN
  *   setns TYPE INODE            pinned net INODE      freed TYPE INODE
+ *   unshared TYPE OLD NEW       cloned TYPE PID OLD NEW
  * Static, for the busybox initramfs. Needs the kernel-patch series, and
- * checks that the kernel has nsfd() before calling syscall 451 (cachestat()
- * on mainline).
+ * calls nsfd() only with the number /proc/sys/kernel/nsfd_syscall_nr gives
+ * (the file exists only with the series; the number is not mainline's).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,9 +30,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef __NR_nsfd
-#define __NR_nsfd 451	/* the kernel-patch series' own number */
-#endif
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
 #endif
@@ -50,34 +48,28 @@ static const struct {
 	{ "cgroup", CLONE_NEWCGROUP }, { "time", CLONE_NEWTIME },
 };
 
+static long nsfd_nr = -1;	/* from /proc/sys/kernel/nsfd_syscall_nr */
+
 static int nsfd(pid_t pid, unsigned int type, unsigned int flags)
 {
-	return (int)syscall(__NR_nsfd, pid, type, flags);
+	if (nsfd_nr <= 0) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return (int)syscall(nsfd_nr, pid, type, flags);
 }
 
-/*
- * The series' namespace:nsfd tracepoint is in the kernel's BTF as
- * btf_trace_nsfd: look for it before calling syscall 451.
- */
+/* The series says whether the kernel has nsfd(), and its number. */
 static int have_nsfd(void)
 {
-	static const char name[] = "\0btf_trace_nsfd";
-	size_t len = 0, cap = 1 << 22;
-	char *btf = malloc(cap);
-	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY), found;
-	ssize_t n;
+	FILE *f = fopen("/proc/sys/kernel/nsfd_syscall_nr", "re");
 
-	if (fd < 0 || !btf)
+	if (!f)
 		return 0;
-	while ((n = read(fd, btf + len, cap - len)) > 0) {
-		len += n;
-		if (len == cap && !(btf = realloc(btf, cap *= 2)))
-			return 0;
-	}
-	close(fd);
-	found = memmem(btf, len, name, sizeof(name)) != NULL;
-	free(btf);
-	return found;
+	if (fscanf(f, "%ld", &nsfd_nr) != 1)
+		nsfd_nr = -1;
+	fclose(f);
+	return nsfd_nr > 0;
 }
 
 static unsigned long ino_of(int fd)
@@ -111,6 +103,55 @@ static pid_t child_in_new(int flags)
 	return pid;
 }
 
+/*
+ * 5. unshare in a child that exits: its uts and ipc namespaces die;
+ * 6. clone() with CLONE_NEWUTS: the child is born in a new one.
+ */
+static void unshare_and_clone(void)
+{
+	int fd, status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		unsigned long old;
+
+		fd = open("/proc/self/ns/uts", O_RDONLY);
+		old = ino_of(fd);
+		close(fd);
+		if (unshare(CLONE_NEWUTS | CLONE_NEWIPC))
+			_exit(1);
+		fd = open("/proc/self/ns/uts", O_RDONLY);
+		printf("unshared uts %lu %lu\n", old, ino_of(fd));
+		close(fd);
+		fd = open("/proc/self/ns/ipc", O_RDONLY);
+		printf("freed ipc %lu\n", ino_of(fd));
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+
+	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUTS | SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	if (pid > 0) {
+		char path[64];
+		int cfd;
+
+		snprintf(path, sizeof(path), "/proc/%d/ns/uts", pid);
+		cfd = open(path, O_RDONLY);
+		fd = open("/proc/self/ns/uts", O_RDONLY);
+		printf("cloned uts %d %lu %lu\n", pid, ino_of(fd), ino_of(cfd));
+		close(cfd);
+		close(fd);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	} else {
+		printf("error clone %d\n", errno);
+	}
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -119,7 +160,7 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!have_nsfd()) {
-		printf("error kernel without nsfd() (no btf_trace_nsfd in BTF)\n");
+		printf("error kernel without nsfd() (no /proc/sys/kernel/nsfd_syscall_nr)\n");
 		return 1;
 	}
 	/* 1. every type, for the caller */
@@ -239,16 +280,7 @@ int main(void)
 		printf("freed net %lu\n", ino);
 	}
 
-	/* 5. unshare in a child that exits: its uts and ipc namespaces die */
-	pid = fork();
-	if (pid == 0) {
-		if (unshare(CLONE_NEWUTS | CLONE_NEWIPC))
-			_exit(1);
-		fd = open("/proc/self/ns/ipc", O_RDONLY);
-		printf("freed ipc %lu\n", ino_of(fd));
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
+	unshare_and_clone();
 	sleep(1);	/* net namespaces are freed from a workqueue */
 	return 0;
 }

@@ -69,7 +69,9 @@ static inline void corpus_record(int i, struct nsaudit_event *e, struct event_ex
 	e->kseq = i % 6 ? (uint64_t)i * 31 : 0;
 	e->target_pid = i % 4 == 1 ? 4242 : (i % 4 == 2 ? -3 : 0);
 	e->fd = i % 3 == 0 ? -1 : i % 11;
-	e->probe = (uint32_t)(i % (NSAUDIT_PROBE_MAX + 1));
+	/* the probe values record_fmt_golden.h was made with: 0-9 and one
+	 * out of range (then 10, NSAUDIT_PROBE_MAX before tp_btf/ns_change) */
+	e->probe = (uint32_t)(i % 11 == 10 ? NSAUDIT_PROBE_MAX : i % 11);
 	e->via = i % 3 ? (uint32_t)(i % (NSAUDIT_VIA_MAX + 1)) : vias[i % 7];
 	e->ns_refs = i % 2 ? (uint32_t)i : 0;
 	k = strlen(comms[i % 12]);

@@ -46,6 +46,10 @@ else
 	sed 's/^/    /' "$VM.nons"
 fi
 
+# the selftests on this (host) kernel, as root and as nobody: 0 FAIL, and
+# without the series every test skips without making the call
+tests/vm/host-selftests.sh "$kdir" "$BUILD/vmtest-host"
+
 say "building the static nsaudit and the guest helpers"
 make -s "$BUILD/nsaudit-static" "$BUILD/helpers/nsfd_workload" "$BUILD/helpers/nsops" >&2 ||
 	{ echo "FAIL: vmtest: building the static nsaudit"; exit 1; }
@@ -63,17 +67,18 @@ kernel-patch/man-example.sh >"$VM/nsfd_example.c"
 if gcc -static -O2 -Wall -Wextra -Werror "$VM/nsfd_example.c" -o "$root/bin/nsfd_example" \
 	>"$VM/nsfd_example.log" 2>&1; then
 	echo "PASS: vmtest: the nsfd.2 example compiles (gcc -Wall -Wextra -Werror)"
-	# on this host (no series: 451 is cachestat() from 6.5 on) the example
-	# must find out that there is no nsfd() and not make the call
-	if ! grep -qa btf_trace_nsfd /sys/kernel/btf/vmlinux 2>/dev/null; then
+	# on this host (no series, no /proc/sys/kernel/nsfd_syscall_nr) the
+	# example must find out that there is no nsfd() and make no call for
+	# it: neither the series' 500 nor 451 (cachestat() from 6.5 on)
+	if [ ! -e /proc/sys/kernel/nsfd_syscall_nr ]; then
 		out=$(strace -f "$root/bin/nsfd_example" 1 net 2>&1)
 		case $out in
 		*"this kernel has no nsfd()"*)
 			case $out in
-			*"syscall_0x1c3("* | *"cachestat("*)
-				echo "FAIL: vmtest: the nsfd.2 example called syscall 451 on $(uname -r):" \
-					"$(echo "$out" | grep -E 'syscall_0x1c3|cachestat' | head -n 1)" ;;
-			*)	echo "PASS: vmtest: the nsfd.2 example detects that $(uname -r) has no nsfd() without calling 451" ;;
+			*"syscall_0x1c3("* | *"syscall_0x1f4("* | *"cachestat("*)
+				echo "FAIL: vmtest: the nsfd.2 example made a syscall on $(uname -r):" \
+					"$(echo "$out" | grep -E 'syscall_0x1c3|syscall_0x1f4|cachestat' | head -n 1)" ;;
+			*)	echo "PASS: vmtest: the nsfd.2 example detects that $(uname -r) has no nsfd() without calling 451 or 500" ;;
 			esac ;;
 		*)	echo "FAIL: vmtest: the nsfd.2 example on $(uname -r): $(echo "$out" | tail -n 1)" ;;
 		esac
@@ -131,7 +136,7 @@ echo "PASS: vmtest: the patched kernel boots ($(sed -n 's/^@@GUEST //p' "$VM/con
 
 # kselftest TAP lines -> PASS/FAIL/SKIP
 sed -n '/^@@SELFTESTS$/,/^@@GUESTD$/p' "$VM/console.log" |
-	sed -n -e 's/^ok [0-9]* \(.*\) # SKIP \(.*\)/SKIP: guest selftest: \1 (\2)/p;t' \
+	sed -n -e 's/^ok \([0-9]*\) \(.*\)# SKIP \(.*\)/SKIP: guest selftest \1: \2(\3)/p;t' \
 	       -e 's/^ok [0-9]* \(.*\)/PASS: guest selftest: \1/p;t' \
 	       -e 's/^not ok [0-9]* \(.*\)/FAIL: guest selftest: \1/p' >"$VM/selftests.out"
 cat "$VM/selftests.out"

@@ -30,7 +30,7 @@ count() {	# count "what" N JQ-CONDITION: exactly N records match
 	fi
 }
 grep '^error' "$wl" | sed 's/^/FAIL: guest workload: /'
-while read -r what a b c; do
+while read -r what a b c d; do
 	case $what in
 	nsfd)	has "nsfd $a (fd $b) names $a:[$c]" \
 		"(.op==\"nsfd\" and .ns_type==\"$a\" and .ns_inum==$c and .result==0 and .fd==$b and .via==\"nsfd\" and .probe==\"fexit/__x64_sys_nsfd\")" ;;
@@ -48,22 +48,32 @@ while read -r what a b c; do
 		# the fixed bug: the time namespace left is the task's own ($a),
 		# not time_for_children ($b)
 		has "setns time after unshare without fork leaves time:[$a] (the task's own)" \
-		"(.op==\"setns\" and .ns_type==\"time\" and .ns_inum==$a and .old_inum==$a and .probe==\"fexit/setns_switch_ns\")"
+		"(.op==\"setns\" and .ns_type==\"time\" and .ns_inum==$a and .old_inum==$a and .probe==\"tp_btf/ns_change\")"
 		count "no setns time record claims time_for_children:[$b] was left" 0 \
 		"(.op==\"setns\" and .ns_type==\"time\" and .old_inum==$b)" ;;
-	setns)	has "setns into $a:[$b] via nsfd, the kernel's switch with the old namespace" \
-		"(.op==\"setns\" and .probe==\"fexit/setns_switch_ns\" and .ns_type==\"$a\" and .ns_inum==$b and .via==\"nsfd\" and .old_inum > 0 and .old_inum != $b)"
+	setns)	has "setns into $a:[$b] via nsfd, the kernel's ns_change with the old namespace" \
+		"(.op==\"setns\" and .probe==\"tp_btf/ns_change\" and .ns_type==\"$a\" and .ns_inum==$b and .via==\"nsfd\" and .old_inum > 0 and .old_inum != $b)"
 		count "one setns into $a:[$b] is one record (search and lifetime count it once)" 1 \
 		"(.op==\"setns\" and .ns_type==\"$a\" and .ns_inum==$b)" ;;
 	pinned)	has "bind-mount pin of the nsfd fd: mount $a:[$b]" \
 		"(.op==\"mount\" and .ns_type==\"$a\" and .ns_inum==$b)"
 		has "setns through the bind-mounted nsfd: via=bind" \
 		"(.op==\"setns\" and .via==\"bind\" and .ns_inum==$b)" ;;
+	unshared)
+		has "unshare $a: $a:[$b] -> $a:[$c], old namespace from the kernel's ns_change" \
+		"(.op==\"unshare\" and .ns_type==\"$a\" and .old_inum==$b and .ns_inum==$c and .result==0 and .probe==\"tp_btf/ns_change\")"
+		count "one unshare into $a:[$c] is one record" 1 \
+		"(.op==\"unshare\" and .ns_type==\"$a\" and .ns_inum==$c)" ;;
+	cloned)	read -r pid old new <<<"$b $c $d"
+		has "clone with a new $a namespace: child $pid in $a:[$new], parent's $a:[$old], from ns_change" \
+		"(.op==\"clone\" and .ns_type==\"$a\" and .target_pid==$pid and .old_inum==$old and .ns_inum==$new and .probe==\"tp_btf/ns_change\")"
+		count "the clone is one record for $a (no raw_tp/sched_process_fork twin)" 1 \
+		"(.op==\"clone\" and .ns_type==\"$a\" and .ns_inum==$new)" ;;
 	freed)	has "ns_free of $a:[$b] when its last reference went" \
 		"(.op==\"ns_free\" and .ns_type==\"$a\" and .ns_inum==$b and .probe==\"tp_btf/ns_free\")" ;;
 	esac
 done < <(tr -d '\r' <"$wl")
-for w in denied esrch pidfd children timeleft setns pinned; do
+for w in denied esrch pidfd children timeleft setns pinned unshared cloned; do
 	grep -q "^$w " "$wl" || echo "FAIL: guest workload: no '$w' step ran"
 done
 for t in net uts ipc mnt pid user cgroup time; do
