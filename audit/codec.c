@@ -92,7 +92,17 @@ void audit_rec_free(struct audit_rec *r)
 const char *audit_rec_str(const struct audit_rec *r, const char *key, size_t *len)
 {
 	struct json_object *v;
+	const char *s = NULL;
 
+	if (!r->obj) {	/* a light record: time and op only */
+		if (!strcmp(key, "time"))
+			s = r->light_time;
+		else if (!strcmp(key, "op"))
+			s = r->light_op;
+		if (s && len)
+			*len = strlen(s);
+		return s;
+	}
 	if (!json_object_object_get_ex(r->obj, key, &v) ||
 	    !json_object_is_type(v, json_type_string))
 		return NULL;

@@ -85,6 +85,10 @@ struct audit_rec {
 	size_t mac_len;		    /* its bytes: 32 (BLAKE2b) or 16 (Poly1305) */
 	size_t body_len;	    /* bytes of the line the MAC covers */
 	enum audit_format fmt;
+	/* a light record (obj NULL: verify's fast path, verify_light.c) has
+	 * these two fields only; audit_rec_str() answers from them */
+	char light_time[40];
+	char light_op[24];
 };
 
 /* Parse one line (without its '\n'). 0, or -1 with why in err. Never

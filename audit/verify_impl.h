@@ -3,6 +3,7 @@
  * verify_impl.h - the verifier's walk, shared by its parts:
  *   verify.c         keys, anchors, the walk over segments, the verdict
  *   verify_walk.c    one segment: headers, seq, MAC chain, epochs, times
+ *   verify_light.c   its fast path: ordinary records without a parse
  *   verify_tail.c    what only the whole log shows: gaps, drops, the
  *                    state file, anchors, seals up to the state's epoch
  *   verify_report.c  findings (each with segment, line, seq)
@@ -84,6 +85,10 @@ void fmt_time(int64_t ns, char *out, size_t len);
 
 /* verify_walk.c */
 int walk_segment(struct walk *w, unsigned int num, bool follows, bool first);
+/* verify_light.c: true when line is an ordinary record whose MAC matches
+ * the chain, taken into r as a light record (time and op only) */
+bool light_record(struct walk *w, uint64_t lineno, const char *line, size_t len,
+		  struct audit_rec *r);
 /* verify_tail.c */
 void check_tail(struct walk *w, const unsigned int *nums, size_t n);
 int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen);

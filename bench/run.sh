@@ -307,7 +307,7 @@ prog_ns() {
 	local oc setns fork
 	P_OC_NS="" P_SETNS_NS="" P_FORK_NS=""
 	case $1 in
-	record) oc='^tp_(enter|exit)_openat$' setns='^tp_(enter|exit)_setns$' fork='^tp_(fork|fork_birth|enter_clone|exit_clone|exit_flush)$' ;;
+	record) oc='^tp_exit_openat$' setns='^tp_(enter|exit)_setns$' fork='^tp_(fork|fork_birth|enter_clone|exit_clone|exit_flush)$' ;;
 	floor | floor_exit) oc='^floor_tp$' setns='^floor_tp$' fork='^floor_tp$' ;;
 	*) return 0 ;;
 	esac

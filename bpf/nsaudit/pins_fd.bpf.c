@@ -265,57 +265,21 @@ int tp_exit_open_by_handle_at(struct trace_event_raw_sys_exit *ctx)
 /* ---- pins by fd: an open() that returned an nsfs file -------------------- */
 
 /*
- * The path argument of open/openat/openat2, captured at entry (portable:
- * no registers read at exit) for the exit, which needs it only in the rare
- * case that the open returned an nsfs file or was refused.
- *
- * Not task storage: its first access in a syscall costs ~120 ns on a
- * virtualised host (several cold objects), and every open on the machine
- * pays for the entry. A direct-mapped table indexed by the thread id costs
- * one store. A slot is one 64-bit word, stored and loaded whole (never
- * torn): the thread id's bits above the index (tid < PID_MAX_LIMIT = 2^22)
- * in the top 8 bits, the pointer below (user addresses fit in 56 bits,
- * LA57 included). An exit that finds another thread's tag (same low tid
- * bits, in an open at the same time) reports the open without its path,
- * as it does for a pointer it cannot read: the record itself is never lost.
+ * Opens are traced at their exit alone: every open on the machine runs
+ * these programs, and nearly none returns an nsfs file, so the common case
+ * is one fd lookup and one compare, with no entry program at all. The path
+ * is needed only in the rare case (an nsfs file, or a refused open): then
+ * it is taken from the user registers the syscall's entry saved
+ * (bpf_task_pt_regs(), libbpf's per-architecture syscall argument macros).
+ * ARG is the path's argument: 0 for open(), 1 for openat() and openat2().
  */
-#define OPEN_SLOT_BITS	14
-
-#define OPEN_PTR_BITS	56
-
-#define OPEN_PTR_MASK	((1ULL << OPEN_PTR_BITS) - 1)
-
-/* a map of its own, not .bss: the reader copies .bss for the loss counters */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1 << OPEN_SLOT_BITS);
-	__type(key, __u32);
-	__type(value, __u64);
-} open_slot SEC(".maps");
-
-static __always_inline void open_enter(__u64 upath)
+static __always_inline const char *open_path_arg(int arg)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u32 idx = tid & ((1 << OPEN_SLOT_BITS) - 1);
-	__u64 *slot = bpf_map_lookup_elem(&open_slot, &idx);
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u64 a0, a1;
 
-	if (slot)
-		*slot = ((__u64)(tid >> OPEN_SLOT_BITS) << OPEN_PTR_BITS) | (upath & OPEN_PTR_MASK);
-}
-
-/* The path argument of the open being exited, or NULL. */
-static __always_inline const char *open_path_arg(void)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u32 idx = tid & ((1 << OPEN_SLOT_BITS) - 1);
-	__u64 *slot = bpf_map_lookup_elem(&open_slot, &idx), v;
-
-	if (!slot)
-		return NULL;
-	v = *slot;
-	if (v >> OPEN_PTR_BITS != (__u64)(tid >> OPEN_SLOT_BITS))
-		return NULL;
-	return (const char *)(v & OPEN_PTR_MASK);
+	syscall_args2(regs, &a0, &a1);
+	return (const char *)(arg ? a1 : a0);
 }
 
 /*
@@ -352,9 +316,9 @@ static __always_inline const struct path_buf *open_path_read(const char *upath)
  * space names the type and target. Only refused opens get here, so every
  * other failing open on the machine still costs one compare.
  */
-static __always_inline void handle_open_denied(long ret)
+static __always_inline void handle_open_denied(long ret, int arg)
 {
-	const char *upath = open_path_arg();
+	const char *upath = open_path_arg(arg);
 	char head[PROC_NS_SCAN + 4] = {};
 	struct ev_key k;
 	bool ns_dir = false;
@@ -379,9 +343,9 @@ static __always_inline void handle_open_denied(long ret)
 
 /*
  * The exit decides: the new fd tells whether an nsfs file was opened (rare),
- * and only then is the path (stashed at entry) read.
+ * and only then is the path read.
  */
-static __always_inline int handle_open_exit(long ret)
+static __always_inline int handle_open_exit(long ret, int arg)
 {
 	struct ns_common *ns;
 	struct file *file;
@@ -390,7 +354,7 @@ static __always_inline int handle_open_exit(long ret)
 
 	if (ret < 0) {
 		if (ret == -NSAUDIT_EACCES || ret == -NSAUDIT_EPERM)
-			handle_open_denied(ret);
+			handle_open_denied(ret, arg);
 		return 0;
 	}
 	file = cur_fd_file(ret);
@@ -406,47 +370,26 @@ static __always_inline int handle_open_exit(long ret)
 	k.flags |= NSAUDIT_F_HAS_NS;
 	k.fd = ret;
 	k.via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
-	commit_path(&k, ns_refcount(ns), open_path_read(open_path_arg()));
-	return 0;
-}
-
-SEC("tracepoint/syscalls/sys_enter_openat")
-int tp_enter_openat(struct trace_event_raw_sys_enter *ctx)
-{
-	open_enter(ctx->args[1]);
+	commit_path(&k, ns_refcount(ns), open_path_read(open_path_arg(arg)));
 	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_openat")
 int tp_exit_openat(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_open_exit(ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_enter_open")
-int tp_enter_open(struct trace_event_raw_sys_enter *ctx)
-{
-	open_enter(ctx->args[0]);
-	return 0;
+	return handle_open_exit(ctx->ret, 1);
 }
 
 SEC("tracepoint/syscalls/sys_exit_open")
 int tp_exit_open(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_open_exit(ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_enter_openat2")
-int tp_enter_openat2(struct trace_event_raw_sys_enter *ctx)
-{
-	open_enter(ctx->args[1]);
-	return 0;
+	return handle_open_exit(ctx->ret, 0);
 }
 
 SEC("tracepoint/syscalls/sys_exit_openat2")
 int tp_exit_openat2(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_open_exit(ctx->ret);
+	return handle_open_exit(ctx->ret, 1);
 }
 
 /* ---- the patched kernel: nsfd(), namespace:nsfd ------------------------
@@ -520,10 +463,9 @@ int BPF_PROG(tp_nsfd, pid_t pid, bool pidfd, unsigned int nstype, unsigned int f
 	e->fd = ret >= 0 ? ret : -1;
 	/* global, like every pid a record has; the pid asked for (the
 	 * caller's view, 0 for the caller) only when no task was found */
-	if (target)
-		e->target_pid = target->tgid;
-	else
-		e->target_pid = pid ? pid : (__s32)e->pid;
+	e->target_pid = pid ? pid : (__s32)e->pid;
+	if (target)	/* a read of its own: 6.1 refuses one load of two pointer kinds */
+		e->target_pid = BPF_CORE_READ(target, tgid);
 	event_submit(e);
 	return 0;
 }

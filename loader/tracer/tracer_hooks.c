@@ -77,9 +77,7 @@ static void skip_missing_syscalls(struct nsaudit_bpf *s)
 		const char *event;	/* tracefs event that must exist */
 	} syscalls[] = {
 		{ s->progs.tp_exit_openat2, "syscalls/sys_exit_openat2" },
-		{ s->progs.tp_enter_openat2, "syscalls/sys_enter_openat2" },
 		{ s->progs.tp_exit_open, "syscalls/sys_exit_open" },
-		{ s->progs.tp_enter_open, "syscalls/sys_enter_open" },
 		{ s->progs.tp_exit_move_mount, "syscalls/sys_exit_move_mount" },
 		{ s->progs.tp_enter_move_mount, "syscalls/sys_enter_move_mount" },
 		{ s->progs.tp_enter_clone3, "syscalls/sys_enter_clone3" },
@@ -174,11 +172,8 @@ void choose_hooks(struct tracer *t)
 		bpf_program__set_autoload(s->progs.tp_exit_move_mount, false);
 	}
 	if (!WANT(OPEN)) {
-		bpf_program__set_autoload(s->progs.tp_enter_openat, false);
 		bpf_program__set_autoload(s->progs.tp_exit_openat, false);
-		bpf_program__set_autoload(s->progs.tp_enter_open, false);
 		bpf_program__set_autoload(s->progs.tp_exit_open, false);
-		bpf_program__set_autoload(s->progs.tp_enter_openat2, false);
 		bpf_program__set_autoload(s->progs.tp_exit_openat2, false);
 	}
 #undef WANT
