@@ -16,7 +16,10 @@ cleanup() {
 	[ -n "${SLEEPER:-}" ] && kill $SLEEPER 2>/dev/null
 	[ -n "${HOLDER:-}" ] && kill $HOLDER 2>/dev/null
 	[ -n "${NOBODY_NS:-}" ] && kill $NOBODY_NS 2>/dev/null
+	# every nsfs mount this test can leave: one left behind pins its
+	# namespace and is copied into every mount namespace made after it
 	umount "$TMP/m2/pin" 2>/dev/null; umount "$TMP/m1/pin" 2>/dev/null
+	umount "$TMP/m1/pin2" 2>/dev/null
 	umount "$TMP/m2" 2>/dev/null; umount "$TMP/m1" 2>/dev/null
 }
 trap 'cleanup; cleanup_testlib' EXIT
