@@ -1225,7 +1225,7 @@ def row($k; $what):
 (row("setns_added_over_floor_trace"; "setns: nsaudit trace'"'"'s added CPU / the floor'"'"'s") | @tsv),
 (row("setns_added_over_exit_floor"; "setns: nsaudit record'"'"'s added CPU / floor_exit'"'"'s (same round)") | @tsv),
 (row("openclose_over_floor"; "open+close CPU, nsaudit record / the floor (same round)") | @tsv),
-(row("openclose_prog_ns_nsaudit"; "bpf_stats: ns per open+close in nsaudit'"'"'s open programs (entry + exit)") | @tsv),
+(row("openclose_prog_ns_nsaudit"; "bpf_stats: ns per open+close in nsaudit'"'"'s open program (exit alone)") | @tsv),
 (row("openclose_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
 (row("openclose_prog_added_ns"; "bpf_stats: nsaudit'"'"'s open programs beyond empty ones, ns per open+close") | @tsv),
 (row("openclose_over_floor_kernel"; "open+close with the floor plus that, / open+close with the floor") | @tsv),
