@@ -218,13 +218,45 @@ Test(audit_seal, segments_without_state_file_is_not_intact)
 	cr_expect(strstr(v.where, "line"), "names the record: %s", v.where);
 }
 
+/*
+ * What a holder of key does after editing a segment's lines: the chain
+ * re-MAC'd from line from on (the lines before keep their MACs). The
+ * one-time keys come from key, the run ids from the records.
+ */
+static void remac(char *d, size_t len, const uint8_t key[AUDIT_KEY_LEN], int from)
+{
+	uint8_t prev[AUDIT_MAC_LEN] = { 0 }, mac[AUDIT_MAC_LEN], run[AUDIT_RUN_LEN];
+	char err[256], hex[AUDIT_MAC_HEX + 1];
+	struct audit_chain c;
+	int i, n = tlines(d, len);
+	size_t s, ll;
+
+	audit_chain_init(&c, AUDIT_MAC_POLY1305, key, NULL);
+	for (i = 1; i <= n; i++) {
+		struct audit_rec r;
+
+		cr_assert(tline(d, len, i, &s, &ll));
+		cr_assert_eq(audit_rec_parse(d + s, ll - 1, &r, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(r.mac_len, AUDIT_TAG_LEN);
+		if (audit_rec_run(&r, run))
+			audit_chain_set_run(&c, run);
+		if (i >= from) {
+			audit_chain_mac(&c, r.seq, prev, d + s, r.body_len, mac);
+			audit_hex(mac, AUDIT_TAG_LEN, hex);
+			memcpy(d + s + r.body_len + 8, hex, 2 * AUDIT_TAG_LEN);
+		} else {
+			memcpy(mac, r.mac, sizeof(mac));
+		}
+		memcpy(prev, mac, sizeof(prev));
+		audit_rec_free(&r);
+	}
+}
+
 Test(audit_seal, a_later_epoch_key_cannot_rewrite_an_earlier_record)
 {
 	struct audit_seal stolen;
 	struct audit_log *l = sopen();
 	char err[256], seg[128], *d, *p;
-	uint8_t prev[AUDIT_MAC_LEN], mac[AUDIT_MAC_LEN], run[AUDIT_RUN_LEN];
-	struct audit_chain c;
 	size_t len, s, ll;
 	int i, n;
 
@@ -241,31 +273,12 @@ Test(audit_seal, a_later_epoch_key_cannot_rewrite_an_earlier_record)
 	tseg_path(&t, 1, seg, sizeof(seg));
 	d = tslurp(seg, &len);
 	n = tlines(d, len);
-	memset(prev, 0, sizeof(prev));
-	/* the attacker knows the format: the one-time keys of the stolen
-	 * epoch key, the run ids from the records */
-	audit_chain_init(&c, AUDIT_MAC_POLY1305, stolen.key, NULL);
 	for (i = 1; i <= n; i++) {
-		struct audit_rec r;
-		char hex[AUDIT_MAC_HEX + 1];
-
 		cr_assert(tline(d, len, i, &s, &ll));
 		if ((p = memmem(d + s, ll, "\"pid\":3000,", 11)))
 			p[9] = '9';
-		cr_assert_eq(audit_rec_parse(d + s, ll - 1, &r, err, sizeof(err)), 0, "%s", err);
-		cr_assert_eq(r.mac_len, AUDIT_TAG_LEN);
-		if (audit_rec_run(&r, run))
-			audit_chain_set_run(&c, run);
-		if (i >= 3) {
-			audit_chain_mac(&c, r.seq, prev, d + s, r.body_len, mac);
-			audit_hex(mac, AUDIT_TAG_LEN, hex);
-			memcpy(d + s + r.body_len + 8, hex, 2 * AUDIT_TAG_LEN);
-		} else {
-			memcpy(mac, r.mac, sizeof(mac));
-		}
-		memcpy(prev, mac, sizeof(prev));
-		audit_rec_free(&r);
 	}
+	remac(d, len, stolen.key, 3);
 	tspit(seg, d, len);
 	free(d);
 	cr_assert_eq(vverify(), 1, "a later key vouched for an earlier record");
@@ -634,10 +647,8 @@ Test(audit_seal, a_light_record_is_held_to_its_epoch)
 	struct audit_seal cur;
 	struct audit_log *l;
 	char err[256], seg[128], now[40], *d, *p;
-	uint8_t prev[AUDIT_MAC_LEN], mac[AUDIT_MAC_LEN], run[AUDIT_RUN_LEN];
-	struct audit_chain c;
 	size_t len, s, ll;
-	int i, n;
+	int i;
 
 	t.o.seal_interval = 3600; /* one epoch for the whole test */
 	l = sopen();
@@ -657,27 +668,10 @@ Test(audit_seal, a_light_record_is_held_to_its_epoch)
 	cr_assert_eq(cur.epoch, 0);
 	tseg_path(&t, 1, seg, sizeof(seg));
 	d = tslurp(seg, &len);
-	n = tlines(d, len);
-	memset(prev, 0, sizeof(prev));
-	audit_chain_init(&c, AUDIT_MAC_POLY1305, cur.key, NULL);
-	for (i = 1; i <= n; i++) {
-		struct audit_rec r;
-		char hex[AUDIT_MAC_HEX + 1];
-
-		cr_assert(tline(d, len, i, &s, &ll));
-		if (i == 4) {
-			cr_assert((p = memmem(d + s, ll, "\"time\":\"20", 10)));
-			memcpy(p + 8, "21", 2); /* 21xx: a century ahead */
-		}
-		cr_assert_eq(audit_rec_parse(d + s, ll - 1, &r, err, sizeof(err)), 0, "%s", err);
-		if (audit_rec_run(&r, run))
-			audit_chain_set_run(&c, run);
-		audit_chain_mac(&c, r.seq, prev, d + s, r.body_len, mac);
-		audit_hex(mac, AUDIT_TAG_LEN, hex);
-		memcpy(d + s + r.body_len + 8, hex, 2 * AUDIT_TAG_LEN);
-		memcpy(prev, mac, sizeof(prev));
-		audit_rec_free(&r);
-	}
+	cr_assert(tline(d, len, 4, &s, &ll));
+	cr_assert((p = memmem(d + s, ll, "\"time\":\"20", 10)));
+	memcpy(p + 8, "21", 2); /* 21xx: a century ahead */
+	remac(d, len, cur.key, 1);
 	tspit(seg, d, len);
 	free(d);
 	cr_assert_eq(vverify(), 1, "a re-dated record passed");
