@@ -39,15 +39,34 @@ start_recorder() {	# start_recorder NTH-READY
 # --pid accepts it: the last restart below relies on that)
 running() { [ -r "/proc/$1/stat" ] && ! awk '{ sub(/^.*\) /, ""); exit $1 != "Z" }' "/proc/$1/stat"; }
 
+# start_workload NAME CALLS: a setns loop waiting for "go" on its own fifo
+# (nsops -w reads one byte: a fifo shared with an earlier one would still
+# hold its "o\n"); sets W, WP and GO
+start_workload() {
+	mkfifo "$TMP/$1.go"
+	exec {GO}<>"$TMP/$1.go"
+	"$NSOPS" -w setns-loop "$2" /proc/self/ns/net <"$TMP/$1.go" >"$TMP/$1.out" &
+	W=$!
+	for i in $(seq 1 100); do grep -q '^pid' "$TMP/$1.out" && break; sleep 0.02; done
+	WP=$(awk '/^pid/{print $2}' "$TMP/$1.out")
+	[ -n "$WP" ]
+}
+
+# tally SINCE_SEQ FILE: "s REPEAT KSEQ" per setns of the workload WP and
+# "l COUNT" per lost record, of the log's records after SINCE_SEQ; sets
+# written (calls, summing repeat) and lost (--pid: the kernel counts only
+# the workload's calls as lost)
+tally() {
+	cat "$LOG"/nsaudit-*.log | jq -r --argjson p "$WP" --argjson s "$1" \
+		'select(.seq > $s) | if .op == "setns" and .pid == $p then "s \(.repeat // 1) \(.kseq)"
+		 elif .op == "lost" then "l \(.count)" else empty end' >"$2"
+	written=$(awk '$1 == "s" { n += $2 } END { print n + 0 }' "$2")
+	lost=$(awk '$1 == "l" { n += $2 } END { print n + 0 }' "$2")
+}
+
 "$NSAUDIT" keygen "$KEY" >/dev/null
 # the workload exists (and is waited for) before the recorder: --pid
-mkfifo "$TMP/go"
-exec {GO}<>"$TMP/go"
-"$NSOPS" -w setns-loop "$CALLS" /proc/self/ns/net <"$TMP/go" >"$TMP/w.out" &
-W=$!
-for i in $(seq 1 100); do grep -q '^pid' "$TMP/w.out" && break; sleep 0.02; done
-WP=$(awk '/^pid/{print $2}' "$TMP/w.out")
-[ -n "$WP" ] || { fail "record kill mid-flood: the workload starts"; exit 0; }
+start_workload w1 "$CALLS" || { fail "record kill mid-flood: the workload starts"; exit 0; }
 start_recorder 1 || { fail "record kill mid-flood: recorder starts"; exit 0; }
 echo go >&$GO
 killed=0
@@ -76,13 +95,7 @@ W=
 
 "$NSAUDIT" verify --log-dir "$LOG" --key "$KEY" >"$TMP/verify.out" 2>&1
 expect_eq "record kill mid-flood: the log verifies ($(tail -1 "$TMP/verify.out"))" "$?" 0
-# one pass: "s REPEAT KSEQ" per setns of the workload, "l COUNT" per lost
-cat "$LOG"/nsaudit-*.log | jq -r --argjson p "$WP" \
-	'if .op == "setns" and .pid == $p then "s \(.repeat // 1) \(.kseq)"
-	 elif .op == "lost" then "l \(.count)" else empty end' >"$TMP/recs.txt"
-written=$(awk '$1 == "s" { n += $2 } END { print n + 0 }' "$TMP/recs.txt")
-# --pid: the kernel counts only the workload's calls as lost
-lost=$(awk '$1 == "l" { n += $2 } END { print n + 0 }' "$TMP/recs.txt")
+tally 0 "$TMP/recs.txt"
 # Every call written or counted lost, exactly once: a restarted recorder
 # resumes from the log's lost total and never reports past the kernel's.
 expect_eq "record kill mid-flood: written ($written) + reported lost ($lost) == calls" \
@@ -97,12 +110,7 @@ expect_eq "record kill mid-flood: no kernel sequence number written twice" "$dup
 last=$(tail -n 1 "$(ls "$LOG"/nsaudit-*.log | tail -n 1)" | jq .seq)
 "$NSAUDIT" detach --pin-dir $PIN >/dev/null 2>&1
 CALLS2=${KILL_FLOOD_CALLS2:-2000000}
-mkfifo "$TMP/go2"	# -w reads one byte: the first fifo still holds "o\n"
-exec {GO}<>"$TMP/go2"
-"$NSOPS" -w setns-loop "$CALLS2" /proc/self/ns/net <"$TMP/go2" >"$TMP/w2.out" &
-W=$!
-for i in $(seq 1 100); do grep -q '^pid' "$TMP/w2.out" && break; sleep 0.02; done
-WP=$(awk '/^pid/{print $2}' "$TMP/w2.out")
+start_workload w2 "$CALLS2" || { fail "record kill mid-flood: the second workload starts"; exit 0; }
 n=$(grep -c '^nsaudit: ready' "$TMP/rec.err")
 start_recorder $((n + 1)) || { fail "record kill mid-flood: fresh recorder starts"; exit 0; }
 kill -9 $REC
@@ -123,10 +131,6 @@ wait $REC
 REC=
 wait $W
 W=
-cat "$LOG"/nsaudit-*.log | jq -r --argjson p "$WP" --argjson s "$last" \
-	'select(.seq > $s) | if .op == "setns" and .pid == $p then "s \(.repeat // 1)"
-	 elif .op == "lost" then "l \(.count)" else empty end' >"$TMP/recs2.txt"
-written=$(awk '$1 == "s" { n += $2 } END { print n + 0 }' "$TMP/recs2.txt")
-lost=$(awk '$1 == "l" { n += $2 } END { print n + 0 }' "$TMP/recs2.txt")
+tally "$last" "$TMP/recs2.txt"
 expect_eq "record kill mid-flood: on new programs, written ($written) + lost ($lost) == calls" \
 	"$((written + lost))" "$CALLS2"
