@@ -38,9 +38,17 @@ struct {
 	__type(value, struct pin_names);
 } pin_names SEC(".maps");
 
+/*
+ * The umount's path argument, and its last PIN_NAME_DEPTH names split off
+ * it once at the exit (tail.n[0] the last), zero-padded like a pin's, so
+ * that each pin is compared word by word: bit k of valid, tail.n[k] is a
+ * name short enough to compare.
+ */
 struct umount_path {
 	char p[UMOUNT_PATH_LEN];
 	int len;
+	__u32 valid;
+	struct pin_names tail;
 };
 
 struct {
@@ -89,86 +97,96 @@ static __always_inline void pin_names_note(__u64 key, void *mount)
 	}
 }
 
-/* At an umount's exit: its path argument, for umount_target_score(). */
+/* The split's state, one character of the path per bpf_loop step, from
+ * its end. */
+struct tail_split {
+	int j;	 /* the character looked at */
+	int end; /* one past the last character of the name being read; -1: between names */
+	int c;	 /* the name being read, [0] the last */
+};
+
+static long tail_split_step(__u64 i, struct tail_split *t)
+{
+	__u32 zero = 0;
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+	int j = t->j, c = t->c, len;
+	char ch;
+
+	if (!b || c < 0 || c >= PIN_NAME_DEPTH)
+		return 1;
+	ch = j >= 0 ? b->p[j & (UMOUNT_PATH_LEN - 1)] : '/';
+	if (ch != '/') {
+		if (t->end < 0)
+			t->end = j + 1;
+		t->j = j - 1;
+		return 0;
+	}
+	if (t->end >= 0) { /* a whole name: p[j + 1, end) */
+		len = t->end - (j + 1);
+		/* a name cut short in a pin (PIN_NAME_LEN - 1 or more) never matches */
+		if (len > 0 && len < PIN_NAME_LEN - 1) {
+			barrier_var(len); /* keep the mask: the verifier needs it */
+			bpf_probe_read_kernel(b->tail.n[c], len & (PIN_NAME_LEN - 1),
+					      &b->p[(j + 1) & (UMOUNT_PATH_LEN - 1)]);
+			b->valid |= 1u << c;
+		}
+		t->c = c + 1;
+		t->end = -1;
+	}
+	if (j < 0)
+		return 1;
+	t->j = j - 1; /* a run of slashes is one */
+	return 0;
+}
+
+/* At an umount's exit: its path argument, and its last names split off. */
 static __always_inline void umount_path_read(const void *user_path)
 {
 	__u32 zero = 0;
 	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+	struct tail_split t = {.end = -1};
 	long n;
 
 	if (!b)
 		return;
+	b->valid = 0;
+	b->tail = pin_names_zero;
 	n = bpf_probe_read_user_str(b->p, sizeof(b->p), user_path);
 	b->len = n > 1 ? n - 1 : 0; /* without the NUL */
+	t.j = b->len - 1;
+	bpf_loop(UMOUNT_PATH_LEN + 1, tail_split_step, &t, 0);
 }
 
-/* The comparison's state, one character of the path per bpf_loop step
- * (a loop the verifier walks once, not once per path through it). */
-struct tail_cmp {
-	__u64 key;
-	int j;	   /* the path's character looked at, from its end */
-	int c;	   /* the pin's name compared, [0] the last */
-	int r;	   /* its characters not matched yet; -1: between names */
-	int score; /* names matched whole */
-	int done;
-};
-
-static long tail_cmp_step(__u64 i, struct tail_cmp *t)
+/* Whether two names, zero-padded to PIN_NAME_LEN, are the same. */
+static __always_inline bool name_eq(const char *a, const char *b)
 {
-	struct pin_names *v = bpf_map_lookup_elem(&pin_names, &t->key);
-	__u32 zero = 0;
-	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
-	int c = t->c, nl;
-	char ch;
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
 
-	if (!v || !b || t->done || c < 0 || c >= PIN_NAME_DEPTH)
-		return 1;
-	ch = t->j >= 0 ? b->p[t->j & (UMOUNT_PATH_LEN - 1)] : '/';
-	if (t->r < 0) { /* between names: skip the slashes */
-		if (t->j < 0)
-			return 1;
-		if (ch == '/') {
-			t->j--;
-			return 0;
-		}
-		for (nl = 0; nl < PIN_NAME_LEN && v->n[c][nl]; nl++)
-			;
-		if (!nl || nl >= PIN_NAME_LEN - 1)
-			return 1; /* no name, or one cut short: no match */
-		t->r = nl;
-		return 0;
-	}
-	if (t->r == 0) { /* a whole name: it must start there */
-		if (ch != '/')
-			return 1;
-		t->score++;
-		t->c++;
-		t->r = -1;
-		return t->c >= PIN_NAME_DEPTH;
-	}
-	if (t->j < 0 || ch != v->n[c][(t->r - 1) & (PIN_NAME_LEN - 1)])
-		return 1;
-	t->r--;
-	t->j--;
-	return 0;
+	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
 }
 
 /*
  * How many of the pin's last names the umount's path ends with (a name
  * truncated to PIN_NAME_LEN - 1 never matches). 0: not this call's, as
- * far as its spelling tells.
+ * far as its spelling tells. No loop: it runs once per pin, inside the
+ * pin table's walk.
  */
 static __always_inline int umount_target_score(__u64 key)
 {
+	struct pin_names *v = bpf_map_lookup_elem(&pin_names, &key);
 	__u32 zero = 0;
 	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
-	struct tail_cmp t = {.key = key, .r = -1};
+	int k;
 
-	if (!b)
+	if (!v || !b)
 		return 0;
-	t.j = b->len - 1;
-	bpf_loop(UMOUNT_PATH_LEN + 2 * PIN_NAME_DEPTH + 2, tail_cmp_step, &t, 0);
-	return t.score;
+#pragma unroll
+	for (k = 0; k < PIN_NAME_DEPTH; k++) {
+		if (!(b->valid & (1u << k)) || !v->n[k][0] || v->n[k][PIN_NAME_LEN - 2] ||
+		    !name_eq(b->tail.n[k], v->n[k]))
+			return k;
+	}
+	return PIN_NAME_DEPTH;
 }
 
 #endif /* NSAUDIT_UMOUNT_TARGET_BPF_H */
