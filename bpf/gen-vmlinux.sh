@@ -25,14 +25,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/inc"
 bpftool btf dump file "$btf" format c > "$tmp/inc/vmlinux.h"
-# a copy without vmlinux.h: "#include" would find the committed one first
+# a copy without vmlinux.h: "#include" would find the committed one first;
+# every object's sources: bpf/NAME.bpf.c and the parts in bpf/NAME/
 mkdir -p "$tmp/src"
-cp bpf/*.bpf.c bpf/*.h "$tmp/src/"
+cp -r bpf/. "$tmp/src/"
 rm -f "$tmp/src/vmlinux.h"
 objs=
-for src in "$tmp"/src/*.bpf.c; do
-	o=$tmp/$(basename "$src" .c).o
-	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$tmp/inc" -c "$src" -o "$o"
+for src in "$tmp"/src/*.bpf.c "$tmp"/src/*/*.bpf.c; do
+	o=$tmp/$(basename "$(dirname "$src")")-$(basename "$src" .c).o
+	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$tmp/inc" -I"$tmp/src" -c "$src" -o "$o"
 	objs="$objs $o"
 done
 # shellcheck disable=SC2086
