@@ -47,6 +47,7 @@ typedef atomic64_t atomic_long_t;
 
 /* types pointers name, for the pointers the minimal BTF kept as void * */
 struct cred;
+struct file_operations;
 struct proc_ns_operations;
 struct seq_file;
 
@@ -160,6 +161,11 @@ typedef __kernel_uid32_t uid_t;
 typedef struct {
 	int counter;
 } atomic_t;
+
+struct list_head {
+	long: 64;
+	long: 64;
+};
 
 struct hlist_node;
 
@@ -869,6 +875,12 @@ struct pid_namespace {
 	long: 64;
 };
 
+struct rb_node {
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
 struct upid {
 	int nr;
 	struct pid_namespace *ns;
@@ -1033,7 +1045,7 @@ struct inode;
 
 struct file {
 	long: 64;
-	long: 64;
+	const struct file_operations *f_op;
 	long: 64;
 	void *private_data;
 	struct inode *f_inode;
@@ -1071,7 +1083,7 @@ struct dentry {
 	union {
 		const struct qstr d_name;
 	};
-	long: 64;
+	struct inode *d_inode;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -1362,7 +1374,7 @@ struct super_block {
 
 struct vfsmount {
 	struct dentry *mnt_root;
-	long: 64;
+	struct super_block *mnt_sb;
 	long: 64;
 	long: 64;
 };
@@ -2444,6 +2456,9 @@ struct mount {
 	struct mount *mnt_parent;
 	struct dentry *mnt_mountpoint;
 	struct vfsmount mnt;
+	union {
+		struct rb_node mnt_node;
+	};
 	long: 64;
 	long: 64;
 	long: 64;
@@ -2452,11 +2467,7 @@ struct mount {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
+	struct list_head mnt_list;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -2476,7 +2487,7 @@ struct mount {
 	long: 64;
 	int: 32;
 	int mnt_id;
-	long: 64;
+	u64 mnt_id_unique;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -2486,9 +2497,11 @@ struct mount {
 struct mnt_namespace {
 	struct ns_common ns;
 	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
+	struct {
+		long: 64;
+		struct rb_node *mnt_last_node;
+		long: 64;
+	};
 	struct user_namespace *user_ns;
 	long: 64;
 	long: 64;

@@ -57,6 +57,8 @@ const volatile bool pidfd_ioctl_tp = false;
 __u64 lost_events = 0;
 __u64 lost_reason[NSAUDIT_LOST_MAX] = {};
 __u64 next_kseq = 0;
+__u64 nsfs_fops SEC(".data.nsfs") = 0;
+__u32 prime_tgid = 0;
 struct events_map events SEC(".maps");
 struct rare_map rare SEC(".maps");
 struct tstate_map tstate SEC(".maps");

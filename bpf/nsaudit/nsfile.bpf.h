@@ -67,6 +67,30 @@ static __always_inline struct file *cur_fd_file(int fd)
 	return f;
 }
 
+/*
+ * ns_file_operations' address, learned from the first nsfs file an open
+ * returns (the loader opens /proc/self/ns/net right after attaching, with
+ * prime_tgid set so that its own open is not recorded). Every nsfs file
+ * has those file operations, and no other file has: once learned, an open
+ * is told apart by one load and one compare, instead of walking from the
+ * file to its superblock's magic (three probe reads). Until then the magic
+ * decides, and teaches it.
+ */
+extern __u64 nsfs_fops;
+extern __u32 prime_tgid;
+
+static __always_inline bool open_is_nsfs(struct file *file)
+{
+	__u64 fop = (__u64)BPF_CORE_READ(file, f_op);
+
+	if (fop && fop == nsfs_fops)
+		return true;
+	if (nsfs_fops || !file_is_nsfs(file))
+		return false;
+	nsfs_fops = fop;
+	return true;
+}
+
 /* The first 8 bytes of s as one word: prefix tests without a loop. */
 static __always_inline __u64 word8(const char *s)
 {

@@ -358,8 +358,10 @@ static __always_inline int handle_open_exit(long ret, int arg)
 		return 0;
 	}
 	file = cur_fd_file(ret);
-	if (!file || !file_is_nsfs(file))
+	if (!file || !open_is_nsfs(file))
 		return 0;
+	if (prime_tgid && prime_tgid == bpf_get_current_pid_tgid() >> 32)
+		return 0; /* the loader's own open, that taught open_is_nsfs() */
 	ns = file_ns(file);
 	type = ns_type(ns);
 	if (!op_wanted(NSAUDIT_OP_OPEN) || !type_wanted(type))

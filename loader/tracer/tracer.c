@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <malloc.h>
@@ -59,6 +60,24 @@ static void snapshot(struct tracer *t)
 }
 
 /*
+ * Show the open programs one nsfs file, so that they learn its file
+ * operations and tell every later open apart with one compare
+ * (open_is_nsfs() in bpf/nsaudit/nsfile.bpf.h). This process's own open is
+ * not recorded: prime_tgid says whose it is. Without /proc the first nsfs
+ * open on the machine teaches them instead.
+ */
+static void prime_open_check(struct tracer *t)
+{
+	int fd;
+
+	t->skel->bss->prime_tgid = getpid();
+	fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	t->skel->bss->prime_tgid = 0;
+}
+
+/*
  * A fresh object: the filters into .rodata, the hooks for this kernel,
  * load, attach, pin (record), and the start-up snapshot. 0, or -1 with err.
  */
@@ -103,6 +122,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
 		return -1;
 	}
+	prime_open_check(t);
 	if (t->o.pin_dir && pin_all(t, err, errlen))
 		return -1;
 	t->ring_fd = bpf_map__fd(t->skel->maps.events);
