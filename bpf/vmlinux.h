@@ -2416,7 +2416,7 @@ struct trace_event_raw_sys_enter {
 
 struct trace_event_raw_sys_exit {
 	long: 64;
-	long: 64;
+	long int id;
 	long int ret;
 };
 

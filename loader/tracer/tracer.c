@@ -117,6 +117,8 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		return -1;
 	}
 	rc = nsaudit_bpf__attach(t->skel);
+	if (!rc)
+		rc = open_siblings_attach(t);
 	if (rc) {
 		bpf_log_show(-rc);
 		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
@@ -236,6 +238,8 @@ void tracer_close(struct tracer *t)
 	if (t->epoll_fd >= 0)
 		close(t->epoll_fd);
 	if (t->skel) {
+		for (int i = 0; i < OPEN_SIBLINGS; i++)
+			bpf_link__destroy(t->open_links[i]);
 		nsaudit_bpf__destroy(t->skel);
 	} else {
 		if (t->ring_fd >= 0)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
@@ -25,6 +26,48 @@
 #include "ringbuf_reader.h"
 #include "rules/rules.h"
 #include "names/runtime_state.h"
+
+const char *const open_sibling_names[OPEN_SIBLINGS] = { "open", "openat2" };
+
+/* Which of open() and openat2() have an exit tracepoint here (arm64 has
+ * no open); tp_exit_openat also goes there. */
+static void open_siblings_probe(struct tracer *t)
+{
+	char path[128];
+	int i;
+
+	for (i = 0; i < OPEN_SIBLINGS; i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/tracing/events/syscalls/sys_exit_%s",
+			 open_sibling_names[i]);
+		t->open_sibling[i] = bpf_program__autoload(t->skel->progs.tp_exit_openat) &&
+				     !access(path, F_OK);
+	}
+#ifdef SYS_open
+	t->skel->rodata->nr_open = SYS_open;
+#endif
+}
+
+/*
+ * tp_exit_openat's other attachments (open_siblings_probe()). 0, or a
+ * negative errno.
+ */
+int open_siblings_attach(struct tracer *t)
+{
+	int i;
+
+	for (i = 0; i < OPEN_SIBLINGS; i++) {
+		char event[32];
+
+		if (!t->open_sibling[i])
+			continue;
+		snprintf(event, sizeof(event), "sys_exit_%s", open_sibling_names[i]);
+		t->open_links[i] = bpf_program__attach_tracepoint(t->skel->progs.tp_exit_openat,
+								  "syscalls", event);
+		if (!t->open_links[i])
+			return -errno;
+	}
+	return 0;
+}
 
 /*
  * Name the hook set from the programs that will load, e.g.
@@ -51,6 +94,12 @@ static void describe_hooks(struct tracer *t)
 			if (!strstr(have, tok))
 				snprintf(calls + strlen(calls), sizeof(calls) - strlen(calls),
 					 "%s%s", calls[0] ? "," : "", name);
+			if (p == t->skel->progs.tp_exit_openat)
+				for (int i = 0; i < OPEN_SIBLINGS; i++)
+					if (t->open_sibling[i])
+						snprintf(calls + strlen(calls),
+							 sizeof(calls) - strlen(calls), ",%s",
+							 open_sibling_names[i]);
 		} else {
 			snprintf(other + strlen(other), sizeof(other) - strlen(other), " %s", sec);
 		}
@@ -76,8 +125,6 @@ static void skip_missing_syscalls(struct nsaudit_bpf *s)
 		struct bpf_program *prog;
 		const char *event;	/* tracefs event that must exist */
 	} syscalls[] = {
-		{ s->progs.tp_exit_openat2, "syscalls/sys_exit_openat2" },
-		{ s->progs.tp_exit_open, "syscalls/sys_exit_open" },
 		{ s->progs.tp_exit_move_mount, "syscalls/sys_exit_move_mount" },
 		{ s->progs.tp_enter_move_mount, "syscalls/sys_enter_move_mount" },
 		{ s->progs.tp_enter_clone3, "syscalls/sys_enter_clone3" },
@@ -171,11 +218,9 @@ void choose_hooks(struct tracer *t)
 		bpf_program__set_autoload(s->progs.tp_enter_move_mount, false);
 		bpf_program__set_autoload(s->progs.tp_exit_move_mount, false);
 	}
-	if (!WANT(OPEN)) {
+	if (!WANT(OPEN))
 		bpf_program__set_autoload(s->progs.tp_exit_openat, false);
-		bpf_program__set_autoload(s->progs.tp_exit_open, false);
-		bpf_program__set_autoload(s->progs.tp_exit_openat2, false);
-	}
 #undef WANT
+	open_siblings_probe(t);
 	describe_hooks(t);
 }

@@ -42,9 +42,16 @@ struct gone_list {
 	size_t n;
 };
 
+/* The opens tp_exit_openat is attached to besides openat (tracer_hooks.c). */
+#define OPEN_SIBLINGS 2
+extern const char *const open_sibling_names[OPEN_SIBLINGS];
+
 struct tracer {
 	struct tracer_opts o;
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
+	/* tp_exit_openat's other attachments: sys_exit_open, sys_exit_openat2 */
+	struct bpf_link *open_links[OPEN_SIBLINGS];
+	bool open_sibling[OPEN_SIBLINGS];	/* whose tracepoint exists here */
 	int ring_fd;
 	int rare_fd;			/* the reserve ring: rare records */
 	int bss_fd;			/* .bss: lost_events, next_kseq */
@@ -154,6 +161,7 @@ void tracer_resume_lost(struct tracer *t, uint64_t lost_total);
 /* tracer_hooks.c */
 
 void choose_hooks(struct tracer *t);
+int open_siblings_attach(struct tracer *t);
 /* tracer_drain.c */
 
 /* The container the record is about (nsnames.h), into its extra fields. */

@@ -94,6 +94,15 @@ int pin_all(struct tracer *t, char *err, size_t errlen)
 		if (rc)
 			goto fail;
 	}
+	for (i = 0; i < OPEN_SIBLINGS; i++) {
+		if (!t->open_links[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/link_tp_exit_%s", t->o.pin_dir,
+			 open_sibling_names[i]);
+		rc = bpf_link__pin(t->open_links[i], path);
+		if (rc)
+			goto fail;
+	}
 	return 0;
 fail:
 	snprintf(err, errlen, "pinning in %s: %s", t->o.pin_dir, strerror(errno ?: -rc));

@@ -9,6 +9,8 @@
  *   nsops [-n COMM] clone TYPES            clone a child with those CLONE_NEW*;
  *                                          prints "child PID NS_INUM..." per type
  *   nsops [-n COMM] open PATH              open and close an nsfs file
+ *   nsops [-n COMM] open-by CALL PATH      the same through the raw syscall
+ *                                          CALL: open, openat or openat2
  *   nsops [-n COMM] move-mount SRC DST     open_tree(SRC, CLONE) + move_mount
  *   nsops [-n COMM] setns-bad              setns on /dev/null (EINVAL)
  *   nsops [-n COMM] setns-loop N PATH      N times setns(fd of PATH, 0)
@@ -36,6 +38,9 @@
 #endif
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
 #endif
 #ifndef SYS_open_tree
 #define SYS_open_tree 428
@@ -184,6 +189,26 @@ int main(int argc, char **argv)
 		fd = open(argv[2], O_RDONLY);
 		if (fd < 0)
 			return die("open");
+		printf("fd %d\n", fd);
+		close(fd);
+		return 0;
+	}
+	if (!strcmp(argv[1], "open-by") && argc == 4) {
+		/* struct open_how: flags, mode, resolve */
+		unsigned long long how[3] = { O_RDONLY, 0, 0 };
+
+		if (!strcmp(argv[2], "openat2"))
+			fd = (int)syscall(SYS_openat2, AT_FDCWD, argv[3], how, sizeof(how));
+		else if (!strcmp(argv[2], "openat"))
+			fd = (int)syscall(SYS_openat, AT_FDCWD, argv[3], O_RDONLY);
+#ifdef SYS_open
+		else if (!strcmp(argv[2], "open"))
+			fd = (int)syscall(SYS_open, argv[3], O_RDONLY);
+#endif
+		else
+			return die("open-by: no such call here");
+		if (fd < 0)
+			return die(argv[2]);
 		printf("fd %d\n", fd);
 		close(fd);
 		return 0;

@@ -44,6 +44,12 @@ clone_out=$("$NSOPS" clone uts,ipc)
 p_clone=$(awk '/^pid/{print $2}' <<<"$clone_out")
 c_clone=$(awk '/^child/{print $2}' <<<"$clone_out")
 p_open=$("$NSOPS" open /proc/$SLEEPER/ns/net | awk '/^pid/{print $2}')
+# one program sees the three open calls (open's path is its first
+# argument, openat's and openat2's the second): each by its raw syscall
+declare -A p_by
+for call in open openat openat2; do
+	p_by[$call]=$("$NSOPS" open-by $call /proc/$SLEEPER/ns/uts | awk '/^pid/{print $2}')
+done
 p_bad=$("$NSOPS" setns-bad | awk '/^pid/{print $2}')
 ip netns add "$NETNS"
 netns_inum=$(ns_inum /run/netns/$NETNS)
@@ -88,6 +94,11 @@ r=$(q $p_open '.op=="open"')
 expect_eq "open pin: target_pid" "$(jq .target_pid <<<"$r")" "$SLEEPER"
 expect_eq "open pin: ns_inum" "$(jq .ns_inum <<<"$r")" "$sleeper_net"
 expect_eq "open pin: path" "$(jq -r .path <<<"$r")" "/proc/$SLEEPER/ns/net"
+for call in open openat openat2; do
+	r=$(q "${p_by[$call]}" '.op=="open"')
+	expect_eq "open pin by $call(): path" "$(jq -r .path <<<"$r")" "/proc/$SLEEPER/ns/uts"
+	expect_eq "open pin by $call(): ns_inum" "$(jq .ns_inum <<<"$r")" "$sleeper_uts"
+done
 
 # a failed setns is reported with its errno
 r=$(q $p_bad '.op=="setns"')
