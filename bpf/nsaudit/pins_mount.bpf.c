@@ -334,6 +334,9 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	ts->p.op = NSAUDIT_OP_NONE;
 	if (ctx->ret != 0)
 		goto out;
+	/* no pin was ever noted in this mount namespace: nothing to look for */
+	if (!pin_mntns_maybe((__u64)cur_mntns()))
+		goto record;
 	umount_path_read((void *)ts->p.args[0]);
 	pins_gone_here(&g);
 	/* another umount in flight here: take only the pin our path names */
@@ -349,6 +352,7 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 			found = true;
 		}
 	}
+record:
 	if (!found)
 		umount_record(ts, NULL);
 out:
