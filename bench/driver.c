@@ -45,6 +45,13 @@
  *   unshare    unshare(CLONE_NEWUTS): creates (and frees) a namespace
  *   fork       fork() + the child's _exit + waitpid: what the fork hooks
  *              (the child's birth slot for setns' exit hook) cost
+ *   exec       fork() + the child's execve of /bin/true (BENCH_EXEC
+ *              overrides) + waitpid: what the exec hook costs on top
+ *   ioctl      ioctl(FIONREAD) on a pipe: an ioctl nsaudit does not record,
+ *              on a hook that sees every ioctl on the machine
+ *   mount      mount of a tmpfs + umount2, in a private mount namespace of
+ *              the driver's own (made once, before the timed calls; under
+ *              BENCH_TMP, default /tmp): a mount that pins nothing
  *
  * Every process renames itself "nsbench" (BENCH_COMM overrides) so that
  * tracers' records of the bench can be told apart from the machine's.
@@ -58,6 +65,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -95,6 +103,62 @@ static int op_fork(void)
 	return waitpid(pid, NULL, 0) == pid ? 0 : -1;
 }
 
+static const char *exec_path;
+
+static int op_exec(void)
+{
+	char *argv[] = {(char *)exec_path, NULL};
+	char *envp[] = {NULL};
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve(exec_path, argv, envp);
+		_exit(127);
+	}
+	if (pid < 0)
+		return -1;
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static int pipefd[2] = {-1, -1};
+
+static int op_ioctl(void)
+{
+	int n;
+
+	return ioctl(pipefd[0], FIONREAD, &n);
+}
+
+static char mount_dir[256];
+
+static int op_mount(void)
+{
+	if (mount("nsbench", mount_dir, "tmpfs", 0, "size=4k"))
+		return -1;
+	return umount2(mount_dir, 0);
+}
+
+/* A private mount namespace and a mount point in it (not timed). */
+static int mount_setup(void)
+{
+	const char *tmp = getenv("BENCH_TMP");
+
+	snprintf(mount_dir, sizeof(mount_dir), "%s/nsbench-mnt.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		perror("driver: private mount namespace");
+		return -1;
+	}
+	if (!mkdtemp(mount_dir)) {
+		perror("driver: mkdtemp");
+		return -1;
+	}
+	return 0;
+}
+
 static int op_setns(void)
 {
 	return setns(nsfd, CLONE_NEWNET);
@@ -124,6 +188,13 @@ static int open_nsfd(void)
 	return 0;
 }
 
+/* What an op set up goes (the private mount namespace goes with us). */
+static void lat_cleanup(void)
+{
+	if (mount_dir[0])
+		rmdir(mount_dir);
+}
+
 static int lat(const char *name, long n, long batch, long pause_us)
 {
 	int (*fn)(void);
@@ -144,17 +215,35 @@ static int lat(const char *name, long n, long batch, long pause_us)
 		fn = op_unshare;
 	} else if (!strcmp(name, "fork")) {
 		fn = op_fork;
+	} else if (!strcmp(name, "exec")) {
+		exec_path = getenv("BENCH_EXEC");
+		if (!exec_path || !*exec_path)
+			exec_path = "/bin/true";
+		fn = op_exec;
+	} else if (!strcmp(name, "ioctl")) {
+		if (pipe2(pipefd, O_CLOEXEC)) {
+			perror("driver: pipe");
+			return 1;
+		}
+		fn = op_ioctl;
+	} else if (!strcmp(name, "mount")) {
+		if (mount_setup())
+			return 1;
+		fn = op_mount;
 	} else {
-		fprintf(stderr, "driver: unknown op '%s' (setns, openclose, unshare, fork)\n",
+		fprintf(stderr,
+			"driver: unknown op '%s' (setns, openclose, unshare, fork, exec, ioctl, mount)\n",
 			name);
 		return 2;
 	}
 	if (fn()) {
 		fprintf(stderr, "driver: %s: %s\n", name, strerror(errno));
+		lat_cleanup();
 		return 1;
 	}
 	if (n < 1 || batch < 0 || pause_us < 0) {
 		fprintf(stderr, "driver: lat: N >= 1, BATCH and PAUSE_US >= 0\n");
+		lat_cleanup();
 		return 2;
 	}
 	if (batch == 0 || batch > n)
@@ -176,6 +265,7 @@ static int lat(const char *name, long n, long batch, long pause_us)
 	}
 	printf("op=%s n=%ld cpu_ns=%.1f wall_ns=%.1f errors=%ld\n", name, n, (double)cpu / n,
 	       (double)wall / n, errors);
+	lat_cleanup();
 	return errors ? 1 : 0;
 }
 
@@ -364,7 +454,7 @@ int main(int argc, char **argv)
 		return rate(atoi(argv[2]), atof(argv[3]), argc == 5, 0);
 	if (argc == 5 && !strcmp(argv[1], "flood"))
 		return rate(atoi(argv[2]), atof(argv[3]), true, atol(argv[4]));
-	fprintf(stderr, "Usage: driver lat setns|openclose|unshare|fork N [BATCH PAUSE_US]\n"
+	fprintf(stderr, "Usage: driver lat setns|openclose|unshare|fork|exec|ioctl|mount N [BATCH PAUSE_US]\n"
 			"       driver rate PRODUCERS SECONDS [alt]\n"
 			"       driver flood PRODUCERS SECONDS RARE_ROUNDS\n");
 	return 2;

@@ -38,6 +38,9 @@ fi
 N_PACED=20000 PACE_BATCH=1000 PACE_US=25000
 N_BURST=50000		# setns back to back, as fast as one thread can
 N_FORK=1000		# fork + exit + wait, for the fork hooks' bpf_stats figure
+N_EXEC=200		# fork + exec /bin/true + exit + wait: the exec hook's
+N_IOCTL=100000		# ioctl(FIONREAD) on a pipe: the ioctl hooks'
+N_MOUNT=1000		# tmpfs mount + umount in a private mount ns: the mount hooks'
 N_OC=100000		# open+close of an unrelated file, back to back
 N_SYNC=10000		# paced setns under each --sync setting
 N_HARNESS=1000000	# records through the recorder alone (run_harness)
@@ -304,11 +307,19 @@ stats_per_call() {
 # pair's traced run: the stats' two clock reads per program run must not
 # be in the ratios. The sysctl goes back to what it was (cleanup too).
 prog_ns() {
-	local oc setns fork
-	P_OC_NS="" P_SETNS_NS="" P_FORK_NS=""
+	local oc setns fork exec ioctl mount
+	P_OC_NS="" P_SETNS_NS="" P_FORK_NS="" P_EXEC_NS="" P_IOCTL_NS="" P_MOUNT_NS=""
 	case $1 in
-	record) oc='^tp_exit_openat$' setns='^tp_(enter|exit)_setns$' fork='^tp_(fork|fork_birth|enter_clone|exit_clone|exit_flush)$' ;;
-	floor | floor_exit) oc='^floor_tp$' setns='^floor_tp$' fork='^floor_tp$' ;;
+	record)
+		oc='^tp_exit_openat$' setns='^tp_(enter|exit)_setns$'
+		fork='^tp_(fork|fork_birth|enter_clone|exit_clone|exit_flush)$'
+		# an exec's loader opens its libraries: the open hook is passed too
+		exec='^tp_(exec|fork|fork_birth|enter_clone|exit_clone|exit_flush|exit_openat)$'
+		ioctl='^tp_(enter|exit)_ioctl$' mount='^tp_(enter|exit)_u?mount$' ;;
+	floor | floor_exit)
+		# fork, exec and exit are raw tracepoints: floor_raw_tp
+		oc='^floor_tp$' setns='^floor_tp$' fork='^floor_(raw_)?tp$' exec='^floor_(raw_)?tp$'
+		ioctl='^floor_tp$' mount='^floor_tp$' ;;
 	*) return 0 ;;
 	esac
 	STATS0=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null) || return 0
@@ -317,8 +328,14 @@ prog_ns() {
 	P_OC_NS=$(stats_per_call "$oc" $((N_OC + N_OC / 10 + 1)) "$DRIVER" lat openclose "$N_OC")
 	P_SETNS_NS=$(stats_per_call "$setns" $((N_PACED + N_PACED / 10 + 1)) \
 		"$DRIVER" lat setns "$N_PACED" "$PACE_BATCH" "$PACE_US")
-	[ "$1" = floor_exit ] ||
+	if [ "$1" != floor_exit ]; then
 		P_FORK_NS=$(stats_per_call "$fork" $((N_FORK + N_FORK / 10 + 1)) "$DRIVER" lat fork "$N_FORK")
+		P_EXEC_NS=$(stats_per_call "$exec" $((N_EXEC + N_EXEC / 10 + 1)) "$DRIVER" lat exec "$N_EXEC")
+		P_IOCTL_NS=$(stats_per_call "$ioctl" $((N_IOCTL + N_IOCTL / 10 + 1)) \
+			"$DRIVER" lat ioctl "$N_IOCTL")
+		P_MOUNT_NS=$(stats_per_call "$mount" $((N_MOUNT + N_MOUNT / 10 + 1)) \
+			"$DRIVER" lat mount "$N_MOUNT")
+	fi
 	stats_restore
 }
 stats_restore() {
@@ -585,6 +602,9 @@ run_config() {
 		[ -n "$P_OC_NS" ] && sample "openclose_prog_ns_$suffix" "$P_OC_NS"
 		[ -n "$P_SETNS_NS" ] && sample "setns_prog_ns_$suffix" "$P_SETNS_NS"
 		[ -n "$P_FORK_NS" ] && sample "fork_prog_ns_$suffix" "$P_FORK_NS"
+		[ -n "$P_EXEC_NS" ] && sample "exec_prog_ns_$suffix" "$P_EXEC_NS"
+		[ -n "$P_IOCTL_NS" ] && sample "ioctl_prog_ns_$suffix" "$P_IOCTL_NS"
+		[ -n "$P_MOUNT_NS" ] && sample "mount_prog_ns_$suffix" "$P_MOUNT_NS"
 		[ "$name" = floor ] && sample floor_openclose_cpu_ns "$t_oc"
 		t_calls=$((t_calls + N_PACED + N_PACED / 10 + 1))
 	fi
@@ -915,6 +935,9 @@ round_ratios() {
 	a=$(value setns_added_ns_nsaudit) b=$(value floor_exit_setns_added_ns)
 	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ] && sample setns_added_over_exit_floor "$(ratio "$a" "$b")"
 	sample_diff fork_prog_added_ns "$(value fork_prog_ns_nsaudit)" "$(value fork_prog_ns_floor)"
+	sample_diff exec_prog_added_ns "$(value exec_prog_ns_nsaudit)" "$(value exec_prog_ns_floor)"
+	sample_diff ioctl_prog_added_ns "$(value ioctl_prog_ns_nsaudit)" "$(value ioctl_prog_ns_floor)"
+	sample_diff mount_prog_added_ns "$(value mount_prog_ns_nsaudit)" "$(value mount_prog_ns_floor)"
 	# beyond empty programs on the same hooks
 	a=$(value setns_prog_ns_nsaudit) b=$(value setns_prog_ns_floor_exit)
 	[ -n "$b" ] || b=$(value setns_prog_ns_floor)
@@ -1235,6 +1258,15 @@ def row($k; $what):
 (row("fork_prog_ns_nsaudit"; "bpf_stats: ns per fork+exit in the nsaudit programs a fork passes (clone, fork, exit)") | @tsv),
 (row("fork_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
 (row("fork_prog_added_ns"; "bpf_stats: nsaudit'"'"'s fork programs beyond empty ones, ns per fork") | @tsv),
+(row("exec_prog_ns_nsaudit"; "bpf_stats: ns per fork+exec+exit in the nsaudit programs it passes (clone, fork, exec, open, exit)") | @tsv),
+(row("exec_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
+(row("exec_prog_added_ns"; "bpf_stats: nsaudit'"'"'s programs beyond empty ones, ns per fork+exec+exit") | @tsv),
+(row("ioctl_prog_ns_nsaudit"; "bpf_stats: ns per unrelated ioctl in nsaudit'"'"'s ioctl programs") | @tsv),
+(row("ioctl_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
+(row("ioctl_prog_added_ns"; "bpf_stats: nsaudit'"'"'s ioctl programs beyond empty ones, ns per ioctl") | @tsv),
+(row("mount_prog_ns_nsaudit"; "bpf_stats: ns per tmpfs mount+umount in nsaudit'"'"'s mount and umount programs") | @tsv),
+(row("mount_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
+(row("mount_prog_added_ns"; "bpf_stats: nsaudit'"'"'s mount programs beyond empty ones, ns per mount+umount") | @tsv),
 (row("setns_prog_added_ns"; "bpf_stats: nsaudit'"'"'s setns programs beyond empty ones on the same hooks, ns per setns") | @tsv),
 (row("max_rate_1p"; "setns records/s on disk, 1 producer, \($recorder)") | @tsv),
 (row("max_rate_2p"; "setns records/s on disk, 2 producers, \($recorder)") | @tsv),

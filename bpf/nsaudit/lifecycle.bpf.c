@@ -117,12 +117,28 @@ __noinline int fork_type(__u64 parent_addr, __u64 child_addr, int t)
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 {
+	struct task_struct *cur = bpf_get_current_task_btf();
+	__u64 cur_addr = (__u64)cur;
 	int t;
 
-	/* the common case, no new namespace: same nsproxy, same user ns */
-	if (BPF_CORE_READ(parent, nsproxy) == BPF_CORE_READ(child, nsproxy) &&
-	    BPF_CORE_READ(parent, cred, user_ns) == BPF_CORE_READ(child, cred, user_ns))
+	/*
+	 * The common case, no new namespace: same nsproxy, same user ns.
+	 * The parent is the current task (kernel_clone() fires the
+	 * tracepoint): its side is plain loads, only the child's (an
+	 * untyped raw_tp argument) is probe-read: 3 helper calls, not 6,
+	 * on every fork on the machine. Another parent: all probe-read.
+	 * cur_addr is opaque, or the compiler loads off the equal, untyped
+	 * parent instead of cur.
+	 */
+	barrier_var(cur_addr);
+	if (cur_addr == (__u64)parent) {
+		if (cur->nsproxy == BPF_CORE_READ(child, nsproxy) &&
+		    task_userns_as(cur, true) == BPF_CORE_READ(child, cred, user_ns))
+			return 0;
+	} else if (BPF_CORE_READ(parent, nsproxy) == BPF_CORE_READ(child, nsproxy) &&
+		   BPF_CORE_READ(parent, cred, user_ns) == BPF_CORE_READ(child, cred, user_ns)) {
 		return 0;
+	}
 	for (t = 0; t < NSAUDIT_NS_MAX; t++)
 		fork_type((__u64)parent, (__u64)child, t);
 	return 0;

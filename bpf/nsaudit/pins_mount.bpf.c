@@ -372,11 +372,15 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	c.path = ts->p.args[0];
 	c.flags = ts->p.arg;
 	c.g = &g;
+	/* no pin was ever noted in this mount namespace: nothing to look for */
+	if (!pin_mntns_maybe((__u64)cur_mntns()))
+		goto record;
 	umount_path_read((void *)c.path);
 	pins_gone_here(&g);
 	/* another umount in flight here: take only the pin our path names */
 	c.claim = pins_claimed(&g, !ts->p.args[2] || umount_inflight_count(ts->p.args[2]) <= 1);
 	bpf_loop(PINS_GONE_MAX, umount_pin_step, &c, 0);
+record:
 	if (!c.found)
 		umount_record(&c, NULL);
 out:
