@@ -40,15 +40,31 @@ struct slog {
 	size_t n;
 };
 
-static void slog_init(struct slog *s)
+static void slog_init_fmt(struct slog *s, enum audit_format fmt)
 {
-	tlog_init(&s->t, AUDIT_FMT_JSON);
+	tlog_init(&s->t, fmt);
 	s->t.o.max_size = 4096; /* ~6 records a segment */
 	tlog_write(&s->t, 120);
 	s->dirfd = open(s->t.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	cr_assert_geq(s->dirfd, 0);
 	cr_assert_eq(audit_seg_list(s->dirfd, &s->nums, &s->n), 0);
 	cr_assert_geq(s->n, 6, "only %zu segments", s->n);
+}
+
+static void slog_init(struct slog *s)
+{
+	slog_init_fmt(s, AUDIT_FMT_JSON);
+}
+
+/* Where the time of the line at p begins (JSON or audit format). */
+static char *time_in(char *p, size_t len)
+{
+	char *t = memmem(p, len, "\"time\":\"", 8);
+
+	if (t)
+		return t + 8;
+	t = memmem(p, len, " time=\"", 7);
+	return t ? t + 7 : NULL;
 }
 
 static void slog_fini(struct slog *s)
@@ -77,8 +93,7 @@ static void set_times(struct slog *s, size_t k, int64_t base, int64_t step)
 
 	tseg_path(&s->t, s->nums[k], path, sizeof(path));
 	data = tslurp(path, &len);
-	for (p = data; (p = strstr(p, "\"time\":\"")); t += step) {
-		p += 8;
+	for (p = data; p < data + len && (p = time_in(p, len - (size_t)(p - data))); t += step) {
 		fmt_time(t, when);
 		cr_assert_eq(p[30], '"', "a time of another length");
 		memcpy(p, when, 30);
@@ -126,10 +141,10 @@ static void set_line_time(struct slog *s, size_t k, int i, int64_t ns)
 	if (!i)
 		i = tlines(data, len);
 	cr_assert(tline(data, len, i, &start, &llen));
-	p = memmem(data + start, llen, "\"time\":\"", 8);
+	p = time_in(data + start, llen);
 	cr_assert_not_null(p);
 	fmt_time(ns, when);
-	memcpy(p + 8, when, 30);
+	memcpy(p, when, 30);
 	tspit(path, data, len);
 	free(data);
 }
@@ -374,5 +389,22 @@ Test(search_since, unfinished_tail)
 	cr_assert_eq(audit_seg_times(s.dirfd, s.nums[0], &first, &last), 0);
 	cr_assert_eq(first, T0);
 	cr_assert_eq(last, want);
+	slog_fini(&s);
+}
+
+/* The same over a log in the audit format, whose lines the prefilter
+ * judges by their time alone. */
+Test(search_since, audit_format)
+{
+	struct slog s;
+	int64_t t;
+
+	slog_init_fmt(&s, AUDIT_FMT_AUDIT);
+	ordered(&s);
+	t = line_time_of(&s, 2, 3);
+	cr_assert_eq(t, T0 + 2 * HOUR_NS + 2 * MIN_NS);
+	cr_assert_eq(kept(&s, t), ALL(&s) & ~3u);
+	search_exactly(&s, "--since", t, t, INT64_MAX);
+	search_exactly(&s, "--until", t, INT64_MIN, t);
 	slog_fini(&s);
 }
