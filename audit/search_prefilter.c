@@ -13,7 +13,8 @@
  * needle is rejected unparsed. Anything else is parsed and matched in full
  * (audit_filter_match), so the prefilter never changes what matches:
  *   - a line that is not canonical (a backslash anywhere, white space
- *     outside strings, not one JSON object, or the audit format);
+ *     outside strings, not one JSON object, or the audit format, of which
+ *     only the time is looked at: see audit_fmt_may_match);
  *   - a condition whose value has no single spelling (a comm with bytes
  *     JSON escapes).
  */
@@ -130,16 +131,21 @@ static bool int_may_match(const char *line, size_t len, const char *key, long v)
 	return has_number(line, len, needle, (size_t)n);
 }
 
-/* The record's "time", when the filter has a range: outside it, no match. */
-static bool time_may_match(const struct audit_filter *f, const char *line, size_t len)
+/*
+ * The record's "time", when the filter has a range: outside it, no match.
+ * needle (nl bytes) opens the value, which ends at the next '"'; it is
+ * looked for in the first window bytes, where the writer puts it.
+ */
+static bool time_may_match(const struct audit_filter *f, const char *line, size_t len,
+			   const char *needle, size_t nl, size_t window)
 {
-	const char *t = memmem(line, len < 80 ? len : 80, "\"time\":\"", 8), *q;
+	const char *t = memmem(line, len < window ? len : window, needle, nl), *q;
 	char buf[48];
 	int64_t ns;
 
 	if (!t)
 		return true; /* not where the writer puts it: parse in full */
-	t += 8;
+	t += nl;
 	q = memchr(t, '"', (size_t)(line + len - t));
 	if (!q || (size_t)(q - t) >= sizeof(buf))
 		return true;
@@ -150,13 +156,31 @@ static bool time_may_match(const struct audit_filter *f, const char *line, size_
 	return !(f->has_since && ns < f->since_ns) && !(f->has_until && ns > f->until_ns);
 }
 
+/*
+ * A line of the audit format (codec_audit.c): only the time range is
+ * looked at. Its time is a quoted string there (every byte printable, no
+ * space, no quote), and any value with a space or a quote is written in
+ * hex, so ` time="` cannot occur inside another field's value; the codec
+ * refuses a line that has the field twice.
+ */
+static bool audit_fmt_may_match(const struct audit_filter *f, const char *line, size_t len)
+{
+	static const char head[] = "type=NSAUDIT msg=nsaudit(";
+
+	if (!f->has_since && !f->has_until)
+		return true;
+	if (len < sizeof(head) - 1 || memcmp(line, head, sizeof(head) - 1))
+		return true;
+	return time_may_match(f, line, len, " time=\"", 7, 128);
+}
+
 bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len)
 {
 	char needle[600];
 	int n;
 
 	if (!canonical_json(line, len))
-		return true;
+		return audit_fmt_may_match(f, line, len);
 	if ((f->ops || f->op_log || f->op_alert) && !op_may_match(f, line, len))
 		return false;
 	/* --rule, --severity: alerts only, of that rule */
@@ -182,7 +206,7 @@ bool audit_filter_may_match(const struct audit_filter *f, const char *line, size
 	if (f->container && plain(f->container) &&
 	    !has_str(line, len, f->container, strlen(f->container)))
 		return false;
-	if ((f->has_since || f->has_until) && !time_may_match(f, line, len))
+	if ((f->has_since || f->has_until) && !time_may_match(f, line, len, "\"time\":\"", 8, 80))
 		return false;
 	return true;
 }

@@ -57,11 +57,20 @@ int audit_seg_read(int dirfd, const char *name, struct audit_seg *s, char *err, 
 bool audit_seg_next(struct audit_seg *s, const char **line, size_t *len, bool *complete);
 void audit_seg_free(struct audit_seg *s);
 
-/* The time of segment num's first record. 0, or -1 (unreadable, not a
- * regular file, no parsable first record). */
+/* The times of segment num's first record and (last not NULL) of its last
+ * complete one. 0, or -1 (unreadable, not a regular file, no parsable
+ * record at that end, a last line longer than the tail read). */
+int audit_seg_times(int dirfd, unsigned int num, int64_t *first, int64_t *last);
 int audit_seg_first_time(int dirfd, unsigned int num, int64_t *ns);
-/* The index in nums[0..n) of the first segment that may hold a record at
- * or after since_ns: those before it hold none (segment_head.c). */
-size_t audit_seg_since(int dirfd, const unsigned int *nums, size_t n, int64_t since_ns);
+/*
+ * --since: drop from nums[0..n) (order kept) the segments that cannot hold
+ * a record at or after since_ns, judged from their ends alone; the count
+ * left. A segment is dropped only when its first and last records and the
+ * next segment's first are in order (within AUDIT_SEG_SKEW_NS) and all
+ * before since_ns; one that cannot be read that way, the one before it and
+ * the newest are kept (segment_head.c says why).
+ */
+#define AUDIT_SEG_SKEW_NS (5 * 1000000000LL)
+size_t audit_seg_since(int dirfd, unsigned int *nums, size_t n, int64_t since_ns);
 
 #endif

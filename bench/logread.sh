@@ -14,11 +14,26 @@
 #                                 segments spread over three weeks (written
 #                                 under faketime), against
 #   search_month_ms               the same search over the whole log
+#   search_since_1h_records       how many records the --since 1h search
+#                                 printed, and search_since_1h_share the
+#                                 share of the log's setns records that is
+#                                 (%): the hour must be a small part of the
+#                                 log, as on a host, or the ratio says little
 # Wall time of one run each, files in the page cache (a warm-up read first).
 # Uses from run.sh: NSAUDIT HARNESS T ROUND sample na log field.
+#
+# The month log: a burst of N_MONTH records on each of the 21 days before
+# now (one recorder_rate run each, under faketime, appending to one log in
+# segments of 1 MB), one more of N_MONTH two hours ago, and N_MONTH/24 half
+# an hour ago: the last hour holds about one part in 500 of the records, as
+# a day's load spread evenly would. Bursts append to the segment the last
+# one left, so the --since bound falls inside a segment that also holds
+# older records (read, its old lines rejected unparsed), after ~100 that
+# hold none (not read).
 
 N_LOGREAD=${N_LOGREAD:-1000000}	# records of the big log
-N_MONTH=20000			# records per day written into the month log
+N_MONTH=${N_MONTH:-10000}	# records per day written into the month log
+MONTH_RECORDS=0			# its setns records, counted once it is written
 LOGREAD_READY=0
 
 # logread_rate METRIC RECORDS CMD...: RECORDS / wall seconds of CMD
@@ -51,15 +66,21 @@ logread_setup() {
 	"$HARNESS" -n "$N_LOGREAD" -p fields -s none -k 1000 -d "$T/logread" >/dev/null 2>&1 ||
 		{ na search_records_per_s_nomatch "recorder_rate could not write the log"; return 1; }
 	if command -v faketime >/dev/null; then
-		# three weeks of records: days 21, 14, 7, 3, 1 ago and now, in
-		# segments of 1 MB
+		# three weeks: every day, then 2 h ago and the last hour (above)
+		log "log reading: writing a month log, ${N_MONTH} records a day"
 		rm -rf "$T/month"
-		for d in 21 14 7 3 1 0; do
-			faketime -f "-${d}d" "$HARNESS" -a -m 1000000 -k 100000 -n "$N_MONTH" -p fields \
-				-s none -d "$T/month" >/dev/null 2>&1 || { rm -rf "$T/month"; break; }
+		for d in $(seq 21 -1 1 | sed 's/$/d:1/') 2h:1 30m:24; do
+			faketime -f "-${d%%:*}" "$HARNESS" -a -m 1000000 -k 100000 \
+				-n $((N_MONTH / ${d#*:})) -p fields -s none -d "$T/month" \
+				>/dev/null 2>&1 || { rm -rf "$T/month"; break; }
 		done
 	fi
-	[ -d "$T/month" ] || na search_since_1h_ms "faketime missing or failed (make deps)"
+	if [ -d "$T/month" ]; then
+		MONTH_RECORDS=$(cat "$T"/month/nsaudit-*.log | grep -c '"op":"setns"')
+		log "log reading: month log of $(ls "$T"/month/nsaudit-*.log | wc -l) segments, $MONTH_RECORDS setns records"
+	else
+		na search_since_1h_ms "faketime missing or failed (make deps)"
+	fi
 	if command -v ausearch >/dev/null; then
 		logread_audit_log "$N_LOGREAD" >"$T/audit.log"
 	else
@@ -70,7 +91,7 @@ logread_setup() {
 }
 
 run_logread() {
-	local n=$N_LOGREAD t0
+	local n=$N_LOGREAD t0 got
 	[ "$LOGREAD_READY" = 1 ] || return 0
 	logread_rate search_records_per_s_nomatch "$n" \
 		"$NSAUDIT" search --log-dir "$T/logread" --comm nsaudit-nomatch
@@ -90,6 +111,11 @@ run_logread() {
 		t0=$EPOCHREALTIME
 		"$NSAUDIT" search --log-dir "$T/month" --op setns >/dev/null 2>&1
 		sample search_month_ms "$(ms_since "$t0")"
+		# what the timed search found (counted apart: not in its time)
+		got=$("$NSAUDIT" search --log-dir "$T/month" --since 1h --op setns 2>/dev/null | wc -l)
+		sample search_since_1h_records "$got"
+		sample search_since_1h_share \
+			"$(awk -v a="$got" -v b="$MONTH_RECORDS" 'BEGIN { printf "%.3f", (b > 0 ? 100 * a / b : 0) }')"
 	fi
-	log "[round $ROUND/$ROUNDS] log reading: search $(value search_records_per_s_nomatch)/s (no match), verify $(value verify_records_per_s)/s, since 1h $(value search_since_1h_ms) ms"
+	log "[round $ROUND/$ROUNDS] log reading: search $(value search_records_per_s_nomatch)/s (no match), verify $(value verify_records_per_s)/s, since 1h $(value search_since_1h_ms) ms ($(value search_since_1h_records) records), month $(value search_month_ms) ms"
 }

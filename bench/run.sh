@@ -19,7 +19,8 @@
 # Knobs (environment): BENCH_ROUNDS (5), BENCH_RATE_SECS (5), BENCH_QUICK=1
 # (2 rounds, 2 s max-rate: a smoke test, not a measurement), BENCH_ONLY
 # (a subset of the configurations, e.g. "aa floor record rate"; "rate" is
-# the max-rate runs: for trying the bench out, not for figures).
+# the max-rate runs, "logread" search and verify over logs (bench/logread.sh):
+# for trying the bench out, not for figures).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -989,7 +990,11 @@ discover_hooks() {
 
 HAVE_FLOOR=0 HAVE_FLOOR_EXIT=0 NA_FLOOR="n/a (could not find nsaudit's hooks)"
 FLOOR_HOOKS=() FLOOR_CALL_HOOKS=()
-if discover_hooks; then
+# finding the hooks starts a recorder: not for a BENCH_ONLY without a floor
+# (e.g. "logread", which attaches nothing)
+if [ -n "${BENCH_ONLY:-}" ] && [[ " $BENCH_ONLY " != *" floor"* ]]; then
+	NA_FLOOR="n/a (not in BENCH_ONLY)"
+elif discover_hooks; then
 	HAVE_FLOOR=1
 	log "floor: empty programs on ${FLOOR_CALL_HOOKS[*]}"
 	[ ${#FLOOR_CALL_HOOKS[@]} -gt ${#FLOOR_HOOKS[@]} ] && HAVE_FLOOR_EXIT=1 &&
@@ -1305,6 +1310,8 @@ def row($k; $what):
 (row("ausearch_records_per_s"; "ausearch -c X over an audit.log of as many setns events, events/s") | @tsv),
 (row("search_since_1h_ms"; "search --since 1h over three weeks of segments, ms") | @tsv),
 (row("search_month_ms"; "the same search over the whole three weeks, ms") | @tsv),
+(row("search_since_1h_records"; "records the --since 1h search printed") | @tsv),
+(row("search_since_1h_share"; "their share of the month log'"'"'s setns records, %") | @tsv),
 (row("seal_wall_throughput_ratio"; "records/s (wall), sealed / previous kind (same round)") | @tsv),
 (row("rare_lost_under_flood"; "rare records missing under a setns flood, 1p + 2p flood") | @tsv),
 (row("rare_lost_under_flood_1p"; "the same, 1 flooding process") | @tsv),

@@ -44,7 +44,8 @@ static void search_usage(FILE *f)
 		"  --container C     records about container C: its id, a 12+ character id\n"
 		"                    prefix or the podman name\n"
 		"  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d;\n"
-		"                    segments that end before T are not read\n"
+		"                    segments that end before T are not read (unless the\n"
+		"                    clock was set back across them)\n"
 		"  --until T\n"
 		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n"
 		"  --key FILE, --verification-key KEY\n"
@@ -403,7 +404,7 @@ static int search_log(struct search_args *a)
 {
 	struct printer pr = { .f = &a->f, .json = a->json };
 	unsigned int *nums = NULL;
-	size_t n, first;
+	size_t n;
 	int dirfd;
 
 	if (verify_first(a))
@@ -422,9 +423,11 @@ static int search_log(struct search_args *a)
 		close(dirfd);
 		return 1;
 	}
-	/* --since: the segments wholly before it are not opened */
-	first = a->f.has_since ? audit_seg_since(dirfd, nums, n, a->f.since_ns) : 0;
-	scan_log(dirfd, a->dir, nums + first, n - first, true, &a->f, print_match, &pr);
+	/* --since: segments whose ends show they lie wholly before it are not
+	 * read (segment_head.c); --until has no such bound */
+	if (a->f.has_since)
+		n = audit_seg_since(dirfd, nums, n, a->f.since_ns);
+	scan_log(dirfd, a->dir, nums, n, true, &a->f, print_match, &pr);
 	free(nums);
 	close(dirfd);
 	if (fflush(stdout))
