@@ -10,8 +10,8 @@
 #                                     binaries (make build/bench/driver
 #                                     build/bench/floor)
 #
-# LOADs (driver lat OP, see bench/driver.c): fork exec ioctl mount (all by
-# default). PROGCOST_REPS (3) runs of each; PROGCOST_FLOOR=0 skips the floor;
+# LOADs (driver lat OP, see bench/driver.c): fork exec ioctl mount setns
+# openclose (all by default). PROGCOST_REPS (3) runs of each; PROGCOST_FLOOR=0 skips the floor;
 # PROGCOST_RECORD_ARGS adds options to "nsaudit record".
 #
 # Per program: runs per call, ns per run, ns per call (run_time_ns and
@@ -29,7 +29,7 @@ DRIVER=${DRIVER:-$BUILD/bench/driver}
 FLOOR=${FLOOR:-$BUILD/bench/floor}
 REPS=${PROGCOST_REPS:-3}
 LOADS=("$@")
-[ ${#LOADS[@]} -gt 0 ] || LOADS=(fork exec ioctl mount)
+[ ${#LOADS[@]} -gt 0 ] || LOADS=(fork exec ioctl mount setns openclose)
 
 die() { echo "progcost: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "run as root"
@@ -40,6 +40,7 @@ command -v bpftool >/dev/null && command -v jq >/dev/null || die "needs bpftool 
 n_of() {
 	case $1 in
 	fork) echo 2000 ;; exec) echo 300 ;; ioctl) echo 200000 ;; mount) echo 2000 ;;
+	setns) echo 20000 ;; openclose) echo 200000 ;;
 	*) die "unknown load $1" ;;
 	esac
 }
