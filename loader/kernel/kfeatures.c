@@ -94,6 +94,15 @@ static int silent(enum libbpf_print_level l, const char *fmt, va_list ap)
 	return 0;
 }
 
+bool tracepoint_exists(const char *category, const char *event)
+{
+	char path[192];
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s%s%s", category,
+		 event ? "/" : "", event ? event : "");
+	return !access(path, F_OK);
+}
+
 void features_probe(struct features *ft, bool quick)
 {
 	static const struct {
@@ -123,7 +132,7 @@ void features_probe(struct features *ft, bool quick)
 	if (!ft->have[FEAT_SYS_NSFD])
 		snprintf(ft->why[FEAT_SYS_NSFD], sizeof(ft->why[0]),
 			 "no /proc/sys/kernel/nsfd_syscall_nr");
-	ft->have[FEAT_NS_TRACEPOINTS] = !access("/sys/kernel/tracing/events/namespace", F_OK);
+	ft->have[FEAT_NS_TRACEPOINTS] = tracepoint_exists("namespace", NULL);
 	/* parsing vmlinux BTF costs ~100 ms of the tracer's start: when the
 	 * patch's tracepoints are absent, this is not the patched kernel */
 	if (quick && !ft->have[FEAT_NS_TRACEPOINTS]) {

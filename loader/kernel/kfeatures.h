@@ -34,6 +34,9 @@ const char *feature_name(enum feature f);
 long nsfd_syscall_nr(void);
 /* Probe everything (or, when quick, only what the tracer needs to choose). */
 void features_probe(struct features *ft, bool quick);
+/* Whether tracefs has events/CATEGORY/EVENT (EVENT NULL: the category):
+ * syscalls differ by kernel and architecture (arm64 has no open). */
+bool tracepoint_exists(const char *category, const char *event);
 /* Mount tracefs/bpffs if they are missing; 0 or -errno. */
 int ensure_pseudo_fs(void);
 

@@ -27,21 +27,21 @@
 #include "rules/rules.h"
 #include "names/runtime_state.h"
 
-const char *const open_sibling_names[OPEN_SIBLINGS] = { "open", "openat2" };
+/* tp_exit_openat's other tracepoints: open(), openat2(). */
+const struct open_sibling open_siblings[OPEN_SIBLINGS] = {
+	{ "open", "sys_exit_open" },
+	{ "openat2", "sys_exit_openat2" },
+};
 
-/* Which of open() and openat2() have an exit tracepoint here (arm64 has
- * no open); tp_exit_openat also goes there. */
+/* Which of them this kernel has (arm64 has no open); tp_exit_openat also
+ * goes there. */
 static void open_siblings_probe(struct tracer *t)
 {
-	char path[128];
 	int i;
 
-	for (i = 0; i < OPEN_SIBLINGS; i++) {
-		snprintf(path, sizeof(path), "/sys/kernel/tracing/events/syscalls/sys_exit_%s",
-			 open_sibling_names[i]);
+	for (i = 0; i < OPEN_SIBLINGS; i++)
 		t->open_sibling[i] = bpf_program__autoload(t->skel->progs.tp_exit_openat) &&
-				     !access(path, F_OK);
-	}
+				     tracepoint_exists("syscalls", open_siblings[i].event);
 #ifdef SYS_open
 	t->skel->rodata->nr_open = SYS_open;
 #endif
@@ -56,17 +56,27 @@ int open_siblings_attach(struct tracer *t)
 	int i;
 
 	for (i = 0; i < OPEN_SIBLINGS; i++) {
-		char event[32];
-
 		if (!t->open_sibling[i])
 			continue;
-		snprintf(event, sizeof(event), "sys_exit_%s", open_sibling_names[i]);
 		t->open_links[i] = bpf_program__attach_tracepoint(t->skel->progs.tp_exit_openat,
-								  "syscalls", event);
+								  "syscalls", open_siblings[i].event);
 		if (!t->open_links[i])
 			return -errno;
 	}
 	return 0;
+}
+
+/* Add a syscall's name to the comma-separated list calls, once (a
+ * syscall traced at its entry and exit is named once). */
+static void add_call(char *calls, size_t size, const char *name)
+{
+	char tok[40], have[270];
+
+	snprintf(tok, sizeof(tok), ",%s,", name);
+	snprintf(have, sizeof(have), ",%s,", calls);
+	if (!strstr(have, tok))
+		snprintf(calls + strlen(calls), size - strlen(calls), "%s%s", calls[0] ? "," : "",
+			 name);
 }
 
 /*
@@ -78,31 +88,23 @@ static void describe_hooks(struct tracer *t)
 	static const char sys[] = "tracepoint/syscalls/sys_";
 	char calls[256] = "", other[512] = "";
 	struct bpf_program *p;
+	int i;
 
 	bpf_object__for_each_program(p, t->skel->obj) {
 		const char *sec = bpf_program__section_name(p);
 
 		if (!bpf_program__autoload(p))
 			continue;
-		if (!strncmp(sec, sys, sizeof(sys) - 1)) {
-			const char *name = strchr(sec + sizeof(sys) - 1, '_') + 1;
-			char tok[40], have[270];
-
-			/* enter and exit: once */
-			snprintf(tok, sizeof(tok), ",%s,", name);
-			snprintf(have, sizeof(have), ",%s,", calls);
-			if (!strstr(have, tok))
-				snprintf(calls + strlen(calls), sizeof(calls) - strlen(calls),
-					 "%s%s", calls[0] ? "," : "", name);
-			if (p == t->skel->progs.tp_exit_openat)
-				for (int i = 0; i < OPEN_SIBLINGS; i++)
-					if (t->open_sibling[i])
-						snprintf(calls + strlen(calls),
-							 sizeof(calls) - strlen(calls), ",%s",
-							 open_sibling_names[i]);
-		} else {
+		if (strncmp(sec, sys, sizeof(sys) - 1)) {
 			snprintf(other + strlen(other), sizeof(other) - strlen(other), " %s", sec);
+			continue;
 		}
+		add_call(calls, sizeof(calls), strchr(sec + sizeof(sys) - 1, '_') + 1);
+		if (p != t->skel->progs.tp_exit_openat)
+			continue;
+		for (i = 0; i < OPEN_SIBLINGS; i++)
+			if (t->open_sibling[i])
+				add_call(calls, sizeof(calls), open_siblings[i].name);
 	}
 	snprintf(t->hooks, sizeof(t->hooks), "%s%s%s", calls[0] ? "tracepoint/syscalls:" : "",
 		 calls, calls[0] ? other : other + 1);
@@ -123,25 +125,22 @@ static void skip_missing_syscalls(struct nsaudit_bpf *s)
 {
 	const struct {
 		struct bpf_program *prog;
-		const char *event;	/* tracefs event that must exist */
+		const char *event;	/* syscalls/EVENT that must exist */
 	} syscalls[] = {
-		{ s->progs.tp_exit_move_mount, "syscalls/sys_exit_move_mount" },
-		{ s->progs.tp_enter_move_mount, "syscalls/sys_enter_move_mount" },
-		{ s->progs.tp_enter_clone3, "syscalls/sys_enter_clone3" },
-		{ s->progs.tp_exit_clone3, "syscalls/sys_exit_clone3" },
-		{ s->progs.tp_enter_pidfd_getfd, "syscalls/sys_enter_pidfd_getfd" },
-		{ s->progs.tp_exit_pidfd_getfd, "syscalls/sys_exit_pidfd_getfd" },
-		{ s->progs.tp_enter_open_by_handle_at, "syscalls/sys_enter_open_by_handle_at" },
-		{ s->progs.tp_exit_open_by_handle_at, "syscalls/sys_exit_open_by_handle_at" },
+		{ s->progs.tp_exit_move_mount, "sys_exit_move_mount" },
+		{ s->progs.tp_enter_move_mount, "sys_enter_move_mount" },
+		{ s->progs.tp_enter_clone3, "sys_enter_clone3" },
+		{ s->progs.tp_exit_clone3, "sys_exit_clone3" },
+		{ s->progs.tp_enter_pidfd_getfd, "sys_enter_pidfd_getfd" },
+		{ s->progs.tp_exit_pidfd_getfd, "sys_exit_pidfd_getfd" },
+		{ s->progs.tp_enter_open_by_handle_at, "sys_enter_open_by_handle_at" },
+		{ s->progs.tp_exit_open_by_handle_at, "sys_exit_open_by_handle_at" },
 	};
-	char path[128];
 	size_t i;
 
-	for (i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s", syscalls[i].event);
-		if (access(path, F_OK))
+	for (i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
+		if (!tracepoint_exists("syscalls", syscalls[i].event))
 			bpf_program__set_autoload(syscalls[i].prog, false);
-	}
 }
 
 void choose_hooks(struct tracer *t)

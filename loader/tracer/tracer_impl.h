@@ -44,7 +44,11 @@ struct gone_list {
 
 /* The opens tp_exit_openat is attached to besides openat (tracer_hooks.c). */
 #define OPEN_SIBLINGS 2
-extern const char *const open_sibling_names[OPEN_SIBLINGS];
+struct open_sibling {
+	const char *name;	/* in the ready line and the link's pin name */
+	const char *event;	/* its exit tracepoint in syscalls/ */
+};
+extern const struct open_sibling open_siblings[OPEN_SIBLINGS];
 
 struct tracer {
 	struct tracer_opts o;

@@ -98,7 +98,7 @@ int pin_all(struct tracer *t, char *err, size_t errlen)
 		if (!t->open_links[i])
 			continue;
 		snprintf(path, sizeof(path), "%s/link_tp_exit_%s", t->o.pin_dir,
-			 open_sibling_names[i]);
+			 open_siblings[i].name);
 		rc = bpf_link__pin(t->open_links[i], path);
 		if (rc)
 			goto fail;
