@@ -312,7 +312,7 @@ prog_ns() {
 	P_OC_NS="" P_SETNS_NS="" P_FORK_NS="" P_EXEC_NS="" P_IOCTL_NS="" P_MOUNT_NS=""
 	case $1 in
 	record)
-		oc='^tp_exit_openat$' setns='^tp_(enter|exit)_setns$'
+		oc='^tp_exit_openat(_fops)?$' setns='^tp_(enter|exit)_setns$'
 		fork='^tp_(fork|fork_birth|enter_clone|exit_clone|exit_flush)$'
 		# an exec's loader opens its libraries: the open hook is passed too
 		exec='^tp_(exec|fork|fork_birth|enter_clone|exit_clone|exit_flush|exit_openat)$'

@@ -46,6 +46,7 @@ typedef struct {
 typedef atomic64_t atomic_long_t;
 
 /* types pointers name, for the pointers the minimal BTF kept as void * */
+struct bpf_local_storage;
 struct cred;
 struct file_operations;
 struct proc_ns_operations;
@@ -560,6 +561,7 @@ struct task_struct {
 	long: 64;
 	long: 64;
 	long: 64;
+	struct bpf_local_storage *bpf_storage;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -570,6 +572,42 @@ struct task_struct {
 	long: 64;
 	long: 64;
 	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
+struct file_operations {
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	void *unlocked_ioctl;
 	long: 64;
 	long: 64;
 	long: 64;

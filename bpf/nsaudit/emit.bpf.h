@@ -19,7 +19,8 @@
  * counts its repeat).
  *
  * Included by every part of the tracer's object; what it declares
- * extern is defined once, in nsaudit.bpf.c.
+ * extern is defined once, in nsaudit.bpf.c. Where a thread's state lives:
+ * tslot.bpf.h.
  */
 #ifndef NSAUDIT_EMIT_BPF_H
 #define NSAUDIT_EMIT_BPF_H
@@ -102,10 +103,31 @@ struct pending {
 enum { HELD_EMPTY, HELD_IDLE, HELD_OWNER, HELD_FLUSHER };
 
 /*
+ * The holder of a thread's held record (HELD_OWNER: the thread itself,
+ * HELD_FLUSHER: the reader's flush) lets it go. Only the holder writes the
+ * state while it holds it, so nothing is compared; what it wrote into the
+ * record must be visible before the new state is. x86 keeps stores in
+ * order (TSO), and the taker's compare-and-swap orders its later loads: a
+ * plain store after a compiler barrier, which saves a locked instruction
+ * on every coalesced call. Elsewhere an atomic compare-and-swap is the
+ * barrier.
+ */
+static __always_inline void held_release(__u64 *state, __u64 from, __u64 to)
+{
+#if defined(__TARGET_ARCH_x86)
+	asm volatile("" ::: "memory");
+	*(volatile __u64 *)state = to;
+#else
+	__sync_val_compare_and_swap(state, from, to);
+#endif
+}
+
+/*
  * Per thread: the pending call, a cache of the thread's namespaces (setns'
  * fast path: no ns_common reads when the same nsfs file is entered again),
- * and the held record coalescing adds to. Task storage, not a hash keyed by
- * tid: a direct pointer from the task, nothing left behind by a dead thread.
+ * and the held record coalescing adds to. It lives in the thread's slot of
+ * tslots, or in task storage when another thread holds that slot
+ * (tstate_find() below says why).
  */
 struct tstate {
 	struct pending p;
@@ -126,6 +148,11 @@ struct tstate {
 	__u32 c_inum;
 	__u32 c_changed; /* the thread's namespaces changed (or may have) since
 			  * its birth: birth_ns says nothing of them any more */
+	/* setns' record key, built here: on 6.1 the verifier allows 512
+	 * bytes for a chain of calls' stacks together (each rounded up to
+	 * 32), and the exit program's own frame is at the top of every chain
+	 * its slow path makes */
+	struct ev_key key;
 	/* coalescing: HELD_* (changed with cmpxchg: the reader's flush runs on
 	 * another CPU) and the held record */
 	__u64 held_state;   /* 64 bits: the only cmpxchg width of -mcpu=v1/v2 */
@@ -143,13 +170,6 @@ _Static_assert(NSAUDIT_EVENT_SHORT % 8 == 0, "a short record is whole 64-bit wor
 
 #include "actor.bpf.h"
 
-struct tstate_map {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct tstate);
-};
-extern struct tstate_map tstate SEC(".maps");
 
 /* A record's path (open), whole words: compared and copied as such. */
 struct path_buf {
@@ -178,21 +198,31 @@ struct path_scratch_map {
 };
 extern struct path_scratch_map path_scratch SEC(".maps");
 
-static __always_inline bool op_wanted(__u32 op)
+/* The ops recorded for process tgid (1 << enum nsaudit_op). */
+static __always_inline __u32 ops_wanted_by(__u32 tgid)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
 	if (self_tgid && tgid == self_tgid)
-		return false;
+		return 0;
 	if (filter_tgid && tgid != filter_tgid)
-		return false;
-	return op_mask & (1u << op);
+		return 0;
+	return op_mask;
 }
 
-/* Unknown types (NSAUDIT_NS_UNKNOWN) always pass: user space may learn them. */
+static __always_inline bool op_wanted(__u32 op)
+{
+	return ops_wanted_by(bpf_get_current_pid_tgid() >> 32) & (1u << op);
+}
+
+/* Unknown types (NSAUDIT_NS_UNKNOWN) always pass: user space may learn them.
+ * types: type_mask, or a thread slot's copy of it. */
+static __always_inline bool types_want(__u32 types, __u32 type)
+{
+	return type >= NSAUDIT_NS_MAX || (types & (1u << type));
+}
+
 static __always_inline bool type_wanted(__u32 type)
 {
-	return type >= NSAUDIT_NS_MAX || (type_mask & (1u << type));
+	return types_want(type_mask, type);
 }
 
 /* Successful setns goes to the main ring; everything else is rare. */
@@ -201,54 +231,7 @@ static __always_inline bool is_rare(__u32 op, __s32 result)
 	return op != NSAUDIT_OP_SETNS || result != 0;
 }
 
-/* This thread's state, created if needed; a failure is counted (the call
- * of op could not be followed). */
-static __always_inline struct tstate *tstate_get(__u32 op)
-{
-	struct tstate *ts = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0,
-						 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	struct actor a;
-
-	if (!ts) {
-		actor_current(&a, op);
-		count_lost_by(&a, NSAUDIT_LOST_STORAGE, 1);
-	}
-	return ts;
-}
-
-/* Only the member used; CO-RE finds it at load (it is in 6.1 too). */
-struct task_struct___storage {
-	void *bpf_storage;
-} __attribute__((preserve_access_index));
-
-/*
- * Whether a task (a typed pointer: bpf_get_current_task_btf(), an
- * iterator's or tp_btf's task) may have task storage of any map: one
- * plain load. The exit hooks of fork, clone, ioctl, mount and umount run
- * for every process on the machine, and nearly all of them have none: the
- * bpf_task_storage_get() that would find that out cost ~150-200 ns a call
- * there (bpf_stats, 6.18: the helper's lock and its cache-cold look).
- */
-static __always_inline bool task_may_have_storage(struct task_struct *task)
-{
-	struct task_struct___storage *t = (void *)task;
-
-	if (!bpf_core_field_exists(t->bpf_storage))
-		return true;
-	return t->bpf_storage != NULL;
-}
-
-/* This thread's pending work for op, at a syscall's exit; NULL if none. */
-static __always_inline struct tstate *tstate_pending(__u32 op)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct tstate *ts;
-
-	if (!task_may_have_storage(task))
-		return NULL;
-	ts = bpf_task_storage_get(&tstate, task, 0, 0);
-	return ts && ts->p.op == op ? ts : NULL;
-}
+#include "tslot.bpf.h"
 
 /* A record's first NSAUDIT_EVENT_SHORT bytes: what every record has. A
  * global subprogram's pointer argument is memory of the pointee's size,
@@ -368,9 +351,7 @@ static __always_inline void held_flush_task(struct task_struct *task)
 {
 	struct tstate *ts;
 
-	if (!task_may_have_storage(task))
-		return;
-	ts = bpf_task_storage_get(&tstate, task, 0, 0);
+	ts = tstate_find(task, false);
 	if (ts && ts->held_state == HELD_IDLE)
 		held_flush(ts, ts->held_has_path ? bpf_task_storage_get(&held_path, task, 0, 0)
 						  : NULL);
@@ -515,6 +496,24 @@ static __always_inline void held_repeat(struct tstate *ts)
 	HELD(ts)->repeat++;
 }
 
+/*
+ * A short record identical to the thread's held one counts one more call
+ * there, without commit_rec(): a global subprogram is code of its own,
+ * and each page of code a call touches costs it (the TLB is cold after
+ * every syscall on machines with PTI and no PCID). True if counted; else
+ * commit_key() decides (it is the same test, under the same lock).
+ */
+static __always_inline bool held_repeat_short(struct tstate *ts, const struct ev_key *k,
+					      bool coal)
+{
+	if (!coal || ts->held_has_path || !key_equal(HELD(ts), k) ||
+	    __sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_OWNER) != HELD_IDLE)
+		return false;
+	held_repeat(ts);
+	held_release(&ts->held_state, HELD_OWNER, HELD_IDLE);
+	return true;
+}
+
 /* One record sent at once (no coalescing, or the held slot is busy); p:
  * the thread's pending call, NULL without a thread state. */
 static __always_inline void rec_direct(const struct ev_key *k, __u32 refs,
@@ -575,24 +574,26 @@ static __always_inline void commit_path(const struct ev_key *k, __u32 refs,
 	struct path_buf *hp = NULL;
 
 	if (coalesce) {
-		ts = bpf_task_storage_get(&tstate, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		ts = tstate_find(task, true);
 		hp = bpf_task_storage_get(&held_path, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	}
 	commit_rec(ts, k, refs, path, hp);
 }
 
-/* A key for op by the current thread, the rest zero. */
+/* A key for op by the current thread, the rest zero. The ids are loads
+ * from the task (the JIT inlines bpf_get_current_task_btf(); the
+ * pid/tgid helper is a call). */
 static __always_inline void key_init(struct ev_key *k, __u32 op, __u32 probe)
 {
-	__u64 id = bpf_get_current_pid_tgid();
+	struct task_struct *task = bpf_get_current_task_btf();
 
 	__builtin_memset(k, 0, sizeof(*k));
 	k->op = op;
 	k->probe = probe;
 	k->ns_type = NSAUDIT_NS_UNKNOWN;
 	k->fd = -1;
-	k->pid = id >> 32;
-	k->tid = (__u32)id;
+	k->pid = task->tgid;
+	k->tid = task->pid;
 }
 
 #endif /* NSAUDIT_EMIT_BPF_H */

@@ -34,6 +34,47 @@ struct {
 
 #include "exe_path.bpf.h"
 
+/* The exec'ing thread leaves slot s, if it is tagged with its old tid:
+ * its held record is sent, the slot freed. */
+static __always_inline void tslot_leave(struct tslot *s, __u32 old_tid, struct task_struct *task)
+{
+	__u64 start;
+
+	if (!s)
+		return;
+	start = *(volatile __u64 *)&s->start;
+	if (!start || start == TSLOT_BUSY || s->tid != old_tid)
+		return;
+	if (s->ts.held_state == HELD_IDLE)
+		held_flush(&s->ts, s->ts.held_has_path ? bpf_task_storage_get(&held_path, task, 0, 0)
+						       : NULL);
+	if (s->ts.held_state == HELD_EMPTY)
+		tslot_free(s, start);
+}
+
+/*
+ * A thread other than the leader exec'd (de_thread): it has taken the
+ * leader's tid and start time, so the slot it had (tagged with its old tid)
+ * is no longer found as its own. It leaves that slot; its state under the
+ * new identity has the namespaces it has now.
+ */
+static __always_inline void tstate_exec_move(__u32 old_tid)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_nsset set;
+	struct tstate *ts;
+
+	tslot_leave(tslot_of(old_tid, false), old_tid, task);
+	tslot_leave(tslot_of(old_tid, true), old_tid, task);
+	if (!setns_exit_only)
+		return;
+	ts = tstate_find(task, true);
+	if (ts) {
+		task_nsset_btf(&set, task);
+		cache_refill(ts, &set);
+	}
+}
+
 /*
  * Every exec, always (not only when a record is wanted): the process may
  * make its namespace calls long after. Keyed by the exec (exe_key), not by
@@ -50,6 +91,8 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	__u32 zero = 0;
 	__u64 k;
 
+	if ((__u32)old_pid != (__u32)bpf_get_current_pid_tgid())
+		tstate_exec_move(old_pid);
 	k = exe_key_of((__u64)BPF_CORE_READ(p, mm, exe_file));
 	w = bpf_map_lookup_elem(&exe_walk, &zero);
 	if (!k || !w)
@@ -171,11 +214,38 @@ int BPF_PROG(tp_fork_birth, struct task_struct *parent, struct task_struct *chil
 	return 0;
 }
 
-/* A thread's held (coalesced) record goes out before the thread does. */
+/*
+ * A thread's held (coalesced) record goes out before the thread does, and
+ * its slot goes free (unless the reader's flush is still sending from it:
+ * then the next thread with this tid takes it).
+ */
+__noinline int thread_exit(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 start = task->start_boottime;
+	__u32 tid = task->pid;
+	struct tslot *s = tslot_of(tid, false);
+	struct tstate *ts = tslot_mine(s, tid, start);
+
+	if (!ts) {
+		s = tslot_of(tid, true);
+		ts = tslot_mine(s, tid, start);
+	}
+	held_flush_current();
+	if (s && ts && ts->held_state == HELD_EMPTY)
+		tslot_free(s, start);
+	return 0;
+}
+
 SEC("raw_tp/sched_process_exit")
 int BPF_PROG(tp_exit_flush, struct task_struct *p)
 {
-	held_flush_current();
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	/* most threads never had a state: one load off the task (the rest
+	 * is a global subprogram, out of this common path's code page) */
+	if (task_may_have_storage(task))
+		thread_exit();
 	return 0;
 }
 

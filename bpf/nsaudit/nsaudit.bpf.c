@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nsaudit.bpf.c - the tracer's BPF object: the maps and globals its parts
- * share, defined once (emit.bpf.h, nscache.bpf.h and nsfile.bpf.h declare
- * them), and the global subprograms of emit.bpf.h. The Makefile links this
+ * share, defined once (emit.bpf.h, tslot.bpf.h, nscache.bpf.h and
+ * nsfile.bpf.h declare them), and the global subprograms of emit.bpf.h and
+ * tslot.bpf.h. The Makefile links this
  * file first: libbpf 1.1's static linker misplaces an extern map whose
  * definition comes in a later object. A map only one part uses is defined
  * in that part. The parts, one concern each, are linked into one object
@@ -61,9 +62,12 @@ __u64 nsfs_fops SEC(".data.nsfs") = 0;
 __u32 prime_tgid = 0;
 struct events_map events SEC(".maps");
 struct rare_map rare SEC(".maps");
-struct tstate_map tstate SEC(".maps");
 struct held_path_map held_path SEC(".maps");
 struct path_scratch_map path_scratch SEC(".maps");
+
+/* Declared in tslot.bpf.h, which says what each one is for. */
+struct tslots_map tslots SEC(".maps");
+struct tslot_mark_map tslot_mark SEC(".maps");
 
 /* The actor: what every record carries about who did it. A global
  * subprogram: verified once per program, not at each of its call sites. */
@@ -104,6 +108,37 @@ __noinline int fill_actor(struct ev_short *head)
  * time) short. 6.1's rules for them: scalar return, pointer arguments are
  * memory of the pointee's size that may be NULL (checked first thing).
  */
+__noinline int tslot_claim(struct tslot *s, __u32 tid, __u64 start, __u32 tgid)
+{
+	__u64 old;
+
+	if (!s || !start || start == TSLOT_BUSY)
+		return 0;
+	old = *(volatile __u64 *)&s->start;
+	if (old == TSLOT_BUSY || (old && s->tid != tid))
+		return 0;	/* another thread's, or being taken */
+	if (__sync_val_compare_and_swap(&s->start, old, TSLOT_BUSY) != old)
+		return 0;
+	s->tid = tid;
+	s->ops = ops_wanted_by(tgid);
+	s->types = type_mask;
+	s->cfg = (coalesce ? TCFG_COALESCE : 0) | (setns_exit_only ? TCFG_SETNS_EXIT_ONLY : 0);
+	__builtin_memset(&s->ts, 0, sizeof(s->ts));
+	/* published last, with a full barrier (an atomic compare-and-swap): who
+	 * sees start sees the tid and the zeroed state */
+	__sync_val_compare_and_swap(&s->start, TSLOT_BUSY, start);
+	return 1;
+}
+
+__noinline int state_lost(__u32 op)
+{
+	struct actor a;
+
+	actor_current(&a, op);
+	count_lost_by(&a, NSAUDIT_LOST_STORAGE, 1);
+	return 0;
+}
+
 __noinline int held_flush(struct tstate *ts, struct path_buf *hp)
 {
 	if (!ts)
@@ -111,7 +146,7 @@ __noinline int held_flush(struct tstate *ts, struct path_buf *hp)
 	if (__sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_FLUSHER) != HELD_IDLE)
 		return 0;
 	held_send(ts, hp);
-	__sync_val_compare_and_swap(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
+	held_release(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
 	return 0;
 }
 
@@ -140,7 +175,7 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 		if (key_equal(HELD(ts), k) && ts->held_has_path == (path != NULL) &&
 		    (!path || path_equal(hp, path))) {
 			held_repeat(ts);
-			__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
+			held_release(&ts->held_state, HELD_OWNER, HELD_IDLE);
 			return 0;
 		}
 		/* a change: the held record goes, this one takes its place */
@@ -154,7 +189,7 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 	if (path && hp)
 		copy_words(hp, path, NSAUDIT_PATH_LEN);
 	ts->held_jiffies = bpf_jiffies64();
-	__sync_val_compare_and_swap(&ts->held_state, HELD_OWNER, HELD_IDLE);
+	held_release(&ts->held_state, HELD_OWNER, HELD_IDLE);
 	return 0;
 direct:
 	rec_direct(k, refs, path, ts ? &ts->p : NULL);

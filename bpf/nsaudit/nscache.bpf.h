@@ -79,7 +79,7 @@ static __always_inline void cache_fill_task(struct task_struct *task)
 
 	if (!setns_exit_only || (filter_tgid && BPF_CORE_READ(task, tgid) != filter_tgid))
 		return;
-	ts = bpf_task_storage_get(&tstate, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	ts = tstate_find(task, true);
 	if (ts) {
 		task_nsset(&set, task);
 		cache_refill(ts, &set);

@@ -79,9 +79,31 @@ static __always_inline struct file *cur_fd_file(int fd)
 extern __u64 nsfs_fops;
 extern __u32 prime_tgid;
 
+
+/*
+ * On 6.4+ kernels, which take a function's address into an instruction
+ * (ld_imm64 of a BTF function, resolved by the kernel at load), the check
+ * needs no global at all: an nsfs file's f_op->unlocked_ioctl is
+ * ns_ioctl. A global is a page of its own to touch on every open on the
+ * machine (~25 ns after a syscall flushed the TLB, bpf_stats); this is
+ * a probe read into the kernel's read-only data, which is not. The loader
+ * loads tp_exit_openat (this) or tp_exit_openat_fops (the learned f_op)
+ * by the kernel's version.
+ */
+extern long ns_ioctl(struct file *filp, unsigned int ioctl, unsigned long arg) __ksym __weak;
+
+static __always_inline bool open_is_nsfs_ksym(struct file *file)
+{
+	__u64 fop = (__u64)BPF_CORE_READ(file, f_op);
+
+	return fop && (__u64)BPF_CORE_READ((struct file_operations *)fop, unlocked_ioctl) ==
+			      (__u64)ns_ioctl;
+}
+
 static __always_inline bool open_is_nsfs(struct file *file)
 {
 	__u64 fop = (__u64)BPF_CORE_READ(file, f_op);
+
 
 	if (fop && fop == nsfs_fops)
 		return true;

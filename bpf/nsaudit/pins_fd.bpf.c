@@ -135,10 +135,18 @@ int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 SEC("tracepoint/syscalls/sys_exit_ioctl")
 int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 {
-	struct tstate *ts = tstate_pending(NSAUDIT_OP_NSFD);
+	struct tstate *ts;
 	__u32 cmd, nr, via;
 	struct ev_key k;
+	__u64 fd, arg;
 
+	/* the entry's filter again, from the saved registers (a page the call
+	 * has touched): the thread's state is not looked up for the ioctls of
+	 * the rest of the machine */
+	syscall_args2((struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()), &fd, &arg);
+	if ((((__u32)arg >> 8) & 0xb7) != 0xb7)
+		return 0;
+	ts = tstate_pending(NSAUDIT_OP_NSFD);
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
@@ -256,9 +264,8 @@ int tp_exit_open_by_handle_at(struct trace_event_raw_sys_exit *ctx)
 	handle_exit(ctx->ret);
 	if (ctx->ret < 0 || !op_wanted(NSAUDIT_OP_NSFD))
 		return 0;
-	nsfs_fd_made(bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0,
-					  BPF_LOCAL_STORAGE_GET_F_CREATE),
-		     ctx->ret, NSAUDIT_VIA_HANDLE, 0, 0);
+	nsfs_fd_made(tstate_find(bpf_get_current_task_btf(), true), ctx->ret, NSAUDIT_VIA_HANDLE,
+		     0, 0);
 	return 0;
 }
 
@@ -314,9 +321,10 @@ static __always_inline const struct path_buf *open_path_read(const char *upath)
  * An open of /proc/PID/ns/TYPE refused by the access check (EACCES, EPERM)
  * pinned nothing, but someone tried to: report it with the path, and user
  * space names the type and target. Only refused opens get here, so every
- * other failing open on the machine still costs one compare.
+ * other failing open on the machine still costs one compare. A global
+ * subprogram, as open_record(): see there.
  */
-static __always_inline void handle_open_denied(long ret, int arg)
+__noinline int open_denied(long ret, int arg)
 {
 	const char *upath = open_path_arg(arg);
 	char head[PROC_NS_SCAN + 4] = {};
@@ -325,41 +333,43 @@ static __always_inline void handle_open_denied(long ret, int arg)
 	int i;
 
 	if (!upath || !op_wanted(NSAUDIT_OP_OPEN))
-		return;
+		return 0;
 	if (bpf_probe_read_user_str(head, sizeof(head), upath) < 8 ||
 	    (word8(head) & 0xffffffffffffULL) != (word8("/proc/..") & 0xffffffffffffULL))
-		return;
+		return 0;
 	#pragma unroll
 	for (i = 6; i < PROC_NS_SCAN; i++)
 		if (head[i] == '/' && head[i + 1] == 'n' && head[i + 2] == 's' && head[i + 3] == '/')
 			ns_dir = true;
 	if (!ns_dir)
-		return;
+		return 0;
 	key_init(&k, NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.via = NSAUDIT_VIA_PROC;
 	commit_path(&k, 0, open_path_read(upath));
+	return 0;
 }
 
+/* Set by the loader: open()'s syscall number; -1 where there is none (arm64). */
+const volatile long nr_open = -1;
+
 /*
- * The exit decides: the new fd tells whether an nsfs file was opened (rare),
- * and only then is the path read.
+ * An open that returned an nsfs file: its record. A global subprogram:
+ * every open on the machine runs the exit hook, and the code of a rare
+ * path inlined there would spread the common one over more pages (each
+ * costs a TLB miss after a syscall with PTI and no PCID). file: its
+ * address (a global subprogram takes no kernel pointer). The path is
+ * open()'s first argument, openat()'s and openat2()'s second (nr: the
+ * tracepoint's syscall number).
  */
-static __always_inline int handle_open_exit(long ret, int arg)
+__noinline int open_record(long ret, long nr, __u64 file_addr)
 {
+	struct file *file = (struct file *)file_addr;
+	int arg = nr != nr_open;
 	struct ns_common *ns;
-	struct file *file;
 	struct ev_key k;
 	__u32 type;
 
-	if (ret < 0) {
-		if (ret == -NSAUDIT_EACCES || ret == -NSAUDIT_EPERM)
-			handle_open_denied(ret, arg);
-		return 0;
-	}
-	file = cur_fd_file(ret);
-	if (!file || !open_is_nsfs(file))
-		return 0;
 	if (prime_tgid && prime_tgid == bpf_get_current_pid_tgid() >> 32)
 		return 0; /* the loader's own open, that taught open_is_nsfs() */
 	ns = file_ns(file);
@@ -376,20 +386,44 @@ static __always_inline int handle_open_exit(long ret, int arg)
 	return 0;
 }
 
-/* Set by the loader: open()'s syscall number; -1 where there is none (arm64). */
-const volatile long nr_open = -1;
+/*
+ * The exit decides: the new fd tells whether an nsfs file was opened
+ * (rare). nr_open (.rodata) is read only then: its page is one the
+ * common open need not touch. ksym: nsfs told apart by ns_ioctl's address
+ * (6.4+), else by the learned f_op (nsfile.bpf.h).
+ */
+static __always_inline int handle_open_exit(long ret, long nr, const bool ksym)
+{
+	struct file *file;
+
+	if (ret < 0) {
+		if (ret == -NSAUDIT_EACCES || ret == -NSAUDIT_EPERM)
+			open_denied(ret, nr != nr_open);
+		return 0;
+	}
+	file = cur_fd_file(ret);
+	if (file && (ksym ? open_is_nsfs_ksym(file) : open_is_nsfs(file)))
+		open_record(ret, nr, (__u64)file);
+	return 0;
+}
 
 /*
  * One program for the three opens: the loader attaches it to
  * sys_exit_open and sys_exit_openat2 too (one program is verified once:
  * three cost every start ~25 ms more). The tracepoint says which call it
- * is: the path is open()'s first argument, openat()'s and openat2()'s
- * second.
+ * is.
  */
 SEC("tracepoint/syscalls/sys_exit_openat")
 int tp_exit_openat(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_open_exit(ctx->ret, ctx->id != nr_open);
+	return handle_open_exit(ctx->ret, ctx->id, true);
+}
+
+/* The same before 6.4 (the loader loads one of the two). */
+SEC("tracepoint/syscalls/sys_exit_openat")
+int tp_exit_openat_fops(struct trace_event_raw_sys_exit *ctx)
+{
+	return handle_open_exit(ctx->ret, ctx->id, false);
 }
 
 /* ---- the patched kernel: nsfd(), namespace:nsfd ------------------------

@@ -69,6 +69,46 @@ __noinline int pending_save_old(struct tstate *ts)
 }
 
 /*
+ * What a file other than the thread's cached one names (see setns_target),
+ * learned into the cache if it is an nsfs file. A global subprogram, like
+ * every path setns' exit takes only now and then: its code stays out of
+ * the pages the common call runs through (each one it touches costs a TLB
+ * miss after a syscall on machines with PTI and no PCID, ~20 ns here).
+ * file, inode: addresses (a global subprogram takes no kernel pointer).
+ */
+__noinline int setns_target_learn(struct tstate *ts, __u64 file_addr, __u64 inode_addr,
+				  __u64 flags)
+{
+	struct file *file = (struct file *)file_addr;
+	struct pending *p;
+
+	if (!ts)
+		return 0;
+	p = &ts->p;
+	if (file_is_nsfs(file)) {
+		struct ns_common *ns = file_ns(file);
+
+		p->target_type = ns_type(ns);
+		ns_ident(ns, &p->target_inum, &p->target_id);
+		p->target_ns = (__u64)ns;
+		p->via = nsfs_file_via(file, p->target_inum);
+		ts->c_file = file_addr;
+		ts->c_inode = inode_addr;
+		ts->c_inum = p->target_inum;
+		ts->c_ns = p->target_ns;
+		ts->c_id = p->target_id;
+		ts->c_type = p->target_type;
+		ts->c_via = p->via;
+	} else {
+		/* a pidfd (or anything else): the types are the CLONE_NEW* bits */
+		p->nsmask = clone_flags_to_mask(flags);
+		if (file_is_pidfd(file))
+			p->via = NSAUDIT_VIA_PIDFD;
+	}
+	return 0;
+}
+
+/*
  * What setns()'s fd names (type, namespace, origin) into ts->p, with the
  * types the call may change in p->nsmask. The same nsfs file as last time
  * (checked by the file's and its inode's address: two probe reads, the fd
@@ -101,38 +141,25 @@ static __always_inline void setns_target(struct tstate *ts, int fd, __u64 flags,
 		p->target_id = ts->c_id;
 		p->target_ns = ts->c_ns;
 		p->via = ts->c_via;
-	} else if (file_is_nsfs(file)) {
-		struct ns_common *ns = file_ns(file);
-
-		p->target_type = ns_type(ns);
-		ns_ident(ns, &p->target_inum, &p->target_id);
-		p->target_ns = (__u64)ns;
-		p->via = nsfs_file_via(file, p->target_inum);
-		ts->c_file = (__u64)file;
-		ts->c_inode = (__u64)inode;
-		ts->c_inum = p->target_inum;
-		ts->c_ns = p->target_ns;
-		ts->c_id = p->target_id;
-		ts->c_type = p->target_type;
-		ts->c_via = p->via;
 	} else {
-		/* a pidfd (or anything else): the types are the CLONE_NEW* bits */
-		p->nsmask = clone_flags_to_mask(flags);
-		if (file_is_pidfd(file))
-			p->via = NSAUDIT_VIA_PIDFD;
+		setns_target_learn(ts, (__u64)file, (__u64)inode, flags);
 	}
 	if (p->target_type < NSAUDIT_NS_MAX)
 		p->nsmask = 1u << p->target_type;
 }
 
 /* The namespaces of the types in p->nsmask the thread has now: before the
- * call, or after one that failed. */
-static __always_inline void setns_old_now(struct tstate *ts)
+ * call, or after one that failed (a global subprogram: seldom run). */
+__noinline int setns_old_now(struct tstate *ts)
 {
-	struct pending *p = &ts->p;
 	struct task_nsset set;
-	__u32 t = p->target_type;
+	struct pending *p;
+	__u32 t;
 
+	if (!ts)
+		return 0;
+	p = &ts->p;
+	t = p->target_type;
 	if (t < NSAUDIT_NS_MAX) {
 		t &= 7;
 		cache_check(ts, &set);
@@ -140,6 +167,7 @@ static __always_inline void setns_old_now(struct tstate *ts)
 	} else if (p->nsmask) {
 		pending_save_old(ts);
 	}
+	return 0;
 }
 
 /* setns() entry (fentry on the patched kernel): what the fd names, and
@@ -208,13 +236,14 @@ __noinline int emit_switch(struct tstate *ts, long ret)
 /*
  * setns() has returned ret; ts->p has what the fd named and the
  * namespaces the thread had. Through an nsfs fd the entered namespace is
- * the fd's; anything else takes emit_switch().
+ * the fd's; anything else takes emit_switch(). types, coal: the filters
+ * (type_mask, coalesce, or a thread slot's copy).
  */
-static __always_inline void setns_done(struct tstate *ts, long ret)
+static __always_inline void setns_done(struct tstate *ts, long ret, __u32 types, bool coal)
 {
 	struct pending *p = &ts->p;
 	struct task_nsset set;
-	struct ev_key k;
+	struct ev_key *k = &ts->key;
 	__u32 refs = 0;
 	int t = p->target_type;
 
@@ -245,23 +274,22 @@ static __always_inline void setns_done(struct tstate *ts, long ret)
 		ts->c_nsproxy = (__u64)set.nsp;
 		ts->c_userns = (__u64)set.user;
 	}
-	if (!type_wanted(t)) {
+	if (!types_want(types, t)) {
 		p->op = NSAUDIT_OP_NONE;
 		return;
 	}
-	switch_key(&k, p, t, ret);
+	switch_key(k, p, t, ret);
 	p->op = NSAUDIT_OP_NONE;
 	/* entered, or (failed) the one it tried to enter */
-	k.ns_inum = p->target_inum;
-	k.ns_id = p->target_id;
-	k.flags |= NSAUDIT_F_HAS_NS;
+	k->ns_inum = p->target_inum;
+	k->ns_id = p->target_id;
+	k->flags |= NSAUDIT_F_HAS_NS;
 	if (ret == 0) {
-		if (coalesce && ts->held_state == HELD_IDLE && key_equal(HELD(ts), &k))
-			refs = 0;	/* a repeat keeps the first call's count */
-		else
-			refs = ns_refcount((struct ns_common *)p->target_ns);
+		if (held_repeat_short(ts, k, coal))
+			return;	/* a repeat keeps the first call's count */
+		refs = ns_refcount((struct ns_common *)p->target_ns);
 	}
-	commit_key(ts, &k, refs);
+	commit_key(ts, k, refs);
 }
 
 /* setns() exit after an entry hook (fexit on the patched kernel). */
@@ -270,7 +298,48 @@ static __always_inline void setns_exit(long ret)
 	struct tstate *ts = tstate_pending(NSAUDIT_OP_SETNS);
 
 	if (ts)
-		setns_done(ts, ret);
+		setns_done(ts, ret, type_mask, coalesce);
+}
+
+/* The namespace of type t the thread had before the call, from its cache
+ * (0: not known). */
+static __always_inline void setns_old_cached(struct tstate *ts, int t)
+{
+	struct pending *p = &ts->p;
+
+	t &= 7;
+	if (ts->c_valid & (1u << t)) {
+		p->old_inum[t] = ts->cur_inum[t];
+		p->old_id[t] = ts->cur_id[t];
+	} else {
+		p->old_inum[t] = 0;
+		p->old_id[t] = 0;
+	}
+}
+
+/* The same for every type in p->nsmask (a pidfd's flags; a global
+ * subprogram: seldom run). */
+__noinline int setns_old_all_cached(struct tstate *ts)
+{
+	int t;
+
+	if (!ts)
+		return 0;
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		if (ts->p.nsmask & (1u << t))
+			setns_old_cached(ts, t);
+	}
+	return 0;
+}
+
+/* A thread's first setns, before any change: the namespaces it was born
+ * with (a global subprogram: once per thread at most). */
+__noinline int setns_birth_cache(struct tstate *ts)
+{
+	if (ts)
+		cache_from_birth(ts);
+	return 0;
 }
 
 /*
@@ -284,18 +353,42 @@ static __always_inline void setns_exit(long ret)
  * storage could not be made, a later thread took its slot) gets records
  * without the namespace it left, never a wrong one.
  */
-static __always_inline void setns_exit_alone(long ret)
+static __always_inline void setns_alone_state(struct tstate *ts, struct task_struct *task,
+					      long ret, __u32 types, bool coal)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct pending *p = &ts->p;
 	struct pt_regs *regs;
-	struct pending *p;
-	struct tstate *ts;
 	__u64 fd, flags;
 	int t;
 
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	syscall_args2(regs, &fd, &flags);
+	setns_target(ts, (int)fd, flags, NSAUDIT_PROBE_TP_SYSCALLS);
+	if (ret != 0) {
+		setns_old_now(ts);	/* nothing changed */
+	} else {
+		/* no change since its birth: what it was born with */
+		if (!ts->c_changed && ts->c_valid != (1u << NSAUDIT_NS_MAX) - 1)
+			setns_birth_cache(ts);
+		if (p->target_type < NSAUDIT_NS_MAX) {
+			t = p->target_type & 7;
+			setns_old_cached(ts, t);
+		} else {
+			setns_old_all_cached(ts);
+		}
+	}
+	setns_done(ts, ret, types, coal);
+}
+
+/* The same for any thread, its filters from .rodata. */
+static __always_inline void setns_exit_alone(long ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct tstate *ts;
+
 	if (!op_wanted(NSAUDIT_OP_SETNS)) {
 		/* not recorded, but the cache must not lie to a later look */
-		ts = bpf_task_storage_get(&tstate, task, 0, 0);
+		ts = tstate_find(task, false);
 		if (ts && ret == 0) {
 			ts->c_valid = 0;
 			ts->c_changed = 1;
@@ -308,30 +401,19 @@ static __always_inline void setns_exit_alone(long ret)
 			birth_forget();
 		return;
 	}
-	p = &ts->p;
-	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	syscall_args2(regs, &fd, &flags);
-	setns_target(ts, (int)fd, flags, NSAUDIT_PROBE_TP_SYSCALLS);
-	if (ret != 0) {
-		setns_old_now(ts);	/* nothing changed */
-	} else {
-		/* no change since its birth: what it was born with */
-		if (!ts->c_changed && ts->c_valid != (1u << NSAUDIT_NS_MAX) - 1)
-			cache_from_birth(ts);
-		#pragma unroll
-		for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-			if (!(p->nsmask & (1u << t)))
-				continue;
-			if (ts->c_valid & (1u << t)) {
-				p->old_inum[t] = ts->cur_inum[t];
-				p->old_id[t] = ts->cur_id[t];
-			} else {
-				p->old_inum[t] = 0;
-				p->old_id[t] = 0;
-			}
-		}
-	}
-	setns_done(ts, ret);
+	setns_alone_state(ts, task, ret, type_mask, coalesce);
+}
+
+/* setns()'s exit for a thread without a slot of its own yet, or not
+ * recorded, or after an entry hook (a global subprogram: out of the
+ * common path's pages). */
+__noinline int setns_exit_general(long ret)
+{
+	if (setns_exit_only)
+		setns_exit_alone(ret);
+	else
+		setns_exit(ret);
+	return 0;
 }
 
 /* Attached only where the kernel's namespace:ns_change tracepoint
@@ -343,13 +425,25 @@ int tp_enter_setns(struct trace_event_raw_sys_enter *ctx)
 	return 0;
 }
 
+/*
+ * The common path: a thread with a slot of its own, traced at setns' exit
+ * alone and recorded, the filters from its slot. .rodata is not read: its
+ * page would be one more that this call touches.
+ */
 SEC("tracepoint/syscalls/sys_exit_setns")
 int tp_exit_setns(struct trace_event_raw_sys_exit *ctx)
 {
-	if (setns_exit_only)
-		setns_exit_alone(ctx->ret);
-	else
-		setns_exit(ctx->ret);
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tid = task->pid;
+	struct tslot *s = tslot_of(tid, false);
+	const __u32 need = TCFG_SETNS_EXIT_ONLY;
+
+	if (tslot_mine(s, tid, task->start_boottime) && s && (s->cfg & need) == need &&
+	    (s->ops & (1u << NSAUDIT_OP_SETNS))) {
+		setns_alone_state(&s->ts, task, ctx->ret, s->types, s->cfg & TCFG_COALESCE);
+		return 0;
+	}
+	setns_exit_general(ctx->ret);
 	return 0;
 }
 

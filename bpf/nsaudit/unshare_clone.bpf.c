@@ -39,7 +39,7 @@ SEC("tracepoint/syscalls/sys_exit_unshare")
 int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct tstate *ts = bpf_task_storage_get(&tstate, task, 0, 0);
+	struct tstate *ts = tstate_find(task, false);
 	struct task_nsset set;
 
 	if (!ts || ts->p.op != NSAUDIT_OP_UNSHARE) {
@@ -70,24 +70,34 @@ int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
  * fails (EPERM, EINVAL, ENOSPC from user.max_*_namespaces) never gets
  * there. The flags are taken at entry (clone: the first argument on every
  * architecture; clone3: the first word of struct clone_args); the exit
- * reports failures only, one record per requested type.
+ * reports failures only, one record per requested type. Every fork and
+ * thread on the machine passes these hooks: what they do for a clone
+ * with CLONE_NEW* is in global subprograms, so that the code of the
+ * common case (a compare, a return) stays in one page of code (each page
+ * a hook touches costs a TLB miss after a syscall with PTI and no PCID).
  */
-static __always_inline void clone_enter(__u64 flags)
+__noinline int clone_enter_new(__u64 flags)
 {
-	__u32 mask = clone_flags_to_mask(flags);
 	struct tstate *ts;
 
-	if (!mask || !op_wanted(NSAUDIT_OP_CLONE))
-		return;
+	if (!op_wanted(NSAUDIT_OP_CLONE))
+		return 0;
 	ts = tstate_get(NSAUDIT_OP_CLONE);
 	if (!ts)
-		return;
+		return 0;
 	ts->p.op = NSAUDIT_OP_CLONE;
 	ts->p.probe = NSAUDIT_PROBE_TP_SYSCALLS;
-	ts->p.nsmask = mask;
+	ts->p.nsmask = clone_flags_to_mask(flags);
 	ts->p.arg = flags;
 	ts->p.fd = -1;
 	ts->p.via = NSAUDIT_VIA_NONE;
+	return 0;
+}
+
+static __always_inline void clone_enter(__u64 flags)
+{
+	if (clone_flags_to_mask(flags))
+		clone_enter_new(flags);
 }
 
 /* One failure record per requested type (a global subprogram: verified once). */
@@ -113,18 +123,18 @@ __noinline int clone_failed(struct tstate *ts, long ret)
 	return 0;
 }
 
-static __always_inline void clone_exit(long ret)
+/* The parent's exit (ret: the child's pid, or the error): the pending
+ * call, if there is one, ends. */
+__noinline int clone_exit(long ret)
 {
-	struct tstate *ts;
+	struct tstate *ts = tstate_pending(NSAUDIT_OP_CLONE);
 
-	if (ret == 0)		/* the child */
-		return;
-	ts = tstate_pending(NSAUDIT_OP_CLONE);
 	if (!ts)
-		return;
+		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
 	if (ret < 0)		/* the parent: sched_process_fork reported it */
 		clone_failed(ts, ret);
+	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_enter_clone")
@@ -137,7 +147,14 @@ int tp_enter_clone(struct trace_event_raw_sys_enter *ctx)
 SEC("tracepoint/syscalls/sys_exit_clone")
 int tp_exit_clone(struct trace_event_raw_sys_exit *ctx)
 {
-	clone_exit(ctx->ret);
+	__u64 flags, unused;
+
+	/* the entry's filter again, from the saved registers: a fork's exit
+	 * does not look the thread's state up */
+	syscall_args2((struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()), &flags,
+		      &unused);
+	if (ctx->ret != 0 && clone_flags_to_mask(flags))
+		clone_exit(ctx->ret);	/* not the child's (0) */
 	return 0;
 }
 
@@ -154,6 +171,7 @@ int tp_enter_clone3(struct trace_event_raw_sys_enter *ctx)
 SEC("tracepoint/syscalls/sys_exit_clone3")
 int tp_exit_clone3(struct trace_event_raw_sys_exit *ctx)
 {
-	clone_exit(ctx->ret);
+	if (ctx->ret != 0)
+		clone_exit(ctx->ret);	/* not the child's (0) */
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <bpf/btf.h>
@@ -92,6 +93,16 @@ static int try_prog(const char *name, char *why, size_t len)
 static int silent(enum libbpf_print_level l, const char *fmt, va_list ap)
 {
 	return 0;
+}
+
+bool kernel_at_least(unsigned int major, unsigned int minor)
+{
+	unsigned int maj = 0, min = 0;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
+		return false;
+	return maj > major || (maj == major && min >= minor);
 }
 
 bool tracepoint_exists(const char *category, const char *event)

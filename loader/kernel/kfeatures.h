@@ -37,6 +37,8 @@ void features_probe(struct features *ft, bool quick);
 /* Whether tracefs has events/CATEGORY/EVENT (EVENT NULL: the category):
  * syscalls differ by kernel and architecture (arm64 has no open). */
 bool tracepoint_exists(const char *category, const char *event);
+/* Whether the running kernel is MAJOR.MINOR or later (uname's release). */
+bool kernel_at_least(unsigned int major, unsigned int minor);
 /* Mount tracefs/bpffs if they are missing; 0 or -errno. */
 int ensure_pseudo_fs(void);
 

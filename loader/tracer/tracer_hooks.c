@@ -40,7 +40,7 @@ static void open_siblings_probe(struct tracer *t)
 	int i;
 
 	for (i = 0; i < OPEN_SIBLINGS; i++)
-		t->open_sibling[i] = bpf_program__autoload(t->skel->progs.tp_exit_openat) &&
+		t->open_sibling[i] = bpf_program__autoload(t->open_prog) &&
 				     tracepoint_exists("syscalls", open_siblings[i].event);
 #ifdef SYS_open
 	t->skel->rodata->nr_open = SYS_open;
@@ -58,8 +58,8 @@ int open_siblings_attach(struct tracer *t)
 	for (i = 0; i < OPEN_SIBLINGS; i++) {
 		if (!t->open_sibling[i])
 			continue;
-		t->open_links[i] = bpf_program__attach_tracepoint(t->skel->progs.tp_exit_openat,
-								  "syscalls", open_siblings[i].event);
+		t->open_links[i] = bpf_program__attach_tracepoint(t->open_prog, "syscalls",
+								  open_siblings[i].event);
 		if (!t->open_links[i])
 			return -errno;
 	}
@@ -100,7 +100,7 @@ static void describe_hooks(struct tracer *t)
 			continue;
 		}
 		add_call(calls, sizeof(calls), strchr(sec + sizeof(sys) - 1, '_') + 1);
-		if (p != t->skel->progs.tp_exit_openat)
+		if (p != t->open_prog)
 			continue;
 		for (i = 0; i < OPEN_SIBLINGS; i++)
 			if (t->open_sibling[i])
@@ -217,8 +217,15 @@ void choose_hooks(struct tracer *t)
 		bpf_program__set_autoload(s->progs.tp_enter_move_mount, false);
 		bpf_program__set_autoload(s->progs.tp_exit_move_mount, false);
 	}
-	if (!WANT(OPEN))
-		bpf_program__set_autoload(s->progs.tp_exit_openat, false);
+	/*
+	 * The open program tells nsfs files apart by ns_ioctl's address in an
+	 * instruction where the kernel takes one (ld_imm64 of a function:
+	 * 6.4+), else by the f_op it learns (bpf/nsaudit/nsfile.bpf.h).
+	 */
+	t->open_prog = kernel_at_least(6, 4) ? s->progs.tp_exit_openat : s->progs.tp_exit_openat_fops;
+	bpf_program__set_autoload(s->progs.tp_exit_openat, false);
+	bpf_program__set_autoload(s->progs.tp_exit_openat_fops, false);
+	bpf_program__set_autoload(t->open_prog, WANT(OPEN));
 #undef WANT
 	open_siblings_probe(t);
 	describe_hooks(t);

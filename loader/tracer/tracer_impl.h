@@ -53,7 +53,10 @@ extern const struct open_sibling open_siblings[OPEN_SIBLINGS];
 struct tracer {
 	struct tracer_opts o;
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
-	/* tp_exit_openat's other attachments: sys_exit_open, sys_exit_openat2 */
+	/* the open program loaded: tp_exit_openat, or tp_exit_openat_fops
+	 * before 6.4 (choose_hooks()) */
+	struct bpf_program *open_prog;
+	/* its other attachments: sys_exit_open, sys_exit_openat2 */
 	struct bpf_link *open_links[OPEN_SIBLINGS];
 	bool open_sibling[OPEN_SIBLINGS];	/* whose tracepoint exists here */
 	int ring_fd;

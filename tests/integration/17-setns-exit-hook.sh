@@ -44,6 +44,13 @@ th_out=$("$NSTH" setns /proc/$SLEEPER/ns/net)
 p_th=$(awk '/^pid/{print $2}' <<<"$th_out")
 t_th=$(awk '/^tid/{print $2}' <<<"$th_out")
 
+# a thread enters the sleeper's net and execs: it takes the leader's tid
+# and start time, so its state must follow it under that identity (the
+# leader was born in the host's net, and never left it)
+ex_out=$("$NSTH" exec-setns /proc/$SLEEPER/ns/net /proc/$$/ns/net)
+p_ex=$(awk '/^pid/{print $2}' <<<"$ex_out")
+t_ex=$(awk '/^tid/{print $2}' <<<"$ex_out" | head -1)
+
 # unshare, not recorded here (--op setns), then setns in the same task:
 # the shell prints its new uts namespace and becomes nsops
 us_out=$(unshare -u sh -c 'echo uts $(stat -L -c %i /proc/self/ns/uts); \
@@ -72,6 +79,15 @@ r=$(q "$p_th" ".op==\"setns\" and .tid==$t_th")
 expect_eq "a thread made after the start: entered net" "$(jq .ns_inum <<<"$r")" "$sl_net"
 expect_eq "a thread made after the start: the net it left (fork hook)" \
 	"$(jq .old_inum <<<"$r")" "$host_net"
+
+r=$(q "$p_ex" ".op==\"setns\" and .tid==$t_ex")
+expect_eq "a thread that execs: its setns before the exec left the host's net" \
+	"$(jq .old_inum <<<"$r")" "$host_net"
+r=$(q "$p_ex" ".op==\"setns\" and .tid==$p_ex")
+expect_eq "after a thread's exec (the leader's tid now): entered the host's net" \
+	"$(jq .ns_inum <<<"$r")" "$host_net"
+expect_eq "after a thread's exec: the net it left is the one it entered before, not the leader's" \
+	"$(jq .old_inum <<<"$r")" "$sl_net"
 
 expect_eq "unshare is not recorded with --op setns" "$(q "$p_us" '.op=="unshare"' | wc -l)" 0
 r=$(q "$p_us" '.op=="setns"')
