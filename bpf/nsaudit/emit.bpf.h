@@ -125,9 +125,8 @@ static __always_inline void held_release(__u64 *state, __u64 from, __u64 to)
 /*
  * Per thread: the pending call, a cache of the thread's namespaces (setns'
  * fast path: no ns_common reads when the same nsfs file is entered again),
- * and the held record coalescing adds to. It lives in the thread's slot of
- * tslots, or in task storage when another thread holds that slot
- * (tstate_find() below says why).
+ * and the held record coalescing adds to. It lives in a thread slot
+ * (tslot.bpf.h says where, and why not task storage).
  */
 struct tstate {
 	struct pending p;
@@ -169,7 +168,6 @@ struct tstate {
 _Static_assert(NSAUDIT_EVENT_SHORT % 8 == 0, "a short record is whole 64-bit words");
 
 #include "actor.bpf.h"
-
 
 /* A record's path (open), whole words: compared and copied as such. */
 struct path_buf {
@@ -346,15 +344,22 @@ static __always_inline void held_send(struct tstate *ts, struct path_buf *hp)
  */
 int held_flush(struct tstate *ts, struct path_buf *hp);
 
-/* Send a task's held record (its path, if any, from held_path). */
-static __always_inline void held_flush_task(struct task_struct *task)
+/* Send the held record of task's state ts, if one waits (its path, if
+ * any, from the task's held_path). */
+static __always_inline void held_flush_ts(struct tstate *ts, struct task_struct *task)
 {
-	struct tstate *ts;
-
-	ts = tstate_find(task, false);
-	if (ts && ts->held_state == HELD_IDLE)
+	if (ts->held_state == HELD_IDLE)
 		held_flush(ts, ts->held_has_path ? bpf_task_storage_get(&held_path, task, 0, 0)
 						  : NULL);
+}
+
+/* Send a task's held record. */
+static __always_inline void held_flush_task(struct task_struct *task)
+{
+	struct tstate *ts = tstate_find(task, false);
+
+	if (ts)
+		held_flush_ts(ts, task);
 }
 
 /* Before any other record of the current thread: its held one goes first. */

@@ -45,9 +45,7 @@ static __always_inline void tslot_leave(struct tslot *s, __u32 old_tid, struct t
 	start = *(volatile __u64 *)&s->start;
 	if (!start || start == TSLOT_BUSY || s->tid != old_tid)
 		return;
-	if (s->ts.held_state == HELD_IDLE)
-		held_flush(&s->ts, s->ts.held_has_path ? bpf_task_storage_get(&held_path, task, 0, 0)
-						       : NULL);
+	held_flush_ts(&s->ts, task);
 	if (s->ts.held_state == HELD_EMPTY)
 		tslot_free(s, start);
 }
@@ -223,16 +221,12 @@ __noinline int thread_exit(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 start = task->start_boottime;
-	__u32 tid = task->pid;
-	struct tslot *s = tslot_of(tid, false);
-	struct tstate *ts = tslot_mine(s, tid, start);
+	struct tslot *s = tslot_held(task->pid, start);
 
-	if (!ts) {
-		s = tslot_of(tid, true);
-		ts = tslot_mine(s, tid, start);
-	}
-	held_flush_current();
-	if (s && ts && ts->held_state == HELD_EMPTY)
+	if (!s)
+		return 0;
+	held_flush_ts(&s->ts, task);
+	if (s->ts.held_state == HELD_EMPTY)
 		tslot_free(s, start);
 	return 0;
 }

@@ -79,7 +79,6 @@ static __always_inline struct file *cur_fd_file(int fd)
 extern __u64 nsfs_fops;
 extern __u32 prime_tgid;
 
-
 /*
  * On 6.4+ kernels, which take a function's address into an instruction
  * (ld_imm64 of a BTF function, resolved by the kernel at load), the check
@@ -103,7 +102,6 @@ static __always_inline bool open_is_nsfs_ksym(struct file *file)
 static __always_inline bool open_is_nsfs(struct file *file)
 {
 	__u64 fop = (__u64)BPF_CORE_READ(file, f_op);
-
 
 	if (fop && fop == nsfs_fops)
 		return true;

@@ -349,9 +349,9 @@ __noinline int setns_birth_cache(struct tstate *ts)
  * saved user registers; what the fd names is read now (the fd outlives the
  * call: setns does not close it); what the thread had before is its cache,
  * which the start-up snapshot and every namespace change keep whole, or
- * before its first change its birth_ns slot. A thread with neither (its
- * storage could not be made, a later thread took its slot) gets records
- * without the namespace it left, never a wrong one.
+ * before its first change its birth_ns slot. A thread with neither (no
+ * thread slot could be had, or a later thread took its birth slot) gets
+ * records without the namespace it left, never a wrong one.
  */
 static __always_inline void setns_alone_state(struct tstate *ts, struct task_struct *task,
 					      long ret, __u32 types, bool coal)
@@ -438,7 +438,7 @@ int tp_exit_setns(struct trace_event_raw_sys_exit *ctx)
 	struct tslot *s = tslot_of(tid, false);
 	const __u32 need = TCFG_SETNS_EXIT_ONLY;
 
-	if (tslot_mine(s, tid, task->start_boottime) && s && (s->cfg & need) == need &&
+	if (s && tslot_mine(s, tid, task->start_boottime) && (s->cfg & need) == need &&
 	    (s->ops & (1u << NSAUDIT_OP_SETNS))) {
 		setns_alone_state(&s->ts, task, ctx->ret, s->types, s->cfg & TCFG_COALESCE);
 		return 0;

@@ -132,6 +132,17 @@ static __always_inline struct tstate *tslot_mine(struct tslot *s, __u32 tid, __u
 	return NULL;
 }
 
+/* The slot (tid, start) holds, its own or its spare; NULL if none. */
+static __always_inline struct tslot *tslot_held(__u32 tid, __u64 start)
+{
+	struct tslot *s = tslot_of(tid, false);
+
+	if (tslot_mine(s, tid, start))
+		return s;
+	s = tslot_of(tid, true);
+	return tslot_mine(s, tid, start) ? s : NULL;
+}
+
 /*
  * A task's state (a typed pointer: the current task, an iterator's): in
  * its own slot or its spare; made if create (the slot marked, see
@@ -141,30 +152,24 @@ static __always_inline struct tstate *tstate_find(struct task_struct *task, bool
 {
 	__u32 tid = task->pid;
 	__u64 start = task->start_boottime;
-	struct tslot *own = tslot_of(tid, false), *spare;
-	struct tstate *ts;
+	struct tslot *s;
 
-	if (!task_may_have_storage(task)) {
-		if (!create)
-			return NULL;
-		spare = tslot_of(tid, true);
-	} else {
-		ts = tslot_mine(own, tid, start);
-		if (ts)
-			return ts;
-		spare = tslot_of(tid, true);
-		ts = tslot_mine(spare, tid, start);
-		if (ts || !create)
-			return ts;
+	if (task_may_have_storage(task)) {
+		s = tslot_held(tid, start);
+		if (s)
+			return &s->ts;
 	}
-	if (!own || !tslot_claim(own, tid, start, task->tgid)) {
-		own = spare;	/* its own is another live thread's */
-		if (!own || !tslot_claim(own, tid, start, task->tgid))
+	if (!create)
+		return NULL;
+	s = tslot_of(tid, false);
+	if (!s || !tslot_claim(s, tid, start, task->tgid)) {
+		s = tslot_of(tid, true);	/* its own is another live thread's */
+		if (!s || !tslot_claim(s, tid, start, task->tgid))
 			return NULL;
 	}
 	if (bpf_task_storage_get(&tslot_mark, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))
-		return &own->ts;
-	tslot_free(own, start);	/* unmarked, its exit would not free it */
+		return &s->ts;
+	tslot_free(s, start);	/* unmarked, its exit would not free it */
 	return NULL;
 }
 

@@ -149,12 +149,14 @@ int tp_exit_clone(struct trace_event_raw_sys_exit *ctx)
 {
 	__u64 flags, unused;
 
+	if (ctx->ret == 0)
+		return 0;	/* the child's */
 	/* the entry's filter again, from the saved registers: a fork's exit
 	 * does not look the thread's state up */
 	syscall_args2((struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()), &flags,
 		      &unused);
-	if (ctx->ret != 0 && clone_flags_to_mask(flags))
-		clone_exit(ctx->ret);	/* not the child's (0) */
+	if (clone_flags_to_mask(flags))
+		clone_exit(ctx->ret);
 	return 0;
 }
 
