@@ -26,8 +26,6 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-#define PF_KTHREAD   0x00200000
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);

@@ -18,6 +18,7 @@
 #define MS_BIND		4096
 #define MS_REMOUNT	32
 #define MS_MOVE		8192
+#define PF_KTHREAD	0x00200000	/* task->flags: a kernel thread */
 
 /*
  * The 6.1 shapes (vmlinux.h is 6.18's). One place for every flavour the

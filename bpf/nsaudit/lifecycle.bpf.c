@@ -155,60 +155,102 @@ __noinline int fork_type(__u64 parent_addr, __u64 child_addr, int t)
 	return 0;
 }
 
+/*
+ * The child's birth slot, for setns' exit hook (only then): the child is
+ * in set's namespaces (its parent's, when it has no new one). The child
+ * is a raw_tp argument, a plain number: its few fields are probe-read.
+ */
+static __always_inline void fork_birth(const struct task_nsset *set, const bool btf,
+				       __u64 child_addr)
+{
+	struct task_struct *child = (void *)child_addr;
+
+	if (filter_tgid && BPF_CORE_READ(child, tgid) != filter_tgid)
+		return;
+	birth_write(set, btf, BPF_CORE_READ(child, pid), BPF_CORE_READ(child, start_boottime));
+}
+
+/* The same for a child in its parent's (the current task's) namespaces
+ * when they are not all the host's by their nsproxy (a global
+ * subprogram: out of the common path's pages). */
+__noinline int fork_birth_cur(__u64 child_addr)
+{
+	struct task_nsset set;
+
+	if (setns_exit_only) {
+		task_nsset_btf(&set, bpf_get_current_task_btf());
+		fork_birth(&set, true, child_addr);
+	}
+	return 0;
+}
+
+/* The same from the child's own namespaces, probe-read (a global
+ * subprogram: its stack is not on fork_type's chain). */
+__noinline int fork_birth_child(__u64 child_addr)
+{
+	struct task_nsset set;
+
+	task_nsset(&set, (struct task_struct *)child_addr);
+	fork_birth(&set, false, child_addr);
+	return 0;
+}
+
+/* A fork with new namespaces (or, in no kernel we know, by another task
+ * than the parent): the child's records, and its birth slot (a global
+ * subprogram: out of the common path's page). */
+__noinline int fork_new(__u64 parent_addr, __u64 child_addr)
+{
+	int t;
+
+	if (op_wanted(NSAUDIT_OP_CLONE))
+		for (t = 0; t < NSAUDIT_NS_MAX; t++)
+			fork_type(parent_addr, child_addr, t);
+	if (setns_exit_only)
+		fork_birth_child(child_addr);
+	return 0;
+}
+
+/*
+ * Every fork on the machine: clone's records of the child's new
+ * namespaces, and (setns traced at its exit alone) the child's birth
+ * slot. One program for both, not a raw_tp and a tp_btf: a second program
+ * run and a second walk to the child's task cost ~250 ns a fork here.
+ */
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	__u64 cur_addr = (__u64)cur;
-	int t;
+	struct task_nsset set;
+	struct birth_set *h;
 
 	/*
 	 * The common case, no new namespace: same nsproxy, same user ns.
 	 * The parent is the current task (kernel_clone() fires the
 	 * tracepoint): its side is plain loads, only the child's (an
-	 * untyped raw_tp argument) is probe-read: 3 helper calls, not 6,
-	 * on every fork on the machine. Another parent: all probe-read.
-	 * cur_addr is opaque, or the compiler loads off the equal, untyped
-	 * parent instead of cur.
+	 * untyped raw_tp argument) is probe-read. The child's namespaces
+	 * are then the parent's, also plain loads. cur_addr is opaque, or
+	 * the compiler loads off the equal, untyped parent instead of cur.
 	 */
 	barrier_var(cur_addr);
 	if (cur_addr == (__u64)parent) {
-		if (cur->nsproxy == BPF_CORE_READ(child, nsproxy) &&
-		    task_userns_as(cur, true) == BPF_CORE_READ(child, cred, user_ns))
+		task_nsset_btf(&set, cur);
+		if (set.nsp == BPF_CORE_READ(child, nsproxy) &&
+		    set.user == BPF_CORE_READ(child, cred, user_ns)) {
+			/* the host's namespaces: two compares, and the slot
+			 * (birth.bpf.h); h is there only when setns is
+			 * traced at its exit alone */
+			h = birth_host();
+			if (h && (__u64)set.nsp == h->nsproxy && (__u64)set.user == h->user)
+				birth_slot_write(BPF_CORE_READ(child, pid),
+						 BPF_CORE_READ(child, start_boottime),
+						 birth_ref(BIRTH_SET_HOST, 2));
+			else
+				fork_birth_cur((__u64)child);
 			return 0;
-	} else if (BPF_CORE_READ(parent, nsproxy) == BPF_CORE_READ(child, nsproxy) &&
-		   BPF_CORE_READ(parent, cred, user_ns) == BPF_CORE_READ(child, cred, user_ns)) {
-		return 0;
+		}
 	}
-	for (t = 0; t < NSAUDIT_NS_MAX; t++)
-		fork_type((__u64)parent, (__u64)child, t);
-	return 0;
-}
-
-/*
- * A child's birth_ns slot, for setns' exit hook (the child's typed task
- * pointer of tp_btf: the raw_tp above has plain numbers).
- */
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(tp_fork_birth, struct task_struct *parent, struct task_struct *child)
-{
-	struct task_nsset set;
-	struct birth_ns *b;
-	__u32 tid;
-
-	if (!setns_exit_only)
-		return 0;
-	tid = child->pid;
-	if (filter_tgid && child->tgid != filter_tgid)
-		return 0;
-	b = birth_slot(tid);
-	if (!b)
-		return 0;
-	*(volatile __u64 *)&b->start = 0;
-	b->tid = tid;
-	task_nsset_btf(&set, child);
-	nsset_idents_as(&set, b->inum, b->id, true);
-	*(volatile __u64 *)&b->start = child->start_boottime;
+	fork_new((__u64)parent, (__u64)child);
 	return 0;
 }
 
@@ -289,6 +331,8 @@ int snapshot_tasks(struct bpf_iter__task *ctx)
 	if (!task)
 		return 0;
 	cache_fill_task(task);
+	if (setns_exit_only)
+		birth_host_note(task);
 	/*
 	 * One line per process, and one per thread that is in other namespaces
 	 * than its leader (a thread's setns or unshare changes only its own):

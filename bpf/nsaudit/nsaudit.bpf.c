@@ -198,7 +198,10 @@ direct:
 
 /* Declared in nscache.bpf.h, which says what each one is for. */
 const volatile bool setns_exit_only = false;
+
+/* Declared in birth.bpf.h, which says what each one is for. */
 struct birth_map birth SEC(".maps");
+struct birth_sets_map birth_sets SEC(".maps");
 
 /* Declared in nsfile.bpf.h, which says what each one is for. */
 struct fd_origins_map fd_origins SEC(".maps");

@@ -2,7 +2,8 @@
 /*
  * nscache.bpf.h - what namespaces a thread is in, without looking before
  * the call: its cache in task storage (tstate), kept whole by the start-up
- * snapshot and every change, and before its first change its birth slot.
+ * snapshot and every change, and before its first change its birth slot
+ * (birth.bpf.h).
  * Also the records of a switch (setns, unshare): switch_key, emit_switch.
  * The global subprograms and the maps are defined in setns.bpf.c.
  */
@@ -86,75 +87,7 @@ static __always_inline void cache_fill_task(struct task_struct *task)
 	}
 }
 
-/*
- * The namespaces each thread was born with, for the namespace a thread's
- * first setns leaves: until its first namespace change (which fills its
- * cache: c_changed) a thread is in these. Not task storage: making one for
- * every child at fork cost ~1.3 us per fork here (bpf_stats); a slot of a
- * table indexed by thread id costs a few stores. A slot is tagged with its
- * thread's id and start time, and "start" is 0 while it is written; a
- * thread whose slot a later one took (same low bits of the thread id)
- * gets records without the namespace it left, never a wrong one.
- */
-#define BIRTH_SLOT_BITS 14
-
-struct birth_ns {
-	__u64 start; /* the thread's start_boottime; 0 while it is written */
-	__u32 tid;
-	__u32 inum[NSAUDIT_NS_MAX];
-	__u64 id[NSAUDIT_NS_MAX];
-};
-
-struct birth_map {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1 << BIRTH_SLOT_BITS);
-	__type(key, __u32);
-	__type(value, struct birth_ns);
-};
-extern struct birth_map birth SEC(".maps");
-
-/* The slot of thread tid (another thread's, if a later one took it). */
-static __always_inline struct birth_ns *birth_slot(__u32 tid)
-{
-	__u32 idx = tid & ((1 << BIRTH_SLOT_BITS) - 1);
-
-	return bpf_map_lookup_elem(&birth, &idx);
-}
-
-/* The thread's cache from its birth slot, if the slot is still its own. */
-static __always_inline void cache_from_birth(struct tstate *ts)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct birth_ns *b = birth_slot(tid);
-	__u64 start;
-	int t;
-
-	if (!b)
-		return;
-	start = *(volatile __u64 *)&b->start;
-	if (!start || start != task->start_boottime || b->tid != tid)
-		return;
-	#pragma unroll
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		ts->cur_inum[t] = b->inum[t];
-		ts->cur_id[t] = b->id[t];
-	}
-	if (*(volatile __u64 *)&b->start != start)
-		return;	/* rewritten meanwhile: c_valid stays as it was */
-	ts->c_valid = (1u << NSAUDIT_NS_MAX) - 1;
-}
-
-/* The thread changed namespaces and has no cache to say so (its task
- * storage could not be made): its birth slot must not speak for it. */
-static __always_inline void birth_forget(void)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct birth_ns *b = birth_slot(tid);
-
-	if (b && b->tid == tid)
-		*(volatile __u64 *)&b->start = 0;
-}
+#include "birth.bpf.h"
 
 /* The key of the record of type t for the pending call p that returned ret. */
 static __always_inline void switch_key(struct ev_key *k, struct pending *p, int t, long ret)

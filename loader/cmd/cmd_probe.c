@@ -55,6 +55,6 @@ int cmd_probe(int argc, char **argv)
 		       ? "patched kernel: fentry/fexit on __x64_sys_nsfd, __x64_sys_setns; "
 			 "namespace:* tracepoints (ns_change for setns, unshare, clone)"
 		       : "stock: tracepoint/syscalls (setns at its exit alone) "
-			 "raw_tp/sched_process_fork tp_btf/sched_process_fork iter/task");
+			 "raw_tp/sched_process_fork iter/task");
 	return 0;
 }

@@ -173,7 +173,7 @@ void choose_hooks(struct tracer *t)
 	 * the thread left is its namespace cache, which the start-up snapshot
 	 * fills and every namespace change keeps (unshare's exit hook too,
 	 * recorded or not), or before its first change what it was born with
-	 * (tp_fork_birth). Only the patched kernel's
+	 * (tp_fork writes it). Only the patched kernel's
 	 * ns_change tracepoint, reporting into the pending call, needs
 	 * the entry hook.
 	 */
@@ -181,7 +181,6 @@ void choose_hooks(struct tracer *t)
 	s->rodata->setns_exit_only = exit_only;
 	bpf_program__set_autoload(s->progs.tp_enter_setns, !fentry && !exit_only && WANT(SETNS));
 	bpf_program__set_autoload(s->progs.tp_exit_setns, !fentry && WANT(SETNS));
-	bpf_program__set_autoload(s->progs.tp_fork_birth, exit_only);
 	/* with fentry, tp_nsfd only records the PIDFD_GET_*_NAMESPACE ioctls */
 	bpf_program__set_autoload(s->progs.tp_nsfd, nstp && patched && WANT(NSFD));
 	/* ns_change: the kernel's old namespace of setns and unshare, and
@@ -191,7 +190,9 @@ void choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.tp_ns_free, nstp && WANT(NS_FREE));
 	bpf_program__set_autoload(s->progs.tp_enter_unshare, WANT(UNSHARE));
 	bpf_program__set_autoload(s->progs.tp_exit_unshare, WANT(UNSHARE) || exit_only);
-	bpf_program__set_autoload(s->progs.tp_fork, WANT(CLONE) && !(nstp && patched));
+	/* tp_fork: clone's records, and the birth slots of exit_only
+	 * (which the patched kernel's tracepoints never need) */
+	bpf_program__set_autoload(s->progs.tp_fork, (WANT(CLONE) || exit_only) && !(nstp && patched));
 	bpf_program__set_autoload(s->progs.tp_enter_clone, WANT(CLONE));
 	bpf_program__set_autoload(s->progs.tp_exit_clone, WANT(CLONE));
 	bpf_program__set_autoload(s->progs.tp_enter_mount, WANT(MOUNT));

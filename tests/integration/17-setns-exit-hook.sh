@@ -66,6 +66,26 @@ un_out=$(unshare -n sh -c 'echo net $(stat -L -c %i /proc/self/ns/net); \
 un_net=$(awk '/^net/{print $2}' <<<"$un_out")
 p_un=$(awk '/^pid/{print $2}' <<<"$un_out")
 p_bad=$("$NSOPS" setns /proc/$SLEEPER/ns/uts net | awk '/^pid/{print $2}')
+
+# children born in many namespace sets (each in a uts of its own: more
+# than fit the fork hook's table of sets without some being rewritten)
+# wait, all born, then each enters the sleeper's uts: each names the uts
+# it was born in, or (its set was rewritten meanwhile) none; never another
+MANY=150 many_pids=()
+mkfifo "$TMP/go-many"
+exec 8<>"$TMP/go-many"
+for i in $(seq $MANY); do
+	unshare -u sh -c 'echo uts $(stat -L -c %i /proc/self/ns/uts); \
+		'"$NSOPS"' -w setns /proc/'"$SLEEPER"'/ns/uts uts; true' <&8 >"$TMP/many.$i" &
+	many_pids+=($!)
+done
+for i in $(seq 300); do
+	[ "$(cat "$TMP"/many.* | grep -c '^pid')" -ge $MANY ] && break
+	sleep 0.1
+done
+head -c $MANY /dev/zero >&8
+wait "${many_pids[@]}"
+exec 8>&-
 sleep 0.3
 trace_stop
 expect_eq "SIGINT drains and exits 0" "$?" 0
@@ -106,6 +126,29 @@ expect_eq "setns-loop: the first call left the unshared net" \
 	"$(head -1 <<<"$rs" | jq .old_inum)" "$un_net"
 expect_eq "setns-loop: the second call left the net the first entered" \
 	"$(jq -s 'last | .old_inum' <<<"$rs")" "$sl_net"
+
+right=0 wrong=0 none=0 missing=0
+for i in $(seq $MANY); do
+	born=$(awk '/^uts/{print $2}' "$TMP/many.$i")
+	p=$(awk '/^pid/{print $2}' "$TMP/many.$i")
+	r=$(q "${p:-0}" '.op=="setns"')
+	old=$(jq '.old_inum // 0' <<<"$r")
+	if [ -z "$r" ] || [ -z "$born" ]; then
+		missing=$((missing + 1))
+	elif [ "$old" = "$born" ]; then
+		right=$((right + 1))
+	elif [ "$old" = 0 ]; then
+		none=$((none + 1))
+	else
+		wrong=$((wrong + 1))
+		echo "child $p born in uts $born: record says it left $old" >&2
+	fi
+done
+echo "born in $MANY sets: $right named the uts they left, $none none" >&2
+expect_eq "children born in $MANY namespace sets: every one recorded" "$missing" 0
+expect_eq "children born in $MANY namespace sets: none names a uts it was not in" "$wrong" 0
+expect_eq "children born in $MANY namespace sets: at least 9 in 10 name the uts they left" \
+	"$((right * 10 >= MANY * 9))" 1
 
 r=$(q "$p_bad" '.op=="setns"')
 expect_eq "a failed setns (EINVAL) is recorded" "$(jq .result <<<"$r")" -22
