@@ -313,9 +313,9 @@ prog_ns() {
 	case $1 in
 	record)
 		oc='^tp_exit_openat(_fops)?$' setns='^tp_(enter|exit)_setns$'
-		fork='^tp_(fork|fork_birth|enter_clone|exit_clone|exit_flush)$'
+		fork='^tp_(fork|enter_clone|exit_clone|exit_flush)$'
 		# an exec's loader opens its libraries: the open hook is passed too
-		exec='^tp_(exec|fork|fork_birth|enter_clone|exit_clone|exit_flush|exit_openat)$'
+		exec='^tp_(exec|fork|enter_clone|exit_clone|exit_flush|exit_openat)$'
 		ioctl='^tp_(enter|exit)_ioctl$' mount='^tp_(enter|exit)_u?mount$' ;;
 	floor | floor_exit)
 		# fork, exec and exit are raw tracepoints: floor_raw_tp
