@@ -188,7 +188,7 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 	ts->held_has_path = path != NULL;
 	if (path && hp)
 		copy_words(hp, path, NSAUDIT_PATH_LEN);
-	ts->held_jiffies = bpf_jiffies64();
+	ts->held_tick = held_tick();
 	held_release(&ts->held_state, HELD_OWNER, HELD_IDLE);
 	return 0;
 direct:
