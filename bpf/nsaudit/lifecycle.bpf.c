@@ -239,7 +239,9 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 		    set.user == BPF_CORE_READ(child, cred, user_ns)) {
 			/* the host's namespaces: two compares, and the slot
 			 * (birth.bpf.h); h is there only when setns is
-			 * traced at its exit alone */
+			 * traced at its exit alone. Any child, whatever
+			 * filter_tgid says: a slot costs less than reading
+			 * the filter's .rodata page. */
 			h = birth_host();
 			if (h && (__u64)set.nsp == h->nsproxy && (__u64)set.user == h->user)
 				birth_slot_write(BPF_CORE_READ(child, pid),
