@@ -220,23 +220,17 @@ static __always_inline void birth_slot_write(__u32 tid, __u64 start, __u32 ref)
 static __always_inline void birth_write(const struct task_nsset *set, const bool btf, __u32 tid,
 					__u64 start)
 {
-	struct birth_ns *b = birth_slot(tid);
 	struct birth_set *h = birth_host();
 	__u32 inum[NSAUDIT_NS_MAX];
 	__u64 id[NSAUDIT_NS_MAX];
-	__u32 ref;
+	__u32 ref = 0;
 
-	if (!b)
-		return;
 	if (h && birth_is_host(h, set, btf)) {
 		ref = birth_ref(BIRTH_SET_HOST, 2);
 	} else {
 		nsset_idents_as(set, inum, id, btf);
-		if (!birth_set_ref(inum, id, start, &ref)) {
-			/* no birth namespaces (not an older thread's) */
-			*(volatile __u64 *)&b->start = 0;
-			return;
-		}
+		if (!birth_set_ref(inum, id, start, &ref))
+			start = 0;	/* no birth namespaces (nor an older thread's) */
 	}
 	birth_slot_write(tid, start, ref);
 }

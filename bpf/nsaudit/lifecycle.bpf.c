@@ -34,8 +34,17 @@ struct {
 
 #include "exe_path.bpf.h"
 
-/* The exec'ing thread leaves slot s, if it is tagged with its old tid:
- * its held record is sent, the slot freed. */
+/* task gives up slot s, which (tid, start) holds: its held record is
+ * sent and the slot freed (unless the reader's flush is still sending
+ * from it: then the next thread with this tid takes it). */
+static __always_inline void tslot_release(struct tslot *s, __u64 start, struct task_struct *task)
+{
+	held_flush_ts(&s->ts, task);
+	if (s->ts.held_state == HELD_EMPTY)
+		tslot_free(s, start);
+}
+
+/* The exec'ing thread leaves slot s, if it is tagged with its old tid. */
 static __always_inline void tslot_leave(struct tslot *s, __u32 old_tid, struct task_struct *task)
 {
 	__u64 start;
@@ -45,9 +54,7 @@ static __always_inline void tslot_leave(struct tslot *s, __u32 old_tid, struct t
 	start = *(volatile __u64 *)&s->start;
 	if (!start || start == TSLOT_BUSY || s->tid != old_tid)
 		return;
-	held_flush_ts(&s->ts, task);
-	if (s->ts.held_state == HELD_EMPTY)
-		tslot_free(s, start);
+	tslot_release(s, start, task);
 }
 
 /*
@@ -256,22 +263,16 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
-/*
- * A thread's held (coalesced) record goes out before the thread does, and
- * its slot goes free (unless the reader's flush is still sending from it:
- * then the next thread with this tid takes it).
- */
+/* A thread's held (coalesced) record goes out before the thread does,
+ * and its slot goes free. */
 __noinline int thread_exit(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 start = task->start_boottime;
 	struct tslot *s = tslot_held(task->pid, start);
 
-	if (!s)
-		return 0;
-	held_flush_ts(&s->ts, task);
-	if (s->ts.held_state == HELD_EMPTY)
-		tslot_free(s, start);
+	if (s)
+		tslot_release(s, start, task);
 	return 0;
 }
 

@@ -81,8 +81,13 @@ static __always_inline void nsfs_fd_made(struct tstate *ts, long fd, __u32 via, 
 /*
  * ioctl() fires for every ioctl on the machine: one mask and one compare on
  * the cmd's type byte lets through only nsfs (0xb7) and pidfd (0xff)
- * commands (and a few other types sharing those bits, dropped at exit).
+ * commands (and a few other types sharing those bits, dropped at entry).
  */
+static __always_inline bool ioctl_maybe_ours(__u32 cmd)
+{
+	return ((cmd >> 8) & NS_IOC_TYPE & PIDFD_IOC_TYPE) == (NS_IOC_TYPE & PIDFD_IOC_TYPE);
+}
+
 SEC("tracepoint/syscalls/sys_enter_ioctl")
 int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 {
@@ -91,7 +96,7 @@ int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 	struct tstate *ts;
 	struct file *file;
 
-	if ((type & 0xb7) != 0xb7)
+	if (!ioctl_maybe_ours(cmd))
 		return 0;
 	if (type == NS_IOC_TYPE) {
 		/* the fd makers and OWNER_UID always; other NS_GET_* (queries)
@@ -138,13 +143,14 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 	struct tstate *ts;
 	__u32 cmd, nr, via;
 	struct ev_key k;
-	__u64 fd, arg;
+	__u64 fd, cmd_reg;
 
 	/* the entry's filter again, from the saved registers (a page the call
 	 * has touched): the thread's state is not looked up for the ioctls of
 	 * the rest of the machine */
-	syscall_args2((struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()), &fd, &arg);
-	if ((((__u32)arg >> 8) & 0xb7) != 0xb7)
+	syscall_args2((struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()), &fd,
+		      &cmd_reg);
+	if (!ioctl_maybe_ours(cmd_reg))
 		return 0;
 	ts = tstate_pending(NSAUDIT_OP_NSFD);
 	if (!ts)
