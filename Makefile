@@ -65,8 +65,8 @@ BPF_ARCH_OBJS := $(patsubst %,$(BPF_DIR)/%.bpf.o,$(BPF_OBJS))
 #   common/  vocabulary both use: namespace types, operations, user spellings
 # loader/ is rooms, one job each, lowest first; a room includes only from
 # the rooms before it in this list (docs/architecture.md):
-#   kernel    what this kernel allows; libbpf's messages
-#   names     names and enrichment: processes, cgroups, containers, ip netns,
+#   probe     what this kernel allows; libbpf's messages
+#   enrich    names and enrichment: processes, cgroups, containers, ip netns,
 #             the nsfs mount table, mountinfo
 #   output    a record's formats (text, JSON) and the sinks (syslog, audit)
 #   holders   what keeps a namespace alive, and its reference accounting
@@ -77,7 +77,7 @@ BPF_ARCH_OBJS := $(patsubst %,$(BPF_DIR)/%.bpf.o,$(BPF_OBJS))
 # Includes name the room ("names/nsnames.h"), except within one room.
 # Every .c of the layers goes into the binary (and the unit tests); main.c
 # only into the binary.
-LOADER_ROOMS := kernel names output holders rules tracer lifetime cmd
+LOADER_ROOMS := probe enrich output holders rules tracer lifetime cmd
 COMMON_SRCS := $(wildcard common/*.c)
 AUDIT_SRCS  := $(wildcard audit/*.c)
 LOADER_SRCS := $(foreach r,$(LOADER_ROOMS),$(wildcard loader/$(r)/*.c))

@@ -10,7 +10,7 @@
 
 #include "commands.h"
 #include "holders/holders_model.h"
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 
 #define ERR(...) cmd_error("holders", 0, __VA_ARGS__)

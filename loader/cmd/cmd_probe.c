@@ -6,7 +6,7 @@
 #include <cap-ng.h>
 
 #include "commands.h"
-#include "kernel/kfeatures.h"
+#include "probe/kfeatures.h"
 
 int cmd_probe(int argc, char **argv)
 {

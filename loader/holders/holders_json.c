@@ -8,7 +8,7 @@
 
 #include "holders_fmt.h"
 #include "holders_model.h"
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 
 static void jadd_str(json_object *o, const char *k, const char *v)

@@ -34,7 +34,7 @@
 #include <json-c/json.h>
 
 #include "holders_model.h"
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 
 const char *const acct_names[ACCT_MAX] = {

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "holders_lib.h"
-#include "names/mountinfo.h"
+#include "enrich/mountinfo.h"
 #include "nstype.h"
 
 static int push_mount(struct holders_mounts *m, const struct holders_mount *hm)

@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 
 #include "holders_model.h"
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 
 int holders_now(int type, uint32_t inum, const char *indent, json_object **json, uint64_t *ns_id,

@@ -12,7 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "kernel/bpf_log.h"
+#include "probe/bpf_log.h"
 #include "holders_lib.h"
 #include "holders.skel.h"
 

@@ -9,7 +9,7 @@
 #include "codec.h"
 #include "holders_fmt.h"
 #include "holders_model.h"
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 
 struct tprint {

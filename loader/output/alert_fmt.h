@@ -12,7 +12,7 @@
 
 #include "fields.h"
 #include "record_fmt.h"
-#include "names/containers.h"
+#include "enrich/containers.h"
 #include "nsaudit.h"
 
 /* syslog's levels (RFC 5424 severities), the scale of "severity" */

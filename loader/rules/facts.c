@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 #include "rules_impl.h"
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "names/containers.h"
+#include "enrich/containers.h"
 #include "nsaudit.h"
 #include "output/record_fmt.h"
 

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 #include "rules_impl.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "attribution.h"
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 
 /* The last answer: a copy (a refresh of the runtimes' state moves their
  * table). One tracer per process reads records, on one thread. */

@@ -13,7 +13,7 @@
 #define NSAUDIT_ATTRIBUTION_H
 
 #include "nsaudit.h"
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "output/record_fmt.h"
 
 /* Fill x->actor_container (and _name, actor_pod, actor_pod_namespace) for

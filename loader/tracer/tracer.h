@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "names/containers.h"
+#include "enrich/containers.h"
 #include "nsaudit.h"
 #include "output/record_fmt.h"
 

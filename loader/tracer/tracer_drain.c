@@ -18,20 +18,20 @@
 #include <bpf/libbpf.h>
 
 #include "clock.h"
-#include "names/enrich.h"
-#include "names/nsnames.h"
+#include "enrich/enrich.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 #include "output/record_fmt.h"
 #include "tracer_impl.h"
 #include "actor_lost.h"
 #include "attribution.h"
-#include "kernel/bpf_log.h"
-#include "kernel/kfeatures.h"
+#include "probe/bpf_log.h"
+#include "probe/kfeatures.h"
 #include "pin_sweep.h"
 #include "prog_misses.h"
 #include "ringbuf_reader.h"
 #include "rules/rules.h"
-#include "names/runtime_state.h"
+#include "enrich/runtime_state.h"
 
 static bool already_written(struct tracer *t, uint64_t kseq)
 {

@@ -11,21 +11,21 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
-#include "kernel/kfeatures.h"
+#include "probe/kfeatures.h"
 #include "nstype.h"
 #include "tracer_impl.h"
 #include "actor_lost.h"
 #include "attribution.h"
-#include "kernel/bpf_log.h"
+#include "probe/bpf_log.h"
 #include "clock.h"
-#include "names/enrich.h"
+#include "enrich/enrich.h"
 #include "output/record_fmt.h"
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "pin_sweep.h"
 #include "prog_misses.h"
 #include "ringbuf_reader.h"
 #include "rules/rules.h"
-#include "names/runtime_state.h"
+#include "enrich/runtime_state.h"
 
 /* tp_exit_openat's other tracepoints: open(), openat2(). */
 const struct open_sibling open_siblings[OPEN_SIBLINGS] = {

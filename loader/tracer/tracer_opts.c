@@ -5,22 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "names/containers.h"
+#include "enrich/containers.h"
 #include "nstype.h"
 #include "tracer.h"
 #include "actor_lost.h"
 #include "attribution.h"
-#include "kernel/bpf_log.h"
+#include "probe/bpf_log.h"
 #include "clock.h"
-#include "names/enrich.h"
+#include "enrich/enrich.h"
 #include "output/record_fmt.h"
-#include "kernel/kfeatures.h"
-#include "names/nsnames.h"
+#include "probe/kfeatures.h"
+#include "enrich/nsnames.h"
 #include "pin_sweep.h"
 #include "prog_misses.h"
 #include "ringbuf_reader.h"
 #include "rules/rules.h"
-#include "names/runtime_state.h"
+#include "enrich/runtime_state.h"
 
 const char tracer_opts_help[] =
 	"  -p, --pid PID        only events of this process (its threads included)\n"

@@ -15,21 +15,21 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "names/enrich.h"
+#include "enrich/enrich.h"
 #include "tracer_impl.h"
 #include "actor_lost.h"
 #include "attribution.h"
-#include "kernel/bpf_log.h"
+#include "probe/bpf_log.h"
 #include "clock.h"
 #include "output/record_fmt.h"
-#include "kernel/kfeatures.h"
-#include "names/nsnames.h"
+#include "probe/kfeatures.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 #include "pin_sweep.h"
 #include "prog_misses.h"
 #include "ringbuf_reader.h"
 #include "rules/rules.h"
-#include "names/runtime_state.h"
+#include "enrich/runtime_state.h"
 
 int pin_path(char *buf, size_t len, const char *dir, const char *name)
 {

@@ -14,10 +14,10 @@
 #include <sodium.h>
 
 #include "codec.h"
-#include "names/enrich.h"
+#include "enrich/enrich.h"
 #include "output/event_json.h"
 #include "fields.h"
-#include "names/mountinfo.h"
+#include "enrich/mountinfo.h"
 #include "output/record_fmt.h"
 
 static const uint8_t key[AUDIT_KEY_LEN] = { 9 };

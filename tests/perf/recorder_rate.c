@@ -33,11 +33,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "names/enrich.h"
+#include "enrich/enrich.h"
 #include "output/event_json.h"
 #include "fields.h"
 #include "log.h"
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 #include "rules/rules.h"
 
 /* an alert goes into the log like any record (none for these records) */

@@ -6,7 +6,7 @@
 
 #include "holders/holders_fmt.h"
 #include "holders/holders_lib.h"
-#include "names/mountinfo.h"
+#include "enrich/mountinfo.h"
 #include "nsaudit.h"
 
 Test(holders_mountinfo, nsfs_line)

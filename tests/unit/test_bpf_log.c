@@ -10,7 +10,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "kernel/bpf_log.h"
+#include "probe/bpf_log.h"
 
 static libbpf_print_fn_t print_fn;
 

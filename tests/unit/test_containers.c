@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "names/containers.h"
-#include "names/runtime_state.h"
+#include "enrich/containers.h"
+#include "enrich/runtime_state.h"
 
 #define HEX64  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define HEX64B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"

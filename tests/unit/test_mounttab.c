@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "names/mounttab.h"
+#include "enrich/mounttab.h"
 
 #define MNT_A 4026531841u
 #define MNT_B 4026532500u

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "names/mounttab.h"
+#include "enrich/mounttab.h"
 
 #define MNT_A 4026531841u
 #define NET_X 4026532600u

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "names/nsnames.h"
+#include "enrich/nsnames.h"
 
 #define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 

@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "names/enrich.h"
-#include "names/mountinfo.h"
+#include "enrich/enrich.h"
+#include "enrich/mountinfo.h"
 #include "nstype.h"
 #include "tracer/tracer.h"
 
