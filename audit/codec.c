@@ -117,6 +117,9 @@ bool audit_rec_int(const struct audit_rec *r, const char *key, int64_t *out)
 
 	if (!json_object_object_get_ex(r->obj, key, &v) || !json_object_is_type(v, json_type_int))
 		return false;
+	/* a uint64 beyond int64 is no int64: never clamped to INT64_MAX */
+	if (json_object_get_int64(v) == INT64_MAX && json_object_get_uint64(v) > INT64_MAX)
+		return false;
 	*out = json_object_get_int64(v);
 	return true;
 }
