@@ -18,6 +18,7 @@
 
 #include "nstype.h"
 #include "search.h"
+#include "array.h"
 
 int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
 {
@@ -56,7 +57,7 @@ int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
 		v = strtoul(s, &end, 10);
 		if (errno || !end[0] || end[1] || v > 100000000)
 			return -1;
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(units); i++)
 			if (*end == units[i].unit && (int64_t)v <= INT64_MAX / units[i].ns) {
 				*ns = now_ns - (int64_t)v * units[i].ns;
 				return 0;

@@ -211,7 +211,6 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 	struct tracer *t = ctx;
 	struct nsaudit_event e;
 	struct event_extra x = { 0 };
-	struct timespec ts;
 
 	if (t->cb_err)
 		return -1;
@@ -219,8 +218,7 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 		e = *about;
 	} else {
 		memset(&e, 0, sizeof(e));
-		clock_gettime(CLOCK_BOOTTIME, &ts);
-		e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		e.ts_boot_ns = (uint64_t)boot_ns();
 		e.ns_type = NSAUDIT_NS_UNKNOWN;
 		e.fd = -1;
 		e.probe = NSAUDIT_PROBE_USER;
