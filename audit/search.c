@@ -20,52 +20,6 @@
 #include "search.h"
 #include "array.h"
 
-int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
-{
-	char *end;
-
-	if (!s || !*s)
-		return -1;
-	if (!strcmp(s, "now")) {
-		*ns = now_ns;
-		return 0;
-	}
-	if (s[0] == '@') {
-		double d;
-
-		if (!s[1] || s[1] == ' ' || s[1] == '+')
-			return -1;
-		errno = 0;
-		d = strtod(s + 1, &end);
-		if (errno || *end || d < -9.2e9 || d > 9.2e9)
-			return -1;
-		*ns = (int64_t)(d * 1e9);
-		return 0;
-	}
-	if (s[0] >= '0' && s[0] <= '9' && strlen(s) < 12 && !strchr(s, '-')) {
-		static const struct {
-			char unit;
-			int64_t ns;
-		} units[] = {{'s', 1000000000LL},
-			     {'m', 60000000000LL},
-			     {'h', 3600000000000LL},
-			     {'d', 86400000000000LL}};
-		unsigned long v;
-		size_t i;
-
-		errno = 0;
-		v = strtoul(s, &end, 10);
-		if (errno || !end[0] || end[1] || v > 100000000)
-			return -1;
-		for (i = 0; i < ARRAY_SIZE(units); i++)
-			if (*end == units[i].unit && (int64_t)v <= INT64_MAX / units[i].ns) {
-				*ns = now_ns - (int64_t)v * units[i].ns;
-				return 0;
-			}
-		return -1;
-	}
-	return audit_time_parse(s, ns);
-}
 /* A string field equal to want (or, prefix, starting with it). */
 static bool field_is(const struct audit_rec *r, const char *key, const char *pfx, const char *want,
 		     bool prefix)

@@ -62,9 +62,13 @@ struct audit_filter {
 #define AUDIT_RESULT_FAIL 2	/* result < 0 */
 
 /*
- * RFC 3339 ("2026-12-03T08:40:00Z", fraction and offset allowed), "@EPOCH"
- * (seconds, fraction allowed), "now", or a span ago: "90s", "10m", "2h",
- * "7d". now_ns is the reference for spans. 0 or -1.
+ * A time as users type it (search_time.c): RFC 3339 ("2026-12-03T08:40:00Z",
+ * fraction and offset allowed); "@EPOCH" (seconds, fraction allowed);
+ * "now", "recent" (10 minutes ago), "today", "yesterday", "tomorrow"
+ * (local midnight); a local date or time without zone ("2026-12-07",
+ * "2026-12-07 08:40:05", "08:40"); or a span ago: "90s", "10m", "2h",
+ * "7d", "-2h", "5 min ago", "3 hours ago". now_ns is the reference for
+ * spans and today. 0 or -1.
  */
 int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns);
 
