@@ -87,7 +87,7 @@ static void add_call(char *calls, size_t size, const char *name)
 static void describe_hooks(struct tracer *t)
 {
 	static const char sys[] = "tracepoint/syscalls/sys_";
-	char calls[256] = "", other[512] = "";
+	char calls[TRACER_HOOKS_CALLS_LEN] = "", other[TRACER_HOOKS_OTHER_LEN] = "";
 	struct bpf_program *p;
 	int i;
 
