@@ -125,6 +125,11 @@ struct tracer {
 /* tracer_pins.c */
 
 int pin_path(char *buf, size_t len, const char *dir, const char *name);
+/* tracer_filter.c: o.filter (search's filter) on an event, for every
+ * record kind but lost ones; the early --comm test, before enrichment */
+bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
+			 const struct event_extra *x);
+bool tracer_comm_may_match(const struct tracer *t, const char *comm);
 /* pin_owner.c: the pin dir's lock (one recorder each), a reusing
  * recorder's hold on the pinned links; release_pins() drops both */
 int pin_dir_claim(struct tracer *t, char *err, size_t errlen);
