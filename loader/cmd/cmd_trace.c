@@ -162,6 +162,7 @@ int cmd_trace(int argc, char **argv)
 
 	if (tracer_rules_open(&o, err, sizeof(err)))	/* a bad --rules: now */
 		return cmd_error("trace", EXIT_USAGE, "%s", err);
+	cmd_host_identity("trace");
 	if (sinks_open(&sinks, err, sizeof(err))) {
 		cmd_error("trace", 1, "%s", err);
 		rules_free(o.rules);
