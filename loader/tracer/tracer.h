@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -113,6 +114,8 @@ bool tracer_reused_pins(const struct tracer *t);
  * directory; 0, or -errno. Missing dir: -ENOENT; not on bpffs: -EMEDIUMTYPE
  * (nothing removed). */
 int tracer_unpin(const char *pin_dir);
+/* The pid of the recorder using pin_dir now (-1: one, pid unknown), or 0. */
+pid_t tracer_pin_dir_user(const char *pin_dir);
 
 /* The hook set in use, e.g. "tracepoint/syscalls raw_tp/sched_process_fork". */
 const char *tracer_hooks(const struct tracer *t);
