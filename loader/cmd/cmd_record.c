@@ -247,6 +247,7 @@ int cmd_record(int argc, char **argv)
 
 	if (tracer_rules_open(&o, err, sizeof(err)))	/* a bad --rules: now */
 		return cmd_error("record", EXIT_USAGE, "%s", err);
+	cmd_host_identity("record");
 	sigaction(SIGINT, &sa_stop, NULL);
 	sigaction(SIGTERM, &sa_stop, NULL);
 	sigaction(SIGHUP, &sa_hup, NULL);
