@@ -8,6 +8,8 @@
 
 #include "commands.h"
 #include "log.h"
+#include "output/host_id.h"
+#include "output/record_fmt.h"
 #include "output/sink.h"
 #include "tracer/tracer.h"
 
@@ -99,4 +101,15 @@ int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
 	if (!rc)
 		rc = tracer_set_opt(to, name, val, err, sizeof(err));
 	return rc < 0 ? cmd_error(cmd, EXIT_USAGE, "%s", err) : 0;
+}
+
+void cmd_host_identity(const char *cmd)
+{
+	static struct host_id host;
+	const char *why;
+
+	host_id_load(&host, &why);
+	if (why)
+		cmd_error(cmd, 0, "%s: records carry no such field", why);
+	record_set_host(&host);
 }
