@@ -177,12 +177,11 @@ static bool time_may_match(const struct audit_filter *f, const char *line, size_
 static bool audit_fmt_may_match(const struct audit_filter *f, const char *line, size_t len)
 {
 	static const char head[] = "type=NSAUDIT msg=nsaudit(";
-
-	if (!f->has_since && !f->has_until)
-		return true;
 	struct audit_rec r;
 	char err[8];
 
+	if (!f->has_since && !f->has_until)
+		return true;
 	if (len < sizeof(head) - 1 || memcmp(line, head, sizeof(head) - 1))
 		return true;
 	if (time_may_match(f, line, len, " time=\"", 7, 128))

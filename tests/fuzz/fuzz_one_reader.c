@@ -95,8 +95,8 @@ static void prefilter(const char *line, size_t len, bool parsed, struct audit_re
 	size_t i;
 
 	memset(f, 0, sizeof(f));
-	f[0].has_pid = true, f[0].pid = 123;
-	f[1].comm = "ip";
+	f[0].n_pid = 1, f[0].pid[0] = 123;
+	f[1].n_comm = 1, f[1].comm[0] = "ip";
 	f[2].ops = 1u << NSAUDIT_OP_SETNS;
 	f[3].has_since = true, f[3].since_ns = 1796284800000000000LL;
 	f[4].n_ns = 1, f[4].ns[0].type = -1, f[4].ns[0].inum = 4026531840u;

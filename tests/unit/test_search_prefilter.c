@@ -241,7 +241,7 @@ Test(search_prefilter, refused_lines_go_to_the_parser)
 	    "{\"seq\":7,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"pid\":-0,"
 	    "\"mac\":\"0123456789abcdef0123456789abcdef\"}",
 	};
-	struct audit_filter f = {.has_pid = true, .pid = 999};
+	struct audit_filter f = {.n_pid = 1, .pid = {999}};
 	struct audit_rec r;
 	char err[128];
 	size_t i;
