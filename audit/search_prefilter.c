@@ -179,6 +179,10 @@ bool audit_filter_may_match(const struct audit_filter *f, const char *line, size
 	char needle[600];
 	int n;
 
+	if (!f->ops && !f->op_log && !f->op_alert && !f->rule && !f->severity && !f->n_ns &&
+	    !f->has_pid && !f->has_uid && !f->comm && !f->container && !f->has_since &&
+	    !f->has_until)
+		return true; /* no condition: every line is a candidate */
 	if (!canonical_json(line, len))
 		return audit_fmt_may_match(f, line, len);
 	if ((f->ops || f->op_log || f->op_alert) && !op_may_match(f, line, len))

@@ -1211,6 +1211,10 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("seal_throughput_ratio") then med("seal_throughput_ratio") >= 0.9 else null end); ""),
 	target("search_records_per_s_nomatch"; ">= 1000000 (one core)";
 		(if med("search_records_per_s_nomatch") then med("search_records_per_s_nomatch") >= 1000000 else null end); ""),
+	target("search_records_per_s_all"; ">= 1000000 (every record printed as JSON)";
+		(if med("search_records_per_s_all") then med("search_records_per_s_all") >= 1000000 else null end); ""),
+	target("search_all_vs_grep"; ">= 0.5 (within 2x of grep over the same bytes)";
+		(if med("search_all_vs_grep") then med("search_all_vs_grep") >= 0.5 else null end); ""),
 	target("verify_records_per_s"; ">= 1000000 (one core)";
 		(if med("verify_records_per_s") then med("verify_records_per_s") >= 1000000 else null end); ""),
 	target("search_since_1h_ms"; "<= search_month_ms / 10 (the last hour of three weeks)";
@@ -1303,7 +1307,10 @@ def row($k; $what):
 (row("seal_legacy_cpu_ns_per_record"; "recorder CPU per record, key of the previous kind, ns") | @tsv),
 (row("seal_throughput_ratio"; "records per recorder CPU-second, sealed / previous kind (same round)") | @tsv),
 (row("search_records_per_s_nomatch"; "search --comm X matching nothing, records/s (wall)") | @tsv),
-(row("search_records_per_s_all"; "search --format json matching every record, records/s") | @tsv),
+(row("search_records_per_s_all"; "search --format json matching every record, records/s (into a file)") | @tsv),
+(row("grep_all_records_per_s"; "grep printing every line of the same segments, records/s (into a file)") | @tsv),
+(row("search_all_vs_grep"; "search --format json / grep, every record printed (same round)") | @tsv),
+(row("search_text_records_per_s_all"; "search --format text matching every record, records/s") | @tsv),
 (row("verify_records_per_s"; "verify with the log'"'"'s key, records/s") | @tsv),
 (row("grep_records_per_s"; "grep -c over the same segments, records/s (for scale)") | @tsv),
 (row("jq_records_per_s"; "jq select(.comm == X) over the same segments, records/s") | @tsv),
