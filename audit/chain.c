@@ -14,6 +14,7 @@
 #include "chain.h"
 #include "seal.h"
 #include "regfile.h"
+#include "io.h"
 
 static const char hexdig[] = "0123456789abcdef";
 
@@ -49,23 +50,6 @@ int audit_unhex(const char *s, size_t slen, uint8_t *out, size_t n)
 		if (hi < 0 || lo < 0)
 			return -1;
 		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
 	}
 	return 0;
 }

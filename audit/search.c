@@ -18,6 +18,7 @@
 
 #include "nstype.h"
 #include "search.h"
+#include "array.h"
 
 int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
 {
@@ -56,7 +57,7 @@ int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
 		v = strtoul(s, &end, 10);
 		if (errno || !end[0] || end[1] || v > 100000000)
 			return -1;
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(units); i++)
 			if (*end == units[i].unit && (int64_t)v <= INT64_MAX / units[i].ns) {
 				*ns = now_ns - (int64_t)v * units[i].ns;
 				return 0;
@@ -126,62 +127,95 @@ static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
 	return true;
 }
 
+/* A number field equal to one of want[0..n). */
+static bool int_any(const struct audit_rec *r, const char *key, const long *want, size_t n)
+{
+	int64_t v;
+	size_t i;
+
+	if (!audit_rec_int(r, key, &v))
+		return false;
+	for (i = 0; i < n; i++)
+		if (v == want[i])
+			return true;
+	return false;
+}
+
+/* A string field, not empty, equal to one of want[0..n). */
+static bool str_any(const struct audit_rec *r, const char *key, const char *const *want,
+		    size_t n)
+{
+	size_t len, i;
+	const char *v = audit_rec_str(r, key, &len);
+
+	if (!v || !len)
+		return false;
+	for (i = 0; i < n; i++)
+		if (len == strlen(want[i]) && !memcmp(v, want[i], len))
+			return true;
+	return false;
+}
+
+static bool op_match(const struct audit_filter *f, const char *op)
+{
+	int o = op ? op_from_name(op) : -1;
+
+	return (o > 0 && (f->ops & (1u << o))) || (f->op_log && op && !strcmp(op, "log")) ||
+	       (f->op_alert && op && !strcmp(op, "alert"));
+}
+
+static bool result_match(const struct audit_filter *f, const struct audit_rec *r)
+{
+	int64_t v;
+
+	if (!audit_rec_int(r, "result", &v))
+		return false;
+	if (f->result == AUDIT_RESULT_OK)
+		return v >= 0;
+	if (f->result == AUDIT_RESULT_FAIL)
+		return v < 0;
+	return v == f->result;
+}
+
+static bool time_match(const struct audit_filter *f, const struct audit_rec *r)
+{
+	const char *t = audit_rec_str(r, "time", NULL);
+	int64_t ns;
+
+	if (!t || audit_time_parse(t, &ns))
+		return false;
+	return !(f->has_since && ns < f->since_ns) && !(f->has_until && ns > f->until_ns);
+}
+
 bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 {
-	const char *op = audit_rec_str(r, "op", NULL);
-	int64_t v, old;
+	if ((f->ops || f->op_log || f->op_alert) && !op_match(f, audit_rec_str(r, "op", NULL)))
+		return false;
+	if (f->types) {
+		const char *t = audit_rec_str(r, "ns_type", NULL);
+		int type = t ? nstype_from_name(t) : -1;
 
-	if (f->ops || f->op_log || f->op_alert) {
-		int o = op ? op_from_name(op) : -1;
-		bool ok = (o > 0 && (f->ops & (1u << o))) ||
-			  (f->op_log && op && !strcmp(op, "log")) ||
-			  (f->op_alert && op && !strcmp(op, "alert"));
-
-		if (!ok)
+		if (type < 0 || !(f->types & (1u << type)))
 			return false;
 	}
 	if ((f->rule || f->severity) && !alert_match(f, r))
 		return false;
-	if (f->n_ns) {
-		const char *t = audit_rec_str(r, "ns_type", NULL);
-		bool has_new = audit_rec_int(r, "ns_inum", &v);
-		bool has_old = audit_rec_int(r, "old_inum", &old);
-		bool hit = false;
-		size_t i;
-
-		for (i = 0; i < f->n_ns && !hit; i++) {
-			if (f->ns[i].type >= 0 &&
-			    (!t || strcmp(t, nstype_name((unsigned int)f->ns[i].type))))
-				continue;
-			hit = (has_new && v == f->ns[i].inum) || (has_old && old == f->ns[i].inum);
-		}
-		if (!hit)
-			return false;
-	}
-	if (f->has_pid && !(audit_rec_int(r, "pid", &v) && v == f->pid))
+	if (f->n_ns && !audit_filter_ns_match(f, r))
 		return false;
-	if (f->has_uid && !(audit_rec_int(r, "uid", &v) && v == f->uid))
+	if (f->n_pid && !int_any(r, "pid", f->pid, f->n_pid))
 		return false;
-	if (f->comm) {
-		size_t len;
-		const char *c = audit_rec_str(r, "comm", &len);
-
-		if (!c || len != strlen(f->comm) || memcmp(c, f->comm, len))
-			return false;
-	}
+	if (f->n_uid && !int_any(r, "uid", f->uid, f->n_uid))
+		return false;
+	if (f->n_comm && !str_any(r, "comm", f->comm, f->n_comm))
+		return false;
+	if (f->n_exe && !str_any(r, "exe", f->exe, f->n_exe))
+		return false;
+	if (f->result && !result_match(f, r))
+		return false;
 	if (f->container && !container_match(r, f->container))
 		return false;
-	if (f->has_since || f->has_until) {
-		const char *t = audit_rec_str(r, "time", NULL);
-		int64_t ns;
-
-		if (!t || audit_time_parse(t, &ns))
-			return false;
-		if (f->has_since && ns < f->since_ns)
-			return false;
-		if (f->has_until && ns > f->until_ns)
-			return false;
-	}
+	if ((f->has_since || f->has_until) && !time_match(f, r))
+		return false;
 	return true;
 }
 

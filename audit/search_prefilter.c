@@ -113,12 +113,21 @@ static bool ns_may_match(const struct audit_filter *f, const char *line, size_t 
 	char needle[32];
 	size_t i;
 
-	/* ns_inum or old_inum: both end in `_inum":` */
+	/* ns_inum or old_inum: both end in `_inum":`; ns_id, old_ns_id in
+	 * `ns_id":` (as do actor_*ns_id: a line too many is parsed, no harm) */
 	for (i = 0; i < f->n_ns; i++) {
-		int n = snprintf(needle, sizeof(needle), "_inum\":%" PRIu32, f->ns[i].inum);
+		int n;
 
-		if (has_number(line, len, needle, (size_t)n))
-			return true;
+		if (f->ns[i].inum) {
+			n = snprintf(needle, sizeof(needle), "_inum\":%" PRIu32, f->ns[i].inum);
+			if (has_number(line, len, needle, (size_t)n))
+				return true;
+		}
+		if (f->ns[i].id) {
+			n = snprintf(needle, sizeof(needle), "ns_id\":%" PRIu64, f->ns[i].id);
+			if (has_number(line, len, needle, (size_t)n))
+				return true;
+		}
 	}
 	return false;
 }
@@ -129,6 +138,35 @@ static bool int_may_match(const char *line, size_t len, const char *key, long v)
 	int n = snprintf(needle, sizeof(needle), "\"%s\":%ld", key, v);
 
 	return has_number(line, len, needle, (size_t)n);
+}
+
+static bool int_any_may_match(const char *line, size_t len, const char *key, const long *v,
+			      size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (int_may_match(line, len, key, v[i]))
+			return true;
+	return false;
+}
+
+/* "key":"value" for one of want[0..n); a value JSON escapes: parse in full */
+static bool str_any_may_match(const char *line, size_t len, const char *key,
+			      const char *const *want, size_t n)
+{
+	char needle[600];
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		if (!plain(want[i]))
+			return true;
+		k = snprintf(needle, sizeof(needle), "\"%s\":\"%s\"", key, want[i]);
+		if (k < 0 || (size_t)k >= sizeof(needle) || has_str(line, len, needle, (size_t)k))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -174,15 +212,22 @@ static bool audit_fmt_may_match(const struct audit_filter *f, const char *line, 
 	return time_may_match(f, line, len, " time=\"", 7, 128);
 }
 
+/* No condition at all (search printing everything): no line to reject.
+ * A condition missed here only costs time: the full match decides. */
+static bool no_condition(const struct audit_filter *f)
+{
+	return !f->ops && !f->op_log && !f->op_alert && !f->types && !f->rule && !f->severity &&
+	       !f->n_ns && !f->n_pid && !f->n_uid && !f->n_comm && !f->n_exe && !f->result &&
+	       !f->container && !f->has_since && !f->has_until;
+}
+
 bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len)
 {
 	char needle[600];
 	int n;
 
-	if (!f->ops && !f->op_log && !f->op_alert && !f->rule && !f->severity && !f->n_ns &&
-	    !f->has_pid && !f->has_uid && !f->comm && !f->container && !f->has_since &&
-	    !f->has_until)
-		return true; /* no condition: every line is a candidate */
+	if (no_condition(f))
+		return true;
 	if (!canonical_json(line, len))
 		return audit_fmt_may_match(f, line, len);
 	if ((f->ops || f->op_log || f->op_alert) && !op_may_match(f, line, len))
@@ -197,15 +242,14 @@ bool audit_filter_may_match(const struct audit_filter *f, const char *line, size
 	}
 	if (f->n_ns && !ns_may_match(f, line, len))
 		return false;
-	if (f->has_pid && !int_may_match(line, len, "pid", f->pid))
+	if (f->n_pid && !int_any_may_match(line, len, "pid", f->pid, f->n_pid))
 		return false;
-	if (f->has_uid && !int_may_match(line, len, "uid", f->uid))
+	if (f->n_uid && !int_any_may_match(line, len, "uid", f->uid, f->n_uid))
 		return false;
-	if (f->comm && plain(f->comm)) {
-		n = snprintf(needle, sizeof(needle), "\"comm\":\"%s\"", f->comm);
-		if (n > 0 && (size_t)n < sizeof(needle) && !has_str(line, len, needle, (size_t)n))
-			return false;
-	}
+	if (f->n_comm && !str_any_may_match(line, len, "comm", f->comm, f->n_comm))
+		return false;
+	if (f->n_exe && !str_any_may_match(line, len, "exe", f->exe, f->n_exe))
+		return false;
 	/* every field --container looks at holds the value as written */
 	if (f->container && plain(f->container) &&
 	    !has_str(line, len, f->container, strlen(f->container)))

@@ -73,7 +73,7 @@ static bool lost_message(struct sink *s, uint64_t count, struct sink_msg *m)
 
 	if (!rec)
 		return false;
-	clock_gettime(CLOCK_REALTIME, &ts);
+	ts = ns_to_timespec(realtime_ns());
 	{
 		struct tm tm;
 
@@ -98,12 +98,7 @@ static void wait_briefly(struct sink *s)
 {
 	struct timespec until;
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_nsec += 100000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
+	until = ns_to_timespec(realtime_ns() + 100 * NSEC_PER_MSEC);
 	pthread_cond_timedwait(&s->cond, &s->lock, &until);
 }
 
@@ -351,8 +346,8 @@ void sink_close(struct sink *s, int timeout_ms)
 		s->deadline_ns = now_ns() + (int64_t)timeout_ms * 1000000;
 		pthread_cond_broadcast(&s->cond);
 		pthread_mutex_unlock(&s->lock);
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += timeout_ms / 1000 + SEND_TIMEOUT_S + 1;
+		until = ns_to_timespec(realtime_ns() +
+				       (timeout_ms / 1000 + SEND_TIMEOUT_S + 1) * NSEC_PER_SEC);
 		/* a send is bounded by SO_SNDTIMEO; past that, leave it behind */
 		if (pthread_timedjoin_np(s->thread, NULL, &until)) {
 			fprintf(stderr, "nsaudit: sink %s: writer did not finish\n", sink_name(s));

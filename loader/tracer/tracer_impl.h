@@ -50,6 +50,14 @@ struct open_sibling {
 };
 extern const struct open_sibling open_siblings[OPEN_SIBLINGS];
 
+/*
+ * The hook set's name: the syscall tracepoints' list ("tracepoint/syscalls:
+ * setns,unshare,...") and every other program's section, each bounded.
+ */
+#define TRACER_HOOKS_CALLS_LEN 256
+#define TRACER_HOOKS_OTHER_LEN 512
+#define TRACER_HOOKS_LEN (TRACER_HOOKS_CALLS_LEN + TRACER_HOOKS_OTHER_LEN)
+
 struct tracer {
 	struct tracer_opts o;
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
@@ -91,7 +99,7 @@ struct tracer {
 	unsigned long resume_end, resume_end_rare;
 	struct enrich *en;
 	struct nsnames *names;		/* ns_name, old_name */
-	char hooks[768];
+	char hooks[TRACER_HOOKS_LEN];	/* "nsaudit: ready (hooks: ...)" */
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
 	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[]: reported,

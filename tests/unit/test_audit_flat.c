@@ -29,22 +29,26 @@ static size_t filters_of(const struct audit_rec *r, struct audit_filter *fs)
 	size_t n = 0;
 	int64_t v;
 
-	memset(fs, 0, 16 * sizeof(*fs));
+	memset(fs, 0, 20 * sizeof(*fs));
 	if (op && op_from_name(op) > 0)
 		fs[n++].ops = 1u << op_from_name(op);
 	fs[n++].op_log = true;
 	fs[n++].op_alert = true;
 	fs[n++].severity = "debug";
 	if (audit_rec_int(r, "pid", &v))
-		fs[n].has_pid = true, fs[n++].pid = v;
+		fs[n].n_pid = 1, fs[n++].pid[0] = v;
 	if (audit_rec_int(r, "uid", &v))
-		fs[n].has_uid = true, fs[n++].uid = v;
-	if (comm)
-		fs[n++].comm = comm;
-	fs[n++].comm = "ip";
+		fs[n].n_uid = 1, fs[n++].uid[0] = v;
+	if (comm && *comm)
+		fs[n].n_comm = 1, fs[n++].comm[0] = comm;
+	fs[n].n_comm = 1, fs[n++].comm[0] = "ip";
+	fs[n].n_exe = 1, fs[n++].exe[0] = "/usr/bin/host";
+	fs[n++].result = AUDIT_RESULT_FAIL;
+	fs[n++].types = 1u << NSAUDIT_NS_NET;
 	fs[n++].container = c ? c : "0123456789ab";
 	if (audit_rec_int(r, "ns_inum", &v) && v >= 0 && v <= UINT32_MAX)
-		fs[n].n_ns = 1, fs[n].ns[0].type = -1, fs[n++].ns[0].inum = (uint32_t)v;
+		fs[n].n_ns = 1, fs[n].ns[0].type = -1, fs[n].ns[0].whole = true,
+		fs[n++].ns[0].inum = (uint32_t)v;
 	if (t && !audit_time_parse(t, &v)) {
 		fs[n].has_since = true, fs[n++].since_ns = v;
 		fs[n].has_until = true, fs[n++].until_ns = v - 1;
@@ -69,7 +73,7 @@ static char *text_of(const struct audit_rec *r, size_t *len)
  */
 static bool same_both_ways(struct audit_flat *fl, const char *line, size_t len, const char *what)
 {
-	struct audit_filter fs[16];
+	struct audit_filter fs[20];
 	struct audit_rec flat, full;
 	struct sbuf json = { 0 };
 	char err[256], *t1, *t2;

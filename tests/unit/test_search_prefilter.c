@@ -41,14 +41,14 @@ static size_t filters_of(const struct audit_rec *r, struct audit_filter *fs)
 	fs[n++].rule = "container-escape";
 	fs[n++].severity = "warning";
 	if (audit_rec_int(r, "pid", &v)) {
-		fs[n].has_pid = true, fs[n++].pid = v;
-		fs[n].has_pid = true, fs[n++].pid = v / 10; /* a prefix of it */
+		fs[n].n_pid = 1, fs[n++].pid[0] = v;
+		fs[n].n_pid = 1, fs[n++].pid[0] = v / 10; /* a prefix of it */
 	}
 	if (audit_rec_int(r, "uid", &v))
-		fs[n].has_uid = true, fs[n++].uid = v;
-	if (comm)
-		fs[n++].comm = comm;
-	fs[n++].comm = "nosuchcomm";
+		fs[n].n_uid = 1, fs[n++].uid[0] = v;
+	if (comm && *comm)
+		fs[n].n_comm = 1, fs[n++].comm[0] = comm;
+	fs[n].n_comm = 1, fs[n++].comm[0] = "nosuchcomm";
 	fs[n++].container = "0123456789ab";
 	if (audit_rec_int(r, "ns_inum", &v) && v >= 0 && v <= UINT32_MAX) {
 		fs[n].n_ns = 1, fs[n].ns[0].type = -1, fs[n++].ns[0].inum = (uint32_t)v;
@@ -130,7 +130,7 @@ Test(search_prefilter, audit_format_time)
 	cr_assert_not(audit_filter_may_match(&f, line, len));
 	/* other conditions are left to the parser in this format */
 	memset(&f, 0, sizeof(f));
-	f.has_pid = true, f.pid = 43;
+	f.n_pid = 1, f.pid[0] = 43;
 	cr_assert(audit_filter_may_match(&f, line, len));
 }
 
@@ -143,7 +143,7 @@ Test(search_prefilter, escapes_and_space_go_to_the_parser)
 	    "{\"seq\":1,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"pid\":\t42}",
 	    "{\"seq\":1,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\" ,\"pid\":42}",
 	};
-	struct audit_filter f = {.has_pid = true, .pid = 42};
+	struct audit_filter f = {.n_pid = 1, .pid = {42}};
 	size_t i;
 
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
@@ -160,12 +160,12 @@ Test(search_prefilter, rejects_canonical_lines_that_cannot_match)
 	size_t len = strlen(line);
 
 	memset(&f, 0, sizeof(f));
-	f.has_pid = true, f.pid = 42; /* 420 is not 42 */
+	f.n_pid = 1, f.pid[0] = 42; /* 420 is not 42 */
 	cr_assert_not(audit_filter_may_match(&f, line, len));
-	f.pid = 420;
+	f.pid[0] = 420;
 	cr_assert(audit_filter_may_match(&f, line, len));
 	memset(&f, 0, sizeof(f));
-	f.comm = "i";
+	f.n_comm = 1, f.comm[0] = "i";
 	cr_assert_not(audit_filter_may_match(&f, line, len));
 	memset(&f, 0, sizeof(f));
 	f.ops = 1u << NSAUDIT_OP_MOUNT;
