@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "output/event_json.h"
 #include "tracer/privs.h"
@@ -146,8 +147,10 @@ int cmd_trace(int argc, char **argv)
 	struct stat sb;
 	char err[256];
 	int i, rc;
+	int64_t t0;
 
 	tracer_opts_init(&o);
+	t0 = clock_ns(CLOCK_MONOTONIC);
 	rc = parse_args(argc, argv, &o, &out);
 	if (rc >= 0)
 		return rc;
@@ -182,6 +185,8 @@ int cmd_trace(int argc, char **argv)
 		sinks_close(&sinks);
 		return 1;
 	}
+	if (o.verbose)
+		cmd_startup_report(t, t0);
 	fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));
 	{
 		struct tracer_callbacks cb = {

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <getopt.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define EXIT_USAGE 2
 
@@ -35,6 +36,14 @@ int cmd_keygen(int argc, char **argv);
 int cmd_holders(int argc, char **argv);
 int cmd_lifetime(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
+
+/*
+ * --verbose: where the start to the ready line went, on stderr: "nsaudit:
+ * start-up 240.1 ms: before 10.2 (log, rules, sinks), names ..., after ...
+ * (privileges)". t0: CLOCK_MONOTONIC when the command began.
+ */
+struct tracer;
+void cmd_startup_report(const struct tracer *t, int64_t t0);
 
 /* "nsaudit CMD: MESSAGE" and a newline on stderr; returns rc. */
 int cmd_error(const char *cmd, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
