@@ -29,7 +29,7 @@ CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu1
             -DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES)
 # libbpf is linked statically: the binary then runs on any kernel with BTF.
 LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \
-            -lcap-ng -laudit -lyaml
+            -lcap-ng -laudit -lyaml -lsystemd
 
 # --- BPF ------------------------------------------------------------------
 # ARCH: the architecture the BPF objects are built for (bpf_tracing.h's
@@ -129,7 +129,13 @@ $(BUILD)/nsaudit: $(MAIN_OBJ) $(LIB_OBJS)
 
 # A fully static nsaudit for the patched-kernel guest's busybox initramfs.
 STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lsodium -lcap-ng -laudit -lyaml -lpthread
-$(BUILD)/nsaudit-static: $(MAIN_OBJ) $(LIB_OBJS)
+# Debian has no static libsystemd: its journal sink says it is not built in.
+JOURNAL_OBJ := $(BUILD)/obj/loader/output/sink_journal.o
+$(BUILD)/obj-static/sink_journal.o: loader/output/sink_journal.c | $(SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DNSAUDIT_NO_JOURNAL -c $< -o $@
+$(BUILD)/nsaudit-static: $(MAIN_OBJ) $(filter-out $(JOURNAL_OBJ),$(LIB_OBJS)) \
+		$(BUILD)/obj-static/sink_journal.o
 	$(CC) $(CFLAGS) -static $^ -o $@ $(STATIC_LIBS)
 
 # --- running --------------------------------------------------------------

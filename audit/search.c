@@ -20,58 +20,12 @@
 #include "search.h"
 #include "array.h"
 
-int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
-{
-	char *end;
-
-	if (!s || !*s)
-		return -1;
-	if (!strcmp(s, "now")) {
-		*ns = now_ns;
-		return 0;
-	}
-	if (s[0] == '@') {
-		double d;
-
-		if (!s[1] || s[1] == ' ' || s[1] == '+')
-			return -1;
-		errno = 0;
-		d = strtod(s + 1, &end);
-		if (errno || *end || d < -9.2e9 || d > 9.2e9)
-			return -1;
-		*ns = (int64_t)(d * 1e9);
-		return 0;
-	}
-	if (s[0] >= '0' && s[0] <= '9' && strlen(s) < 12 && !strchr(s, '-')) {
-		static const struct {
-			char unit;
-			int64_t ns;
-		} units[] = {{'s', 1000000000LL},
-			     {'m', 60000000000LL},
-			     {'h', 3600000000000LL},
-			     {'d', 86400000000000LL}};
-		unsigned long v;
-		size_t i;
-
-		errno = 0;
-		v = strtoul(s, &end, 10);
-		if (errno || !end[0] || end[1] || v > 100000000)
-			return -1;
-		for (i = 0; i < ARRAY_SIZE(units); i++)
-			if (*end == units[i].unit && (int64_t)v <= INT64_MAX / units[i].ns) {
-				*ns = now_ns - (int64_t)v * units[i].ns;
-				return 0;
-			}
-		return -1;
-	}
-	return audit_time_parse(s, ns);
-}
 /* A string field equal to want (or, prefix, starting with it). */
-static bool field_is(const struct audit_rec *r, const char *key, const char *pfx, const char *want,
+static bool field_is(const struct audit_view *r, const char *key, const char *pfx, const char *want,
 		     bool prefix)
 {
 	size_t len, pl = strlen(pfx), wl = strlen(want);
-	const char *v = audit_rec_str(r, key, &len);
+	const char *v = r->str(r->rec, key, &len);
 
 	if (!v || len < pl + wl || memcmp(v, pfx, pl) || memcmp(v + pl, want, wl))
 		return false;
@@ -79,7 +33,7 @@ static bool field_is(const struct audit_rec *r, const char *key, const char *pfx
 }
 
 /* --container: the record is about that container (see tracer.c). */
-static bool container_match(const struct audit_rec *r, const char *want)
+static bool container_match(const struct audit_view *r, const char *want)
 {
 	bool prefix = strlen(want) >= 12;
 
@@ -108,7 +62,7 @@ int audit_severity_level(const char *s)
 }
 
 /* --rule, --severity: an alert of that rule, at that level or above */
-static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
+static bool alert_match(const struct audit_filter *f, const struct audit_view *r)
 {
 	size_t len;
 	const char *v;
@@ -119,7 +73,7 @@ static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
 	if (f->rule && !field_is(r, "rule", "", f->rule, false))
 		return false;
 	if (f->severity) {
-		v = audit_rec_str(r, "severity", &len);
+		v = r->str(r->rec, "severity", &len);
 		lvl = severity_level(v, v ? len : 0);
 		if (lvl < 0 || lvl > audit_severity_level(f->severity))
 			return false;
@@ -128,12 +82,12 @@ static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
 }
 
 /* A number field equal to one of want[0..n). */
-static bool int_any(const struct audit_rec *r, const char *key, const long *want, size_t n)
+static bool int_any(const struct audit_view *r, const char *key, const long *want, size_t n)
 {
 	int64_t v;
 	size_t i;
 
-	if (!audit_rec_int(r, key, &v))
+	if (!r->num(r->rec, key, &v))
 		return false;
 	for (i = 0; i < n; i++)
 		if (v == want[i])
@@ -142,11 +96,11 @@ static bool int_any(const struct audit_rec *r, const char *key, const long *want
 }
 
 /* A string field, not empty, equal to one of want[0..n). */
-static bool str_any(const struct audit_rec *r, const char *key, const char *const *want,
+static bool str_any(const struct audit_view *r, const char *key, const char *const *want,
 		    size_t n)
 {
 	size_t len, i;
-	const char *v = audit_rec_str(r, key, &len);
+	const char *v = r->str(r->rec, key, &len);
 
 	if (!v || !len)
 		return false;
@@ -164,11 +118,11 @@ static bool op_match(const struct audit_filter *f, const char *op)
 	       (f->op_alert && op && !strcmp(op, "alert"));
 }
 
-static bool result_match(const struct audit_filter *f, const struct audit_rec *r)
+static bool result_match(const struct audit_filter *f, const struct audit_view *r)
 {
 	int64_t v;
 
-	if (!audit_rec_int(r, "result", &v))
+	if (!r->num(r->rec, "result", &v))
 		return false;
 	if (f->result == AUDIT_RESULT_OK)
 		return v >= 0;
@@ -177,9 +131,9 @@ static bool result_match(const struct audit_filter *f, const struct audit_rec *r
 	return v == f->result;
 }
 
-static bool time_match(const struct audit_filter *f, const struct audit_rec *r)
+static bool time_match(const struct audit_filter *f, const struct audit_view *r)
 {
-	const char *t = audit_rec_str(r, "time", NULL);
+	const char *t = r->str(r->rec, "time", NULL);
 	int64_t ns;
 
 	if (!t || audit_time_parse(t, &ns))
@@ -187,12 +141,12 @@ static bool time_match(const struct audit_filter *f, const struct audit_rec *r)
 	return !(f->has_since && ns < f->since_ns) && !(f->has_until && ns > f->until_ns);
 }
 
-bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
+bool audit_filter_match_view(const struct audit_filter *f, const struct audit_view *r)
 {
-	if ((f->ops || f->op_log || f->op_alert) && !op_match(f, audit_rec_str(r, "op", NULL)))
+	if ((f->ops || f->op_log || f->op_alert) && !op_match(f, r->str(r->rec, "op", NULL)))
 		return false;
 	if (f->types) {
-		const char *t = audit_rec_str(r, "ns_type", NULL);
+		const char *t = r->str(r->rec, "ns_type", NULL);
 		int type = t ? nstype_from_name(t) : -1;
 
 		if (type < 0 || !(f->types & (1u << type)))
@@ -217,6 +171,32 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 	if ((f->has_since || f->has_until) && !time_match(f, r))
 		return false;
 	return true;
+}
+
+static const char *rec_str(const void *rec, const char *key, size_t *len)
+{
+	return audit_rec_str(rec, key, len);
+}
+
+static bool rec_num(const void *rec, const char *key, int64_t *v)
+{
+	return audit_rec_int(rec, key, v);
+}
+
+void audit_view_of_rec(struct audit_view *v, const struct audit_rec *r)
+{
+	v->str = rec_str;
+	v->num = rec_num;
+	v->rec = r;
+	v->seq = r->seq;
+}
+
+bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
+{
+	struct audit_view v;
+
+	audit_view_of_rec(&v, r);
+	return audit_filter_match_view(f, &v);
 }
 
 static void print_value(FILE *out, struct json_object *v)

@@ -142,7 +142,8 @@ static void usage(FILE *f)
 		"Kernel state:\n"
 		"  --pin-dir DIR        where links and the ring stay pinned (default\n"
 		"                       " NSAUDIT_PIN_DIR "); a restarted recorder drains\n"
-		"                       what was traced meanwhile. 'nsaudit detach' removes it.\n"
+		"                       what was traced meanwhile. One recorder per DIR: a\n"
+		"                       second is refused. 'nsaudit detach' removes it.\n"
 		"  --keep-pinned        leave them pinned on a clean stop too (for a restart\n"
 		"                       or upgrade without a gap); by default only a crash\n"
 		"                       leaves them, and a clean stop detaches\n"
@@ -249,6 +250,7 @@ int cmd_record(int argc, char **argv)
 
 	if (tracer_rules_open(&o, err, sizeof(err)))	/* a bad --rules: now */
 		return cmd_error("record", EXIT_USAGE, "%s", err);
+	cmd_host_identity("record");
 	sigaction(SIGINT, &sa_stop, NULL);
 	sigaction(SIGTERM, &sa_stop, NULL);
 	sigaction(SIGHUP, &sa_hup, NULL);

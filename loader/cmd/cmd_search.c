@@ -51,7 +51,9 @@ static void search_usage(FILE *f)
 		"                    them; a record without the field never matches\n"
 		"  --container C     records about container C: its id, a 12+ character id\n"
 		"                    prefix or the podman name\n"
-		"  --since T         T: RFC 3339, @EPOCH, now, or ago as 90s, 10m, 2h, 7d;\n"
+		"  --since T         T: RFC 3339, @EPOCH, now, recent, today, yesterday,\n"
+		"                    a local date or time (2026-12-07, '2026-12-07 08:40',\n"
+		"                    08:40), or ago as 90s, 10m, 2h, 7d, '5 min ago';\n"
 		"                    segments that end before T are not read (unless the\n"
 		"                    clock was set back across them)\n"
 		"  --until T\n"
@@ -442,7 +444,8 @@ static int search_opt(struct search_args *a, const char *name, const char *val)
 		if (audit_time_arg(val, a->now, since ? &f->since_ns : &f->until_ns))
 			return cmd_error("search", EXIT_USAGE,
 					 "--%s: '%.64s' is not a time (RFC 3339, @EPOCH, now, "
-					 "or ago as 10m, 2h, 7d)",
+					 "today, yesterday, 2026-12-07 08:40, 08:40, or ago as "
+					 "10m, 2h, 7d, '5 min ago')",
 					 name, val);
 		*(since ? &f->has_since : &f->has_until) = true;
 	} else if (!strcmp(name, "format")) {

@@ -10,7 +10,10 @@
 
 #include "clock.h"
 #include "commands.h"
+#include "output/ecs.h"
 #include "output/event_json.h"
+#include "output/ocsf.h"
+#include "output/schema_map.h"
 #include "tracer/privs.h"
 #include "rules/rules.h"
 #include "output/sink.h"
@@ -23,8 +26,11 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+enum trace_format { FMT_TEXT, FMT_JSON, FMT_OCSF, FMT_ECS };
+
 struct trace_out {
-	bool json;
+	enum trace_format fmt;
+	bool json;		/* fmt is FMT_JSON */
 	bool colour;
 	bool flush_each;	/* stdout is a pipe or terminal: what is read goes out at once */
 	struct sbuf line;	/* one JSON line */
@@ -37,7 +43,7 @@ static int print_record(void *ctx, const struct nsaudit_event *e, const struct e
 	struct json_object *rec = NULL;
 
 	/* an object only for whoever reads one: sinks, the text renderer */
-	if (out->sinks->n || !out->json) {
+	if (out->sinks->n || !out->json) {	/* text, ocsf, ecs, sinks */
 		rec = event_to_json(e, x);
 		if (!rec)
 			return -1;
@@ -48,6 +54,18 @@ static int print_record(void *ctx, const struct nsaudit_event *e, const struct e
 		record_json_line(&out->line, e, x);
 		if (out->line.oom)
 			return -1;
+		fwrite(out->line.p, 1, out->line.len, stdout);
+	} else if (out->fmt != FMT_TEXT) {
+		struct json_object *doc = out->fmt == FMT_OCSF ? ocsf_event(rec) : ecs_event(rec);
+
+		out->line.len = 0;
+		if (doc)
+			map_line(&out->line, doc);
+		json_object_put(doc);
+		if (!doc || out->line.oom) {
+			json_object_put(rec);
+			return -1;
+		}
 		fwrite(out->line.p, 1, out->line.len, stdout);
 	} else {
 		record_print_text(stdout, rec, out->colour);
@@ -64,7 +82,7 @@ static int flush_out(void *ctx)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: nsaudit trace [--format text|json] [FILTERS]\n\n"
+		"Usage: nsaudit trace [--format text|json|ocsf|ecs] [FILTERS]\n\n"
 		"Trace, live, who entered (setns), created (unshare, clone), pinned (open of\n"
 		"/proc/PID/ns/*, bind mount, nsfd) or unpinned (umount) which namespace.\n"
 		"One record per operation and namespace type; detections (an escape from a\n"
@@ -73,7 +91,10 @@ static void usage(FILE *f)
 		"stderr once attached; Ctrl-C (SIGINT) or SIGTERM drains and exits 0.\n\n"
 		"Options:\n"
 		"  -f, --format FMT     text (default: one readable line, net:[4026531833])\n"
-		"                       or json (one flat JSON object per line)\n"
+		"                       or json (one flat JSON object per line), ocsf\n"
+		"                       (OCSF 1.8.0: alerts as Detection Findings, records as\n"
+		"                       Process Activity) or ecs (Elastic Common Schema 8.17),\n"
+		"                       one JSON object per line (docs/formats.md)\n"
 		"%s%s"
 		"  -h, --help           this text\n\n"
 		"Examples:\n"
@@ -112,14 +133,22 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace
 			return 0;
 		case 'f':
 			if (!strcmp(optarg, "json"))
-				out->json = true;
-			else if (strcmp(optarg, "text"))
-				return cmd_error("trace", EXIT_USAGE, "--format '%.32s': not text or json",
-						 optarg);
+				out->fmt = FMT_JSON;
+			else if (!strcmp(optarg, "ocsf"))
+				out->fmt = FMT_OCSF;
+			else if (!strcmp(optarg, "ecs"))
+				out->fmt = FMT_ECS;
+			else if (!strcmp(optarg, "text"))
+				out->fmt = FMT_TEXT;
+			else
+				return cmd_error("trace", EXIT_USAGE,
+						 "--format '%.32s': not text, json, ocsf or ecs", optarg);
+			out->json = out->fmt == FMT_JSON;
 			break;
 		case ':':
 			if (optopt == 'f')
-				return cmd_error("trace", EXIT_USAGE, "--format needs a value (text, json)");
+				return cmd_error("trace", EXIT_USAGE,
+						 "--format needs a value (text, json, ocsf, ecs)");
 			return cmd_needs_value("trace", opts, argv);
 		case '?':
 			return cmd_error("trace", EXIT_USAGE, "unknown option '%.64s' (see --help)",
@@ -156,7 +185,7 @@ int cmd_trace(int argc, char **argv)
 		return rc;
 	out.flush_each = fstat(STDOUT_FILENO, &sb) || !S_ISREG(sb.st_mode);
 	/* no-color.org: NO_COLOR set and not empty turns colour off */
-	out.colour = !out.json && isatty(STDOUT_FILENO) &&
+	out.colour = out.fmt == FMT_TEXT && isatty(STDOUT_FILENO) &&
 		     !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
 
 	sigaction(SIGINT, &sa, NULL);
@@ -165,6 +194,7 @@ int cmd_trace(int argc, char **argv)
 
 	if (tracer_rules_open(&o, err, sizeof(err)))	/* a bad --rules: now */
 		return cmd_error("trace", EXIT_USAGE, "%s", err);
+	cmd_host_identity("trace");
 	if (sinks_open(&sinks, err, sizeof(err))) {
 		cmd_error("trace", 1, "%s", err);
 		rules_free(o.rules);

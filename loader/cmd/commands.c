@@ -9,6 +9,8 @@
 #include "clock.h"
 #include "commands.h"
 #include "log.h"
+#include "output/host_id.h"
+#include "output/record_fmt.h"
 #include "output/sink.h"
 #include "tracer/tracer.h"
 
@@ -111,4 +113,15 @@ void cmd_startup_report(const struct tracer *t, int64_t t0)
 	fprintf(stderr, "nsaudit: start-up %lld.%lld ms: %s, outside the tracer %lld.%lld\n",
 		(long long)(total / 10), (long long)(total % 10), phases,
 		(long long)((total - in) / 10), (long long)((total - in) % 10));
+}
+
+void cmd_host_identity(const char *cmd)
+{
+	static struct host_id host;
+	const char *why;
+
+	host_id_load(&host, &why);
+	if (why)
+		cmd_error(cmd, 0, "%s: records carry no such field", why);
+	record_set_host(&host);
 }

@@ -83,4 +83,8 @@ int cmd_needs_value(const char *cmd, const struct option *opts, char **argv);
 int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
 		struct tracer_opts *to, const char *name, const char *val);
 
+/* This host's name, machine id and boot id into every record from now on
+ * (output/host_id.h); what is missing is said once on stderr. */
+void cmd_host_identity(const char *cmd);
+
 #endif

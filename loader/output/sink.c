@@ -61,6 +61,8 @@ static char *format_for(struct sink *s, struct json_object *rec, size_t *len, bo
 			*len = strlen(m);
 		return m;
 	}
+	if (s->sp.kind == SINK_JOURNAL)
+		return journal_format(rec, len);
 	return syslog_format(rec, s->hostname, s->pid, len);
 }
 
@@ -259,6 +261,13 @@ struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, 
 		if (audit_is_enabled(s->fd) == 0)
 			fprintf(stderr, "nsaudit: sink audit: kernel auditing is disabled, the "
 				"kernel drops USER messages (enable it: auditctl -e 1)\n");
+		break;
+	case SINK_JOURNAL:
+		if (journal_probe() == -EPROTONOSUPPORT) {
+			snprintf(err, errlen, "--sink journal: this binary is built without "
+				 "libsystemd (nsaudit-static); use --sink syslog");
+			goto fail;
+		}
 		break;
 	case SINK_SYSLOG_UDP:
 	case SINK_SYSLOG_TCP:

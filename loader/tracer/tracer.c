@@ -201,6 +201,7 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->actor_lost_fd = t->lost_epoch_fd = -1;
 	t->losses = calloc(ACTOR_LOST_MAX, sizeof(*t->losses));
 	t->sweep_link_fd = t->pins_fd = -1;
+	t->pin_lock_fd = -1;
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
 	/*
 	 * Big blocks (vmlinux BTF at load, 5+ MiB twice) from mmap, always:
@@ -224,9 +225,11 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	phase_end(t, PH_NAMES, &since);
 	if (o->rules)	/* owners of namespaces, containers: the names' */
 		rules_set_names(o->rules, t->names);
+	if (o->pin_dir && pin_dir_claim(t, err, errlen))
+		goto fail;
 	if (o->pin_dir && !pin_path(path, sizeof(path), o->pin_dir, "events") &&
 	    !access(path, F_OK)) {
-		if (reuse_pins(t, err, errlen))
+		if (reuse_pins(t, err, errlen) || hold_pinned_links(t, err, errlen))
 			goto fail;
 		goto ring;
 	}
@@ -299,6 +302,7 @@ void tracer_close(struct tracer *t)
 		if (t->lost_epoch_fd >= 0)
 			close(t->lost_epoch_fd);
 	}
+	release_pins(t);
 	free(t->losses);
 	enrich_free(t->en);
 	nsnames_free(t->names);

@@ -69,6 +69,9 @@ enum tracer_phase {
 	TRACER_PHASES
 };
 
+/* links a reusing recorder holds: every program's, the open siblings' */
+#define HELD_LINKS_MAX 64
+
 struct tracer {
 	struct tracer_opts o;
 	int64_t phase_ms10[TRACER_PHASES]; /* tenths of a ms, CLOCK_MONOTONIC */
@@ -97,6 +100,9 @@ struct tracer {
 	struct gone_list gone;		/* pins the last sweep found gone */
 	int64_t gone_ns;		/* when (CLOCK_MONOTONIC) */
 	bool reused;
+	int pin_lock_fd;		/* the pin dir, flock()ed: one recorder each */
+	int held_links[HELD_LINKS_MAX];	/* reused pins: their links, held open */
+	int nheld;
 	struct ringbuf_reader rb;	/* the main ring */
 	struct ringbuf_reader rb_rare;	/* the reserve ring */
 	int epoll_fd;			/* both rings' wakeups */
@@ -131,6 +137,16 @@ struct tracer {
 /* tracer_pins.c */
 
 int pin_path(char *buf, size_t len, const char *dir, const char *name);
+/* tracer_filter.c: o.filter (search's filter) on an event, for every
+ * record kind but lost ones; the early --comm test, before enrichment */
+bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
+			 const struct event_extra *x);
+bool tracer_comm_may_match(const struct tracer *t, const char *comm);
+/* pin_owner.c: the pin dir's lock (one recorder each), a reusing
+ * recorder's hold on the pinned links; release_pins() drops both */
+int pin_dir_claim(struct tracer *t, char *err, size_t errlen);
+int hold_pinned_links(struct tracer *t, char *err, size_t errlen);
+void release_pins(struct tracer *t);
 
 /*
  * Pin the ring, the counters and every link, so that the programs keep

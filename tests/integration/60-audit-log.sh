@@ -27,6 +27,13 @@ expect_eq "keygen refuses to overwrite (exit 1)" $rc 1
 check "keygen says to use --force" grep -q -- --force "$TMP/err"
 check "keygen --force replaces" "$NSAUDIT" keygen --force "$K"
 "$NSAUDIT" keygen >/dev/null 2>&1; expect_eq "keygen without FILE is a usage error" $? 2
+# a fresh host has no /etc/nsaudit: keygen makes it, 0700, as the README says
+check "keygen makes missing directories" "$NSAUDIT" keygen "$TMP/fresh/etc/nsaudit/seal"
+expect_eq "... mode 0700" "$(stat -c %a "$TMP/fresh/etc/nsaudit")" 700
+: >"$TMP/afile"
+"$NSAUDIT" keygen "$TMP/afile/seal" >/dev/null 2>"$TMP/err"; rc=$?
+expect_eq "keygen under a file exits 1" $rc 1
+check "... saying which directory and what to do" grep -q "cannot make directory .*afile.*mode 0700" "$TMP/err"
 
 # --- thousands of records across rotated segments ---------------------------
 D=$TMP/log

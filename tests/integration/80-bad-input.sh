@@ -191,7 +191,7 @@ bad "keygen: no FILE" 2 "FILE is required" "$N" keygen
 bad "keygen: two FILEs" 2 "one FILE only" "$N" keygen "$TMP/k1" "$TMP/k2"
 bad "keygen: FILE exists" 1 "exists \(use --force" "$N" keygen "$KEY"
 bad "keygen: FILE is a directory" 1 "ro: " "$N" keygen --force "$TMP/ro"
-bad "keygen: directory missing" 1 "No such file" "$N" keygen "$TMP/none/key"
+bad "keygen: directory under a file" 1 "cannot make directory .*: Not a directory" "$N" keygen "$A_FILE/sub/key"
 ln -s "$A_FILE" "$TMP/key-link"
 bad "keygen --force: FILE is a symlink" 1 "key-link" "$N" keygen --force "$TMP/key-link"
 check "keygen: the symlink's target is untouched" grep -qx hello "$A_FILE"

@@ -8,7 +8,7 @@
 set -e
 PKGS="clang llvm libbpf-dev bpftool linux-source-6.1 qemu-system-x86 busybox-static faketime
 libcriterion-dev libjson-c-dev libyaml-dev libsodium-dev libcap-ng-dev libaudit-dev libelf-dev
-zlib1g-dev libzstd-dev rsyslog auditd bpftrace dwarves flex bison bc cpio xz-utils
+zlib1g-dev libzstd-dev libsystemd-dev rsyslog auditd bpftrace dwarves flex bison bc cpio xz-utils
 libssl-dev pkg-config iproute2 util-linux jq make gcc man-db groff-base valgrind strace
 python3"
 RUNTIMES="podman runc crun conmon fuse-overlayfs uidmap slirp4netns catatonit iptables
