@@ -176,10 +176,9 @@ int cmd_trace(int argc, char **argv)
 	struct stat sb;
 	char err[256];
 	int i, rc;
-	int64_t t0;
+	int64_t t0 = clock_ns(CLOCK_MONOTONIC);
 
 	tracer_opts_init(&o);
-	t0 = clock_ns(CLOCK_MONOTONIC);
 	rc = parse_args(argc, argv, &o, &out);
 	if (rc >= 0)
 		return rc;
@@ -215,9 +214,7 @@ int cmd_trace(int argc, char **argv)
 		sinks_close(&sinks);
 		return 1;
 	}
-	if (o.verbose)
-		cmd_startup_report(t, t0);
-	fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));
+	cmd_ready(t, t0, o.verbose, NULL);
 	{
 		struct tracer_callbacks cb = {
 			.on_event = print_record,
