@@ -219,7 +219,7 @@ static int json_escape_at(struct cur *c, struct sbuf *b)
 }
 
 /* A JSON string at c->p (on the opening quote), decoded into b. */
-static int json_string(struct cur *c, struct sbuf *b)
+int codec_json_string(struct cur *c, struct sbuf *b)
 {
 	b->len = 0;
 	sb_put(b, "", 0);
@@ -372,7 +372,7 @@ static int member_key(struct walker *w, struct keyset *k, size_t *off)
 {
 	int added;
 
-	if (json_string(&w->c, &w->tmp))
+	if (codec_json_string(&w->c, &w->tmp))
 		return -1;
 	if (memchr(w->tmp.p, '\0', w->tmp.len))
 		return fail(&w->c, "NUL in a field name");
@@ -438,7 +438,7 @@ static int value(struct walker *w, int depth, struct json_object **out)
 		return fail(c, "missing value");
 	switch (*c->p) {
 	case '"':
-		if (json_string(c, &w->tmp))
+		if (codec_json_string(c, &w->tmp))
 			return -1;
 		if (out && !(*out = json_object_new_string_len(w->tmp.p, (int)w->tmp.len)))
 			return fail(c, "out of memory");
@@ -539,22 +539,21 @@ out:
 /* ,"mac":"<64 hex>"} (BLAKE2b) or ,"mac":"<32 hex>"} (Poly1305): the two
  * cannot be mistaken for each other (the longer window would hold the
  * quotes and colon of the shorter one's prefix) */
-static int mac_tail(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen)
+int codec_json_mac_tail(const char *line, size_t len, struct audit_rec *r, size_t *tail)
 {
 	static const char pre[] = ",\"mac\":\"";
-	size_t ml, tail = 0;
+	size_t ml;
 
 	for (ml = AUDIT_MAC_LEN; ml >= AUDIT_TAG_LEN; ml -= AUDIT_MAC_LEN - AUDIT_TAG_LEN) {
-		tail = sizeof(pre) - 1 + 2 * ml + 2;
-		if (len >= tail + 2 && !memcmp(line + len - tail, pre, sizeof(pre) - 1) &&
+		*tail = sizeof(pre) - 1 + 2 * ml + 2;
+		if (len >= *tail + 2 && !memcmp(line + len - *tail, pre, sizeof(pre) - 1) &&
 		    !memcmp(line + len - 2, "\"}", 2) &&
 		    !audit_unhex(line + len - 2 * ml - 2, 2 * ml, r->mac, ml)) {
 			r->mac_len = ml;
-			r->body_len = len - tail;
+			r->body_len = len - *tail;
 			return 0;
 		}
 	}
-	snprintf(err, errlen, "no MAC at the end of the record (cut short or not a record)");
 	return -1;
 }
 
@@ -562,10 +561,13 @@ static int read_line(const char *line, size_t len, struct audit_rec *r, bool bui
 		     size_t errlen)
 {
 	struct walker w = {{line, line + len, err, errlen, line}, {0}, build};
+	size_t tail;
 	int rc;
 
-	if (mac_tail(line, len, r, err, errlen))
+	if (codec_json_mac_tail(line, len, r, &tail)) {
+		snprintf(err, errlen, "no MAC at the end of the record (cut short or not a record)");
 		return -1;
+	}
 	if (build && !(r->obj = json_object_new_object())) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

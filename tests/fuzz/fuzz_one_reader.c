@@ -10,7 +10,9 @@
  *     replaced by the right one first (a key holder MACs whatever bytes
  *     they like), so that the fast path really gets to judge the line;
  *   - search's prefilter rejects a line unparsed only when the parser reads
- *     it and the filter does not match it.
+ *     it and the filter does not match it;
+ *   - search's flat reader (codec_flat.c) takes only lines the parser
+ *     reads, with the same seq.
  *
  * Input: one line, without its newline. Seeds: tests/fuzz/seeds/one_reader
  * (golden lines of the record corpus, and the hostile spellings of the
@@ -125,6 +127,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	prefilter((const char *)data, size, parsed, &r);
 	if (parsed)
 		audit_rec_free(&r);
+	{
+		struct audit_flat fl = {0};
+		struct audit_rec fr;
+
+		if (!audit_rec_flat((const char *)data, size, &fl, &fr) &&
+		    (!parsed || fr.seq != seq))
+			abort(); /* printed by search, damaged to verify */
+		audit_flat_free(&fl);
+	}
 	len = remac(data, size, line, &seq2);
 	if (len <= AUDIT_MAX_LINE)
 		fast_path(line, len, seq2);
