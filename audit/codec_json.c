@@ -166,7 +166,7 @@ static void put_utf8(struct sbuf *b, unsigned int cp)
 
 /* A JSON string at c->p (on the opening quote) into b. \u0000..\u00ff are
  * single bytes: that is how the writer keeps bytes that are not UTF-8. */
-static int json_string(struct cur *c, struct sbuf *b)
+int codec_json_string(struct cur *c, struct sbuf *b)
 {
 	b->len = 0;
 	sb_put(b, "", 0);
@@ -298,7 +298,7 @@ static int json_value_parse(struct cur *c, struct sbuf *tmp, struct json_object 
 		return fail(c, "missing value");
 	switch (*c->p) {
 	case '"':
-		if (json_string(c, tmp))
+		if (codec_json_string(c, tmp))
 			return -1;
 		*out = json_object_new_string_len(tmp->p, (int)tmp->len);
 		break;
@@ -343,33 +343,42 @@ static int json_value_parse(struct cur *c, struct sbuf *tmp, struct json_object 
 	return *out ? 0 : fail(c, "out of memory");
 }
 
-int codec_parse_json(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen)
+int codec_json_mac_tail(const char *line, size_t len, struct audit_rec *r, size_t *tail)
 {
 	/* ,"mac":"<64 hex>"} (BLAKE2b) or ,"mac":"<32 hex>"} (Poly1305): the
 	 * two cannot be mistaken for each other (the longer window would hold
 	 * the quotes and colon of the shorter one's prefix) */
 	static const char pre[] = ",\"mac\":\"";
+	size_t ml;
+
+	for (ml = AUDIT_MAC_LEN; ml >= AUDIT_TAG_LEN; ml -= AUDIT_MAC_LEN - AUDIT_TAG_LEN) {
+		*tail = sizeof(pre) - 1 + 2 * ml + 2;
+		if (len >= *tail + 2 && !memcmp(line + len - *tail, pre, sizeof(pre) - 1) &&
+		    !memcmp(line + len - 2, "\"}", 2) &&
+		    !audit_unhex(line + len - 2 * ml - 2, 2 * ml, r->mac, ml))
+			break;
+	}
+	if (ml < AUDIT_TAG_LEN)
+		return -1;
+	r->mac_len = ml;
+	r->body_len = len - *tail;
+	return 0;
+}
+
+int codec_parse_json(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen)
+{
 	struct cur c = {line, line + len, err, errlen, line};
 	struct sbuf key = {0}, tmp = {0};
 	struct json_object *v;
 	bool have_mac = false;
 	int rc = -1;
-	size_t ml, tail = 0;
+	size_t tail;
 
-	for (ml = AUDIT_MAC_LEN; ml >= AUDIT_TAG_LEN; ml -= AUDIT_MAC_LEN - AUDIT_TAG_LEN) {
-		tail = sizeof(pre) - 1 + 2 * ml + 2;
-		if (len >= tail + 2 && !memcmp(line + len - tail, pre, sizeof(pre) - 1) &&
-		    !memcmp(line + len - 2, "\"}", 2) &&
-		    !audit_unhex(line + len - 2 * ml - 2, 2 * ml, r->mac, ml))
-			break;
-	}
-	if (ml < AUDIT_TAG_LEN) {
+	if (codec_json_mac_tail(line, len, r, &tail)) {
 		snprintf(err, errlen,
 			 "no MAC at the end of the record (cut short or not a record)");
 		return -1;
 	}
-	r->mac_len = ml;
-	r->body_len = len - tail;
 	r->obj = json_object_new_object();
 	if (!r->obj)
 		return fail(&c, "out of memory");
@@ -377,7 +386,7 @@ int codec_parse_json(const char *line, size_t len, struct audit_rec *r, char *er
 		return fail(&c, "not a JSON object");
 	ws(&c);
 	for (;;) {
-		if (json_string(&c, &key))
+		if (codec_json_string(&c, &key))
 			goto out;
 		if (memchr(key.p, '\0', key.len)) {
 			fail(&c, "NUL in a field name");

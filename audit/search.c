@@ -21,11 +21,11 @@
 #include "array.h"
 
 /* A string field equal to want (or, prefix, starting with it). */
-static bool field_is(const struct audit_rec *r, const char *key, const char *pfx, const char *want,
+static bool field_is(const struct audit_view *r, const char *key, const char *pfx, const char *want,
 		     bool prefix)
 {
 	size_t len, pl = strlen(pfx), wl = strlen(want);
-	const char *v = audit_rec_str(r, key, &len);
+	const char *v = r->str(r->rec, key, &len);
 
 	if (!v || len < pl + wl || memcmp(v, pfx, pl) || memcmp(v + pl, want, wl))
 		return false;
@@ -33,7 +33,7 @@ static bool field_is(const struct audit_rec *r, const char *key, const char *pfx
 }
 
 /* --container: the record is about that container (see tracer.c). */
-static bool container_match(const struct audit_rec *r, const char *want)
+static bool container_match(const struct audit_view *r, const char *want)
 {
 	bool prefix = strlen(want) >= 12;
 
@@ -62,7 +62,7 @@ int audit_severity_level(const char *s)
 }
 
 /* --rule, --severity: an alert of that rule, at that level or above */
-static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
+static bool alert_match(const struct audit_filter *f, const struct audit_view *r)
 {
 	size_t len;
 	const char *v;
@@ -73,7 +73,7 @@ static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
 	if (f->rule && !field_is(r, "rule", "", f->rule, false))
 		return false;
 	if (f->severity) {
-		v = audit_rec_str(r, "severity", &len);
+		v = r->str(r->rec, "severity", &len);
 		lvl = severity_level(v, v ? len : 0);
 		if (lvl < 0 || lvl > audit_severity_level(f->severity))
 			return false;
@@ -82,12 +82,12 @@ static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
 }
 
 /* A number field equal to one of want[0..n). */
-static bool int_any(const struct audit_rec *r, const char *key, const long *want, size_t n)
+static bool int_any(const struct audit_view *r, const char *key, const long *want, size_t n)
 {
 	int64_t v;
 	size_t i;
 
-	if (!audit_rec_int(r, key, &v))
+	if (!r->num(r->rec, key, &v))
 		return false;
 	for (i = 0; i < n; i++)
 		if (v == want[i])
@@ -96,11 +96,11 @@ static bool int_any(const struct audit_rec *r, const char *key, const long *want
 }
 
 /* A string field, not empty, equal to one of want[0..n). */
-static bool str_any(const struct audit_rec *r, const char *key, const char *const *want,
+static bool str_any(const struct audit_view *r, const char *key, const char *const *want,
 		    size_t n)
 {
 	size_t len, i;
-	const char *v = audit_rec_str(r, key, &len);
+	const char *v = r->str(r->rec, key, &len);
 
 	if (!v || !len)
 		return false;
@@ -118,11 +118,11 @@ static bool op_match(const struct audit_filter *f, const char *op)
 	       (f->op_alert && op && !strcmp(op, "alert"));
 }
 
-static bool result_match(const struct audit_filter *f, const struct audit_rec *r)
+static bool result_match(const struct audit_filter *f, const struct audit_view *r)
 {
 	int64_t v;
 
-	if (!audit_rec_int(r, "result", &v))
+	if (!r->num(r->rec, "result", &v))
 		return false;
 	if (f->result == AUDIT_RESULT_OK)
 		return v >= 0;
@@ -131,9 +131,9 @@ static bool result_match(const struct audit_filter *f, const struct audit_rec *r
 	return v == f->result;
 }
 
-static bool time_match(const struct audit_filter *f, const struct audit_rec *r)
+static bool time_match(const struct audit_filter *f, const struct audit_view *r)
 {
-	const char *t = audit_rec_str(r, "time", NULL);
+	const char *t = r->str(r->rec, "time", NULL);
 	int64_t ns;
 
 	if (!t || audit_time_parse(t, &ns))
@@ -141,12 +141,12 @@ static bool time_match(const struct audit_filter *f, const struct audit_rec *r)
 	return !(f->has_since && ns < f->since_ns) && !(f->has_until && ns > f->until_ns);
 }
 
-bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
+bool audit_filter_match_view(const struct audit_filter *f, const struct audit_view *r)
 {
-	if ((f->ops || f->op_log || f->op_alert) && !op_match(f, audit_rec_str(r, "op", NULL)))
+	if ((f->ops || f->op_log || f->op_alert) && !op_match(f, r->str(r->rec, "op", NULL)))
 		return false;
 	if (f->types) {
-		const char *t = audit_rec_str(r, "ns_type", NULL);
+		const char *t = r->str(r->rec, "ns_type", NULL);
 		int type = t ? nstype_from_name(t) : -1;
 
 		if (type < 0 || !(f->types & (1u << type)))
@@ -173,6 +173,32 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 	return true;
 }
 
+static const char *rec_str(const void *rec, const char *key, size_t *len)
+{
+	return audit_rec_str(rec, key, len);
+}
+
+static bool rec_num(const void *rec, const char *key, int64_t *v)
+{
+	return audit_rec_int(rec, key, v);
+}
+
+void audit_view_of_rec(struct audit_view *v, const struct audit_rec *r)
+{
+	v->str = rec_str;
+	v->num = rec_num;
+	v->rec = r;
+	v->seq = r->seq;
+}
+
+bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
+{
+	struct audit_view v;
+
+	audit_view_of_rec(&v, r);
+	return audit_filter_match_view(f, &v);
+}
+
 static void print_value(FILE *out, struct json_object *v)
 {
 	if (json_object_is_type(v, json_type_string)) {
@@ -186,6 +212,36 @@ static void print_value(FILE *out, struct json_object *v)
 			audit_text_escape(out, b.p, b.len);
 		sb_free(&b);
 	}
+}
+
+/* Fields the head of a text line shows already. */
+static bool skip_field(const char *k, bool ns_shown, bool old_shown)
+{
+	return !strcmp(k, "time") || !strcmp(k, "seq") || !strcmp(k, "op") ||
+	       (ns_shown && (!strcmp(k, "ns_type") || !strcmp(k, "ns_inum"))) ||
+	       (old_shown && !strcmp(k, "old_inum"));
+}
+
+/*
+ * The rest of a flat record's line: a string's decoded bytes, any other
+ * value as spelled, which is how json-c would write it (codec_flat.c).
+ */
+static void print_flat_fields(FILE *out, const struct audit_flat *fl, bool ns_shown,
+			      bool old_shown)
+{
+	size_t i;
+
+	for (i = 0; i < fl->n; i++) {
+		const struct audit_flat_field *f = &fl->f[i];
+
+		if (skip_field(f->key, ns_shown, old_shown))
+			continue;
+		fputc(' ', out);
+		audit_text_escape(out, f->key, f->klen);
+		fputc('=', out);
+		audit_text_escape(out, f->val, f->vlen);
+	}
+	fputc('\n', out);
 }
 
 void audit_print_text(FILE *out, const struct audit_rec *r)
@@ -215,11 +271,13 @@ void audit_print_text(FILE *out, const struct audit_rec *r)
 		audit_text_escape(out, type, strlen(type));
 		fprintf(out, ":[%" PRId64 "]", old);
 	}
+	if (r->flat) {
+		print_flat_fields(out, r->flat, type && has_inum, type && has_old && old);
+		return;
+	}
 	json_object_object_foreach(r->obj, k, v)
 	{
-		if (!strcmp(k, "time") || !strcmp(k, "seq") || !strcmp(k, "op") ||
-		    (type && has_inum && (!strcmp(k, "ns_type") || !strcmp(k, "ns_inum"))) ||
-		    (type && has_old && old && !strcmp(k, "old_inum")))
+		if (skip_field(k, type && has_inum, type && has_old && old))
 			continue;
 		fputc(' ', out);
 		audit_text_escape(out, k, strlen(k));

@@ -72,6 +72,21 @@ struct audit_filter {
  */
 int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns);
 
+/*
+ * A record as the filter sees it: its string and number fields by key
+ * (the log's names: "op", "pid", "comm", "ns_id"...), whatever holds them.
+ * search reads a parsed line (audit_view_of_rec); trace and record their
+ * events before they are written (loader/tracer/tracer_filter.c): one
+ * filter for all three.
+ */
+struct audit_view {
+	const char *(*str)(const void *rec, const char *key, size_t *len);
+	bool (*num)(const void *rec, const char *key, int64_t *v);
+	const void *rec;
+	uint64_t seq;
+};
+void audit_view_of_rec(struct audit_view *v, const struct audit_rec *r);
+bool audit_filter_match_view(const struct audit_filter *f, const struct audit_view *v);
 bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r);
 /*
  * Whether the unparsed line may match f: false only when it cannot (see
@@ -105,7 +120,7 @@ void audit_ns_scan_rec(struct audit_ns_scan *s, const struct audit_rec *r);
 void audit_ns_scan_births(struct audit_filter *f, const struct audit_rec *r);
 /* Add a namespace to f unless it is there: false if f is full. */
 /* Whether r is about (or left) one of f's namespaces. */
-bool audit_filter_ns_match(const struct audit_filter *f, const struct audit_rec *r);
+bool audit_filter_ns_match(const struct audit_filter *f, const struct audit_view *r);
 bool audit_filter_add_ns(struct audit_filter *f, const struct audit_filter_ns *ns);
 
 /* One readable line, lsns vocabulary ("net:[4026531840]"), escaped. */

@@ -42,13 +42,13 @@ struct ns_side {
 	int64_t inum, id;
 };
 
-static void rec_sides(const struct audit_rec *r, struct ns_side s[2])
+static void rec_sides(const struct audit_view *r, struct ns_side s[2])
 {
-	s[0].type = s[1].type = audit_rec_str(r, "ns_type", NULL);
-	s[0].has_inum = audit_rec_int(r, "ns_inum", &s[0].inum);
-	s[0].has_id = audit_rec_int(r, "ns_id", &s[0].id) && s[0].id > 0;
-	s[1].has_inum = audit_rec_int(r, "old_inum", &s[1].inum) && s[1].inum > 0;
-	s[1].has_id = audit_rec_int(r, "old_ns_id", &s[1].id) && s[1].id > 0;
+	s[0].type = s[1].type = r->str(r->rec, "ns_type", NULL);
+	s[0].has_inum = r->num(r->rec, "ns_inum", &s[0].inum);
+	s[0].has_id = r->num(r->rec, "ns_id", &s[0].id) && s[0].id > 0;
+	s[1].has_inum = r->num(r->rec, "old_inum", &s[1].inum) && s[1].inum > 0;
+	s[1].has_id = r->num(r->rec, "old_ns_id", &s[1].id) && s[1].id > 0;
 }
 
 static bool same_type(const struct audit_filter_ns *n, const char *t)
@@ -70,7 +70,7 @@ static bool side_match(const struct audit_filter_ns *n, const struct ns_side *s,
 	return seq >= n->from_seq && (!n->to_seq || seq < n->to_seq);
 }
 
-bool audit_filter_ns_match(const struct audit_filter *f, const struct audit_rec *r)
+bool audit_filter_ns_match(const struct audit_filter *f, const struct audit_view *r)
 {
 	struct ns_side s[2];
 	size_t i;
@@ -85,6 +85,7 @@ bool audit_filter_ns_match(const struct audit_filter *f, const struct audit_rec 
 void audit_ns_scan_rec(struct audit_ns_scan *sc, const struct audit_rec *r)
 {
 	struct audit_filter_ns n = { 0 };
+	struct audit_view v;
 	struct ns_side s[2];
 	int64_t id;
 	int k;
@@ -98,7 +99,8 @@ void audit_ns_scan_rec(struct audit_ns_scan *sc, const struct audit_rec *r)
 	}
 	if (!sc->by_inode)
 		return;
-	rec_sides(r, s);
+	audit_view_of_rec(&v, r);
+	rec_sides(&v, s);
 	for (k = 0; k < 2; k++) {
 		if (!s[k].has_id || !s[k].has_inum || s[k].inum != sc->inum || !s[k].type ||
 		    strcmp(s[k].type, nstype_name((unsigned int)sc->type)))
@@ -126,10 +128,12 @@ void audit_ns_scan_births(struct audit_filter *f, const struct audit_rec *r)
 {
 	const char *op = audit_rec_str(r, "op", NULL);
 	bool birth = is_birth(r), death = op && !strcmp(op, "ns_free");
+	struct audit_view v;
 	struct ns_side s[2];
 	size_t i;
 
-	rec_sides(r, s);
+	audit_view_of_rec(&v, r);
+	rec_sides(&v, s);
 	for (i = 0; i < f->n_ns; i++) {
 		struct audit_filter_ns *n = &f->ns[i];
 		uint64_t seen = n->seen_seq ? n->seen_seq : UINT64_MAX;

@@ -212,11 +212,22 @@ static bool audit_fmt_may_match(const struct audit_filter *f, const char *line, 
 	return time_may_match(f, line, len, " time=\"", 7, 128);
 }
 
+/* No condition at all (search printing everything): no line to reject.
+ * A condition missed here only costs time: the full match decides. */
+static bool no_condition(const struct audit_filter *f)
+{
+	return !f->ops && !f->op_log && !f->op_alert && !f->types && !f->rule && !f->severity &&
+	       !f->n_ns && !f->n_pid && !f->n_uid && !f->n_comm && !f->n_exe && !f->result &&
+	       !f->container && !f->has_since && !f->has_until;
+}
+
 bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len)
 {
 	char needle[600];
 	int n;
 
+	if (no_condition(f))
+		return true;
 	if (!canonical_json(line, len))
 		return audit_fmt_may_match(f, line, len);
 	if ((f->ops || f->op_log || f->op_alert) && !op_may_match(f, line, len))

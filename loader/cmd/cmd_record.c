@@ -265,6 +265,7 @@ int cmd_record(int argc, char **argv)
 	size_t nk;
 	char err[512];
 	int i, rc;
+	int64_t t0 = clock_ns(CLOCK_MONOTONIC);
 	bool keep_pinned = false;
 
 	rc = parse_args(argc, argv, &o, &lo, &r, &keep_pinned);
@@ -319,7 +320,7 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	}
 	audit_log_set_anchor(r.log, send_anchor, &r);
-	fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), lo.dir);
+	cmd_ready(t, t0, o.verbose, lo.dir);
 	{
 		struct tracer_callbacks cb = {
 			.on_event = write_record,

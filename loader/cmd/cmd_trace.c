@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "output/ecs.h"
 #include "output/metrics.h"
@@ -196,6 +197,7 @@ int cmd_trace(int argc, char **argv)
 	struct stat sb;
 	char err[256];
 	int i, rc;
+	int64_t t0 = clock_ns(CLOCK_MONOTONIC);
 
 	tracer_opts_init(&o);
 	rc = parse_args(argc, argv, &o, &out);
@@ -233,7 +235,7 @@ int cmd_trace(int argc, char **argv)
 		sinks_close(&sinks);
 		return 1;
 	}
-	fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));
+	cmd_ready(t, t0, o.verbose, NULL);
 	{
 		struct tracer_callbacks cb = {
 			.on_event = print_record,

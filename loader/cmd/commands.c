@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "log.h"
 #include "output/host_id.h"
@@ -102,6 +103,24 @@ int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
 	if (!rc)
 		rc = tracer_set_opt(to, name, val, err, sizeof(err));
 	return rc < 0 ? cmd_error(cmd, EXIT_USAGE, "%s", err) : 0;
+}
+
+void cmd_ready(const struct tracer *t, int64_t t0, bool verbose, const char *log_dir)
+{
+	int64_t total = (clock_ns(CLOCK_MONOTONIC) - t0) / 100000, in;
+	char phases[256];
+
+	if (verbose) {
+		in = tracer_startup(t, phases, sizeof(phases));
+		fprintf(stderr,
+			"nsaudit: start-up %lld.%lld ms: %s, outside the tracer %lld.%lld\n",
+			(long long)(total / 10), (long long)(total % 10), phases,
+			(long long)((total - in) / 10), (long long)((total - in) % 10));
+	}
+	if (log_dir)
+		fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), log_dir);
+	else
+		fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));
 }
 
 void cmd_host_identity(const char *cmd)

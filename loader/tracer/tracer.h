@@ -18,10 +18,12 @@
 #include "enrich/containers.h"
 #include "nsaudit.h"
 #include "output/record_fmt.h"
+#include "search.h"
 
 struct tracer_opts {
-	uint32_t pid;		/* --pid: only this process (tgid); 0 = all */
-	char comm[NSAUDIT_COMM_LEN]; /* --comm: only this command name */
+	uint32_t pid;		/* --pid given once: filtered in the kernel; 0 = all */
+	struct audit_filter filter; /* --pid, --uid, --comm: search's filter,
+				 * applied to every record kind (tracer_filter.c) */
 	uint32_t type_mask;	/* --type: 1 << enum nsaudit_ns_type */
 	uint32_t op_mask;	/* --op: 1 << enum nsaudit_op */
 	size_t ring_size;	/* --ring-size bytes, power of two */
@@ -55,6 +57,7 @@ void tracer_opts_init(struct tracer_opts *o);
 #define TRACER_OPT_RUNTIME_ROOT 0x104
 #define TRACER_OPT_RULES 0x105
 #define TRACER_OPT_NO_RULES 0x106
+#define TRACER_OPT_UID 0x107
 extern const struct option tracer_options[];
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
 		   size_t errlen);
@@ -119,6 +122,10 @@ pid_t tracer_pin_dir_user(const char *pin_dir);
 
 /* The hook set in use, e.g. "tracepoint/syscalls raw_tp/sched_process_fork". */
 const char *tracer_hooks(const struct tracer *t);
+/* Where tracer_open()'s time went, ms per phase: "names 12.3, open 4.0,
+ * load 150.2, attach 20.1, snapshot 9.8, ring 0.2" (--verbose prints it);
+ * returns their sum in tenths of a ms. */
+int64_t tracer_startup(const struct tracer *t, char *buf, size_t len);
 /*
  * Run until *stop becomes non-zero or a callback fails; then drain what the
  * kernel still holds and report lost records. Returns 0 or -errno.

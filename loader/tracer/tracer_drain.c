@@ -251,7 +251,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	e.src_path[sizeof(e.src_path) - 1] = '\0';
 	if (t->nresume && already_written(t, e.kseq))
 		return 0;
-	if (t->o.comm[0] && strncmp(e.comm, t->o.comm, sizeof(e.comm)))
+	if (!tracer_comm_may_match(t, e.comm))
 		return 0;
 	if (!enrich_complete(t->en, &e)) {
 		t->stats.dropped++;
@@ -267,6 +267,8 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
 	record_container(t, &e, &x);
 	if (t->o.container[0] && !container_wanted(t, &x))
+		return 0;
+	if (!tracer_filter_match(t, &e, &x))
 		return 0;
 	x.seq = ++t->seq;
 	t->stats.records++;

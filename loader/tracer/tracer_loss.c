@@ -133,6 +133,8 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 			return;
 		if (!(t->o.op_mask & (1u << e->op)))
 			return;
+		if (!tracer_filter_match(t, e, &x))
+			return;
 	}
 	x.seq = ++t->seq;
 	t->stats.records++;
