@@ -19,8 +19,9 @@
 # Knobs (environment): BENCH_ROUNDS (5), BENCH_RATE_SECS (5), BENCH_QUICK=1
 # (2 rounds, 2 s max-rate: a smoke test, not a measurement), BENCH_ONLY
 # (a subset of the configurations, e.g. "aa floor record rate"; "rate" is
-# the max-rate runs, "logread" search and verify over logs (bench/logread.sh):
-# for trying the bench out, not for figures).
+# the max-rate runs, "logread" search and verify over logs (bench/logread.sh),
+# "startup" where a start goes (bench/startup.sh), "harness" the recorder
+# alone and its parts per record: for trying the bench out, not for figures).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -893,11 +894,18 @@ run_harness() {
 	# the detection rules (loader/rules/, on by default): their own CPU per
 	# record, measured apart (the same records with and without them), and
 	# that as a share of what the recorder spends per record (budget: 10 %)
-	out=$("$HARNESS" -n "$N_HARNESS" -p fields -s batch -r -d "$T/harness" 2>/dev/null) ||
+	out=$("$HARNESS" -n "$N_HARNESS" -p fields -s batch -r -P -d "$T/harness" 2>/dev/null) ||
 		{ log "recorder_rate -r failed: $out"; return; }
 	rm -rf "$T/harness"
 	log "[round $ROUND/$ROUNDS] recorder alone, rules on: $out"
 	sample rules_ns_per_record "$(field rules_ns_per_record "$out")"
+	# where the rest goes, each step apart (recorder_rate -P): the
+	# enrichment look-ups, formatting, the chained MAC, the batch and write
+	sample recorder_part_enrich_ns "$(field part_enrich_ns "$out")"
+	sample recorder_part_format_ns "$(field part_format_ns "$out")"
+	sample recorder_part_mac_ns "$(field part_mac_ns "$out")"
+	sample recorder_part_write_ns "$(field part_write_ns "$out")"
+	sample recorder_part_harness_ns "$(field part_synth_ns "$out")"
 	sample rules_cpu_percent "$(awk -v r="$(field rules_ns_per_record "$out")" \
 		-v c="$(field cpu_ns_per_record "$out")" 'BEGIN { printf "%.1f", (c > r ? 100 * r / (c - r) : 0) }')"
 }
@@ -1040,6 +1048,7 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 		run_startup
 	RATE_LOST=0 RATE_LOST_C=0 RATE_LOST_NC=0 RATE_HWM=0 RARE_LOST=0
 	if [ "$RUN_RATE" = 0 ]; then
+		[ "$HAVE_RECORD" = 1 ] && [[ " ${BENCH_ONLY:-} " == *" harness "* ]] && run_harness
 		round_ratios
 		continue
 	fi
@@ -1308,6 +1317,11 @@ def row($k; $what):
 (row("recorder_disk_cpu_ns_per_record"; "its CPU per record, ns") | @tsv),
 (row("recorder_disk_records_per_cpu_s"; "its records per CPU-second") | @tsv),
 (row("rules_ns_per_record"; "CPU of the detection rules per record (on by default), ns") | @tsv),
+(row("recorder_part_enrich_ns"; "  recorder alone, per record: enrichment look-ups (exe, cgroup, names), ns") | @tsv),
+(row("recorder_part_format_ns"; "  formatting the line (no MAC), ns") | @tsv),
+(row("recorder_part_mac_ns"; "  the chained MAC (Poly1305, the log'"'"'s kind), ns") | @tsv),
+(row("recorder_part_write_ns"; "  the batch, the log'"'"'s bookkeeping and write(2), ns") | @tsv),
+(row("recorder_part_harness_ns"; "  (the harness making its synthetic record: not the recorder'"'"'s), ns") | @tsv),
 (row("rules_cpu_percent"; "CPU of the rules as % of the recorder per record (budget 10)") | @tsv),
 (row("seal_legacy_records_per_s"; "the same records/s with a key of the previous kind (no sealing)") | @tsv),
 (row("seal_legacy_cpu_ns_per_record"; "recorder CPU per record, key of the previous kind, ns") | @tsv),

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "log.h"
 #include "output/host_id.h"
+#include "output/metrics.h"
 #include "output/record_fmt.h"
 #include "output/sink.h"
 #include "tracer/tracer.h"
@@ -131,4 +132,29 @@ void cmd_host_identity(const char *cmd)
 	if (why)
 		cmd_error(cmd, 0, "%s: records carry no such field", why);
 	record_set_host(&host);
+}
+
+void cmd_metrics_tick(struct metrics *m, const struct tracer *t, struct sinks *sk, bool final)
+{
+	static const char *const rings[2] = { "main", "reserve" };
+	struct sink_stats st;
+	int i;
+
+	if (!m->path || (!metrics_due(m) && !final))
+		return;
+	for (i = 0; i < 2; i++) {
+		m->ring[i].name = NULL;
+		if (t && tracer_ring_fill(t, i, &m->ring[i].used, &m->ring[i].size))
+			m->ring[i].name = rings[i];
+	}
+	m->nsinks = 0;
+	for (i = 0; i < sk->n && i < METRICS_SINKS_MAX; i++) {
+		if (!sk->s[i])
+			continue;
+		sink_get_stats(sk->s[i], &st);
+		m->sink[m->nsinks].name = sk->specs[i].spec;
+		m->sink[m->nsinks].depth = st.depth;
+		m->sink[m->nsinks++].lost = st.lost;
+	}
+	metrics_write(m);
 }

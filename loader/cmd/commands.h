@@ -89,4 +89,10 @@ int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
  * (output/host_id.h); what is missing is said once on stderr. */
 void cmd_host_identity(const char *cmd);
 
+/* --metrics-file: the gauges from the tracer and the sinks, and the file
+ * written, when its interval passed (or final: now). */
+struct metrics;
+struct tracer;
+void cmd_metrics_tick(struct metrics *m, const struct tracer *t, struct sinks *sk, bool final);
+
 #endif

@@ -152,4 +152,8 @@ struct tracer_stats {
 };
 void tracer_get_stats(const struct tracer *t, struct tracer_stats *s);
 
+/* How full ring i is (0 the main ring, 1 the reserve ring): bytes the
+ * kernel wrote that were not given back yet, of size. false: no ring i. */
+bool tracer_ring_fill(const struct tracer *t, int i, uint64_t *used, uint64_t *size);
+
 #endif
