@@ -77,3 +77,35 @@ pid=$(grep -o '"pid":0[0-9]*' "$W"/nsaudit-*.log | head -n 1 | sed 's/.*"pid":0*
 "$NSAUDIT" search --log-dir "$W" --pid "$pid" >/dev/null 2>"$TMP/s1b"
 check "1. --pid of a 0-spelt pid: damaged line reported, not skipped unparsed" \
 	grep -q "skipped 1 damaged line" "$TMP/s1b"
+
+# 2. bounded work: forged anchor lines (any user can log them) naming far
+# epochs, in random order, cost verify next to nothing
+lid=$(head -n 1 "$P/nsaudit-000001.log" | jq -r .log_id)
+kid=$(head -n 1 "$P/nsaudit-000001.log" | jq -r .key_id)
+Z=00000000000000000000000000000000
+for i in $(seq 1 200); do
+	echo "nsaudit-anchor log_id=$lid key_id=$kid seq=$i segment=1 epoch=$(((RANDOM << 15 | RANDOM) % 100000000)) first_segment=1 mac=$Z why=seal amac=$Z"
+done | logger -u "$SOCK"
+for i in $(seq 1 100); do [ "$(grep -c "seq=200 segment=1 epoch" "$MSGS")" -ge 1 ] && break; sleep 0.05; done
+start=$(date +%s%N)
+verify "$P" "$TMP/v2" --verification-key "$VK" --anchor "$MSGS"; rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+expect_eq "2. 200 forged far-epoch anchor lines: the pristine log stays intact (${ms} ms)" $rc 0
+check "2. ... and they are counted as forged" grep -q "20[0-9] forged anchor lines ignored" "$TMP/v2"
+
+# 3. the recorder survives its directory: a junk segment name is refused
+# before anything changes (no key advanced, no state written)
+for junk in "hello" "$(head -n 1 "$P/nsaudit-000001.log")"; do
+	fresh; cp -p "$TMP/host-key" "$TMP/k3"; echo "$junk" >"$W/nsaudit-4294967295.log"
+	st=$(md5sum <"$W/.nsaudit-state")
+	timeout 20 "$NSAUDIT" record --log-dir "$W" --key "$TMP/k3" --no-pin --op setns \
+		>/dev/null 2>"$TMP/r3"; rc=$?
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] && pass "3. junk nsaudit-4294967295.log: record refuses (exit $rc)" ||
+		fail "3. junk nsaudit-4294967295.log: record refuses (exit $rc: $(head -c 200 "$TMP/r3"))"
+	check "3. ... naming the file and why" grep -q "nsaudit-4294967295.log: not a segment of this log.*nothing was written" "$TMP/r3"
+	check "3. ... the sealing key did not move" cmp -s "$TMP/host-key" "$TMP/k3"
+	expect_eq "3. ... the state file did not change" "$(md5sum <"$W/.nsaudit-state")" "$st"
+	rm -f "$W/nsaudit-4294967295.log"
+	verify "$W" "$TMP/v3" --verification-key "$VK"; rc=$?
+	expect_eq "3. junk moved away: the honest log is intact" $rc 0
+done
