@@ -197,7 +197,9 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 		sc->records++;
 		memcpy(sc->last_mac, mac, sizeof(mac));
 		memcpy(prev, mac, sizeof(mac));
-		sc->clean = is_log_action(&r, "close");
+		/* a clean stop: the close, then (sealed) the seal of its epoch */
+		sc->clean = is_log_action(&r, "close") ||
+			    (sc->clean && is_log_action(&r, "seal"));
 		sc->good_end = seg.off;
 		note_resume(sc, &r);
 		audit_rec_free(&r);

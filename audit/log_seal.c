@@ -129,13 +129,13 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	 * goes first: a crash in between leaves a key file one step behind,
 	 * which the next start evolves. */
 	l->epoch_end = l->seal.t0 + (int64_t)((next + 1) * l->seal.interval);
-	if (save_state(l, false))
+	if (save_state(l, !strcmp(at, "close")))
 		return -1;
 	if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
 		seterr(l, "%s", err);
 		return -1;
 	}
-	send_anchor(l, "seal");
+	send_anchor(l, !strcmp(at, "close") ? "close" : "seal");
 	return 0;
 }
 

@@ -464,13 +464,15 @@ int audit_keyring_get(struct audit_keyring *kr, uint64_t e, uint8_t out[AUDIT_KE
 		return -1;
 	/* an epoch a line claims is checked before any key is derived: a
 	 * hostile number must not make us spin for ever, nor stand for an
-	 * epoch no recorder can have reached yet (now + one) */
+	 * epoch no recorder can have reached yet (now + one, and one more
+	 * per clean stop within an epoch: closing seals early) */
 	if (e - kr->base_epoch > 100000000ull)
 		return -1;
 	if (kr->interval && kr->t0 > 0) {
 		int64_t now = (int64_t)time(NULL);
 
-		if (now >= kr->t0 && e > (uint64_t)(now - kr->t0) / kr->interval + 1)
+		if (now >= kr->t0 &&
+		    e > (uint64_t)(now - kr->t0) / kr->interval + 1 + AUDIT_KR_AHEAD)
 			return -1;
 	}
 	if (!kr->nckpt) {

@@ -106,6 +106,10 @@ struct audit_keyring {
 	uint64_t evolved; /* evolutions done (bounded work: tests count it) */
 };
 #define AUDIT_KR_STRIDE 256
+/* How far past the clock's epoch a log's key may be: each clean stop seals
+ * its epoch early (log.c: closing ends the key), so a recorder stopped and
+ * started again within one epoch is one epoch ahead per stop. */
+#define AUDIT_KR_AHEAD 1024
 enum { AUDIT_KR_STATIC, AUDIT_KR_SEED, AUDIT_KR_STATE };
 
 void audit_keyring_from_seed(struct audit_keyring *kr, const uint8_t seed[AUDIT_KEY_LEN]);

@@ -54,6 +54,9 @@ struct walk {
 	uint64_t epoch;	      /* of the record being checked */
 	int64_t t0, interval; /* schedule, seconds */
 	int64_t floor_ns;     /* events of this epoch must not be older */
+	/* the log's own records, after a seal at close: from the close on
+	 * (a restart within the epoch writes with the next key), else 0 */
+	int64_t close_floor_ns;
 	int64_t last_time_ns;
 	int64_t last_log_ns;	   /* of the log's own records */
 	int64_t now_ns;		   /* the verifier's clock */

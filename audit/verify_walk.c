@@ -62,6 +62,8 @@ static int check_time(struct walk *w, const char *name, uint64_t lineno, const s
 			   w->epoch);
 	}
 	lim = (op && !strcmp(op, "log")) ? start - slack_ns(w) : w->floor_ns;
+	if (op && !strcmp(op, "log") && w->close_floor_ns && w->close_floor_ns < lim)
+		lim = w->close_floor_ns;
 	if (t < lim) {
 		fmt_time(t, a, sizeof(a));
 		fmt_time(start, b, sizeof(b));
@@ -152,6 +154,15 @@ static int seal(struct walk *w, const char *name, uint64_t lineno, const struct 
 	 * kept meanwhile: those events may be as old as its predecessor's end */
 	if (at && !strcmp(at, "start") && w->last_time_ns - slack_ns(w) < w->floor_ns)
 		w->floor_ns = w->last_time_ns - slack_ns(w);
+	/* a clean stop seals its epoch early (the key is gone at close): a
+	 * recorder restarted before that epoch's end writes with the next
+	 * key, from the close on */
+	w->close_floor_ns = 0;
+	if (at && !strcmp(at, "close") && w->last_time_ns - slack_ns(w) < w->floor_ns) {
+		w->floor_ns = w->last_time_ns - slack_ns(w);
+		w->close_floor_ns = w->floor_ns;
+		w->sealed_epochs_end = w->last_time_ns; /* sealed up to the close */
+	}
 	w->v->unsealed = 0;
 	return 0;
 }
@@ -207,7 +218,8 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		w->v->moved_segments++;
 		w->v->last_moved = (unsigned int)n;
 	}
-	w->v->closed = is_log(r, "close");
+	/* closed: the last record is the close, or the seal that follows it */
+	w->v->closed = is_log(r, "close") || (w->v->closed && is_log(r, "seal"));
 	if (!is_log(r, "seal"))
 		w->v->unsealed++;
 	if (w->have_state && r->seq == w->st.seq) {
@@ -471,6 +483,13 @@ static void one_record(struct walk *w, const char *name, uint64_t lineno, const 
 		rc = epoch_of(w, name, lineno, r, false);
 		if (!rc && !w->resync && r->seq == w->expect)
 			rc = check_mac(w, name, lineno, line, r, w->prev, false);
+		/* a closed log takes nothing until a recorder starts again (a
+		 * start or recover first, or the seals of a start) */
+		if (!rc && w->v->closed && !is_log(r, "start") && !is_log(r, "recover") &&
+		    !is_log(r, "seal"))
+			bad(w, name, lineno, r->seq,
+			    "written after the log was closed: a record with no recorder start "
+			    "after the close (appended with a key left on the host?)");
 	}
 	if (w->sealed && is_log(r, "seal"))
 		seal(w, name, lineno, r);

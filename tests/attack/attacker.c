@@ -646,6 +646,22 @@ static int single(const char *op, const char *dir, const char *arg)
 	} else if (!strcmp(op, "lost-wrap")) {
 		lost_wrap(&l);
 		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "append-after-close")) {
+		/* issue 40: a stopped recorder's key, still on the host, used to
+		 * append an event dated now after the close */
+		struct seg *s = &l.s[l.nseg - 1];
+		char line[512], now[40];
+
+		audit_time_now(now);
+		snprintf(line, sizeof(line),
+			 "{\"seq\":1,\"time\":\"%s\",\"op\":\"setns\",\"result\":0,"
+			 "\"ns_type\":\"net\",\"pid\":1,\"comm\":\"forged\","
+			 "\"mac\":\"00000000000000000000000000000000\"}",
+			 now);
+		s->lines = realloc(s->lines, (s->n + 1) * sizeof(char *));
+		s->lines[s->n++] = strdup(line);
+		remac_from(&l, count(&l) - 1);
+		rewrite_state(dir, &l, false);
 	} else if (!strcmp(op, "two-readings")) {
 		two_readings(&l, arg);
 		rewrite_state(dir, &l, false);

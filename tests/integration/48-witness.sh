@@ -109,3 +109,24 @@ for junk in "hello" "$(head -n 1 "$P/nsaudit-000001.log")"; do
 	verify "$W" "$TMP/v3" --verification-key "$VK"; rc=$?
 	expect_eq "3. junk moved away: the honest log is intact" $rc 0
 done
+
+# 4. closing ends the key: a stopped recorder's key left on the host no
+# longer makes records that verify; stops and restarts within one epoch
+# (15 min) stay intact
+C=$TMP/closed KC=$TMP/keyc
+VKC=$("$NSAUDIT" keygen "$KC")
+for run in 1 2 3; do
+	record "$C" "$KC" || exit 0
+	"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 0.3
+	kill -INT $REC; wait $REC; REC=
+done
+verify "$C" "$TMP/v4" --verification-key "$VKC" --anchor "$MSGS"; rc=$?
+expect_eq "4. three clean stops and restarts within an epoch: intact ($(tail -n 1 "$TMP/v4" | cut -c1-160))" $rc 0
+check "4. ... closed cleanly" grep -q "closed cleanly" "$TMP/v4"
+check "4. the close is followed by the seal of its epoch" \
+	sh -c "tail -n 1 '$C'/nsaudit-*.log | grep -q '\"action\":\"seal\".*\"at\":\"close\"'"
+rm -rf "$W"; cp -a "$C" "$W"; cp -p "$KC" "$TMP/kc-host"
+"$ATK" op append-after-close "$W" "$TMP/kc-host" || fail "attacker op append-after-close"
+verify "$W" "$TMP/v4b" --verification-key "$VKC"; rc=$?
+expect_eq "4. an event appended after the close with the key on the host: not intact" $rc 1
+check "4. ... named" grep -q "NOT INTACT: written after the log was closed" "$TMP/v4b"
