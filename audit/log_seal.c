@@ -139,10 +139,41 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	return 0;
 }
 
+/*
+ * The wall clock against the monotonic one: a step (NTP, date -s) of more
+ * than a second is a record, so that verify can tell an honest step back
+ * from re-dated records instead of calling it tampering.
+ */
+static void clock_step(struct audit_log *l)
+{
+	int64_t off = realtime_ns() - now_ns(), step;
+	struct json_object *r;
+
+	if (!l->clock_off) {
+		l->clock_off = off;
+		return;
+	}
+	step = off - l->clock_off;
+	if (step > -NSEC_PER_SEC && step < NSEC_PER_SEC)
+		return;
+	l->clock_off = off;
+	r = logrec("clock");
+	if (!r)
+		return;
+	json_object_object_add(r, "step_ns", json_object_new_int64(step));
+	if (emit(l, r))
+		fprintf(stderr, "nsaudit record: %s/: recording a clock step: %s\n", l->dir,
+			l->err);
+	json_object_put(r);
+	fprintf(stderr, "nsaudit record: %s/: the wall clock stepped %s by %.3f s (recorded)\n",
+		l->dir, step < 0 ? "back" : "forward", (double)(step < 0 ? -step : step) / 1e9);
+}
+
 int audit_log_tick(struct audit_log *l)
 {
 	int64_t now;
 
+	clock_step(l);
 	if (!l->seal.sealing || !l->epoch_end)
 		return 0;
 	now = realtime_ns() / NSEC_PER_SEC;

@@ -41,6 +41,8 @@ struct audit_verify {
 	uint64_t unchecked;	 /* records whose epoch key the given key cannot derive */
 	uint64_t unchecked_below; /* ... they are the epochs before this one */
 	uint64_t late;		 /* events drained late after a restart */
+	uint64_t clock_steps;	 /* "clock" records: the recorder's wall clock stepped */
+	int64_t clock_back_ns;	 /* the largest step back among them */
 	unsigned int anchors;	 /* anchors of this log found and matched */
 	uint64_t anchored_seq;	 /* the newest of them */
 	bool default_key;	 /* checked with DIR/.key (no key given) */

@@ -41,6 +41,48 @@ static void lost(struct walk *w, const char *name, uint64_t lineno, const struct
  * a little late, or after a restart from the pinned ring (no older than
  * the last record before that restart).
  */
+/*
+ * A recorded step of the wall clock (log_seal.c): a step back moves the
+ * floors to the step's own time, so that what follows, stamped by the
+ * stepped clock, is a record and not "epoch key misuse". At most an hour:
+ * a larger step stays a finding (or a key holder could re-date anything).
+ */
+static void clock_record(struct walk *w, const char *name, uint64_t lineno,
+			 const struct audit_rec *r, int64_t t)
+{
+	int64_t step, lower;
+
+	if (!is_log(r, "clock") || !audit_rec_int(r, "step_ns", &step))
+		return;
+	w->v->clock_steps++;
+	if (step >= 0)
+		return;
+	if (step < -CLOCK_STEP_MAX_NS) {
+		bad(w, name, lineno, r->seq,
+		    "a clock step back of %" PRId64 " s, more than an hour: the records after "
+		    "it cannot be told from re-dated ones",
+		    -step / 1000000000);
+		return;
+	}
+	/* the step explains the time back to its own record's, no further */
+	if (w->last_log_ns && t < w->last_log_ns + step - slack_ns(w)) {
+		bad(w, name, lineno, r->seq,
+		    "re-dated: a clock step back of %.1f s cannot bring the log's time that "
+		    "far back",
+		    (double)-step / 1e9);
+		return;
+	}
+	if (-step > w->v->clock_back_ns)
+		w->v->clock_back_ns = -step;
+	lower = t - slack_ns(w);
+	if (lower < w->floor_ns)
+		w->floor_ns = lower;
+	if (!w->close_floor_ns || lower < w->close_floor_ns)
+		w->close_floor_ns = lower;
+	if (w->last_log_ns > t)
+		w->last_log_ns = t;
+}
+
 static int check_time(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
 {
 	const char *ts = audit_rec_str(r, "time", NULL), *op = audit_rec_str(r, "op", NULL);
@@ -53,6 +95,7 @@ static int check_time(struct walk *w, const char *name, uint64_t lineno, const s
 		return bad(w, name, lineno, r->seq,
 			   "record without a valid time in a sealed log (re-dated or forged?)");
 	start = epoch_start_ns(w, w->epoch);
+	clock_record(w, name, lineno, r, t);
 	/* never beyond now plus the clocks' skew (the verifier may run on
 	 * another host): a time no key can vouch for yet */
 	if (t > w->now_ns + FUTURE_SKEW_NS) {
@@ -62,6 +105,24 @@ static int check_time(struct walk *w, const char *name, uint64_t lineno, const s
 			   w->epoch);
 	}
 	lim = (op && !strcmp(op, "log")) ? start - slack_ns(w) : w->floor_ns;
+	/* the first run of what is kept of a log, before its first seal: its
+	 * key may be ahead of the clock's epoch by a few (a sealing state
+	 * that closed another log, or this one before its older segments
+	 * were dropped: closing seals early), and a pinned ring may hold
+	 * events of any age older than a new log begun in its key's first
+	 * epoch (no older history under that key to replace). Its times are
+	 * the floor for the rest of the epoch (restarts in it too); counted
+	 * late. Older than that, or a new log under a used key telling an
+	 * older past, stays key misuse */
+	if (t < lim && !w->v->seals && w->v->starts <= 1 && !w->v->recoveries &&
+	    ((w->v->first_epoch == 0 && (w->v->records ? w->v->first_seq : r->seq) == 1) ||
+	     t >= start - AHEAD_RUN_EPOCHS * w->interval * 1000000000ll - slack_ns(w))) {
+		lim = t - slack_ns(w);
+		if (lim < w->floor_ns)
+			w->floor_ns = lim;
+		if (!w->close_floor_ns || lim < w->close_floor_ns)
+			w->close_floor_ns = lim;
+	}
 	if (op && !strcmp(op, "log") && w->close_floor_ns && w->close_floor_ns < lim)
 		lim = w->close_floor_ns;
 	if (t < lim) {

@@ -76,6 +76,10 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 		if (v->unsealed)
 			EXTRA(", %" PRIu64 " record%s of epoch %" PRIu64 " not sealed yet",
 			      v->unsealed, v->unsealed == 1 ? "" : "s", v->last_epoch);
+		if (v->clock_steps)
+			EXTRA(", %" PRIu64 " clock step%s recorded (largest back %.1f s)",
+			      v->clock_steps, v->clock_steps == 1 ? "" : "s",
+			      (double)v->clock_back_ns / 1e9);
 		if (v->late)
 			EXTRA(", %" PRIu64 " event%s drained late after a restart", v->late,
 			      v->late == 1 ? "" : "s");

@@ -686,3 +686,34 @@ Test(audit_seal, a_light_record_is_held_to_its_epoch)
 	cr_expect(any_finding("in the future"), "%s", v.what);
 	cr_expect(strstr(v.where, "line 4"), "%s", v.where);
 }
+
+/*
+ * Issue 40: a new log started on a pinned ring that holds older events
+ * (drained first, dated before the log's first epoch began) is intact,
+ * the events counted as late; after its first seal, an event older than
+ * its epoch still is key misuse.
+ */
+Test(audit_seal, a_new_log_drains_older_events_from_a_pinned_ring)
+{
+	struct audit_log *l;
+	char old[40];
+	struct timespec ts;
+	int i;
+
+	t.o.seal_interval = 3600;
+	l = sopen();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec -= 90; /* held in the ring while no recorder ran */
+	strftime(old, sizeof(old), "%Y-%m-%dT%H:%M:%S.000000000Z", gmtime(&ts.tv_sec));
+	for (i = 0; i < 3; i++) {
+		struct json_object *e = tevent(5000 + i, "ringold", 7);
+
+		json_object_object_add(e, "time", json_object_new_string(old));
+		cr_assert_eq(audit_log_append(l, e), 0, "%s", audit_log_error(l));
+		json_object_put(e);
+	}
+	append(l, 2, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	cr_expect_eq(v.late, 3);
+}
