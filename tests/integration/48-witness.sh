@@ -130,3 +130,25 @@ rm -rf "$W"; cp -a "$C" "$W"; cp -p "$KC" "$TMP/kc-host"
 verify "$W" "$TMP/v4b" --verification-key "$VKC"; rc=$?
 expect_eq "4. an event appended after the close with the key on the host: not intact" $rc 1
 check "4. ... named" grep -q "NOT INTACT: written after the log was closed" "$TMP/v4b"
+
+# 5. an honest clock step back (libfaketime moves the recorder's wall clock
+# 20 s back while it runs; the monotonic clock and the kernel's stay) is
+# a record, and the log stays intact
+FTLIB=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1)
+if [ -z "$FTLIB" ]; then
+	skip "clock step back" "no libfaketime.so.1"
+else
+	F=$TMP/stepped KF=$TMP/keyf; echo "+0" >"$TMP/ft"
+	VKF=$("$NSAUDIT" keygen "$KF")
+	FAKETIME_TIMESTAMP_FILE=$TMP/ft FAKETIME_NO_CACHE=1 DONT_FAKE_MONOTONIC=1 LD_PRELOAD=$FTLIB \
+		record "$F" "$KF" --seal-interval 2s || exit 0
+	"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 2.5
+	echo "-20" >"$TMP/ft"; sleep 1.5
+	"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 2.5
+	kill -INT $REC; wait $REC; REC=
+	check "5. the recorder says the clock stepped back" grep -q "wall clock stepped back by 2[0-9]\." "$TMP/rec.err"
+	check "5. ... and the log has a clock record" grep -q '"action":"clock","step_ns":-2[0-9]\{10\}' "$F/nsaudit-000001.log"
+	verify "$F" "$TMP/v5" --verification-key "$VKF"; rc=$?
+	expect_eq "5. a clock step back of 20 s: intact ($(tail -n 1 "$TMP/v5" | cut -c1-200))" $rc 0
+	check "5. ... the summary counts it" grep -q "1 clock step recorded (largest back 2[0-9]\.[0-9] s)" "$TMP/v5"
+fi
