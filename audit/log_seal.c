@@ -49,6 +49,7 @@ void send_anchor(struct audit_log *l, const char *why)
 	an.first_segment = first_segment(l);
 	memcpy(an.mac, l->mac, l->mac_len);
 	an.mac_len = l->mac_len;
+	snprintf(an.why, sizeof(an.why), "%s", why); /* v2: why is authenticated */
 	audit_anchor_mac(&an, l->key, amac);
 	audit_time_now(now);
 	json_object_object_add(a, "time", json_object_new_string(now));

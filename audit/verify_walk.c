@@ -34,14 +34,6 @@ static void lost(struct walk *w, const char *name, uint64_t lineno, const struct
 }
 
 /*
- * The epoch key may only vouch for what happened in its epoch: a record
- * MAC'd with K(e) whose time lies before epoch e began is one a later key
- * wrote about the past (journald's CVE-2023-31439 accepted exactly that).
- * The log's own records are stamped when written; kernel events may come
- * a little late, or after a restart from the pinned ring (no older than
- * the last record before that restart).
- */
-/*
  * A recorded step of the wall clock (log_seal.c): a step back moves the
  * floors to the step's own time, so that what follows, stamped by the
  * stepped clock, is a record and not "epoch key misuse". At most an hour:
@@ -83,6 +75,14 @@ static void clock_record(struct walk *w, const char *name, uint64_t lineno,
 		w->last_log_ns = t;
 }
 
+/*
+ * The epoch key may only vouch for what happened in its epoch: a record
+ * MAC'd with K(e) whose time lies before epoch e began is one a later key
+ * wrote about the past (journald's CVE-2023-31439 accepted exactly that).
+ * The log's own records are stamped when written; kernel events may come
+ * a little late, or after a restart from the pinned ring (no older than
+ * the last record before that restart).
+ */
 static int check_time(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
 {
 	const char *ts = audit_rec_str(r, "time", NULL), *op = audit_rec_str(r, "op", NULL);

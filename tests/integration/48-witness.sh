@@ -152,3 +152,19 @@ else
 	expect_eq "5. a clock step back of 20 s: intact ($(tail -n 1 "$TMP/v5" | cut -c1-200))" $rc 0
 	check "5. ... the summary counts it" grep -q "1 clock step recorded (largest back 2[0-9]\.[0-9] s)" "$TMP/v5"
 fi
+
+# 6. the whole history replaced: root with no key material deletes the log
+# directory and starts the recorder again with the host's sealing state.
+# The anchors in syslog witnessed the erased log under the same key.
+R6=$TMP/replaced
+cp -p "$TMP/host-key" "$TMP/k6"
+record "$R6" "$TMP/k6" || exit 0
+"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 1.5
+kill -INT $REC; wait $REC; REC=
+verify "$R6" "$TMP/v6" --verification-key "$VK" --anchor "$MSGS"; rc=$?
+expect_eq "6. a log begun again under the key of an erased one: not intact" $rc 1
+check "6. ... named: another history under this key, with both log ids" \
+	grep -q "another history under this key: [0-9]* authentic anchors of log $lid .*this directory holds log" "$TMP/v6"
+verify "$R6" "$TMP/v6b" --verification-key "$VK"; rc=$?
+expect_eq "6. ... without the anchors it cannot be seen (intact)" $rc 0
+check "6. the summary names the log and the key" grep -q "log [0-9a-f]\{16\}, key $kid" "$TMP/v6b"
