@@ -70,6 +70,10 @@ struct walk {
 	uint64_t misuse_epoch;
 	uint64_t lost_total; /* the kernel's counter, as last seen (0: none yet) */
 	bool lost_total_seen;
+	bool disk_lost;	      /* a "disk full" lost record: a kernel report may be gone */
+	/* the first header whose lost_total is not the chain's (0: none) */
+	unsigned int lost_bad_seg;
+	uint64_t lost_bad_seq, lost_bad_hdr, lost_bad_chain;
 	/* anchors of this log that authenticate, by seq */
 	struct audit_anchor *anc;
 	size_t nanc, next_anc;

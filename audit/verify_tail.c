@@ -198,6 +198,31 @@ int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, s
 	return 0;
 }
 
+/* After the walk: the kernel's lost counter in headers and state against
+ * what the chain's lost records reported (verify_walk.c lost_total_of). */
+static void check_lost_total(struct walk *w)
+{
+	char name[AUDIT_SEG_NAME_MAX];
+
+	if (w->disk_lost)
+		return; /* a kernel report may have been dropped with the disk full */
+	if (w->lost_bad_seg) {
+		audit_seg_name(w->lost_bad_seg, name);
+		bad(w, name, 1, w->lost_bad_seq,
+		    "lost counter changed: the segment header says the kernel lost %" PRIu64
+		    " calls in all, the log's lost records %" PRIu64 " (a raised counter hides "
+		    "the calls lost while the recorder was down)",
+		    w->lost_bad_hdr, w->lost_bad_chain);
+	}
+	if (w->have_state && w->state_rc == 1 && w->lost_total_seen && w->st.lost_total &&
+	    w->st.lost_total != w->lost_total)
+		bad(w, AUDIT_STATE_FILE, 0, 0,
+		    "lost counter changed: the state file says the kernel lost %" PRIu64
+		    " calls in all, the log %" PRIu64 " (a raised counter hides the calls "
+		    "lost while the recorder was down)",
+		    w->st.lost_total, w->lost_total);
+}
+
 /* After the walk: the state file's record and epoch. */
 static void check_state(struct walk *w)
 {
@@ -286,5 +311,6 @@ void check_tail(struct walk *w, const unsigned int *nums, size_t n)
 	gaps(w, nums, n);
 	check_anchors(w);
 	check_state(w);
+	check_lost_total(w);
 	w->v->after_anchor = w->after_anchor;
 }

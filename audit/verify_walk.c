@@ -229,6 +229,38 @@ static int seal(struct walk *w, const char *name, uint64_t lineno, const struct 
 }
 
 /* Bookkeeping for one verified record. */
+/*
+ * The kernel's lost counter as the chain reports it: each kernel lost
+ * record says the running total (lost_total); a segment header repeats the
+ * last one, or 0 when the recorder loaded new programs. A header that says
+ * anything else made the next recorder resume from a number no lost record
+ * reported: raised, the calls lost while it was down are never reported.
+ * Judged at the end (check_tail), where a disk-full loss, which may have
+ * taken a kernel report with it, is known.
+ */
+static void lost_total_of(struct walk *w, uint64_t lineno, const struct audit_rec *r,
+			  const char *op)
+{
+	int64_t v;
+
+	if (op && !strcmp(op, "lost") && audit_rec_str(r, "why", NULL) &&
+	    !audit_rec_int(r, "lost_total", &v))
+		w->disk_lost = true;
+	if (!audit_rec_int(r, "lost_total", &v) || v < 0)
+		return;
+	if (lineno == 1 && w->lost_total_seen && v && (uint64_t)v != w->lost_total &&
+	    !w->lost_bad_seg) {
+		w->lost_bad_seg = w->cur_seg;
+		w->lost_bad_seq = r->seq;
+		w->lost_bad_hdr = (uint64_t)v;
+		w->lost_bad_chain = w->lost_total;
+	}
+	if (lineno == 1 || (op && !strcmp(op, "lost") && !audit_rec_str(r, "cause", NULL))) {
+		w->lost_total = (uint64_t)v;
+		w->lost_total_seen = true;
+	}
+}
+
 static int account(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
 {
 	const char *op = audit_rec_str(r, "op", NULL), *state;
@@ -236,6 +268,7 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 
 	if (op && !strcmp(op, "lost"))
 		lost(w, name, lineno, r);
+	lost_total_of(w, lineno, r, op);
 	if (is_log(r, "start"))
 		w->v->starts++;
 	if (is_log(r, "recover")) {

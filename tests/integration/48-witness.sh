@@ -168,3 +168,19 @@ check "6. ... named: another history under this key, with both log ids" \
 verify "$R6" "$TMP/v6b" --verification-key "$VK"; rc=$?
 expect_eq "6. ... without the anchors it cannot be seen (intact)" $rc 0
 check "6. the summary names the log and the key" grep -q "log [0-9a-f]\{16\}, key $kid" "$TMP/v6b"
+
+# 7. losses hidden by a header: the newest header's lost_total raised (what
+# a restarted recorder resumes from), re-MAC'd with the key of its epoch
+L7=$TMP/lost K7=$TMP/key7
+VK7=$("$NSAUDIT" keygen "$K7")
+record "$L7" "$K7" --max-size 4K || exit 0
+"$NSOPS" -n witness setns-loop 40 /proc/self/ns/net >/dev/null; sleep 1
+kill -9 $REC; wait $REC 2>/dev/null; REC=
+n7=$(ls "$L7" | grep -c '^nsaudit-')
+[ "$n7" -ge 2 ] && pass "7. the log rotated ($n7 segments)" || fail "7. the log rotated ($n7 segments)"
+rm -rf "$W"; cp -a "$L7" "$W"; attack raise-lost 99932 "$K7"
+verify "$W" "$TMP/v7" --verification-key "$VK7"; rc=$?
+expect_eq "7. a raised lost_total in the newest header: not intact" $rc 1
+check "7. ... named: lost counter changed" grep -q "NOT INTACT: lost counter changed: the segment header says the kernel lost [0-9]*99932 calls" "$TMP/v7"
+verify "$L7" "$TMP/v7b" --verification-key "$VK7"; rc=$?
+expect_eq "7. the same log untouched: intact" $rc 0
