@@ -214,6 +214,36 @@ static void print_value(FILE *out, struct json_object *v)
 	}
 }
 
+/* Fields the head of a text line shows already. */
+static bool skip_field(const char *k, bool ns_shown, bool old_shown)
+{
+	return !strcmp(k, "time") || !strcmp(k, "seq") || !strcmp(k, "op") ||
+	       (ns_shown && (!strcmp(k, "ns_type") || !strcmp(k, "ns_inum"))) ||
+	       (old_shown && !strcmp(k, "old_inum"));
+}
+
+/*
+ * The rest of a flat record's line: a string's decoded bytes, any other
+ * value as spelled, which is how json-c would write it (codec_flat.c).
+ */
+static void print_flat_fields(FILE *out, const struct audit_flat *fl, bool ns_shown,
+			      bool old_shown)
+{
+	size_t i;
+
+	for (i = 0; i < fl->n; i++) {
+		const struct audit_flat_field *f = &fl->f[i];
+
+		if (skip_field(f->key, ns_shown, old_shown))
+			continue;
+		fputc(' ', out);
+		audit_text_escape(out, f->key, f->klen);
+		fputc('=', out);
+		audit_text_escape(out, f->val, f->vlen);
+	}
+	fputc('\n', out);
+}
+
 void audit_print_text(FILE *out, const struct audit_rec *r)
 {
 	const char *time = audit_rec_str(r, "time", NULL), *op = audit_rec_str(r, "op", NULL);
@@ -241,11 +271,13 @@ void audit_print_text(FILE *out, const struct audit_rec *r)
 		audit_text_escape(out, type, strlen(type));
 		fprintf(out, ":[%" PRId64 "]", old);
 	}
+	if (r->flat) {
+		print_flat_fields(out, r->flat, type && has_inum, type && has_old && old);
+		return;
+	}
 	json_object_object_foreach(r->obj, k, v)
 	{
-		if (!strcmp(k, "time") || !strcmp(k, "seq") || !strcmp(k, "op") ||
-		    (type && has_inum && (!strcmp(k, "ns_type") || !strcmp(k, "ns_inum"))) ||
-		    (type && has_old && old && !strcmp(k, "old_inum")))
+		if (skip_field(k, type && has_inum, type && has_old && old))
 			continue;
 		fputc(' ', out);
 		audit_text_escape(out, k, strlen(k));

@@ -121,7 +121,11 @@ static void print_match(void *ctx, const struct audit_rec *r)
 	if (!audit_filter_match(p->f, r))
 		return;
 	p->matched++;
-	if (p->json) {
+	if (p->json && r->flat) {
+		/* the line as it lies on disk, without its MAC: no re-serialising */
+		fwrite(r->flat->line, 1, r->body_len, stdout);
+		fputs("}\n", stdout);
+	} else if (p->json) {
 		struct sbuf b = {0};
 
 		audit_json_object(&b, r->obj);
@@ -136,10 +140,12 @@ static void print_match(void *ctx, const struct audit_rec *r)
 /*
  * Every parsable record of segments nums[0..n), oldest first, to fn. With
  * report, damaged segments and lines are reported on stderr (once per
- * segment, naming the first bad line); a first pass stays quiet.
+ * segment, naming the first bad line); a first pass stays quiet. With fl,
+ * a line in the writer's own spelling reaches fn as a flat record (no
+ * json-c object: codec_flat.c), any other is parsed.
  */
 static void scan_log(int dirfd, const char *dir, const unsigned int *nums, size_t n,
-		     bool report, const struct audit_filter *pre,
+		     bool report, const struct audit_filter *pre, struct audit_flat *fl,
 		     void (*fn)(void *, const struct audit_rec *), void *ctx)
 {
 	char err[512], first_bad[600];
@@ -166,6 +172,10 @@ static void scan_log(int dirfd, const char *dir, const unsigned int *nums, size_
 			/* an unfinished line is parsed: it is reported below */
 			if (pre && complete && !audit_filter_may_match(pre, line, len))
 				continue;
+			if (fl && complete && !audit_rec_flat(line, len, fl, &r)) {
+				fn(ctx, &r);
+				continue;
+			}
 			if (audit_rec_parse(line, len, &r, err, sizeof(err))) {
 				/* one line per damaged segment, naming the first */
 				if (!skipped++) {
@@ -255,7 +265,7 @@ static int resolve_ns(struct search_args *a, int dirfd, const unsigned int *nums
 	if (a->has_live)
 		audit_filter_add_ns(f, &a->live);
 	if (sc.path || sc.by_inode)
-		scan_log(dirfd, a->dir, nums, n, false, NULL, scan_ns_cb, &sc);
+		scan_log(dirfd, a->dir, nums, n, false, NULL, NULL, scan_ns_cb, &sc);
 	if (sc.by_inode && !f->n_ns) {
 		struct audit_filter_ns w = { .type = a->live.type, .inum = a->live.inum,
 					     .whole = true };
@@ -275,7 +285,7 @@ static int resolve_ns(struct search_args *a, int dirfd, const unsigned int *nums
 	/* each one's span in the log; only lines with its inode or id */
 	pre.n_ns = f->n_ns;
 	memcpy(pre.ns, f->ns, sizeof(pre.ns));
-	scan_log(dirfd, a->dir, nums, n, false, &pre, births_cb, f);
+	scan_log(dirfd, a->dir, nums, n, false, &pre, NULL, births_cb, f);
 	id_list(f, ids, sizeof(ids));
 	if (a->ns_path && !a->has_live)
 		cmd_error("search", 0,
@@ -542,6 +552,8 @@ static int verify_first(struct search_args *a)
 static int search_log(struct search_args *a)
 {
 	struct printer pr = { .f = &a->f, .json = a->json };
+	static char obuf[1 << 18];
+	struct audit_flat fl = { 0 };
 	unsigned int *nums = NULL;
 	size_t n, all;
 	int dirfd;
@@ -571,7 +583,10 @@ static int search_log(struct search_args *a)
 	all = n;
 	if (a->f.has_since)
 		n = audit_seg_since(dirfd, nums, n, a->f.since_ns);
-	scan_log(dirfd, a->dir, nums, n, true, &a->f, print_match, &pr);
+	if (!isatty(STDOUT_FILENO)) /* a pipe's 4 KiB would be a write per ~8 records */
+		setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	scan_log(dirfd, a->dir, nums, n, true, &a->f, &fl, print_match, &pr);
+	audit_flat_free(&fl);
 	free(nums);
 	close(dirfd);
 	if (fflush(stdout))

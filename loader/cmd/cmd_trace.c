@@ -8,8 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "output/ecs.h"
+#include "output/metrics.h"
 #include "output/event_json.h"
 #include "output/ocsf.h"
 #include "output/schema_map.h"
@@ -34,6 +36,8 @@ struct trace_out {
 	bool flush_each;	/* stdout is a pipe or terminal: what is read goes out at once */
 	struct sbuf line;	/* one JSON line */
 	struct sinks *sinks;	/* --sink: syslog, audit */
+	struct metrics metrics;	/* --metrics-file */
+	struct tracer *t;
 };
 
 static int print_record(void *ctx, const struct nsaudit_event *e, const struct event_extra *x)
@@ -41,6 +45,7 @@ static int print_record(void *ctx, const struct nsaudit_event *e, const struct e
 	struct trace_out *out = ctx;
 	struct json_object *rec = NULL;
 
+	metrics_count(&out->metrics, e, x);
 	/* an object only for whoever reads one: sinks, the text renderer */
 	if (out->sinks->n || !out->json) {	/* text, ocsf, ecs, sinks */
 		rec = event_to_json(e, x);
@@ -78,6 +83,15 @@ static int flush_out(void *ctx)
 	return fflush(stdout) ? -1 : 0;
 }
 
+/* after each drain: stdout flushed, metrics when due */
+static int end_batch(void *ctx)
+{
+	struct trace_out *out = ctx;
+
+	cmd_metrics_tick(&out->metrics, out->t, out->sinks, false);
+	return flush_out(ctx);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -94,7 +108,7 @@ static void usage(FILE *f)
 		"                       (OCSF 1.8.0: alerts as Detection Findings, records as\n"
 		"                       Process Activity) or ecs (Elastic Common Schema 8.17),\n"
 		"                       one JSON object per line (docs/formats.md)\n"
-		"%s%s"
+		"%s%s%s"
 		"  -h, --help           this text\n\n"
 		"Examples:\n"
 		"  nsaudit trace\n"
@@ -104,10 +118,11 @@ static void usage(FILE *f)
 		"  nsaudit trace --format json | jq 'select(.op == \"alert\")'\n"
 		"  nsaudit trace --rules /etc/nsaudit/rules.yaml\n"
 		"  nsaudit trace --sink syslog:udp:127.0.0.1:514 --sink audit >/dev/null\n",
-		tracer_opts_help, sink_opts_help);
+		tracer_opts_help, sink_opts_help, metrics_opts_help);
 }
 
 #define OPTS_MAX 32
+#define OPT_METRICS 0x1a0
 
 /* The command line into o and out: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace_out *out)
@@ -115,10 +130,13 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "metrics-file", required_argument, NULL, OPT_METRICS },
+		{ "metrics-interval", required_argument, NULL, OPT_METRICS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option opts[OPTS_MAX] = { 0 };
 	int c, idx = -1, rc;
+	char err[256];
 
 	cmd_lib_options(opts, OPTS_MAX, own, 0);
 	cmd_getopt_reset();
@@ -143,6 +161,10 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace
 				return cmd_error("trace", EXIT_USAGE,
 						 "--format '%.32s': not text, json, ocsf or ecs", optarg);
 			out->json = out->fmt == FMT_JSON;
+			break;
+		case OPT_METRICS:
+			if (metrics_set_opt(&out->metrics, name, optarg, err, sizeof(err)) < 0)
+				return cmd_error("trace", EXIT_USAGE, "%s", err);
 			break;
 		case ':':
 			if (optopt == 'f')
@@ -175,6 +197,7 @@ int cmd_trace(int argc, char **argv)
 	struct stat sb;
 	char err[256];
 	int i, rc;
+	int64_t t0 = clock_ns(CLOCK_MONOTONIC);
 
 	tracer_opts_init(&o);
 	rc = parse_args(argc, argv, &o, &out);
@@ -212,18 +235,20 @@ int cmd_trace(int argc, char **argv)
 		sinks_close(&sinks);
 		return 1;
 	}
-	fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));
+	cmd_ready(t, t0, o.verbose, NULL);
 	{
 		struct tracer_callbacks cb = {
 			.on_event = print_record,
 			/* a pipe or terminal: what the ring held is out at once
 			 * (per chunk read, not per record: no write per record) */
 			.on_commit = out.flush_each ? flush_out : NULL,
-			.on_batch = flush_out,
+			.on_batch = end_batch,
 		};
 
+		out.t = t;
 		rc = tracer_run(t, &cb, &out, &stop);
 	}
+	cmd_metrics_tick(&out.metrics, t, &sinks, true);
 	sb_free(&out.line);
 	tracer_get_stats(t, &st);
 	tracer_close(t);

@@ -330,6 +330,7 @@ void sink_get_stats(struct sink *s, struct sink_stats *st)
 	st->queued = s->queued;
 	st->sent = s->sent;
 	st->lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	st->depth = s->qlen;
 	pthread_mutex_unlock(&s->lock);
 }
 

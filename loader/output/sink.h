@@ -73,6 +73,7 @@ struct sink_stats {
 	uint64_t queued;	/* accepted into the queue */
 	uint64_t sent;		/* handed to the receiver */
 	uint64_t lost;		/* dropped: queue full, receiver down, send failed */
+	uint64_t depth;		/* in the queue now */
 };
 void sink_get_stats(struct sink *s, struct sink_stats *st);
 /*

@@ -58,11 +58,23 @@ extern const struct open_sibling open_siblings[OPEN_SIBLINGS];
 #define TRACER_HOOKS_OTHER_LEN 512
 #define TRACER_HOOKS_LEN (TRACER_HOOKS_CALLS_LEN + TRACER_HOOKS_OTHER_LEN)
 
+/* Where start-up goes, in the order tracer_open() does it (tracer_startup()). */
+enum tracer_phase {
+	PH_NAMES,	/* enrich_new, nsnames_new: /proc, mounts, runtime state */
+	PH_OPEN,	/* the skeleton opened, hooks chosen (features probed) */
+	PH_LOAD,	/* the verifier */
+	PH_ATTACH,	/* attach, prime the open check, pins */
+	PH_SNAPSHOT,	/* the task iterator and the mount scan */
+	PH_RING,	/* ring buffers mapped, epoll */
+	TRACER_PHASES
+};
+
 /* links a reusing recorder holds: every program's, the open siblings' */
 #define HELD_LINKS_MAX 64
 
 struct tracer {
 	struct tracer_opts o;
+	int64_t phase_ms10[TRACER_PHASES]; /* tenths of a ms, CLOCK_MONOTONIC */
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
 	/* the open program loaded: tp_exit_openat, or tp_exit_openat_fops
 	 * before 6.4 (choose_hooks()) */
