@@ -198,7 +198,7 @@ fuzz: $(FUZZ_BINS)
 unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
 
-test: deps all $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS) $(BUILD)/attacker
+test: deps all $(BUILD)/nsaudit-static $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS) $(BUILD)/attacker
 	tests/run.sh
 
 vmtest: deps all
