@@ -148,6 +148,8 @@ static void ns_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		if (x->old_name)
 			name(f, "old_name", x->old_name, NAME_MAX_BYTES);
 	}
+	if (x->created_seq)
+		audit_f_u64(f, "created_seq", x->created_seq);
 	if (e->flags & NSAUDIT_F_FOR_CHILDREN)
 		audit_f_bool(f, "for_children", true);
 }
