@@ -125,7 +125,7 @@ $(BUILD)/obj/%.o: %.c | $(SKELS)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/nsaudit: $(MAIN_OBJ) $(LIB_OBJS)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 # A fully static nsaudit for the patched-kernel guest's busybox initramfs.
 STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lsodium -lcap-ng -laudit -lyaml -lpthread
@@ -198,7 +198,7 @@ fuzz: $(FUZZ_BINS)
 unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
 
-test: deps all $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS) $(BUILD)/attacker
+test: deps all $(BUILD)/nsaudit-static $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS) $(BUILD)/attacker
 	tests/run.sh
 
 vmtest: deps all

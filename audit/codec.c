@@ -130,9 +130,15 @@ bool audit_rec_int(const struct audit_rec *r, const char *key, int64_t *out)
 		if (!f || f->type != AUDIT_FLAT_INT)
 			return false;
 		*out = audit_flat_int(f);
+		/* beyond int64: no int64 (as below), never INT64_MAX */
+		if (*out == INT64_MAX && strcmp(f->val, "9223372036854775807"))
+			return false;
 		return true;
 	}
 	if (!json_object_object_get_ex(r->obj, key, &v) || !json_object_is_type(v, json_type_int))
+		return false;
+	/* a uint64 beyond int64 is no int64: never clamped to INT64_MAX */
+	if (json_object_get_int64(v) == INT64_MAX && json_object_get_uint64(v) > INT64_MAX)
 		return false;
 	*out = json_object_get_int64(v);
 	return true;

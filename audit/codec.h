@@ -99,6 +99,11 @@ struct audit_rec {
 int audit_rec_parse(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen);
 void audit_rec_free(struct audit_rec *r);
 
+/* The JSON line (without its '\n') as audit_rec_parse() reads it, checked
+ * without building it (codec_json_read.c: the one reader): 0 and its seq
+ * when audit_rec_parse() would accept it, else -1 with why in err. */
+int audit_json_check(const char *line, size_t len, uint64_t *seq, char *err, size_t errlen);
+
 /*
  * A JSON line spelled exactly as the writer spells it, taken as a record
  * without json-c (codec_flat.c): its fields where they lie, strings decoded

@@ -12,9 +12,14 @@
  * by a non-digit, --op setns needs `"op":"setns"`. A line without the
  * needle is rejected unparsed. Anything else is parsed and matched in full
  * (audit_filter_match), so the prefilter never changes what matches:
- *   - a line that is not canonical (a backslash anywhere, white space
- *     outside strings, not one JSON object, or the audit format, of which
- *     only the time is looked at: see audit_fmt_may_match);
+ *   - a line with a backslash (an escape: a key or value spelt another
+ *     way), or the audit format, of which only the time is looked at (see
+ *     audit_fmt_may_match);
+ *   - a line the one reader (codec_json_read.c) refuses: the parse
+ *     reports it as damaged. So before a line is rejected unparsed, it is
+ *     checked to be a record the parser accepts: a line that is not (a
+ *     duplicate field, `"pid":0123`, raw bytes that are not UTF-8) is never
+ *     skipped silently;
  *   - a condition whose value has no single spelling (a comm with bytes
  *     JSON escapes).
  */
@@ -42,38 +47,6 @@ static bool has_number(const char *line, size_t len, const char *needle, size_t 
 static bool has_str(const char *line, size_t len, const char *needle, size_t nl)
 {
 	return memmem(line, len, needle, nl) != NULL;
-}
-
-/*
- * One JSON object as the writer spells it: '{' ... '}', no backslash, no
- * white space outside strings. A line with white space (an exe path with a
- * space) is walked string by string: without backslashes a '"' always ends
- * one.
- */
-static bool canonical_json(const char *line, size_t len)
-{
-	const char *p = line, *end = line + len;
-
-	if (len < 2 || line[0] != '{' || line[len - 1] != '}' || memchr(line, '\\', len))
-		return false;
-	/* the common case, no white space at all, in three vector scans */
-	if (!memchr(line, ' ', len) && !memchr(line, '\t', len) && !memchr(line, '\r', len))
-		return true;
-	while (p < end) {
-		const char *q = memchr(p, '"', (size_t)(end - p));
-		const char *stop = q ? q : end;
-
-		for (; p < stop; p++)
-			if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-				return false;
-		if (!q)
-			break;
-		q = memchr(q + 1, '"', (size_t)(end - q - 1));
-		if (!q)
-			return false;
-		p = q + 1;
-	}
-	return true;
 }
 
 /* A value whose JSON string spelling is the value itself. */
@@ -204,12 +177,21 @@ static bool time_may_match(const struct audit_filter *f, const char *line, size_
 static bool audit_fmt_may_match(const struct audit_filter *f, const char *line, size_t len)
 {
 	static const char head[] = "type=NSAUDIT msg=nsaudit(";
+	struct audit_rec r;
+	char err[8];
 
 	if (!f->has_since && !f->has_until)
 		return true;
 	if (len < sizeof(head) - 1 || memcmp(line, head, sizeof(head) - 1))
 		return true;
-	return time_may_match(f, line, len, " time=\"", 7, 128);
+	if (time_may_match(f, line, len, " time=\"", 7, 128))
+		return true;
+	/* rejected unparsed only if the parser reads it: else it is reported
+	 * as damaged (this format is the rare one; the parse is affordable) */
+	if (audit_rec_parse(line, len, &r, err, sizeof(err)))
+		return true;
+	audit_rec_free(&r);
+	return false;
 }
 
 /* No condition at all (search printing everything): no line to reject.
@@ -221,15 +203,26 @@ static bool no_condition(const struct audit_filter *f)
 	       !f->container && !f->has_since && !f->has_until;
 }
 
-bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len)
+/* {"seq":N,"time":"...": the top level's time, never a nested one */
+static bool json_time_may_match(const struct audit_filter *f, const char *line, size_t len)
+{
+	static const char head[] = "{\"seq\":";
+	size_t i = sizeof(head) - 1;
+
+	if (len < i || memcmp(line, head, i))
+		return true;
+	while (i < len && line[i] >= '0' && line[i] <= '9')
+		i++;
+	if (len - i < 9 || memcmp(line + i, ",\"time\":\"", 9))
+		return true;
+	return time_may_match(f, line + i, len - i, ",\"time\":\"", 9, 9);
+}
+
+static bool json_may_match(const struct audit_filter *f, const char *line, size_t len)
 {
 	char needle[600];
 	int n;
 
-	if (no_condition(f))
-		return true;
-	if (!canonical_json(line, len))
-		return audit_fmt_may_match(f, line, len);
 	if ((f->ops || f->op_log || f->op_alert) && !op_may_match(f, line, len))
 		return false;
 	/* --rule, --severity: alerts only, of that rule */
@@ -254,7 +247,21 @@ bool audit_filter_may_match(const struct audit_filter *f, const char *line, size
 	if (f->container && plain(f->container) &&
 	    !has_str(line, len, f->container, strlen(f->container)))
 		return false;
-	if ((f->has_since || f->has_until) && !time_may_match(f, line, len, "\"time\":\"", 8, 80))
+	if ((f->has_since || f->has_until) && !json_time_may_match(f, line, len))
 		return false;
 	return true;
+}
+
+bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len)
+{
+	char err[8];
+
+	if (no_condition(f))
+		return true;
+	if (!len || line[0] != '{')
+		return audit_fmt_may_match(f, line, len);
+	/* the needles are sound on a line without escapes that the parser
+	 * reads; only such a line is rejected unparsed */
+	return memchr(line, '\\', len) || json_may_match(f, line, len) ||
+	       audit_json_check(line, len, NULL, err, sizeof(err));
 }

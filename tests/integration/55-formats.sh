@@ -6,6 +6,7 @@
 # the kernel's view; ECS carries event.kind alert, rule.*, threat.*; every
 # format names the host by the machine id and boot id the machine has.
 . "$(dirname "$0")/../lib/testlib.sh"
+"$TESTS_DIR/lib/deps.sh" fleet >/dev/null 2>&1 || true	# what it drives, if missing
 require_root "output formats"
 require_cmd jq "output formats"
 require_cmd unshare "output formats"

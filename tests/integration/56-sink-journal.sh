@@ -9,6 +9,7 @@
 # libsystemd finds the socket at its standard path. What arrived is read
 # back with journalctl -o json and filtered by NSAUDIT_* fields.
 . "$(dirname "$0")/../lib/testlib.sh"
+"$TESTS_DIR/lib/deps.sh" fleet >/dev/null 2>&1 || true	# what it drives, if missing
 require_root "journal sink"
 require_cmd jq "journal sink"
 require_cmd journalctl "journal sink"

@@ -5,6 +5,7 @@
 # down shows its queue depth, the seal and anchor gauges move, the file is
 # replaced atomically (the exporter never reports a scrape error).
 . "$(dirname "$0")/../lib/testlib.sh"
+"$TESTS_DIR/lib/deps.sh" fleet >/dev/null 2>&1 || true	# what it drives, if missing
 require_root "metrics"
 require_cmd jq "metrics"
 require_cmd curl "metrics"
