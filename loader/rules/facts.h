@@ -62,9 +62,13 @@ void facts_trust_defaults(struct facts_ctx *fx);
  * record's dev/ino, else /proc/PID/exe) is one trusted, or it is a
  * runtime's copy of itself in a memfd (runc and crun re-execute from one)
  * whose parent chain reaches that runtime; in both cases run from the
- * host's mount namespace (mntns: the actor's, 0 if not known). Never by name.
+ * host's mount namespace (mntns: the actor's, 0 if not known), or, away
+ * from it, a runtime's child in the host's pid namespace (host_pid) whose
+ * every ancestor up to a trusted binary in the host's mount namespace is a
+ * runtime stage too. Never by name.
  */
-bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, uint32_t mntns);
+bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, uint32_t mntns,
+		   bool host_pid);
 
 /* kernel dev_t (MAJOR << 20 | MINOR, what BPF reads) of a stat st_dev */
 uint32_t facts_kdev(uint64_t st_dev);

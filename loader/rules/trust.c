@@ -139,20 +139,63 @@ static bool trusted_clone(const struct facts_ctx *fx, uint32_t pid, uint64_t siz
 	return false;
 }
 
-bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, uint32_t mntns)
+/* A runtime's stage: a trusted binary, or a memfd of a trusted one's size. */
+static bool runtime_stage(const struct facts_ctx *fx, const struct stat *st, bool memfd)
 {
+	int i;
+
+	if (trusted_id(fx, st->st_ino, facts_kdev(st->st_dev)))
+		return true;
+	for (i = 0; memfd && i < fx->ntrust; i++)
+		if (fx->trust[i].size == (uint64_t)st->st_size)
+			return true;
+	return false;
+}
+
+/*
+ * A runtime's process that left the host's mount namespace for one it is
+ * making (runc's and crun's children set up the container's mounts, some
+ * go back): trusted when every process above it, up to one of a trusted
+ * binary run from the host's mount namespace, is a runtime stage too. A
+ * container's process that runs the host's runc has a parent of the
+ * container's own (its shell), or runs in the container's pid namespace.
+ */
+static bool runtime_lineage(const struct facts_ctx *fx, uint32_t pid)
+{
+	struct stat st;
+	bool memfd;
+	int depth;
+
+	for (depth = 0; depth < CLONE_DEPTH + 2; depth++) {
+		pid = parent_of(pid);
+		if (pid <= 1 || !proc_exe(pid, &st, &memfd) || !runtime_stage(fx, &st, memfd))
+			return false;
+		if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)) && host_mnt(fx, pid))
+			return true;
+	}
+	return false;
+}
+
+bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, uint32_t mntns,
+		   bool host_pid)
+{
+	bool away = mntns && !facts_host_ns(fx, NSAUDIT_NS_MNT, mntns);
 	struct stat st;
 	bool memfd = false;
 
-	if (mntns && !facts_host_ns(fx, NSAUDIT_NS_MNT, mntns))
+	/* away from the host's mount namespace only a runtime's own child,
+	 * still in the host's pid namespace, keeps its trust */
+	if (away && !host_pid)
 		return false;
-	if (e->exe_ino && trusted_id(fx, e->exe_ino, e->exe_dev))
+	if (!away && e->exe_ino && trusted_id(fx, e->exe_ino, e->exe_dev))
 		return true;
 	if (!proc_exe(e->pid, &st, &memfd))
 		return false;
 	/* the record's identity, when it has one, is the one at the call */
 	if (e->exe_ino && (st.st_ino != e->exe_ino || facts_kdev(st.st_dev) != e->exe_dev))
 		return false;
+	if (away)
+		return runtime_stage(fx, &st, memfd) && runtime_lineage(fx, e->pid);
 	if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)))
 		return true;
 	return memfd && trusted_clone(fx, e->pid, (uint64_t)st.st_size);
