@@ -33,6 +33,7 @@ struct enrich *enrich_new(void)
 		return NULL;
 	en->exe_map_fd = -1;
 	en->cgroup2_fd = -1;
+	en->task_iter_fd = -1;
 	mounttab_init(&en->pins);
 	en->self_mntns = task_mntns(0, 0);
 	enrich_sync_clock(en);
@@ -59,6 +60,7 @@ void enrich_free(struct enrich *en)
 		free(en->dead[j].path);
 	free(en->dead);
 	enrich_cgroups_free(en);
+	free(en->tasks);
 	if (en->own_exe_map && en->exe_map_fd >= 0)
 		close(en->exe_map_fd);
 	free(en);

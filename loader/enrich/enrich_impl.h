@@ -57,6 +57,12 @@ struct cgroup_name {
 	char *path;
 };
 
+/* A task's namespaces as the kernel has them (iter/task). */
+struct task_ns {
+	uint32_t pid;
+	uint32_t inum[NSAUDIT_NS_MAX];
+};
+
 struct enrich {
 	int64_t boot_to_real_ns;
 	struct cgroup_name *cgroups;	/* cgroup id (= inode) -> path */
@@ -74,8 +80,16 @@ struct enrich {
 	size_t ndead, capdead;
 	char unresolved[UNRESOLVED_LEN]; /* of the last completed record, "" if none */
 	int exe_map_fd;		/* the BPF side's exe_paths, -1 if none */
+	int task_iter_fd;	/* the iter/task link of the snapshot, -1 if none */
+	struct task_ns *tasks;	/* its last run (enrich_denied.c) */
+	size_t ntasks, captasks;
+	int64_t tasks_at_ns;
 	bool own_exe_map;
 };
+
+/* enrich_denied.c: a refused open of PID/ns/TYPE through any procfs; false
+ * if the path names no namespace file (not ours: no record). */
+bool enrich_complete_denied(struct enrich *en, struct nsaudit_event *e);
 
 /* enrich_cgroup.c */
 

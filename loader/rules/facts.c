@@ -307,5 +307,7 @@ void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struc
 	 * it (a container's actor, or the host pinning a container's) */
 	f->trusted = (f->enters || f->pins) && (f->target_host || f->target_ctr || e->result < 0) &&
 		     (!f->actor_host || (f->pins && f->target_ctr)) &&
-		     facts_trusted(fx, e, f->actor_mntns, host_pidns(fx, f));
+		     facts_trusted(fx, e,
+				   !f->actor_host && f->actor_mntns &&
+					   !facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns));
 }

@@ -99,7 +99,7 @@ bool persist_next(struct persist *p, struct facts_ctx *fx, int64_t now_ns, struc
 
 #define ACTOR_SLOTS 1024
 #define CGROUP_SLOTS 256
-#define TRUST_MAX 48
+#define TRUST_MAX 128
 
 struct actor_ent {
 	uint32_t pid;

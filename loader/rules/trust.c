@@ -11,6 +11,7 @@
  * container can exec the host's runc through /proc/PID/root, but not from
  * the host's mount namespace without having escaped already.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +27,10 @@ static const char *const default_trusted[] = {
 	"/usr/libexec/podman/conmon", "/usr/bin/podman", "/usr/bin/bwrap",
 	"/usr/bin/containerd", "/usr/bin/containerd-shim-runc-v2", "/usr/sbin/runsc",
 	"/usr/bin/firejail", "/usr/bin/systemd-nspawn", "/usr/bin/catatonit",
-	"/usr/libexec/podman/catatonit",
+	"/usr/libexec/podman/catatonit", "/usr/bin/lxc-start", "/usr/bin/lxc-attach",
+	"/usr/lib/x86_64-linux-gnu/lxc/lxc-monitord", "/usr/bin/containerd-shim",
+	"/usr/bin/buildah", "/usr/bin/ctr", "/usr/sbin/dockerd", "/usr/bin/dockerd",
+	"/usr/lib/podman/netavark", "/usr/lib/podman/aardvark-dns", "/usr/bin/slirp4netns",
 };
 
 /* memfd copies stand at most this many stages below the binary */
@@ -60,12 +64,29 @@ int facts_trust_exe(struct facts_ctx *fx, const char *path)
 	return 0;
 }
 
+/* the runtimes' network helpers: CNI plugins, every file of their dirs */
+static const char *const default_trusted_dirs[] = { "/usr/lib/cni", "/opt/cni/bin" };
+
 void facts_trust_defaults(struct facts_ctx *fx)
 {
+	char path[COND_STR_LEN];
+	struct dirent *d;
 	size_t i;
+	DIR *dir;
 
 	for (i = 0; i < sizeof(default_trusted) / sizeof(default_trusted[0]); i++)
 		facts_trust_exe(fx, default_trusted[i]);
+	for (i = 0; i < sizeof(default_trusted_dirs) / sizeof(default_trusted_dirs[0]); i++) {
+		dir = opendir(default_trusted_dirs[i]);
+		while (dir && (d = readdir(dir)))
+			if (d->d_name[0] != '.') {
+				snprintf(path, sizeof(path), "%s/%s", default_trusted_dirs[i],
+					 d->d_name);
+				facts_trust_exe(fx, path);
+			}
+		if (dir)
+			closedir(dir);
+	}
 }
 
 static const struct trusted_exe *trusted_id(const struct facts_ctx *fx, uint64_t ino,
@@ -152,51 +173,86 @@ static bool runtime_stage(const struct facts_ctx *fx, const struct stat *st, boo
 	return false;
 }
 
-/*
- * A runtime's process that left the host's mount namespace for one it is
- * making (runc's and crun's children set up the container's mounts, some
- * go back): trusted when every process above it, up to one of a trusted
- * binary run from the host's mount namespace, is a runtime stage too. A
- * container's process that runs the host's runc has a parent of the
- * container's own (its shell), or runs in the container's pid namespace.
- */
-static bool runtime_lineage(const struct facts_ctx *fx, uint32_t pid)
+static bool host_pid(const struct facts_ctx *fx, uint32_t pid)
 {
+	char path[64];
 	struct stat st;
-	bool memfd;
+
+	snprintf(path, sizeof(path), "/proc/%u/ns/pid", pid);
+	return !stat(path, &st) && facts_host_ns(fx, NSAUDIT_NS_PID, (uint32_t)st.st_ino);
+}
+
+/*
+ * A runtime's process away from the host's mount namespace (runc's and
+ * crun's children set up a container's mounts and some go back; crun's
+ * child is already the container's pid 1 when it joins a pod's network
+ * namespace): trusted when each step up to a trusted binary run in the
+ * host's mount and pid namespaces is the runtime's own: a fork (the same
+ * executable file) or its re-execution from a memfd copy (of the parent's
+ * size). A container's process that execs the host's runc (its shell's
+ * child, or the init the shim started) is an exec of another file: not
+ * trusted. The first step is the record's, at the call (dev/ino, ppid):
+ * the child has often exec'd the container's program or exited by now.
+ */
+static bool runtime_lineage(const struct facts_ctx *fx, const struct nsaudit_event *e)
+{
+	uint32_t pid = e->ppid;
+	struct stat st;
+	bool memfd, child_memfd = false;
+	uint64_t ino = e->exe_ino, size = 0;
+	uint32_t dev = e->exe_dev;
 	int depth;
 
+	if (!pid || !ino)
+		return false;
 	for (depth = 0; depth < CLONE_DEPTH + 2; depth++) {
-		pid = parent_of(pid);
-		if (pid <= 1 || !proc_exe(pid, &st, &memfd) || !runtime_stage(fx, &st, memfd))
+		if (pid <= 1 || !proc_exe(pid, &st, &memfd))
 			return false;
-		if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)) && host_mnt(fx, pid))
-			return true;
+		if (!(ino == st.st_ino && dev == facts_kdev(st.st_dev)) &&
+		    !(child_memfd && size == (uint64_t)st.st_size))
+			return false;
+		if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)))
+			return host_mnt(fx, pid) && host_pid(fx, pid);
+		ino = st.st_ino;
+		dev = facts_kdev(st.st_dev);
+		size = (uint64_t)st.st_size;
+		child_memfd = memfd;
+		pid = parent_of(pid);
 	}
 	return false;
 }
 
-bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, uint32_t mntns,
-		   bool host_pid)
+bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, bool away)
 {
-	bool away = mntns && !facts_host_ns(fx, NSAUDIT_NS_MNT, mntns);
 	struct stat st;
 	bool memfd = false;
 
-	/* away from the host's mount namespace only a runtime's own child,
-	 * still in the host's pid namespace, keeps its trust */
-	if (away && !host_pid)
-		return false;
-	if (!away && e->exe_ino && trusted_id(fx, e->exe_ino, e->exe_dev))
+	/* away from the host's mount namespace, the runtime's own child only */
+	if (away)
+		return runtime_lineage(fx, e);
+	if (e->exe_ino && trusted_id(fx, e->exe_ino, e->exe_dev))
 		return true;
 	if (!proc_exe(e->pid, &st, &memfd))
 		return false;
 	/* the record's identity, when it has one, is the one at the call */
 	if (e->exe_ino && (st.st_ino != e->exe_ino || facts_kdev(st.st_dev) != e->exe_dev))
 		return false;
-	if (away)
-		return runtime_stage(fx, &st, memfd) && runtime_lineage(fx, e->pid);
 	if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)))
 		return true;
 	return memfd && trusted_clone(fx, e->pid, (uint64_t)st.st_size);
+}
+
+/* runtimes' processes stand at most this many generations above their work */
+#define RUNTIME_DEPTH 8
+
+bool facts_runtime_pid(struct facts_ctx *fx, uint32_t pid)
+{
+	struct stat st;
+	bool memfd;
+	int depth;
+
+	for (depth = 0; depth < RUNTIME_DEPTH && pid > 1; depth++, pid = parent_of(pid))
+		if (proc_exe(pid, &st, &memfd) && runtime_stage(fx, &st, memfd))
+			return true;
+	return false;
 }

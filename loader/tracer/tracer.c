@@ -144,6 +144,8 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	t->pins_fd = bpf_map__fd(t->skel->maps.pin_mounts);
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
 	snapshot(t);
+	if (t->skel->links.snapshot_tasks)
+		enrich_set_task_iter(t->en, bpf_link__fd(t->skel->links.snapshot_tasks));
 	/* what the load parsed (vmlinux BTF) is freed: give it back */
 	malloc_trim(0);
 	return 0;

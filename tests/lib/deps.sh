@@ -4,7 +4,8 @@
 # Usage: tests/lib/deps.sh [runtimes]
 #   runtimes: also the container runtimes the ground-truth suite drives
 #   (tests/integration/90-runtimes.sh): podman with runc/crun/conmon and
-#   their helpers, bubblewrap, strace.
+#   their helpers, bubblewrap, strace, Docker, containerd (ctr),
+#   systemd-nspawn (tests/integration/95-benign-corpus.sh).
 set -e
 PKGS="clang llvm libbpf-dev bpftool linux-source-6.1 qemu-system-x86 busybox-static faketime
 libcriterion-dev libjson-c-dev libyaml-dev libsodium-dev libcap-ng-dev libaudit-dev libelf-dev
@@ -13,7 +14,7 @@ libssl-dev pkg-config iproute2 util-linux jq make gcc man-db groff-base valgrind
 python3"
 RUNTIMES="podman runc crun conmon fuse-overlayfs uidmap slirp4netns catatonit iptables
 bubblewrap golang-github-containers-common containernetworking-plugins strace docker.io
-busybox-static jq python3"
+containerd systemd-container busybox-static jq python3"
 case ${1:-} in
 '') ;;
 runtimes) PKGS=$RUNTIMES ;;
