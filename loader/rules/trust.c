@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rules_impl.h"
@@ -222,7 +223,7 @@ static bool runtime_lineage(const struct facts_ctx *fx, const struct nsaudit_eve
 	return false;
 }
 
-bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, bool away)
+static bool trusted_now(struct facts_ctx *fx, const struct nsaudit_event *e, bool away)
 {
 	struct stat st;
 	bool memfd = false;
@@ -240,6 +241,40 @@ bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, bool awa
 	if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)))
 		return true;
 	return memfd && trusted_clone(fx, e->pid, (uint64_t)st.st_size);
+}
+
+static int64_t coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * A process found trusted stays so while it runs the same executable
+ * (the record's dev/ino at the call: an exec changes them): a runtime's
+ * child is judged on its first record, while its parents are there to be
+ * looked at; its later ones often come after the parent has exited
+ * (crun's) and the lineage can no longer be read.
+ */
+bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, bool away)
+{
+	struct trusted_proc *p = &fx->tprocs[e->pid % TRUSTED_PROC_SLOTS];
+	int64_t now = coarse_ns();
+
+	if (e->exe_ino && p->pid == e->pid && p->ino == e->exe_ino && p->dev == e->exe_dev &&
+	    now - p->at_ns < TRUSTED_PROC_TTL_NS)
+		return true;
+	if (!trusted_now(fx, e, away))
+		return false;
+	if (e->exe_ino) {
+		p->pid = e->pid;
+		p->ino = e->exe_ino;
+		p->dev = e->exe_dev;
+		p->at_ns = now;
+	}
+	return true;
 }
 
 /* runtimes' processes stand at most this many generations above their work */
