@@ -24,6 +24,7 @@
 #include "mounttab.h"
 #include "mntns_id.h"
 #include "nstype.h"
+#include "array.h"
 
 struct enrich *enrich_new(void)
 {
