@@ -5,7 +5,7 @@
 #   runtimes: also the container runtimes the ground-truth suite drives
 #   (tests/integration/90-runtimes.sh): podman with runc/crun/conmon and
 #   their helpers, bubblewrap, strace, Docker, containerd (ctr),
-#   systemd-nspawn (tests/integration/95-benign-corpus.sh).
+#   systemd-nspawn (tests/integration/97-benign-corpus.sh).
 #   fleet: what the fleet tests drive (55-59): systemd-journald, node_exporter,
 #   rsyslog with RELP and TLS, debhelper and lintian, podman.
 set -e
