@@ -25,6 +25,7 @@
 #include "segment.h"
 #include "output/sink.h"
 #include "tracer/tracer.h"
+#include "tracer/log_budget.h"
 
 /* every record of an unreleased batch is among those a restart skips */
 _Static_assert(TRACER_BATCH_MAX <= AUDIT_RESUME_MAX, "a batch larger than the resume set");
@@ -181,6 +182,8 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 	tracer_opts_init(o);
 	audit_log_opts_init(lo);
 	o->pin_dir = NSAUDIT_PIN_DIR;
+	/* the log's retention is shared: no actor may take it (docs/flood.md) */
+	o->log_budget = LOG_BUDGET_UID;
 	cmd_lib_options(opts, OPTS_MAX, own, 1);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {

@@ -370,7 +370,8 @@ bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct ns
 	e->ns_type = pin->ns_type;
 	e->ns_inum = pin->ns_inum;
 	e->ns_id = pin->ns_id;
-	e->flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_PIN_EXACT | NSAUDIT_F_PIN_VANISHED;
+	e->flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_PIN_EXACT | NSAUDIT_F_PIN_VANISHED |
+		   NSAUDIT_F_INFERRED;
 	e->fd = -1;
 	e->probe = NSAUDIT_PROBE_USER;
 	e->ts_boot_ns = (uint64_t)clock_ns(CLOCK_BOOTTIME);
