@@ -343,6 +343,62 @@ static __always_inline void pins_gone_here(struct pins_gone *g)
 	bpf_for_each_map_elem(&pin_mounts, pin_gone_cb, g, 0);
 }
 
+/* bpf_for_each_map_elem callback: the attached pin of ctx's namespace
+ * whose last names the umount path ends with, all of them; g->n counts
+ * the pins as well named (more than one: none is the one). */
+static long pin_named_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pins_gone *g)
+{
+	int s;
+
+	if (pin->mnt_ns_key != g->mnt_ns_key || !pin_attached(pin))
+		return 0;
+	s = umount_target_score(*key);
+	if (s < g->score[1])
+		return 0;	/* fewer names than the path has */
+	if (s > g->score[0]) {
+		g->score[0] = s;
+		g->key[0] = *key;
+		g->n = 1;
+	} else if (s == g->score[0]) {
+		g->n = 2;	/* two or more: none (bounded, for the verifier) */
+	}
+	return 0;
+}
+
+/* Whether the current umount's path (umount_path_read) names exactly one
+ * attached pin of its mount namespace: then g->key[0]. */
+static __always_inline bool pins_named_here(struct pins_gone *g)
+{
+	__u32 zero = 0;
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+	int want = 0;
+
+	if (!b || !b->valid)
+		return false;
+	want = (b->valid & 1) + ((b->valid >> 1) & 1) + ((b->valid >> 2) & 1);
+	__builtin_memset(g, 0, sizeof(*g));
+	g->mnt_ns_key = mntns_key(cur_mntns());
+	g->score[1] = want;
+	bpf_for_each_map_elem(&pin_mounts, pin_named_cb, g, 0);
+	return g->n == 1 && g->score[0] >= want;
+}
+
+/*
+ * A user path into a zero-padded path_buf (coalescing compares it word by
+ * word), in the umount path scratch after its names were split off.
+ */
+static __always_inline const struct path_buf *user_path_buf(const void *upath)
+{
+	__u32 zero = 0;
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+
+	if (!b)
+		return NULL;
+	__builtin_memset(b->p, 0, sizeof(b->p));
+	bpf_probe_read_user_str(b->p, sizeof(b->p), upath);
+	return (const struct path_buf *)b->p;
+}
+
 /*
  * Which of g's pins the current umount takes: all when no other umount of
  * its namespace is in flight (alone); else only the one its path names
