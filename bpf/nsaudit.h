@@ -49,6 +49,14 @@ enum nsaudit_ns_type {
 	NSAUDIT_NS_MAX,
 	NSAUDIT_NS_UNKNOWN = 0xff,
 };
+/*
+ * A namespace type bounded for the verifier: "t & NSAUDIT_NS_TYPE_MASK"
+ * proves an index into a [NSAUDIT_NS_MAX] array in range, after a check
+ * the compiler may have moved away from the access. NSAUDIT_NS_MAX is a
+ * power of two (eight types), so the mask changes no valid type.
+ */
+#define NSAUDIT_NS_TYPE_MASK (NSAUDIT_NS_MAX - 1)
+_Static_assert((NSAUDIT_NS_MAX & NSAUDIT_NS_TYPE_MASK) == 0, "NSAUDIT_NS_MAX is a power of two");
 
 /* Which hook produced a record; printed as "probe". */
 enum nsaudit_probe {

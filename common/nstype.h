@@ -65,6 +65,7 @@ struct nsspec {
 	int type;		/* enum nsaudit_ns_type, or -1 if not known */
 	uint32_t inum;		/* inode number, as readlink/lsns print it */
 	uint64_t dev;		/* st_dev of the nsfs file, 0 if not known */
+	uint64_t id;		/* ns_id (NS_GET_ID, Linux 6.18), 0 if not known */
 	int pid;		/* for "PID:TYPE", else 0 */
 	char path[4096];	/* for a path spec, else "" */
 };

@@ -25,6 +25,7 @@
 #include "mounttab.h"
 #include "mntns_id.h"
 #include "nstype.h"
+#include "array.h"
 
 struct enrich *enrich_new(void)
 {
@@ -239,15 +240,8 @@ static int note_cgroup(const char *path, const struct stat *st, int flag, struct
 
 	if (flag != FTW_D)
 		return 0;
-	if (en->ncgroups == scan_cap) {
-		size_t cap = scan_cap ? 2 * scan_cap : 256;
-		struct cgroup_name *n = realloc(en->cgroups, cap * sizeof(*n));
-
-		if (!n)
-			return 1;
-		en->cgroups = n;
-		scan_cap = cap;
-	}
+	if (ARRAY_RESERVE(&en->cgroups, &scan_cap, en->ncgroups + 1))
+		return 1;
 	en->cgroups[en->ncgroups].id = st->st_ino;
 	en->cgroups[en->ncgroups].path = strdup(*rel ? rel : "/");
 	if (en->cgroups[en->ncgroups].path)

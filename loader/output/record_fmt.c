@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "alert_fmt.h"
+#include "host_id.h"
 #include "nstype.h"
 #include "record_fmt.h"
 
@@ -189,6 +190,31 @@ static void who_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	audit_f_u64(f, "cgroup_id", e->cgroup_id);
 }
 
+static const struct host_id *host;
+
+void record_set_host(const struct host_id *h)
+{
+	host = h;
+}
+
+const struct host_id *record_host(void)
+{
+	return host;
+}
+
+/* Which machine and boot the record comes from: a fleet's never mix. */
+static void host_fields(struct audit_fields *f)
+{
+	if (!host)
+		return;
+	if (host->name[0])
+		name(f, "host", host->name, sizeof(host->name));
+	if (host->machine_id[0])
+		audit_f_str(f, "machine_id", host->machine_id, HOST_MACHINE_ID_LEN - 1);
+	if (host->boot_id[0])
+		audit_f_str(f, "boot_id", host->boot_id, HOST_BOOT_ID_LEN - 1);
+}
+
 void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		   const struct event_extra *x)
 {
@@ -197,6 +223,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 
 	if (x->alert) {		/* a detection (loader/rules/): its own fields */
 		alert_fields(f, e, x, ts, rfc3339(x->realtime_ns, ts));
+		host_fields(f);
 		return;
 	}
 	audit_f_str(f, "time", ts, rfc3339(x->realtime_ns, ts));
@@ -271,6 +298,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	if (e->ns_refs && e->op != NSAUDIT_OP_LOST)
 		audit_f_u64(f, "ns_refs", e->ns_refs);
 	str(f, "probe", probe_name(e->probe) ?: "unknown");
+	host_fields(f);
 }
 
 void record_fields_of(struct audit_fields *f, const void *rec)

@@ -14,6 +14,7 @@
 #include "nsaudit.h"
 
 struct rule_alert;
+struct host_id;
 
 /* What user space adds to a kernel record (see enrich.h). */
 struct event_extra {
@@ -57,6 +58,14 @@ struct enriched_event {
 /* Every field after "seq": time, op, result, ..., probe. */
 void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		   const struct event_extra *x);
+
+/*
+ * From now on every record of this process ends with the host's identity
+ * ("host", "machine_id", "boot_id": output/host_id.h); h must outlive the
+ * records. NULL: none (the default, as in the unit tests' golden lines).
+ */
+void record_set_host(const struct host_id *h);
+const struct host_id *record_host(void);
 
 /* The same for a const struct enriched_event * (an audit_fields_fn). */
 void record_fields_of(struct audit_fields *f, const void *rec);

@@ -10,6 +10,7 @@
 
 #include "nstype.h"
 #include "rules_impl.h"
+#include "array.h"
 
 const char rules_help[] =
 	"container-escape (crit), cross-container (err), attempted-escape (warning),\n"
@@ -166,7 +167,7 @@ void builtin_rules_add(struct rules *r)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(builtin); i++) {
 		struct rule *ru = rules_add(r, builtin[i].id);
 
 		if (!ru)

@@ -21,6 +21,7 @@
 #include "enrich/nsnames.h"
 #include "nstype.h"
 #include "rules_impl.h"
+#include "clock.h"
 
 #define FACTS_TTL_NS 1000000000LL
 /* forced re-reads of the runtimes' state at most this often */
@@ -61,16 +62,6 @@ bool facts_host_ns(const struct facts_ctx *fx, int type, uint32_t inum)
 	if (fx && fx->names)
 		return nsnames_is_host(fx->names, type, inum);
 	return inum == init_inum[type];
-}
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	/* a few ms of resolution is plenty for caches of a second and a
-	 * de-duplication window of ten; the coarse clock costs a third */
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static uint32_t read_ns(uint32_t pid, const char *type)
@@ -279,7 +270,9 @@ void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struc
 	f->e = e;
 	f->x = x;
 	f->seq = seq;
-	f->now_ns = mono_ns();
+	/* a few ms of resolution is plenty for caches of a second and a
+	 * de-duplication window of ten; the coarse clock costs a third */
+	f->now_ns = now_coarse_ns();
 	f->enters = e->op == NSAUDIT_OP_SETNS;
 	f->pins = e->op == NSAUDIT_OP_OPEN || e->op == NSAUDIT_OP_NSFD ||
 		  e->op == NSAUDIT_OP_MOUNT;

@@ -21,6 +21,7 @@
 #include "enrich/nsnames.h"
 #include "nstype.h"
 #include "rules_impl.h"
+#include "clock.h"
 
 /* linux/nsfs.h of 6.18: the namespace's 64-bit id, never reused */
 #ifndef NS_GET_ID
@@ -60,14 +61,6 @@ struct persist *persist_new(void)
 void persist_free(struct persist *p)
 {
 	free(p);
-}
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);	/* what /proc's start times count */
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static struct watch *watch_add(struct persist *p, enum watch_kind kind, int type, uint32_t inum)
@@ -335,7 +328,7 @@ bool persist_next(struct persist *p, struct facts_ctx *fx, int64_t now, struct r
 	int i;
 
 	if (!now)
-		now = mono_ns();
+		now = boot_ns();	/* the records' clock, and /proc's start times' */
 	for (i = 0; i < p->n; i++) {
 		if (!due(p, fx, &p->w[i], now))
 			continue;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "rules_impl.h"
+#include "array.h"
 
 /* where Debian and common installs put them; only those present count */
 static const char *const default_trusted[] = {
@@ -64,7 +65,7 @@ void facts_trust_defaults(struct facts_ctx *fx)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(default_trusted) / sizeof(default_trusted[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(default_trusted); i++)
 		facts_trust_exe(fx, default_trusted[i]);
 }
 

@@ -213,7 +213,6 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 	struct tracer *t = ctx;
 	struct nsaudit_event e;
 	struct event_extra x = { 0 };
-	struct timespec ts;
 
 	if (t->cb_err)
 		return -1;
@@ -221,8 +220,7 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 		e = *about;
 	} else {
 		memset(&e, 0, sizeof(e));
-		clock_gettime(CLOCK_BOOTTIME, &ts);
-		e.ts_boot_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		e.ts_boot_ns = (uint64_t)boot_ns();
 		e.ns_type = NSAUDIT_NS_UNKNOWN;
 		e.fd = -1;
 		e.probe = NSAUDIT_PROBE_USER;
@@ -261,7 +259,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	e.src_path[sizeof(e.src_path) - 1] = '\0';
 	if (t->nresume && already_written(t, e.kseq))
 		return 0;
-	if (t->o.comm[0] && strncmp(e.comm, t->o.comm, sizeof(e.comm)))
+	if (!tracer_comm_may_match(t, e.comm))
 		return 0;
 	if (!enrich_complete(t->en, &e)) {
 		t->stats.dropped++;
@@ -280,6 +278,8 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
 	record_container(t, &e, &x);
 	if (t->o.container[0] && (!container_wanted(t, &x) || !budget_ok(t, &e)))
+		return 0;
+	if (!tracer_filter_match(t, &e, &x))
 		return 0;
 	x.seq = ++t->seq;
 	t->stats.records++;
@@ -310,6 +310,15 @@ static void flush_held(struct tracer *t)
 	close(fd);
 }
 
+/*
+ * The drain loop's slower duties, in ticks of --poll-ms (50 ms by
+ * default): held (coalesced) records of quiet threads every 4th tick
+ * (~200 ms: a held record is never older than that when it leaves), the
+ * boot-to-wall clock offset and the recursion counter every 20th (~1 s).
+ */
+#define FLUSH_HELD_TICKS 4
+#define CLOCK_SYNC_TICKS 20
+
 int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	       volatile sig_atomic_t *stop)
 {
@@ -328,8 +337,8 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		n = wait_rings(t, t->o.poll_ms);
 		if (n < 0 && n != -EINTR)
 			return n;
-		/* every 4th tick (~200 ms): coalesced records of quiet threads */
-		if (ticks % 4 == 3)
+		/* coalesced records of quiet threads, every ~200 ms */
+		if (ticks % FLUSH_HELD_TICKS == FLUSH_HELD_TICKS - 1)
 			flush_held(t);
 		drained = drain(t);
 		report_lost(t);
@@ -340,7 +349,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 			rules_tick(t->o.rules, emit_alert, t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
-		if (++ticks % 20 == 0) {
+		if (++ticks % CLOCK_SYNC_TICKS == 0) {
 			enrich_sync_clock(t->en);
 			report_recursion(t);
 		}

@@ -50,11 +50,34 @@ struct open_sibling {
 };
 extern const struct open_sibling open_siblings[OPEN_SIBLINGS];
 
+/*
+ * The hook set's name: the syscall tracepoints' list ("tracepoint/syscalls:
+ * setns,unshare,...") and every other program's section, each bounded.
+ */
+#define TRACER_HOOKS_CALLS_LEN 256
+#define TRACER_HOOKS_OTHER_LEN 512
+#define TRACER_HOOKS_LEN (TRACER_HOOKS_CALLS_LEN + TRACER_HOOKS_OTHER_LEN)
+
+/* Where start-up goes, in the order tracer_open() does it (tracer_startup()). */
+enum tracer_phase {
+	PH_NAMES,	/* enrich_new, nsnames_new: /proc, mounts, runtime state */
+	PH_OPEN,	/* the skeleton opened, hooks chosen (features probed) */
+	PH_LOAD,	/* the verifier */
+	PH_ATTACH,	/* attach, prime the open check, pins */
+	PH_SNAPSHOT,	/* the task iterator and the mount scan */
+	PH_RING,	/* ring buffers mapped, epoll */
+	TRACER_PHASES
+};
+
+/* links a reusing recorder holds: every program's, the open siblings' */
+#define HELD_LINKS_MAX 64
+
 struct tracer {
 	struct tracer_opts o;
 	struct log_budget *budget;	/* --log-budget (log_budget.h); NULL: none */
 	void *bss_mmap;			/* the pinned counters, mapped (reuse) */
 	size_t bss_mmap_len;
+	int64_t phase_ms10[TRACER_PHASES]; /* tenths of a ms, CLOCK_MONOTONIC */
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
 	/* the open program loaded: tp_exit_openat, or tp_exit_openat_fops
 	 * before 6.4 (choose_hooks()) */
@@ -80,6 +103,9 @@ struct tracer {
 	struct gone_list gone;		/* pins the last sweep found gone */
 	int64_t gone_ns;		/* when (CLOCK_MONOTONIC) */
 	bool reused;
+	int pin_lock_fd;		/* the pin dir, flock()ed: one recorder each */
+	int held_links[HELD_LINKS_MAX];	/* reused pins: their links, held open */
+	int nheld;
 	struct ringbuf_reader rb;	/* the main ring */
 	struct ringbuf_reader rb_rare;	/* the reserve ring */
 	int epoll_fd;			/* both rings' wakeups */
@@ -94,7 +120,7 @@ struct tracer {
 	unsigned long resume_end, resume_end_rare;
 	struct enrich *en;
 	struct nsnames *names;		/* ns_name, old_name */
-	char hooks[768];
+	char hooks[TRACER_HOOKS_LEN];	/* "nsaudit: ready (hooks: ...)" */
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
 	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[]: reported,
@@ -114,6 +140,16 @@ struct tracer {
 /* tracer_pins.c */
 
 int pin_path(char *buf, size_t len, const char *dir, const char *name);
+/* tracer_filter.c: o.filter (search's filter) on an event, for every
+ * record kind but lost ones; the early --comm test, before enrichment */
+bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
+			 const struct event_extra *x);
+bool tracer_comm_may_match(const struct tracer *t, const char *comm);
+/* pin_owner.c: the pin dir's lock (one recorder each), a reusing
+ * recorder's hold on the pinned links; release_pins() drops both */
+int pin_dir_claim(struct tracer *t, char *err, size_t errlen);
+int hold_pinned_links(struct tracer *t, char *err, size_t errlen);
+void release_pins(struct tracer *t);
 
 /*
  * Pin the ring, the counters and every link, so that the programs keep

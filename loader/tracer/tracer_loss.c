@@ -32,15 +32,6 @@
 #include "rules/rules.h"
 #include "enrich/runtime_state.h"
 
-/* CLOCK_BOOTTIME, the clock of the kernel's records, for user-space ones */
-static uint64_t boot_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* One lost record: an actor's (a) or an anonymous remainder (a NULL). */
 static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int r, uint64_t n)
 {
@@ -152,6 +143,8 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 		if (e->ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e->ns_type)))
 			return;
 		if (!(t->o.op_mask & (1u << e->op)))
+			return;
+		if (!tracer_filter_match(t, e, &x))
 			return;
 	}
 	x.seq = ++t->seq;

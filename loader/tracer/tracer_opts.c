@@ -24,7 +24,12 @@
 
 const char tracer_opts_help[] =
 	"  -p, --pid PID        only events of this process (its threads included)\n"
+	"      --uid UID        only events of processes of this real user id\n"
 	"  -c, --comm NAME      only events of processes with this command name\n"
+	"                       --pid, --uid and --comm may be repeated (any of\n"
+	"                       them); they apply to every record, also those user\n"
+	"                       space makes (a record without the field never\n"
+	"                       matches); lost records always pass\n"
 	"  -t, --type LIST      only these namespace types: net,uts,ipc,mnt,pid,user,\n"
 	"                       cgroup,time\n"
 	"  -o, --op LIST        only these operations: setns,unshare,clone,open,mount,\n"
@@ -63,6 +68,7 @@ void tracer_opts_init(struct tracer_opts *o)
 const struct option tracer_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "uid", required_argument, NULL, TRACER_OPT_UID },
 	{ "comm", required_argument, NULL, 'c' },
 	{ "type", required_argument, NULL, 't' },
 	{ "op", required_argument, NULL, 'o' },
@@ -99,14 +105,34 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 			snprintf(err, errlen, "--pid %ld: no such process", n);
 			return -1;
 		}
-		o->pid = (uint32_t)n;
-	} else if (!strcmp(name, "comm")) {
-		if (!*v || strlen(v) >= sizeof(o->comm)) {
-			snprintf(err, errlen, "--comm: a command name is 1 to %zu bytes",
-				 sizeof(o->comm) - 1);
+		if (o->filter.n_pid >= AUDIT_FILTER_ANY_MAX) {
+			snprintf(err, errlen, "--pid: at most %d of them", AUDIT_FILTER_ANY_MAX);
 			return -1;
 		}
-		strcpy(o->comm, v);
+		o->filter.pid[o->filter.n_pid++] = n;
+		/* one: filtered in the kernel too; more: in user space only */
+		o->pid = o->filter.n_pid == 1 ? (uint32_t)n : 0;
+	} else if (!strcmp(name, "uid")) {
+		if (parse_long(v, 0, UINT32_MAX - 1, &n)) {
+			snprintf(err, errlen, "--uid '%.32s': not a user id", v);
+			return -1;
+		}
+		if (o->filter.n_uid >= AUDIT_FILTER_ANY_MAX) {
+			snprintf(err, errlen, "--uid: at most %d of them", AUDIT_FILTER_ANY_MAX);
+			return -1;
+		}
+		o->filter.uid[o->filter.n_uid++] = n;
+	} else if (!strcmp(name, "comm")) {
+		if (!*v || strlen(v) >= NSAUDIT_COMM_LEN) {
+			snprintf(err, errlen, "--comm: a command name is 1 to %d bytes",
+				 NSAUDIT_COMM_LEN - 1);
+			return -1;
+		}
+		if (o->filter.n_comm >= AUDIT_FILTER_ANY_MAX) {
+			snprintf(err, errlen, "--comm: at most %d of them", AUDIT_FILTER_ANY_MAX);
+			return -1;
+		}
+		o->filter.comm[o->filter.n_comm++] = v;
 	} else if (!strcmp(name, "type")) {
 		if (parse_nstype_list(v, &o->type_mask, err, errlen))
 			return -1;

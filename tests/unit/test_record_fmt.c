@@ -13,6 +13,7 @@
 #include "codec.h"
 #include "fields.h"
 #include "record_corpus.h"
+#include "output/host_id.h"
 #include "output/record_fmt.h"
 #include "record_fmt_golden.h"
 
@@ -185,4 +186,38 @@ Test(record_fmt, hostile_names_round_trip_through_the_log)
 		audit_rec_free(&r);
 		sb_free(&b);
 	}
+}
+
+/* With a host set, every record ends with it, in JSON, audit and objects
+ * alike, and the log's parser reads it back as the same strings. */
+Test(record_fmt, host_identity_ends_every_record)
+{
+	static const struct host_id h = {
+		.name = "db-7", .machine_id = "0123456789abcdef0123456789abcdef",
+		.boot_id = "01234567-89ab-cdef-0123-456789abcdef",
+	};
+	enum audit_format fmts[2] = { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
+	struct sbuf b = { 0 };
+	int i, k;
+
+	record_set_host(&h);
+	for (k = 0; k < 2; k++) {
+		uint8_t prev[AUDIT_MAC_LEN] = { 0 };
+
+		for (i = 0; i < CORPUS_N; i++) {
+			struct audit_rec r = { 0 };
+			char err[128];
+			size_t n;
+
+			log_line(&b, fmts[k], i, prev);
+			cr_assert_eq(audit_rec_parse(b.p, b.len - 1, &r, err, sizeof(err)), 0,
+				     "format %d, record %d: %s", k, i, err);
+			cr_assert_str_eq(audit_rec_str(&r, "host", &n), "db-7");
+			cr_assert_str_eq(audit_rec_str(&r, "machine_id", &n), h.machine_id);
+			cr_assert_str_eq(audit_rec_str(&r, "boot_id", &n), h.boot_id);
+			audit_rec_free(&r);
+		}
+	}
+	record_set_host(NULL);
+	sb_free(&b);
 }
