@@ -89,10 +89,15 @@ static void actor_fields(struct audit_fields *f, const struct nsaudit_event *e,
 			 const struct event_extra *x)
 {
 	char dev[24];
+	size_t n;
 
 	if (e->exe_ino) {
-		snprintf(dev, sizeof(dev), "%u:%u", e->exe_dev >> 20, e->exe_dev & 0xfffff);
-		str(f, "exe_dev", dev);
+		/* "%u:%u" without printf: this is every record's (perf: ~5 % of
+		 * the recorder's CPU went to vfprintf for it) */
+		n = audit_fields_dec(dev, e->exe_dev >> 20);
+		dev[n++] = ':';
+		n += audit_fields_dec(dev + n, e->exe_dev & 0xfffff);
+		audit_f_str(f, "exe_dev", dev, n);
 		audit_f_u64(f, "exe_ino", e->exe_ino);
 	}
 	actor_ns(f, "exe_mntns", "exe_mntns_id", x->exe_mntns, x->exe_mntns_id);
@@ -148,6 +153,8 @@ static void ns_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		if (x->old_name)
 			name(f, "old_name", x->old_name, NAME_MAX_BYTES);
 	}
+	if (x->created_seq)
+		audit_f_u64(f, "created_seq", x->created_seq);
 	if (e->flags & NSAUDIT_F_FOR_CHILDREN)
 		audit_f_bool(f, "for_children", true);
 }

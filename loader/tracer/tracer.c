@@ -182,6 +182,8 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	phase_end(t, PH_ATTACH, &since);
 	snapshot(t);
 	phase_end(t, PH_SNAPSHOT, &since);
+	if (t->skel->links.snapshot_tasks)
+		enrich_set_task_iter(t->en, bpf_link__fd(t->skel->links.snapshot_tasks));
 	/* what the load parsed (vmlinux BTF) is freed: give it back */
 	malloc_trim(0);
 	return 0;

@@ -248,6 +248,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 {
 	struct nsaudit_event e;
 	struct event_extra x = { 0 };
+	uint64_t seq;
 
 	if (t->cb_err || len < NSAUDIT_EVENT_SHORT)
 		return 0;
@@ -281,13 +282,17 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 		return 0;
 	if (!tracer_filter_match(t, &e, &x))
 		return 0;
+	name_link_before(t, &e, &x);
 	x.seq = ++t->seq;
 	t->stats.records++;
-	if (t->cb.on_event(t->ctx, &e, &x) < 0)
+	if (t->cb.on_event(t->ctx, &e, &x) < 0) {
 		t->cb_err = -ECANCELED;
-	else if (t->o.rules)
-		rules_eval(t->o.rules, &e, &x, t->cb.written_seq ? t->cb.written_seq(t->ctx) : x.seq,
-			   emit_alert, t);
+		return 0;
+	}
+	seq = t->cb.written_seq ? t->cb.written_seq(t->ctx) : x.seq;
+	name_link_after(t, &e, &x, seq);
+	if (t->o.rules)
+		rules_eval(t->o.rules, &e, &x, seq, emit_alert, t);
 	return 0;
 }
 
