@@ -195,6 +195,9 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 	/* (arg is mount(2)'s flags; move_mount's are other bits) */
 	if (!(e->flags & NSAUDIT_F_NEW_MOUNT_API) && (e->arg & MS_REMOUNT))
 		return false;
+	/* refused: the kernel side named the namespace; nothing was pinned */
+	if (e->result < 0)
+		return true;
 	absolute_path(e, path, sizeof(path));
 	mntns = actor_mntns(e);
 	/* found in the kernel's mount tree: nothing to look up, nothing to race */
@@ -311,6 +314,9 @@ static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 	size_t i;
 	int type;
 
+	/* refused: the kernel side named the pin the path names; it stays */
+	if (e->result < 0)
+		return true;
 	/* the kernel side named the pin it detached: keep the table in step */
 	if (e->flags & NSAUDIT_F_PIN_EXACT) {
 		mounttab_remove_id(&en->pins, e->mnt_ns_inum, e->mnt_id, e->mnt_unique, &type, &inum,
@@ -370,7 +376,8 @@ bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct ns
 	e->ns_type = pin->ns_type;
 	e->ns_inum = pin->ns_inum;
 	e->ns_id = pin->ns_id;
-	e->flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_PIN_EXACT | NSAUDIT_F_PIN_VANISHED;
+	e->flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_PIN_EXACT | NSAUDIT_F_PIN_VANISHED |
+		   NSAUDIT_F_INFERRED;
 	e->fd = -1;
 	e->probe = NSAUDIT_PROBE_USER;
 	e->ts_boot_ns = (uint64_t)clock_ns(CLOCK_BOOTTIME);
