@@ -159,6 +159,44 @@ static void ns_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		audit_f_bool(f, "for_children", true);
 }
 
+/*
+ * Who made the call: the actor; on a record nsaudit inferred (no call),
+ * origin says so and only the pin's maker is named, where known.
+ */
+static void who_fields(struct audit_fields *f, const struct nsaudit_event *e,
+		       const struct event_extra *x)
+{
+	if (e->op == NSAUDIT_OP_LOST)
+		return;
+	if (e->flags & NSAUDIT_F_INFERRED) {
+		/*
+		 * nsaudit's inference (a pin whose mount namespace died), not
+		 * a call: no actor. The uid is the pin's maker's, where the
+		 * kernel side saw the mount; nothing when it did not.
+		 */
+		str(f, "origin", "inferred");
+		if (x->maker_comm) {
+			audit_f_u64(f, "uid", x->maker_uid);
+			audit_f_u64(f, "maker_pid", x->maker_pid);
+			name(f, "maker_comm", x->maker_comm, 16);
+		}
+		return;
+	}
+	audit_f_u64(f, "pid", e->pid);
+	audit_f_u64(f, "tid", e->tid);
+	audit_f_u64(f, "ppid", e->ppid);
+	audit_f_u64(f, "uid", e->uid);
+	audit_f_u64(f, "euid", e->euid);
+	audit_f_u64(f, "auid", e->auid);
+	name(f, "comm", e->comm, sizeof(e->comm));
+	if (x->exe)
+		name(f, "exe", x->exe, NAME_MAX_BYTES);
+	actor_fields(f, e, x);
+	if (x->cgroup)
+		name(f, "cgroup", x->cgroup, NAME_MAX_BYTES);
+	audit_f_u64(f, "cgroup_id", e->cgroup_id);
+}
+
 static const struct host_id *host;
 
 void record_set_host(const struct host_id *h)
@@ -208,21 +246,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	if (e->result < 0)
 		str(f, "error", strerrorname_np(-e->result) ?: "E?");
 	ns_fields(f, e, x, type);
-	if (e->op != NSAUDIT_OP_LOST) {
-		audit_f_u64(f, "pid", e->pid);
-		audit_f_u64(f, "tid", e->tid);
-		audit_f_u64(f, "ppid", e->ppid);
-		audit_f_u64(f, "uid", e->uid);
-		audit_f_u64(f, "euid", e->euid);
-		audit_f_u64(f, "auid", e->auid);
-		name(f, "comm", e->comm, sizeof(e->comm));
-		if (x->exe)
-			name(f, "exe", x->exe, NAME_MAX_BYTES);
-		actor_fields(f, e, x);
-		if (x->cgroup)
-			name(f, "cgroup", x->cgroup, NAME_MAX_BYTES);
-		audit_f_u64(f, "cgroup_id", e->cgroup_id);
-	}
+	who_fields(f, e, x);
 	if (e->flags & NSAUDIT_F_OWNER_UID)
 		audit_f_u64(f, "owner_uid", (uint32_t)e->target_pid);
 	else if (e->target_pid)

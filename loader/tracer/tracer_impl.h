@@ -35,7 +35,7 @@ struct batch_rec {
 };
 
 /* Pins a sweep found no longer attached (bpf/nsaudit/pins.bpf.h). */
-#define GONE_MAX 64
+#define GONE_MAX 256	/* a sweep's most: SWEEP_MAX, bpf/nsaudit/pins.bpf.h */
 
 struct gone_list {
 	struct nsaudit_pin_gone v[GONE_MAX];
@@ -83,6 +83,9 @@ struct unnamed_birth {
 
 struct tracer {
 	struct tracer_opts o;
+	struct log_budget *budget;	/* --log-budget (log_budget.h); NULL: none */
+	void *bss_mmap;			/* the pinned counters, mapped (reuse) */
+	size_t bss_mmap_len;
 	int64_t phase_ms10[TRACER_PHASES]; /* tenths of a ms, CLOCK_MONOTONIC */
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
 	/* the open program loaded: tp_exit_openat, or tp_exit_openat_fops
@@ -205,6 +208,9 @@ void report_dead_pins(struct tracer *t);
 
 /* What later stages in user space (sinks) dropped: lost records with why. */
 void report_user_losses(struct tracer *t);
+/* The calls the log budget refused in the batch just written, into the
+ * kernel's loss counts (log_budget.h). */
+void report_budget_losses(struct tracer *t);
 
 /*
  * The log says lost_total calls were reported as lost so far: that total
