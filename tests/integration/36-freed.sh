@@ -82,7 +82,7 @@ check_moment() {
 }
 
 # --- a sleeping process holds one namespace of each type -------------------
-unshare -U -u -i -n -m -p -f -C -T --map-root-user sleep 300 & U=$!
+unshare -U -u -i -n -m -p -f -C -T --map-root-user sleep 300 2>/dev/null & U=$!
 PIDS="$PIDS $U"
 C=
 for i in $(seq 1 100); do
