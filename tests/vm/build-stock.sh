@@ -43,6 +43,12 @@ exec 9>"$CACHE/lock"
 if ! flock -n 9; then
 	say "waiting for another kernel build (lock $CACHE/lock)"
 	flock 9
+	# the build waited for may have been this one
+	if [ -f "$out/bzImage" ]; then
+		say "cached ($out)"
+		echo "$out"
+		exit 0
+	fi
 fi
 start=$(date +%s)
 if [ "$(cat "$dir/extracted" 2>/dev/null)" != "$version" ]; then
@@ -64,7 +70,7 @@ for opt in DEBUG_INFO_BTF BPF_JIT FUNCTION_TRACER BPF_EVENTS TIME_NS USER_NS NET
 	grep -q "^CONFIG_$opt=y" "$build/.config" || die "the config lost CONFIG_$opt (see $log)"
 done
 
-say "building bzImage with $(nproc) jobs (cold: 15-25 minutes on 2 shared cores)"
+say "building bzImage with $(nproc) jobs (cold: 15-45 minutes on 2 shared cores)"
 make -C "$tree" O="$build" ARCH=x86_64 -j"$(nproc)" bzImage >>"$log" 2>&1 &
 mk=$!
 while kill -0 $mk 2>/dev/null; do
