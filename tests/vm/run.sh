@@ -11,7 +11,7 @@
 # on any failure, a kernel that does not build, or a guest that never
 # reports (timeout, panic). Progress goes to stderr.
 #
-# Environment: NSAUDIT_VM_TIMEOUT (seconds per guest, default 300),
+# Environment: NSAUDIT_VM_TIMEOUT (seconds per guest, default 600),
 #              NSAUDIT_VM_ACCEL (tcg; kvm hangs on this project's hosts),
 #              NSAUDIT_VM_KERNELS (default "patched-6.1 stock-6.1 stock-6.12").
 set -uo pipefail
@@ -153,9 +153,9 @@ accel=${NSAUDIT_VM_ACCEL:-tcg}
 boot() {
 	local k=$1 kd=$2 dir=$VM/$1 start rc
 	mkdir -p "$dir"
-	say "booting $k ($kd/bzImage) under qemu ($accel), at most ${NSAUDIT_VM_TIMEOUT:-300}s"
+	say "booting $k ($kd/bzImage) under qemu ($accel), at most ${NSAUDIT_VM_TIMEOUT:-600}s"
 	start=$(date +%s)
-	timeout -k 5 "${NSAUDIT_VM_TIMEOUT:-300}" qemu-system-x86_64 -accel "$accel" -m 1G -smp 2 \
+	timeout -k 5 "${NSAUDIT_VM_TIMEOUT:-600}" qemu-system-x86_64 -accel "$accel" -m 1G -smp 2 \
 		-nographic -no-reboot -kernel "$kd/bzImage" -initrd "$VM/initrd.gz" \
 		-append "console=ttyS0 quiet panic=-1 nsaudit.kernel=$k" </dev/null >"$dir/console.raw" 2>&1
 	rc=$?
