@@ -111,11 +111,6 @@ fi
 cat >"$root/init" <<'EOF'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
-# which kernel of the matrix this is meant to be (run.sh's nsaudit.kernel=)
-for a in $(cat /proc/cmdline 2>/dev/null); do
-	case $a in nsaudit.kernel=*) NSAUDIT_KERNEL=${a#nsaudit.kernel=} ;; esac
-done
-export NSAUDIT_KERNEL
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
@@ -123,15 +118,20 @@ mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t tracefs tracefs /sys/kernel/tracing
 mount -t bpf bpf /sys/fs/bpf
+# which kernel of the matrix this is meant to be (run.sh's nsaudit.kernel=)
+for a in $(cat /proc/cmdline); do
+	case $a in nsaudit.kernel=*) NSAUDIT_KERNEL=${a#nsaudit.kernel=} ;; esac
+done
+export NSAUDIT_KERNEL
 echo "@@GUEST $(uname -r)"
+echo "@@SELFTESTS"
+/bin/nsfd_test 2>&1
+echo "@@GUESTD"
 # the kernel is the one asked for: the series' sysctl exactly on the patched one
 case $NSAUDIT_KERNEL:$(test -e /proc/sys/kernel/nsfd_syscall_nr && echo nsfd) in
 patched-*:nsfd | stock-*:) echo "PASS: guest: $(uname -r) is a $NSAUDIT_KERNEL kernel (nsfd sysctl $(test -e /proc/sys/kernel/nsfd_syscall_nr && echo present || echo absent))" ;;
 *) echo "FAIL: guest: $(uname -r) booted as $NSAUDIT_KERNEL, nsfd sysctl $(test -e /proc/sys/kernel/nsfd_syscall_nr && echo present || echo absent)" ;;
 esac
-echo "@@SELFTESTS"
-/bin/nsfd_test 2>&1
-echo "@@GUESTD"
 for t in /guest.d/*.sh; do
 	[ -f "$t" ] && sh "$t" 2>&1
 done
