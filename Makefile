@@ -29,7 +29,7 @@ CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu1
             -DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES)
 # libbpf is linked statically: the binary then runs on any kernel with BTF.
 LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \
-            -lcap-ng -laudit -lyaml
+            -lcap-ng -laudit -lyaml -lsystemd
 
 # --- BPF ------------------------------------------------------------------
 # ARCH: the architecture the BPF objects are built for (bpf_tracing.h's
@@ -83,7 +83,6 @@ AUDIT_SRCS  := $(wildcard audit/*.c)
 LOADER_SRCS := $(foreach r,$(LOADER_ROOMS),$(wildcard loader/$(r)/*.c))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS) $(AUDIT_SRCS) \
 	$(filter-out loader/cmd/main.c,$(LOADER_SRCS)))
-HEADERS  := $(wildcard bpf/*.h common/*.h audit/*.h $(foreach r,$(LOADER_ROOMS),loader/$(r)/*.h))
 MAIN_OBJ := $(BUILD)/obj/loader/cmd/main.o
 
 .SECONDARY:
@@ -116,16 +115,27 @@ $(BPF_DIR)/%.bpf.o: $$(call bpf_parts,$$*)
 $(BUILD)/%.skel.h: $(BPF_DIR)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/%.o: %.c $(SKELS) $(HEADERS)
+# -MMD writes each object's header dependencies beside it (NAME.d, read
+# below), so a changed header rebuilds exactly the objects that include it.
+# The skeletons are generated headers: built before any object
+# (order-only), tracked like any header from then on.
+DEPFLAGS := -MMD -MP
+$(BUILD)/obj/%.o: %.c | $(SKELS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/nsaudit: $(MAIN_OBJ) $(LIB_OBJS)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 # A fully static nsaudit for the patched-kernel guest's busybox initramfs.
 STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lsodium -lcap-ng -laudit -lyaml -lpthread
-$(BUILD)/nsaudit-static: $(MAIN_OBJ) $(LIB_OBJS)
+# Debian has no static libsystemd: its journal sink says it is not built in.
+JOURNAL_OBJ := $(BUILD)/obj/loader/output/sink_journal.o
+$(BUILD)/obj-static/sink_journal.o: loader/output/sink_journal.c | $(SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DNSAUDIT_NO_JOURNAL -c $< -o $@
+$(BUILD)/nsaudit-static: $(MAIN_OBJ) $(filter-out $(JOURNAL_OBJ),$(LIB_OBJS)) \
+		$(BUILD)/obj-static/sink_journal.o
 	$(CC) $(CFLAGS) -static $^ -o $@ $(STATIC_LIBS)
 
 # --- running --------------------------------------------------------------
@@ -160,9 +170,9 @@ $(BUILD)/attacker: tests/attack/attacker.c $(LIB_OBJS)
 # non-BPF source rebuilt with the sanitizers into build/asan/.
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(LIB_OBJS))
-$(BUILD)/asan/%.o: %.c $(SKELS) $(HEADERS)
+$(BUILD)/asan/%.o: %.c | $(SKELS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/unit-tests-asan: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(SAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(filter-out %.h,$^) -o $@ -lcriterion $(LDLIBS)
 
@@ -173,10 +183,10 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -g -O1 -fsanitize=address,undefined
 FUZZ_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/fuzzobj/%,$(LIB_OBJS))
-$(BUILD)/fuzzobj/%.o: %.c $(SKELS) $(HEADERS)
+$(BUILD)/fuzzobj/%.o: %.c | $(SKELS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 -D_GNU_SOURCE \
-		-DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES) -c $< -o $@
+		-DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE $(INCLUDES) \
@@ -188,7 +198,7 @@ fuzz: $(FUZZ_BINS)
 unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
 
-test: deps all $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS) $(BUILD)/attacker
+test: deps all $(BUILD)/nsaudit-static $(UNIT_BIN) $(BUILD)/unit-tests-asan $(HELPERS) $(FUZZ_BINS) $(BUILD)/attacker
 	tests/run.sh
 
 vmtest: deps all
@@ -226,6 +236,9 @@ install: all
 	install -m 0644 packaging/nsaudit.bash-completion $(DESTDIR)$(COMPLETIONDIR)/nsaudit
 	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/nsaudit.service > $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
+
+# The header dependencies -MMD wrote (none before the first build).
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 format:
 	clang-format -i bpf/*.[ch] common/*.[ch] audit/*.[ch] loader/*/*.[ch] tests/unit/*.c

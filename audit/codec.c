@@ -94,6 +94,15 @@ const char *audit_rec_str(const struct audit_rec *r, const char *key, size_t *le
 	struct json_object *v;
 	const char *s = NULL;
 
+	if (r->flat) {
+		const struct audit_flat_field *f = audit_flat_get(r->flat, key);
+
+		if (!f || f->type != AUDIT_FLAT_STR)
+			return NULL;
+		if (len)
+			*len = f->vlen;
+		return f->val;
+	}
 	if (!r->obj) {	/* a light record: time and op only */
 		if (!strcmp(key, "time"))
 			s = r->light_time;
@@ -115,7 +124,21 @@ bool audit_rec_int(const struct audit_rec *r, const char *key, int64_t *out)
 {
 	struct json_object *v;
 
+	if (r->flat) {
+		const struct audit_flat_field *f = audit_flat_get(r->flat, key);
+
+		if (!f || f->type != AUDIT_FLAT_INT)
+			return false;
+		*out = audit_flat_int(f);
+		/* beyond int64: no int64 (as below), never INT64_MAX */
+		if (*out == INT64_MAX && strcmp(f->val, "9223372036854775807"))
+			return false;
+		return true;
+	}
 	if (!json_object_object_get_ex(r->obj, key, &v) || !json_object_is_type(v, json_type_int))
+		return false;
+	/* a uint64 beyond int64 is no int64: never clamped to INT64_MAX */
+	if (json_object_get_int64(v) == INT64_MAX && json_object_get_uint64(v) > INT64_MAX)
 		return false;
 	*out = json_object_get_int64(v);
 	return true;

@@ -78,8 +78,11 @@ int audit_encode_chain(enum audit_format fmt, struct json_object *rec, uint64_t 
 		       struct audit_chain *c, const uint8_t *prev, struct sbuf *out,
 		       uint8_t mac[AUDIT_MAC_LEN]);
 
+struct audit_flat;
+
 struct audit_rec {
 	struct json_object *obj; /* every field incl. "seq", without "mac" */
+	const struct audit_flat *flat; /* or a line read flat (audit_rec_flat) */
 	uint64_t seq;
 	uint8_t mac[AUDIT_MAC_LEN]; /* as stored in the line */
 	size_t mac_len;		    /* its bytes: 32 (BLAKE2b) or 16 (Poly1305) */
@@ -95,6 +98,43 @@ struct audit_rec {
  * trusts the input: any byte sequence gives a record or an error. */
 int audit_rec_parse(const char *line, size_t len, struct audit_rec *r, char *err, size_t errlen);
 void audit_rec_free(struct audit_rec *r);
+
+/* The JSON line (without its '\n') as audit_rec_parse() reads it, checked
+ * without building it (codec_json_read.c: the one reader): 0 and its seq
+ * when audit_rec_parse() would accept it, else -1 with why in err. */
+int audit_json_check(const char *line, size_t len, uint64_t *seq, char *err, size_t errlen);
+
+/*
+ * A JSON line spelled exactly as the writer spells it, taken as a record
+ * without json-c (codec_flat.c): its fields where they lie, strings decoded
+ * into a copy. The line's own bytes before ,"mac" and a '}' are then its
+ * JSON output. 0 with r a flat record (obj NULL, flat fl; valid while line
+ * and fl are), or -1: parse the line with audit_rec_parse instead (which
+ * accepts every line this does, with the same fields and values).
+ */
+enum audit_flat_type { AUDIT_FLAT_STR, AUDIT_FLAT_INT, AUDIT_FLAT_LIT };
+#define AUDIT_FLAT_FIELDS 64
+struct audit_flat_field {
+	const char *key; /* NUL-terminated, klen bytes */
+	const char *val; /* string: decoded; else as spelled ("42", "true", "null");
+			  * NUL-terminated after vlen bytes */
+	uint32_t klen, vlen;
+	enum audit_flat_type type;
+};
+struct audit_flat {
+	const char *line;
+	char *buf; /* the line's copy, strings decoded in place */
+	size_t cap, n;
+	bool plain; /* every byte printable ASCII, no backslash */
+	struct sbuf dec, esc;
+	struct audit_flat_field f[AUDIT_FLAT_FIELDS];
+};
+int audit_rec_flat(const char *line, size_t len, struct audit_flat *fl, struct audit_rec *r);
+/* An AUDIT_FLAT_INT field's value. */
+int64_t audit_flat_int(const struct audit_flat_field *f);
+/* The field named key, or NULL. */
+const struct audit_flat_field *audit_flat_get(const struct audit_flat *fl, const char *key);
+void audit_flat_free(struct audit_flat *fl);
 
 /* Field helpers on a parsed record: string (NULL if absent or not a
  * string), integer (false if absent or not an integer). */

@@ -156,10 +156,18 @@ void audit_text_escape(FILE *f, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	char e[5];
-	size_t i;
+	size_t i = 0, run;
 
-	for (i = 0; i < n; i++) {
-		text_byte(s[i], false, e);
+	while (i < n) {
+		/* printable runs in one piece: a search prints millions */
+		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '\\'; run++)
+			;
+		if (run > i) {
+			fwrite(s + i, 1, run - i, f);
+			i = run;
+			continue;
+		}
+		text_byte(s[i++], false, e);
 		fputs(e, f);
 	}
 }

@@ -17,8 +17,16 @@ struct cur {
 	const char *start;
 };
 
-/* codec_json.c: a JSON number at c (also the audit format's bare numbers) */
+/* codec_json_read.c: a JSON number at c (also the audit format's bare numbers) */
 struct json_object *codec_json_number(struct cur *c);
+
+/* codec_json_read.c: the JSON string at c->p (on its opening quote) decoded
+ * into b, as the parser decodes it ("\u00XX" is byte XX). 0 or -1. */
+int codec_json_string(struct cur *c, struct sbuf *b);
+
+/* codec_json_read.c: the line's closing ,"mac":"HEX"} into r (mac, mac_len,
+ * body_len) and its length into *tail. 0, or -1 if it has none. */
+int codec_json_mac_tail(const char *line, size_t len, struct audit_rec *r, size_t *tail);
 
 /* codec_json.c: v as JSON text (depth bounds the recursion) */
 void codec_json_value(struct sbuf *b, struct json_object *v, int depth);

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "codec.h"
+#include "clock.h"
 
 static int digits(const char **s, int n, int *out)
 {
@@ -71,7 +72,7 @@ void audit_time_now(char buf[40])
 	struct timespec ts;
 	struct tm tm;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	ts = ns_to_timespec(realtime_ns());
 	gmtime_r(&ts.tv_sec, &tm);
 	strftime(buf, 40, "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf + strlen(buf), 12, ".%09uZ", (unsigned int)(ts.tv_nsec % 1000000000));

@@ -33,15 +33,13 @@ void send_anchor(struct audit_log *l, const char *why)
 	struct audit_anchor an = {0};
 	uint8_t amac[AUDIT_TAG_LEN];
 	char hex[AUDIT_MAC_HEX + 1], now[40];
-	struct timespec ts;
 
 	if (!l->anchor_fn || l->seq < 2)
 		return;
 	a = json_object_new_object();
 	if (!a)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	l->anchor_ns = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+	l->anchor_ns = now_ns();
 	l->anchored_seq = l->seq - 1;
 	memcpy(an.log_id, l->log_id, sizeof(an.log_id));
 	memcpy(an.key_id, l->key_id, sizeof(an.key_id));
@@ -76,14 +74,12 @@ void send_anchor(struct audit_log *l, const char *why)
  * holding the current key can rewrite the tail unseen is that long. */
 void anchor_commit(struct audit_log *l)
 {
-	struct timespec ts;
 	int64_t now, gap = (int64_t)(l->o.anchor_interval_ms ? l->o.anchor_interval_ms : 1000) *
 			   1000000ll;
 
 	if (!l->anchor_fn || l->seq - 1 == l->anchored_seq)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+	now = now_ns();
 	if (now - l->anchor_ns >= gap)
 		send_anchor(l, "commit");
 }
@@ -145,12 +141,12 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 
 int audit_log_tick(struct audit_log *l)
 {
-	struct timespec ts;
+	int64_t now;
 
 	if (!l->seal.sealing || !l->epoch_end)
 		return 0;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	if (ts.tv_sec < l->epoch_end)
+	now = realtime_ns() / NSEC_PER_SEC;
+	if (now < l->epoch_end)
 		return 0;
-	return seal_epoch(l, audit_seal_epoch_at(&l->seal, ts.tv_sec), "timer");
+	return seal_epoch(l, audit_seal_epoch_at(&l->seal, now), "timer");
 }

@@ -17,6 +17,7 @@
 
 #include "seal.h"
 #include "regfile.h"
+#include "io.h"
 
 static void kdf(const uint8_t key[AUDIT_KEY_LEN], const void *msg, size_t len,
 		uint8_t out[AUDIT_KEY_LEN])
@@ -233,21 +234,6 @@ static int fsync_parent(const char *path)
 	rc = fsync(fd);
 	close(fd);
 	return rc;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* Write text to path atomically, mode 0600. */

@@ -18,59 +18,14 @@
 
 #include "nstype.h"
 #include "search.h"
+#include "array.h"
 
-int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
-{
-	char *end;
-
-	if (!s || !*s)
-		return -1;
-	if (!strcmp(s, "now")) {
-		*ns = now_ns;
-		return 0;
-	}
-	if (s[0] == '@') {
-		double d;
-
-		if (!s[1] || s[1] == ' ' || s[1] == '+')
-			return -1;
-		errno = 0;
-		d = strtod(s + 1, &end);
-		if (errno || *end || d < -9.2e9 || d > 9.2e9)
-			return -1;
-		*ns = (int64_t)(d * 1e9);
-		return 0;
-	}
-	if (s[0] >= '0' && s[0] <= '9' && strlen(s) < 12 && !strchr(s, '-')) {
-		static const struct {
-			char unit;
-			int64_t ns;
-		} units[] = {{'s', 1000000000LL},
-			     {'m', 60000000000LL},
-			     {'h', 3600000000000LL},
-			     {'d', 86400000000000LL}};
-		unsigned long v;
-		size_t i;
-
-		errno = 0;
-		v = strtoul(s, &end, 10);
-		if (errno || !end[0] || end[1] || v > 100000000)
-			return -1;
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (*end == units[i].unit && (int64_t)v <= INT64_MAX / units[i].ns) {
-				*ns = now_ns - (int64_t)v * units[i].ns;
-				return 0;
-			}
-		return -1;
-	}
-	return audit_time_parse(s, ns);
-}
 /* A string field equal to want (or, prefix, starting with it). */
-static bool field_is(const struct audit_rec *r, const char *key, const char *pfx, const char *want,
+static bool field_is(const struct audit_view *r, const char *key, const char *pfx, const char *want,
 		     bool prefix)
 {
 	size_t len, pl = strlen(pfx), wl = strlen(want);
-	const char *v = audit_rec_str(r, key, &len);
+	const char *v = r->str(r->rec, key, &len);
 
 	if (!v || len < pl + wl || memcmp(v, pfx, pl) || memcmp(v + pl, want, wl))
 		return false;
@@ -78,7 +33,7 @@ static bool field_is(const struct audit_rec *r, const char *key, const char *pfx
 }
 
 /* --container: the record is about that container (see tracer.c). */
-static bool container_match(const struct audit_rec *r, const char *want)
+static bool container_match(const struct audit_view *r, const char *want)
 {
 	bool prefix = strlen(want) >= 12;
 
@@ -107,7 +62,7 @@ int audit_severity_level(const char *s)
 }
 
 /* --rule, --severity: an alert of that rule, at that level or above */
-static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
+static bool alert_match(const struct audit_filter *f, const struct audit_view *r)
 {
 	size_t len;
 	const char *v;
@@ -118,7 +73,7 @@ static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
 	if (f->rule && !field_is(r, "rule", "", f->rule, false))
 		return false;
 	if (f->severity) {
-		v = audit_rec_str(r, "severity", &len);
+		v = r->str(r->rec, "severity", &len);
 		lvl = severity_level(v, v ? len : 0);
 		if (lvl < 0 || lvl > audit_severity_level(f->severity))
 			return false;
@@ -126,63 +81,122 @@ static bool alert_match(const struct audit_filter *f, const struct audit_rec *r)
 	return true;
 }
 
-bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
+/* A number field equal to one of want[0..n). */
+static bool int_any(const struct audit_view *r, const char *key, const long *want, size_t n)
 {
-	const char *op = audit_rec_str(r, "op", NULL);
-	int64_t v, old;
+	int64_t v;
+	size_t i;
 
-	if (f->ops || f->op_log || f->op_alert) {
-		int o = op ? op_from_name(op) : -1;
-		bool ok = (o > 0 && (f->ops & (1u << o))) ||
-			  (f->op_log && op && !strcmp(op, "log")) ||
-			  (f->op_alert && op && !strcmp(op, "alert"));
+	if (!r->num(r->rec, key, &v))
+		return false;
+	for (i = 0; i < n; i++)
+		if (v == want[i])
+			return true;
+	return false;
+}
 
-		if (!ok)
+/* A string field, not empty, equal to one of want[0..n). */
+static bool str_any(const struct audit_view *r, const char *key, const char *const *want,
+		    size_t n)
+{
+	size_t len, i;
+	const char *v = r->str(r->rec, key, &len);
+
+	if (!v || !len)
+		return false;
+	for (i = 0; i < n; i++)
+		if (len == strlen(want[i]) && !memcmp(v, want[i], len))
+			return true;
+	return false;
+}
+
+static bool op_match(const struct audit_filter *f, const char *op)
+{
+	int o = op ? op_from_name(op) : -1;
+
+	return (o > 0 && (f->ops & (1u << o))) || (f->op_log && op && !strcmp(op, "log")) ||
+	       (f->op_alert && op && !strcmp(op, "alert"));
+}
+
+static bool result_match(const struct audit_filter *f, const struct audit_view *r)
+{
+	int64_t v;
+
+	if (!r->num(r->rec, "result", &v))
+		return false;
+	if (f->result == AUDIT_RESULT_OK)
+		return v >= 0;
+	if (f->result == AUDIT_RESULT_FAIL)
+		return v < 0;
+	return v == f->result;
+}
+
+static bool time_match(const struct audit_filter *f, const struct audit_view *r)
+{
+	const char *t = r->str(r->rec, "time", NULL);
+	int64_t ns;
+
+	if (!t || audit_time_parse(t, &ns))
+		return false;
+	return !(f->has_since && ns < f->since_ns) && !(f->has_until && ns > f->until_ns);
+}
+
+bool audit_filter_match_view(const struct audit_filter *f, const struct audit_view *r)
+{
+	if ((f->ops || f->op_log || f->op_alert) && !op_match(f, r->str(r->rec, "op", NULL)))
+		return false;
+	if (f->types) {
+		const char *t = r->str(r->rec, "ns_type", NULL);
+		int type = t ? nstype_from_name(t) : -1;
+
+		if (type < 0 || !(f->types & (1u << type)))
 			return false;
 	}
 	if ((f->rule || f->severity) && !alert_match(f, r))
 		return false;
-	if (f->n_ns) {
-		const char *t = audit_rec_str(r, "ns_type", NULL);
-		bool has_new = audit_rec_int(r, "ns_inum", &v);
-		bool has_old = audit_rec_int(r, "old_inum", &old);
-		bool hit = false;
-		size_t i;
-
-		for (i = 0; i < f->n_ns && !hit; i++) {
-			if (f->ns[i].type >= 0 &&
-			    (!t || strcmp(t, nstype_name((unsigned int)f->ns[i].type))))
-				continue;
-			hit = (has_new && v == f->ns[i].inum) || (has_old && old == f->ns[i].inum);
-		}
-		if (!hit)
-			return false;
-	}
-	if (f->has_pid && !(audit_rec_int(r, "pid", &v) && v == f->pid))
+	if (f->n_ns && !audit_filter_ns_match(f, r))
 		return false;
-	if (f->has_uid && !(audit_rec_int(r, "uid", &v) && v == f->uid))
+	if (f->n_pid && !int_any(r, "pid", f->pid, f->n_pid))
 		return false;
-	if (f->comm) {
-		size_t len;
-		const char *c = audit_rec_str(r, "comm", &len);
-
-		if (!c || len != strlen(f->comm) || memcmp(c, f->comm, len))
-			return false;
-	}
+	if (f->n_uid && !int_any(r, "uid", f->uid, f->n_uid))
+		return false;
+	if (f->n_comm && !str_any(r, "comm", f->comm, f->n_comm))
+		return false;
+	if (f->n_exe && !str_any(r, "exe", f->exe, f->n_exe))
+		return false;
+	if (f->result && !result_match(f, r))
+		return false;
 	if (f->container && !container_match(r, f->container))
 		return false;
-	if (f->has_since || f->has_until) {
-		const char *t = audit_rec_str(r, "time", NULL);
-		int64_t ns;
-
-		if (!t || audit_time_parse(t, &ns))
-			return false;
-		if (f->has_since && ns < f->since_ns)
-			return false;
-		if (f->has_until && ns > f->until_ns)
-			return false;
-	}
+	if ((f->has_since || f->has_until) && !time_match(f, r))
+		return false;
 	return true;
+}
+
+static const char *rec_str(const void *rec, const char *key, size_t *len)
+{
+	return audit_rec_str(rec, key, len);
+}
+
+static bool rec_num(const void *rec, const char *key, int64_t *v)
+{
+	return audit_rec_int(rec, key, v);
+}
+
+void audit_view_of_rec(struct audit_view *v, const struct audit_rec *r)
+{
+	v->str = rec_str;
+	v->num = rec_num;
+	v->rec = r;
+	v->seq = r->seq;
+}
+
+bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
+{
+	struct audit_view v;
+
+	audit_view_of_rec(&v, r);
+	return audit_filter_match_view(f, &v);
 }
 
 static void print_value(FILE *out, struct json_object *v)
@@ -198,6 +212,36 @@ static void print_value(FILE *out, struct json_object *v)
 			audit_text_escape(out, b.p, b.len);
 		sb_free(&b);
 	}
+}
+
+/* Fields the head of a text line shows already. */
+static bool skip_field(const char *k, bool ns_shown, bool old_shown)
+{
+	return !strcmp(k, "time") || !strcmp(k, "seq") || !strcmp(k, "op") ||
+	       (ns_shown && (!strcmp(k, "ns_type") || !strcmp(k, "ns_inum"))) ||
+	       (old_shown && !strcmp(k, "old_inum"));
+}
+
+/*
+ * The rest of a flat record's line: a string's decoded bytes, any other
+ * value as spelled, which is how json-c would write it (codec_flat.c).
+ */
+static void print_flat_fields(FILE *out, const struct audit_flat *fl, bool ns_shown,
+			      bool old_shown)
+{
+	size_t i;
+
+	for (i = 0; i < fl->n; i++) {
+		const struct audit_flat_field *f = &fl->f[i];
+
+		if (skip_field(f->key, ns_shown, old_shown))
+			continue;
+		fputc(' ', out);
+		audit_text_escape(out, f->key, f->klen);
+		fputc('=', out);
+		audit_text_escape(out, f->val, f->vlen);
+	}
+	fputc('\n', out);
 }
 
 void audit_print_text(FILE *out, const struct audit_rec *r)
@@ -227,11 +271,13 @@ void audit_print_text(FILE *out, const struct audit_rec *r)
 		audit_text_escape(out, type, strlen(type));
 		fprintf(out, ":[%" PRId64 "]", old);
 	}
+	if (r->flat) {
+		print_flat_fields(out, r->flat, type && has_inum, type && has_old && old);
+		return;
+	}
 	json_object_object_foreach(r->obj, k, v)
 	{
-		if (!strcmp(k, "time") || !strcmp(k, "seq") || !strcmp(k, "op") ||
-		    (type && has_inum && (!strcmp(k, "ns_type") || !strcmp(k, "ns_inum"))) ||
-		    (type && has_old && old && !strcmp(k, "old_inum")))
+		if (skip_field(k, type && has_inum, type && has_old && old))
 			continue;
 		fputc(' ', out);
 		audit_text_escape(out, k, strlen(k));

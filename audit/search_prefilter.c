@@ -12,9 +12,14 @@
  * by a non-digit, --op setns needs `"op":"setns"`. A line without the
  * needle is rejected unparsed. Anything else is parsed and matched in full
  * (audit_filter_match), so the prefilter never changes what matches:
- *   - a line that is not canonical (a backslash anywhere, white space
- *     outside strings, not one JSON object, or the audit format, of which
- *     only the time is looked at: see audit_fmt_may_match);
+ *   - a line with a backslash (an escape: a key or value spelt another
+ *     way), or the audit format, of which only the time is looked at (see
+ *     audit_fmt_may_match);
+ *   - a line the one reader (codec_json_read.c) refuses: the parse
+ *     reports it as damaged. So before a line is rejected unparsed, it is
+ *     checked to be a record the parser accepts: a line that is not (a
+ *     duplicate field, `"pid":0123`, raw bytes that are not UTF-8) is never
+ *     skipped silently;
  *   - a condition whose value has no single spelling (a comm with bytes
  *     JSON escapes).
  */
@@ -42,38 +47,6 @@ static bool has_number(const char *line, size_t len, const char *needle, size_t 
 static bool has_str(const char *line, size_t len, const char *needle, size_t nl)
 {
 	return memmem(line, len, needle, nl) != NULL;
-}
-
-/*
- * One JSON object as the writer spells it: '{' ... '}', no backslash, no
- * white space outside strings. A line with white space (an exe path with a
- * space) is walked string by string: without backslashes a '"' always ends
- * one.
- */
-static bool canonical_json(const char *line, size_t len)
-{
-	const char *p = line, *end = line + len;
-
-	if (len < 2 || line[0] != '{' || line[len - 1] != '}' || memchr(line, '\\', len))
-		return false;
-	/* the common case, no white space at all, in three vector scans */
-	if (!memchr(line, ' ', len) && !memchr(line, '\t', len) && !memchr(line, '\r', len))
-		return true;
-	while (p < end) {
-		const char *q = memchr(p, '"', (size_t)(end - p));
-		const char *stop = q ? q : end;
-
-		for (; p < stop; p++)
-			if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-				return false;
-		if (!q)
-			break;
-		q = memchr(q + 1, '"', (size_t)(end - q - 1));
-		if (!q)
-			return false;
-		p = q + 1;
-	}
-	return true;
 }
 
 /* A value whose JSON string spelling is the value itself. */
@@ -113,12 +86,21 @@ static bool ns_may_match(const struct audit_filter *f, const char *line, size_t 
 	char needle[32];
 	size_t i;
 
-	/* ns_inum or old_inum: both end in `_inum":` */
+	/* ns_inum or old_inum: both end in `_inum":`; ns_id, old_ns_id in
+	 * `ns_id":` (as do actor_*ns_id: a line too many is parsed, no harm) */
 	for (i = 0; i < f->n_ns; i++) {
-		int n = snprintf(needle, sizeof(needle), "_inum\":%" PRIu32, f->ns[i].inum);
+		int n;
 
-		if (has_number(line, len, needle, (size_t)n))
-			return true;
+		if (f->ns[i].inum) {
+			n = snprintf(needle, sizeof(needle), "_inum\":%" PRIu32, f->ns[i].inum);
+			if (has_number(line, len, needle, (size_t)n))
+				return true;
+		}
+		if (f->ns[i].id) {
+			n = snprintf(needle, sizeof(needle), "ns_id\":%" PRIu64, f->ns[i].id);
+			if (has_number(line, len, needle, (size_t)n))
+				return true;
+		}
 	}
 	return false;
 }
@@ -129,6 +111,35 @@ static bool int_may_match(const char *line, size_t len, const char *key, long v)
 	int n = snprintf(needle, sizeof(needle), "\"%s\":%ld", key, v);
 
 	return has_number(line, len, needle, (size_t)n);
+}
+
+static bool int_any_may_match(const char *line, size_t len, const char *key, const long *v,
+			      size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (int_may_match(line, len, key, v[i]))
+			return true;
+	return false;
+}
+
+/* "key":"value" for one of want[0..n); a value JSON escapes: parse in full */
+static bool str_any_may_match(const char *line, size_t len, const char *key,
+			      const char *const *want, size_t n)
+{
+	char needle[600];
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		if (!plain(want[i]))
+			return true;
+		k = snprintf(needle, sizeof(needle), "\"%s\":\"%s\"", key, want[i]);
+		if (k < 0 || (size_t)k >= sizeof(needle) || has_str(line, len, needle, (size_t)k))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -166,21 +177,52 @@ static bool time_may_match(const struct audit_filter *f, const char *line, size_
 static bool audit_fmt_may_match(const struct audit_filter *f, const char *line, size_t len)
 {
 	static const char head[] = "type=NSAUDIT msg=nsaudit(";
+	struct audit_rec r;
+	char err[8];
 
 	if (!f->has_since && !f->has_until)
 		return true;
 	if (len < sizeof(head) - 1 || memcmp(line, head, sizeof(head) - 1))
 		return true;
-	return time_may_match(f, line, len, " time=\"", 7, 128);
+	if (time_may_match(f, line, len, " time=\"", 7, 128))
+		return true;
+	/* rejected unparsed only if the parser reads it: else it is reported
+	 * as damaged (this format is the rare one; the parse is affordable) */
+	if (audit_rec_parse(line, len, &r, err, sizeof(err)))
+		return true;
+	audit_rec_free(&r);
+	return false;
 }
 
-bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len)
+/* No condition at all (search printing everything): no line to reject.
+ * A condition missed here only costs time: the full match decides. */
+static bool no_condition(const struct audit_filter *f)
+{
+	return !f->ops && !f->op_log && !f->op_alert && !f->types && !f->rule && !f->severity &&
+	       !f->n_ns && !f->n_pid && !f->n_uid && !f->n_comm && !f->n_exe && !f->result &&
+	       !f->container && !f->has_since && !f->has_until;
+}
+
+/* {"seq":N,"time":"...": the top level's time, never a nested one */
+static bool json_time_may_match(const struct audit_filter *f, const char *line, size_t len)
+{
+	static const char head[] = "{\"seq\":";
+	size_t i = sizeof(head) - 1;
+
+	if (len < i || memcmp(line, head, i))
+		return true;
+	while (i < len && line[i] >= '0' && line[i] <= '9')
+		i++;
+	if (len - i < 9 || memcmp(line + i, ",\"time\":\"", 9))
+		return true;
+	return time_may_match(f, line + i, len - i, ",\"time\":\"", 9, 9);
+}
+
+static bool json_may_match(const struct audit_filter *f, const char *line, size_t len)
 {
 	char needle[600];
 	int n;
 
-	if (!canonical_json(line, len))
-		return audit_fmt_may_match(f, line, len);
 	if ((f->ops || f->op_log || f->op_alert) && !op_may_match(f, line, len))
 		return false;
 	/* --rule, --severity: alerts only, of that rule */
@@ -193,20 +235,33 @@ bool audit_filter_may_match(const struct audit_filter *f, const char *line, size
 	}
 	if (f->n_ns && !ns_may_match(f, line, len))
 		return false;
-	if (f->has_pid && !int_may_match(line, len, "pid", f->pid))
+	if (f->n_pid && !int_any_may_match(line, len, "pid", f->pid, f->n_pid))
 		return false;
-	if (f->has_uid && !int_may_match(line, len, "uid", f->uid))
+	if (f->n_uid && !int_any_may_match(line, len, "uid", f->uid, f->n_uid))
 		return false;
-	if (f->comm && plain(f->comm)) {
-		n = snprintf(needle, sizeof(needle), "\"comm\":\"%s\"", f->comm);
-		if (n > 0 && (size_t)n < sizeof(needle) && !has_str(line, len, needle, (size_t)n))
-			return false;
-	}
+	if (f->n_comm && !str_any_may_match(line, len, "comm", f->comm, f->n_comm))
+		return false;
+	if (f->n_exe && !str_any_may_match(line, len, "exe", f->exe, f->n_exe))
+		return false;
 	/* every field --container looks at holds the value as written */
 	if (f->container && plain(f->container) &&
 	    !has_str(line, len, f->container, strlen(f->container)))
 		return false;
-	if ((f->has_since || f->has_until) && !time_may_match(f, line, len, "\"time\":\"", 8, 80))
+	if ((f->has_since || f->has_until) && !json_time_may_match(f, line, len))
 		return false;
 	return true;
+}
+
+bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len)
+{
+	char err[8];
+
+	if (no_condition(f))
+		return true;
+	if (!len || line[0] != '{')
+		return audit_fmt_may_match(f, line, len);
+	/* the needles are sound on a line without escapes that the parser
+	 * reads; only such a line is rejected unparsed */
+	return memchr(line, '\\', len) || json_may_match(f, line, len) ||
+	       audit_json_check(line, len, NULL, err, sizeof(err));
 }

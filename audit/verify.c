@@ -19,6 +19,7 @@
 #include <sodium.h>
 
 #include "verify_impl.h"
+#include "clock.h"
 
 /* The key to verify with: the verification key (every epoch), or a key
  * file (sealing state: its epoch on; static key), by default DIR/.key. */
@@ -128,7 +129,6 @@ int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char
 {
 	char why[300];
 	struct walk w = {.v = v, .dirfd = -1};
-	struct timespec now;
 	unsigned int *nums = NULL;
 	size_t n = 0;
 	int st, rc = -1;
@@ -138,8 +138,7 @@ int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char
 		snprintf(err, errlen, "libsodium failed to initialise");
 		return -1;
 	}
-	clock_gettime(CLOCK_REALTIME, &now);
-	w.now_ns = (int64_t)now.tv_sec * 1000000000ll + now.tv_nsec;
+	w.now_ns = realtime_ns();
 	w.dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (w.dirfd < 0) {
 		snprintf(err, errlen, "%.200s: %s", o->dir, strerror(errno));

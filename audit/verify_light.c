@@ -13,7 +13,11 @@
  * (the walk reads their other fields), and so does every line the scan or
  * the MAC refuses (malformed, changed, out of order, or MAC'd with another
  * epoch's key): its findings are those of the full walk. A light record is
- * one the holder of the current key wrote, who could have written any.
+ * one the holder of the current key wrote, who could have written any; so
+ * the MAC is not enough: the line must also be one the full parser reads,
+ * the same way (audit_json_check, the one reader: a duplicate "op", raw
+ * bytes that are not UTF-8, `"pid":0123` go the full way and are findings
+ * there, never intact here and damaged to search).
  */
 #include <string.h>
 
@@ -64,9 +68,9 @@ bool light_record(struct walk *w, uint64_t lineno, const char *line, size_t len,
 	static const char pre[] = ",\"mac\":\"";
 	size_t ml = w->mac_len, tail = sizeof(pre) - 1 + 2 * ml + 2;
 	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_MAC_LEN];
-	char hex[AUDIT_MAC_HEX + 1];
+	char hex[AUDIT_MAC_HEX + 1], err[8];
 	const char *p = line, *body_end;
-	uint64_t seq;
+	uint64_t seq, parsed;
 
 	/* a header, or a record after a finding: the full way */
 	if (lineno == 1 || w->resync || !w->have_prev || !ml || len < tail + 16)
@@ -90,6 +94,8 @@ bool light_record(struct walk *w, uint64_t lineno, const char *line, size_t len,
 	/* compared as the recorder writes it (lowercase hex): no decoding */
 	audit_hex(mac, ml, hex);
 	if (sodium_memcmp(hex, body_end + sizeof(pre) - 1, 2 * ml))
+		return false;
+	if (audit_json_check(line, len, &parsed, err, sizeof(err)) || parsed != seq)
 		return false;
 	r->seq = seq;
 	memcpy(r->mac, mac, ml);

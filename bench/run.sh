@@ -19,8 +19,9 @@
 # Knobs (environment): BENCH_ROUNDS (5), BENCH_RATE_SECS (5), BENCH_QUICK=1
 # (2 rounds, 2 s max-rate: a smoke test, not a measurement), BENCH_ONLY
 # (a subset of the configurations, e.g. "aa floor record rate"; "rate" is
-# the max-rate runs, "logread" search and verify over logs (bench/logread.sh):
-# for trying the bench out, not for figures).
+# the max-rate runs, "logread" search and verify over logs (bench/logread.sh),
+# "startup" where a start goes (bench/startup.sh), "harness" the recorder
+# alone and its parts per record: for trying the bench out, not for figures).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -873,6 +874,64 @@ run_flood_kinds() {
 	sample rare_lost_under_flood_kinds "$total"
 }
 
+# ---------------------------------------------------------------------------
+# the log's retention under a flood (issue 47): `record` with its default
+# retention (64M x 10) and --no-coalesce, nobody floods NS_GET_USERNS for
+# RETENTION_SECS while root makes N_FLOOD_RARE rounds of rare operations;
+# then how many of root's records are still in the log. Side by side in
+# one round: the default log budget and --log-budget 0 (none). Samples
+# rare_kept_under_flood_record (fraction of root's rare records in the
+# log, target 1), rare_kept_under_flood_record_nobudget, and the log's
+# growth during the flood (log_mb_per_s_under_flood_record[_nobudget]).
+RETENTION_SECS=${BENCH_RETENTION_SECS:-20}
+
+run_retention() {
+	local budget tag fpid calls miss n bytes args
+	if [ ! -x "$NSFLOOD" ] || ! command -v setpriv >/dev/null; then
+		for tag in "" _nobudget; do
+			na "rare_kept_under_flood_record$tag" "n/a ($NSFLOOD or setpriv missing)"
+			na "log_mb_per_s_under_flood_record$tag" "n/a (no flood helper)"
+		done
+		return 0
+	fi
+	mkdir -p "$T/pins"
+	for budget in 1024 0; do
+		tag=$([ "$budget" = 0 ] && echo _nobudget)
+		wait_quiet
+		rm -rf "$T/log"
+		mkdir -p "$T/log"
+		args=(record --log-dir "$T/log" --key "$KEY_FILE" --no-coalesce --log-budget "$budget")
+		[ "$RECORD_PIN_OPT" = 1 ] && args+=(--pin-dir "$PIN_DIR")
+		PINS_OURS=1
+		"$NSAUDIT" "${args[@]}" >"$T/tool.out" 2>"$T/tool.err" &
+		TOOL_PID=$!
+		if ! wait_ready "$T/tool.err" '^nsaudit: ready' 30 "$TOOL_PID"; then
+			log "retention: record did not start: $(tail -n 2 "$T/tool.err")"
+			stop_tool record
+			continue
+		fi
+		setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$NSFLOOD" flood ioctl "$RETENTION_SECS" >"$T/flood.out" 2>&1 &
+		fpid=$!
+		"$NSFLOOD" rare "$N_FLOOD_RARE" \
+			"$(awk -v s="$RETENTION_SECS" 'BEGIN { printf "%.2f", s * 0.9 }')" "$T/pins" \
+			>"$T/rare.out" 2>&1
+		wait "$fpid"
+		wait_idle "$TOOL_PID" || log "warning: the recorder was still busy 10 s after the flood"
+		stop_tool record
+		calls=$(awk '$1 == "calls" { print $2 }' "$T/flood.out")
+		miss=$(flood_rare_missing)
+		n=$(wc -l <"$T/rare.out")
+		bytes=$(du -sb "$T/log" | cut -f1)
+		[ "$n" -gt 0 ] && sample "rare_kept_under_flood_record$tag" \
+			"$(awk -v m="$miss" -v n="$n" 'BEGIN { printf "%.4f", (n - m) / n }')"
+		sample "log_mb_per_s_under_flood_record$tag" \
+			"$(awk -v b="$bytes" -v s="$RETENTION_SECS" 'BEGIN { printf "%.2f", b / s / 1048576 }')"
+		log "[round $ROUND/$ROUNDS] retention, log budget $budget: nobody's ${calls:-?} ioctls; root's records kept $((n - miss)) of $n; log $((bytes >> 20)) MiB"
+		rm -rf "$T/log"
+	done
+}
+
 # value NAME: this round's sample of NAME (empty if none)
 # The recorder's user-space half alone (tests/perf/recorder_rate): 1 M
 # synthetic setns records through the enrichment, the formatter, the MAC
@@ -893,11 +952,18 @@ run_harness() {
 	# the detection rules (loader/rules/, on by default): their own CPU per
 	# record, measured apart (the same records with and without them), and
 	# that as a share of what the recorder spends per record (budget: 10 %)
-	out=$("$HARNESS" -n "$N_HARNESS" -p fields -s batch -r -d "$T/harness" 2>/dev/null) ||
+	out=$("$HARNESS" -n "$N_HARNESS" -p fields -s batch -r -P -d "$T/harness" 2>/dev/null) ||
 		{ log "recorder_rate -r failed: $out"; return; }
 	rm -rf "$T/harness"
 	log "[round $ROUND/$ROUNDS] recorder alone, rules on: $out"
 	sample rules_ns_per_record "$(field rules_ns_per_record "$out")"
+	# where the rest goes, each step apart (recorder_rate -P): the
+	# enrichment look-ups, formatting, the chained MAC, the batch and write
+	sample recorder_part_enrich_ns "$(field part_enrich_ns "$out")"
+	sample recorder_part_format_ns "$(field part_format_ns "$out")"
+	sample recorder_part_mac_ns "$(field part_mac_ns "$out")"
+	sample recorder_part_write_ns "$(field part_write_ns "$out")"
+	sample recorder_part_harness_ns "$(field part_synth_ns "$out")"
 	sample rules_cpu_percent "$(awk -v r="$(field rules_ns_per_record "$out")" \
 		-v c="$(field cpu_ns_per_record "$out")" 'BEGIN { printf "%.1f", (c > r ? 100 * r / (c - r) : 0) }')"
 }
@@ -906,6 +972,8 @@ value() { awk -F'\t' -v r="$ROUND" -v m="$1" '$1 == r && $2 == m { v = $3 } END 
 
 # search and verify over logs of the recorder's records (bench/logread.sh)
 . "$ROOT/bench/logread.sh"
+# where the recorder's start goes (bench/startup.sh)
+. "$ROOT/bench/startup.sh"
 
 # sample_diff METRIC A B: sample A - B, when both are there
 sample_diff() {
@@ -1034,8 +1102,13 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 		run_config "${CONFIGS[$(((k + ROUND - 1) % n))]}"
 	done
 	run_logread
+	[ "$HAVE_RECORD" = 1 ] && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" startup "* ]]; } &&
+		run_startup
 	RATE_LOST=0 RATE_LOST_C=0 RATE_LOST_NC=0 RATE_HWM=0 RARE_LOST=0
+	[ "$HAVE_RECORD" = 1 ] && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" retention "* ]]; } &&
+		run_retention
 	if [ "$RUN_RATE" = 0 ]; then
+		[ "$HAVE_RECORD" = 1 ] && [[ " ${BENCH_ONLY:-} " == *" harness "* ]] && run_harness
 		round_ratios
 		continue
 	fi
@@ -1091,7 +1164,8 @@ if [ "$HAVE_AUDIT" != 1 ]; then
 fi
 if [ "$HAVE_RECORD" != 1 ]; then
 	for m in max_rate_records_per_s recorder_cpu_ns_per_record recorder_records_per_cpu_s \
-		lost_at_max_nocoalesce rare_lost_under_flood rare_lost_under_flood_kinds; do
+		lost_at_max_nocoalesce rare_lost_under_flood rare_lost_under_flood_kinds \
+		rare_kept_under_flood_record rare_kept_under_flood_record_nobudget; do
 		na "$m" "$NA_RECORD"
 	done
 fi
@@ -1186,6 +1260,8 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("rss_kib") then med("rss_kib") <= 20480 else null end); $by),
 	target("attach_ms"; "<= 300";
 		(if med("attach_ms") then med("attach_ms") <= 300 else null end); ""),
+	target("startup_ms"; "<= 300 (start to ready, the recorder'"'"'s clock)";
+		(if med("startup_ms") then med("startup_ms") <= 300 else null end); ""),
 	target("setns_added_over_floor"; "<= 1.3";
 		(if med("setns_added_over_floor") then med("setns_added_over_floor") <= 1.3 else null end); ""),
 	target("setns_added_over_exit_floor"; "<= 1.3 (the stricter floor: nsaudit'"'"'s one hook)";
@@ -1198,6 +1274,8 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("rare_lost_under_flood") != null then $m.rare_lost_under_flood.max == 0 else null end); ""),
 	target("rare_lost_under_flood_kinds"; "== 0 (root under an unprivileged flood of each kind)";
 		(if med("rare_lost_under_flood_kinds") != null then $m.rare_lost_under_flood_kinds.max == 0 else null end); ""),
+	target("rare_kept_under_flood_record"; "== 1 (root'"'"'s records stay in the log under a flood)";
+		(if med("rare_kept_under_flood_record") != null then $m.rare_kept_under_flood_record.min == 1 else null end); ""),
 	target("max_rate_records_per_s"; ">= 1000000 (wall)";
 		(if med("max_rate_records_per_s") then med("max_rate_records_per_s") >= 1000000 else null end);
 		(if med("max_rate_records_per_s") and med("offered_rate_1p")
@@ -1211,6 +1289,10 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("seal_throughput_ratio") then med("seal_throughput_ratio") >= 0.9 else null end); ""),
 	target("search_records_per_s_nomatch"; ">= 1000000 (one core)";
 		(if med("search_records_per_s_nomatch") then med("search_records_per_s_nomatch") >= 1000000 else null end); ""),
+	target("search_records_per_s_all"; ">= 1000000 (every record printed as JSON)";
+		(if med("search_records_per_s_all") then med("search_records_per_s_all") >= 1000000 else null end); ""),
+	target("search_all_vs_grep"; ">= 0.5 (within 2x of grep over the same bytes)";
+		(if med("search_all_vs_grep") then med("search_all_vs_grep") >= 0.5 else null end); ""),
 	target("verify_records_per_s"; ">= 1000000 (one core)";
 		(if med("verify_records_per_s") then med("verify_records_per_s") >= 1000000 else null end); ""),
 	target("search_since_1h_ms"; "<= search_month_ms / 10 (the last hour of three weeks)";
@@ -1298,12 +1380,20 @@ def row($k; $what):
 (row("recorder_disk_cpu_ns_per_record"; "its CPU per record, ns") | @tsv),
 (row("recorder_disk_records_per_cpu_s"; "its records per CPU-second") | @tsv),
 (row("rules_ns_per_record"; "CPU of the detection rules per record (on by default), ns") | @tsv),
+(row("recorder_part_enrich_ns"; "  recorder alone, per record: enrichment look-ups (exe, cgroup, names), ns") | @tsv),
+(row("recorder_part_format_ns"; "  formatting the line (no MAC), ns") | @tsv),
+(row("recorder_part_mac_ns"; "  the chained MAC (Poly1305, the log'"'"'s kind), ns") | @tsv),
+(row("recorder_part_write_ns"; "  the batch, the log'"'"'s bookkeeping and write(2), ns") | @tsv),
+(row("recorder_part_harness_ns"; "  (the harness making its synthetic record: not the recorder'"'"'s), ns") | @tsv),
 (row("rules_cpu_percent"; "CPU of the rules as % of the recorder per record (budget 10)") | @tsv),
 (row("seal_legacy_records_per_s"; "the same records/s with a key of the previous kind (no sealing)") | @tsv),
 (row("seal_legacy_cpu_ns_per_record"; "recorder CPU per record, key of the previous kind, ns") | @tsv),
 (row("seal_throughput_ratio"; "records per recorder CPU-second, sealed / previous kind (same round)") | @tsv),
 (row("search_records_per_s_nomatch"; "search --comm X matching nothing, records/s (wall)") | @tsv),
-(row("search_records_per_s_all"; "search --format json matching every record, records/s") | @tsv),
+(row("search_records_per_s_all"; "search --format json matching every record, records/s (into a file)") | @tsv),
+(row("grep_all_records_per_s"; "grep printing every line of the same segments, records/s (into a file)") | @tsv),
+(row("search_all_vs_grep"; "search --format json / grep, every record printed (same round)") | @tsv),
+(row("search_text_records_per_s_all"; "search --format text matching every record, records/s") | @tsv),
 (row("verify_records_per_s"; "verify with the log'"'"'s key, records/s") | @tsv),
 (row("grep_records_per_s"; "grep -c over the same segments, records/s (for scale)") | @tsv),
 (row("jq_records_per_s"; "jq select(.comm == X) over the same segments, records/s") | @tsv),
@@ -1328,8 +1418,21 @@ def row($k; $what):
 (row("recorder_cpu_ns_per_flooded_call_setns_fail"; "recorder CPU per flooded call, setns_fail flood, ns") | @tsv),
 (row("rare_lost_under_flood_unshare"; "root'"'"'s rare records missing under a unshare flood by nobody") | @tsv),
 (row("recorder_cpu_ns_per_flooded_call_unshare"; "recorder CPU per flooded call, unshare flood, ns") | @tsv),
+(row("rare_kept_under_flood_record"; "root'"'"'s rare records kept in the log under a no-coalesce ioctl flood by nobody, default retention, fraction (issue 47)") | @tsv),
+(row("rare_kept_under_flood_record_nobudget"; "the same with --log-budget 0, same round") | @tsv),
+(row("log_mb_per_s_under_flood_record"; "log growth during that flood, MiB/s") | @tsv),
+(row("log_mb_per_s_under_flood_record_nobudget"; "the same with --log-budget 0, MiB/s") | @tsv),
 (row("rss_kib"; "recorder VmHWM at max rate, KiB") | @tsv),
 (row("attach_ms"; "nsaudit record start to ready, ms") | @tsv),
+(row("startup_ms"; "the same by the recorder'"'"'s clock (--verbose), ms") | @tsv),
+(row("startup_names_ms"; "  of it: names, /proc, mounts, runtime state") | @tsv),
+(row("startup_open_ms"; "  of it: BPF object opened, hooks chosen") | @tsv),
+(row("startup_load_ms"; "  of it: load (the verifier)") | @tsv),
+(row("startup_attach_ms"; "  of it: attach") | @tsv),
+(row("startup_snapshot_ms"; "  of it: task snapshot") | @tsv),
+(row("startup_ring_ms"; "  of it: ring buffers") | @tsv),
+(row("startup_outside_ms"; "  of it: log, key, rules, sinks, privileges") | @tsv),
+(row("startup_empty_ms"; "nsaudit --version: a start that loads nothing, ms") | @tsv),
 (row("attach_ms_trace"; "nsaudit trace start to ready, ms") | @tsv),
 (row("attach_ms_bpftrace"; "bpftrace start to attached, ms") | @tsv),
 (row("record_bytes"; "bytes on disk per record, nsaudit record") | @tsv),

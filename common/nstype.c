@@ -21,6 +21,9 @@
 #ifndef NS_GET_NSTYPE
 #define NS_GET_NSTYPE 0xb703 /* _IO(0xb7, 0x3) */
 #endif
+#ifndef NS_GET_ID
+#define NS_GET_ID _IOR(0xb7, 13, uint64_t) /* Linux 6.18 */
+#endif
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
 #endif
@@ -144,6 +147,7 @@ static const char *const lost_reasons[NSAUDIT_LOST_MAX] = {
 	[NSAUDIT_LOST_RARE_RING] = "reserve_ring_full",
 	[NSAUDIT_LOST_STORAGE] = "task_storage",
 	[NSAUDIT_LOST_BUDGET] = "actor_budget",
+	[NSAUDIT_LOST_LOG_BUDGET] = "log_budget",
 };
 
 const char *lost_reason_name(unsigned int reason)
@@ -251,7 +255,10 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* Resolve an nsfs file: inode, device and type (via NS_GET_NSTYPE). */
+/*
+ * Resolve an nsfs file: inode, device, type (NS_GET_NSTYPE) and, where the
+ * kernel has one, the namespace's never-reused id (NS_GET_ID).
+ */
 static int resolve_path(const char *path, struct nsspec *out, char *err, size_t errlen)
 {
 	struct statfs sfs;
@@ -274,6 +281,8 @@ static int resolve_path(const char *path, struct nsspec *out, char *err, size_t 
 		return -1;
 	}
 	flag = ioctl(fd, NS_GET_NSTYPE);
+	if (ioctl(fd, NS_GET_ID, &out->id))
+		out->id = 0;
 	close(fd);
 	out->type = flag < 0 ? -1 : nstype_from_clone_flag((unsigned long)flag);
 	out->inum = (uint32_t)st.st_ino;

@@ -29,7 +29,9 @@ const char *nstype_name(unsigned int type);
  */
 #define NSAUDIT_LOST_RECURSION 101
 /* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage",
- * "actor_budget"; NSAUDIT_LOST_SINK: "sink"; NSAUDIT_LOST_RECURSION: "recursion". */
+ * "actor_budget"; NSAUDIT_LOST_SINK: "sink"; NSAUDIT_LOST_RECURSION: "recursion".
+ * NSAUDIT_LOST_LOG_BUDGET (the kernel's enum, counted by user space):
+ * "log_budget". */
 const char *lost_reason_name(unsigned int reason);
 /* enum nsaudit_ns_type for a name, or -1. */
 int nstype_from_name(const char *name);
@@ -63,6 +65,7 @@ struct nsspec {
 	int type;		/* enum nsaudit_ns_type, or -1 if not known */
 	uint32_t inum;		/* inode number, as readlink/lsns print it */
 	uint64_t dev;		/* st_dev of the nsfs file, 0 if not known */
+	uint64_t id;		/* ns_id (NS_GET_ID, Linux 6.18), 0 if not known */
 	int pid;		/* for "PID:TYPE", else 0 */
 	char path[4096];	/* for a path spec, else "" */
 };

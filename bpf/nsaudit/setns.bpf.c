@@ -161,7 +161,7 @@ __noinline int setns_old_now(struct tstate *ts)
 	p = &ts->p;
 	t = p->target_type;
 	if (t < NSAUDIT_NS_MAX) {
-		t &= 7;
+		t &= NSAUDIT_NS_TYPE_MASK;
 		cache_check(ts, &set);
 		cur_ns(ts, &set, t, &p->old_inum[t], &p->old_id[t]);
 	} else if (p->nsmask) {
@@ -252,7 +252,7 @@ static __always_inline void setns_done(struct tstate *ts, long ret, __u32 types,
 		p->op = NSAUDIT_OP_NONE;
 		return;
 	}
-	t &= 7;
+	t &= NSAUDIT_NS_TYPE_MASK;
 	if (ret == 0) {
 		task_nsset_btf(&set, bpf_get_current_task_btf());
 		if ((__u64)nsset_ns_btf(&set, t) != p->target_ns) {
@@ -307,7 +307,7 @@ static __always_inline void setns_old_cached(struct tstate *ts, int t)
 {
 	struct pending *p = &ts->p;
 
-	t &= 7;
+	t &= NSAUDIT_NS_TYPE_MASK;
 	if (ts->c_valid & (1u << t)) {
 		p->old_inum[t] = ts->cur_inum[t];
 		p->old_id[t] = ts->cur_id[t];

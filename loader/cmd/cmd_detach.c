@@ -15,6 +15,7 @@ int cmd_detach(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NSAUDIT_PIN_DIR;
+	pid_t who;
 	int c, rc;
 
 	cmd_getopt_reset();
@@ -42,6 +43,12 @@ int cmd_detach(int argc, char **argv)
 	if (optind < argc)
 		return cmd_error("detach", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 				 argv[optind]);
+	who = tracer_pin_dir_user(dir);
+	if (who > 0)
+		return cmd_error("detach", 1, "%s: recorder pid %d is using it: stop it first "
+				 "(SIGTERM drains the ring and detaches)", dir, (int)who);
+	if (who < 0)
+		return cmd_error("detach", 1, "%s: a recorder is using it: stop it first", dir);
 	rc = tracer_unpin(dir);
 	if (rc == -ENOENT)
 		return cmd_error("detach", 0, "nothing pinned in %s", dir);

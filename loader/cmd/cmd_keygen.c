@@ -4,9 +4,12 @@
  * state in FILE for "nsaudit record --key FILE", and its verification key
  * on stdout for "nsaudit verify --verification-key" (audit/seal.h).
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -19,7 +22,8 @@ static void keygen_usage(FILE *f)
 	fprintf(f,
 		"Usage: nsaudit keygen FILE [--force]\n\n"
 		"Make a fresh forward-secure sealing key: install its sealing state in FILE\n"
-		"(mode 0600, written atomically) and print its verification key on stdout.\n"
+		"(mode 0600, written atomically; missing directories are made, mode 0700)\n"
+		"and print its verification key on stdout.\n"
 		"'nsaudit record --key FILE' seals the log with it: the key evolves every\n"
 		"--seal-interval and the old one is erased, so whoever takes the host later\n"
 		"cannot rewrite what was sealed before. 'nsaudit verify --verification-key KEY'\n"
@@ -27,8 +31,47 @@ static void keygen_usage(FILE *f)
 		"every sealing key. Use one FILE per log directory.\n\n"
 		"  --force   replace an existing FILE (atomically)\n\n"
 		"Examples:\n"
+		"  mkdir -p -m 0700 /root/offhost   # the shell opens the > file, not nsaudit\n"
 		"  nsaudit keygen /etc/nsaudit/seal > /root/offhost/nsaudit.vk\n"
 		"  nsaudit keygen --force /etc/nsaudit/seal   # new key: start a new log dir too\n");
+}
+
+/*
+ * The directories FILE is to go in, made as mkdir -p would, mode 0700 (a
+ * fresh host has no /etc/nsaudit): 0, or -1 with err saying which and why.
+ */
+static int make_parents(const char *file, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], *p;
+	struct stat st;
+
+	if (strlen(file) >= sizeof(dir)) {
+		snprintf(err, errlen, "%.64s...: path too long", file);
+		return -1;
+	}
+	strcpy(dir, file);
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
+		return 0;
+	*p = '\0';
+	for (p = dir + 1; ; p++) {
+		bool last = !*p;
+
+		if (*p != '/' && !last)
+			continue;
+		*p = '\0';
+		errno = 0;
+		if (mkdir(dir, 0700) && errno == EEXIST && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
+			errno = ENOTDIR;
+		if (errno != EEXIST && errno) {
+			snprintf(err, errlen, "cannot make directory %.200s for %.200s: %s (make it, "
+				 "mode 0700, or choose another FILE)", dir, file, strerror(errno));
+			return -1;
+		}
+		if (last)
+			return 0;
+		*p = '/';
+	}
 }
 
 int cmd_keygen(int argc, char **argv)
@@ -63,6 +106,8 @@ int cmd_keygen(int argc, char **argv)
 	file = optind < argc ? argv[optind] : NULL;
 	if (!file || !*file)
 		return cmd_error("keygen", EXIT_USAGE, "FILE is required (try --help)");
+	if (make_parents(file, err, sizeof(err)))
+		return cmd_error("keygen", 1, "%s", err);
 	if (audit_seal_keygen(file, force, vk, err, sizeof(err)))
 		return cmd_error("keygen", 1, "%s", err);
 	printf("%s\n", vk);

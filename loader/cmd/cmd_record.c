@@ -16,15 +16,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "output/event_json.h"
+#include "output/metrics.h"
 #include "log.h"
 #include "tracer/privs.h"
 #include "rules/rules.h"
 #include "segment.h"
 #include "output/sink.h"
 #include "tracer/tracer.h"
+#include "tracer/log_budget.h"
 
 /* every record of an unreleased batch is among those a restart skips */
 _Static_assert(TRACER_BATCH_MAX <= AUDIT_RESUME_MAX, "a batch larger than the resume set");
@@ -45,6 +49,8 @@ struct recorder {
 	struct audit_log *log;
 	int failed;
 	struct sinks sinks;	/* --sink: syslog, audit */
+	struct metrics metrics;	/* --metrics-file */
+	struct tracer *t;
 };
 
 static int write_record(void *ctx, const struct nsaudit_event *e, const struct event_extra *x)
@@ -57,6 +63,7 @@ static int write_record(void *ctx, const struct nsaudit_event *e, const struct e
 		r->failed = 1;	/* --on-full stop, or a hard I/O error */
 		return -1;
 	}
+	metrics_count(&r->metrics, e, x);
 	/* the kernel's lost counter as last written: kept in the MAC'd state
 	 * for a restart on the pinned ring */
 	if (e->op == NSAUDIT_OP_LOST && !x->cause)	/* not a sink's loss */
@@ -103,6 +110,10 @@ static int end_batch(void *ctx)
 	/* the sealing timer: an epoch ends whether records come or not */
 	if (audit_log_tick(r->log) < 0)
 		cmd_error("record", 1, "sealing: %s", audit_log_error(r->log));
+	if (r->metrics.path) {
+		r->metrics.written_seq = audit_log_next_seq(r->log) - 1;
+		cmd_metrics_tick(&r->metrics, r->t, &r->sinks, false);
+	}
 	return audit_log_flush(r->log);
 }
 
@@ -110,8 +121,16 @@ static int end_batch(void *ctx)
 static void send_anchor(void *ctx, struct json_object *anchor)
 {
 	struct recorder *r = ctx;
+	struct json_object *v;
 
 	sinks_emit(&r->sinks, anchor);
+	/* for the metrics: how far the anchors are behind, the last seal */
+	r->metrics.anchor_ns = clock_ns(CLOCK_REALTIME);
+	if (json_object_object_get_ex(anchor, "seq", &v))
+		r->metrics.anchored_seq = (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(anchor, "why", &v) &&
+	    !strcmp(json_object_get_string(v) ?: "", "seal"))
+		r->metrics.seal_ns = r->metrics.anchor_ns;
 }
 
 static void usage(FILE *f)
@@ -141,22 +160,24 @@ static void usage(FILE *f)
 		"Kernel state:\n"
 		"  --pin-dir DIR        where links and the ring stay pinned (default\n"
 		"                       " NSAUDIT_PIN_DIR "); a restarted recorder drains\n"
-		"                       what was traced meanwhile. 'nsaudit detach' removes it.\n"
+		"                       what was traced meanwhile. One recorder per DIR: a\n"
+		"                       second is refused. 'nsaudit detach' removes it.\n"
 		"  --keep-pinned        leave them pinned on a clean stop too (for a restart\n"
 		"                       or upgrade without a gap); by default only a crash\n"
 		"                       leaves them, and a clean stop detaches\n"
 		"  --no-pin             nothing pinned: stopping the recorder stops tracing\n"
 		"Sinks:\n%s"
+		"Metrics:\n%s"
 		"Filters:\n%s\n"
 		"Examples:\n"
 		"  nsaudit keygen /etc/nsaudit/key > /root/offhost.vk\n"
 		"  nsaudit record --log-dir /var/log/nsaudit --key /etc/nsaudit/key --sink syslog\n"
 		"  nsaudit record --log-dir /var/log/nsaudit --type net --max-size 64M --keep 20\n"
 		"  nsaudit verify --log-dir /var/log/nsaudit --verification-key /root/offhost.vk\n",
-		sink_opts_help, tracer_opts_help);
+		sink_opts_help, metrics_opts_help, tracer_opts_help);
 }
 
-enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR };
+enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR, OPT_METRICS };
 #define OPTS_MAX 32
 
 /*
@@ -171,16 +192,21 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 		{ "no-pin", no_argument, NULL, OPT_NO_PIN },
 		{ "keep-pinned", no_argument, NULL, OPT_KEEP_PINNED },
 		{ "pin-dir", required_argument, NULL, OPT_PIN_DIR },
+		{ "metrics-file", required_argument, NULL, OPT_METRICS },
+		{ "metrics-interval", required_argument, NULL, OPT_METRICS },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char pin_dir_msg[] = "--pin-dir needs an absolute path in a bpf file system";
 	struct option opts[OPTS_MAX] = { 0 };
 	int c, idx = -1, rc;
 	bool pin = true;
+	char err[256];
 
 	tracer_opts_init(o);
 	audit_log_opts_init(lo);
 	o->pin_dir = NSAUDIT_PIN_DIR;
+	/* the log's retention is shared: no actor may take it (docs/flood.md) */
+	o->log_budget = LOG_BUDGET_UID;
 	cmd_lib_options(opts, OPTS_MAX, own, 1);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {
@@ -201,6 +227,10 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 			if (optarg[0] != '/')
 				return cmd_error("record", EXIT_USAGE, "%s", pin_dir_msg);
 			o->pin_dir = optarg;
+			break;
+		case OPT_METRICS:
+			if (metrics_set_opt(&r->metrics, name, optarg, err, sizeof(err)) < 0)
+				return cmd_error("record", EXIT_USAGE, "%s", err);
 			break;
 		case ':':
 			if (optopt == OPT_PIN_DIR)
@@ -227,6 +257,25 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 	return -1;
 }
 
+/* How the run ended, as the exit status, with the line that says why. */
+static int exit_status(int rc, int failed, const char *dir)
+{
+	if (failed)
+		return cmd_error("record", 1,
+				 "stopped: the log cannot take more records (see the last "
+				 "record in %s)",
+				 dir);
+	if (rc == -EIO) {
+		cmd_error("record", 1, "the log was not closed cleanly (the line above says why)");
+		return 1;
+	}
+	if (rc < 0) {
+		cmd_error("record", 1, "%s", strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct sigaction sa_stop = { .sa_handler = on_stop }, sa_hup = { .sa_handler = on_hup };
@@ -238,6 +287,7 @@ int cmd_record(int argc, char **argv)
 	size_t nk;
 	char err[512];
 	int i, rc;
+	int64_t t0 = clock_ns(CLOCK_MONOTONIC);
 	bool keep_pinned = false;
 
 	rc = parse_args(argc, argv, &o, &lo, &r, &keep_pinned);
@@ -246,6 +296,7 @@ int cmd_record(int argc, char **argv)
 
 	if (tracer_rules_open(&o, err, sizeof(err)))	/* a bad --rules: now */
 		return cmd_error("record", EXIT_USAGE, "%s", err);
+	cmd_host_identity("record");
 	sigaction(SIGINT, &sa_stop, NULL);
 	sigaction(SIGTERM, &sa_stop, NULL);
 	sigaction(SIGHUP, &sa_hup, NULL);
@@ -291,7 +342,7 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	}
 	audit_log_set_anchor(r.log, send_anchor, &r);
-	fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), lo.dir);
+	cmd_ready(t, t0, o.verbose, lo.dir);
 	{
 		struct tracer_callbacks cb = {
 			.on_event = write_record,
@@ -300,8 +351,12 @@ int cmd_record(int argc, char **argv)
 			.written_seq = written_seq,
 		};
 
+		r.t = t;
+		r.metrics.log = true;
 		rc = tracer_run(t, &cb, &r, &stop);
 	}
+	cmd_metrics_tick(&r.metrics, t, &r.sinks, true);
+	r.t = NULL;
 	tracer_close(t);
 	/* a clean stop was asked for: the ring is drained, nothing to keep */
 	if (o.pin_dir && !keep_pinned && stop)
@@ -311,18 +366,5 @@ int cmd_record(int argc, char **argv)
 		rc = -EIO;
 	sinks_close(&r.sinks);
 	rules_free(o.rules);
-	if (r.failed)
-		return cmd_error("record", 1,
-				 "stopped: the log cannot take more records (see the last "
-				 "record in %s)",
-				 lo.dir);
-	if (rc == -EIO) {
-		cmd_error("record", 1, "the log was not closed cleanly (the line above says why)");
-		return 1;
-	}
-	if (rc < 0) {
-		cmd_error("record", 1, "%s", strerror(-rc));
-		return 1;
-	}
-	return 0;
+	return exit_status(rc, r.failed, lo.dir);
 }

@@ -6,8 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "log.h"
+#include "output/host_id.h"
+#include "output/metrics.h"
+#include "output/record_fmt.h"
 #include "output/sink.h"
 #include "tracer/tracer.h"
 
@@ -99,4 +103,58 @@ int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
 	if (!rc)
 		rc = tracer_set_opt(to, name, val, err, sizeof(err));
 	return rc < 0 ? cmd_error(cmd, EXIT_USAGE, "%s", err) : 0;
+}
+
+void cmd_ready(const struct tracer *t, int64_t t0, bool verbose, const char *log_dir)
+{
+	int64_t total = (clock_ns(CLOCK_MONOTONIC) - t0) / 100000, in;
+	char phases[256];
+
+	if (verbose) {
+		in = tracer_startup(t, phases, sizeof(phases));
+		fprintf(stderr,
+			"nsaudit: start-up %lld.%lld ms: %s, outside the tracer %lld.%lld\n",
+			(long long)(total / 10), (long long)(total % 10), phases,
+			(long long)((total - in) / 10), (long long)((total - in) % 10));
+	}
+	if (log_dir)
+		fprintf(stderr, "nsaudit: ready (hooks: %s; log: %s)\n", tracer_hooks(t), log_dir);
+	else
+		fprintf(stderr, "nsaudit: ready (hooks: %s)\n", tracer_hooks(t));
+}
+
+void cmd_host_identity(const char *cmd)
+{
+	static struct host_id host;
+	const char *why;
+
+	host_id_load(&host, &why);
+	if (why)
+		cmd_error(cmd, 0, "%s: records carry no such field", why);
+	record_set_host(&host);
+}
+
+void cmd_metrics_tick(struct metrics *m, const struct tracer *t, struct sinks *sk, bool final)
+{
+	static const char *const rings[2] = { "main", "reserve" };
+	struct sink_stats st;
+	int i;
+
+	if (!m->path || (!metrics_due(m) && !final))
+		return;
+	for (i = 0; i < 2; i++) {
+		m->ring[i].name = NULL;
+		if (t && tracer_ring_fill(t, i, &m->ring[i].used, &m->ring[i].size))
+			m->ring[i].name = rings[i];
+	}
+	m->nsinks = 0;
+	for (i = 0; i < sk->n && i < METRICS_SINKS_MAX; i++) {
+		if (!sk->s[i])
+			continue;
+		sink_get_stats(sk->s[i], &st);
+		m->sink[m->nsinks].name = sk->specs[i].spec;
+		m->sink[m->nsinks].depth = st.depth;
+		m->sink[m->nsinks++].lost = st.lost;
+	}
+	metrics_write(m);
 }

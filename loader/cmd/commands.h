@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <getopt.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define EXIT_USAGE 2
 
@@ -35,6 +36,16 @@ int cmd_keygen(int argc, char **argv);
 int cmd_holders(int argc, char **argv);
 int cmd_lifetime(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
+
+/*
+ * The ready line of trace and record ("nsaudit: ready (hooks: ...; log:
+ * DIR)", no log part when log_dir is NULL), and before it with verbose
+ * where the start went: "nsaudit: start-up 240.1 ms: names 3.2, open 1.0,
+ * load 220.5, ..., outside the tracer 12.0". t0: CLOCK_MONOTONIC when the
+ * command began.
+ */
+struct tracer;
+void cmd_ready(const struct tracer *t, int64_t t0, bool verbose, const char *log_dir);
 
 /* "nsaudit CMD: MESSAGE" and a newline on stderr; returns rc. */
 int cmd_error(const char *cmd, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -73,5 +84,15 @@ void cmd_lib_options(struct option *opts, size_t cap, const struct option *own, 
 int cmd_needs_value(const char *cmd, const struct option *opts, char **argv);
 int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
 		struct tracer_opts *to, const char *name, const char *val);
+
+/* This host's name, machine id and boot id into every record from now on
+ * (output/host_id.h); what is missing is said once on stderr. */
+void cmd_host_identity(const char *cmd);
+
+/* --metrics-file: the gauges from the tracer and the sinks, and the file
+ * written, when its interval passed (or final: now). */
+struct metrics;
+struct tracer;
+void cmd_metrics_tick(struct metrics *m, const struct tracer *t, struct sinks *sk, bool final);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "array.h"
 
 struct command {
 	const char *name;
@@ -31,7 +32,7 @@ static void usage(FILE *f)
 		   "       nsaudit COMMAND --help\n\n"
 		   "Observe who pinned or entered which Linux namespace, and when it died.\n\n"
 		   "Commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nExamples:\n"
 		   "  nsaudit trace                       # everything, readable lines\n"
@@ -61,7 +62,7 @@ int main(int argc, char **argv)
 		printf("nsaudit %s\n", NSAUDIT_VERSION);
 		return 0;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "nsaudit: unknown command '%s' (try 'nsaudit --help')\n", argv[1]);

@@ -33,6 +33,11 @@ void enrich_scan_mounts(struct enrich *en);
  * owned: close it with the rest.
  */
 void enrich_set_exe_map(struct enrich *en, int fd, bool owned);
+/*
+ * The startup snapshot's iter/task link (not owned): a refused open's
+ * target whose /proc we may not read is looked up in the kernel's view.
+ */
+void enrich_set_task_iter(struct enrich *en, int link_fd);
 
 /*
  * The executable of a record's actor, from its exec (exe_key): the path

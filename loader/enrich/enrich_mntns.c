@@ -19,6 +19,7 @@
 #include "nstype.h"
 #include "mounttab.h"
 #include "mntns_id.h"
+#include "array.h"
 
 /* The mount namespace of a task (0, 0: ourselves); 0 if it is gone. */
 uint32_t task_mntns(uint32_t pid, uint32_t tid)
@@ -140,15 +141,8 @@ static void keep_dead(void *ctx, const struct mount_pin *p)
 
 	if (p->copied)		/* no record pinned it there: none unpins it */
 		return;
-	if (en->ndead == en->capdead) {
-		size_t cap = en->capdead ? 2 * en->capdead : 16;
-
-		d = realloc(en->dead, cap * sizeof(*d));
-		if (!d)
-			return;
-		en->dead = d;
-		en->capdead = cap;
-	}
+	if (ARRAY_RESERVE(&en->dead, &en->capdead, en->ndead + 1))
+		return;
 	d = &en->dead[en->ndead];
 	d->path = strdup(p->path);
 	if (!d->path)
@@ -233,7 +227,7 @@ bool enrich_dead_pin(struct enrich *en, struct nsaudit_event *e, uint32_t *mntns
 	e->op = NSAUDIT_OP_UMOUNT;
 	e->ns_type = (uint32_t)d->type;
 	e->ns_inum = d->inum;
-	e->flags = NSAUDIT_F_HAS_NS;
+	e->flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_INFERRED;
 	e->fd = -1;
 	e->probe = NSAUDIT_PROBE_USER;
 	e->ts_boot_ns = (uint64_t)clock_ns(CLOCK_BOOTTIME);

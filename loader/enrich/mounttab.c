@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mounttab.h"
+#include "array.h"
 
 void mounttab_init(struct mounttab *m)
 {
@@ -41,15 +42,8 @@ static struct mount_pin *append(struct mounttab *m, uint32_t mntns, const char *
 {
 	struct mount_pin *p;
 
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 64;
-		struct mount_pin *v = realloc(m->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		m->v = v;
-		m->cap = cap;
-	}
+	if (ARRAY_RESERVE(&m->v, &m->cap, m->n + 1))
+		return NULL;
 	p = &m->v[m->n];
 	memset(p, 0, sizeof(*p));
 	p->path = strdup(path);

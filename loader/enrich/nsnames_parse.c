@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "enrich.h"
 #include "mountinfo.h"
+#include "array.h"
 
 /* --- parsers ------------------------------------------------------------ */
 
@@ -73,13 +74,13 @@ static bool component_id(const char *c, size_t n, char *id, size_t len)
 
 	if (n > 6 && !memcmp(c + n - 6, ".scope", 6))
 		n -= 6;
-	for (i = 0; i < sizeof(not_containers) / sizeof(not_containers[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(not_containers); i++)
 		if (n >= strlen(not_containers[i]) &&
 		    !memcmp(c, not_containers[i], strlen(not_containers[i])))
 			return false;
 	rest = NULL;
 	rn = 0;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
 		pl = strlen(prefixes[i]);
 		if (n > pl && !memcmp(c, prefixes[i], pl)) {
 			rest = c + pl;

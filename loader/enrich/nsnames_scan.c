@@ -20,6 +20,7 @@
 #include "nsnames_impl.h"
 #include "nstype.h"
 #include "enrich.h"
+#include "array.h"
 
 /*
  * The initial namespaces have fixed inode numbers (include/linux/proc_ns.h:
@@ -44,15 +45,8 @@ void nsnames_add_mount(struct nsnames *n, const char *path, int type, uint32_t i
 		if (n->mounts[i].inum == inum && n->mounts[i].type == type &&
 		    !strcmp(n->mounts[i].path, path))
 			return;
-	if (n->nmounts == n->capmounts) {
-		size_t cap = n->capmounts ? 2 * n->capmounts : 32;
-		struct mount_ent *m = realloc(n->mounts, cap * sizeof(*m));
-
-		if (!m)
-			return;
-		n->mounts = m;
-		n->capmounts = cap;
-	}
+	if (ARRAY_RESERVE(&n->mounts, &n->capmounts, n->nmounts + 1))
+		return;
 	n->mounts[n->nmounts].path = strdup(path);
 	if (!n->mounts[n->nmounts].path)
 		return;

@@ -27,6 +27,7 @@
 #include "holders_lib.h"
 #include "enrich/mountinfo.h"
 #include "nstype.h"
+#include "io.h"
 
 static int push_mount(struct holders_mounts *m, const struct holders_mount *hm)
 {
@@ -139,7 +140,7 @@ static void __attribute__((noreturn)) taskless_helper(int nsfd, int out, int ctl
 	if (in)
 		rewind(in);
 	while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (write(out, buf, n) != n)
+		if (write_all(out, buf, n))
 			_exit(1);
 	close(out);
 	/* Hold the files open until the parent has scanned. */

@@ -12,6 +12,7 @@
 #include "codec.h"
 #include "lifetime.h"
 #include "nstype.h"
+#include "array.h"
 
 static const char *const kind_names[LT_KIND_MAX] = {
     [LT_NONE] = "none",		[LT_CREATED] = "created", [LT_PINNED] = "pinned",
@@ -214,18 +215,11 @@ const struct lt_event *lt_add(struct lt_timeline *tl, json_object *rec)
 	} else if (!cur->ns_id && id) {
 		cur->ns_id = id;
 	}
-	if (tl->nev == tl->cap) {
-		size_t cap = tl->cap ? 2 * tl->cap : 32;
-		struct lt_event *nv = realloc(tl->ev, cap * sizeof(*nv));
-
-		if (!nv) {
-			tl->oom = true;
-			if (fresh)
-				tl->ninc--;
-			return NULL;
-		}
-		tl->ev = nv;
-		tl->cap = cap;
+	if (ARRAY_RESERVE(&tl->ev, &tl->cap, tl->nev + 1)) {
+		tl->oom = true;
+		if (fresh)
+			tl->ninc--;
+		return NULL;
 	}
 	if (tl->type < 0 && k != LT_LOST) {
 		const char *t = jstr(rec, "ns_type");
@@ -526,7 +520,7 @@ static json_object *event_brief(const struct lt_event *e)
 	size_t i;
 
 	json_object_object_add(o, "seq", json_object_new_int64((int64_t)e->seq));
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (json_object_object_get_ex(e->rec, keys[i], &v))
 			json_object_object_add(o, keys[i], json_object_get(v));
 	return o;

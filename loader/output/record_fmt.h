@@ -14,6 +14,7 @@
 #include "nsaudit.h"
 
 struct rule_alert;
+struct host_id;
 
 /* What user space adds to a kernel record (see enrich.h). */
 struct event_extra {
@@ -39,6 +40,15 @@ struct event_extra {
 	const char *actor_pod_namespace;
 	const char *unresolved;	/* what enrichment could not complete, and why */
 	const char *cause;	/* a record user space made: what happened */
+	/* a record user space made about a pin: who made the pin (the mount
+	 * call's caller, from the kernel side); maker_comm NULL: not known */
+	const char *maker_comm;
+	uint32_t maker_pid;
+	uint32_t maker_uid;
+	/* a mount that names a namespace whose creation record came out
+	 * without a name (ip netns add: unshare, then the bind mount): that
+	 * record's seq in the log, linking the name to it; 0: none */
+	uint64_t created_seq;
 	const struct rule_alert *alert; /* an alert ("op":"alert", loader/rules/)
 					 * about the record e: e's actor fields */
 };
@@ -52,6 +62,14 @@ struct enriched_event {
 /* Every field after "seq": time, op, result, ..., probe. */
 void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		   const struct event_extra *x);
+
+/*
+ * From now on every record of this process ends with the host's identity
+ * ("host", "machine_id", "boot_id": output/host_id.h); h must outlive the
+ * records. NULL: none (the default, as in the unit tests' golden lines).
+ */
+void record_set_host(const struct host_id *h);
+const struct host_id *record_host(void);
 
 /* The same for a const struct enriched_event * (an audit_fields_fn). */
 void record_fields_of(struct audit_fields *f, const void *rec);

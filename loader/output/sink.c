@@ -61,6 +61,8 @@ static char *format_for(struct sink *s, struct json_object *rec, size_t *len, bo
 			*len = strlen(m);
 		return m;
 	}
+	if (s->sp.kind == SINK_JOURNAL)
+		return journal_format(rec, len);
 	return syslog_format(rec, s->hostname, s->pid, len);
 }
 
@@ -73,7 +75,7 @@ static bool lost_message(struct sink *s, uint64_t count, struct sink_msg *m)
 
 	if (!rec)
 		return false;
-	clock_gettime(CLOCK_REALTIME, &ts);
+	ts = ns_to_timespec(realtime_ns());
 	{
 		struct tm tm;
 
@@ -98,12 +100,7 @@ static void wait_briefly(struct sink *s)
 {
 	struct timespec until;
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_nsec += 100000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
+	until = ns_to_timespec(realtime_ns() + 100 * NSEC_PER_MSEC);
 	pthread_cond_timedwait(&s->cond, &s->lock, &until);
 }
 
@@ -265,6 +262,13 @@ struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, 
 			fprintf(stderr, "nsaudit: sink audit: kernel auditing is disabled, the "
 				"kernel drops USER messages (enable it: auditctl -e 1)\n");
 		break;
+	case SINK_JOURNAL:
+		if (journal_probe() == -EPROTONOSUPPORT) {
+			snprintf(err, errlen, "--sink journal: this binary is built without "
+				 "libsystemd (nsaudit-static); use --sink syslog");
+			goto fail;
+		}
+		break;
 	case SINK_SYSLOG_UDP:
 	case SINK_SYSLOG_TCP:
 		hints.ai_socktype = sp->kind == SINK_SYSLOG_UDP ? SOCK_DGRAM : SOCK_STREAM;
@@ -326,6 +330,7 @@ void sink_get_stats(struct sink *s, struct sink_stats *st)
 	st->queued = s->queued;
 	st->sent = s->sent;
 	st->lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	st->depth = s->qlen;
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -351,8 +356,8 @@ void sink_close(struct sink *s, int timeout_ms)
 		s->deadline_ns = now_ns() + (int64_t)timeout_ms * 1000000;
 		pthread_cond_broadcast(&s->cond);
 		pthread_mutex_unlock(&s->lock);
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += timeout_ms / 1000 + SEND_TIMEOUT_S + 1;
+		until = ns_to_timespec(realtime_ns() +
+				       (timeout_ms / 1000 + SEND_TIMEOUT_S + 1) * NSEC_PER_SEC);
 		/* a send is bounded by SO_SNDTIMEO; past that, leave it behind */
 		if (pthread_timedjoin_np(s->thread, NULL, &until)) {
 			fprintf(stderr, "nsaudit: sink %s: writer did not finish\n", sink_name(s));

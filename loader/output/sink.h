@@ -10,6 +10,8 @@
  *                            octet-counting framing)
  *   --sink audit             the kernel audit trail, through libaudit, as
  *                            AUDIT_USER messages (auditd, ausearch -m USER)
+ *   --sink journal           systemd-journald, through libsystemd: every
+ *                            field its own NSAUDIT_KEY journal field
  *
  * A sink never blocks its caller (the ring-buffer consumer of "nsaudit
  * trace" or "nsaudit record"): the record is formatted on the caller's
@@ -39,7 +41,7 @@
 #define SINK_QUEUE_DEFAULT 8192		/* records */
 #define SINK_FLUSH_MS 2000
 
-enum sink_kind { SINK_SYSLOG_UNIX, SINK_SYSLOG_UDP, SINK_SYSLOG_TCP, SINK_AUDIT };
+enum sink_kind { SINK_SYSLOG_UNIX, SINK_SYSLOG_UDP, SINK_SYSLOG_TCP, SINK_AUDIT, SINK_JOURNAL };
 
 /* A parsed --sink value. */
 struct sink_spec {
@@ -59,7 +61,7 @@ struct sinks {
 };
 
 /* Parse "syslog", "syslog:unix:/dev/log", "syslog:udp:127.0.0.1:514",
- * "syslog:tcp:[::1]:6514", "audit". 0, or -1 with a reason in err. */
+ * "syslog:tcp:[::1]:6514", "audit", "journal". 0, or -1 with a reason in err. */
 int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen);
 
 /* Open one sink: resolve, connect (a receiver that is down is retried in
@@ -71,6 +73,7 @@ struct sink_stats {
 	uint64_t queued;	/* accepted into the queue */
 	uint64_t sent;		/* handed to the receiver */
 	uint64_t lost;		/* dropped: queue full, receiver down, send failed */
+	uint64_t depth;		/* in the queue now */
 };
 void sink_get_stats(struct sink *s, struct sink_stats *st);
 /*

@@ -7,6 +7,7 @@
 
 #include "sink.h"
 #include "sink_impl.h"
+#include "array.h"
 
 /* Room for what audit_log_user_message appends (exe=..., hostname=?, ...)
  * inside its MAX_AUDIT_MESSAGE_LENGTH buffer. */
@@ -20,7 +21,7 @@ static bool is_reserved(const char *k)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(reserved); i++)
 		if (!strcmp(k, reserved[i]))
 			return true;
 	return false;

@@ -43,6 +43,16 @@ struct sink_msg {
 	bool success;
 };
 
+/*
+ * sink_journal.c: the journal entry for a record as "KEY=value" strings,
+ * each ending in a NUL (MESSAGE, PRIORITY, MESSAGE_ID, NSAUDIT_OP, ...),
+ * malloc'd; journal_send() hands them to sd_journal_sendv(). 0 or -errno;
+ * journal_probe(): whether journald's socket is there (0) or not.
+ */
+char *journal_format(struct json_object *rec, size_t *len);
+int journal_send(const struct sink_msg *m);
+int journal_probe(void);
+
 /* --- one open sink -------------------------------------------------------- */
 
 #define SEND_TIMEOUT_S 2		/* a send that takes longer fails (counted) */

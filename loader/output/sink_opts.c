@@ -12,8 +12,10 @@ const char sink_opts_help[] =
 	"      --sink SINK      also send every record to SINK (repeatable):\n"
 	"                       syslog[:unix:PATH|:udp:HOST:PORT|:tcp:HOST:PORT]\n"
 	"                       (RFC 5424 with structured data; default\n"
-	"                       unix:/dev/log) or audit (the kernel audit trail,\n"
-	"                       AUDIT_USER messages). Never blocks: a slow sink's\n"
+	"                       unix:/dev/log), audit (the kernel audit trail,\n"
+	"                       AUDIT_USER messages) or journal (systemd-journald,\n"
+	"                       one field per record field: NSAUDIT_OP,\n"
+	"                       NSAUDIT_NS_ID...). Never blocks: a slow sink's\n"
 	"                       losses are counted and reported\n";
 
 static int parse_hostport(const char *s, struct sink_spec *out, char *err, size_t errlen)
@@ -62,8 +64,12 @@ int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen
 		out->kind = SINK_AUDIT;
 		return 0;
 	}
+	if (!strcmp(spec, "journal")) {
+		out->kind = SINK_JOURNAL;
+		return 0;
+	}
 	if (strcmp(spec, "syslog") && strncmp(spec, "syslog:", 7)) {
-		snprintf(err, errlen, "--sink '%.64s': not syslog[:ADDRESS] or audit", spec);
+		snprintf(err, errlen, "--sink '%.64s': not syslog[:ADDRESS], audit or journal", spec);
 		return -1;
 	}
 	a = spec[6] ? spec + 7 : "unix:/dev/log";
@@ -116,7 +122,7 @@ int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *e
 		v = a + 7;
 	} else if (!strcmp(a, "--sink")) {
 		if (argc < 2) {
-			snprintf(err, errlen, "--sink needs a value (syslog[:ADDRESS], audit)");
+			snprintf(err, errlen, "--sink needs a value (syslog[:ADDRESS], audit, journal)");
 			return -1;
 		}
 		v = argv[1];

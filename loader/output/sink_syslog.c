@@ -9,6 +9,8 @@
 #include "clock.h"
 #include "codec.h"
 #include "event_json.h"
+#include "host_id.h"
+#include "record_fmt.h"
 #include "sink.h"
 #include "sink_impl.h"
 
@@ -142,6 +144,22 @@ static void add_hex_param(FILE *f, struct json_object *rec, const char *key, con
 	free(hex);
 }
 
+/* The sink's own messages and the log's anchors are not tracer records:
+ * they get the host's identity here, so a collector can file every line. */
+static void host_params(FILE *f, struct json_object *rec)
+{
+	const struct host_id *h = record_host();
+
+	if (!h || json_object_object_get_ex(rec, "machine_id", NULL))
+		return;
+	if (h->name[0] && !json_object_object_get_ex(rec, "host", NULL) && !needs_hex(h->name))
+		add_param(f, "host", h->name);
+	if (h->machine_id[0])
+		add_param(f, "machine_id", h->machine_id);
+	if (h->boot_id[0] && !json_object_object_get_ex(rec, "boot_id", NULL))
+		add_param(f, "boot_id", h->boot_id);
+}
+
 char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len)
 {
 	struct json_object *v;
@@ -197,6 +215,7 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 		}
 		add_param(f, key, s);
 	}
+	host_params(f, rec);
 	fputc(']', f);
 	/* MSG: the readable line, without its time (the header has it); a
 	 * tail anchor is its own line, so that any file template keeps it */

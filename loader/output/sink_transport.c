@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* sink_transport.c - the writer thread's transports: unix, udp and tcp
- * sockets for syslog (RFC 6587 framing on tcp), the audit netlink socket. */
+ * sockets for syslog (RFC 6587 framing on tcp), the audit netlink socket,
+ * journald's socket (through libsystemd, sink_journal.c). */
 #include <errno.h>
 #include <netdb.h>
 #include <pthread.h>
@@ -33,6 +34,8 @@ int transport_connect(struct sink *s)
 
 	if (s->sp.kind == SINK_AUDIT)
 		return s->fd >= 0 ? 0 : -ENOTCONN;
+	if (s->sp.kind == SINK_JOURNAL)	/* libsystemd keeps its own socket */
+		return journal_probe();
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
@@ -100,6 +103,8 @@ int transport_send(struct sink *s, const struct sink_msg *m)
 		rc = audit_log_user_message(s->fd, AUDIT_USER, m->data, NULL, NULL, NULL,
 					    m->success ? 1 : 0);
 		return rc > 0 ? 0 : (errno ? -errno : -EIO);
+	case SINK_JOURNAL:
+		return journal_send(m);
 	case SINK_SYSLOG_TCP:
 		/* RFC 6587 octet counting: "LEN SP MSG" */
 		n = snprintf(hdr, sizeof(hdr), "%zu ", m->len);

@@ -14,6 +14,7 @@
 
 #include "kfeatures.h"
 #include "probe.skel.h"
+#include "array.h"
 
 #define TRACEFS_MAGIC 0x74726163
 #define BPF_FS_MAGIC 0xcafe4a11
@@ -167,7 +168,7 @@ void features_probe(struct features *ft, bool quick)
 	ft->have[FEAT_KPROBE] = !access("/sys/bus/event_source/devices/kprobe", F_OK) ||
 				!access("/sys/kernel/tracing/kprobe_events", F_OK);
 	ft->have[FEAT_RINGBUF] = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
-	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(progs); i++) {
 		/* quick: the tracer only has to know whether fentry works, and
 		 * only on a kernel that has the patched functions to hook */
 		if (quick && !(progs[i].f == FEAT_FENTRY && ft->have[FEAT_SYS_NSFD]))

@@ -10,6 +10,7 @@
 
 #include "nstype.h"
 #include "rules_impl.h"
+#include "array.h"
 
 const char rules_help[] =
 	"container-escape (crit), cross-container (err), attempted-escape (warning),\n"
@@ -112,8 +113,15 @@ static bool attempted(struct rules *r, const struct rule *rule, const struct rul
 	char w[CONTAINER_NAME_LEN + 64], t[CONTAINER_NAME_LEN + 64], n[96], tp[32] = "";
 	bool own;
 
+	/* ESTALE: a handle naming a namespace the caller may not see (a
+	 * cap-less container's handle of the host's): an attempt by handle
+	 * is an attempt, when the handle names whose it is */
+	bool stale = e->result == -ESTALE && e->via == NSAUDIT_VIA_HANDLE &&
+		     (f->target_host || f->target_ctr);
+
 	if (!(f->enters || f->pins || e->op == NSAUDIT_OP_QUERY) ||
-	    (e->result != -EPERM && e->result != -EACCES) || f->actor_host || f->trusted)
+	    (e->result != -EPERM && e->result != -EACCES && !stale) || f->actor_host ||
+	    f->trusted)
 		return false;
 	/* its own container's namespace: no escape, whatever the reason */
 	own = f->target_own ||
@@ -166,7 +174,7 @@ void builtin_rules_add(struct rules *r)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(builtin); i++) {
 		struct rule *ru = rules_add(r, builtin[i].id);
 
 		if (!ru)

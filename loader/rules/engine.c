@@ -84,26 +84,30 @@ int rules_severity(const struct rules *r, const char *id)
 	return ru ? ru->severity : -1;
 }
 
+/* 64-bit FNV-1a: a cheap, well-spread key for the de-duplication table */
+#define FNV64_OFFSET_BASIS 0xcbf29ce484222325ull
+#define FNV64_PRIME 0x100000001b3ull
+
 static uint64_t hash_str(uint64_t h, const char *s)
 {
 	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+		h = (h ^ (unsigned char)*s) * FNV64_PRIME;
 	return h;
 }
 
 /* true when this (rule, actor, target) was alerted on just before */
 static bool seen_before(struct rules *r, const struct rule *rule, const struct rule_facts *f)
 {
-	uint64_t k = hash_str(0xcbf29ce484222325ull, rule->id);
+	uint64_t k = hash_str(FNV64_OFFSET_BASIS, rule->id);
 	struct dedup_ent *d;
 
-	k = (k ^ f->e->pid) * 0x100000001b3ull;
+	k = (k ^ f->e->pid) * FNV64_PRIME;
 	if (f->target_host)
 		k = hash_str(k, "host");
 	else if (f->target_ctr)
 		k = hash_str(k, f->target_ctr);
 	else
-		k = (k ^ ((uint64_t)f->e->ns_type << 32 | f->e->ns_inum)) * 0x100000001b3ull;
+		k = (k ^ ((uint64_t)f->e->ns_type << 32 | f->e->ns_inum)) * FNV64_PRIME;
 	k |= 1;
 	d = &r->dedup[k % DEDUP_SLOTS];
 	if (d->key == k && f->now_ns - d->at_ns < DEDUP_WINDOW_NS)
@@ -124,6 +128,7 @@ static void fill_parties(const struct rule_facts *f, struct rule_alert *a)
 	else
 		snprintf(a->actor, sizeof(a->actor), "mnt:[%u]", f->actor_mntns);
 	snprintf(a->actor_name, sizeof(a->actor_name), "%s", f->actor_ctr_name ?: "");
+	a->target[0] = '\0';	/* neither: "none", never what the last alert left */
 	if (f->target_host)
 		snprintf(a->target, sizeof(a->target), "host");
 	else if (f->target_ctr)

@@ -21,6 +21,7 @@
 #include "enrich/nsnames.h"
 #include "nstype.h"
 #include "rules_impl.h"
+#include "clock.h"
 
 #define FACTS_TTL_NS 1000000000LL
 /* forced re-reads of the runtimes' state at most this often */
@@ -61,16 +62,6 @@ bool facts_host_ns(const struct facts_ctx *fx, int type, uint32_t inum)
 	if (fx && fx->names)
 		return nsnames_is_host(fx->names, type, inum);
 	return inum == init_inum[type];
-}
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	/* a few ms of resolution is plenty for caches of a second and a
-	 * de-duplication window of ten; the coarse clock costs a third */
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static uint32_t read_ns(uint32_t pid, const char *type)
@@ -153,9 +144,14 @@ static const struct container_info *ns_owner(struct facts_ctx *fx, const struct 
 	return ci;
 }
 
+static bool host_pidns(const struct facts_ctx *fx, const struct rule_facts *f)
+{
+	return !f->actor_pidns || facts_host_ns(fx, NSAUDIT_NS_PID, f->actor_pidns);
+}
+
 static bool host_ns_both(const struct facts_ctx *fx, const struct rule_facts *f)
 {
-	return (!f->actor_pidns || facts_host_ns(fx, NSAUDIT_NS_PID, f->actor_pidns)) &&
+	return host_pidns(fx, f) &&
 	       (!f->actor_mntns || facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns));
 }
 
@@ -199,7 +195,11 @@ static void actor_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 		f->actor_ctr = fx->actor_id;
 		f->actor_ctr_name = fx->actor_name[0] ? fx->actor_name : NULL;
 	}
-	f->actor_host = !f->actor_ctr && host_ns_both(fx, f);
+	/* what only a container has decides: its pid namespace, its cgroup,
+	 * a runtime's state naming its namespaces. A mount namespace of its
+	 * own alone is what any host service gets (PrivateTmp=, unshare -m):
+	 * such a process stays the host. */
+	f->actor_host = !f->actor_ctr && host_pidns(fx, f);
 }
 
 /*
@@ -279,7 +279,9 @@ void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struc
 	f->e = e;
 	f->x = x;
 	f->seq = seq;
-	f->now_ns = mono_ns();
+	/* a few ms of resolution is plenty for caches of a second and a
+	 * de-duplication window of ten; the coarse clock costs a third */
+	f->now_ns = now_coarse_ns();
 	f->enters = e->op == NSAUDIT_OP_SETNS;
 	f->pins = e->op == NSAUDIT_OP_OPEN || e->op == NSAUDIT_OP_NSFD ||
 		  e->op == NSAUDIT_OP_MOUNT;
@@ -298,5 +300,7 @@ void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struc
 	 * it (a container's actor, or the host pinning a container's) */
 	f->trusted = (f->enters || f->pins) && (f->target_host || f->target_ctr || e->result < 0) &&
 		     (!f->actor_host || (f->pins && f->target_ctr)) &&
-		     facts_trusted(fx, e, f->actor_mntns);
+		     facts_trusted(fx, e,
+				   !f->actor_host && f->actor_mntns &&
+					   !facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns));
 }

@@ -5,6 +5,7 @@
 #include <cap-ng.h>
 
 #include "privs.h"
+#include "array.h"
 
 /* Kept: readlink /proc/PID/exe and /proc/PID/mountinfo of any process need
  * ptrace read access; cgroup and netns directories may be 0700; the audit
@@ -23,7 +24,7 @@ int drop_privileges(bool verbose, char *err, size_t errlen)
 	if (capng_have_capabilities(CAPNG_SELECT_CAPS) == CAPNG_NONE)
 		return 0;	/* nothing to drop */
 	capng_clear(CAPNG_SELECT_BOTH);
-	for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(keep); i++)
 		capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, keep[i]);
 	if (capng_apply(CAPNG_SELECT_BOTH) < 0) {
 		snprintf(err, errlen, "dropping capabilities failed");

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/random.h>
@@ -41,6 +42,38 @@
 #include "tracer.h"
 #include "nsaudit.skel.h"
 #include "tracer_impl.h"
+#include "log_budget.h"
+
+static const char *const phase_names[TRACER_PHASES] = {
+	[PH_NAMES] = "names", [PH_OPEN] = "open", [PH_LOAD] = "load",
+	[PH_ATTACH] = "attach", [PH_SNAPSHOT] = "snapshot", [PH_RING] = "ring",
+};
+
+/* Phase ph ended now; *since: when it began, moved on to now. */
+static void phase_end(struct tracer *t, enum tracer_phase ph, int64_t *since)
+{
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+
+	t->phase_ms10[ph] += (now - *since) / 100000;
+	*since = now;
+}
+
+int64_t tracer_startup(const struct tracer *t, char *buf, size_t len)
+{
+	int64_t sum = 0;
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < TRACER_PHASES; i++) {
+		sum += t->phase_ms10[i];
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s %lld.%lld", i ? ", " : "",
+					      phase_names[i], (long long)(t->phase_ms10[i] / 10),
+					      (long long)(t->phase_ms10[i] % 10));
+	}
+	return sum;
+}
 
 /* Learn the processes (and their mount namespaces) that predate us. */
 static void snapshot(struct tracer *t)
@@ -83,6 +116,7 @@ static void prime_open_check(struct tracer *t)
  */
 static int load_fresh(struct tracer *t, char *err, size_t errlen)
 {
+	int64_t since = clock_ns(CLOCK_MONOTONIC);
 	int rc;
 
 	t->skel = nsaudit_bpf__open();
@@ -109,6 +143,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
 	choose_hooks(t);
+	phase_end(t, PH_OPEN, &since);
 	rc = nsaudit_bpf__load(t->skel);
 	if (rc) {
 		bpf_log_show(-rc);
@@ -116,6 +151,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 			 rc == -EPERM ? " (run as root, or with CAP_BPF and CAP_PERFMON)" : "");
 		return -1;
 	}
+	phase_end(t, PH_LOAD, &since);
 	rc = nsaudit_bpf__attach(t->skel);
 	if (!rc)
 		rc = open_siblings_attach(t);
@@ -143,7 +179,11 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	}
 	t->pins_fd = bpf_map__fd(t->skel->maps.pin_mounts);
 	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
+	phase_end(t, PH_ATTACH, &since);
 	snapshot(t);
+	phase_end(t, PH_SNAPSHOT, &since);
+	if (t->skel->links.snapshot_tasks)
+		enrich_set_task_iter(t->en, bpf_link__fd(t->skel->links.snapshot_tasks));
 	/* what the load parsed (vmlinux BTF) is freed: give it back */
 	malloc_trim(0);
 	return 0;
@@ -152,6 +192,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen)
 {
 	struct tracer *t = calloc(1, sizeof(*t));
+	int64_t since = clock_ns(CLOCK_MONOTONIC);
 	char path[512];
 	int rc;
 
@@ -163,7 +204,19 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
 	t->actor_lost_fd = t->lost_epoch_fd = -1;
 	t->losses = calloc(ACTOR_LOST_MAX, sizeof(*t->losses));
+	if (o->log_budget) {
+		struct log_budget_rates r = {
+			.tgid = o->log_budget / 4, .uid = o->log_budget,
+			.reserve = o->log_budget / 8, .parent = o->log_budget / 16 };
+
+		t->budget = log_budget_new(&r);
+		if (!t->budget) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+	}
 	t->sweep_link_fd = t->pins_fd = -1;
+	t->pin_lock_fd = -1;
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
 	/*
 	 * Big blocks (vmlinux BTF at load, 5+ MiB twice) from mmap, always:
@@ -184,17 +237,21 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	phase_end(t, PH_NAMES, &since);
 	if (o->rules)	/* owners of namespaces, containers: the names' */
 		rules_set_names(o->rules, t->names);
+	if (o->pin_dir && pin_dir_claim(t, err, errlen))
+		goto fail;
 	if (o->pin_dir && !pin_path(path, sizeof(path), o->pin_dir, "events") &&
 	    !access(path, F_OK)) {
-		if (reuse_pins(t, err, errlen))
+		if (reuse_pins(t, err, errlen) || hold_pinned_links(t, err, errlen))
 			goto fail;
 		goto ring;
 	}
 	if (load_fresh(t, err, errlen))
 		goto fail;
 ring:
+	since = clock_ns(CLOCK_MONOTONIC);
 	rc = ringbuf_reader_open(&t->rb, t->ring_fd);
 	if (!rc)
 		rc = ringbuf_reader_open(&t->rb_rare, t->rare_fd);
@@ -211,6 +268,7 @@ ring:
 		snprintf(err, errlen, "ring buffer wakeups: %s", strerror(errno));
 		goto fail;
 	}
+	phase_end(t, PH_RING, &since);
 	if (o->verbose)
 		fprintf(stderr, "nsaudit: hooks: %s\n", t->hooks);
 	return t;
@@ -259,7 +317,11 @@ void tracer_close(struct tracer *t)
 		if (t->lost_epoch_fd >= 0)
 			close(t->lost_epoch_fd);
 	}
+	if (t->bss_mmap)
+		munmap(t->bss_mmap, t->bss_mmap_len);
+	release_pins(t);
 	free(t->losses);
+	log_budget_free(t->budget);
 	enrich_free(t->en);
 	nsnames_free(t->names);
 	free(t);

@@ -11,16 +11,19 @@
 #include <signal.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "enrich/containers.h"
 #include "nsaudit.h"
 #include "output/record_fmt.h"
+#include "search.h"
 
 struct tracer_opts {
-	uint32_t pid;		/* --pid: only this process (tgid); 0 = all */
-	char comm[NSAUDIT_COMM_LEN]; /* --comm: only this command name */
+	uint32_t pid;		/* --pid given once: filtered in the kernel; 0 = all */
+	struct audit_filter filter; /* --pid, --uid, --comm: search's filter,
+				 * applied to every record kind (tracer_filter.c) */
 	uint32_t type_mask;	/* --type: 1 << enum nsaudit_ns_type */
 	uint32_t op_mask;	/* --op: 1 << enum nsaudit_op */
 	size_t ring_size;	/* --ring-size bytes, power of two */
@@ -34,6 +37,9 @@ struct tracer_opts {
 	bool no_rules;		/* --no-rules: no detections */
 	struct rules *rules;	/* the detections (loader/rules/), made by the
 				 * command from the two above; NULL: none */
+	uint32_t log_budget;	/* --log-budget: records/s per uid where records
+				 * are written (log_budget.h); 0: none (trace's
+				 * default; record's is LOG_BUDGET_UID) */
 };
 
 #define NSAUDIT_PIN_DIR "/sys/fs/bpf/nsaudit"
@@ -54,6 +60,8 @@ void tracer_opts_init(struct tracer_opts *o);
 #define TRACER_OPT_RUNTIME_ROOT 0x104
 #define TRACER_OPT_RULES 0x105
 #define TRACER_OPT_NO_RULES 0x106
+#define TRACER_OPT_UID 0x107
+#define TRACER_OPT_LOG_BUDGET 0x108
 extern const struct option tracer_options[];
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
 		   size_t errlen);
@@ -113,9 +121,15 @@ bool tracer_reused_pins(const struct tracer *t);
  * directory; 0, or -errno. Missing dir: -ENOENT; not on bpffs: -EMEDIUMTYPE
  * (nothing removed). */
 int tracer_unpin(const char *pin_dir);
+/* The pid of the recorder using pin_dir now (-1: one, pid unknown), or 0. */
+pid_t tracer_pin_dir_user(const char *pin_dir);
 
 /* The hook set in use, e.g. "tracepoint/syscalls raw_tp/sched_process_fork". */
 const char *tracer_hooks(const struct tracer *t);
+/* Where tracer_open()'s time went, ms per phase: "names 12.3, open 4.0,
+ * load 150.2, attach 20.1, snapshot 9.8, ring 0.2" (--verbose prints it);
+ * returns their sum in tenths of a ms. */
+int64_t tracer_startup(const struct tracer *t, char *buf, size_t len);
 /*
  * Run until *stop becomes non-zero or a callback fails; then drain what the
  * kernel still holds and report lost records. Returns 0 or -errno.
@@ -141,5 +155,9 @@ struct tracer_stats {
 	uint64_t alerts;	/* of the records, alerts (loader/rules/) */
 };
 void tracer_get_stats(const struct tracer *t, struct tracer_stats *s);
+
+/* How full ring i is (0 the main ring, 1 the reserve ring): bytes the
+ * kernel wrote that were not given back yet, of size. false: no ring i. */
+bool tracer_ring_fill(const struct tracer *t, int i, uint64_t *used, uint64_t *size);
 
 #endif

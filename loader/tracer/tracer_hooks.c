@@ -26,6 +26,7 @@
 #include "ringbuf_reader.h"
 #include "rules/rules.h"
 #include "enrich/runtime_state.h"
+#include "array.h"
 
 /* tp_exit_openat's other tracepoints: open(), openat2(). */
 const struct open_sibling open_siblings[OPEN_SIBLINGS] = {
@@ -86,7 +87,7 @@ static void add_call(char *calls, size_t size, const char *name)
 static void describe_hooks(struct tracer *t)
 {
 	static const char sys[] = "tracepoint/syscalls/sys_";
-	char calls[256] = "", other[512] = "";
+	char calls[TRACER_HOOKS_CALLS_LEN] = "", other[TRACER_HOOKS_OTHER_LEN] = "";
 	struct bpf_program *p;
 	int i;
 
@@ -138,7 +139,7 @@ static void skip_missing_syscalls(struct nsaudit_bpf *s)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(syscalls); i++)
 		if (!tracepoint_exists("syscalls", syscalls[i].event))
 			bpf_program__set_autoload(syscalls[i].prog, false);
 }

@@ -35,7 +35,7 @@ struct batch_rec {
 };
 
 /* Pins a sweep found no longer attached (bpf/nsaudit/pins.bpf.h). */
-#define GONE_MAX 64
+#define GONE_MAX 256	/* a sweep's most: SWEEP_MAX, bpf/nsaudit/pins.bpf.h */
 
 struct gone_list {
 	struct nsaudit_pin_gone v[GONE_MAX];
@@ -50,8 +50,43 @@ struct open_sibling {
 };
 extern const struct open_sibling open_siblings[OPEN_SIBLINGS];
 
+/*
+ * The hook set's name: the syscall tracepoints' list ("tracepoint/syscalls:
+ * setns,unshare,...") and every other program's section, each bounded.
+ */
+#define TRACER_HOOKS_CALLS_LEN 256
+#define TRACER_HOOKS_OTHER_LEN 512
+#define TRACER_HOOKS_LEN (TRACER_HOOKS_CALLS_LEN + TRACER_HOOKS_OTHER_LEN)
+
+/* Where start-up goes, in the order tracer_open() does it (tracer_startup()). */
+enum tracer_phase {
+	PH_NAMES,	/* enrich_new, nsnames_new: /proc, mounts, runtime state */
+	PH_OPEN,	/* the skeleton opened, hooks chosen (features probed) */
+	PH_LOAD,	/* the verifier */
+	PH_ATTACH,	/* attach, prime the open check, pins */
+	PH_SNAPSHOT,	/* the task iterator and the mount scan */
+	PH_RING,	/* ring buffers mapped, epoll */
+	TRACER_PHASES
+};
+
+/* creation records written without a name, for the mount that names them */
+#define UNNAMED_BIRTHS 64
+struct unnamed_birth {
+	uint64_t seq;	/* in the log; 0: free */
+	uint64_t id;
+	uint32_t inum;
+	uint32_t type;
+};
+
+/* links a reusing recorder holds: every program's, the open siblings' */
+#define HELD_LINKS_MAX 64
+
 struct tracer {
 	struct tracer_opts o;
+	struct log_budget *budget;	/* --log-budget (log_budget.h); NULL: none */
+	void *bss_mmap;			/* the pinned counters, mapped (reuse) */
+	size_t bss_mmap_len;
+	int64_t phase_ms10[TRACER_PHASES]; /* tenths of a ms, CLOCK_MONOTONIC */
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
 	/* the open program loaded: tp_exit_openat, or tp_exit_openat_fops
 	 * before 6.4 (choose_hooks()) */
@@ -77,6 +112,11 @@ struct tracer {
 	struct gone_list gone;		/* pins the last sweep found gone */
 	int64_t gone_ns;		/* when (CLOCK_MONOTONIC) */
 	bool reused;
+	struct unnamed_birth unnamed[UNNAMED_BIRTHS]; /* name_link.c */
+	unsigned int unnamed_next;
+	int pin_lock_fd;		/* the pin dir, flock()ed: one recorder each */
+	int held_links[HELD_LINKS_MAX];	/* reused pins: their links, held open */
+	int nheld;
 	struct ringbuf_reader rb;	/* the main ring */
 	struct ringbuf_reader rb_rare;	/* the reserve ring */
 	int epoll_fd;			/* both rings' wakeups */
@@ -91,7 +131,7 @@ struct tracer {
 	unsigned long resume_end, resume_end_rare;
 	struct enrich *en;
 	struct nsnames *names;		/* ns_name, old_name */
-	char hooks[768];
+	char hooks[TRACER_HOOKS_LEN];	/* "nsaudit: ready (hooks: ...)" */
 	uint64_t seq;
 	uint64_t lost_seen;	/* of the kernel's lost_events counter */
 	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[]: reported,
@@ -111,6 +151,22 @@ struct tracer {
 /* tracer_pins.c */
 
 int pin_path(char *buf, size_t len, const char *dir, const char *name);
+/* tracer_filter.c: o.filter (search's filter) on an event, for every
+ * record kind but lost ones; the early --comm test, before enrichment */
+bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
+			 const struct event_extra *x);
+bool tracer_comm_may_match(const struct tracer *t, const char *comm);
+/* name_link.c: a mount naming a namespace created unnamed gets
+ * created_seq (before it is written); a creation written unnamed is
+ * remembered with its seq in the log (after) */
+void name_link_before(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x);
+void name_link_after(struct tracer *t, const struct nsaudit_event *e, const struct event_extra *x,
+		     uint64_t log_seq);
+/* pin_owner.c: the pin dir's lock (one recorder each), a reusing
+ * recorder's hold on the pinned links; release_pins() drops both */
+int pin_dir_claim(struct tracer *t, char *err, size_t errlen);
+int hold_pinned_links(struct tracer *t, char *err, size_t errlen);
+void release_pins(struct tracer *t);
 
 /*
  * Pin the ring, the counters and every link, so that the programs keep
@@ -152,6 +208,9 @@ void report_dead_pins(struct tracer *t);
 
 /* What later stages in user space (sinks) dropped: lost records with why. */
 void report_user_losses(struct tracer *t);
+/* The calls the log budget refused in the batch just written, into the
+ * kernel's loss counts (log_budget.h). */
+void report_budget_losses(struct tracer *t);
 
 /*
  * The log says lost_total calls were reported as lost so far: that total

@@ -24,7 +24,12 @@
 
 const char tracer_opts_help[] =
 	"  -p, --pid PID        only events of this process (its threads included)\n"
+	"      --uid UID        only events of processes of this real user id\n"
 	"  -c, --comm NAME      only events of processes with this command name\n"
+	"                       --pid, --uid and --comm may be repeated (any of\n"
+	"                       them); they apply to every record, also those user\n"
+	"                       space makes (a record without the field never\n"
+	"                       matches); lost records always pass\n"
 	"  -t, --type LIST      only these namespace types: net,uts,ipc,mnt,pid,user,\n"
 	"                       cgroup,time\n"
 	"  -o, --op LIST        only these operations: setns,unshare,clone,open,mount,\n"
@@ -45,6 +50,11 @@ const char tracer_opts_help[] =
 	"                       (default 4194304; K and M suffixes work)\n"
 	"      --no-coalesce    one record per call, even for identical consecutive\n"
 	"                       calls of a thread (default: one record with repeat=N)\n"
+	"      --log-budget N   records per second each uid may write (a quarter\n"
+	"                       of it each process, more for quiet processes:\n"
+	"                       docs/flood.md); the rest is counted in lost records\n"
+	"                       naming the actor. 0: none (trace's default;\n"
+	"                       record's is 1024)\n"
 	"  -v, --verbose        show libbpf's messages and the hooks chosen\n";
 
 void tracer_opts_init(struct tracer_opts *o)
@@ -58,6 +68,7 @@ void tracer_opts_init(struct tracer_opts *o)
 const struct option tracer_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "uid", required_argument, NULL, TRACER_OPT_UID },
 	{ "comm", required_argument, NULL, 'c' },
 	{ "type", required_argument, NULL, 't' },
 	{ "op", required_argument, NULL, 'o' },
@@ -67,6 +78,7 @@ const struct option tracer_options[] = {
 	{ "runtime-root", required_argument, NULL, TRACER_OPT_RUNTIME_ROOT },
 	{ "rules", required_argument, NULL, TRACER_OPT_RULES },
 	{ "no-rules", no_argument, NULL, TRACER_OPT_NO_RULES },
+	{ "log-budget", required_argument, NULL, TRACER_OPT_LOG_BUDGET },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -93,14 +105,34 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 			snprintf(err, errlen, "--pid %ld: no such process", n);
 			return -1;
 		}
-		o->pid = (uint32_t)n;
-	} else if (!strcmp(name, "comm")) {
-		if (!*v || strlen(v) >= sizeof(o->comm)) {
-			snprintf(err, errlen, "--comm: a command name is 1 to %zu bytes",
-				 sizeof(o->comm) - 1);
+		if (o->filter.n_pid >= AUDIT_FILTER_ANY_MAX) {
+			snprintf(err, errlen, "--pid: at most %d of them", AUDIT_FILTER_ANY_MAX);
 			return -1;
 		}
-		strcpy(o->comm, v);
+		o->filter.pid[o->filter.n_pid++] = n;
+		/* one: filtered in the kernel too; more: in user space only */
+		o->pid = o->filter.n_pid == 1 ? (uint32_t)n : 0;
+	} else if (!strcmp(name, "uid")) {
+		if (parse_long(v, 0, UINT32_MAX - 1, &n)) {
+			snprintf(err, errlen, "--uid '%.32s': not a user id", v);
+			return -1;
+		}
+		if (o->filter.n_uid >= AUDIT_FILTER_ANY_MAX) {
+			snprintf(err, errlen, "--uid: at most %d of them", AUDIT_FILTER_ANY_MAX);
+			return -1;
+		}
+		o->filter.uid[o->filter.n_uid++] = n;
+	} else if (!strcmp(name, "comm")) {
+		if (!*v || strlen(v) >= NSAUDIT_COMM_LEN) {
+			snprintf(err, errlen, "--comm: a command name is 1 to %d bytes",
+				 NSAUDIT_COMM_LEN - 1);
+			return -1;
+		}
+		if (o->filter.n_comm >= AUDIT_FILTER_ANY_MAX) {
+			snprintf(err, errlen, "--comm: at most %d of them", AUDIT_FILTER_ANY_MAX);
+			return -1;
+		}
+		o->filter.comm[o->filter.n_comm++] = v;
 	} else if (!strcmp(name, "type")) {
 		if (parse_nstype_list(v, &o->type_mask, err, errlen))
 			return -1;
@@ -128,6 +160,13 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 			return -1;
 		}
 		strcpy(o->container, v);
+	} else if (!strcmp(name, "log-budget")) {
+		if (parse_long(v, 0, 1000000, &n) || (n && n < 16)) {
+			snprintf(err, errlen, "--log-budget '%.32s': records per second, 16 to "
+				 "1000000, or 0 for none", v);
+			return -1;
+		}
+		o->log_budget = (uint32_t)n;
 	} else if (!strcmp(name, "runtime-root")) {
 		if (runtime_root_set(v, err, errlen))
 			return -1;

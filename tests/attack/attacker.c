@@ -13,7 +13,7 @@
  * with a forged drop record, delete/insert/replay/reorder/re-date a
  * record, re-MAC everything after it with the key held, rewrite the state
  * file, forge one with an epoch no key reaches, rename or replace a
- * segment, tear the last line), then verifies.
+ * segment, tear the last line, give a line two readings), then verifies.
  *
  *   attacker PRISTINE_DIR VK STATE_FILE|none SEEDS
  *   attacker op NAME DIR STATE_FILE|none [ARG]   (one named attack: single())
@@ -194,12 +194,25 @@ static void insert_line(struct log *l, size_t k, const char *line)
  * value into later headers' prev_mac, and MAC everything from k on with
  * the current key (what root on the host can do).
  */
+/* A JSON line's MAC and the bytes it covers, from its tail alone: also a
+ * line the parser refuses (a key holder MACs whatever bytes they like). */
+static bool tail_mac(const char *line, uint8_t mac[AUDIT_MAC_LEN], size_t *body)
+{
+	size_t len = strlen(line), tail = 8 + 2 * AUDIT_TAG_LEN + 2;
+
+	if (len < tail || memcmp(line + len - tail, ",\"mac\":\"", 8))
+		return false;
+	*body = len - tail;
+	return !audit_unhex(line + len - 2 - 2 * AUDIT_TAG_LEN, 2 * AUDIT_TAG_LEN, mac,
+			    AUDIT_TAG_LEN);
+}
+
 static void remac_from(struct log *l, size_t k)
 {
 	uint8_t prev[AUDIT_MAC_LEN] = {0}, mac[AUDIT_MAC_LEN], run[AUDIT_RUN_LEN] = {0};
 	struct audit_chain c;
 	uint64_t seq = 0;
-	size_t n = count(l), i;
+	size_t n = count(l), i, body;
 	char err[64];
 
 	if (!have_key)
@@ -210,14 +223,18 @@ static void remac_from(struct log *l, size_t k)
 		struct audit_rec r;
 		const char *pm;
 		size_t pml;
+		bool parsed;
 
-		if (audit_rec_parse(*lp, strlen(*lp), &r, err, sizeof(err)))
+		parsed = !audit_rec_parse(*lp, strlen(*lp), &r, err, sizeof(err));
+		if (!parsed && !tail_mac(*lp, mac, &body))
 			continue;
-		audit_rec_run(&r, run); /* the run a record starts, if it says one */
+		if (parsed)
+			audit_rec_run(&r, run); /* the run a record starts, if it says one */
 		if (i < k) {
-			memcpy(prev, r.mac, sizeof(prev));
-			seq = r.seq;
-			audit_rec_free(&r);
+			memcpy(prev, parsed ? r.mac : mac, sizeof(prev));
+			seq = parsed ? r.seq : seq + 1;
+			if (parsed)
+				audit_rec_free(&r);
 			continue;
 		}
 		/* renumber: the line starts {"seq":N, */
@@ -227,7 +244,7 @@ static void remac_from(struct log *l, size_t k)
 		strcpy(q, pre);
 		strcat(q, p);
 		/* a header continues the chain: its prev_mac follows */
-		pm = audit_rec_str(&r, "prev_mac", &pml);
+		pm = parsed ? audit_rec_str(&r, "prev_mac", &pml) : NULL;
 		if (pm && pml == 2 * AUDIT_TAG_LEN) {
 			char *h = strstr(q, "\"prev_mac\":\"");
 
@@ -235,18 +252,18 @@ static void remac_from(struct log *l, size_t k)
 			if (h)
 				memcpy(h + 12, hex, 2 * AUDIT_TAG_LEN);
 		}
-		audit_rec_free(&r);
+		if (parsed)
+			audit_rec_free(&r);
 		free(*lp);
 		*lp = q;
-		if (audit_rec_parse(q, strlen(q), &r, err, sizeof(err)))
+		if (!tail_mac(q, mac, &body))
 			continue;
 		audit_chain_init(&c, AUDIT_MAC_POLY1305, key.key, run);
-		audit_chain_mac(&c, r.seq, prev, q, r.body_len, mac);
+		audit_chain_mac(&c, seq + 1, prev, q, body, mac);
 		audit_hex(mac, AUDIT_TAG_LEN, hex);
-		memcpy(q + r.body_len + 8, hex, 2 * AUDIT_TAG_LEN); /* ,"mac":"HEX"} */
+		memcpy(q + body + 8, hex, 2 * AUDIT_TAG_LEN); /* ,"mac":"HEX"} */
 		memcpy(prev, mac, sizeof(prev));
-		seq = r.seq;
-		audit_rec_free(&r);
+		seq++;
 	}
 	audit_chain_wipe(&c);
 }
@@ -330,6 +347,56 @@ static void drop_random(const char *dir, struct log *l)
 	note("drop-segment");
 }
 
+/*
+ * Issue 40, one reader: the newest kernel event changed so that the full
+ * parser refuses it, MAC'd with the key held (so it passes any check that
+ * looks at the MAC alone): a second "op", a pid spelt 0123, a raw byte
+ * that is not UTF-8, values nested 40 deep.
+ */
+static void two_readings(struct log *l, const char *kind)
+{
+	static const char *const kinds[][2] = {
+	    {"dup-op", ",\"op\":\"mount\""},
+	    {"zero-pid", NULL},
+	    {"raw-byte", ",\"x\":\"\xff\""},
+	    {"deep", ",\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+		     "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"},
+	};
+	size_t n = count(l), i, j, len;
+	char **lp = NULL, *q, *m, *p;
+
+	for (i = n; i-- > 0;) {
+		lp = at(l, i, NULL, NULL);
+		if (!strstr(*lp, "\"op\":\"log\"") && strstr(*lp, "\"pid\":"))
+			break;
+	}
+	if (i >= n)
+		return;
+	if (!kind)
+		kind = kinds[rand() % 4][0];
+	for (j = 0; j < 4 && strcmp(kinds[j][0], kind); j++)
+		;
+	if (j == 4)
+		return;
+	len = strlen(*lp);
+	q = malloc(len + 100);
+	m = strstr(*lp, ",\"mac\":\"");
+	p = strstr(*lp, "\"pid\":");
+	if (!kinds[j][1]) { /* "pid":N -> "pid":0N */
+		memcpy(q, *lp, (size_t)(p - *lp) + 6);
+		strcpy(q + (p - *lp) + 6, "0");
+		strcat(q, p + 6);
+	} else {
+		memcpy(q, *lp, (size_t)(m - *lp));
+		strcpy(q + (m - *lp), kinds[j][1]);
+		strcat(q, m);
+	}
+	free(*lp);
+	*lp = q;
+	note(kind);
+	remac_from(l, i);
+}
+
 static void attack(const char *dir, struct log *l, unsigned int op)
 {
 	size_t n = count(l), k;
@@ -402,6 +469,9 @@ static void attack(const char *dir, struct log *l, unsigned int op)
 		note("tear");
 		break;
 	}
+	case 9: /* one line, two readings: MAC good, the parser refuses it */
+		two_readings(l, NULL);
+		break;
 	default: /* re-MAC from k with the key held (or flip a byte) */
 		if (!have_key) {
 			lp = at(l, k, NULL, NULL);
@@ -576,6 +646,9 @@ static int single(const char *op, const char *dir, const char *arg)
 	} else if (!strcmp(op, "lost-wrap")) {
 		lost_wrap(&l);
 		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "two-readings")) {
+		two_readings(&l, arg);
+		rewrite_state(dir, &l, false);
 	} else {
 		fprintf(stderr, "attacker: unknown attack '%s'\n", op);
 		return 2;
@@ -635,7 +708,7 @@ int main(int argc, char **argv)
 		load(tmp, &l);
 		nops = 1 + (unsigned int)rand() % 4;
 		for (j = 0; j < nops; j++)
-			attack(tmp, &l, (unsigned int)rand() % 10);
+			attack(tmp, &l, (unsigned int)rand() % 11);
 		save(tmp, &l);
 		rc = audit_verify(&o, v, err, sizeof(err));
 		if (getenv("ATTACKER_VERBOSE"))

@@ -10,7 +10,7 @@
 require_root "kernel paths"
 require_cmd jq "kernel paths"
 NSP=$(dirname "$NSAUDIT")/helpers/nspaths
-[ -x "$NSP" ] || { skip "kernel paths" "no $NSP (make test builds it)"; exit 0; }
+require_built "$NSP" "kernel paths"
 OUT=$TMP/trace.jsonl
 cleanup() {
 	[ -n "${SLEEPER:-}" ] && kill $SLEEPER 2>/dev/null

@@ -9,7 +9,7 @@ require_root "coalescing"
 require_cmd jq "coalescing"
 NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
 NSP=$(dirname "$NSAUDIT")/helpers/nspaths
-[ -x "$NSP" ] || { skip "coalescing" "no $NSP (make test builds it)"; exit 0; }
+require_built "$NSP" "coalescing"
 OUT=$TMP/trace.jsonl
 calls() { jq -s --argjson p "$1" '[.[] | select(.pid == $p and .op == "setns") | .repeat // 1] | add // 0' "$2"; }
 recs() { jq -c --argjson p "$1" 'select(.pid == $p and .op == "setns")' "$2" | wc -l; }

@@ -49,6 +49,20 @@ fi
 start_recorder 2 || { fail "recorder restarts on the pinned ring"; exit 0; }
 grep -q "pinned in $PIN" "$TMP/rec.err" && pass "restart reuses the pinned programs" ||
 	fail "restart reuses the pinned programs"
+# one recorder per pin dir: a second one would read the first one's
+# programs without owning them and go deaf when the first stops
+"$NSAUDIT" record --log-dir "$TMP/second" --key "$KEY" --pin-dir "$PIN" --op setns \
+	>/dev/null 2>"$TMP/second.err"
+rc=$?
+expect_eq "a second recorder on the same --pin-dir is refused (exit 1)" $rc 1
+check "... naming the recorder that has it and what to do" \
+	grep -q "another recorder (pid $REC) .*own --pin-dir, or --no-pin" "$TMP/second.err"
+"$NSAUDIT" detach --pin-dir "$PIN" 2>"$TMP/detach.err"
+expect_eq "detach refuses while a recorder uses the pins" $? 1
+check "... and says which" grep -q "recorder pid $REC is using it" "$TMP/detach.err"
+# a recorder that reused the pins owns its share: with the pinned links
+# gone (as when another recorder unpins on a clean stop), it still hears
+rm -f "$PIN"/link_*
 p3=$("$NSOPS" setns-loop 3000 /proc/self/ns/net | awk '/^pid/{print $2}')
 sleep 0.3
 kill -TERM $REC; wait $REC

@@ -12,7 +12,7 @@ require_root "sealed log attack"
 require_cmd rsyslogd "sealed log attack"
 require_cmd jq "sealed log attack"
 NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
-[ -x "$NSOPS" ] || { skip "sealed log attack" "no $NSOPS (make build/helpers/nsops)"; exit 0; }
+require_built "$NSOPS" "sealed log attack"
 RSDIR=$TMP/rsyslog
 SOCK=$RSDIR/log.sock
 MSGS=$RSDIR/messages

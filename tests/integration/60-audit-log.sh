@@ -27,6 +27,13 @@ expect_eq "keygen refuses to overwrite (exit 1)" $rc 1
 check "keygen says to use --force" grep -q -- --force "$TMP/err"
 check "keygen --force replaces" "$NSAUDIT" keygen --force "$K"
 "$NSAUDIT" keygen >/dev/null 2>&1; expect_eq "keygen without FILE is a usage error" $? 2
+# a fresh host has no /etc/nsaudit: keygen makes it, 0700, as the README says
+check "keygen makes missing directories" "$NSAUDIT" keygen "$TMP/fresh/etc/nsaudit/seal"
+expect_eq "... mode 0700" "$(stat -c %a "$TMP/fresh/etc/nsaudit")" 700
+: >"$TMP/afile"
+"$NSAUDIT" keygen "$TMP/afile/seal" >/dev/null 2>"$TMP/err"; rc=$?
+expect_eq "keygen under a file exits 1" $rc 1
+check "... saying which directory and what to do" grep -q "cannot make directory .*afile.*mode 0700" "$TMP/err"
 
 # --- thousands of records across rotated segments ---------------------------
 D=$TMP/log
@@ -152,13 +159,45 @@ ip netns add nsaudit-gone
 inum=$(stat -L -c %i /run/netns/nsaudit-gone)
 ip netns exec nsaudit-gone true
 ip netns del nsaudit-gone
+# the kernel hands the inode on (lowest free first): later namespaces that
+# get it are other namespaces, which the name must not bring in
+reused=0
+for i in $(seq 1 40); do
+	got=$(unshare -n stat -L -c %i /proc/self/ns/net)
+	[ "$got" = "$inum" ] && reused=$((reused + 1))
+	[ $reused -ge 3 ] && break
+	sleep 0.1
+done
 sleep 0.3
 kill -INT "$RPID"; wait "$RPID"
 got=$("$NSAUDIT" search --log-dir "$R" --ns /run/netns/nsaudit-gone --format json 2>"$TMP/gone.note")
+if [ $reused -ge 1 ]; then
+	ids=$("$NSAUDIT" search --log-dir "$R" --ns "net:$inum" --op unshare --format json 2>/dev/null |
+		jq -r .ns_id | sort -u | wc -l)
+	[ "$ids" -gt 1 ] && pass "the log holds $ids namespaces with inode $inum" ||
+		fail "inode $inum reused $reused times, but the log shows $ids ns_id"
+	expect_eq "search --ns of a deleted name whose inode was reused: one ns_id only" \
+		"$(jq -r '[.ns_id, .old_ns_id] | map(select(. != null and . != 3)) | .[]' <<<"$got" |
+			sort -u | wc -l)" 1
+	check "... and the note names the one namespace" grep -q 'matching the 1 namespace .*(ns_id' \
+		"$TMP/gone.note"
+else
+	skip "search --ns of a deleted name whose inode was reused" "no later namespace got the inode this time"
+fi
 expect_eq "search --ns of a deleted netns path: its unshare, mount, open, setns and umount" \
 	"$(jq -r 'select(.ns_inum == '"$inum"') | .op' <<<"$got" | sort -u | tr '\n' ' ')" \
 	"mount open setns umount unshare "
 check "search --ns of a deleted name says what it matched" grep -q 'no longer exists' "$TMP/gone.note"
+# the unshare of ip netns add comes before the name exists: named by the
+# mount that makes the name, which links back to it by seq
+un=$(jq -c 'select(.op == "unshare" and .ns_inum == '"$inum"')' <<<"$got" | head -n 1)
+mt=$(jq -c 'select(.op == "mount" and .path == "/run/netns/nsaudit-gone")' <<<"$got" | head -n 1)
+if [ "$(jq -r .ns_name <<<"$un")" = nsaudit-gone ]; then
+	pass "ip netns add: its unshare record is named"
+else
+	expect_eq "ip netns add: the mount that names it links the unshare (created_seq)" \
+		"$(jq .created_seq <<<"$mt")" "$(jq .seq <<<"$un")"
+fi
 expect_eq "search --ns NAME (ip netns name) finds the same records" \
 	"$("$NSAUDIT" search --log-dir "$R" --ns nsaudit-gone --format json 2>/dev/null | wc -l)" \
 	"$(wc -l <<<"$got")"

@@ -168,9 +168,13 @@ bad "search: --ns bogus:1" 2 "--ns" "$N" search --log-dir "$GOOD" --ns bogus:1
 bad "search: --pid abc" 2 "--pid: 'abc' is not a process id" "$N" search --log-dir "$GOOD" --pid abc
 bad "search: --uid x" 2 "--uid: 'x'" "$N" search --log-dir "$GOOD" --uid x
 bad "search: --op bogus" 2 "--op: unknown operation 'bogus'" "$N" search --log-dir "$GOOD" --op setns,bogus
+bad "search: --result maybe" 2 "--result: 'maybe' is not ok, fail" "$N" search --log-dir "$GOOD" --result maybe
+bad "search: --type bogus" 2 "--type: unknown namespace type 'bogus'" "$N" search --log-dir "$GOOD" --type net,bogus
+bad "search: --ns ns_id:x" 2 "ns_id:ID needs a number" "$N" search --log-dir "$GOOD" --ns ns_id:x
+bad "search: no match is said" 1 "no match" "$N" search --log-dir "$GOOD" --pid 1 --comm nosuchcomm
 bad "search: --format xml" 2 "--format: unknown format 'xml'" "$N" search --log-dir "$GOOD" --format xml
-bad "search: --log-dir is a file" 1 "Not a directory" "$N" search --log-dir "$A_FILE"
-bad "search: no segments" 1 "no log segments" "$N" search --log-dir "$TMP/ro"
+bad "search: --log-dir is a file" 3 "Not a directory" "$N" search --log-dir "$A_FILE"
+bad "search: no segments" 3 "no log segments" "$N" search --log-dir "$TMP/ro"
 D=$(damaged s-garbage); printf 'this is not\na log\n' >"$D/$SEG"
 bad "search: garbage segment" 1 "$SEG: skipped 2 damaged lines" "$N" search --log-dir "$D"
 D=$(damaged s-binary); head -c 20000 /dev/urandom >"$D/$SEG"
@@ -178,7 +182,7 @@ bad "search: binary segment" 1 "$SEG: skipped [0-9]+ damaged line" "$N" search -
 D=$(damaged s-trunc); sz=$(stat -c %s "$D/$SEG"); truncate -s $((sz - 40)) "$D/$SEG"
 bad "search: truncated segment (matching nothing)" 1 "unfinished last record" \
 	"$N" search --log-dir "$D" --pid 1 --op setns
-as_nobody "search: unreadable log dir (nobody)" 1 "private: Permission denied" \
+as_nobody "search: unreadable log dir (nobody)" 3 "private: Permission denied" \
 	"$N" search --log-dir "$TMP/private"
 
 echo "-- keygen"
@@ -187,7 +191,7 @@ bad "keygen: no FILE" 2 "FILE is required" "$N" keygen
 bad "keygen: two FILEs" 2 "one FILE only" "$N" keygen "$TMP/k1" "$TMP/k2"
 bad "keygen: FILE exists" 1 "exists \(use --force" "$N" keygen "$KEY"
 bad "keygen: FILE is a directory" 1 "ro: " "$N" keygen --force "$TMP/ro"
-bad "keygen: directory missing" 1 "No such file" "$N" keygen "$TMP/none/key"
+bad "keygen: directory under a file" 1 "cannot make directory .*: Not a directory" "$N" keygen "$A_FILE/sub/key"
 ln -s "$A_FILE" "$TMP/key-link"
 bad "keygen --force: FILE is a symlink" 1 "key-link" "$N" keygen --force "$TMP/key-link"
 check "keygen: the symlink's target is untouched" grep -qx hello "$A_FILE"
@@ -199,6 +203,7 @@ bad "holders: no namespace" 2 "which namespace" "$N" holders
 bad "holders: net:notanumber" 2 "'net:notanumber'" "$N" holders net:notanumber
 bad "holders: bogus type" 2 "bogus" "$N" holders bogus:1
 bad "holders: missing path" - "none" "$N" holders "$TMP/none"
+as_nobody "holders: a namespace not ours to see (nobody)" 1 "Permission denied" "$N" holders 1:net
 bad "holders: a regular file" - "a-file" "$N" holders "$A_FILE"
 as_nobody "holders --all unprivileged (nobody)" 1 "Operation not permitted" "$N" holders --all
 

@@ -6,7 +6,7 @@
  * real formatter, log append, chained MAC and writes, into a log on disk.
  *
  *   recorder_rate [-n N] [-b BATCH] [-d DIR] [-f json|audit] [-s none|batch]
- *                 [-p fields|object|trace] [-r] [-a] [-m MAXSIZE] [-k KEEP]
+ *                 [-p fields|object|trace] [-r] [-a] [-m MAXSIZE] [-k KEEP] [-P]
  *
  * -b: records per drained batch (audit_log_flush after each, as the
  * recorder does after each drain of the ring; the default is what one
@@ -23,6 +23,16 @@
  * record. -a appends to the log in DIR instead of starting it anew, -m and
  * -k are record's --max-size and --keep: the bench builds a log of many
  * segments and weeks (under faketime) with them, to time search over it.
+ *
+ * -P: where a record's CPU goes, each part apart (the bench's recorder_*_ns
+ * rows): after the run, the same records again in passes that each stop
+ * one step further -- the synthetic record alone (synth: the harness's own
+ * cost), + enrichment (the look-ups tracer.c does: exe, cgroup, names,
+ * clock), + formatting (the line, without a MAC), + the chained MAC (the
+ * log's own kind, with its key), over a quarter of the records, each pass
+ * three times (the least counts). Each part is the CPU of its pass minus
+ * the one before; "write" is the run's CPU per record minus the MAC pass
+ * (the batch, the log's bookkeeping, write(2)) and minus the rules.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -33,8 +43,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chain.h"
 #include "enrich/enrich.h"
 #include "output/event_json.h"
+#include "codec.h"
 #include "fields.h"
 #include "log.h"
 #include "enrich/nsnames.h"
@@ -99,7 +111,7 @@ static uint32_t self, parent, netns;
 
 static void synth(struct nsaudit_event *e, uint64_t i)
 {
-	memset(e, 0, NSAUDIT_EVENT_SHORT);
+	memset(e, 0, sizeof(*e)); /* as tracer_drain.c's process_event() */
 	e->ts_boot_ns = (uint64_t)ns_of(CLOCK_BOOTTIME);
 	e->op = NSAUDIT_OP_SETNS;
 	e->ns_type = NSAUDIT_NS_NET;
@@ -119,6 +131,75 @@ static void synth(struct nsaudit_event *e, uint64_t i)
 	e->path[0] = '\0';
 }
 
+/* What tracer.c's handle_event does for a record before formatting it. */
+static bool enrich_one(struct enrich *en, struct nsnames *names, struct nsaudit_event *e,
+		       struct event_extra *x, uint64_t i)
+{
+	if (!enrich_complete(en, e))
+		return false;
+	x->seq = i + 1;
+	x->realtime_ns = enrich_realtime(en, e->ts_boot_ns);
+	x->exe = enrich_exe(en, e, &x->exe_mntns, &x->exe_mntns_id);
+	x->cgroup = enrich_cgroup(en, e->pid, e->comm, e->cgroup_id);
+	nsnames_for_event(names, e, &x->ns_name, &x->old_name);
+	return true;
+}
+
+/*
+ * -P: the CPU ns per record of each pass, cumulative steps (see the top):
+ * out[0] synth, [1] + enrich, [2] + format, [3] + MAC.
+ */
+static int parts_cpu_ns(struct enrich *en, struct nsnames *names, enum audit_format fmt,
+			uint64_t n, double out[4])
+{
+	static const uint8_t key[AUDIT_KEY_LEN] = { 48 };
+	uint8_t prev[AUDIT_MAC_LEN] = { 0 }, mac[AUDIT_MAC_LEN];
+	struct audit_chain chain;
+	struct sbuf b = { 0 };
+	int step;
+
+	audit_chain_init(&chain, audit_mac_kind(AUDIT_LOG_VERSION), key, NULL);
+	/* each step three times, the least of them: on a shared machine a
+	 * pass now and then takes twice as long (other tenants, caches) */
+	for (step = 0; step < 4 * 3; step++) {
+		int64_t c = ns_of(CLOCK_PROCESS_CPUTIME_ID);
+		double ns;
+		uint64_t i;
+
+		for (i = 0; i < n; i++) {
+			struct nsaudit_event e;
+			struct event_extra x = { 0 };
+			struct enriched_event r = { &e, &x };
+			struct audit_fields f;
+			size_t start;
+
+			synth(&e, i);
+			if (step % 4 >= 1 && !enrich_one(en, names, &e, &x, i))
+				return -1;
+			if (step % 4 < 2)
+				continue;
+			if (!(i % 256)) /* as the log's batch: written every 256 */
+				b.len = 0;
+			start = b.len;
+			audit_line_begin(&b, fmt, i + 1, x.realtime_ns);
+			audit_fields_line(&f, &b, fmt);
+			record_fields_of(&f, &r);
+			if (step % 4 == 2)
+				audit_line_close(&b);
+			else if (audit_line_end_chain(&b, start, fmt, &chain, i + 1, prev, mac))
+				return -1;
+			else
+				memcpy(prev, mac, sizeof(prev));
+		}
+		ns = (double)(ns_of(CLOCK_PROCESS_CPUTIME_ID) - c) / n;
+		if (step < 4 || ns < out[step % 4])
+			out[step % 4] = ns;
+	}
+	audit_chain_wipe(&chain);
+	sb_free(&b);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct audit_log_opts lo;
@@ -132,12 +213,13 @@ int main(int argc, char **argv)
 	FILE *trace = NULL;
 	char err[512], cmd[600];
 	int64_t w0, c0, w1, c1, rules_ns = 0;
-	bool append = false;
+	bool append = false, parts = false;
+	double part[4] = { 0 };
 	int c;
 
 	audit_log_opts_init(&lo);
 	lo.sync = AUDIT_SYNC_BATCH;
-	while ((c = getopt(argc, argv, "n:b:d:f:s:p:ram:k:")) != -1) {
+	while ((c = getopt(argc, argv, "n:b:d:f:s:p:ram:k:P")) != -1) {
 		switch (c) {
 		case 'n': n = strtoull(optarg, NULL, 10); break;
 		case 'b': batch = strtoull(optarg, NULL, 10); break;
@@ -149,10 +231,11 @@ int main(int argc, char **argv)
 		case 'a': append = true; break;
 		case 'm': lo.max_size = strtoull(optarg, NULL, 10); break;
 		case 'k': lo.keep = (unsigned int)strtoul(optarg, NULL, 10); break;
+		case 'P': parts = true; break;
 		default:
 			fprintf(stderr, "usage: recorder_rate [-n N] [-b BATCH] [-d DIR] "
 				"[-f json|audit] [-s none|batch] [-p fields|object|trace] [-r] "
-				"[-a] [-m MAXSIZE] [-k KEEP]\n");
+				"[-a] [-m MAXSIZE] [-k KEEP] [-P]\n");
 			return 2;
 		}
 	}
@@ -192,13 +275,8 @@ int main(int argc, char **argv)
 
 		synth(&e, i);
 		/* what tracer.c's handle_event does per record */
-		if (!enrich_complete(en, &e))
+		if (!enrich_one(en, names, &e, &x, i))
 			return 1;
-		x.seq = i + 1;
-		x.realtime_ns = enrich_realtime(en, e.ts_boot_ns);
-		x.exe = enrich_exe(en, &e, &x.exe_mntns, &x.exe_mntns_id);
-		x.cgroup = enrich_cgroup(en, e.pid, e.comm, e.cgroup_id);
-		nsnames_for_event(names, &e, &x.ns_name, &x.old_name);
 		if (trace) {
 			line.len = 0;
 			record_json_line(&line, &e, &x);
@@ -235,13 +313,21 @@ int main(int argc, char **argv)
 	c1 = ns_of(CLOCK_PROCESS_CPUTIME_ID);
 	if (rules)
 		rules_ns = rules_cpu_ns(rules, en, names, n);
+	if (parts && parts_cpu_ns(en, names, lo.format, n / 4 ? n / 4 : 1, part))
+		return 1;
 	audit_log_close(l);
 	printf("path=%s rules=%s alerts=%llu format=%s sync=%s batch=%llu records=%llu wall_s=%.3f "
-	       "cpu_s=%.3f records_per_s=%.0f cpu_ns_per_record=%.0f rules_ns_per_record=%.0f\n",
+	       "cpu_s=%.3f records_per_s=%.0f cpu_ns_per_record=%.0f rules_ns_per_record=%.0f",
 	       path, rules ? "on" : "off", (unsigned long long)alerts, lo.format == AUDIT_FMT_AUDIT ? "audit" : "json",
 	       lo.sync == AUDIT_SYNC_NONE ? "none" : "batch", (unsigned long long)batch,
 	       (unsigned long long)n, (w1 - w0) / 1e9, (c1 - c0) / 1e9, n * 1e9 / (w1 - w0),
 	       (double)(c1 - c0) / n, (double)rules_ns / n);
+	if (parts) /* each step's own CPU, the run's rest as "write" */
+		printf(" part_synth_ns=%.0f part_enrich_ns=%.0f part_format_ns=%.0f part_mac_ns=%.0f "
+		       "part_write_ns=%.0f",
+		       part[0], part[1] - part[0], part[2] - part[1], part[3] - part[2],
+		       (double)(c1 - c0) / n - part[3] - (double)rules_ns / n);
+	putchar('\n');
 	enrich_free(en);
 	rules_free(rules);
 	nsnames_free(names);

@@ -237,7 +237,7 @@ Test(audit_damaged, search_usage_errors)
 {
 	char *bad[][2] = {
 	    {"--pid", "abc"},		{"--uid", "-1"},	  {"--op", "fork"},
-	    {"--ns", "net:notanumber"}, {"--since", "yesterday"}, {"--format", "xml"},
+	    {"--ns", "net:notanumber"}, {"--since", "the day before"}, {"--format", "xml"},
 	    {"--colour", "red"},
 	};
 	size_t i;

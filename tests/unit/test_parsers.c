@@ -163,7 +163,14 @@ Test(tracer_opts, values)
 	cr_assert_eq(parse(&o, "--pid", "0", err), -1);
 	cr_assert_eq(parse(&o, "--comm", "0123456789abcdef", err), -1, "16 bytes is too long");
 	cr_assert_eq(parse(&o, "--comm", "ip", err), 1);
-	cr_assert_str_eq(o.comm, "ip");
+	cr_assert_str_eq(o.filter.comm[0], "ip");
+	cr_assert_eq(parse(&o, "--comm", "unshare", err), 1);
+	cr_assert_eq(o.filter.n_comm, 2, "repeated --comm: both kept");
+	cr_assert_eq(parse(&o, "--pid", "1", err), 1);
+	cr_assert(o.filter.n_pid == 2 && o.pid == 0, "two pids: user space filters, not the kernel");
+	cr_assert_eq(parse(&o, "--uid", "1000", err), 1);
+	cr_assert(o.filter.n_uid == 1 && o.filter.uid[0] == 1000);
+	cr_assert_eq(parse(&o, "--uid", "x", err), -1);
 	cr_assert_eq(parse(&o, "--ring-size", "8M", err), 1);
 	cr_assert_eq(o.ring_size, 8u << 20);
 	cr_assert_eq(parse(&o, "--ring-size", "3000", err), -1);

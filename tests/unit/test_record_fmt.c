@@ -13,6 +13,7 @@
 #include "codec.h"
 #include "fields.h"
 #include "record_corpus.h"
+#include "output/host_id.h"
 #include "output/record_fmt.h"
 #include "record_fmt_golden.h"
 
@@ -183,6 +184,68 @@ Test(record_fmt, hostile_names_round_trip_through_the_log)
 		cr_assert(s && n == 3 && !memcmp(s, "n\xc3\x28", 3), "ns_name: %s", b.p);
 		cr_assert_null(audit_rec_str(&r, "comm_hex", NULL));
 		audit_rec_free(&r);
+		sb_free(&b);
+	}
+}
+
+/* With a host set, every record ends with it, in JSON, audit and objects
+ * alike, and the log's parser reads it back as the same strings. */
+Test(record_fmt, host_identity_ends_every_record)
+{
+	static const struct host_id h = {
+		.name = "db-7", .machine_id = "0123456789abcdef0123456789abcdef",
+		.boot_id = "01234567-89ab-cdef-0123-456789abcdef",
+	};
+	enum audit_format fmts[2] = { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
+	struct sbuf b = { 0 };
+	int i, k;
+
+	record_set_host(&h);
+	for (k = 0; k < 2; k++) {
+		uint8_t prev[AUDIT_MAC_LEN] = { 0 };
+
+		for (i = 0; i < CORPUS_N; i++) {
+			struct audit_rec r = { 0 };
+			char err[128];
+			size_t n;
+
+			log_line(&b, fmts[k], i, prev);
+			cr_assert_eq(audit_rec_parse(b.p, b.len - 1, &r, err, sizeof(err)), 0,
+				     "format %d, record %d: %s", k, i, err);
+			cr_assert_str_eq(audit_rec_str(&r, "host", &n), "db-7");
+			cr_assert_str_eq(audit_rec_str(&r, "machine_id", &n), h.machine_id);
+			cr_assert_str_eq(audit_rec_str(&r, "boot_id", &n), h.boot_id);
+			audit_rec_free(&r);
+		}
+	}
+	record_set_host(NULL);
+	sb_free(&b);
+}
+
+/* exe_dev is "%u:%u" of the kernel's dev_t (major >> 20, minor & 0xfffff),
+ * written without printf: the same bytes as printf for every shape. */
+Test(record_fmt, exe_dev_as_printf_writes_it)
+{
+	static const uint32_t devs[] = { 0, 1, 0xfffff, 0x100000, (8u << 20) | 1,
+					 (259u << 20) | 65535, 0xfff00000u, 0xffffffffu };
+	size_t i;
+
+	for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		struct nsaudit_event e;
+		struct event_extra x = { 0 };
+		struct sbuf b = { 0 };
+		char want[64];
+
+		memset(&e, 0, sizeof(e));
+		e.op = NSAUDIT_OP_SETNS;
+		e.pid = e.tid = 42;
+		e.exe_ino = 1234;
+		e.exe_dev = devs[i];
+		snprintf(want, sizeof(want), ",\"exe_dev\":\"%u:%u\",\"exe_ino\":1234,",
+			 devs[i] >> 20, devs[i] & 0xfffff);
+		record_json_line(&b, &e, &x);
+		cr_assert(!b.oom);
+		cr_assert(strstr(b.p, want), "dev %#x: want %s in %s", devs[i], want, b.p);
 		sb_free(&b);
 	}
 }

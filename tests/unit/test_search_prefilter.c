@@ -5,7 +5,10 @@
  * lines of the record corpus (every op, field, hostile string) against
  * filters made from each record's own values and from values no record
  * has, and over the same lines spelled otherwise (white space, escapes),
- * which it must leave to the parser.
+ * which it must leave to the parser. And the other way (issue 40, one
+ * reader): a line the parser refuses (`"pid":0123`, a duplicate field) is
+ * never rejected unparsed, so search reports it as damaged instead of
+ * skipping it without a word.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -41,14 +44,14 @@ static size_t filters_of(const struct audit_rec *r, struct audit_filter *fs)
 	fs[n++].rule = "container-escape";
 	fs[n++].severity = "warning";
 	if (audit_rec_int(r, "pid", &v)) {
-		fs[n].has_pid = true, fs[n++].pid = v;
-		fs[n].has_pid = true, fs[n++].pid = v / 10; /* a prefix of it */
+		fs[n].n_pid = 1, fs[n++].pid[0] = v;
+		fs[n].n_pid = 1, fs[n++].pid[0] = v / 10; /* a prefix of it */
 	}
 	if (audit_rec_int(r, "uid", &v))
-		fs[n].has_uid = true, fs[n++].uid = v;
-	if (comm)
-		fs[n++].comm = comm;
-	fs[n++].comm = "nosuchcomm";
+		fs[n].n_uid = 1, fs[n++].uid[0] = v;
+	if (comm && *comm)
+		fs[n].n_comm = 1, fs[n++].comm[0] = comm;
+	fs[n].n_comm = 1, fs[n++].comm[0] = "nosuchcomm";
 	fs[n++].container = "0123456789ab";
 	if (audit_rec_int(r, "ns_inum", &v) && v >= 0 && v <= UINT32_MAX) {
 		fs[n].n_ns = 1, fs[n].ns[0].type = -1, fs[n++].ns[0].inum = (uint32_t)v;
@@ -82,6 +85,29 @@ static void check_line(const char *line, size_t len, const char *what, int i)
 	audit_rec_free(&r);
 }
 
+/* A line the parser refuses: every filter leaves it to the parser, which
+ * reports it as damaged. */
+static void check_refused(const char *line, size_t len, const char *what, int i)
+{
+	struct audit_filter fs[20];
+	struct audit_rec r;
+	char err[256];
+	size_t k, n;
+
+	cr_assert_neq(audit_rec_parse(line, len, &r, err, sizeof(err)), 0, "%s %d parsed", what,
+		      i);
+	cr_assert_neq(audit_json_check(line, len, NULL, err, sizeof(err)), 0, "%s %d checked",
+		      what, i);
+	/* the filters of the canonical record the line was made from */
+	cr_assert_eq(audit_rec_parse(golden_log_json[i], strlen(golden_log_json[i]) - 1, &r, err,
+				     sizeof(err)), 0);
+	n = filters_of(&r, fs);
+	for (k = 0; k < n; k++)
+		cr_assert(audit_filter_may_match(&fs[k], line, len),
+			  "%s %d: filter %zu skipped a damaged line unparsed", what, i, k);
+	audit_rec_free(&r);
+}
+
 Test(search_prefilter, never_rejects_a_match)
 {
 	int i;
@@ -97,7 +123,7 @@ Test(search_prefilter, never_rejects_a_match)
 		memcpy(alt, g, (size_t)(p - g) + 1);
 		alt[p - g + 1] = ' ';
 		memcpy(alt + (p - g) + 2, p + 1, len - (size_t)(p - g) - 1);
-		check_line(alt, len + 1, "spaced", i);
+		check_refused(alt, len + 1, "spaced", i);
 		free(alt);
 		/* the audit format: its time is looked at, nothing else */
 		check_line(golden_log_audit[i], strlen(golden_log_audit[i]) - 1, "audit", i);
@@ -130,7 +156,7 @@ Test(search_prefilter, audit_format_time)
 	cr_assert_not(audit_filter_may_match(&f, line, len));
 	/* other conditions are left to the parser in this format */
 	memset(&f, 0, sizeof(f));
-	f.has_pid = true, f.pid = 43;
+	f.n_pid = 1, f.pid[0] = 43;
 	cr_assert(audit_filter_may_match(&f, line, len));
 }
 
@@ -143,7 +169,7 @@ Test(search_prefilter, escapes_and_space_go_to_the_parser)
 	    "{\"seq\":1,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"pid\":\t42}",
 	    "{\"seq\":1,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\" ,\"pid\":42}",
 	};
-	struct audit_filter f = {.has_pid = true, .pid = 42};
+	struct audit_filter f = {.n_pid = 1, .pid = {42}};
 	size_t i;
 
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
@@ -155,17 +181,18 @@ Test(search_prefilter, rejects_canonical_lines_that_cannot_match)
 {
 	static const char line[] = "{\"seq\":7,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\","
 				   "\"ns_inum\":4026531840,\"pid\":420,\"uid\":0,\"comm\":\"ip\","
-				   "\"exe\":\"/usr/bin/with space\"}";
+				   "\"exe\":\"/usr/bin/with space\","
+				   "\"mac\":\"0123456789abcdef0123456789abcdef\"}";
 	struct audit_filter f;
 	size_t len = strlen(line);
 
 	memset(&f, 0, sizeof(f));
-	f.has_pid = true, f.pid = 42; /* 420 is not 42 */
+	f.n_pid = 1, f.pid[0] = 42; /* 420 is not 42 */
 	cr_assert_not(audit_filter_may_match(&f, line, len));
-	f.pid = 420;
+	f.pid[0] = 420;
 	cr_assert(audit_filter_may_match(&f, line, len));
 	memset(&f, 0, sizeof(f));
-	f.comm = "i";
+	f.n_comm = 1, f.comm[0] = "i";
 	cr_assert_not(audit_filter_may_match(&f, line, len));
 	memset(&f, 0, sizeof(f));
 	f.ops = 1u << NSAUDIT_OP_MOUNT;
@@ -198,4 +225,30 @@ Test(search_prefilter, rejects_canonical_lines_that_cannot_match)
 	memset(&f, 0, sizeof(f));
 	f.has_since = true, f.since_ns = 1796284800000000001LL; /* after 08:00:00 */
 	cr_assert_not(audit_filter_may_match(&f, line, len));
+}
+
+/* Issue 40: lines the parser refuses are never skipped unparsed, whatever
+ * needle they hold: `"pid":0123` is no pid 123 to either reader. */
+Test(search_prefilter, refused_lines_go_to_the_parser)
+{
+	static const char *const lines[] = {
+	    "{\"seq\":7,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"pid\":0123,"
+	    "\"mac\":\"0123456789abcdef0123456789abcdef\"}",
+	    "{\"seq\":7,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"pid\":5,"
+	    "\"op\":\"mount\",\"mac\":\"0123456789abcdef0123456789abcdef\"}",
+	    "{\"seq\":7,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"comm\":\"\xff\","
+	    "\"mac\":\"0123456789abcdef0123456789abcdef\"}",
+	    "{\"seq\":7,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\",\"pid\":-0,"
+	    "\"mac\":\"0123456789abcdef0123456789abcdef\"}",
+	};
+	struct audit_filter f = {.n_pid = 1, .pid = {999}};
+	struct audit_rec r;
+	char err[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		cr_assert_neq(audit_rec_parse(lines[i], strlen(lines[i]), &r, err, sizeof(err)),
+			      0, "line %zu parsed", i);
+		cr_assert(audit_filter_may_match(&f, lines[i], strlen(lines[i])), "line %zu", i);
+	}
 }

@@ -51,9 +51,12 @@ Test(sink, parse_specs)
 	cr_assert_str_eq(sp.host, "::1");
 	cr_assert_eq(sink_parse("audit", &sp, err, sizeof(err)), 0);
 	cr_assert_eq(sp.kind, SINK_AUDIT);
+	cr_assert_eq(sink_parse("journal", &sp, err, sizeof(err)), 0);
+	cr_assert_eq(sp.kind, SINK_JOURNAL);
 
 	cr_assert_eq(sink_parse("file", &sp, err, sizeof(err)), -1);
-	cr_assert(strstr(err, "not syslog[:ADDRESS] or audit"));
+	cr_assert(strstr(err, "not syslog[:ADDRESS], audit or journal"));
+	cr_assert_eq(sink_parse("journal:x", &sp, err, sizeof(err)), -1);
 	cr_assert_eq(sink_parse("syslog:unix:relative", &sp, err, sizeof(err)), -1);
 	cr_assert_eq(sink_parse("syslog:udp:127.0.0.1", &sp, err, sizeof(err)), -1);
 	cr_assert_eq(sink_parse("syslog:udp:127.0.0.1:0", &sp, err, sizeof(err)), -1);
@@ -233,4 +236,35 @@ Test(sink, syslog_alert_severity)
 	cr_assert(!strncmp(m, "<86>1 ", 6), "%.40s", m);
 	free(m);
 	json_object_put(o);
+}
+
+/* A journal entry: NUL-separated KEY=value, every record field as
+ * NSAUDIT_KEY with its exact bytes (a newline in a name included). */
+Test(sink, journal_entry_fields)
+{
+	struct json_object *rec = json_object_new_object();
+	const char *want[] = { "NSAUDIT_OP=setns", "NSAUDIT_NS_ID=4100", "NSAUDIT_COMM=a\nb",
+			       "PRIORITY=4", "SYSLOG_IDENTIFIER=nsaudit",
+			       "MESSAGE_ID=0fba002e14ef44feb695cb980f3b4451" };
+	size_t len, i, n = 0;
+	char *m, *p;
+
+	json_object_object_add(rec, "op", json_object_new_string("setns"));
+	json_object_object_add(rec, "result", json_object_new_int(-1));
+	json_object_object_add(rec, "ns_id", json_object_new_uint64(4100));
+	json_object_object_add(rec, "comm", json_object_new_string("a\nb"));
+	m = journal_format(rec, &len);
+	cr_assert(m);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		bool found = false;
+
+		for (p = m; p < m + len; p += strlen(p) + 1)
+			found |= !strcmp(p, want[i]);
+		cr_assert(found, "%s", want[i]);
+	}
+	for (p = m; p < m + len; p += strlen(p) + 1)
+		n++;
+	cr_assert_eq(n, 5 + 4, "MESSAGE, PRIORITY, identifier, facility, id + 4 fields");
+	free(m);
+	json_object_put(rec);
 }

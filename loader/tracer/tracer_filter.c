@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * tracer_filter.c - trace and record filter with search's filter
+ * (audit/search.h): an event and what user space added, seen under the
+ * log's field names, so that --pid, --uid, --comm mean the same in all
+ * three commands, and apply to every record kind the tracer makes (those
+ * of the kernel and those user space makes, as the umounts of a mount
+ * namespace that died). A record without the field does not match: an
+ * empty comm is not "ip". Lost records pass: a filter never hides a loss.
+ */
+#include <string.h>
+
+#include "nstype.h"
+#include "search.h"
+#include "tracer_impl.h"
+
+static const char *ev_str(const void *rec, const char *key, size_t *len)
+{
+	const struct enriched_event *r = rec;
+	const struct nsaudit_event *e = r->e;
+	const struct event_extra *x = r->x;
+	const char *v = NULL;
+
+	if (!strcmp(key, "op"))
+		v = op_name(e->op);
+	else if (!strcmp(key, "ns_type"))
+		v = e->ns_type < NSAUDIT_NS_MAX ? nstype_name(e->ns_type) : NULL;
+	else if (!strcmp(key, "comm"))
+		v = e->op == NSAUDIT_OP_LOST ? NULL : e->comm;
+	else if (!strcmp(key, "exe"))
+		v = x->exe;
+	else if (!strcmp(key, "container"))
+		v = x->container;
+	else if (!strcmp(key, "container_name"))
+		v = x->container_name;
+	else if (!strcmp(key, "ns_name"))
+		v = x->ns_name;
+	else if (!strcmp(key, "old_name"))
+		v = x->old_name;
+	if (v && len)
+		*len = key[0] == 'c' && key[1] == 'o' && key[2] == 'm' ?
+			       strnlen(v, sizeof(e->comm)) : strlen(v);
+	return v;
+}
+
+static bool ev_num(const void *rec, const char *key, int64_t *v)
+{
+	const struct nsaudit_event *e = ((const struct enriched_event *)rec)->e;
+	bool has_ns = e->flags & NSAUDIT_F_HAS_NS, has_old = e->flags & NSAUDIT_F_HAS_OLD;
+
+	if (e->op != NSAUDIT_OP_LOST && !strcmp(key, "pid"))
+		*v = e->pid;
+	else if (e->op != NSAUDIT_OP_LOST && !strcmp(key, "uid"))
+		*v = e->uid;
+	else if (!strcmp(key, "result"))
+		*v = e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result;
+	else if (has_ns && !strcmp(key, "ns_inum"))
+		*v = e->ns_inum;
+	else if (has_ns && e->ns_id && !strcmp(key, "ns_id"))
+		*v = (int64_t)e->ns_id;
+	else if (has_old && !strcmp(key, "old_inum"))
+		*v = e->old_inum;
+	else if (has_old && e->old_ns_id && !strcmp(key, "old_ns_id"))
+		*v = (int64_t)e->old_ns_id;
+	else
+		return false;
+	return true;
+}
+
+bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
+			 const struct event_extra *x)
+{
+	struct enriched_event r = { .e = e, .x = x };
+	struct audit_view v = { .str = ev_str, .num = ev_num, .rec = &r, .seq = x->seq };
+
+	if (e->op == NSAUDIT_OP_LOST)
+		return true;
+	return audit_filter_match_view(&t->o.filter, &v);
+}
+
+bool tracer_comm_may_match(const struct tracer *t, const char *comm)
+{
+	size_t i;
+
+	if (!t->o.filter.n_comm)
+		return true;
+	for (i = 0; i < t->o.filter.n_comm; i++)
+		if (!strncmp(comm, t->o.filter.comm[i], NSAUDIT_COMM_LEN))
+			return true;
+	return false;
+}
