@@ -238,7 +238,7 @@ install: all
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
 
 # The header dependencies -MMD wrote (none before the first build).
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
 
 format:
 	clang-format -i bpf/*.[ch] common/*.[ch] audit/*.[ch] loader/*/*.[ch] tests/unit/*.c
