@@ -100,11 +100,13 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 	}
 	if (!a->all && nsspec_parse(argv[optind], true, &a->spec, err, sizeof(err))) {
 		/* a spec that does not parse is a usage error; a path or pid
-		 * that does not resolve means the namespace is not there */
+		 * that does not resolve (not there, or not ours to see:
+		 * permission denied) is an answer, exit 1 */
 		int e = errno;
 
 		ERR("%s", err);
-		return strchr(argv[optind], '/') || e == ENOENT || e == ESRCH ? 1 : EXIT_USAGE;
+		return strchr(argv[optind], '/') || e == ENOENT || e == ESRCH || e == EACCES ||
+			       e == EPERM ? 1 : EXIT_USAGE;
 	}
 	a->arg = a->all ? NULL : argv[optind];
 	return -1;

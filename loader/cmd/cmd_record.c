@@ -10,6 +10,7 @@
  * and skipped, so nothing is written twice either.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "segment.h"
 #include "output/sink.h"
 #include "tracer/tracer.h"
+#include "tracer/log_budget.h"
 
 /* every record of an unreleased batch is among those a restart skips */
 _Static_assert(TRACER_BATCH_MAX <= AUDIT_RESUME_MAX, "a batch larger than the resume set");
@@ -50,7 +52,50 @@ struct recorder {
 	struct sinks sinks;	/* --sink: syslog, audit */
 	struct metrics metrics;	/* --metrics-file */
 	struct tracer *t;
+	const struct audit_log_opts *lo;
+	struct {		/* how long the log space lasts: said once */
+		int64_t t0;
+		uint64_t bytes0;
+		bool said;
+	} space;
 };
+
+/*
+ * How long --max-size x --keep lasts at the rate the log grows, said once:
+ * after a minute, or after 5 s if the log already grew by an eighth of its
+ * space (a flood). A warning when it is less than an hour.
+ */
+static void space_tick(struct recorder *r)
+{
+	int64_t now = clock_ns(CLOCK_MONOTONIC), dt;
+	uint64_t b, grown, space = r->lo->max_size * r->lo->keep;
+	char left[32], size[32], total[32];
+	double rate;
+
+	if (r->space.said || audit_log_written(r->lo->dir, r->lo->max_size, &b))
+		return;
+	if (!r->space.t0) {
+		r->space.t0 = now;
+		r->space.bytes0 = b;
+		return;
+	}
+	dt = now - r->space.t0;
+	grown = b > r->space.bytes0 ? b - r->space.bytes0 : 0;
+	if (dt < 5000000000LL || (dt < 60000000000LL && grown < space / 8))
+		return;
+	r->space.said = true;
+	if (!grown || !space)
+		return;
+	rate = (double)grown / ((double)dt / 1e9);
+	audit_span_str(left, sizeof(left), (double)space / rate);
+	audit_size_str(size, sizeof(size), r->lo->max_size);
+	audit_size_str(total, sizeof(total), space);
+	cmd_error("record", 0,
+		  "%sat the rate of the last %.0f s (%.0f KiB/s) the log space (%u x %s = %s) "
+		  "holds about %s of records; then the oldest segment is deleted (--max-size, "
+		  "--keep)", (double)space / rate < 3600 ? "warning: " : "", (double)dt / 1e9,
+		  rate / 1024, r->lo->keep, size, total, left);
+}
 
 static int write_record(void *ctx, const struct nsaudit_event *e, const struct event_extra *x)
 {
@@ -106,6 +151,7 @@ static int end_batch(void *ctx)
 		if (audit_log_reopen(r->log) < 0)
 			cmd_error("record", 1, "reopening the log: %s", audit_log_error(r->log));
 	}
+	space_tick(r);
 	/* the sealing timer: an epoch ends whether records come or not */
 	if (audit_log_tick(r->log) < 0)
 		cmd_error("record", 1, "sealing: %s", audit_log_error(r->log));
@@ -145,8 +191,12 @@ static void usage(FILE *f)
 		"  --key FILE           sealing state (nsaudit keygen FILE); default DIR/.key, a\n"
 		"                       static key made if absent (no protection against root)\n"
 		"  --format json|audit  JSON lines (default) or auditd-style key=value\n"
-		"  --max-size BYTES     rotate at this segment size (K, M, G suffixes)\n"
-		"  --keep N             segments kept when rotating\n"
+		"  --max-size BYTES     rotate at this segment size (K, M, G suffixes;\n"
+		"                       default 256M)\n"
+		"  --keep N             segments kept when rotating (default 16: 4G, an hour\n"
+		"                       and a half of one uid at the log budget); within a\n"
+		"                       minute record says how long they last at the rate\n"
+		"                       the log grows (a warning under an hour)\n"
 		"  --seal-interval DURATION  sealing epoch (default 15m; 900, 15m, 2s): at its\n"
 		"                       end the key evolves and the old one is erased\n"
 		"  --anchor-interval MS at most one anchor (chain head) per MS milliseconds\n"
@@ -186,6 +236,7 @@ enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR, OPT_METRICS };
 static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit_log_opts *lo,
 		      struct recorder *r, bool *keep_pinned)
 {
+	r->lo = lo;
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-pin", no_argument, NULL, OPT_NO_PIN },
@@ -204,6 +255,8 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 	tracer_opts_init(o);
 	audit_log_opts_init(lo);
 	o->pin_dir = NSAUDIT_PIN_DIR;
+	/* the log's retention is shared: no actor may take it (docs/flood.md) */
+	o->log_budget = LOG_BUDGET_UID;
 	cmd_lib_options(opts, OPTS_MAX, own, 1);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {
@@ -252,6 +305,25 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 	if (!pin)
 		o->pin_dir = NULL;
 	return -1;
+}
+
+/* How the run ended, as the exit status, with the line that says why. */
+static int exit_status(int rc, int failed, const char *dir)
+{
+	if (failed)
+		return cmd_error("record", 1,
+				 "stopped: the log cannot take more records (see the last "
+				 "record in %s)",
+				 dir);
+	if (rc == -EIO) {
+		cmd_error("record", 1, "the log was not closed cleanly (the line above says why)");
+		return 1;
+	}
+	if (rc < 0) {
+		cmd_error("record", 1, "%s", strerror(-rc));
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -344,18 +416,5 @@ int cmd_record(int argc, char **argv)
 		rc = -EIO;
 	sinks_close(&r.sinks);
 	rules_free(o.rules);
-	if (r.failed)
-		return cmd_error("record", 1,
-				 "stopped: the log cannot take more records (see the last "
-				 "record in %s)",
-				 lo.dir);
-	if (rc == -EIO) {
-		cmd_error("record", 1, "the log was not closed cleanly (the line above says why)");
-		return 1;
-	}
-	if (rc < 0) {
-		cmd_error("record", 1, "%s", strerror(-rc));
-		return 1;
-	}
-	return 0;
+	return exit_status(rc, r.failed, lo.dir);
 }

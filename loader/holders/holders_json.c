@@ -107,8 +107,9 @@ json_object *ns_json(const struct model *m, const struct ns_ent *e)
 	size_t i;
 	int a;
 
-	jadd_str(o, "type", nstype_name(e->type));
-	jadd_int(o, "inum", e->inum);
+	/* the keys records use: ns_type, ns_inum, ns_id */
+	jadd_str(o, "ns_type", nstype_name(e->type));
+	jadd_int(o, "ns_inum", e->inum);
 	if (m->names && (name = nsnames_lookup(m->names, e->type, e->inum, 0)))
 		jadd_str(o, "ns_name", name);
 	if (e->known && e->k.ns_id)

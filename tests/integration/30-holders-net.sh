@@ -59,7 +59,7 @@ MNTNS=$(ns_inum /proc/$MNTH/ns/mnt)
 
 json=$("$NSAUDIT" holders "$NS" --format json)
 expect_eq "json: one object" "$(jq -s length <<<"$json")" 1
-expect_eq "json: type and inum" "$(jq -r '"\(.type):\(.inum)"' <<<"$json")" "net:$INUM"
+expect_eq "json: type and inum" "$(jq -r '"\(.ns_type):\(.ns_inum)"' <<<"$json")" "net:$INUM"
 jcheck "task holder: sleep pid" --argjson p "$SLEEP" \
 	'.holders[] | select(.kind=="task" and .pid==$p and .comm=="sleep")'
 jcheck "task holder: python3 pid" --argjson p "$PY" \

@@ -37,7 +37,7 @@ USERNS=$(ns_inum /proc/$INNER/ns/user)
 MNTNS=$(ns_inum /proc/$INNER/ns/mnt)
 
 json=$("$NSAUDIT" holders "$INNER:pid" --format json)
-expect_eq "PID:TYPE finds the pid namespace" "$(jq -r '"\(.type):\(.inum)"' <<<"$json")" "pid:$PIDNS"
+expect_eq "PID:TYPE finds the pid namespace" "$(jq -r '"\(.ns_type):\(.ns_inum)"' <<<"$json")" "pid:$PIDNS"
 jcheck "task in it" --argjson p "$INNER" '.holders[]|select(.kind=="task" and .pid==$p and .for_children==false)'
 jcheck "unshare holds it as pid_for_children" --argjson p "$US" \
 	'.holders[]|select(.kind=="task" and .pid==$p and .for_children==true)'
@@ -86,7 +86,7 @@ mount --bind "/proc/$MH/ns/mnt" "$MNTPT" || fail "bind-mounting a mount namespac
 # inside it, a bind mount of a netns: only reachable through the task-less namespace
 kill "$MH"; wait "$MH" 2>/dev/null
 json=$("$NSAUDIT" holders "mnt:$LONE" --format json)
-expect_eq "task-less mount namespace found by its bind mount" "$(jq -r .type <<<"$json")" "mnt"
+expect_eq "task-less mount namespace found by its bind mount" "$(jq -r .ns_type <<<"$json")" "mnt"
 jcheck "its bind mount listed" --arg p "$MNTPT" '.holders[]|select(.kind=="mount" and .path==$p)'
 expect_eq "no tasks in it" "$(jq '[.holders[]|select(.kind=="task")]|length' <<<"$json")" 0
 expect_eq "refs read by BPF: the dentry only" "$(jq '[.refs,.accounting.nsfs_dentry]|tostring' <<<"$json")" '"[1,1]"'
@@ -99,7 +99,7 @@ check "--all shows the user namespace" grep -q "user:\[$USERNS\]" <<<"$out"
 check "--all nests the owned pid namespace under its user namespace" grep -q "^        pid:\[$PIDNS\]" <<<"$out"
 json=$("$NSAUDIT" holders --all --format json)
 jcheck "--all json: one object per namespace, the pid one included" -s --argjson i "$PIDNS" \
-	'map(select(.type=="pid" and .inum==$i))|length==1'
+	'map(select(.ns_type=="pid" and .ns_inum==$i))|length==1'
 
 # usage and runtime errors
 "$NSAUDIT" holders >/dev/null 2>&1; expect_eq "no NS: usage error" "$?" 2

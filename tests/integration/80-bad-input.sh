@@ -203,6 +203,7 @@ bad "holders: no namespace" 2 "which namespace" "$N" holders
 bad "holders: net:notanumber" 2 "'net:notanumber'" "$N" holders net:notanumber
 bad "holders: bogus type" 2 "bogus" "$N" holders bogus:1
 bad "holders: missing path" - "none" "$N" holders "$TMP/none"
+as_nobody "holders: a namespace not ours to see (nobody)" 1 "Permission denied" "$N" holders 1:net
 bad "holders: a regular file" - "a-file" "$N" holders "$A_FILE"
 as_nobody "holders --all unprivileged (nobody)" 1 "Operation not permitted" "$N" holders --all
 

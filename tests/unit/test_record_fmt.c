@@ -221,3 +221,31 @@ Test(record_fmt, host_identity_ends_every_record)
 	record_set_host(NULL);
 	sb_free(&b);
 }
+
+/* exe_dev is "%u:%u" of the kernel's dev_t (major >> 20, minor & 0xfffff),
+ * written without printf: the same bytes as printf for every shape. */
+Test(record_fmt, exe_dev_as_printf_writes_it)
+{
+	static const uint32_t devs[] = { 0, 1, 0xfffff, 0x100000, (8u << 20) | 1,
+					 (259u << 20) | 65535, 0xfff00000u, 0xffffffffu };
+	size_t i;
+
+	for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		struct nsaudit_event e;
+		struct event_extra x = { 0 };
+		struct sbuf b = { 0 };
+		char want[64];
+
+		memset(&e, 0, sizeof(e));
+		e.op = NSAUDIT_OP_SETNS;
+		e.pid = e.tid = 42;
+		e.exe_ino = 1234;
+		e.exe_dev = devs[i];
+		snprintf(want, sizeof(want), ",\"exe_dev\":\"%u:%u\",\"exe_ino\":1234,",
+			 devs[i] >> 20, devs[i] & 0xfffff);
+		record_json_line(&b, &e, &x);
+		cr_assert(!b.oom);
+		cr_assert(strstr(b.p, want), "dev %#x: want %s in %s", devs[i], want, b.p);
+		sb_free(&b);
+	}
+}
