@@ -874,6 +874,64 @@ run_flood_kinds() {
 	sample rare_lost_under_flood_kinds "$total"
 }
 
+# ---------------------------------------------------------------------------
+# the log's retention under a flood (issue 47): `record` with its default
+# retention (64M x 10) and --no-coalesce, nobody floods NS_GET_USERNS for
+# RETENTION_SECS while root makes N_FLOOD_RARE rounds of rare operations;
+# then how many of root's records are still in the log. Side by side in
+# one round: the default log budget and --log-budget 0 (none). Samples
+# rare_kept_under_flood_record (fraction of root's rare records in the
+# log, target 1), rare_kept_under_flood_record_nobudget, and the log's
+# growth during the flood (log_mb_per_s_under_flood_record[_nobudget]).
+RETENTION_SECS=${BENCH_RETENTION_SECS:-20}
+
+run_retention() {
+	local budget tag fpid calls miss n bytes args
+	if [ ! -x "$NSFLOOD" ] || ! command -v setpriv >/dev/null; then
+		for tag in "" _nobudget; do
+			na "rare_kept_under_flood_record$tag" "n/a ($NSFLOOD or setpriv missing)"
+			na "log_mb_per_s_under_flood_record$tag" "n/a (no flood helper)"
+		done
+		return 0
+	fi
+	mkdir -p "$T/pins"
+	for budget in 1024 0; do
+		tag=$([ "$budget" = 0 ] && echo _nobudget)
+		wait_quiet
+		rm -rf "$T/log"
+		mkdir -p "$T/log"
+		args=(record --log-dir "$T/log" --key "$KEY_FILE" --no-coalesce --log-budget "$budget")
+		[ "$RECORD_PIN_OPT" = 1 ] && args+=(--pin-dir "$PIN_DIR")
+		PINS_OURS=1
+		"$NSAUDIT" "${args[@]}" >"$T/tool.out" 2>"$T/tool.err" &
+		TOOL_PID=$!
+		if ! wait_ready "$T/tool.err" '^nsaudit: ready' 30 "$TOOL_PID"; then
+			log "retention: record did not start: $(tail -n 2 "$T/tool.err")"
+			stop_tool record
+			continue
+		fi
+		setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$NSFLOOD" flood ioctl "$RETENTION_SECS" >"$T/flood.out" 2>&1 &
+		fpid=$!
+		"$NSFLOOD" rare "$N_FLOOD_RARE" \
+			"$(awk -v s="$RETENTION_SECS" 'BEGIN { printf "%.2f", s * 0.9 }')" "$T/pins" \
+			>"$T/rare.out" 2>&1
+		wait "$fpid"
+		wait_idle "$TOOL_PID" || log "warning: the recorder was still busy 10 s after the flood"
+		stop_tool record
+		calls=$(awk '$1 == "calls" { print $2 }' "$T/flood.out")
+		miss=$(flood_rare_missing)
+		n=$(wc -l <"$T/rare.out")
+		bytes=$(du -sb "$T/log" | cut -f1)
+		[ "$n" -gt 0 ] && sample "rare_kept_under_flood_record$tag" \
+			"$(awk -v m="$miss" -v n="$n" 'BEGIN { printf "%.4f", (n - m) / n }')"
+		sample "log_mb_per_s_under_flood_record$tag" \
+			"$(awk -v b="$bytes" -v s="$RETENTION_SECS" 'BEGIN { printf "%.2f", b / s / 1048576 }')"
+		log "[round $ROUND/$ROUNDS] retention, log budget $budget: nobody's ${calls:-?} ioctls; root's records kept $((n - miss)) of $n; log $((bytes >> 20)) MiB"
+		rm -rf "$T/log"
+	done
+}
+
 # value NAME: this round's sample of NAME (empty if none)
 # The recorder's user-space half alone (tests/perf/recorder_rate): 1 M
 # synthetic setns records through the enrichment, the formatter, the MAC
@@ -1047,6 +1105,8 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 	[ "$HAVE_RECORD" = 1 ] && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" startup "* ]]; } &&
 		run_startup
 	RATE_LOST=0 RATE_LOST_C=0 RATE_LOST_NC=0 RATE_HWM=0 RARE_LOST=0
+	[ "$HAVE_RECORD" = 1 ] && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" retention "* ]]; } &&
+		run_retention
 	if [ "$RUN_RATE" = 0 ]; then
 		[ "$HAVE_RECORD" = 1 ] && [[ " ${BENCH_ONLY:-} " == *" harness "* ]] && run_harness
 		round_ratios
@@ -1104,7 +1164,8 @@ if [ "$HAVE_AUDIT" != 1 ]; then
 fi
 if [ "$HAVE_RECORD" != 1 ]; then
 	for m in max_rate_records_per_s recorder_cpu_ns_per_record recorder_records_per_cpu_s \
-		lost_at_max_nocoalesce rare_lost_under_flood rare_lost_under_flood_kinds; do
+		lost_at_max_nocoalesce rare_lost_under_flood rare_lost_under_flood_kinds \
+		rare_kept_under_flood_record rare_kept_under_flood_record_nobudget; do
 		na "$m" "$NA_RECORD"
 	done
 fi
@@ -1213,6 +1274,8 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("rare_lost_under_flood") != null then $m.rare_lost_under_flood.max == 0 else null end); ""),
 	target("rare_lost_under_flood_kinds"; "== 0 (root under an unprivileged flood of each kind)";
 		(if med("rare_lost_under_flood_kinds") != null then $m.rare_lost_under_flood_kinds.max == 0 else null end); ""),
+	target("rare_kept_under_flood_record"; "== 1 (root'"'"'s records stay in the log under a flood)";
+		(if med("rare_kept_under_flood_record") != null then $m.rare_kept_under_flood_record.min == 1 else null end); ""),
 	target("max_rate_records_per_s"; ">= 1000000 (wall)";
 		(if med("max_rate_records_per_s") then med("max_rate_records_per_s") >= 1000000 else null end);
 		(if med("max_rate_records_per_s") and med("offered_rate_1p")
@@ -1355,6 +1418,10 @@ def row($k; $what):
 (row("recorder_cpu_ns_per_flooded_call_setns_fail"; "recorder CPU per flooded call, setns_fail flood, ns") | @tsv),
 (row("rare_lost_under_flood_unshare"; "root'"'"'s rare records missing under a unshare flood by nobody") | @tsv),
 (row("recorder_cpu_ns_per_flooded_call_unshare"; "recorder CPU per flooded call, unshare flood, ns") | @tsv),
+(row("rare_kept_under_flood_record"; "root'"'"'s rare records kept in the log under a no-coalesce ioctl flood by nobody, default retention, fraction (issue 47)") | @tsv),
+(row("rare_kept_under_flood_record_nobudget"; "the same with --log-budget 0, same round") | @tsv),
+(row("log_mb_per_s_under_flood_record"; "log growth during that flood, MiB/s") | @tsv),
+(row("log_mb_per_s_under_flood_record_nobudget"; "the same with --log-budget 0, MiB/s") | @tsv),
 (row("rss_kib"; "recorder VmHWM at max rate, KiB") | @tsv),
 (row("attach_ms"; "nsaudit record start to ready, ms") | @tsv),
 (row("startup_ms"; "the same by the recorder'"'"'s clock (--verbose), ms") | @tsv),

@@ -115,6 +115,10 @@ enum nsaudit_via {
 /* query NS_GET_OWNER_UID that succeeded: target_pid holds the uid it
  * returned (as a u32), printed as owner_uid */
 #define NSAUDIT_F_OWNER_UID	(1u << 18)
+/* set by user space only: a record nsaudit inferred (a pin whose mount
+ * namespace died), not a call anyone made; printed "origin":"inferred",
+ * without an actor (issue 47) */
+#define NSAUDIT_F_INFERRED	(1u << 24)
 
 /* Why records were lost (OP_LOST records: lost_reason). Append only. */
 enum nsaudit_lost_reason {
@@ -124,6 +128,11 @@ enum nsaudit_lost_reason {
 				 * the call could not be followed to its exit */
 	NSAUDIT_LOST_BUDGET,	/* the ring was past its fill threshold and the
 				 * actor (tgid or uid) had spent its budget */
+	NSAUDIT_LOST_LOG_BUDGET, /* the recorder did not write it: the actor had
+				 * spent its budget at the log (counted by user
+				 * space into the same map and counters, so it
+				 * survives the recorder's crash:
+				 * loader/tracer/log_budget.h) */
 	NSAUDIT_LOST_MAX,
 };
 

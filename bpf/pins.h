@@ -16,8 +16,12 @@ struct nsaudit_pin {
 	__u64 mount;		/* the struct mount's address (checked against
 				 * mnt_id and mnt_unique on every look: freed
 				 * mounts' memory is reused) */
-	__u64 mnt_ns;		/* the mount namespace's address (identity while
-				 * the pin lives; never printed) */
+	__u64 mnt_ns;		/* the mount namespace's address (only for the
+				 * umount-in-flight set, where a reused address
+				 * can delay a sweep, never claim a pin) */
+	__u64 mnt_ns_key;	/* the mount namespace, never reused: its ns_id
+				 * (6.18), else its seq (6.1): what an umount's
+				 * namespace is compared with */
 	__u64 mnt_ns_id;	/* its 64-bit id (6.18+), else 0 */
 	__u64 mnt_unique;	/* the mount's mnt_id_unique (6.8+); else a serial
 				 * number of the kernel side with bit 63 set */
@@ -26,6 +30,11 @@ struct nsaudit_pin {
 	__u32 ns_type;		/* ... enum nsaudit_ns_type */
 	__u32 mnt_id;		/* the mount's id (mountinfo's first field) */
 	__u32 mnt_ns_inum;
+	/* who made the pin (the mount call's caller): a record user space
+	 * makes about the pin names its maker, never a made-up actor */
+	__u32 maker_pid;	/* thread group */
+	__u32 maker_uid;	/* uid, as the initial user namespace sees it */
+	char maker_comm[16];
 };
 
 /* One record of the sweep_pins iterator: a pin no longer attached. */

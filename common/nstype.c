@@ -147,6 +147,7 @@ static const char *const lost_reasons[NSAUDIT_LOST_MAX] = {
 	[NSAUDIT_LOST_RARE_RING] = "reserve_ring_full",
 	[NSAUDIT_LOST_STORAGE] = "task_storage",
 	[NSAUDIT_LOST_BUDGET] = "actor_budget",
+	[NSAUDIT_LOST_LOG_BUDGET] = "log_budget",
 };
 
 const char *lost_reason_name(unsigned int reason)

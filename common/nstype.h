@@ -29,7 +29,9 @@ const char *nstype_name(unsigned int type);
  */
 #define NSAUDIT_LOST_RECURSION 101
 /* enum nsaudit_lost_reason: "ring_full", "reserve_ring_full", "task_storage",
- * "actor_budget"; NSAUDIT_LOST_SINK: "sink"; NSAUDIT_LOST_RECURSION: "recursion". */
+ * "actor_budget"; NSAUDIT_LOST_SINK: "sink"; NSAUDIT_LOST_RECURSION: "recursion".
+ * NSAUDIT_LOST_LOG_BUDGET (the kernel's enum, counted by user space):
+ * "log_budget". */
 const char *lost_reason_name(unsigned int reason);
 /* enum nsaudit_ns_type for a name, or -1. */
 int nstype_from_name(const char *name);

@@ -83,12 +83,36 @@ struct mount___pins {
 struct mnt_namespace___pins {
 	struct rb_node___pins *mnt_last_node;	/* 6.12+: the newest mount */
 	struct list_head___pins list;		/* 6.1: mounts, newest last */
+	__u64 seq;				/* 6.1: never reused */
 } __attribute__((preserve_access_index));
+
+/*
+ * A mount namespace's identity that is never reused: ns.ns_id (6.18), else
+ * seq (6.1: a 64-bit counter the kernel numbers mount namespaces with),
+ * else its address. Why: a namespace's struct goes back to the slab when it
+ * dies, and the next one made gets the same address; a pin of the dead one
+ * compared by address is claimed by the first umount in the new one (issue
+ * 47: root's umount blamed for another user's pins). 0 for NULL (a mount
+ * that left every namespace).
+ */
+static __always_inline __u64 mntns_key(struct mnt_namespace *mns)
+{
+	struct mnt_namespace___pins *ns = (void *)mns;
+	struct ns_common *nc = (void *)mns;
+
+	if (!mns)
+		return 0;
+	if (bpf_core_field_exists(nc->ns_id))
+		return BPF_CORE_READ(nc, ns_id);
+	if (bpf_core_field_exists(ns->seq))
+		return BPF_CORE_READ(ns, seq);
+	return (__u64)mns;
+}
 
 /* Pins the kernel side saw made (mount pointer -> what it pins). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 16384);	/* issue 47: 10,000 held pins fit */
 	__type(key, __u64);
 	__type(value, struct nsaudit_pin);
 } pin_mounts SEC(".maps");
@@ -208,7 +232,11 @@ static __always_inline bool pin_note(struct mount___pins *m, struct nsaudit_pin 
 	__builtin_memset(pin, 0, sizeof(*pin));
 	pin->mount = (__u64)m;
 	pin->mnt_ns = (__u64)mns;
+	pin->mnt_ns_key = mntns_key(mns);
 	ns_ident((struct ns_common *)mns, &pin->mnt_ns_inum, &pin->mnt_ns_id);
+	pin->maker_pid = bpf_get_current_pid_tgid() >> 32;
+	pin->maker_uid = (__u32)bpf_get_current_uid_gid();
+	bpf_get_current_comm(pin->maker_comm, sizeof(pin->maker_comm));
 	pin->mnt_id = BPF_CORE_READ(m, mnt_id);
 	pin->mnt_unique = mount_unique(m);
 	if (!pin->mnt_unique)
@@ -272,9 +300,10 @@ static __always_inline struct mount___pins *file_mount(struct file *file)
 static __always_inline bool pin_attached(const struct nsaudit_pin *pin)
 {
 	struct mount___pins *m = (void *)pin->mount;
+	struct mnt_namespace *mns = BPF_CORE_READ(m, mnt_ns);
 	__u64 uniq = mount_unique(m);
 
-	if ((__u64)BPF_CORE_READ(m, mnt_ns) != pin->mnt_ns)
+	if ((__u64)mns != pin->mnt_ns || mntns_key(mns) != pin->mnt_ns_key)
 		return false;
 	if (BPF_CORE_READ(m, mnt_id) != (int)pin->mnt_id)
 		return false;
@@ -284,7 +313,7 @@ static __always_inline bool pin_attached(const struct nsaudit_pin *pin)
 #define PINS_GONE_MAX 8
 
 struct pins_gone {
-	__u64 mnt_ns;
+	__u64 mnt_ns_key;	/* the umount's namespace (mntns_key) */
 	__u32 n;
 	__u32 pad;
 	__u64 key[PINS_GONE_MAX];
@@ -296,7 +325,7 @@ static long pin_gone_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct p
 {
 	__u32 i = g->n;
 
-	if (pin->mnt_ns != g->mnt_ns || pin_attached(pin))
+	if (pin->mnt_ns_key != g->mnt_ns_key || pin_attached(pin))
 		return 0;
 	if (i >= PINS_GONE_MAX)
 		return 1;	/* the rest: the next sweep */
@@ -310,8 +339,64 @@ static long pin_gone_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct p
 static __always_inline void pins_gone_here(struct pins_gone *g)
 {
 	__builtin_memset(g, 0, sizeof(*g));
-	g->mnt_ns = (__u64)cur_mntns();
+	g->mnt_ns_key = mntns_key(cur_mntns());
 	bpf_for_each_map_elem(&pin_mounts, pin_gone_cb, g, 0);
+}
+
+/* bpf_for_each_map_elem callback: the attached pin of ctx's namespace
+ * whose last names the umount path ends with, all of them; g->n counts
+ * the pins as well named (more than one: none is the one). */
+static long pin_named_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pins_gone *g)
+{
+	int s;
+
+	if (pin->mnt_ns_key != g->mnt_ns_key || !pin_attached(pin))
+		return 0;
+	s = umount_target_score(*key);
+	if (s < g->score[1])
+		return 0;	/* fewer names than the path has */
+	if (s > g->score[0]) {
+		g->score[0] = s;
+		g->key[0] = *key;
+		g->n = 1;
+	} else if (s == g->score[0]) {
+		g->n = 2;	/* two or more: none (bounded, for the verifier) */
+	}
+	return 0;
+}
+
+/* Whether the current umount's path (umount_path_read) names exactly one
+ * attached pin of its mount namespace: then g->key[0]. */
+static __always_inline bool pins_named_here(struct pins_gone *g)
+{
+	__u32 zero = 0;
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+	int want = 0;
+
+	if (!b || !b->valid)
+		return false;
+	want = (b->valid & 1) + ((b->valid >> 1) & 1) + ((b->valid >> 2) & 1);
+	__builtin_memset(g, 0, sizeof(*g));
+	g->mnt_ns_key = mntns_key(cur_mntns());
+	g->score[1] = want;
+	bpf_for_each_map_elem(&pin_mounts, pin_named_cb, g, 0);
+	return g->n == 1 && g->score[0] >= want;
+}
+
+/*
+ * A user path into a zero-padded path_buf (coalescing compares it word by
+ * word), in the umount path scratch after its names were split off.
+ */
+static __always_inline const struct path_buf *user_path_buf(const void *upath)
+{
+	__u32 zero = 0;
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+
+	if (!b)
+		return NULL;
+	__builtin_memset(b->p, 0, sizeof(b->p));
+	bpf_probe_read_user_str(b->p, sizeof(b->p), upath);
+	return (const struct path_buf *)b->p;
 }
 
 /*
@@ -354,20 +439,46 @@ static __always_inline void event_set_pin(struct nsaudit_event *e, const struct 
 }
 
 /*
+ * The sweep's list of pins found gone: up to SWEEP_MAX a pass, in a per-CPU
+ * scratch value (the stack holds 512 bytes). Why that many: the death of a
+ * mount namespace holding thousands of pins must be reported within
+ * seconds (issue 47: at 8 a pass, 9000 pins took ten minutes); a pass's
+ * output must fit the iterator's seq buffer (8 pages: 341 of 96 bytes).
+ */
+#define SWEEP_MAX 256
+
+struct sweep_list {
+	__u32 n;
+	__u32 pad;
+	__u64 key[SWEEP_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sweep_list);
+} sweep_scratch SEC(".maps");
+
+/*
  * bpf_for_each_map_elem callback of the sweep: pins no longer attached,
  * but not those an umount in flight in their namespace detached (its
  * exit records them, with the actor).
  */
-static long pin_left_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pins_gone *g)
+static long pin_left_cb(void *map, __u64 *key, struct nsaudit_pin *pin, void *ctx)
 {
-	__u32 i = g->n;
+	__u32 zero = 0, i;
+	struct sweep_list *l = bpf_map_lookup_elem(&sweep_scratch, &zero);
 
+	if (!l)
+		return 1;
 	if (pin_attached(pin) || umount_inflight_in(pin->mnt_ns))
 		return 0;
-	if (i >= PINS_GONE_MAX)
+	i = l->n;
+	if (i >= SWEEP_MAX)
 		return 1;	/* the rest: the next sweep */
-	g->key[i] = *key;
-	g->n = i + 1;
+	l->key[i] = *key;
+	l->n = i + 1;
 	return 0;
 }
 
@@ -384,16 +495,24 @@ int sweep_pins(struct bpf_iter__task *ctx)
 	struct task_struct *task = ctx->task;
 	struct nsaudit_pin_gone out;
 	struct nsaudit_pin *pin;
-	struct pins_gone g;
-	__u32 i;
+	struct sweep_list *l;
+	__u32 zero = 0, i, n;
+	__u64 key;
 
 	if (!task || task->pid != bpf_get_current_pid_tgid() >> 32 || task->pid != task->tgid)
 		return 0;
-	__builtin_memset(&g, 0, sizeof(g));
-	bpf_for_each_map_elem(&pin_mounts, pin_left_cb, &g, 0);
-	#pragma unroll
-	for (i = 0; i < PINS_GONE_MAX; i++) {
-		pin = i < g.n ? bpf_map_lookup_elem(&pin_mounts, &g.key[i]) : NULL;
+	l = bpf_map_lookup_elem(&sweep_scratch, &zero);
+	if (!l)
+		return 0;
+	l->n = 0;
+	bpf_for_each_map_elem(&pin_mounts, pin_left_cb, NULL, 0);
+	n = l->n;
+	#pragma clang loop unroll(disable)
+	for (i = 0; i < SWEEP_MAX; i++) {
+		if (i >= n)
+			break;
+		key = l->key[i];
+		pin = bpf_map_lookup_elem(&pin_mounts, &key);
 		/*
 		 * Asked again after the look-up: an umount that entered since
 		 * the callback looked has counted itself before it detached,
@@ -401,7 +520,7 @@ int sweep_pins(struct bpf_iter__task *ctx)
 		 */
 		if (!pin || umount_inflight_in(pin->mnt_ns))
 			continue;
-		out.key = g.key[i];
+		out.key = key;
 		out.pin = *pin;
 		bpf_seq_write(ctx->meta->seq, &out, sizeof(out));
 	}

@@ -320,31 +320,35 @@ static __always_inline const struct path_buf *open_path_read(const char *upath)
 
 #define NSAUDIT_EACCES	13
 
-/* "/proc/" + "4194304/task/4194304" + "/ns/": where "/ns/" can start */
-#define PROC_NS_SCAN	32
+/* "/" + a procfs mount's path + "4194304/task/4194304" + "/ns/": where
+ * "/ns/" can start */
+#define PROC_NS_SCAN	64
 
 /*
- * An open of /proc/PID/ns/TYPE refused by the access check (EACCES, EPERM)
+ * An open of PID/ns/TYPE refused by the access check (EACCES, EPERM)
  * pinned nothing, but someone tried to: report it with the path, and user
- * space names the type and target. Only refused opens get here, so every
- * other failing open on the machine still costs one compare. A global
- * subprogram, as open_record(): see there.
+ * space names the type and target. Through any procfs mount (/proc, a
+ * host's /proc mounted again at /hp in a container, a dirfd of /proc/PID:
+ * "ns/net"): any path with a "/ns/" near its start, or one that starts
+ * with "ns/". Only refused opens get here, so every other failing open on
+ * the machine still costs one compare. A global subprogram, as
+ * open_record(): see there.
  */
 __noinline int open_denied(long ret, int arg)
 {
 	const char *upath = open_path_arg(arg);
 	char head[PROC_NS_SCAN + 4] = {};
 	struct ev_key k;
-	bool ns_dir = false;
+	bool ns_dir;
 	int i;
 
 	if (!upath || !op_wanted(NSAUDIT_OP_OPEN))
 		return 0;
-	if (bpf_probe_read_user_str(head, sizeof(head), upath) < 8 ||
-	    (word8(head) & 0xffffffffffffULL) != (word8("/proc/..") & 0xffffffffffffULL))
+	if (bpf_probe_read_user_str(head, sizeof(head), upath) < 4)
 		return 0;
+	ns_dir = head[0] == 'n' && head[1] == 's' && head[2] == '/';
 	#pragma unroll
-	for (i = 6; i < PROC_NS_SCAN; i++)
+	for (i = 0; i < PROC_NS_SCAN; i++)
 		if (head[i] == '/' && head[i + 1] == 'n' && head[i + 2] == 's' && head[i + 3] == '/')
 			ns_dir = true;
 	if (!ns_dir)

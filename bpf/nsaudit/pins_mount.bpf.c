@@ -157,6 +157,27 @@ static __always_inline __u32 cur_mnt_ns_inum(void)
 	return ns ? ns->inum : 0;
 }
 
+/*
+ * A refused bind mount of an nsfs file (EPERM: a probe by bind mount),
+ * when its source named a namespace at entry: a record (op, target,
+ * errno), coalesced like the other refused calls of a thread.
+ */
+static __always_inline void refused_bind(struct tstate *ts, long ret)
+{
+	struct ev_key k;
+
+	if ((ts->p.arg & MS_MOVE) || !ts->p.target_inum || !type_wanted(ts->p.target_type))
+		return;
+	key_init(&k, NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	k.result = ret;
+	k.arg = ts->p.arg;
+	k.ns_type = ts->p.target_type;
+	k.ns_inum = ts->p.target_inum;
+	k.ns_id = ts->p.target_id;
+	k.flags |= NSAUDIT_F_HAS_NS;
+	commit_path(&k, 0, user_path_buf((void *)ts->p.args[1]));
+}
+
 SEC("tracepoint/syscalls/sys_exit_mount")
 int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 {
@@ -168,8 +189,10 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
-	if (ctx->ret != 0)
+	if (ctx->ret != 0) {
+		refused_bind(ts, ctx->ret);
 		return 0;
+	}
 	/* a new bind: the mount tree says what it pins, exactly (a recursive
 	 * one where its top mount can be told: new_mount_pin) */
 	if (!(ts->p.arg & MS_MOVE))
@@ -357,6 +380,39 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
 	return 0;
 }
 
+/*
+ * A refused umount (EPERM, EINVAL ...) whose path names one pin still
+ * attached in the caller's mount namespace, by all of its last names
+ * (pins_named_here): a record (op, target, errno) with that pin's
+ * namespace, coalesced like the other refused calls. A path that names no
+ * pin, or several, makes none: an umount of an ordinary mount is no record.
+ */
+static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
+					   struct pins_gone *g)
+{
+	struct nsaudit_pin *pin;
+	struct ev_key k;
+	__u64 key;
+
+	if (!pin_mntns_maybe((__u64)cur_mntns()))
+		return;
+	umount_path_read((void *)upath);
+	if (!pins_named_here(g))
+		return;
+	key = g->key[0];
+	pin = bpf_map_lookup_elem(&pin_mounts, &key);
+	if (!pin || !type_wanted(pin->ns_type))
+		return;
+	key_init(&k, NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
+	k.result = ret;
+	k.arg = flags;
+	k.ns_type = pin->ns_type;
+	k.ns_inum = pin->ns_inum;
+	k.ns_id = pin->ns_id;
+	k.flags |= NSAUDIT_F_HAS_NS;
+	commit_path(&k, 0, user_path_buf((void *)upath));
+}
+
 SEC("tracepoint/syscalls/sys_exit_umount")
 int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 {
@@ -367,8 +423,10 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
-	if (ctx->ret != 0)
+	if (ctx->ret != 0) {
+		refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, &g);
 		goto out;
+	}
 	c.path = ts->p.args[0];
 	c.flags = ts->p.arg;
 	c.g = &g;

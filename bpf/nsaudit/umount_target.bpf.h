@@ -33,7 +33,7 @@ struct pin_names {
 /* LRU: a pin forgotten by user space (the sweep) leaves its names behind. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 16384);	/* as pin_mounts */
 	__type(key, __u64); /* the pin_mounts key */
 	__type(value, struct pin_names);
 } pin_names SEC(".maps");

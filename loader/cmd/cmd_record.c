@@ -28,6 +28,7 @@
 #include "segment.h"
 #include "output/sink.h"
 #include "tracer/tracer.h"
+#include "tracer/log_budget.h"
 
 /* every record of an unreleased batch is among those a restart skips */
 _Static_assert(TRACER_BATCH_MAX <= AUDIT_RESUME_MAX, "a batch larger than the resume set");
@@ -204,6 +205,8 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 	tracer_opts_init(o);
 	audit_log_opts_init(lo);
 	o->pin_dir = NSAUDIT_PIN_DIR;
+	/* the log's retention is shared: no actor may take it (docs/flood.md) */
+	o->log_budget = LOG_BUDGET_UID;
 	cmd_lib_options(opts, OPTS_MAX, own, 1);
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {
@@ -252,6 +255,25 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 	if (!pin)
 		o->pin_dir = NULL;
 	return -1;
+}
+
+/* How the run ended, as the exit status, with the line that says why. */
+static int exit_status(int rc, int failed, const char *dir)
+{
+	if (failed)
+		return cmd_error("record", 1,
+				 "stopped: the log cannot take more records (see the last "
+				 "record in %s)",
+				 dir);
+	if (rc == -EIO) {
+		cmd_error("record", 1, "the log was not closed cleanly (the line above says why)");
+		return 1;
+	}
+	if (rc < 0) {
+		cmd_error("record", 1, "%s", strerror(-rc));
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -344,18 +366,5 @@ int cmd_record(int argc, char **argv)
 		rc = -EIO;
 	sinks_close(&r.sinks);
 	rules_free(o.rules);
-	if (r.failed)
-		return cmd_error("record", 1,
-				 "stopped: the log cannot take more records (see the last "
-				 "record in %s)",
-				 lo.dir);
-	if (rc == -EIO) {
-		cmd_error("record", 1, "the log was not closed cleanly (the line above says why)");
-		return 1;
-	}
-	if (rc < 0) {
-		cmd_error("record", 1, "%s", strerror(-rc));
-		return 1;
-	}
-	return 0;
+	return exit_status(rc, r.failed, lo.dir);
 }

@@ -36,15 +36,29 @@ struct trace_out {
 	bool flush_each;	/* stdout is a pipe or terminal: what is read goes out at once */
 	struct sbuf line;	/* one JSON line */
 	struct sinks *sinks;	/* --sink: syslog, audit */
+	int werr;		/* errno of the first failed write to stdout, 0: none */
+	unsigned long long written, unwritten; /* records out; read but not out */
 	struct metrics metrics;	/* --metrics-file */
 	struct tracer *t;
 };
+
+/* A failed write: remembered once, with the record it cut. */
+static int out_failed(struct trace_out *out)
+{
+	if (!out->werr)
+		out->werr = errno ?: EIO;
+	return -1;
+}
 
 static int print_record(void *ctx, const struct nsaudit_event *e, const struct event_extra *x)
 {
 	struct trace_out *out = ctx;
 	struct json_object *rec = NULL;
 
+	if (out->werr) {	/* stdout failed: what is still read is counted */
+		out->unwritten++;
+		return 0;
+	}
 	metrics_count(&out->metrics, e, x);
 	/* an object only for whoever reads one: sinks, the text renderer */
 	if (out->sinks->n || !out->json) {	/* text, ocsf, ecs, sinks */
@@ -75,12 +89,21 @@ static int print_record(void *ctx, const struct nsaudit_event *e, const struct e
 		record_print_text(stdout, rec, out->colour);
 	}
 	json_object_put(rec);
-	return ferror(stdout) ? -1 : 0;
+	if (ferror(stdout)) {
+		out->unwritten++;
+		return out_failed(out);
+	}
+	out->written++;
+	return 0;
 }
 
 static int flush_out(void *ctx)
 {
-	return fflush(stdout) ? -1 : 0;
+	struct trace_out *out = ctx;
+
+	if (out->werr)
+		return -1;
+	return fflush(stdout) ? out_failed(out) : 0;
 }
 
 /* after each drain: stdout flushed, metrics when due */
@@ -101,7 +124,10 @@ static void usage(FILE *f)
 		"One record per operation and namespace type; detections (an escape from a\n"
 		"container, a container entering another's namespace...) are records too,\n"
 		"\"op\":\"alert\" (docs/rules.md). Prints 'nsaudit: ready' on\n"
-		"stderr once attached; Ctrl-C (SIGINT) or SIGTERM drains and exits 0.\n\n"
+		"stderr once attached; Ctrl-C (SIGINT) or SIGTERM drains what the kernel\n"
+		"holds, ends on a whole line and exits 0 (a second one: at once). If stdout\n"
+		"fails it says how many records it could not write and exits 1 (a closed\n"
+		"pipe, as with '| head': 0).\n\n"
 		"Options:\n"
 		"  -f, --format FMT     text (default: one readable line, net:[4026531833])\n"
 		"                       or json (one flat JSON object per line), ocsf\n"
@@ -192,7 +218,10 @@ int cmd_trace(int argc, char **argv)
 	struct trace_out out = { .sinks = &sinks };
 	struct tracer_opts o;
 	struct tracer_stats st;
-	struct sigaction sa = { .sa_handler = on_signal };
+	/* SA_RESTART: a write to a slow pipe blocked when the signal comes
+	 * finishes its line instead of failing half-way with EINTR;
+	 * SA_RESETHAND: a second signal ends the drain at once */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART | SA_RESETHAND };
 	struct tracer *t;
 	struct stat sb;
 	char err[256];
@@ -254,12 +283,22 @@ int cmd_trace(int argc, char **argv)
 	tracer_close(t);
 	sinks_close(&sinks);
 	rules_free(o.rules);
-	fflush(stdout);
+	if (fflush(stdout) && !out.werr)
+		out.werr = errno ?: EIO;
 	if (o.verbose)
 		fprintf(stderr, "nsaudit: %llu records (%llu alerts), %llu lost\n",
 			(unsigned long long)st.records, (unsigned long long)st.alerts,
 			(unsigned long long)st.lost);
-	if (rc == -ECANCELED) /* stdout went away (a closed pipe): not an error */
+	if (out.werr == EPIPE) /* the reader went away ("| head"): not an error */
+		return 0;
+	if (out.werr) {
+		cmd_error("trace", 1,
+			  "writing stdout: %s: %llu records written, %llu read but not written, "
+			  "the rest left in the kernel's ring",
+			  strerror(out.werr), out.written, out.unwritten);
+		return 1;
+	}
+	if (rc == -ECANCELED)
 		return 0;
 	if (rc < 0) {
 		cmd_error("trace", 1, "reading events: %s", strerror(-rc));

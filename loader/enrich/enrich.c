@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * enrich.c - what a record's actor is, cached: its executable (from the
- * kernel's exe map or /proc) and its cgroup path; the cache's life and the
- * clock records are dated by. Mount namespaces and pins: enrich_mntns.c,
- * enrich_pins.c.
+ * kernel's exe map or /proc); the cache's life and the clock records are
+ * dated by. Cgroups: enrich_cgroup.c. Mount namespaces and pins:
+ * enrich_mntns.c, enrich_pins.c.
  */
 #include <errno.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <limits.h>
@@ -34,6 +33,8 @@ struct enrich *enrich_new(void)
 	if (!en)
 		return NULL;
 	en->exe_map_fd = -1;
+	en->cgroup2_fd = -1;
+	en->task_iter_fd = -1;
 	mounttab_init(&en->pins);
 	en->self_mntns = task_mntns(0, 0);
 	enrich_sync_clock(en);
@@ -59,9 +60,8 @@ void enrich_free(struct enrich *en)
 	for (size_t j = 0; j < en->ndead; j++)
 		free(en->dead[j].path);
 	free(en->dead);
-	for (size_t j = 0; j < en->ncgroups; j++)
-		free(en->cgroups[j].path);
-	free(en->cgroups);
+	enrich_cgroups_free(en);
+	free(en->tasks);
 	if (en->own_exe_map && en->exe_map_fd >= 0)
 		close(en->exe_map_fd);
 	free(en);
@@ -86,7 +86,7 @@ int64_t enrich_realtime(const struct enrich *en, uint64_t boot_ns)
 }
 
 /* The cache slot for pid, reset when it now holds another process. */
-static struct proc_info *proc_slot(struct enrich *en, uint32_t pid, const char *comm)
+struct proc_info *proc_slot(struct enrich *en, uint32_t pid, const char *comm)
 {
 	struct proc_info *p = &en->procs[pid % PROC_SLOTS];
 
@@ -227,81 +227,6 @@ const char *enrich_exe(struct enrich *en, const struct nsaudit_event *e, uint32_
 	*mntns = p->exe ? p->exe_mntns : 0;
 	*mntns_id = p->exe ? p->exe_mntns_id : 0;
 	return p->exe;
-}
-
-/* nftw has no context argument: the scan in progress. */
-static struct enrich *scan_en;
-static size_t scan_cap;
-
-static int note_cgroup(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	struct enrich *en = scan_en;
-	const char *rel = path + strlen("/sys/fs/cgroup");
-
-	if (flag != FTW_D)
-		return 0;
-	if (ARRAY_RESERVE(&en->cgroups, &scan_cap, en->ncgroups + 1))
-		return 1;
-	en->cgroups[en->ncgroups].id = st->st_ino;
-	en->cgroups[en->ncgroups].path = strdup(*rel ? rel : "/");
-	if (en->cgroups[en->ncgroups].path)
-		en->ncgroups++;
-	return 0;
-}
-
-/*
- * A process that already exited has no /proc/PID/cgroup; its cgroup id
- * (the cgroup2 directory's inode) still names the cgroup. Rescanned at
- * most once a second, only when an unknown id shows up.
- */
-static const char *cgroup_by_id(struct enrich *en, uint64_t id)
-{
-	int64_t now = clock_ns(CLOCK_MONOTONIC);
-	size_t i;
-
-	for (i = 0; i < en->ncgroups; i++)
-		if (en->cgroups[i].id == id)
-			return en->cgroups[i].path;
-	if (now - en->cgroups_scanned_ns < 1000000000)
-		return NULL;
-	en->cgroups_scanned_ns = now;
-	for (i = 0; i < en->ncgroups; i++)
-		free(en->cgroups[i].path);
-	en->ncgroups = 0;
-	scan_en = en;
-	scan_cap = 0;
-	free(en->cgroups);
-	en->cgroups = NULL;
-	nftw("/sys/fs/cgroup", note_cgroup, 16, FTW_PHYS | FTW_MOUNT);
-	for (i = 0; i < en->ncgroups; i++)
-		if (en->cgroups[i].id == id)
-			return en->cgroups[i].path;
-	return NULL;
-}
-
-const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uint64_t id)
-{
-	struct proc_info *p = proc_slot(en, pid, comm);
-	char path[64], line[PATH_MAX + 16];
-	FILE *f;
-
-	if (p->cgroup_done)
-		return p->cgroup;
-	p->cgroup_done = true;
-	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return cgroup_by_id(en, id);
-	while (fgets(line, sizeof(line), f)) {
-		/* cgroup v2: "0::/path"; that is the one that names containers */
-		if (!strncmp(line, "0::", 3)) {
-			line[strcspn(line, "\n")] = '\0';
-			p->cgroup = strdup(line + 3);
-			break;
-		}
-	}
-	fclose(f);
-	return p->cgroup ?: cgroup_by_id(en, id);
 }
 
 #ifdef NSAUDIT_F_MOVE

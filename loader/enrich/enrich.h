@@ -33,6 +33,11 @@ void enrich_scan_mounts(struct enrich *en);
  * owned: close it with the rest.
  */
 void enrich_set_exe_map(struct enrich *en, int fd, bool owned);
+/*
+ * The startup snapshot's iter/task link (not owned): a refused open's
+ * target whose /proc we may not read is looked up in the kernel's view.
+ */
+void enrich_set_task_iter(struct enrich *en, int link_fd);
 
 /*
  * The executable of a record's actor, from its exec (exe_key): the path
@@ -88,5 +93,12 @@ int proc_ns_path_pid(const char *path, uint32_t self_pid);
 
 /* "/proc/1/ns/pid_for_children" -> pid, *for_children; -1 if not such a path. */
 int proc_ns_path_type(const char *path, bool *for_children);
+/*
+ * Where "ns/" starts in a path that names a namespace file through any
+ * procfs mount (.../PID/ns/TYPE, .../PID/task/TID/ns/TYPE, .../self/...,
+ * or "ns/TYPE" itself), its type, and the pid before it (0: none in the
+ * path, -1: self or thread-self). NULL if the path names no namespace file.
+ */
+const char *ns_path_part(const char *path, int *type, bool *children, long *pid);
 
 #endif

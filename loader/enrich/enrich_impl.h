@@ -34,6 +34,7 @@ struct proc_info {
 	uint32_t exe_mntns;	/* the mount namespace exe is relative to */
 	uint64_t exe_mntns_id;
 	char *cgroup;
+	uint64_t cgroup_id;	/* the id cgroup was found for */
 	bool exe_done, cgroup_done;
 };
 
@@ -56,11 +57,19 @@ struct cgroup_name {
 	char *path;
 };
 
+/* A task's namespaces as the kernel has them (iter/task). */
+struct task_ns {
+	uint32_t pid;
+	uint32_t inum[NSAUDIT_NS_MAX];
+};
+
 struct enrich {
 	int64_t boot_to_real_ns;
 	struct cgroup_name *cgroups;	/* cgroup id (= inode) -> path */
-	size_t ncgroups;
+	size_t ncgroups, capcgroups;
 	int64_t cgroups_scanned_ns;
+	int cgroup2_fd;			/* the cgroup2 hierarchy's root, -1: none */
+	char *cgroup2_root;		/* where it is mounted (our mount ns) */
 	struct proc_info procs[PROC_SLOTS];
 	struct mounttab pins;		/* nsfs bind mounts by (mount ns, path) */
 	uint32_t self_mntns;
@@ -71,8 +80,22 @@ struct enrich {
 	size_t ndead, capdead;
 	char unresolved[UNRESOLVED_LEN]; /* of the last completed record, "" if none */
 	int exe_map_fd;		/* the BPF side's exe_paths, -1 if none */
+	int task_iter_fd;	/* the iter/task link of the snapshot, -1 if none */
+	struct task_ns *tasks;	/* its last run (enrich_denied.c) */
+	size_t ntasks, captasks;
+	int64_t tasks_at_ns;
 	bool own_exe_map;
 };
+
+/* enrich_denied.c: a refused open of PID/ns/TYPE through any procfs; false
+ * if the path names no namespace file (not ours: no record). */
+bool enrich_complete_denied(struct enrich *en, struct nsaudit_event *e);
+
+/* enrich_cgroup.c */
+
+/* The proc cache's slot for pid (cleared when it names another process). */
+struct proc_info *proc_slot(struct enrich *en, uint32_t pid, const char *comm);
+void enrich_cgroups_free(struct enrich *en);
 
 /* enrich_mntns.c */
 

@@ -227,7 +227,7 @@ bool enrich_dead_pin(struct enrich *en, struct nsaudit_event *e, uint32_t *mntns
 	e->op = NSAUDIT_OP_UMOUNT;
 	e->ns_type = (uint32_t)d->type;
 	e->ns_inum = d->inum;
-	e->flags = NSAUDIT_F_HAS_NS;
+	e->flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_INFERRED;
 	e->fd = -1;
 	e->probe = NSAUDIT_PROBE_USER;
 	e->ts_boot_ns = (uint64_t)clock_ns(CLOCK_BOOTTIME);

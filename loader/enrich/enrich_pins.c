@@ -3,7 +3,7 @@
  * enrich_pins.c - what user space completes in a record about a pin: the
  * namespace a bind mount pinned (from mountinfo, in the actor's mount
  * namespace), the pin a umount or a move removed (the nsfs mount table),
- * and the type and target of a refused open of /proc/PID/ns/TYPE.
+ * (the type and target of a refused open: enrich_denied.c).
  */
 #include <errno.h>
 #include <dirent.h>
@@ -195,6 +195,9 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 	/* (arg is mount(2)'s flags; move_mount's are other bits) */
 	if (!(e->flags & NSAUDIT_F_NEW_MOUNT_API) && (e->arg & MS_REMOUNT))
 		return false;
+	/* refused: the kernel side named the namespace; nothing was pinned */
+	if (e->result < 0)
+		return true;
 	absolute_path(e, path, sizeof(path));
 	mntns = actor_mntns(e);
 	/* found in the kernel's mount tree: nothing to look up, nothing to race */
@@ -311,6 +314,9 @@ static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 	size_t i;
 	int type;
 
+	/* refused: the kernel side named the pin the path names; it stays */
+	if (e->result < 0)
+		return true;
 	/* the kernel side named the pin it detached: keep the table in step */
 	if (e->flags & NSAUDIT_F_PIN_EXACT) {
 		mounttab_remove_id(&en->pins, e->mnt_ns_inum, e->mnt_id, e->mnt_unique, &type, &inum,
@@ -370,7 +376,8 @@ bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct ns
 	e->ns_type = pin->ns_type;
 	e->ns_inum = pin->ns_inum;
 	e->ns_id = pin->ns_id;
-	e->flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_PIN_EXACT | NSAUDIT_F_PIN_VANISHED;
+	e->flags = NSAUDIT_F_HAS_NS | NSAUDIT_F_PIN_EXACT | NSAUDIT_F_PIN_VANISHED |
+		   NSAUDIT_F_INFERRED;
 	e->fd = -1;
 	e->probe = NSAUDIT_PROBE_USER;
 	e->ts_boot_ns = (uint64_t)clock_ns(CLOCK_BOOTTIME);
@@ -404,39 +411,6 @@ const char *enrich_unresolved(struct enrich *en, const struct nsaudit_event *e, 
 	return en->unresolved[0] ? en->unresolved : NULL;
 }
 
-/*
- * An open of /proc/PID/ns/TYPE that the access check refused: the kernel
- * side only has the path. Name the type from it and, where we may look,
- * the namespace the caller tried to pin (as it is now: the target may have
- * moved on since). Anything else under /proc is not ours: drop it.
- */
-static bool complete_denied_open(struct nsaudit_event *e)
-{
-	char path[PATH_MAX];
-	const char *rest;
-	bool children;
-	struct stat st;
-	int type;
-
-	type = proc_ns_path_type(e->path, &children);
-	if (type < 0 || e->target_pid <= 0)
-		return false;
-	e->ns_type = (uint32_t)type;
-	if (children)
-		e->flags |= NSAUDIT_F_FOR_CHILDREN;
-	/* self and thread-self mean the caller, not us */
-	rest = strchr(e->path + 6, '/');
-	if (!strncmp(e->path + 6, "thread-self/", 12))
-		snprintf(path, sizeof(path), "/proc/%u/task/%u%s", e->pid, e->tid, rest);
-	else
-		snprintf(path, sizeof(path), "/proc/%d%s", e->target_pid, rest);
-	if (stat(path, &st) == 0 && st.st_ino <= UINT32_MAX) {
-		e->ns_inum = (uint32_t)st.st_ino;
-		e->flags |= NSAUDIT_F_HAS_NS;
-	}
-	return true;
-}
-
 bool enrich_complete(struct enrich *en, struct nsaudit_event *e)
 {
 	en->unresolved[0] = '\0';
@@ -446,8 +420,10 @@ bool enrich_complete(struct enrich *en, struct nsaudit_event *e)
 	case NSAUDIT_OP_UMOUNT:
 		return complete_umount(en, e);
 	case NSAUDIT_OP_OPEN:
+		if (e->result < 0)	/* enrich_denied.c: any procfs */
+			return enrich_complete_denied(en, e);
 		e->target_pid = proc_ns_path_pid(e->path, e->pid);
-		return e->result >= 0 || complete_denied_open(e);
+		return true;
 	case NSAUDIT_OP_UNSHARE:
 	case NSAUDIT_OP_CLONE:
 	case NSAUDIT_OP_SETNS:

@@ -69,6 +69,23 @@ static void alert_text(FILE *f, struct json_object *rec, bool colour)
 	fputc('\n', f);
 }
 
+/*
+ * A namespace named after its container ("container:<64 hex>"): the
+ * container's name where the record has it, as docker ps shows it
+ * ("container:web"); JSON keeps the id, which is what identifies it.
+ */
+static const char *container_label(struct json_object *rec, const char *ns_name)
+{
+	static __thread char buf[320];
+	const char *id = get_str(rec, "container"), *name = get_str(rec, "container_name");
+
+	if (strncmp(ns_name, "container:", 10) || !id || !name || !*name ||
+	    strcmp(ns_name + 10, id))
+		return ns_name;
+	snprintf(buf, sizeof(buf), "container:%s", name);
+	return buf;
+}
+
 /* One readable line; untrusted bytes through the one terminal escaper. */
 void record_print_text(FILE *f, struct json_object *rec, bool colour)
 {
@@ -88,7 +105,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 		fprintf(f, " %s:[?]", type);
 	if ((s = get_str(rec, "ns_name"))) {
 		fputc(' ', f);
-		audit_text_quote(f, s);
+		audit_text_quote(f, container_label(rec, s));
 	}
 	if (type && get_i64(rec, "old_inum", &v))
 		fprintf(f, " from %s:[%lld]", type, (long long)v);

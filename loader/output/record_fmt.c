@@ -279,8 +279,36 @@ static void ns_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		if (x->old_name)
 			name(f, "old_name", x->old_name, NAME_MAX_BYTES);
 	}
+	if (x->created_seq)
+		audit_f_u64(f, "created_seq", x->created_seq);
 	if (e->flags & NSAUDIT_F_FOR_CHILDREN)
 		audit_f_bool(f, "for_children", true);
+}
+
+/*
+ * Who made the call: the actor; on a record nsaudit inferred (no call),
+ * origin says so and only the pin's maker is named, where known.
+ */
+static void who_fields(struct audit_fields *f, const struct nsaudit_event *e,
+		       const struct event_extra *x)
+{
+	if (e->op == NSAUDIT_OP_LOST)
+		return;
+	if (e->flags & NSAUDIT_F_INFERRED) {
+		/*
+		 * nsaudit's inference (a pin whose mount namespace died), not
+		 * a call: no actor. The uid is the pin's maker's, where the
+		 * kernel side saw the mount; nothing when it did not.
+		 */
+		str(f, "origin", "inferred");
+		if (x->maker_comm) {
+			audit_f_u64(f, "uid", x->maker_uid);
+			audit_f_u64(f, "maker_pid", x->maker_pid);
+			name(f, "maker_comm", x->maker_comm, 16);
+		}
+		return;
+	}
+	actor_span(f, e, x);
 }
 
 static const struct host_id *host;
@@ -332,8 +360,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	if (e->result < 0)
 		str(f, "error", strerrorname_np(-e->result) ?: "E?");
 	ns_fields(f, e, x, type);
-	if (e->op != NSAUDIT_OP_LOST)
-		actor_span(f, e, x);
+	who_fields(f, e, x);
 	if (e->flags & NSAUDIT_F_OWNER_UID)
 		audit_f_u64(f, "owner_uid", (uint32_t)e->target_pid);
 	else if (e->target_pid)

@@ -40,6 +40,15 @@ struct event_extra {
 	const char *actor_pod_namespace;
 	const char *unresolved;	/* what enrichment could not complete, and why */
 	const char *cause;	/* a record user space made: what happened */
+	/* a record user space made about a pin: who made the pin (the mount
+	 * call's caller, from the kernel side); maker_comm NULL: not known */
+	const char *maker_comm;
+	uint32_t maker_pid;
+	uint32_t maker_uid;
+	/* a mount that names a namespace whose creation record came out
+	 * without a name (ip netns add: unshare, then the bind mount): that
+	 * record's seq in the log, linking the name to it; 0: none */
+	uint64_t created_seq;
 	const struct rule_alert *alert; /* an alert ("op":"alert", loader/rules/)
 					 * about the record e: e's actor fields */
 };

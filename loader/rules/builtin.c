@@ -113,8 +113,15 @@ static bool attempted(struct rules *r, const struct rule *rule, const struct rul
 	char w[CONTAINER_NAME_LEN + 64], t[CONTAINER_NAME_LEN + 64], n[96], tp[32] = "";
 	bool own;
 
+	/* ESTALE: a handle naming a namespace the caller may not see (a
+	 * cap-less container's handle of the host's): an attempt by handle
+	 * is an attempt, when the handle names whose it is */
+	bool stale = e->result == -ESTALE && e->via == NSAUDIT_VIA_HANDLE &&
+		     (f->target_host || f->target_ctr);
+
 	if (!(f->enters || f->pins || e->op == NSAUDIT_OP_QUERY) ||
-	    (e->result != -EPERM && e->result != -EACCES) || f->actor_host || f->trusted)
+	    (e->result != -EPERM && e->result != -EACCES && !stale) || f->actor_host ||
+	    f->trusted)
 		return false;
 	/* its own container's namespace: no escape, whatever the reason */
 	own = f->target_own ||

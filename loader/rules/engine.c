@@ -128,6 +128,7 @@ static void fill_parties(const struct rule_facts *f, struct rule_alert *a)
 	else
 		snprintf(a->actor, sizeof(a->actor), "mnt:[%u]", f->actor_mntns);
 	snprintf(a->actor_name, sizeof(a->actor_name), "%s", f->actor_ctr_name ?: "");
+	a->target[0] = '\0';	/* neither: "none", never what the last alert left */
 	if (f->target_host)
 		snprintf(a->target, sizeof(a->target), "host");
 	else if (f->target_ctr)

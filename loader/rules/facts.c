@@ -144,9 +144,14 @@ static const struct container_info *ns_owner(struct facts_ctx *fx, const struct 
 	return ci;
 }
 
+static bool host_pidns(const struct facts_ctx *fx, const struct rule_facts *f)
+{
+	return !f->actor_pidns || facts_host_ns(fx, NSAUDIT_NS_PID, f->actor_pidns);
+}
+
 static bool host_ns_both(const struct facts_ctx *fx, const struct rule_facts *f)
 {
-	return (!f->actor_pidns || facts_host_ns(fx, NSAUDIT_NS_PID, f->actor_pidns)) &&
+	return host_pidns(fx, f) &&
 	       (!f->actor_mntns || facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns));
 }
 
@@ -190,7 +195,11 @@ static void actor_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 		f->actor_ctr = fx->actor_id;
 		f->actor_ctr_name = fx->actor_name[0] ? fx->actor_name : NULL;
 	}
-	f->actor_host = !f->actor_ctr && host_ns_both(fx, f);
+	/* what only a container has decides: its pid namespace, its cgroup,
+	 * a runtime's state naming its namespaces. A mount namespace of its
+	 * own alone is what any host service gets (PrivateTmp=, unshare -m):
+	 * such a process stays the host. */
+	f->actor_host = !f->actor_ctr && host_pidns(fx, f);
 }
 
 /*
@@ -237,10 +246,18 @@ static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 		nsnames_refresh_containers(fx->names);
 		ci = owner_of(fx, e, x);
 	}
-	if (!ci)
-		return;
-	set_ctr(fx->target_id, sizeof(fx->target_id), fx->target_name, sizeof(fx->target_name),
-		ci->id, ci->name);
+	if (!ci) {
+		/* no runtime's state knows it (a runtime whose state we are not
+		 * given, a container being made): its processes' cgroup names
+		 * the owner (attribution_target(): "container:ID") */
+		if (!x->ns_container || !x->ns_name || strncmp(x->ns_name, "container:", 10))
+			return;
+		set_ctr(fx->target_id, sizeof(fx->target_id), fx->target_name,
+			sizeof(fx->target_name), x->ns_container, x->ns_container_name);
+	} else {
+		set_ctr(fx->target_id, sizeof(fx->target_id), fx->target_name,
+			sizeof(fx->target_name), ci->id, ci->name);
+	}
 	f->target_ctr = fx->target_id;
 	f->target_ctr_name = fx->target_name[0] ? fx->target_name : NULL;
 }
@@ -291,5 +308,7 @@ void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struc
 	 * it (a container's actor, or the host pinning a container's) */
 	f->trusted = (f->enters || f->pins) && (f->target_host || f->target_ctr || e->result < 0) &&
 		     (!f->actor_host || (f->pins && f->target_ctr)) &&
-		     facts_trusted(fx, e, f->actor_mntns);
+		     facts_trusted(fx, e,
+				   !f->actor_host && f->actor_mntns &&
+					   !facts_host_ns(fx, NSAUDIT_NS_MNT, f->actor_mntns));
 }

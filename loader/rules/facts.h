@@ -61,10 +61,20 @@ void facts_trust_defaults(struct facts_ctx *fx);
  * Whether the actor is a trusted binary: its executable's identity (the
  * record's dev/ino, else /proc/PID/exe) is one trusted, or it is a
  * runtime's copy of itself in a memfd (runc and crun re-execute from one)
- * whose parent chain reaches that runtime; in both cases run from the
- * host's mount namespace (mntns: the actor's, 0 if not known). Never by name.
+ * whose parent chain reaches that runtime. A host process, or any process
+ * in the host's mount namespace, is trusted by that alone. A container's
+ * process away from the host's mount namespace (away) only when every step up to a trusted binary run in the host's
+ * mount and pid namespaces is the runtime's own (a fork, or a re-exec from
+ * a memfd copy): runc's and crun's children. Never by name.
  */
-bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, uint32_t mntns);
+bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, bool away);
+
+/*
+ * Whether pid is a runtime's work: it, or a process above it, runs a
+ * trusted binary (or a runtime's memfd copy). For waiting on a teardown,
+ * never for trust.
+ */
+bool facts_runtime_pid(struct facts_ctx *fx, uint32_t pid);
 
 /* kernel dev_t (MAJOR << 20 | MINOR, what BPF reads) of a stat st_dev */
 uint32_t facts_kdev(uint64_t st_dev);

@@ -6,7 +6,10 @@
  * whose "ip netns" name was deleted while something still holds it. The
  * check waits a grace period (runtimes clean up their own pins just after
  * their state goes), then looks for a holder now: a bind mount in the
- * mount table, a process in it, or an fd to it (/proc), and names it.
+ * mount table, a process in it, or an fd to it (/proc, by the namespace's
+ * identity), and names it. A holder that is a runtime's own work (its
+ * binary, or a process under it) is waited for while the runtime tears
+ * down (up to RUNTIME_WAIT_NS), then named too.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -31,6 +34,10 @@
 #define WATCH_MAX 256
 #define CTR_GRACE_NS (2 * 1000000000LL)
 #define NETNS_GRACE_NS (1 * 1000000000LL)
+/* a runtime's teardown (podman's network, a build's last process) holding
+ * it is waited for this long, looked at again this often */
+#define RUNTIME_WAIT_NS (30 * 1000000000LL)
+#define RECHECK_NS (500 * 1000000LL)
 
 enum watch_kind { WATCH_CTR = 1, WATCH_NETNS };
 
@@ -46,6 +53,8 @@ struct watch {
 	char path[256];			/* container: the pin's bind mount, if one;
 					 * netns: another name it had when deleted */
 	uint64_t seq, kseq;
+	int64_t first_due_ns;		/* when its grace period first ran out */
+	int64_t recheck_ns;		/* a runtime held it: look again then */
 };
 
 struct persist {
@@ -133,12 +142,17 @@ static void comm_of(const char *pid, char *buf, size_t len)
 	}
 }
 
-/* an fd of pid that is (type, inum); its number or -1 */
-static int fd_holding(const char *pid, const char *want)
+/*
+ * An fd of pid to the namespace (inum on nsfs' device): its number or -1.
+ * By identity, not by the link's text: an fd opened through an ip netns
+ * name (/run/netns/NAME, a bind mount of the nsfs file) reads as that
+ * path, not as "net:[N]".
+ */
+static int fd_holding(const char *pid, uint32_t inum, dev_t nsfs_dev)
 {
-	char path[64], link[64];
+	char path[300];
 	struct dirent *d;
-	ssize_t n;
+	struct stat st;
 	DIR *dir;
 	int fd = -1;
 
@@ -150,8 +164,7 @@ static int fd_holding(const char *pid, const char *want)
 		if (d->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid, d->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n > 0 && (size_t)n == strlen(want) && !memcmp(link, want, (size_t)n))
+		if (!stat(path, &st) && st.st_dev == nsfs_dev && (uint32_t)st.st_ino == inum)
 			fd = atoi(d->d_name);
 	}
 	closedir(dir);
@@ -222,50 +235,81 @@ static int64_t started_ns(const char *pid)
 	return (int64_t)(ticks * (1000000000ull / (unsigned long long)sysconf(_SC_CLK_TCK)));
 }
 
-/* Who holds the watched namespace now: its description in buf, or false. */
-static bool find_holder(struct facts_ctx *fx, const struct watch *w, char *buf, size_t len)
+enum holder_kind { HOLDER_NONE, HOLDER_FOUND, HOLDER_RUNTIME };
+
+/* pid holds the watched namespace (a process in it, or an fd to it) */
+static bool pid_holds(const struct watch *w, const char *pid, dev_t nsfs_dev, char *buf,
+		      size_t len)
 {
 	const char *tn = nstype_name((unsigned int)w->type);
-	char want[64], path[300], comm[32];
+	char path[300], comm[32];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/ns/%s", pid, tn);
+	if (!stat(path, &st) && (uint32_t)st.st_ino == w->inum && same_ns(path, w->ns_id)) {
+		comm_of(pid, comm, sizeof(comm));
+		snprintf(buf, len, "pid %s (%s) runs in it", pid, comm);
+		return true;
+	}
+	fd = fd_holding(pid, w->inum, nsfs_dev);
+	if (fd < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%s/fd/%d", pid, fd);
+	if (!same_ns(path, w->ns_id))
+		return false;
+	comm_of(pid, comm, sizeof(comm));
+	snprintf(buf, len, "pid %s (%s) holds it as fd %d", pid, comm, fd);
+	return true;
+}
+
+/*
+ * Who holds the watched namespace now: its description in buf. A holder
+ * that is a runtime's own work (a trusted binary, or a process under one:
+ * a container still being torn down) is HOLDER_RUNTIME while the runtime
+ * may still be at work (runtime_ok); another holder is named first.
+ */
+static enum holder_kind find_holder(struct facts_ctx *fx, const struct watch *w, bool runtime_ok,
+				    char *buf, size_t len)
+{
+	enum holder_kind found = HOLDER_NONE;
+	char rbuf[RULE_HOLDER_LEN];
 	struct dirent *d;
 	struct stat st;
 	DIR *dir;
-	int fd;
-	bool hit = false;
 
 	/* without an id, a running container's namespace is no leftover:
 	 * most likely a new one on a reused inode */
 	if (!w->ns_id && fx->names && nsnames_owner(fx->names, w->type, w->inum, 0))
-		return false;
+		return HOLDER_NONE;
 	if (mount_holder(fx, w, buf, len))
-		return true;
-	snprintf(want, sizeof(want), "%s:[%u]", tn, w->inum);
+		/* a bind mount other than the pin itself is most likely the
+		 * runtime's own (/run/netns/netns-*), removed by its teardown */
+		return runtime_ok && w->kind == WATCH_CTR && !w->path[0] ? HOLDER_RUNTIME
+									: HOLDER_FOUND;
+	if (stat("/proc/self/ns/net", &st))
+		return HOLDER_NONE;
 	dir = opendir("/proc");
 	if (!dir)
-		return false;
-	while (!hit && (d = readdir(dir))) {
+		return HOLDER_NONE;
+	while (found != HOLDER_FOUND && (d = readdir(dir))) {
 		if (d->d_name[0] < '1' || d->d_name[0] > '9' || atoi(d->d_name) == getpid())
 			continue;
 		/* one that started after the owner went holds a new namespace
 		 * on a reused inode (kernels without ns ids) */
 		if (!w->ns_id && started_ns(d->d_name) > w->since_ns)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/ns/%s", d->d_name, tn);
-		if (!stat(path, &st) && (uint32_t)st.st_ino == w->inum && same_ns(path, w->ns_id)) {
-			comm_of(d->d_name, comm, sizeof(comm));
-			snprintf(buf, len, "pid %s (%s) runs in it", d->d_name, comm);
-			hit = true;
-		} else if ((fd = fd_holding(d->d_name, want)) >= 0) {
-			snprintf(path, sizeof(path), "/proc/%s/fd/%d", d->d_name, fd);
-			if (!same_ns(path, w->ns_id))
-				continue;
-			comm_of(d->d_name, comm, sizeof(comm));
-			snprintf(buf, len, "pid %s (%s) holds it as fd %d", d->d_name, comm, fd);
-			hit = true;
+		if (!pid_holds(w, d->d_name, st.st_dev, rbuf, sizeof(rbuf)))
+			continue;
+		if (runtime_ok && facts_runtime_pid(fx, (uint32_t)atoi(d->d_name))) {
+			found = HOLDER_RUNTIME;
+			continue;
 		}
+		snprintf(buf, len, "%s", rbuf);
+		found = HOLDER_FOUND;
 	}
 	closedir(dir);
-	return hit;
+	return found;
 }
 
 /* The container still runs: the runtime knows it and its init is alive in
@@ -287,6 +331,8 @@ static bool ctr_running(struct facts_ctx *fx, const struct watch *w)
 /* Whether watch i is due: its owner gone for the grace period. */
 static bool due(struct persist *p, struct facts_ctx *fx, struct watch *w, int64_t now)
 {
+	if (now < w->recheck_ns)
+		return false;
 	if (w->kind == WATCH_NETNS)
 		return now - w->since_ns >= NETNS_GRACE_NS;
 	if (ctr_running(fx, w)) {
@@ -332,11 +378,20 @@ bool persist_next(struct persist *p, struct facts_ctx *fx, int64_t now, struct r
 	for (i = 0; i < p->n; i++) {
 		if (!due(p, fx, &p->w[i], now))
 			continue;
-		w = p->w[i];
-		p->w[i--] = p->w[--p->n];
-		if (find_holder(fx, &w, holder, sizeof(holder))) {
+		if (!p->w[i].first_due_ns)
+			p->w[i].first_due_ns = now;
+		switch (find_holder(fx, &p->w[i], now - p->w[i].first_due_ns < RUNTIME_WAIT_NS,
+				    holder, sizeof(holder))) {
+		case HOLDER_RUNTIME:	/* a runtime still tearing down: later */
+			p->w[i].recheck_ns = now + RECHECK_NS;
+			continue;
+		case HOLDER_FOUND:
+			w = p->w[i];
+			p->w[i] = p->w[--p->n];
 			fill(&w, holder, a);
 			return true;
+		default:
+			p->w[i--] = p->w[--p->n];
 		}
 	}
 	return false;

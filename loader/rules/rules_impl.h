@@ -99,7 +99,7 @@ bool persist_next(struct persist *p, struct facts_ctx *fx, int64_t now_ns, struc
 
 #define ACTOR_SLOTS 1024
 #define CGROUP_SLOTS 256
-#define TRUST_MAX 48
+#define TRUST_MAX 128
 
 struct actor_ent {
 	uint32_t pid;
@@ -121,12 +121,24 @@ struct trusted_exe {
 	char path[COND_STR_LEN];
 };
 
+/* a process found trusted, while it runs the same executable (trust.c) */
+#define TRUSTED_PROC_SLOTS 256
+#define TRUSTED_PROC_TTL_NS (30 * 1000000000LL)
+
+struct trusted_proc {
+	uint32_t pid;
+	uint32_t dev;
+	uint64_t ino;
+	int64_t at_ns;
+};
+
 struct facts_ctx {
 	struct nsnames *names;
 	struct actor_ent actors[ACTOR_SLOTS];
 	struct cgroup_ent cgroups[CGROUP_SLOTS];
 	struct trusted_exe trust[TRUST_MAX];
 	int ntrust;
+	struct trusted_proc tprocs[TRUSTED_PROC_SLOTS];
 	int64_t refreshed_ns;	/* last forced re-read of the runtimes' state */
 	char actor_id[CONTAINER_ID_LEN], actor_name[CONTAINER_NAME_LEN];
 	char target_id[CONTAINER_ID_LEN], target_name[CONTAINER_NAME_LEN];

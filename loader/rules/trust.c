@@ -11,11 +11,13 @@
  * container can exec the host's runc through /proc/PID/root, but not from
  * the host's mount namespace without having escaped already.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rules_impl.h"
@@ -27,7 +29,10 @@ static const char *const default_trusted[] = {
 	"/usr/libexec/podman/conmon", "/usr/bin/podman", "/usr/bin/bwrap",
 	"/usr/bin/containerd", "/usr/bin/containerd-shim-runc-v2", "/usr/sbin/runsc",
 	"/usr/bin/firejail", "/usr/bin/systemd-nspawn", "/usr/bin/catatonit",
-	"/usr/libexec/podman/catatonit",
+	"/usr/libexec/podman/catatonit", "/usr/bin/lxc-start", "/usr/bin/lxc-attach",
+	"/usr/lib/x86_64-linux-gnu/lxc/lxc-monitord", "/usr/bin/containerd-shim",
+	"/usr/bin/buildah", "/usr/bin/ctr", "/usr/sbin/dockerd", "/usr/bin/dockerd",
+	"/usr/lib/podman/netavark", "/usr/lib/podman/aardvark-dns", "/usr/bin/slirp4netns",
 };
 
 /* memfd copies stand at most this many stages below the binary */
@@ -61,12 +66,29 @@ int facts_trust_exe(struct facts_ctx *fx, const char *path)
 	return 0;
 }
 
+/* the runtimes' network helpers: CNI plugins, every file of their dirs */
+static const char *const default_trusted_dirs[] = { "/usr/lib/cni", "/opt/cni/bin" };
+
 void facts_trust_defaults(struct facts_ctx *fx)
 {
+	char path[COND_STR_LEN];
+	struct dirent *d;
 	size_t i;
+	DIR *dir;
 
 	for (i = 0; i < ARRAY_SIZE(default_trusted); i++)
 		facts_trust_exe(fx, default_trusted[i]);
+	for (i = 0; i < sizeof(default_trusted_dirs) / sizeof(default_trusted_dirs[0]); i++) {
+		dir = opendir(default_trusted_dirs[i]);
+		while (dir && (d = readdir(dir)))
+			if (d->d_name[0] != '.') {
+				snprintf(path, sizeof(path), "%s/%s", default_trusted_dirs[i],
+					 d->d_name);
+				facts_trust_exe(fx, path);
+			}
+		if (dir)
+			closedir(dir);
+	}
 }
 
 static const struct trusted_exe *trusted_id(const struct facts_ctx *fx, uint64_t ino,
@@ -140,13 +162,76 @@ static bool trusted_clone(const struct facts_ctx *fx, uint32_t pid, uint64_t siz
 	return false;
 }
 
-bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, uint32_t mntns)
+/* A runtime's stage: a trusted binary, or a memfd of a trusted one's size. */
+static bool runtime_stage(const struct facts_ctx *fx, const struct stat *st, bool memfd)
+{
+	int i;
+
+	if (trusted_id(fx, st->st_ino, facts_kdev(st->st_dev)))
+		return true;
+	for (i = 0; memfd && i < fx->ntrust; i++)
+		if (fx->trust[i].size == (uint64_t)st->st_size)
+			return true;
+	return false;
+}
+
+static bool host_pid(const struct facts_ctx *fx, uint32_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%u/ns/pid", pid);
+	return !stat(path, &st) && facts_host_ns(fx, NSAUDIT_NS_PID, (uint32_t)st.st_ino);
+}
+
+/*
+ * A runtime's process away from the host's mount namespace (runc's and
+ * crun's children set up a container's mounts and some go back; crun's
+ * child is already the container's pid 1 when it joins a pod's network
+ * namespace): trusted when each step up to a trusted binary run in the
+ * host's mount and pid namespaces is the runtime's own: a fork (the same
+ * executable file) or its re-execution from a memfd copy (of the parent's
+ * size). A container's process that execs the host's runc (its shell's
+ * child, or the init the shim started) is an exec of another file: not
+ * trusted. The first step is the record's, at the call (dev/ino, ppid):
+ * the child has often exec'd the container's program or exited by now.
+ */
+static bool runtime_lineage(const struct facts_ctx *fx, const struct nsaudit_event *e)
+{
+	uint32_t pid = e->ppid;
+	struct stat st;
+	bool memfd, child_memfd = false;
+	uint64_t ino = e->exe_ino, size = 0;
+	uint32_t dev = e->exe_dev;
+	int depth;
+
+	if (!pid || !ino)
+		return false;
+	for (depth = 0; depth < CLONE_DEPTH + 2; depth++) {
+		if (pid <= 1 || !proc_exe(pid, &st, &memfd))
+			return false;
+		if (!(ino == st.st_ino && dev == facts_kdev(st.st_dev)) &&
+		    !(child_memfd && size == (uint64_t)st.st_size))
+			return false;
+		if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)))
+			return host_mnt(fx, pid) && host_pid(fx, pid);
+		ino = st.st_ino;
+		dev = facts_kdev(st.st_dev);
+		size = (uint64_t)st.st_size;
+		child_memfd = memfd;
+		pid = parent_of(pid);
+	}
+	return false;
+}
+
+static bool trusted_now(struct facts_ctx *fx, const struct nsaudit_event *e, bool away)
 {
 	struct stat st;
 	bool memfd = false;
 
-	if (mntns && !facts_host_ns(fx, NSAUDIT_NS_MNT, mntns))
-		return false;
+	/* away from the host's mount namespace, the runtime's own child only */
+	if (away)
+		return runtime_lineage(fx, e);
 	if (e->exe_ino && trusted_id(fx, e->exe_ino, e->exe_dev))
 		return true;
 	if (!proc_exe(e->pid, &st, &memfd))
@@ -157,4 +242,53 @@ bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, uint32_t
 	if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)))
 		return true;
 	return memfd && trusted_clone(fx, e->pid, (uint64_t)st.st_size);
+}
+
+static int64_t coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * A process found trusted stays so while it runs the same executable
+ * (the record's dev/ino at the call: an exec changes them): a runtime's
+ * child is judged on its first record, while its parents are there to be
+ * looked at; its later ones often come after the parent has exited
+ * (crun's) and the lineage can no longer be read.
+ */
+bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, bool away)
+{
+	struct trusted_proc *p = &fx->tprocs[e->pid % TRUSTED_PROC_SLOTS];
+	int64_t now = coarse_ns();
+
+	if (e->exe_ino && p->pid == e->pid && p->ino == e->exe_ino && p->dev == e->exe_dev &&
+	    now - p->at_ns < TRUSTED_PROC_TTL_NS)
+		return true;
+	if (!trusted_now(fx, e, away))
+		return false;
+	if (e->exe_ino) {
+		p->pid = e->pid;
+		p->ino = e->exe_ino;
+		p->dev = e->exe_dev;
+		p->at_ns = now;
+	}
+	return true;
+}
+
+/* runtimes' processes stand at most this many generations above their work */
+#define RUNTIME_DEPTH 8
+
+bool facts_runtime_pid(struct facts_ctx *fx, uint32_t pid)
+{
+	struct stat st;
+	bool memfd;
+	int depth;
+
+	for (depth = 0; depth < RUNTIME_DEPTH && pid > 1; depth++, pid = parent_of(pid))
+		if (proc_exe(pid, &st, &memfd) && runtime_stage(fx, &st, memfd))
+			return true;
+	return false;
 }

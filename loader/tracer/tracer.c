@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/random.h>
@@ -41,6 +42,7 @@
 #include "tracer.h"
 #include "nsaudit.skel.h"
 #include "tracer_impl.h"
+#include "log_budget.h"
 
 static const char *const phase_names[TRACER_PHASES] = {
 	[PH_NAMES] = "names", [PH_OPEN] = "open", [PH_LOAD] = "load",
@@ -180,6 +182,8 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	phase_end(t, PH_ATTACH, &since);
 	snapshot(t);
 	phase_end(t, PH_SNAPSHOT, &since);
+	if (t->skel->links.snapshot_tasks)
+		enrich_set_task_iter(t->en, bpf_link__fd(t->skel->links.snapshot_tasks));
 	/* what the load parsed (vmlinux BTF) is freed: give it back */
 	malloc_trim(0);
 	return 0;
@@ -200,6 +204,17 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
 	t->actor_lost_fd = t->lost_epoch_fd = -1;
 	t->losses = calloc(ACTOR_LOST_MAX, sizeof(*t->losses));
+	if (o->log_budget) {
+		struct log_budget_rates r = {
+			.tgid = o->log_budget / 4, .uid = o->log_budget,
+			.reserve = o->log_budget / 8, .parent = o->log_budget / 16 };
+
+		t->budget = log_budget_new(&r);
+		if (!t->budget) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+	}
 	t->sweep_link_fd = t->pins_fd = -1;
 	t->pin_lock_fd = -1;
 	t->rb.map_fd = t->rb_rare.map_fd = -1;
@@ -302,8 +317,11 @@ void tracer_close(struct tracer *t)
 		if (t->lost_epoch_fd >= 0)
 			close(t->lost_epoch_fd);
 	}
+	if (t->bss_mmap)
+		munmap(t->bss_mmap, t->bss_mmap_len);
 	release_pins(t);
 	free(t->losses);
+	log_budget_free(t->budget);
 	enrich_free(t->en);
 	nsnames_free(t->names);
 	free(t);

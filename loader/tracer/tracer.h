@@ -37,6 +37,9 @@ struct tracer_opts {
 	bool no_rules;		/* --no-rules: no detections */
 	struct rules *rules;	/* the detections (loader/rules/), made by the
 				 * command from the two above; NULL: none */
+	uint32_t log_budget;	/* --log-budget: records/s per uid where records
+				 * are written (log_budget.h); 0: none (trace's
+				 * default; record's is LOG_BUDGET_UID) */
 };
 
 #define NSAUDIT_PIN_DIR "/sys/fs/bpf/nsaudit"
@@ -58,6 +61,7 @@ void tracer_opts_init(struct tracer_opts *o);
 #define TRACER_OPT_RULES 0x105
 #define TRACER_OPT_NO_RULES 0x106
 #define TRACER_OPT_UID 0x107
+#define TRACER_OPT_LOG_BUDGET 0x108
 extern const struct option tracer_options[];
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
 		   size_t errlen);

@@ -23,6 +23,7 @@
 #include "nstype.h"
 #include "output/record_fmt.h"
 #include "tracer_impl.h"
+#include "log_budget.h"
 #include "actor_lost.h"
 #include "attribution.h"
 #include "probe/bpf_log.h"
@@ -181,6 +182,7 @@ size_t drain(struct tracer *t)
 		 * the pinned rings writes them) */
 		if (t->cb_err)
 			break;
+		report_budget_losses(t);
 		ringbuf_reader_release(&t->rb_rare);
 		ringbuf_reader_release(&t->rb);
 		resume_check(t);
@@ -236,10 +238,17 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 	return 0;
 }
 
+/* Whether the log budget lets e's actor write it (no budget: always). */
+static bool budget_ok(struct tracer *t, const struct nsaudit_event *e)
+{
+	return !t->budget || log_budget_take(t->budget, e, (uint64_t)clock_ns(CLOCK_MONOTONIC));
+}
+
 static int process_event(struct tracer *t, const void *data, size_t len)
 {
 	struct nsaudit_event e;
 	struct event_extra x = { 0 };
+	uint64_t seq;
 
 	if (t->cb_err || len < NSAUDIT_EVENT_SHORT)
 		return 0;
@@ -260,23 +269,30 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	/* mount(2) learns its type only here */
 	if (e.ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e.ns_type)))
 		return 0;
+	/* the log's budget (log_budget.h), before the cost of enriching */
+	if (!t->o.container[0] && !budget_ok(t, &e))
+		return 0;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.exe = enrich_exe(t->en, &e, &x.exe_mntns, &x.exe_mntns_id);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
 	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
 	record_container(t, &e, &x);
-	if (t->o.container[0] && !container_wanted(t, &x))
+	if (t->o.container[0] && (!container_wanted(t, &x) || !budget_ok(t, &e)))
 		return 0;
 	if (!tracer_filter_match(t, &e, &x))
 		return 0;
+	name_link_before(t, &e, &x);
 	x.seq = ++t->seq;
 	t->stats.records++;
-	if (t->cb.on_event(t->ctx, &e, &x) < 0)
+	if (t->cb.on_event(t->ctx, &e, &x) < 0) {
 		t->cb_err = -ECANCELED;
-	else if (t->o.rules)
-		rules_eval(t->o.rules, &e, &x, t->cb.written_seq ? t->cb.written_seq(t->ctx) : x.seq,
-			   emit_alert, t);
+		return 0;
+	}
+	seq = t->cb.written_seq ? t->cb.written_seq(t->ctx) : x.seq;
+	name_link_after(t, &e, &x, seq);
+	if (t->o.rules)
+		rules_eval(t->o.rules, &e, &x, seq, emit_alert, t);
 	return 0;
 }
 
@@ -361,6 +377,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	report_recursion(t);
 	report_lost_final(t);
 	report_user_losses(t);
+
 	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
 		t->cb_err = -ECANCELED;
 	if (on_batch)

@@ -35,7 +35,7 @@ struct batch_rec {
 };
 
 /* Pins a sweep found no longer attached (bpf/nsaudit/pins.bpf.h). */
-#define GONE_MAX 64
+#define GONE_MAX 256	/* a sweep's most: SWEEP_MAX, bpf/nsaudit/pins.bpf.h */
 
 struct gone_list {
 	struct nsaudit_pin_gone v[GONE_MAX];
@@ -69,11 +69,23 @@ enum tracer_phase {
 	TRACER_PHASES
 };
 
+/* creation records written without a name, for the mount that names them */
+#define UNNAMED_BIRTHS 64
+struct unnamed_birth {
+	uint64_t seq;	/* in the log; 0: free */
+	uint64_t id;
+	uint32_t inum;
+	uint32_t type;
+};
+
 /* links a reusing recorder holds: every program's, the open siblings' */
 #define HELD_LINKS_MAX 64
 
 struct tracer {
 	struct tracer_opts o;
+	struct log_budget *budget;	/* --log-budget (log_budget.h); NULL: none */
+	void *bss_mmap;			/* the pinned counters, mapped (reuse) */
+	size_t bss_mmap_len;
 	int64_t phase_ms10[TRACER_PHASES]; /* tenths of a ms, CLOCK_MONOTONIC */
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
 	/* the open program loaded: tp_exit_openat, or tp_exit_openat_fops
@@ -100,6 +112,8 @@ struct tracer {
 	struct gone_list gone;		/* pins the last sweep found gone */
 	int64_t gone_ns;		/* when (CLOCK_MONOTONIC) */
 	bool reused;
+	struct unnamed_birth unnamed[UNNAMED_BIRTHS]; /* name_link.c */
+	unsigned int unnamed_next;
 	int pin_lock_fd;		/* the pin dir, flock()ed: one recorder each */
 	int held_links[HELD_LINKS_MAX];	/* reused pins: their links, held open */
 	int nheld;
@@ -142,6 +156,12 @@ int pin_path(char *buf, size_t len, const char *dir, const char *name);
 bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
 			 const struct event_extra *x);
 bool tracer_comm_may_match(const struct tracer *t, const char *comm);
+/* name_link.c: a mount naming a namespace created unnamed gets
+ * created_seq (before it is written); a creation written unnamed is
+ * remembered with its seq in the log (after) */
+void name_link_before(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x);
+void name_link_after(struct tracer *t, const struct nsaudit_event *e, const struct event_extra *x,
+		     uint64_t log_seq);
 /* pin_owner.c: the pin dir's lock (one recorder each), a reusing
  * recorder's hold on the pinned links; release_pins() drops both */
 int pin_dir_claim(struct tracer *t, char *err, size_t errlen);
@@ -188,6 +208,9 @@ void report_dead_pins(struct tracer *t);
 
 /* What later stages in user space (sinks) dropped: lost records with why. */
 void report_user_losses(struct tracer *t);
+/* The calls the log budget refused in the batch just written, into the
+ * kernel's loss counts (log_budget.h). */
+void report_budget_losses(struct tracer *t);
 
 /*
  * The log says lost_total calls were reported as lost so far: that total

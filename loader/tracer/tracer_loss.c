@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -20,6 +21,7 @@
 #include "nstype.h"
 #include "output/record_fmt.h"
 #include "tracer_impl.h"
+#include "log_budget.h"
 #include "actor_lost.h"
 #include "attribution.h"
 #include "probe/bpf_log.h"
@@ -116,14 +118,23 @@ void report_lost_final(struct tracer *t)
 }
 
 /* One record user space makes (not the kernel side), with what made it. */
-static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cause)
+static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cause,
+			     const struct nsaudit_pin *maker)
 {
 	struct event_extra x = { 0 };
+	char comm[sizeof(maker->maker_comm) + 1];
 
 	if (t->cb_err)
 		return;
 	x.realtime_ns = enrich_realtime(t->en, e->ts_boot_ns);
 	x.cause = cause;
+	if (maker && maker->maker_comm[0]) {
+		memcpy(comm, maker->maker_comm, sizeof(maker->maker_comm));
+		comm[sizeof(maker->maker_comm)] = '\0';
+		x.maker_comm = comm;
+		x.maker_pid = maker->maker_pid;
+		x.maker_uid = maker->maker_uid;
+	}
 	if (e->op != NSAUDIT_OP_LOST) {
 		nsnames_for_event(t->names, e, &x.ns_name, &x.old_name);
 		record_container(t, e, &x);
@@ -206,7 +217,7 @@ void report_vanished_pins(struct tracer *t, bool final)
 			snprintf(cause, sizeof(cause),
 				 "it left mount namespace mnt:[%u] without an umount call seen "
 				 "(a lazy or propagated umount)", pin->mnt_ns_inum);
-		emit_user_record(t, &e, cause);
+		emit_user_record(t, &e, cause, pin);
 	}
 	t->gone = now;
 	t->gone_ns = now_ns;
@@ -222,7 +233,7 @@ static void recursion_lost(void *ctx, const char *name, uint64_t more)
 	t->stats.lost += more;
 	snprintf(cause, sizeof(cause), "program %s skipped by the kernel (recursion_misses)",
 		 name);
-	emit_user_record(t, &e, cause);
+	emit_user_record(t, &e, cause, NULL);
 }
 
 /* Calls no program saw: the kernel skipped it (recursion), say so. */
@@ -242,7 +253,7 @@ void report_dead_pins(struct tracer *t)
 	enrich_check_mntns(t->en);
 	while (!t->cb_err && enrich_dead_pin(t->en, &e, &mntns)) {
 		snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died", mntns);
-		emit_user_record(t, &e, cause);
+		emit_user_record(t, &e, cause, NULL);
 	}
 }
 
@@ -272,8 +283,84 @@ void report_user_losses(struct tracer *t)
 		e.arg = n;
 		t->loss[i].seen = n;
 		snprintf(cause, sizeof(cause), "%s", what);
-		emit_user_record(t, &e, cause);
+		emit_user_record(t, &e, cause, NULL);
 	}
+}
+
+/*
+ * The kernel's loss counters (.bss), mapped: user space adds the calls the
+ * log budget refused with the atomic adds the programs use. NULL if the
+ * map cannot be mapped (then such calls are reported from memory, lost
+ * with a crashed recorder).
+ */
+static struct nsaudit_bpf__bss *loss_counters(struct tracer *t)
+{
+	struct bpf_map_info info = { 0 };
+	uint32_t len = sizeof(info);
+	void *p;
+
+	if (t->skel)
+		return t->skel->bss;
+	if (t->bss_mmap)
+		return t->bss_mmap;
+	if (bpf_obj_get_info_by_fd(t->bss_fd, &info, &len) ||
+	    !(info.map_flags & BPF_F_MMAPABLE) || info.value_size < sizeof(*t->skel->bss))
+		return NULL;
+	p = mmap(NULL, info.value_size, PROT_READ | PROT_WRITE, MAP_SHARED, t->bss_fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	t->bss_mmap = p;
+	t->bss_mmap_len = info.value_size;
+	return p;
+}
+
+/* One actor's refused calls into the kernel's actor_lost map, current epoch. */
+static void budget_lost(void *ctx, const struct actor_loss *a, uint64_t n)
+{
+	struct tracer *t = ctx;
+	struct nsaudit_bpf__bss *c = loss_counters(t);
+	struct nsaudit_actor_lost_key k;
+	struct nsaudit_actor_lost_val v;
+	uint32_t zero = 0, epoch = 0;
+
+	if (!c) {
+		struct nsaudit_event e;
+
+		actor_lost_record(&e, a, NSAUDIT_LOST_LOG_BUDGET, n, boot_ns());
+		t->stats.lost += n;
+		emit_user_record(t, &e, "over the log budget (not counted by the kernel side)",
+				 NULL);
+		return;
+	}
+	/* BPF never uses this reason: no entry of it races a program */
+	if (a && t->actor_lost_fd >= 0 && t->lost_epoch_fd >= 0 &&
+	    !bpf_map_lookup_elem(t->lost_epoch_fd, &zero, &epoch)) {
+		k = a->k;
+		k.reason = NSAUDIT_LOST_LOG_BUDGET;
+		k.epoch = epoch & 1;
+		k.pad = 0;
+		if (bpf_map_lookup_elem(t->actor_lost_fd, &k, &v)) {
+			memset(&v, 0, sizeof(v));
+			memcpy(v.comm, a->v.comm, sizeof(v.comm));
+		}
+		v.count += n;
+		bpf_map_update_elem(t->actor_lost_fd, &k, &v, BPF_ANY);
+	}
+	__atomic_fetch_add(&c->lost_reason[NSAUDIT_LOST_LOG_BUDGET], n, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&c->lost_events, n, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * After a batch was written, before its ring space goes back: the calls
+ * the log budget refused in it join the kernel's own loss counts (pinned:
+ * a recorder killed now leaves them to its successor, as it leaves the
+ * records it had not written), which report_lost() turns into lost
+ * records naming each actor.
+ */
+void report_budget_losses(struct tracer *t)
+{
+	if (t->budget)
+		log_budget_flush(t->budget, 0, true, budget_lost, t);
 }
 
 /*

@@ -50,6 +50,11 @@ const char tracer_opts_help[] =
 	"                       (default 4194304; K and M suffixes work)\n"
 	"      --no-coalesce    one record per call, even for identical consecutive\n"
 	"                       calls of a thread (default: one record with repeat=N)\n"
+	"      --log-budget N   records per second each uid may write (a quarter\n"
+	"                       of it each process, more for quiet processes:\n"
+	"                       docs/flood.md); the rest is counted in lost records\n"
+	"                       naming the actor. 0: none (trace's default;\n"
+	"                       record's is 1024)\n"
 	"  -v, --verbose        show libbpf's messages and the hooks chosen\n";
 
 void tracer_opts_init(struct tracer_opts *o)
@@ -73,6 +78,7 @@ const struct option tracer_options[] = {
 	{ "runtime-root", required_argument, NULL, TRACER_OPT_RUNTIME_ROOT },
 	{ "rules", required_argument, NULL, TRACER_OPT_RULES },
 	{ "no-rules", no_argument, NULL, TRACER_OPT_NO_RULES },
+	{ "log-budget", required_argument, NULL, TRACER_OPT_LOG_BUDGET },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -154,6 +160,13 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 			return -1;
 		}
 		strcpy(o->container, v);
+	} else if (!strcmp(name, "log-budget")) {
+		if (parse_long(v, 0, 1000000, &n) || (n && n < 16)) {
+			snprintf(err, errlen, "--log-budget '%.32s': records per second, 16 to "
+				 "1000000, or 0 for none", v);
+			return -1;
+		}
+		o->log_budget = (uint32_t)n;
 	} else if (!strcmp(name, "runtime-root")) {
 		if (runtime_root_set(v, err, errlen))
 			return -1;

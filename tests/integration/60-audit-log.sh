@@ -188,6 +188,16 @@ expect_eq "search --ns of a deleted netns path: its unshare, mount, open, setns 
 	"$(jq -r 'select(.ns_inum == '"$inum"') | .op' <<<"$got" | sort -u | tr '\n' ' ')" \
 	"mount open setns umount unshare "
 check "search --ns of a deleted name says what it matched" grep -q 'no longer exists' "$TMP/gone.note"
+# the unshare of ip netns add comes before the name exists: named by the
+# mount that makes the name, which links back to it by seq
+un=$(jq -c 'select(.op == "unshare" and .ns_inum == '"$inum"')' <<<"$got" | head -n 1)
+mt=$(jq -c 'select(.op == "mount" and .path == "/run/netns/nsaudit-gone")' <<<"$got" | head -n 1)
+if [ "$(jq -r .ns_name <<<"$un")" = nsaudit-gone ]; then
+	pass "ip netns add: its unshare record is named"
+else
+	expect_eq "ip netns add: the mount that names it links the unshare (created_seq)" \
+		"$(jq .created_seq <<<"$mt")" "$(jq .seq <<<"$un")"
+fi
 expect_eq "search --ns NAME (ip netns name) finds the same records" \
 	"$("$NSAUDIT" search --log-dir "$R" --ns nsaudit-gone --format json 2>/dev/null | wc -l)" \
 	"$(wc -l <<<"$got")"

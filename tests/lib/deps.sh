@@ -4,7 +4,8 @@
 # Usage: tests/lib/deps.sh [runtimes|fleet]
 #   runtimes: also the container runtimes the ground-truth suite drives
 #   (tests/integration/90-runtimes.sh): podman with runc/crun/conmon and
-#   their helpers, bubblewrap, strace.
+#   their helpers, bubblewrap, strace, Docker, containerd (ctr), LXC,
+#   systemd-nspawn (tests/integration/97-benign-corpus.sh).
 #   fleet: what the fleet tests drive (55-59): systemd-journald, node_exporter,
 #   rsyslog with RELP and TLS, debhelper and lintian, podman.
 set -e
@@ -15,7 +16,7 @@ libssl-dev pkg-config iproute2 util-linux jq make gcc man-db groff-base valgrind
 python3"
 RUNTIMES="podman runc crun conmon fuse-overlayfs uidmap slirp4netns catatonit iptables
 bubblewrap golang-github-containers-common containernetworking-plugins strace docker.io
-busybox-static jq python3"
+containerd systemd-container lxc busybox-static jq python3"
 FLEET="systemd prometheus-node-exporter curl rsyslog rsyslog-relp rsyslog-gnutls gnutls-bin
 debhelper dpkg-dev lintian libsystemd-dev jq iproute2 podman crun conmon fuse-overlayfs
 uidmap catatonit"

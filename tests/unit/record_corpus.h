@@ -120,7 +120,9 @@ static inline void corpus_record(int i, struct nsaudit_event *e, struct event_ex
 	}
 	if (i % 7 == 3)
 		e->mnt_ns_inum = 4026531841u;
-	e->lost_reason = (uint32_t)(i % 5);
+	/* the reasons golden was made with: 0-3 and one out of range (then 4,
+	 * NSAUDIT_LOST_MAX before log_budget) */
+	e->lost_reason = (uint32_t)(i % 5 == 4 ? 99 : i % 5);
 	if (i % 6 == 5) { /* the container the record is about */
 		x->container = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 		if (i % 12 == 5)

@@ -168,3 +168,29 @@ Test(event_json, text_line_escapes_bytes_that_are_not_utf8)
 	cr_assert_not_null(strstr(buf, "comm=\"caf\\xc3\\xa9\\xff\\xc3\""), "%s", buf);
 	free(buf);
 }
+
+/* A container's namespace reads as docker ps names it; JSON keeps the id. */
+Test(event_json, text_line_names_containers)
+{
+	static const char id[] = "c1f69d1c01baf7da755cfcc545b914511b6b4ec566c8f7d8e522897f4f182840";
+	struct nsaudit_event e = base();
+	struct event_extra x = { 0 };
+	char ns_name[80], *buf = NULL;
+	struct json_object *o;
+	size_t len;
+	FILE *f;
+
+	snprintf(ns_name, sizeof(ns_name), "container:%s", id);
+	x.ns_name = ns_name;
+	x.container = id;
+	x.container_name = "web";
+	o = event_to_json(&e, &x);
+	cr_assert_str_eq(str(o, "ns_name"), ns_name, "JSON: the id");
+	f = open_memstream(&buf, &len);
+	record_print_text(f, o, false);
+	fclose(f);
+	cr_assert(strstr(buf, "container:web"), "%s", buf);
+	cr_assert_null(strstr(buf, "container:c1f6"), "%s", buf);
+	free(buf);
+	json_object_put(o);
+}

@@ -252,3 +252,63 @@ Test(rules, severity_names)
 	cr_assert_eq(rule_severity_parse("8"), -1);
 	cr_assert_str_eq(rule_severity_name(RULE_SEV_INFO), "info");
 }
+
+/* issue 41: a host service with a mount namespace of its own (PrivateTmp=,
+ * unshare -m) entering or pinning the host's namespaces is the host */
+Test(rules, private_mount_namespace_alone_is_no_container)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	in_container(&e, &x);
+	x.actor_container = "host";
+	x.actor_container_name = NULL;
+	e.actor_pidns = HOST_PID;
+	e.actor_mntns = 0xf0000201u;	/* its own */
+	setns_host_net(&e);
+	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 0);
+	e.op = NSAUDIT_OP_OPEN;
+	e.pid = 999993;
+	cr_assert_eq(rules_eval(r, &e, &x, 2, collect, &g), 0);
+	/* back into the host's mount namespace */
+	e.op = NSAUDIT_OP_SETNS;
+	e.ns_type = NSAUDIT_NS_MNT;
+	e.ns_inum = HOST_MNT;
+	e.pid = 999992;
+	cr_assert_eq(rules_eval(r, &e, &x, 3, collect, &g), 0);
+	/* the same process in a pid namespace of its own still alerts */
+	e.actor_pidns = 0xf0000202u;
+	x.actor_container = NULL;
+	e.pid = 999991;
+	cr_assert_eq(rules_eval(r, &e, &x, 4, collect, &g), 1);
+	cr_assert_str_eq(g.a[0].actor, "pid:[4026532354]");
+	rules_free(r);
+}
+
+/* an alert whose target is no one's says so, never what another left */
+Test(rules, alert_without_target_says_none)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	in_container(&e, &x);
+	setns_host_net(&e);
+	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 1);
+	cr_assert_str_eq(g.a[0].target, "host");
+	x.actor_container = NULL;
+	e.actor_pidns = HOST_PID;
+	e.actor_mntns = HOST_MNT;
+	e.op = NSAUDIT_OP_UNSHARE;
+	e.ns_type = NSAUDIT_NS_MNT;
+	e.ns_inum = 0xf0000777u;
+	e.uid = 1000;
+	e.pid = 999990;
+	cr_assert_eq(rules_eval(r, &e, &x, 2, collect, &g), 1);
+	cr_assert_str_eq(g.a[1].rule, "userns-privilege");
+	cr_assert_str_eq(g.a[1].target, "");
+	rules_free(r);
+}

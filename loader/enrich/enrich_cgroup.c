@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * enrich_cgroup.c - the cgroup a record's actor ran in, by the id the
+ * kernel side read at the call, on every layout:
+ *
+ * - cgroup v2 (/sys/fs/cgroup), hybrid (v2 at /sys/fs/cgroup/unified,
+ *   controllers on v1) and v1 alone. bpf_get_current_cgroup_id() is the id
+ *   on the v2 hierarchy, wherever that is mounted (found in /proc/mounts,
+ *   not assumed): the id is the directory's kernfs file handle, so
+ *   open_by_handle_at() on the hierarchy's root names it exactly and at
+ *   once, also for a process that has already exited; a walk of that
+ *   hierarchy is the fallback (no CAP_DAC_READ_SEARCH).
+ * - On v1 the v2 id says nothing (every process is in its root), and on
+ *   hybrid runtimes may place containers only on v1 controllers: the
+ *   process's /proc/PID/cgroup lines are read too, and the line that names
+ *   a container wins (v2's first, then a v1 controller's).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <mntent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "enrich_impl.h"
+#include "nsnames.h"
+
+/* include/linux/exportfs.h: kernfs' handles carry the 64-bit node id */
+#define FILEID_KERNFS 0xfe
+/* ids to paths remembered; past this the table starts again */
+#define CGROUP_CACHE_MAX 4096
+#define CGROUP_WALK_MIN_NS 1000000000LL
+
+void enrich_cgroups_free(struct enrich *en)
+{
+	size_t i;
+
+	for (i = 0; i < en->ncgroups; i++)
+		free(en->cgroups[i].path);
+	free(en->cgroups);
+	en->cgroups = NULL;
+	en->ncgroups = en->capcgroups = 0;
+	if (en->cgroup2_fd >= 0)
+		close(en->cgroup2_fd);
+	en->cgroup2_fd = -1;
+	free(en->cgroup2_root);
+	en->cgroup2_root = NULL;
+}
+
+/* The v2 hierarchy's mount point: the first cgroup2 mount. */
+static bool cgroup2_open(struct enrich *en)
+{
+	struct mntent *m;
+	FILE *f;
+
+	if (en->cgroup2_fd >= 0)
+		return true;
+	if (en->cgroup2_root)	/* looked before: none */
+		return false;
+	f = setmntent("/proc/self/mounts", "re");
+	while (f && (m = getmntent(f)))
+		if (!strcmp(m->mnt_type, "cgroup2")) {
+			en->cgroup2_root = strdup(m->mnt_dir);
+			break;
+		}
+	if (f)
+		endmntent(f);
+	if (!en->cgroup2_root) {
+		en->cgroup2_root = strdup("");
+		return false;
+	}
+	en->cgroup2_fd = open(en->cgroup2_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return en->cgroup2_fd >= 0;
+}
+
+/* the path below the hierarchy's root ("/" for the root) */
+static const char *below_root(const struct enrich *en, const char *path)
+{
+	size_t n = strlen(en->cgroup2_root);
+
+	if (n == 1)	/* mounted at "/" */
+		n = 0;
+	if (strncmp(path, en->cgroup2_root, n) || (path[n] && path[n] != '/'))
+		return NULL;
+	return path[n] ? path + n : "/";
+}
+
+static const char *cgroup_remember(struct enrich *en, uint64_t id, const char *rel)
+{
+	struct cgroup_name *n;
+	size_t cap;
+
+	if (en->ncgroups >= CGROUP_CACHE_MAX) {
+		for (cap = 0; cap < en->ncgroups; cap++)
+			free(en->cgroups[cap].path);
+		en->ncgroups = 0;
+	}
+	if (en->ncgroups == en->capcgroups) {
+		cap = en->capcgroups ? 2 * en->capcgroups : 64;
+		n = realloc(en->cgroups, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		en->cgroups = n;
+		en->capcgroups = cap;
+	}
+	n = &en->cgroups[en->ncgroups];
+	n->id = id;
+	n->path = strdup(rel);
+	if (!n->path)
+		return NULL;
+	en->ncgroups++;
+	return n->path;
+}
+
+static const char *cgroup_cached(const struct enrich *en, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < en->ncgroups; i++)
+		if (en->cgroups[i].id == id)
+			return en->cgroups[i].path;
+	return NULL;
+}
+
+/* The cgroup whose id is id, by its kernfs handle. */
+static const char *cgroup_by_handle(struct enrich *en, uint64_t id)
+{
+	struct {
+		struct file_handle h;
+		uint64_t id;
+	} fh = { .h = { .handle_bytes = sizeof(uint64_t), .handle_type = FILEID_KERNFS } };
+	char link[64], path[PATH_MAX];
+	const char *rel;
+	ssize_t n;
+	int fd;
+
+	fh.id = id;
+	fd = open_by_handle_at(en->cgroup2_fd, &fh.h, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	path[n] = '\0';
+	rel = below_root(en, path);
+	return rel ? cgroup_remember(en, id, rel) : NULL;
+}
+
+/* nftw has no context argument: the walk in progress. */
+static struct enrich *walk_en;
+static uint64_t walk_id;
+static const char *walk_found;
+
+static int walk_note(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	const char *rel;
+
+	if (flag != FTW_D || (uint64_t)st->st_ino != walk_id)
+		return 0;
+	rel = below_root(walk_en, path);
+	walk_found = rel ? cgroup_remember(walk_en, walk_id, rel) : NULL;
+	return 1;
+}
+
+/* Without the right to open by handle: a walk of the hierarchy, at most
+ * once a second. FTW_MOUNT keeps it inside the v2 hierarchy alone. */
+static const char *cgroup_by_walk(struct enrich *en, uint64_t id)
+{
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+
+	if (now - en->cgroups_scanned_ns < CGROUP_WALK_MIN_NS)
+		return NULL;
+	en->cgroups_scanned_ns = now;
+	walk_en = en;
+	walk_id = id;
+	walk_found = NULL;
+	nftw(en->cgroup2_root, walk_note, 16, FTW_PHYS | FTW_MOUNT);
+	return walk_found;
+}
+
+/* The v2 cgroup path of id; NULL if unknown (v1 only, or gone). */
+static const char *cgroup_by_id(struct enrich *en, uint64_t id)
+{
+	const char *path;
+
+	if (!id || !cgroup2_open(en))
+		return NULL;
+	path = cgroup_cached(en, id);
+	if (path)
+		return path;
+	path = cgroup_by_handle(en, id);
+	return path ?: cgroup_by_walk(en, id);
+}
+
+/*
+ * The line of /proc/PID/cgroup that says most: the one that names a
+ * container (v2's, else a v1 controller's), else v2's path. NULL if the
+ * process is gone.
+ */
+static char *proc_cgroup(uint32_t pid)
+{
+	char path[64], line[PATH_MAX + 64], id[CONTAINER_ID_LEN], *v2 = NULL, *v1 = NULL;
+	const char *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		/* "0::/path" (v2) or "N:controllers:/path" (v1) */
+		p = strchr(line, ':');
+		if (!p || !(p = strchr(p + 1, ':')))
+			continue;
+		p++;
+		if (!strncmp(line, "0::", 3)) {
+			free(v2);
+			v2 = strdup(p);
+			if (v2 && cgroup_container_id(v2, id, sizeof(id)))
+				break;
+		} else if (!v1 && cgroup_container_id(p, id, sizeof(id))) {
+			v1 = strdup(p);
+		}
+	}
+	fclose(f);
+	if (v2 && (cgroup_container_id(v2, id, sizeof(id)) || !v1)) {
+		free(v1);
+		return v2;
+	}
+	free(v2);
+	return v1;
+}
+
+const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uint64_t id)
+{
+	struct proc_info *p = proc_slot(en, pid, comm);
+	char cid[CONTAINER_ID_LEN];
+	const char *at_call;
+
+	/* a process moved into a container's cgroup (a runtime's child) is
+	 * asked again: the id is the kernel side's, at the call */
+	if (p->cgroup_done && p->cgroup_id == id)
+		return p->cgroup;
+	free(p->cgroup);
+	p->cgroup = NULL;
+	p->cgroup_done = true;
+	p->cgroup_id = id;
+	at_call = cgroup_by_id(en, id);
+	if (at_call && cgroup_container_id(at_call, cid, sizeof(cid)))
+		return p->cgroup = strdup(at_call);
+	p->cgroup = proc_cgroup(pid);
+	if (!p->cgroup && at_call)
+		p->cgroup = strdup(at_call);
+	return p->cgroup;
+}

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Refused bind mounts and umounts of nsfs files are records (issue 47): a
+# probe by bind mount is not invisible. nobody calls mount(2) MS_BIND of
+# /proc/self/ns/net on a file N times (EPERM) and umount2(2) of root's pin
+# N times (EPERM), under strace. The records: op mount / umount, result -1
+# (EPERM), the namespace (the net namespace; the pin's), the target path,
+# nobody's pid and uid, and a repeat that sums to the refused calls strace
+# saw (coalesced like other refused calls). An umount2 of an ordinary
+# mount that fails is no record.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_root "refused nsfs mounts"
+require_cmd jq "refused nsfs mounts"
+require_cmd strace "refused nsfs mounts"
+require_cmd setpriv "refused nsfs mounts"
+require_cmd python3 "refused nsfs mounts"
+N=${REFUSED_N:-50}
+D=$TMP/d
+mkdir -p "$D" "$D/plain"
+chmod 755 "$TMP"
+chmod 777 "$D"
+: >"$D/pin"
+: >"$D/target"
+trap 'umount "$D/pin" 2>/dev/null; umount "$D/plain" 2>/dev/null; cleanup_testlib' EXIT
+cat >"$D/probe.py" <<'PY'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+d, n = sys.argv[1].encode(), int(sys.argv[2])
+for i in range(n):
+    libc.mount(b"/proc/self/ns/net", d + b"/target", None, 4096, None)   # MS_BIND
+for i in range(n):
+    libc.umount2(d + b"/pin", 0)
+for i in range(n):
+    libc.umount2(d + b"/plain", 0)
+print(os.getpid())
+PY
+trace_start "$TMP/trace.jsonl" --op mount,umount || { fail "trace starts"; exit 0; }
+setup "root's pin" mount --bind /proc/self/ns/net "$D/pin"
+setup "an ordinary mount" mount -t tmpfs t "$D/plain"
+PID=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+	strace -f -qq -e trace=mount,umount2 -e signal=none -o "$D/strace" python3 "$D/probe.py" "$D" "$N")
+sleep 0.5
+trace_stop
+NET=$(ns_inum /proc/self/ns/net)
+expect_eq "workload: strace saw $N refused binds, $N refused umounts of the pin and of the tmpfs" \
+	"$(grep -c "mount(\"/proc/self/ns/net\", \"$D/target\".* = -1 EPERM" "$D/strace") \
+$(grep -c "umount2(\"$D/pin\", 0) = -1 EPERM" "$D/strace") \
+$(grep -c "umount2(\"$D/plain\", 0) = -1 EPERM" "$D/strace")" "$N $N $N"
+got() {
+	jq -r --arg p "$1" --arg op "$2" 'select(.op == $op and .path == $p) |
+		"\(.result) \(.error) \(.ns_type) \(.ns_inum) \(.pid) \(.uid) \(.repeat // 1)"' \
+		"$TMP/trace.jsonl" | awk '{ n += $7; $7 = ""; k[$0] = 1 } END { for (x in k) print x n }'
+}
+expect_eq "the refused binds: one coalesced record, EPERM, the net namespace, nobody, $N calls" \
+	"$(got "$D/target" mount)" "-1 EPERM net $NET $PID 65534 $N"
+expect_eq "the refused umounts of the pin: EPERM, the pin's namespace, nobody, $N calls" \
+	"$(got "$D/pin" umount | grep -- '^-1')" "-1 EPERM net $NET $PID 65534 $N"
+expect_eq "no record of the refused umounts of an ordinary mount" \
+	"$(jq -c --arg p "$D/plain" 'select(.path == $p)' "$TMP/trace.jsonl" | wc -l)" 0
+expect_eq "the pin is still root's: its mount record, no umount record of a call that succeeded" \
+	"$(jq -r --arg p "$D/pin" 'select(.path == $p and .result == 0) | "\(.op) \(.uid)"' \
+		"$TMP/trace.jsonl" | sort | tr '\n' ' ')" "mount 0 "
