@@ -259,6 +259,29 @@ static void container_fields(struct audit_fields *f, const struct event_extra *x
 		name(f, "actor_pod_namespace", x->actor_pod_namespace, NAME_MAX_BYTES);
 }
 
+/*
+ * A namespace's death (op freed): the stage (last_ref: its count went to 0
+ * as holder let go; released: the kernel freed it) and the holder.
+ */
+static void freed_fields(struct audit_fields *f, const struct nsaudit_event *e)
+{
+	static const char *const stages[] = {
+		[NSAUDIT_FREED_LAST_REF] = "last_ref", [NSAUDIT_FREED_RELEASED] = "released",
+		[NSAUDIT_FREED_CLEANUP] = "cleanup",
+	};
+	static const char *const holders[] = {
+		[NSAUDIT_FREED_BY_KERNEL] = "kernel", [NSAUDIT_FREED_BY_TASK] = "task",
+		[NSAUDIT_FREED_BY_NSFS] = "nsfs", [NSAUDIT_FREED_BY_OWNER] = "owner_work",
+		[NSAUDIT_FREED_BY_FD] = "fd",
+	};
+	unsigned int stage = e->arg & 0xff, holder = (e->arg >> 8) & 0xff;
+
+	if (stage < sizeof(stages) / sizeof(stages[0]) && stages[stage])
+		str(f, "stage", stages[stage]);
+	if (holder < sizeof(holders) / sizeof(holders[0]))
+		str(f, "holder", holders[holder]);
+}
+
 /* The namespace the record is about, and the one left. */
 static void ns_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		      const struct event_extra *x, const char *type)
@@ -293,6 +316,10 @@ static void who_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		       const struct event_extra *x)
 {
 	if (e->op == NSAUDIT_OP_LOST)
+		return;
+	/* freed seen where no holder runs (an RCU callback, a worker that
+	 * is not the holder): no actor, never a wrong one */
+	if (e->flags & NSAUDIT_F_NO_ACTOR)
 		return;
 	if (e->flags & NSAUDIT_F_INFERRED) {
 		/*
@@ -389,6 +416,8 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	    e->probe == NSAUDIT_PROBE_TP_SYSCALLS && e->via != NSAUDIT_VIA_PIDFD_GETFD &&
 	    e->via != NSAUDIT_VIA_HANDLE)
 		audit_f_u64(f, "ioctl", e->arg);
+	if (e->op == NSAUDIT_OP_FREED)
+		freed_fields(f, e);
 	if (e->op == NSAUDIT_OP_LOST && e->pid) {
 		/* whose calls were lost (issue 32): the flooder's or root's */
 		audit_f_u64(f, "pid", e->pid);

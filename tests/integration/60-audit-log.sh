@@ -204,3 +204,20 @@ expect_eq "search --ns NAME (ip netns name) finds the same records" \
 "$NSAUDIT" search --log-dir "$R" --ns /run/netns/never-was >/dev/null 2>"$TMP/never.err"
 expect_eq "search --ns of a name the log never saw exits 1" $? 1
 check "... and says so in one line" grep -q 'no mount there in the log' "$TMP/never.err"
+
+# --- record says how long its log space lasts at the current rate -------------
+NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
+require_built "$NSOPS" "audit log"
+R=$TMP/space
+"$NSAUDIT" record --no-pin --no-rules --log-dir "$R" --key "$K" --max-size 16K --keep 4 \
+	--no-coalesce --comm nsops >/dev/null 2>"$TMP/space.err" &
+RPID=$!
+wait_ready "$TMP/space.err" $RPID || fail "record (small log space) did not become ready"
+for i in $(seq 1 40); do
+	"$NSOPS" setns-loop 200 /proc/self/ns/net >/dev/null
+	grep -q "holds about" "$TMP/space.err" && break
+	sleep 0.25
+done
+kill -INT "$RPID"; wait "$RPID"
+check "record warns that 4 x 16K holds minutes at this rate" \
+	grep -q "warning: at the rate of the last .* the log space (4 x 16K = 64K) holds about" "$TMP/space.err"
