@@ -123,6 +123,24 @@ void audit_ns_scan_births(struct audit_filter *f, const struct audit_rec *r);
 bool audit_filter_ns_match(const struct audit_filter *f, const struct audit_view *r);
 bool audit_filter_add_ns(struct audit_filter *f, const struct audit_filter_ns *ns);
 
+/*
+ * --container among the containers a log saw (search_container.c): add
+ * every record; then resolve an id, a name or a unique id prefix to the
+ * id (*id points into c): 0; -1 none such, -2 a prefix several share,
+ * with err listing the candidates ("web (c1f69d1c01ba), ...").
+ */
+struct audit_containers {
+	struct {
+		char id[72];
+		char name[128];
+	} *v;
+	size_t n, cap;
+};
+void audit_containers_add_rec(struct audit_containers *c, const struct audit_rec *r);
+int audit_containers_resolve(const struct audit_containers *c, const char *want,
+			     const char **id, char *err, size_t errlen);
+void audit_containers_free(struct audit_containers *c);
+
 /* One readable line, lsns vocabulary ("net:[4026531840]"), escaped. */
 void audit_print_text(FILE *out, const struct audit_rec *r);
 

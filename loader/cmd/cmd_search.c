@@ -49,8 +49,10 @@ static void search_usage(FILE *f)
 		"  --result R        ok, fail, an errno name (EPERM) or -N\n"
 		"                    --pid, --uid, --comm and --exe may be repeated: any of\n"
 		"                    them; a record without the field never matches\n"
-		"  --container C     records about container C: its id, a 12+ character id\n"
-		"                    prefix or the podman name\n"
+		"  --container C     records about container C: its id, its name, or an id\n"
+		"                    prefix (docker's 12 characters or fewer) that only\n"
+		"                    one container the log saw has (else: an error that\n"
+		"                    lists them)\n"
 		"  --since T         T: RFC 3339, @EPOCH, now, recent, today, yesterday,\n"
 		"                    a local date or time (2026-12-07, '2026-12-07 08:40',\n"
 		"                    08:40), or ago as 90s, 10m, 2h, 7d, '5 min ago';\n"
@@ -214,6 +216,7 @@ struct search_args {
 	char ns_buf[4096];
 	const char *ns_arg;
 	bool json;
+	struct audit_containers ctrs; /* --container: those the log saw */
 	int64_t now;		     /* reference for --since/--until spans */
 	struct audit_verify_opts vo; /* --key, --verification-key */
 };
@@ -299,6 +302,31 @@ static int resolve_ns(struct search_args *a, int dirfd, const unsigned int *nums
 		cmd_error("search", 0,
 			  "note: %.64s was %zu namespaces in this log%s, the inode reused; "
 			  "matching all (--ns ns_id:ID picks one)", a->ns_arg, f->n_ns, ids);
+	return 0;
+}
+
+static void container_cb(void *ctx, const struct audit_rec *r)
+{
+	audit_containers_add_rec(ctx, r);
+}
+
+/*
+ * --container: an id, a name or a unique id prefix among the containers
+ * the log saw (lines without the string cannot name one). 0, or the exit
+ * status after an error listing the candidates.
+ */
+static int resolve_container(struct search_args *a, int dirfd, const unsigned int *nums, size_t n)
+{
+	struct audit_filter pre = { .container = a->f.container };
+	const char *id;
+	char err[1024];
+	int rc;
+
+	scan_log(dirfd, a->dir, nums, n, false, &pre, NULL, container_cb, &a->ctrs);
+	rc = audit_containers_resolve(&a->ctrs, a->f.container, &id, err, sizeof(err));
+	if (rc)
+		return cmd_error("search", rc == -2 ? EXIT_USAGE : 1, "%s", err);
+	a->f.container = id;
 	return 0;
 }
 
@@ -556,7 +584,7 @@ static int search_log(struct search_args *a)
 	struct audit_flat fl = { 0 };
 	unsigned int *nums = NULL;
 	size_t n, all;
-	int dirfd;
+	int dirfd, rc;
 
 	if (verify_first(a))
 		return SEARCH_EXIT_UNREADABLE;
@@ -577,6 +605,11 @@ static int search_log(struct search_args *a)
 		free(nums);
 		close(dirfd);
 		return 1;
+	}
+	if (a->f.container && (rc = resolve_container(a, dirfd, nums, n))) {
+		free(nums);
+		close(dirfd);
+		return rc;
 	}
 	/* --since: segments whose ends show they lie wholly before it are not
 	 * read (segment_head.c); --until has no such bound */
@@ -606,5 +639,8 @@ int cmd_search(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 
 	damaged_notes = 0;
-	return rc >= 0 ? rc : search_log(&a);
+	if (rc < 0)
+		rc = search_log(&a);
+	audit_containers_free(&a.ctrs);
+	return rc;
 }

@@ -95,5 +95,12 @@ int proc_ns_path_pid(const char *path, uint32_t self_pid);
 
 /* "/proc/1/ns/pid_for_children" -> pid, *for_children; -1 if not such a path. */
 int proc_ns_path_type(const char *path, bool *for_children);
+/*
+ * Where "ns/" starts in a path that names a namespace file through any
+ * procfs mount (.../PID/ns/TYPE, .../PID/task/TID/ns/TYPE, .../self/...,
+ * or "ns/TYPE" itself), its type, and the pid before it (0: none in the
+ * path, -1: self or thread-self). NULL if the path names no namespace file.
+ */
+const char *ns_path_part(const char *path, int *type, bool *children, long *pid);
 
 #endif

@@ -76,13 +76,7 @@ static uint32_t task_ns_by_iter(struct enrich *en, uint32_t pid, int type)
 	return 0;
 }
 
-/*
- * Where "ns/" starts in a path that names a namespace file (PID/ns/TYPE,
- * PID/task/TID/ns/TYPE, self/..., or "ns/TYPE" itself), its type, and the
- * pid before it (0: none in the path, -1: self or thread-self). NULL if
- * the path names no namespace file.
- */
-static const char *ns_part(const char *path, int *type, bool *children, long *pid)
+const char *ns_path_part(const char *path, int *type, bool *children, long *pid)
 {
 	static const char sfx[] = "_for_children";
 	const char *ns = NULL, *p, *start;
@@ -117,11 +111,12 @@ static const char *ns_part(const char *path, int *type, bool *children, long *pi
 			;
 	if (!strncmp(start, "self/", 5) || !strncmp(start, "thread-self/", 12)) {
 		*pid = -1;
-	} else {
-		*pid = strtol(start, &end, 10);
-		if (end == start || *end != '/' || *pid <= 0 || *pid > INT_MAX)
-			*pid = 0;
+		return ns;
 	}
+	*pid = strtol(start, &end, 10);
+	/* DIR/ns/net where DIR is no process: some other file */
+	if (end == start || *end != '/' || *pid <= 0 || *pid > INT_MAX)
+		return NULL;
 	return ns;
 }
 
@@ -151,7 +146,7 @@ bool enrich_complete_denied(struct enrich *en, struct nsaudit_event *e)
 	int type;
 	long pid;
 
-	ns = ns_part(e->path, &type, &children, &pid);
+	ns = ns_path_part(e->path, &type, &children, &pid);
 	if (!ns)
 		return false;
 	e->ns_type = (uint32_t)type;

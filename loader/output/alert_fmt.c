@@ -48,6 +48,9 @@ void alert_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	if (type && e->ns_inum) {
 		str(f, "ns_type", type);
 		audit_f_u64(f, "ns_inum", e->ns_inum);
+		/* the kernel's id where it has one: inodes are reused */
+		if (e->ns_id)
+			audit_f_u64(f, "ns_id", e->ns_id);
 	}
 	if (e->result < 0)
 		str(f, "error", strerrorname_np(-e->result) ?: "E?");

@@ -246,10 +246,18 @@ static void target_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 		nsnames_refresh_containers(fx->names);
 		ci = owner_of(fx, e, x);
 	}
-	if (!ci)
-		return;
-	set_ctr(fx->target_id, sizeof(fx->target_id), fx->target_name, sizeof(fx->target_name),
-		ci->id, ci->name);
+	if (!ci) {
+		/* no runtime's state knows it (a runtime whose state we are not
+		 * given, a container being made): its processes' cgroup names
+		 * the owner (attribution_target(): "container:ID") */
+		if (!x->ns_container || !x->ns_name || strncmp(x->ns_name, "container:", 10))
+			return;
+		set_ctr(fx->target_id, sizeof(fx->target_id), fx->target_name,
+			sizeof(fx->target_name), x->ns_container, x->ns_container_name);
+	} else {
+		set_ctr(fx->target_id, sizeof(fx->target_id), fx->target_name,
+			sizeof(fx->target_name), ci->id, ci->name);
+	}
 	f->target_ctr = fx->target_id;
 	f->target_ctr_name = fx->target_name[0] ? fx->target_name : NULL;
 }
@@ -285,7 +293,7 @@ void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struc
 	f->enters = e->op == NSAUDIT_OP_SETNS;
 	f->pins = e->op == NSAUDIT_OP_OPEN || e->op == NSAUDIT_OP_NSFD ||
 		  e->op == NSAUDIT_OP_MOUNT;
-	if (e->op == NSAUDIT_OP_LOST || e->op == NSAUDIT_OP_NS_FREE)
+	if (e->op == NSAUDIT_OP_LOST || e->op == NSAUDIT_OP_NS_FREE || e->op == NSAUDIT_OP_FREED)
 		return;
 	target_facts(fx, e, x, f);
 	/* the actor matters only where a rule looks: entering or pinning

@@ -9,7 +9,7 @@
 /* The last answer: a copy (a refresh of the runtimes' state moves their
  * table). One tracer per process reads records, on one thread. */
 static struct container_info actor_ci, ns_ci;
-static char cg_id[CONTAINER_ID_LEN];
+static char cg_id[CONTAINER_ID_LEN], cg_looked[CONTAINER_ID_LEN], cg_name[CONTAINER_NAME_LEN];
 
 static const char *nonempty(const char *s)
 {
@@ -41,7 +41,15 @@ void attribution_actor(struct nsnames *n, const struct nsaudit_event *e, struct 
 	if (!ci && x->cgroup && cgroup_container_id(x->cgroup, cg_id, sizeof(cg_id))) {
 		ci = nsnames_find_container(n, cg_id);
 		if (!ci) {
+			/* not in a runtime's state (yet, or any more: a short
+			 * --rm container): docker's own config names it */
 			x->actor_container = cg_id;
+			if (c && strcmp(cg_id, cg_looked)) {	/* once per id in a row */
+				snprintf(cg_looked, sizeof(cg_looked), "%s", cg_id);
+				if (!containers_docker_name(c, cg_id, cg_name, sizeof(cg_name)))
+					cg_name[0] = '\0';
+			}
+			x->actor_container_name = nonempty(cg_name);
 			return;
 		}
 	}

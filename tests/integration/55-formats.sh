@@ -72,6 +72,9 @@ if run_format ocsf "$OUT"; then
 			"$(jq -r '.evidences[0].process.pid' <<<"$a")" "$(jq -r .actor.process.pid <<<"$s")"
 		expect_eq "ocsf: evidence: the target namespace is the host's net" \
 			"$(jq -r '.evidences[1].resources[0].name' <<<"$a")" "net:[$HOST_NET]"
+		expect_eq "ocsf: the namespace's uid is the kernel's ns_id where it has one" \
+			"$(jq -r '.evidences[1].resources[0].uid' <<<"$a")" \
+			"$(jq -r 'if .unmapped.ns_id then "net:\(.unmapped.ns_id)" else "net:[\(.unmapped.ns_inum)]" end' <<<"$s")"
 		expect_eq "ocsf: evidence: the actor's executable" \
 			"$(jq -r '.evidences[0].process.file.path' <<<"$a")" "$(readlink -f "$NSOPS")"
 	fi

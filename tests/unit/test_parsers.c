@@ -190,3 +190,28 @@ Test(nstype, label)
 	nstype_label(buf, sizeof(buf), -1, 7);
 	cr_expect_str_eq(buf, "ns:[7]");
 }
+
+/* issue 41: refused opens through any procfs mount */
+Test(enrich, ns_path_part_any_procfs)
+{
+	bool ch;
+	long pid;
+	int type;
+
+	cr_assert_not_null(ns_path_part("/hp/123/ns/net", &type, &ch, &pid));
+	cr_assert_eq(type, NSAUDIT_NS_NET);
+	cr_assert_eq(pid, 123);
+	cr_assert_str_eq(ns_path_part("/a/b/77/task/78/ns/uts", &type, &ch, &pid), "ns/uts");
+	cr_assert_eq(pid, 77);
+	cr_assert_not_null(ns_path_part("ns/mnt", &type, &ch, &pid));
+	cr_assert_eq(pid, 0);
+	cr_assert_eq(type, NSAUDIT_NS_MNT);
+	cr_assert_not_null(ns_path_part("/proc/self/ns/pid_for_children", &type, &ch, &pid));
+	cr_assert_eq(pid, -1);
+	cr_assert(ch);
+	cr_assert_null(ns_path_part("/etc/ns/net", &type, &ch, &pid));
+	cr_assert_null(ns_path_part("/proc/1/ns/", &type, &ch, &pid));
+	cr_assert_null(ns_path_part("/proc/1/ns/net/x", &type, &ch, &pid));
+	cr_assert_null(ns_path_part("/proc/1/ns/bogus", &type, &ch, &pid));
+	cr_assert_null(ns_path_part("/proc/1/ns/net_for_children", &type, &ch, &pid));
+}

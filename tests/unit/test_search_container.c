@@ -43,3 +43,38 @@ Test(search, container)
 	cr_assert(match(docker, "c1f69d1c01baf7da"), "container:ID in old_name");
 	cr_assert_not(match(none, "web"));
 }
+
+/* --container among the containers a log saw: id, name, unique prefix. */
+Test(search, container_resolve)
+{
+	static const char *const lines[] = {
+	    "{\"seq\":1,\"op\":\"setns\",\"container\":\"" HEX64 "\",\"container_name\":\"web\"}",
+	    "{\"seq\":2,\"op\":\"setns\",\"container\":\"c1f6aaaa01baf7da755cfcc545b914511b6b4ec566c8f7d8e522897f4f182840\","
+	    "\"container_name\":\"db\"}",
+	    "{\"seq\":3,\"op\":\"setns\",\"actor_container\":\"host\"}",
+	};
+	struct audit_containers c = { 0 };
+	const char *id = NULL;
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct audit_rec r = { 0 };
+
+		r.obj = json_tokener_parse(lines[i]);
+		cr_assert_not_null(r.obj);
+		audit_containers_add_rec(&c, &r);
+		json_object_put(r.obj);
+	}
+	cr_assert_eq(c.n, 2, "host is no container");
+	cr_assert_eq(audit_containers_resolve(&c, "web", &id, err, sizeof(err)), 0);
+	cr_assert_str_eq(id, HEX64);
+	cr_assert_eq(audit_containers_resolve(&c, "c1f69d", &id, err, sizeof(err)), 0,
+		     "a short prefix one container has");
+	cr_assert_str_eq(id, HEX64);
+	cr_assert_eq(audit_containers_resolve(&c, "c1f6", &id, err, sizeof(err)), -2);
+	cr_assert(strstr(err, "web (c1f69d1c01ba)") && strstr(err, "db (c1f6aaaa01ba)"), "%s", err);
+	cr_assert_eq(audit_containers_resolve(&c, "nosuch", &id, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "no such container") && strstr(err, "web"), "%s", err);
+	audit_containers_free(&c);
+}

@@ -11,7 +11,8 @@
 # namespace's service looking at the host's. Podman: --uidmap and
 # --userns=auto on runc and crun, a pod's members (crun and runc) joining
 # the infra container. Docker with its default roots (/var/lib/docker,
-# /run/docker): run and exec. containerd's own ctr. systemd-nspawn.
+# /run/docker): run and exec. containerd's own ctr. LXC (busybox template:
+# start, attach, stop). systemd-nspawn.
 #
 # Ground truth: strace's setns/open calls and their pids (each host case's
 # setns records must be there, with the namespace /proc shows), podman's
@@ -225,6 +226,24 @@ if containerd_start; then
 	OURS+=("$TAG-ctr")
 else
 	fail "benign: containerd starts ($(tail -1 "$TMP/containerd.log"))"
+fi
+
+# --- LXC: busybox template, no network, its own lxcpath
+if command -v lxc-create >/dev/null; then
+	LP=$TMP/lxc
+	mkdir -p "$LP"
+	printf 'lxc.net.0.type = empty\nlxc.apparmor.profile = unconfined\n' >"$TMP/lxc.conf"
+	if timeout 120 lxc-create -P "$LP" -n "$TAG-lxc" -t busybox -f "$TMP/lxc.conf" >"$TMP/lxc.out" 2>&1 &&
+		timeout 30 lxc-start -P "$LP" -n "$TAG-lxc" -d >>"$TMP/lxc.out" 2>&1; then
+		OURS+=("$TAG-lxc")
+		WAIT=50 wait_for bash -c "lxc-info -P $LP -n $TAG-lxc -s | grep -q RUNNING"
+		st lxc-attach timeout 30 lxc-attach -P "$LP" -n "$TAG-lxc" -- /bin/true ||
+			fail "benign: lxc-attach ($(tail -1 "$TMP/lxc-attach.out"))"
+		timeout 30 lxc-stop -P "$LP" -n "$TAG-lxc" -k >>"$TMP/lxc.out" 2>&1
+	else
+		fail "benign: lxc-create/lxc-start ($(tail -1 "$TMP/lxc.out"))"
+	fi
+	timeout 30 lxc-destroy -P "$LP" -n "$TAG-lxc" >/dev/null 2>&1
 fi
 
 # --- systemd-nspawn (no systemd as PID 1 here: --register=no --keep-unit)

@@ -1,0 +1,212 @@
+#!/bin/bash
+# A fleet through the project's rsyslog configuration (packaging/rsyslog/):
+# three hosts, each a recorder with its own host name (UTS namespace) and
+# machine id, and its own rsyslogd (nsaudit-forward.conf) in a network
+# namespace of its own, forwarding over RELP with TLS (certificates made
+# here with certtool) to a collector rsyslogd (nsaudit-collector.conf) in
+# another network namespace, which keeps one file per host. Under load the
+# collector is stopped and started again. Then: every record of every
+# host's log is in that host's file at the collector exactly once (by
+# kseq; RELP is at-least-once, so a record the collector had taken in but
+# not acknowledged when it stopped comes again, byte for byte), anchors
+# arrived, and "verify --anchor" of each host's log passes against the
+# collector's copy. rsyslog is run here, never the system's.
+. "$(dirname "$0")/../lib/testlib.sh"
+"$TESTS_DIR/lib/deps.sh" fleet >/dev/null 2>&1 || true	# what it drives, if missing
+require_root "fleet"
+for c in rsyslogd certtool jq ip unshare; do require_cmd "$c" "fleet"; done
+[ -e /usr/lib/x86_64-linux-gnu/rsyslog/omrelp.so ] || [ -n "$(find /usr/lib -name omrelp.so 2>/dev/null)" ] ||
+	{ skip "fleet" "no rsyslog-relp"; exit 0; }
+NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
+require_built "$NSOPS" "fleet"
+ROOT=$(cd "$TESTS_DIR/.." && pwd)
+HOSTS="1 2 3"
+LOAD_S=6		# seconds of load per host
+PORT=2514
+C=nsac$$		# the collector's netns
+PIDS=()
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	[ -f "$TMP/col/pid" ] && kill "$(cat "$TMP/col/pid")" 2>/dev/null
+	for h in $HOSTS; do
+		[ -f "$TMP/h$h/pid" ] && kill "$(cat "$TMP/h$h/pid")" 2>/dev/null
+		ip netns del "nsah$h$$" 2>/dev/null
+	done
+	ip netns del "$C" 2>/dev/null
+	sleep 0.2
+	cleanup_testlib
+}
+trap cleanup EXIT
+
+# --- the fleet's CA, the collector's and each host's certificate
+PKI=$TMP/pki
+mkdir -p "$PKI"
+cert() {	# NAME CN [ca]
+	certtool --generate-privkey --key-type=rsa --bits=2048 --outfile "$PKI/$1.key" 2>/dev/null
+	if [ "${3:-}" = ca ]; then
+		printf 'cn = "%s"\nca\ncert_signing_key\nexpiration_days = 2\n' "$2" >"$PKI/$1.tmpl"
+		certtool --generate-self-signed --load-privkey "$PKI/$1.key" --template "$PKI/$1.tmpl" \
+			--outfile "$PKI/$1.pem" 2>/dev/null
+	else
+		printf 'cn = "%s"\ndns_name = "%s"\ntls_www_server\ntls_www_client\nexpiration_days = 2\n' \
+			"$2" "$2" >"$PKI/$1.tmpl"
+		certtool --generate-certificate --load-privkey "$PKI/$1.key" --load-ca-certificate "$PKI/ca.pem" \
+			--load-ca-privkey "$PKI/ca.key" --template "$PKI/$1.tmpl" --outfile "$PKI/$1.pem" 2>/dev/null
+	fi
+}
+cert ca "nsaudit test fleet CA" ca
+cert col collector.fleet.test
+for h in $HOSTS; do cert "h$h" "h$h.fleet.test"; done
+# an outsider: a certificate of another CA must not get in
+cert rogue-ca "someone else" ca
+for f in "$PKI"/*.pem; do [ -s "$f" ] || { fail "setup: certtool made $f"; exit 0; }; done
+
+# --- network: the collector 10.43.H.1, host H 10.43.H.2, one veth each
+setup "collector netns" ip netns add "$C" || exit 0
+ip -n "$C" link set lo up
+for h in $HOSTS; do
+	ip netns add "nsah$h$$"
+	ip link add "nsav$h$$" type veth peer name "nsaw$h$$"
+	ip link set "nsav$h$$" netns "$C"
+	ip link set "nsaw$h$$" netns "nsah$h$$"
+	ip -n "$C" addr add "10.43.$h.1/24" dev "nsav$h$$"
+	ip -n "$C" link set "nsav$h$$" up
+	ip -n "nsah$h$$" addr add "10.43.$h.2/24" dev "nsaw$h$$"
+	ip -n "nsah$h$$" link set "nsaw$h$$" up
+	ip -n "nsah$h$$" link set lo up
+done
+
+# --- the collector: the project's configuration, its own work dir
+mkdir -p "$TMP/col/fleet"
+printf 'global(workDirectory="%s")\ninclude(file="%s")\n' "$TMP/col" \
+	"$ROOT/packaging/rsyslog/nsaudit-collector.conf" >"$TMP/col/rsyslog.conf"
+start_collector() {
+	NSAUDIT_RELP_PORT=$PORT NSAUDIT_FLEET_DIR=$TMP/col/fleet NSAUDIT_RELP_PEERS='*.fleet.test' \
+	NSAUDIT_TLS_CA=$PKI/ca.pem NSAUDIT_TLS_CERT=$PKI/col.pem NSAUDIT_TLS_KEY=$PKI/col.key \
+		ip netns exec "$C" rsyslogd -f "$TMP/col/rsyslog.conf" -i "$TMP/col/pid" >>"$TMP/col/out" 2>&1
+	local i
+	for i in $(seq 1 100); do
+		ip netns exec "$C" ss -Htln "( sport = :$PORT )" | grep -q . && return 0
+		sleep 0.05
+	done
+	return 1
+}
+stop_pidfile() {	# FILE: TERM the daemon, wait until gone
+	local p i
+	p=$(cat "$1" 2>/dev/null) || return 0
+	kill "$p" 2>/dev/null
+	for i in $(seq 1 200); do kill -0 "$p" 2>/dev/null || break; sleep 0.05; done
+	rm -f "$1"
+}
+start_collector || { fail "collector rsyslogd starts (RELP over TLS)"; cat "$TMP/col/out"; exit 0; }
+
+# --- each host: its rsyslogd (forwarding) and its recorder, by identity
+for h in $HOSTS; do
+	d=$TMP/h$h
+	mkdir -p "$d/rs"
+	printf '%032x\n' $((0xa43000 + h)) >"$d/machine-id"
+	"$NSAUDIT" keygen "$d/seal" >"$d/vk" 2>/dev/null || { fail "setup: keygen"; exit 0; }
+	cat >"$d/rsyslog.conf" <<EOC
+global(workDirectory="$d/rs" localHostName="h$h")
+module(load="imuxsock" SysSock.Use="off")
+input(type="imuxsock" Socket="$d/log.sock" UseSpecialParser="off" RateLimit.Interval="0")
+include(file="$ROOT/packaging/rsyslog/nsaudit-forward.conf")
+action(type="omfile" file="$d/local.log" template="RSYSLOG_SyslogProtocol23Format")
+EOC
+	NSAUDIT_RELP_TARGET=10.43.$h.1 NSAUDIT_RELP_PORT=$PORT NSAUDIT_RELP_PEER=collector.fleet.test \
+	NSAUDIT_TLS_CA=$PKI/ca.pem NSAUDIT_TLS_CERT=$PKI/h$h.pem NSAUDIT_TLS_KEY=$PKI/h$h.key \
+		ip netns exec "nsah$h$$" unshare -u sh -c "hostname h$h; exec rsyslogd -f '$d/rsyslog.conf' -i '$d/pid'" \
+		>"$d/rs.out" 2>&1
+	for _ in $(seq 1 100); do [ -S "$d/log.sock" ] && break; sleep 0.05; done
+	[ -S "$d/log.sock" ] || { fail "host $h: rsyslogd starts"; cat "$d/rs.out"; exit 0; }
+	NSAUDIT_MACHINE_ID_FILE=$d/machine-id unshare -u sh -c "hostname h$h; exec '$NSAUDIT' record \
+		--log-dir '$d/log' --key '$d/seal' --no-pin --comm fleet$h$$ --anchor-interval 200 --sink syslog:unix:$d/log.sock" \
+		>"$d/rec.out" 2>"$d/rec.err" &
+	PIDS+=($!)
+	eval "REC$h=$!"
+done
+for h in $HOSTS; do
+	wait_ready "$TMP/h$h/rec.err" "$(eval echo \$REC$h)" ||
+		{ fail "host $h: recorder starts"; cat "$TMP/h$h/rec.err"; exit 0; }
+done
+
+# --- load on every host, the collector restarted in the middle of it
+for h in $HOSTS; do
+	(end=$((SECONDS + LOAD_S))
+	 while [ $SECONDS -lt $end ]; do "$NSOPS" -n "fleet$h$$" unshare uts >/dev/null; sleep 0.005; done) &
+	PIDS+=($!)
+	eval "LOAD$h=$!"
+done
+sleep 1.5
+old_pid=$(cat "$TMP/col/pid")
+down_from=$(date +%s.%N)
+stop_pidfile "$TMP/col/pid"
+sleep 1.5		# down while the hosts go on
+down_to=$(date +%s.%N)
+start_collector || { fail "collector restarts"; cat "$TMP/col/out"; exit 0; }
+new_pid=$(cat "$TMP/col/pid")
+for h in $HOSTS; do wait "$(eval echo \$LOAD$h)"; done
+for h in $HOSTS; do
+	p=$(eval echo \$REC$h)
+	kill -TERM "$p"; wait "$p"
+	expect_eq "host $h: recorder exits 0" "$?" 0
+done
+
+# every host's file at the collector: until what the host's log holds arrived
+want_of() { jq -r 'select(.kseq != null) | .kseq' "$TMP/h$1"/log/*.log | sort -n; }
+file_of() { ls "$TMP/col/fleet/h$1-$(cat "$TMP/h$1/machine-id").log" 2>/dev/null; }
+got_of() {	# kseq="N" of the records in host h's collector file
+	local f
+	f=$(file_of "$1") || return 0
+	grep -o ' kseq="[0-9]*"' "$f" | tr -dc '0-9\n' | sort -n
+}
+for _ in $(seq 1 150); do
+	done_all=1
+	for h in $HOSTS; do
+		[ "$(got_of "$h" | sort -u | grep -c .)" -ge "$(want_of "$h" | grep -c .)" ] || done_all=0
+		grep -q 'why="close"' "$(file_of "$h" || echo /dev/null)" || done_all=0
+	done
+	[ $done_all = 1 ] && break
+	sleep 0.2
+done
+stop_pidfile "$TMP/col/pid"
+for h in $HOSTS; do stop_pidfile "$TMP/h$h/pid"; done
+
+check "collector: one file per host, named by host name and machine id" \
+	test "$(ls "$TMP/col/fleet" | grep -c '^h[123]-0*a4300[123]\.log$')" -eq 3
+for h in $HOSTS; do
+	f=$(file_of "$h")
+	want=$(want_of "$h")
+	got=$(got_of "$h")
+	nw=$(grep -c . <<<"$want")
+	check "host $h: its log holds the load (>= 100 records, got $nw)" test "$nw" -ge 100
+	expect_eq "host $h: every record of its log at the collector, none missing, none foreign ($nw, kseq by kseq)" \
+		"$(uniq <<<"$got" | md5sum | cut -c1-32)" "$(md5sum <<<"$want" | cut -c1-32)"
+	# RELP is at-least-once: what the collector took in but had not
+	# acknowledged when it stopped comes again, byte for byte the same
+	dups=$(uniq -d <<<"$got" | grep -c .)
+	differ=$(grep -o '\[nsaudit@32473 .*' "$f" | sort | uniq | grep -o ' kseq="[0-9]*"' | sort | uniq -d | grep -c .)
+	expect_eq "host $h: a record that came twice (resent across the restart: $dups) came as the same bytes" "$differ" 0
+	echo "host $h: $nw records, $dups resent across the collector restart" >>"$TMP/summary"
+	other=$(grep -v "machine_id=\"$(cat "$TMP/h$h/machine-id")\"" "$f" | grep -c .)
+	expect_eq "host $h: nothing of another host in its file" "$other" 0
+	na=$(grep -c 'nsaudit-anchor ' "$f")
+	if grep -q 'action="anchor".*why="close"' "$f"; then
+		pass "host $h: anchors arrived ($na, the closing one too)"
+	else
+		fail "host $h: anchors arrived ($na), the closing one too"
+		grep 'nsaudit-anchor' "$f" | tail -1 >&2
+		grep -o 'why="[a-z]*"' "$TMP/h$h/local.log" | tail -2 >&2
+		tail -2 "$TMP/h$h/rec.err" >&2
+	fi
+	check "host $h: verify --anchor (and its verification key) passes against the collector's copy" \
+		"$NSAUDIT" verify --log-dir "$TMP/h$h/log" --verification-key "$TMP/h$h/vk" --anchor "$f" --quiet
+done
+cat "$TMP/summary"
+# the collector really was down while the hosts recorded: their queues held it
+check "collector: restarted under load (pid $old_pid, then $new_pid)" test "$old_pid" != "$new_pid"
+while_down=$(cat "$TMP"/h*/log/*.log | jq -r --argjson a "$down_from" --argjson b "$down_to" \
+	'select(.kseq != null and (.time | sub("\\.[0-9]+Z$"; "Z") | fromdate) >= ($a | floor) and
+		(.time | sub("\\.[0-9]+Z$"; "Z") | fromdate) < ($b | floor)) | .kseq' | grep -c .)
+check "collector: records were made while it was down ($while_down), and arrived (above)" test "$while_down" -gt 0
