@@ -24,8 +24,10 @@ enum audit_format { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
 enum audit_on_full { AUDIT_FULL_ROTATE, AUDIT_FULL_SUSPEND, AUDIT_FULL_STOP };
 enum audit_sync { AUDIT_SYNC_NONE, AUDIT_SYNC_BATCH, AUDIT_SYNC_EVERY };
 
-#define AUDIT_DEFAULT_MAX_SIZE (64ull << 20)
-#define AUDIT_DEFAULT_KEEP     10
+/* 4 GiB: an hour and a half of one uid flooding at record's log budget
+ * (1024 records/s of ~700 bytes, docs/flood.md), more of a busy host */
+#define AUDIT_DEFAULT_MAX_SIZE (256ull << 20)
+#define AUDIT_DEFAULT_KEEP     16
 /* Below this a segment could not even hold its own bookkeeping records. */
 #define AUDIT_MIN_MAX_SIZE 1024
 
@@ -148,5 +150,12 @@ void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx);
 
 /* Last error of a failing call on l, one line (for the caller's message). */
 const char *audit_log_error(const struct audit_log *l);
+
+/* retention.c: the bytes written to the log in dir so far, deleted
+ * segments counted at max_size (0 or -1); a size as --max-size takes it
+ * ("256M"); a span of seconds as people read it ("45 min", "1.5 h"). */
+int audit_log_written(const char *dir, uint64_t max_size, uint64_t *bytes);
+void audit_size_str(char *buf, size_t len, uint64_t bytes);
+void audit_span_str(char *buf, size_t len, double secs);
 
 #endif

@@ -10,7 +10,10 @@
 # The kernel is built in one fixed tree ($CACHE/vm/src, out of tree in
 # $CACHE/vm/build) so that rebuilds after a patch change are incremental:
 # a copied tree would rebuild from scratch (objtool and resolve_btfids
-# record absolute paths). Progress goes to stderr, the full log to
+# record absolute paths). A change to the selftests alone (tools/) reuses
+# the kernel of an earlier entry whose kernel source, fragment and
+# version are the same, and only recompiles the selftest, without waiting
+# for the build lock. Progress goes to stderr, the full log to
 # $CACHE/vm/build.log.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,6 +35,51 @@ if [ -f "$out/bzImage" ] && [ -x "$out/nsfd_test" ]; then
 	say "patched kernel cached ($out)"
 	echo "$out"
 	exit 0
+fi
+
+g() { git -C "$1" -c user.name=nsaudit -c user.email=nsaudit@localhost "${@:2}"; }
+
+# the selftest, static, from a tree with the series applied
+build_selftest() {	# TREE OUTDIR
+	gcc -static -O2 -g -Wall -I "$1/tools/testing/selftests" \
+		"$1/tools/testing/selftests/nsfd/nsfd_test.c" -o "$2/nsfd_test" -pthread >>"$log.selftest" 2>&1 ||
+		{ tail -n 20 "$log.selftest" >&2; die "selftest build failed"; }
+}
+
+# The series applied in a scratch worktree (git metadata only: no lock).
+# The kernel it makes depends on everything but tools/ (plus the fragment,
+# the package version and this script): an entry built from the same
+# kernel side gives its bzImage to this one.
+if [ -d "$tree/.git" ]; then
+	scratch=$CACHE/apply-$key.tmp
+	rm -rf "$scratch"
+	git -C "$tree" worktree prune
+	if g "$tree" worktree add -q --detach "$scratch" pristine 2>/dev/null; then
+		ok=1
+		while read -r p; do
+			g "$scratch" am -q --whitespace=error-all "$here/$p" || { ok=0; break; }
+		done <"$here/series"
+		if [ $ok = 1 ]; then
+			kkey=$( (git -C "$scratch" ls-tree HEAD | grep -v $'\ttools$'
+				cat "$here/nsaudit.config" "$0"; echo "$version") | sha256sum | cut -c1-16)
+			for d in "$CACHE"/kernel-*/; do
+				[ "$(cat "$d/kernel-key" 2>/dev/null)" = "$kkey" ] && [ -f "$d/bzImage" ] || continue
+				say "kernel unchanged since ${d%/} (selftests changed): building the selftest only"
+				rm -rf "$out.tmp"
+				mkdir -p "$out.tmp"
+				: >"$log.selftest"
+				build_selftest "$scratch" "$out.tmp"
+				cp "$d/bzImage" "$d/config" "$d/kernel-key" "$out.tmp/"
+				git -C "$tree" worktree remove --force "$scratch"
+				rm -rf "$out"
+				mv "$out.tmp" "$out"
+				echo "$out"
+				exit 0
+			done
+		fi
+		g "$scratch" am --abort 2>/dev/null || true
+		git -C "$tree" worktree remove --force "$scratch"
+	fi
 fi
 
 # one build at a time on this machine
@@ -59,7 +107,6 @@ fi
 # rebuilds only what really changed.
 if [ "$(cat "$CACHE/applied" 2>/dev/null)" != "$key" ]; then
 	say "applying the series ($(wc -l <"$here/series") patches)"
-	g() { git -C "$1" -c user.name=nsaudit -c user.email=nsaudit@localhost "${@:2}"; }
 	scratch=$CACHE/apply.tmp
 	rm -rf "$scratch"
 	git -C "$tree" worktree prune
@@ -109,12 +156,14 @@ wait $mk || { tail -n 30 "$log" >&2; die "kernel build failed (log: $log)"; }
 say "kernel built in $(( $(date +%s) - start ))s"
 
 say "building the nsfd selftest (static)"
+rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
-gcc -static -O2 -g -Wall -I "$tree/tools/testing/selftests" \
-	"$tree/tools/testing/selftests/nsfd/nsfd_test.c" -o "$out.tmp/nsfd_test" -pthread >>"$log" 2>&1 ||
-	{ tail -n 20 "$log" >&2; die "selftest build failed"; }
+: >"$log.selftest"
+build_selftest "$tree" "$out.tmp"
 cp "$build/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$build/.config" "$out.tmp/config"
+( git -C "$tree" ls-tree HEAD | grep -v $'\ttools$'
+	cat "$here/nsaudit.config" "$0"; echo "$version") | sha256sum | cut -c1-16 >"$out.tmp/kernel-key"
 rm -rf "$out"
 mv "$out.tmp" "$out"
 echo "$out"

@@ -21,13 +21,18 @@ say() { echo "vmtest: $*" >&2; }
 die() { echo "vmtest: $*" >&2; exit 1; }
 
 kdir=${1:?usage: check-nons.sh KDIR}
-key=${kdir##*/kernel-}
+# the kernel side of the series (build.sh's kernel-key): a change to the
+# selftests alone needs no new build
+key=$(cat "$kdir/kernel-key" 2>/dev/null || echo "${kdir##*/kernel-}")
 stamp=$CACHE/nons-$key-$(sha256sum "$0" | cut -c1-8).ok
 [ -f "$stamp" ] && { say "CONFIG_*_NS=n build cached"; exit 0; }
 
 exec 9>"$CACHE/lock"
 flock 9
-[ "$(cat "$CACHE/applied" 2>/dev/null)" = "$key" ] ||
+version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+tkey=$( (git -C "$tree" ls-tree HEAD | grep -v $'\ttools$'
+	cat "$here/nsaudit.config" "$here/build.sh"; echo "$version") | sha256sum | cut -c1-16)
+[ "$tkey" = "$key" ] || [ "$(cat "$CACHE/applied" 2>/dev/null)" = "$key" ] ||
 	die "the tree holds another series than $kdir (run build.sh first)"
 
 say "building the series with CONFIG_NAMESPACES=n (tinyconfig, event tracing on)"

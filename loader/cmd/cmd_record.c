@@ -10,6 +10,7 @@
  * and skipped, so nothing is written twice either.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -51,7 +52,50 @@ struct recorder {
 	struct sinks sinks;	/* --sink: syslog, audit */
 	struct metrics metrics;	/* --metrics-file */
 	struct tracer *t;
+	const struct audit_log_opts *lo;
+	struct {		/* how long the log space lasts: said once */
+		int64_t t0;
+		uint64_t bytes0;
+		bool said;
+	} space;
 };
+
+/*
+ * How long --max-size x --keep lasts at the rate the log grows, said once:
+ * after a minute, or after 5 s if the log already grew by an eighth of its
+ * space (a flood). A warning when it is less than an hour.
+ */
+static void space_tick(struct recorder *r)
+{
+	int64_t now = clock_ns(CLOCK_MONOTONIC), dt;
+	uint64_t b, grown, space = r->lo->max_size * r->lo->keep;
+	char left[32], size[32], total[32];
+	double rate;
+
+	if (r->space.said || audit_log_written(r->lo->dir, r->lo->max_size, &b))
+		return;
+	if (!r->space.t0) {
+		r->space.t0 = now;
+		r->space.bytes0 = b;
+		return;
+	}
+	dt = now - r->space.t0;
+	grown = b > r->space.bytes0 ? b - r->space.bytes0 : 0;
+	if (dt < 5000000000LL || (dt < 60000000000LL && grown < space / 8))
+		return;
+	r->space.said = true;
+	if (!grown || !space)
+		return;
+	rate = (double)grown / ((double)dt / 1e9);
+	audit_span_str(left, sizeof(left), (double)space / rate);
+	audit_size_str(size, sizeof(size), r->lo->max_size);
+	audit_size_str(total, sizeof(total), space);
+	cmd_error("record", 0,
+		  "%sat the rate of the last %.0f s (%.0f KiB/s) the log space (%u x %s = %s) "
+		  "holds about %s of records; then the oldest segment is deleted (--max-size, "
+		  "--keep)", (double)space / rate < 3600 ? "warning: " : "", (double)dt / 1e9,
+		  rate / 1024, r->lo->keep, size, total, left);
+}
 
 static int write_record(void *ctx, const struct nsaudit_event *e, const struct event_extra *x)
 {
@@ -107,6 +151,7 @@ static int end_batch(void *ctx)
 		if (audit_log_reopen(r->log) < 0)
 			cmd_error("record", 1, "reopening the log: %s", audit_log_error(r->log));
 	}
+	space_tick(r);
 	/* the sealing timer: an epoch ends whether records come or not */
 	if (audit_log_tick(r->log) < 0)
 		cmd_error("record", 1, "sealing: %s", audit_log_error(r->log));
@@ -146,8 +191,12 @@ static void usage(FILE *f)
 		"  --key FILE           sealing state (nsaudit keygen FILE); default DIR/.key, a\n"
 		"                       static key made if absent (no protection against root)\n"
 		"  --format json|audit  JSON lines (default) or auditd-style key=value\n"
-		"  --max-size BYTES     rotate at this segment size (K, M, G suffixes)\n"
-		"  --keep N             segments kept when rotating\n"
+		"  --max-size BYTES     rotate at this segment size (K, M, G suffixes;\n"
+		"                       default 256M)\n"
+		"  --keep N             segments kept when rotating (default 16: 4G, an hour\n"
+		"                       and a half of one uid at the log budget); within a\n"
+		"                       minute record says how long they last at the rate\n"
+		"                       the log grows (a warning under an hour)\n"
 		"  --seal-interval DURATION  sealing epoch (default 15m; 900, 15m, 2s): at its\n"
 		"                       end the key evolves and the old one is erased\n"
 		"  --anchor-interval MS at most one anchor (chain head) per MS milliseconds\n"
@@ -187,6 +236,7 @@ enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR, OPT_METRICS };
 static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit_log_opts *lo,
 		      struct recorder *r, bool *keep_pinned)
 {
+	r->lo = lo;
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-pin", no_argument, NULL, OPT_NO_PIN },

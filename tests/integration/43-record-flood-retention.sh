@@ -1,6 +1,6 @@
 #!/bin/bash
 # The log's retention is not the flooder's (issue 47). `record`, default
-# retention (64M x 10), --no-coalesce (every call a distinct record): while
+# retention (256M x 16), --no-coalesce (every call a distinct record): while
 # an actor floods for FLOOD_SECS, root's rare process makes FLOOD_RARE_ROUNDS
 # rounds of rare operations (nsflood rare: unshare, clone, setns, failed
 # setns, open, bind mount, umount, pidfd ioctl, each in a fresh child). The

@@ -9,7 +9,7 @@
 #   fleet: what the fleet tests drive (55-59): systemd-journald, node_exporter,
 #   rsyslog with RELP and TLS, debhelper and lintian, podman.
 set -e
-PKGS="clang llvm libbpf-dev bpftool linux-source-6.1 qemu-system-x86 busybox-static faketime
+PKGS="clang llvm libbpf-dev bpftool linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static faketime
 libcriterion-dev libjson-c-dev libyaml-dev libsodium-dev libcap-ng-dev libaudit-dev libelf-dev
 zlib1g-dev libzstd-dev libsystemd-dev rsyslog auditd bpftrace dwarves flex bison bc cpio xz-utils
 libssl-dev pkg-config iproute2 util-linux jq make gcc man-db groff-base valgrind strace

@@ -507,8 +507,8 @@ Test(audit_writer, option_parsing)
 
 	audit_log_opts_init(&o);
 	cr_expect_eq(o.sync, AUDIT_SYNC_BATCH);
-	cr_expect_eq(o.keep, 10);
-	cr_expect_eq(o.max_size, 64ull << 20);
+	cr_expect_eq(o.keep, 16);
+	cr_expect_eq(o.max_size, 256ull << 20);
 	cr_expect_eq(popt(&o, "--max-size", "64K", &used, err), 1);
 	cr_expect_eq(used, 2);
 	cr_expect_eq(o.max_size, 65536);

@@ -6,6 +6,10 @@ if [ ! -x /bin/nsaudit ] || [ ! -x /bin/nsfd_workload ]; then
 	echo "SKIP: guest: nsaudit trace (no static nsaudit or nsfd_workload in the initramfs)"
 	exit 0
 fi
+if [ ! -e /proc/sys/kernel/nsfd_syscall_nr ]; then
+	echo "SKIP: guest: nsaudit trace of the nsfd workload (stock kernel: no nsfd())"
+	exit 0
+fi
 mkdir -p /out
 /bin/nsaudit probe > /out/probe.txt 2>&1
 /bin/nsaudit trace --format json > /out/guest-events.jsonl 2> /out/trace.err &

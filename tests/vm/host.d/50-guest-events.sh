@@ -5,6 +5,9 @@
 dir=${1:-build/vmtest}
 ev=$dir/guest-events.jsonl
 wl=$dir/workload.txt
+case $(cat "$dir/kernel" 2>/dev/null) in
+stock-*) echo "SKIP: guest events of the nsfd workload (stock kernel: no nsfd())"; exit 0 ;;
+esac
 if [ ! -s "$wl" ] || [ ! -f "$ev" ]; then
 	echo "SKIP: guest events (the guest returned no workload.txt/guest-events.jsonl)"
 	exit 0

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Host side of "the stock hook set on 6.1" (tests/vm/guest.d/55-nsaudit-stock.sh):
+# Host side of "the stock hook set on every kernel" (tests/vm/guest.d/55-nsaudit-stock.sh):
 # setns traced at its exit alone names the namespace entered and the one
 # left, also after an unshare that was not recorded. Prints PASS:/FAIL:/SKIP:.
 dir=${1:-build/vmtest}
