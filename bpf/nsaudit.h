@@ -33,6 +33,9 @@ enum nsaudit_op {
 	NSAUDIT_OP_LOST,	/* records the kernel side could not deliver */
 	NSAUDIT_OP_QUERY,	/* asked about a namespace, no fd made:
 				 * ioctl(NS_GET_OWNER_UID); arg is the cmd */
+	NSAUDIT_OP_FREED,	/* the namespace died, seen on a stock kernel
+				 * (bpf/nsaudit/freed.bpf.c); arg: stage and
+				 * holder (NSAUDIT_FREED_*) */
 	NSAUDIT_OP_MAX,
 };
 
@@ -71,6 +74,9 @@ enum nsaudit_probe {
 	NSAUDIT_PROBE_TP_NS_FREE,	/* tp_btf/ns_free (patched) */
 	NSAUDIT_PROBE_USER,		/* synthesised in user space */
 	NSAUDIT_PROBE_TP_NS_CHANGE,	/* tp_btf/ns_change (patched) */
+	NSAUDIT_PROBE_TP_KMEM_CACHE_FREE, /* tp_btf/kmem_cache_free */
+	NSAUDIT_PROBE_TP_KFREE,		/* tp_btf/kfree */
+	NSAUDIT_PROBE_TP_WQ,		/* tp_btf/workqueue_execute_start */
 	NSAUDIT_PROBE_MAX,
 };
 
@@ -115,6 +121,33 @@ enum nsaudit_via {
 /* query NS_GET_OWNER_UID that succeeded: target_pid holds the uid it
  * returned (as a u32), printed as owner_uid */
 #define NSAUDIT_F_OWNER_UID	(1u << 18)
+/* the actor fields say nothing: the hook ran in no holder's context (an
+ * RCU callback, a kernel worker) */
+#define NSAUDIT_F_NO_ACTOR	(1u << 25)
+
+/*
+ * OP_FREED: arg = stage | holder << 8. last_ref: the namespace's count
+ * went to 0 as this holder let go (the actor, unless NSAUDIT_F_NO_ACTOR);
+ * cleanup: net only, cleanup_net's work began taking it apart (after its
+ * last reference, whoever held it); released: the kernel freed the
+ * namespace's memory (net: at a later cleanup_net's end, 6.18).
+ */
+enum nsaudit_freed_stage {
+	NSAUDIT_FREED_LAST_REF = 1,
+	NSAUDIT_FREED_RELEASED = 2,
+	NSAUDIT_FREED_CLEANUP = 3,	/* net: cleanup_net took it apart */
+};
+
+enum nsaudit_freed_holder {
+	NSAUDIT_FREED_BY_KERNEL = 0,	/* released: the kernel's free */
+	NSAUDIT_FREED_BY_TASK,		/* a task's nsproxy: exit, exec, setns,
+					 * unshare */
+	NSAUDIT_FREED_BY_NSFS,		/* an nsfs inode: the last fd, the last
+					 * bind mount */
+	NSAUDIT_FREED_BY_OWNER,		/* user: its free work ran (creds, the
+					 * namespaces it owned, its children) */
+	NSAUDIT_FREED_BY_FD,		/* the last nsfs file closed: the actor */
+};
 /* set by user space only: a record nsaudit inferred (a pin whose mount
  * namespace died), not a call anyone made; printed "origin":"inferred",
  * without an actor (issue 47) */

@@ -51,6 +51,7 @@ static const char *const ops[NSAUDIT_OP_MAX] = {
 	[NSAUDIT_OP_MOUNT] = "mount",	[NSAUDIT_OP_UMOUNT] = "umount",
 	[NSAUDIT_OP_NSFD] = "nsfd",	[NSAUDIT_OP_NS_FREE] = "ns_free",
 	[NSAUDIT_OP_LOST] = "lost",	[NSAUDIT_OP_QUERY] = "query",
+	[NSAUDIT_OP_FREED] = "freed",
 };
 
 static const char *const probes[NSAUDIT_PROBE_MAX] = {
@@ -64,6 +65,9 @@ static const char *const probes[NSAUDIT_PROBE_MAX] = {
 	[NSAUDIT_PROBE_TP_NS_FREE] = "tp_btf/ns_free",
 	[NSAUDIT_PROBE_USER] = "user",
 	[NSAUDIT_PROBE_TP_NS_CHANGE] = "tp_btf/ns_change",
+	[NSAUDIT_PROBE_TP_KMEM_CACHE_FREE] = "tp_btf/kmem_cache_free",
+	[NSAUDIT_PROBE_TP_KFREE] = "tp_btf/kfree",
+	[NSAUDIT_PROBE_TP_WQ] = "tp_btf/workqueue_execute_start",
 };
 
 static const char *const vias[NSAUDIT_VIA_MAX] = {

@@ -33,6 +33,11 @@ extern const volatile __u64 wakeup_bytes; /* force a wakeup past this */
 extern const volatile __u64 rare_wakeup_bytes;
 extern const volatile __u32 self_tgid;	    /* the loader: never trace it */
 extern const volatile bool have_nsfd;	    /* patched kernel: nsfd() fds exist */
+extern const volatile bool freed_wanted;    /* op freed is traced (freed.bpf.c) */
+/* freed.bpf.c: a namespace nsaudit saw, whose free is a kfree of its address */
+int freed_learn(__u64 ns_addr, __u32 type);
+/* the same for the current thread's namespace of a type */
+int freed_learn_cur(__u32 type);
 extern const volatile bool coalesce;	    /* --no-coalesce clears it */
 extern const volatile bool pidfd_ioctl_tp; /* tp_btf/nsfd records pidfd ioctls */
 

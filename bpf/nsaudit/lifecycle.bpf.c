@@ -150,6 +150,8 @@ __noinline int fork_type(__u64 parent_addr, __u64 child_addr, int t)
 	new_ns = task_ns(child, t);
 	if (old_ns == new_ns || !new_ns)
 		return 0;
+	if (freed_wanted)
+		freed_learn((__u64)new_ns, t);
 	e = event_ns(NSAUDIT_OP_CLONE, NSAUDIT_PROBE_RAW_TP_FORK, t, new_ns, NSAUDIT_EVENT_SHORT,
 		     true);
 	if (!e)
@@ -356,8 +358,12 @@ int snapshot_tasks(struct bpf_iter__task *ctx)
 		struct ns_common *ns = task_ns(task, t);
 		__u64 id;
 
-		if (ns)
-			ns_ident(ns, &s.inum[t], &id);
+		if (!ns)
+			continue;
+		ns_ident(ns, &s.inum[t], &id);
+		/* what was there before us: its kfree must be known */
+		if (freed_wanted && s.inum[t] < 0xeffffff0u)	/* not a static init_*_ns */
+			freed_learn((__u64)ns, t);
 	}
 	bpf_seq_write(seq, &s, sizeof(s));
 	return 0;

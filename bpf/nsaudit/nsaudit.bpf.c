@@ -53,6 +53,7 @@ const volatile __u64 wakeup_bytes = 1 << 20;
 const volatile __u64 rare_wakeup_bytes = 1 << 18;
 const volatile __u32 self_tgid = 0;
 const volatile bool have_nsfd = false;
+const volatile bool freed_wanted = false;
 const volatile bool coalesce = true;
 const volatile bool pidfd_ioctl_tp = false;
 __u64 lost_events = 0;

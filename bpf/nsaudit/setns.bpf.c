@@ -223,6 +223,9 @@ __noinline int emit_switch(struct tstate *ts, long ret)
 				ns_ident_btf(ns, &k.ns_inum, &k.ns_id);
 				refs = ns_refcount_btf(ns);
 				k.flags |= NSAUDIT_F_HAS_NS;
+				/* a new one: its identity for op freed */
+				if (freed_wanted && p->op == NSAUDIT_OP_UNSHARE)
+					freed_learn_cur(t);
 			}
 		}
 		commit_key(ts, &k, refs);

@@ -209,7 +209,7 @@ static void record_container(struct nsnames *n, const struct nsaudit_event *e, c
 	if (!ci && has_old && !is_host(n, type, e->old_inum))
 		ci = containers_by_ns(n->ctr, type, e->old_inum, e->old_ns_id);
 	if (!ci && has_ns && !is_host(n, type, e->ns_inum) && e->op != NSAUDIT_OP_UMOUNT &&
-	    e->op != NSAUDIT_OP_NS_FREE) {
+	    e->op != NSAUDIT_OP_NS_FREE && e->op != NSAUDIT_OP_FREED) {
 		ci = containers_by_actor(n->ctr, e->pid, e->comm, e->ppid);
 		if (ci && !*name) {
 			snprintf(n->name_buf, sizeof(n->name_buf), "container:%s", ci->id);

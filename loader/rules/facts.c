@@ -293,7 +293,7 @@ void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struc
 	f->enters = e->op == NSAUDIT_OP_SETNS;
 	f->pins = e->op == NSAUDIT_OP_OPEN || e->op == NSAUDIT_OP_NSFD ||
 		  e->op == NSAUDIT_OP_MOUNT;
-	if (e->op == NSAUDIT_OP_LOST || e->op == NSAUDIT_OP_NS_FREE)
+	if (e->op == NSAUDIT_OP_LOST || e->op == NSAUDIT_OP_NS_FREE || e->op == NSAUDIT_OP_FREED)
 		return;
 	target_facts(fx, e, x, f);
 	/* the actor matters only where a rule looks: entering or pinning

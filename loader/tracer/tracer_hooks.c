@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "probe/kfeatures.h"
+#include "probe/ksyms.h"
 #include "nstype.h"
 #include "tracer_impl.h"
 #include "actor_lost.h"
@@ -109,6 +110,57 @@ static void describe_hooks(struct tracer *t)
 	}
 	snprintf(t->hooks, sizeof(t->hooks), "%s%s%s", calls[0] ? "tracepoint/syscalls:" : "",
 		 calls, calls[0] ? other : other + 1);
+}
+
+/*
+ * op freed (bpf/nsaudit/freed.bpf.c): the free functions whose kfree call
+ * sites free a namespace, from kallsyms. Without them (no root view of
+ * kallsyms) kfree's hook stays out: the kmem_cache_free one still gives
+ * every last_ref and net's and pid's release.
+ */
+static void choose_freed_hooks(struct tracer *t, bool want)
+{
+	static const struct {
+		const char *fn;
+		uint32_t type;
+	} fns[] = {
+		{ "free_ipc", NSAUDIT_NS_IPC },	{ "free_time_ns", NSAUDIT_NS_TIME },
+		{ "free_cgroup_ns", NSAUDIT_NS_CGROUP }, { "free_uts_ns", NSAUDIT_NS_UTS },
+		{ "free_mnt_ns", NSAUDIT_NS_MNT }, { "mnt_ns_release", NSAUDIT_NS_MNT },
+		{ "free_user_ns", NSAUDIT_NS_USER },
+		{ "cleanup_net", NSAUDIT_NS_NET },	/* the workqueue hook's */
+	};
+	struct ksym_range r[sizeof(fns) / sizeof(fns[0])];
+	struct nsaudit_bpf *s = t->skel;
+	size_t i, n = 0;
+
+	_Static_assert(sizeof(fns) / sizeof(fns[0]) <= sizeof(s->rodata->kfree_site_lo) /
+		       sizeof(s->rodata->kfree_site_lo[0]), "kfree sites");
+	s->rodata->freed_wanted = want;
+	bpf_program__set_autoload(s->progs.tp_kmem_cache_free, want);
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		r[i].name = fns[i].fn;
+	if (!want || ksym_ranges(r, sizeof(fns) / sizeof(fns[0])) <= 0) {
+		bpf_program__set_autoload(s->progs.tp_kfree, false);
+		bpf_program__set_autoload(s->progs.tp_wq_start, false);
+		return;
+	}
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		if (!r[i].lo)
+			continue;
+		if (fns[i].type == NSAUDIT_NS_NET) {
+			s->rodata->cleanup_net_fn = r[i].lo;
+			continue;
+		}
+		if (fns[i].type == NSAUDIT_NS_USER)
+			s->rodata->kfree_site_userns = (int32_t)n;
+		s->rodata->kfree_site_lo[n] = r[i].lo;
+		s->rodata->kfree_site_len[n] = r[i].len;
+		s->rodata->kfree_site_type[n] = fns[i].type;
+		n++;
+	}
+	bpf_program__set_autoload(s->progs.tp_kfree, true);
+	bpf_program__set_autoload(s->progs.tp_wq_start, s->rodata->cleanup_net_fn != 0);
 }
 
 /*
@@ -228,6 +280,7 @@ void choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.tp_exit_openat, false);
 	bpf_program__set_autoload(s->progs.tp_exit_openat_fops, false);
 	bpf_program__set_autoload(t->open_prog, WANT(OPEN));
+	choose_freed_hooks(t, WANT(FREED));
 #undef WANT
 	open_siblings_probe(t);
 	describe_hooks(t);

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * freed.bpf.c - the moment a namespace dies, on stock kernels (op freed).
+ *
+ * The kernel says nothing when a namespace goes, but it frees memory
+ * where a tracepoint sees it (kmem:kmem_cache_free, kmem:kfree), and
+ * the memory of what held the namespace goes the same way:
+ *
+ *   last_ref  the holder that let go last is being freed and the
+ *             namespace's count is 0: a task's nsproxy (exit, exec of a
+ *             thread group, setns and unshare away: free_nsproxy puts
+ *             each namespace, then frees the nsproxy) or an nsfs inode
+ *             (the last bind mount gone) or an nsfs file (the last fd
+ *             closed).
+ *   released  the kernel's own free of the namespace: net returns to
+ *             cache net_namespace from cleanup_net, pid to pid_namespace
+ *             after a grace period; free_ipc, free_time_ns,
+ *             free_cgroup_ns, free_uts_ns, free_user_ns kfree it, named
+ *             by the call site (6.18 frees uts, time, cgroup and user
+ *             with kfree_rcu in bulk, which no tracepoint sees: there
+ *             last_ref is the moment).
+ *
+ * Costs on the two busiest free paths of the kernel: kmem_cache_free
+ * compares the cache with the few it learned (by object size, then name,
+ * once each); kfree compares the call site with the free functions'
+ * ranges (from kallsyms, in .rodata) before any map look-up. An address
+ * is a key only while its namespace lives: each match is checked against
+ * the namespace's ns_id (6.18) or inode and type read from the object,
+ * and the entry goes with it.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "nsaudit.h"
+#include "nsaudit_core.bpf.h"
+#include "emit.bpf.h"
+
+#define FREED_SITES 8
+#define KCF NSAUDIT_PROBE_TP_KMEM_CACHE_FREE
+
+/* Set by the loader (kallsyms): the free functions whose kfree call sites
+ * free a namespace, [lo, lo + len), and the type each frees. */
+const volatile __u64 kfree_site_lo[FREED_SITES] = {};
+const volatile __u64 kfree_site_len[FREED_SITES] = {};
+const volatile __u32 kfree_site_type[FREED_SITES] = {};
+/* the site that is free_user_ns (its work item names the namespace) */
+const volatile __s32 kfree_site_userns = -1;
+
+/* cleanup_net's address (kallsyms; 0: not known, its hook stays out) */
+const volatile __u64 cleanup_net_fn = 0;
+
+/* Caches learned at their first free (object size, then name). */
+enum freed_cache { FC_NET, FC_PID, FC_NSPROXY, FC_INODE, FC_UTS, FC_USER, FC_FILP, FC_MAX };
+/* nsfs's file operations, learned from the first nsfs file freed */
+__u64 freed_nsfs_fops = 0;
+__u64 freed_cache[8] = {};	/* FC_MAX used, a power of two for the index mask */
+
+/*
+ * Namespaces by the address of their object, learned when nsaudit first
+ * sees them (start-up snapshot, clone, unshare) or sees them die
+ * (last_ref): a kfree'd one (kmalloc cache) is only told by its address,
+ * and a released one's ns_id is gone from its memory (6.18 puts the RCU
+ * head over ns_id; a dying mount namespace clears it). LRU: an entry
+ * whose free is never seen (kfree_rcu) goes first; a live one evicted
+ * costs only its released moment's ns_id, last_ref stays.
+ */
+struct freed_known {
+	__u64 ns_id;
+	__u32 inum;
+	__u16 type;
+	__u16 cleaned;	/* net: its cleanup was reported */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct freed_known);
+} freed_addrs SEC(".maps");
+
+/* last_ref once per namespace: two holders on two CPUs may both see 0. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u8);
+} freed_seen SEC(".maps");
+
+/* The namespace's object (what is freed) from its ns_common. */
+static __always_inline __u64 ns_object(struct ns_common *ns, __u32 type)
+{
+	__u64 a = (__u64)ns;
+
+	switch (type) {
+	case NSAUDIT_NS_NET:
+		return a - bpf_core_field_offset(struct net, ns);
+	case NSAUDIT_NS_UTS:
+		return a - bpf_core_field_offset(struct uts_namespace, ns);
+	case NSAUDIT_NS_IPC:
+		return a - bpf_core_field_offset(struct ipc_namespace, ns);
+	case NSAUDIT_NS_MNT:
+		return a - bpf_core_field_offset(struct mnt_namespace, ns);
+	case NSAUDIT_NS_PID:
+		return a - bpf_core_field_offset(struct pid_namespace, ns);
+	case NSAUDIT_NS_USER:
+		return a - bpf_core_field_offset(struct user_namespace, ns);
+	case NSAUDIT_NS_CGROUP:
+		return a - bpf_core_field_offset(struct cgroup_namespace, ns);
+	case NSAUDIT_NS_TIME:
+		return a - bpf_core_field_offset(struct time_namespace, ns);
+	}
+	return 0;
+}
+
+static __always_inline struct ns_common *object_ns(__u64 obj, __u32 type)
+{
+	switch (type) {
+	case NSAUDIT_NS_NET:
+		return (void *)(obj + bpf_core_field_offset(struct net, ns));
+	case NSAUDIT_NS_UTS:
+		return (void *)(obj + bpf_core_field_offset(struct uts_namespace, ns));
+	case NSAUDIT_NS_IPC:
+		return (void *)(obj + bpf_core_field_offset(struct ipc_namespace, ns));
+	case NSAUDIT_NS_MNT:
+		return (void *)(obj + bpf_core_field_offset(struct mnt_namespace, ns));
+	case NSAUDIT_NS_PID:
+		return (void *)(obj + bpf_core_field_offset(struct pid_namespace, ns));
+	case NSAUDIT_NS_USER:
+		return (void *)(obj + bpf_core_field_offset(struct user_namespace, ns));
+	case NSAUDIT_NS_CGROUP:
+		return (void *)(obj + bpf_core_field_offset(struct cgroup_namespace, ns));
+	case NSAUDIT_NS_TIME:
+		return (void *)(obj + bpf_core_field_offset(struct time_namespace, ns));
+	}
+	return NULL;
+}
+
+/* A namespace nsaudit has seen: its address is a key from now until it
+ * is freed. */
+__noinline int freed_learn(__u64 ns_addr, __u32 type)
+{
+	struct ns_common *ns = (void *)ns_addr;
+	struct freed_known k = { .type = type };
+	__u64 obj;
+
+	obj = ns_object(ns, type);
+	if (!obj)
+		return 0;
+	ns_ident(ns, &k.inum, &k.ns_id);
+	bpf_map_update_elem(&freed_addrs, &obj, &k, BPF_ANY);
+	return 0;
+}
+
+/* The current thread's namespace of type (its pointer probe-read: a
+ * plain number to the callee). */
+__noinline int freed_learn_cur(__u32 type)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct ns_common *ns;
+
+	if (type >= NSAUDIT_NS_MAX)
+		return 0;
+	ns = task_ns(task, type);
+	if (ns)
+		freed_learn((__u64)ns, type);
+	return 0;
+}
+
+/* stage, holder, and no actor where the hook ran in no holder's context
+ * (an RCU callback runs on whoever); then sent. */
+static __always_inline void freed_finish(struct nsaudit_event *e, __u32 stage, __u32 holder,
+					 bool own_actor)
+{
+	e->arg = stage | (holder << 8);
+	e->ns_refs = 0;
+	if (!own_actor) {
+		e->pid = 0;
+		e->tid = 0;
+		e->ppid = 0;
+		e->uid = 0;
+		e->euid = 0;
+		e->auid = (__u32)-1;
+		e->exe_key = 0;
+		e->comm[0] = '\0';
+		e->flags |= NSAUDIT_F_NO_ACTOR;
+	}
+	event_submit(e);
+}
+
+/* One freed record, with the ns_id given (0: none), not read from the
+ * object: by now its memory may hold something else there. */
+static __always_inline void freed_emit_id(struct ns_common *ns, __u32 type, __u32 probe,
+					  __u32 stage, __u32 holder, bool own_actor, __u64 id)
+{
+	struct nsaudit_event *e;
+
+	e = event_ns(NSAUDIT_OP_FREED, probe, type, ns, NSAUDIT_EVENT_SHORT, true);
+	if (!e)
+		return;
+	e->ns_id = id;
+	freed_finish(e, stage, holder, own_actor);
+}
+
+/* ns (of type) lost its last reference, if its count is 0: a record,
+ * once, and its address learned for the kfree that follows. */
+__noinline int freed_check(__u64 ns_addr, __u32 type, __u32 holder, __u32 own_actor, __u32 probe)
+{
+	struct ns_common *ns = (void *)ns_addr;
+	struct freed_known *k;
+	__u8 one = 1;
+	__u32 inum;
+	__u64 id, key, obj;
+
+	if (!ns || type >= NSAUDIT_NS_MAX || ns_refcount(ns) != 0)
+		return 0;
+	ns_ident(ns, &inum, &id);
+	/* the ns_id learned while it lived; a mount namespace's own is gone
+	 * by now (put_mnt_ns puts its RCU head over it) */
+	obj = ns_object(ns, type);
+	k = bpf_map_lookup_elem(&freed_addrs, &obj);
+	if (k && k->inum == inum && k->type == type)
+		id = k->ns_id;
+	else if (type == NSAUDIT_NS_MNT)
+		id = 0;
+	key = id ?: ns_addr ^ ((__u64)inum << 32);
+	if (bpf_map_update_elem(&freed_seen, &key, &one, BPF_NOEXIST))
+		return 0;
+	if (obj) {	/* for the kfree or the cache free that follows */
+		struct freed_known nk = { .ns_id = id, .inum = inum, .type = type };
+
+		bpf_map_update_elem(&freed_addrs, &obj, &nk, BPF_ANY);
+	}
+	freed_emit_id(ns, type, probe, NSAUDIT_FREED_LAST_REF, holder, own_actor, id);
+	return 0;
+}
+
+/* free_nsproxy: each namespace was put before the nsproxy is freed. */
+__noinline int freed_nsproxy(__u64 addr)
+{
+	struct nsproxy *p = (void *)addr;
+	struct cgroup_namespace *cg = BPF_CORE_READ(p, cgroup_ns);
+	struct time_namespace *tm = BPF_CORE_READ(p, time_ns);
+	struct time_namespace *tmc = BPF_CORE_READ(p, time_ns_for_children);
+	struct pid_namespace *pid = BPF_CORE_READ(p, pid_ns_for_children);
+	struct mnt_namespace *mnt = BPF_CORE_READ(p, mnt_ns);
+	struct uts_namespace *uts = BPF_CORE_READ(p, uts_ns);
+	struct ipc_namespace *ipc = BPF_CORE_READ(p, ipc_ns);
+	struct net *net = BPF_CORE_READ(p, net_ns);
+
+	if (uts)
+		freed_check((__u64)&uts->ns, NSAUDIT_NS_UTS, NSAUDIT_FREED_BY_TASK, 1, KCF);
+	if (ipc)
+		freed_check((__u64)&ipc->ns, NSAUDIT_NS_IPC, NSAUDIT_FREED_BY_TASK, 1, KCF);
+	if (mnt)
+		freed_check((__u64)&mnt->ns, NSAUDIT_NS_MNT, NSAUDIT_FREED_BY_TASK, 1, KCF);
+	if (pid)
+		freed_check((__u64)&pid->ns, NSAUDIT_NS_PID, NSAUDIT_FREED_BY_TASK, 1, KCF);
+	if (cg)
+		freed_check((__u64)&cg->ns, NSAUDIT_NS_CGROUP, NSAUDIT_FREED_BY_TASK, 1, KCF);
+	if (tm)
+		freed_check((__u64)&tm->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, 1, KCF);
+	if (tmc && tmc != tm)
+		freed_check((__u64)&tmc->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, 1, KCF);
+	if (net)
+		freed_check((__u64)&net->ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_TASK, 1, KCF);
+	return 0;
+}
+
+/*
+ * An nsfs inode goes: its namespace was put at its eviction (the last fd
+ * closed: freed_file saw that first; the last bind mount gone). Freed
+ * after a grace period, on whatever runs then: no actor. Not for mnt:
+ * putting a mount namespace waits for a grace period itself, so an nsfs
+ * inode released earlier can be freed while the task that really let go
+ * is still in free_nsproxy.
+ */
+__noinline int freed_inode(__u64 addr)
+{
+	struct inode *ino = (void *)addr;
+	struct ns_common *ns;
+	__u32 type;
+
+	if (BPF_CORE_READ(ino, i_sb, s_magic) != NSFS_MAGIC)
+		return 0;
+	ns = BPF_CORE_READ(ino, i_private);
+	if (!ns)
+		return 0;
+	type = ns_type(ns);
+	if (type != NSAUDIT_NS_MNT)
+		freed_check((__u64)ns, type, NSAUDIT_FREED_BY_NSFS, 0, KCF);
+	return 0;
+}
+
+/*
+ * A struct file goes (__fput, in the closing task, after it put its
+ * dentry): an nsfs file's namespace may have gone with it, the closer let
+ * go last. One read (f_op) for every other file.
+ */
+__noinline int freed_file(__u64 addr)
+{
+	struct file *f = (void *)addr;
+	__u64 fops = (__u64)BPF_CORE_READ(f, f_op);
+	struct ns_common *ns;
+
+	if (!freed_nsfs_fops) {
+		if (BPF_CORE_READ(f, f_inode, i_sb, s_magic) != NSFS_MAGIC)
+			return 0;
+		freed_nsfs_fops = fops;
+	}
+	if (fops != freed_nsfs_fops)
+		return 0;
+	ns = BPF_CORE_READ(f, f_inode, i_private);
+	if (ns)
+		freed_check((__u64)ns, ns_type(ns), NSAUDIT_FREED_BY_FD, 1, KCF);
+	return 0;
+}
+
+/* A namespace object returned to its own cache (net, pid; uts and user
+ * where they are not kfree_rcu'd): the object says which. */
+__noinline int freed_object(__u64 obj, __u32 type)
+{
+	struct ns_common *ns = object_ns(obj, type);
+	struct freed_known *k;
+	__u32 inum;
+	__u64 id = 0, mem_id;
+
+	if (!ns)
+		return 0;
+	ns_ident(ns, &inum, &mem_id);
+	k = bpf_map_lookup_elem(&freed_addrs, &obj);
+	if (k && k->type == type && k->inum == inum)
+		id = k->ns_id;
+	/* net's ns_id shares its memory with the RCU head by now, and its
+	 * inode may be another's already: only a net learned while it
+	 * lived is named */
+	if (type == NSAUDIT_NS_NET && !id)
+		return 0;
+	freed_emit_id(ns, type, NSAUDIT_PROBE_TP_KMEM_CACHE_FREE, NSAUDIT_FREED_RELEASED,
+		      NSAUDIT_FREED_BY_KERNEL, type != NSAUDIT_NS_NET && type != NSAUDIT_NS_PID,
+		      type == NSAUDIT_NS_NET ? id : (id ?: mem_id));
+	if (k)
+		bpf_map_delete_elem(&freed_addrs, &obj);
+	return 0;
+}
+
+/* name (16 bytes, NUL-padded) is the string want (with its NUL). */
+static __always_inline bool name_is(const char *name, const char *want, int n)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 16; i++) {
+		if (i >= n)
+			break;
+		if (name[i] != want[i])
+			return false;
+	}
+	return true;
+}
+
+/* Which of ours a cache of object size bytes named name[16] is (-1:
+ * none): learned once, at its first free. */
+struct cache_name {
+	char s[16];
+};
+
+__noinline int freed_cache_which(const struct cache_name *n, __u32 size)
+{
+	const char *name;
+
+	if (!n)
+		return -1;
+	name = n->s;
+	if (size == bpf_core_type_size(struct net) && name_is(name, "net_namespace", 14))
+		return FC_NET;
+	if (size == bpf_core_type_size(struct pid_namespace) && name_is(name, "pid_namespace", 14))
+		return FC_PID;
+	if (size == bpf_core_type_size(struct nsproxy) && name_is(name, "nsproxy", 8))
+		return FC_NSPROXY;
+	if (size == bpf_core_type_size(struct inode) && name_is(name, "inode_cache", 12))
+		return FC_INODE;
+	if (size == bpf_core_type_size(struct uts_namespace) && name_is(name, "uts_namespace", 14))
+		return FC_UTS;
+	if (size == bpf_core_type_size(struct user_namespace) &&
+	    name_is(name, "user_namespace", 15))
+		return FC_USER;
+	if (size == bpf_core_type_size(struct file) && name_is(name, "filp", 5))
+		return FC_FILP;
+	return -1;
+}
+
+/* A free from learned cache i (enum freed_cache). */
+__noinline int freed_dispatch(int i, __u64 ptr)
+{
+	switch (i) {
+	case FC_NSPROXY:
+		return freed_nsproxy(ptr);
+	case FC_INODE:
+		return freed_inode(ptr);
+	case FC_FILP:
+		return freed_file(ptr);
+	case FC_NET:
+		return freed_object(ptr, NSAUDIT_NS_NET);
+	case FC_PID:
+		return freed_object(ptr, NSAUDIT_NS_PID);
+	case FC_UTS:
+		return freed_object(ptr, NSAUDIT_NS_UTS);
+	case FC_USER:
+		return freed_object(ptr, NSAUDIT_NS_USER);
+	}
+	return 0;
+}
+
+SEC("tp_btf/kmem_cache_free")
+int BPF_PROG(tp_kmem_cache_free, unsigned long call_site, const void *ptr,
+	     struct kmem_cache *s)
+{
+	__u64 c = (__u64)s;
+	__u32 size;
+
+	if (c == freed_cache[FC_NSPROXY])
+		return freed_nsproxy((__u64)ptr);
+	if (c == freed_cache[FC_FILP])
+		return freed_file((__u64)ptr);
+	if (c == freed_cache[FC_INODE])
+		return freed_inode((__u64)ptr);
+	if (c == freed_cache[FC_NET])
+		return freed_object((__u64)ptr, NSAUDIT_NS_NET);
+	if (c == freed_cache[FC_PID])
+		return freed_object((__u64)ptr, NSAUDIT_NS_PID);
+	if (c == freed_cache[FC_UTS])
+		return freed_object((__u64)ptr, NSAUDIT_NS_UTS);
+	if (c == freed_cache[FC_USER])
+		return freed_object((__u64)ptr, NSAUDIT_NS_USER);
+	/* not one of ours, or not learned yet: the size says which could be */
+	size = s->object_size;
+	if (size == bpf_core_type_size(struct nsproxy) || size == bpf_core_type_size(struct inode) ||
+	    size == bpf_core_type_size(struct file) ||
+	    size == bpf_core_type_size(struct net) ||
+	    size == bpf_core_type_size(struct pid_namespace) ||
+	    size == bpf_core_type_size(struct uts_namespace) ||
+	    size == bpf_core_type_size(struct user_namespace)) {
+		struct cache_name name = {};
+		int i;
+
+		bpf_probe_read_kernel_str(name.s, sizeof(name.s), s->name);
+		i = freed_cache_which(&name, size);
+		if (i < 0)
+			return 0;
+		freed_cache[i & 7] = c;
+		/* this free is one of ours too (often the only one: a
+		 * namespace cache's first free is its first namespace) */
+		freed_dispatch(i, (__u64)ptr);
+	}
+	return 0;
+}
+
+/* free_user_ns runs as the namespace's work item: the worker's current
+ * work names it, and its parents freed in the same pass (count 0). */
+__noinline int freed_userns_work(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct user_namespace *ns;
+	struct kthread *kt;
+	struct worker *w;
+	__u64 work;
+	int i;
+
+	/* a kworker: its struct kthread's data is its struct worker */
+	if (!bpf_core_field_exists(task->worker_private) || !(task->flags & PF_KTHREAD))
+		return 0;
+	kt = BPF_CORE_READ(task, worker_private);
+	w = BPF_CORE_READ(kt, data);
+	work = (__u64)BPF_CORE_READ(w, current_work);
+	if (BPF_CORE_READ(w, current_func) != (void *)kfree_site_lo[kfree_site_userns & 7])
+		return 0;
+	if (!work)
+		return 0;
+	ns = (void *)(work - bpf_core_field_offset(struct user_namespace, work));
+	for (i = 0; i < 8 && ns; i++) {
+		freed_check((__u64)&ns->ns, NSAUDIT_NS_USER, NSAUDIT_FREED_BY_OWNER, 1,
+			    NSAUDIT_PROBE_TP_KFREE);
+		ns = BPF_CORE_READ(ns, parent);
+	}
+	return 0;
+}
+
+/* The free function at call site i freed ptr: one of ours if its address
+ * is known and the object still says it is that namespace. */
+__noinline int freed_kfree(__u64 ptr, __u32 type)
+{
+	struct freed_known *k = bpf_map_lookup_elem(&freed_addrs, &ptr);
+	struct ns_common *ns;
+	__u32 inum;
+	__u64 id;
+
+	if (!k || k->type != type)
+		return 0;
+	ns = object_ns(ptr, type);
+	if (!ns)
+		return 0;
+	ns_ident(ns, &inum, &id);
+	/* the inode and type (ns_id may be under the RCU head by now) */
+	if (inum == k->inum && ns_type(ns) == type)
+		freed_emit_id(ns, type, NSAUDIT_PROBE_TP_KFREE, NSAUDIT_FREED_RELEASED,
+			      NSAUDIT_FREED_BY_KERNEL, 1, k->ns_id);
+	bpf_map_delete_elem(&freed_addrs, &ptr);
+	return 0;
+}
+
+SEC("tp_btf/kfree")
+int BPF_PROG(tp_kfree, unsigned long call_site, const void *ptr)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < FREED_SITES; i++) {
+		if (call_site - kfree_site_lo[i] < kfree_site_len[i]) {
+			if (i == kfree_site_userns)
+				return freed_userns_work();
+			return freed_kfree((__u64)ptr, kfree_site_type[i]);
+		}
+	}
+	return 0;
+}
+
+/*
+ * cleanup_net starts: every net namespace whose last reference went
+ * before is in its batch. Whatever let go of those nsaudit did not see
+ * (a socket, a device, a timer), their count is 0 now: a last_ref
+ * without a holder (once per namespace, as always), then the cleanup
+ * moment. Only namespaces learned while they lived, whose object still
+ * says so (type, inode, ns_id, count 0), are named.
+ */
+struct cleanup_ctx {
+	__u64 n;
+};
+
+static long cleanup_one(void *map, __u64 *obj, struct freed_known *k,
+			struct cleanup_ctx *c)
+{
+	struct ns_common *ns;
+	__u32 inum;
+	__u64 id;
+
+	if (k->type != NSAUDIT_NS_NET || !k->ns_id || k->cleaned)
+		return 0;
+	ns = object_ns(*obj, NSAUDIT_NS_NET);
+	if (!ns || ns_refcount(ns) != 0)
+		return 0;
+	ns_ident(ns, &inum, &id);
+	if (inum != k->inum || id != k->ns_id)
+		return 0;
+	freed_check((__u64)ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_KERNEL, 0, NSAUDIT_PROBE_TP_WQ);
+	freed_emit_id(ns, NSAUDIT_NS_NET, NSAUDIT_PROBE_TP_WQ, NSAUDIT_FREED_CLEANUP,
+		      NSAUDIT_FREED_BY_KERNEL, 0, id);
+	k->cleaned = 1;	/* its memory waits for a later batch's end */
+	c->n++;
+	return 0;
+}
+
+SEC("tp_btf/workqueue_execute_start")
+int BPF_PROG(tp_wq_start, struct work_struct *work)
+{
+	struct cleanup_ctx c = {};
+
+	if ((__u64)work->func != cleanup_net_fn)
+		return 0;
+	bpf_for_each_map_elem(&freed_addrs, cleanup_one, &c, 0);
+	return 0;
+}

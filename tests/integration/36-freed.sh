@@ -1,0 +1,213 @@
+#!/bin/bash
+# op freed on the stock kernel (bpf/nsaudit/freed.bpf.c): the moment each
+# namespace dies follows the holder that really let go last, for holders
+# of each kind, against the moments this script makes them let go:
+#   a sleeping process (all eight types), an fd in another process, a bind
+#   mount, "ip netns exec NAME sleep 3" outliving "ip netns del", a socket
+#   in another process, a child user namespace.
+# Bound: a record at most FREED_BOUND seconds after the release (the RCU
+# grace periods and workqueues of a loaded machine), never before it.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_root "freed"
+require_cmd unshare "freed"
+require_cmd ip "freed"
+require_cmd jq "freed"
+require_cmd python3 "freed"
+require_built "$NSAUDIT" "freed"
+
+BOUND=${FREED_BOUND:-3}
+NS=nsaudit-fr-$$
+PIDS=
+cleanup() {
+	local p
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	umount "$TMP/bind" 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	ip netns del "$NS-s" 2>/dev/null
+	cleanup_testlib
+}
+trap cleanup EXIT
+
+OUT=$TMP/trace
+trace_start "$OUT" --op freed,unshare || { fail "freed: the tracer starts"; exit 0; }
+check "hooks: kmem_cache_free, kfree and the workqueue's" \
+	grep -q 'tp_btf/kmem_cache_free tp_btf/kfree tp_btf/workqueue_execute_start' "$OUT.err"
+
+now() { date +%s.%N; }
+# id_of TYPE INUM SELECTOR: the ns_id of the namespace an unshare record
+# made (SELECTOR: a jq test on the record, .pid == N): inodes are reused
+# at once on this machine (other tests make namespaces all the time)
+id_of() {
+	local i
+	for i in $(seq 1 50); do
+		v=$(jq -r --arg t "$1" --argjson i "$2" "select(.op == \"unshare\" and .ns_type == \$t and .ns_inum == \$i and ($3)) | .ns_id" "$OUT" 2>/dev/null | tail -n 1)
+		[ -n "$v" ] && { echo "$v"; return 0; }
+		sleep 0.1
+	done
+	echo 0
+}
+# freed records of TYPE ID (ns_id) as "time stage holder pid comm" lines (time in
+# seconds since the epoch, from the record's RFC 3339 time)
+freed_of() {
+	jq -r --arg t "$1" --argjson i "$2" 'select(.op == "freed" and .ns_type == $t and .ns_id == $i) |
+		((.time | sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601) as $s |
+		 (.time | capture("(?<f>\\.[0-9]+)Z").f | tonumber) as $f |
+		 "\($s + $f) \(.stage) \(.holder) \(.pid // 0) \(.comm // "-")")' "$OUT" 2>/dev/null
+}
+# wait_freed TYPE INUM STAGE: until such a record is there (10 s)
+wait_freed() {
+	local i
+	for i in $(seq 1 100); do
+		freed_of "$1" "$2" | grep -q " $3 " && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# in_window T LO HI: LO <= T <= HI
+in_window() { awk -v t="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(t >= lo && t <= hi) }'; }
+# check_moment WHAT TYPE INUM STAGE LO HI [HOLDER [PID]]: the first STAGE record
+# lies in [LO, HI] and names HOLDER (and PID)
+check_moment() {
+	local what=$1 type=$2 inum=$3 stage=$4 lo=$5 hi=$6 holder=$7 pid=$8 line t h p
+	if ! wait_freed "$type" "$inum" "$stage"; then
+		fail "$what: no freed $stage record for $type ns_id $inum"
+		return
+	fi
+	line=$(freed_of "$type" "$inum" | grep " $stage " | head -n 1)
+	read -r t _ h p _ <<<"$line"
+	if in_window "$t" "$lo" "$hi"; then pass "$what: $type $stage at the release (+$(awk -v a="$t" -v b="$lo" 'BEGIN{printf "%.3f", a-b}') s)"
+	else fail "$what: $type $stage at $t, not in [$lo, $hi]"; fi
+	[ -n "$holder" ] && expect_eq "$what: $type holder" "$h" "$holder"
+	[ -n "$pid" ] && expect_eq "$what: $type: the actor is the holder that let go last" "$p" "$pid"
+}
+
+# --- a sleeping process holds one namespace of each type -------------------
+unshare -U -u -i -n -m -p -f -C -T --map-root-user sleep 300 2>/dev/null & U=$!
+PIDS="$PIDS $U"
+C=
+for i in $(seq 1 100); do
+	C=$(pgrep -P "$U" sleep) && [ "$(ns_inum /proc/$C/ns/time 2>/dev/null)" != "$(ns_inum /proc/self/ns/time)" ] && break
+	sleep 0.05
+done
+declare -A IN
+for t in net uts ipc mnt pid user cgroup time; do
+	IN[$t]=$(id_of $t "$(ns_inum /proc/$C/ns/$t)" ".pid == $U")
+done
+sleep 0.3
+before=$(for t in net uts ipc mnt pid user cgroup time; do freed_of $t "${IN[$t]}"; done | wc -l)
+expect_eq "process: no freed record while it lives" "$before" 0
+T0=$(now)
+kill -KILL "$C"	# pid 1 of its pid namespace: TERM is ignored
+wait "$U" 2>/dev/null
+T1=$(now)
+HI=$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')
+# the last holder of what free_nsproxy puts is unshare, which outlives
+# its child by the moment it takes to see it die
+for t in uts ipc mnt cgroup time net; do
+	check_moment "process" $t "${IN[$t]}" last_ref "$T0" "$HI" task "$U"
+done
+check_moment "process" net "${IN[net]}" cleanup "$T0" "$HI"
+check_moment "process" pid "${IN[pid]}" released "$T0" "$HI" kernel
+check_moment "process" ipc "${IN[ipc]}" released "$T0" "$HI" kernel
+check_moment "process" user "${IN[user]}" last_ref "$T0" "$HI" owner_work
+
+# --- an fd in another process outlives the namespace's own process ----------
+unshare -u sleep 300 & S=$!
+PIDS="$PIDS $S"
+for i in $(seq 1 100); do
+	[ "$(ns_inum /proc/$S/ns/uts 2>/dev/null)" != "$(ns_inum /proc/self/ns/uts)" ] && break
+	sleep 0.05
+done
+UTS=$(id_of uts "$(ns_inum /proc/$S/ns/uts)" ".pid == $S")
+bash -c "exec 7</proc/$S/ns/uts; exec sleep 2" & H=$!
+sleep 0.3
+kill "$S"; wait "$S" 2>/dev/null
+T0=$(now)
+wait "$H"
+T1=$(now)
+check_moment "fd" uts "$UTS" last_ref "$(awk -v a="$T1" 'BEGIN{printf "%.3f", a-0.2}')" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" fd "$H"
+check "fd: not when its first holder died" awk -v a="$T0" -v b="$T1" 'BEGIN { exit !(b - a > 1) }'
+
+# --- a bind mount outlives its process --------------------------------------
+unshare -i sleep 300 & S=$!
+PIDS="$PIDS $S"
+for i in $(seq 1 100); do
+	[ "$(ns_inum /proc/$S/ns/ipc 2>/dev/null)" != "$(ns_inum /proc/self/ns/ipc)" ] && break
+	sleep 0.05
+done
+IPC=$(id_of ipc "$(ns_inum /proc/$S/ns/ipc)" ".pid == $S")
+touch "$TMP/bind"
+setup "bind mount /proc/$S/ns/ipc" mount --bind "/proc/$S/ns/ipc" "$TMP/bind"
+kill "$S"; wait "$S" 2>/dev/null
+sleep 1
+expect_eq "bind mount: not freed while mounted" "$(freed_of ipc "$IPC" | wc -l)" 0
+T1=$(now)
+umount "$TMP/bind"
+check_moment "bind mount" ipc "$IPC" last_ref "$T1" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" nsfs
+check_moment "bind mount" ipc "$IPC" released "$T1" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
+
+# --- ip netns exec NAME sleep 3 holds it 3 s past ip netns del ---------------
+setup "ip netns add" ip netns add "$NS"
+NET=$(id_of net "$(ns_inum "/run/netns/$NS")" '.comm == "ip"')
+ip netns exec "$NS" sleep 3 & E=$!
+sleep 0.3
+T0=$(now)
+ip netns del "$NS"
+wait "$E"
+T1=$(now)
+check_moment "ip netns exec sleep 3" net "$NET" last_ref "$(awk -v a="$T1" 'BEGIN{printf "%.3f", a-0.2}')" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" task "$E"
+check_moment "ip netns exec sleep 3" net "$NET" cleanup "$(awk -v a="$T1" 'BEGIN{printf "%.3f", a-0.2}')" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
+check "ip netns exec sleep 3: seen 2.5 s and more after ip netns del" \
+	awk -v a="$T0" -v b="$T1" 'BEGIN { exit !(b - a >= 2.5) }'
+
+# --- a socket made in it, held by a process in the host's namespace ----------
+setup "ip netns add (socket)" ip netns add "$NS-s"
+NET=$(id_of net "$(ns_inum "/run/netns/$NS-s")" '.comm == "ip"')
+python3 - "/run/netns/$NS-s" 2 >"$TMP/sock.out" <<'EOF' & P=$!
+import ctypes, os, socket, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+host = os.open("/proc/self/ns/net", os.O_RDONLY)
+ns = os.open(sys.argv[1], os.O_RDONLY)
+if libc.setns(ns, 0x40000000) or (s := socket.socket(socket.AF_INET, socket.SOCK_DGRAM)) is None \
+   or libc.setns(host, 0x40000000):
+	sys.exit(1)
+os.close(ns)
+os.close(host)
+print("ready", flush=True)
+time.sleep(float(sys.argv[2]))
+EOF
+PIDS="$PIDS $P"
+for i in $(seq 1 100); do grep -q ready "$TMP/sock.out" && break; sleep 0.05; done
+check "socket: the holder made its socket" grep -q ready "$TMP/sock.out"
+ip netns del "$NS-s"
+wait "$P"
+T1=$(now)
+check_moment "socket" net "$NET" cleanup "$(awk -v a="$T1" 'BEGIN{printf "%.3f", a-0.3}')" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
+check_moment "socket" net "$NET" last_ref "$(awk -v a="$T1" 'BEGIN{printf "%.3f", a-0.3}')" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
+
+# --- a child user namespace holds its parent ---------------------------------
+unshare -U --map-root-user unshare -U sleep 1 & Q=$!
+PIDS="$PIDS $Q"
+sleep 0.3
+mapfile -t UNS < <(jq -r --argjson p "$Q" 'select(.op == "unshare" and .pid == $p and .ns_type == "user") | .ns_id' "$OUT")
+wait "$Q"
+T1=$(now)
+if [ "${#UNS[@]}" = 2 ]; then
+	check_moment "child user ns" user "${UNS[1]}" last_ref "$T1" \
+		"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" owner_work
+	check_moment "parent user ns, held by its child" user "${UNS[0]}" last_ref "$T1" \
+		"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" owner_work
+else
+	fail "child user ns: the two unshare records (got ${#UNS[@]})"
+fi
+
+trace_stop
+check "no freed record names a wrong type for its hook" \
+	sh -c "! jq -e 'select(.op == \"freed\" and .stage == \"cleanup\" and .ns_type != \"net\")' '$OUT' | grep -q ."
