@@ -168,7 +168,8 @@ int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate)
 		sb_free(&line);
 		return -EMSGSIZE;
 	}
-	if (may_rotate && l->seg_records >= 2 && l->seg_size + line.len > l->o.max_size) {
+	if (may_rotate && l->seg_records > (l->seg_base ? l->seg_base : 1) &&
+	    l->seg_size + line.len > l->o.max_size) {
 		sb_free(&line);
 		return NEED_ROTATE;
 	}

@@ -132,7 +132,7 @@ int audit_log_append_fields(struct audit_log *l, int64_t time_ns, audit_fields_f
 		return -1;
 	}
 	/* past --max-size: a new segment first, the per-record way (as write_rec) */
-	if (l->seg_records + l->batch_n >= 2 &&
+	if (l->seg_records + l->batch_n > (l->seg_base ? l->seg_base : 1) &&
 	    l->seg_size + l->batch.len > l->o.max_size) {
 		l->batch.len = start;
 		if (audit_log_commit(l))

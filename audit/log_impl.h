@@ -50,6 +50,10 @@ struct audit_log {
 	bool run_pending;	    /* v3: no record of this run says it yet */
 	unsigned int segno;
 	uint64_t seg_size, seg_records;
+	/* records the segment's opening wrote (its header, and the drop
+	 * records of --keep): a record that does not fit after them alone
+	 * stays (a segment of its own), or rotation would never end */
+	uint64_t seg_base;
 	dev_t seg_dev;
 	ino_t seg_ino;
 	bool need_header; /* current segment has no header yet */

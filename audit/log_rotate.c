@@ -68,6 +68,7 @@ int open_segment(struct audit_log *l, bool create)
 	l->seg_size = (uint64_t)st.st_size;
 	if (create) {
 		l->seg_records = 0;
+		l->seg_base = 0;
 		l->need_header = true;
 		if (sync_dir(l))
 			return -1;
@@ -167,6 +168,7 @@ int rotate(struct audit_log *l)
 	if (open_segment(l, true))
 		return -1;
 	enforce_keep(l);
+	l->seg_base = l->seg_records;
 	return 0;
 }
 

@@ -357,3 +357,30 @@ Test(audit_batch, full_disk_mid_batch_rotate_drops_oldest)
 	cr_expect_eq(v.lost, 0);
 }
 
+
+/*
+ * A record that fits a segment alone but not after its header and the
+ * drop record --keep writes there: it stays (a segment of its own) instead
+ * of rotating again and again (it made segments forever, a drop each).
+ */
+Test(audit_batch, a_record_after_the_drop_of_a_rotation_stays, .timeout = 30)
+{
+	char err[256], comm[600];
+	struct audit_log *l;
+	int i;
+
+	memset(comm, 'c', sizeof(comm));
+	t.o.max_size = 1024;
+	t.o.keep = 2;
+	l = audit_log_open(&t.o, err, sizeof(err));
+	cr_assert_not_null(l, "%s", err);
+	for (i = 0; i < 6; i++) {
+		struct json_object *e = tevent(2000 + i, comm, sizeof(comm));
+
+		cr_assert_eq(audit_log_append(l, e), 0, "%s", audit_log_error(l));
+		json_object_put(e);
+	}
+	cr_assert_lt(audit_log_segment(l), 20, "segment %u after 6 records", audit_log_segment(l));
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(tlog_verify(&t, &v), 0, "%s: %s", v.where, v.what);
+}
