@@ -70,6 +70,12 @@ int audit_anchor_canon(const struct audit_anchor *a, char out[AUDIT_ANCHOR_CANON
 	char hex[AUDIT_MAC_HEX + 1];
 
 	audit_hex(a->mac, a->mac_len, hex);
+	if (a->why[0])
+		return snprintf(out, AUDIT_ANCHOR_CANON_MAX,
+				"nsaudit anchor v2 log_id=%s key_id=%s seq=%" PRIu64 " segment=%u "
+				"epoch=%" PRIu64 " first_segment=%u mac=%s why=%s",
+				a->log_id, a->key_id, a->seq, a->segment, a->epoch,
+				a->first_segment, hex, a->why);
 	return snprintf(out, AUDIT_ANCHOR_CANON_MAX,
 			"nsaudit anchor v1 log_id=%s key_id=%s seq=%" PRIu64 " segment=%u "
 			"epoch=%" PRIu64 " first_segment=%u mac=%s",
@@ -170,6 +176,7 @@ static int parse_fields(const char *p, const char *end, struct audit_anchor *a, 
 	if (q < end && *q++ == ' ' && field(&q, end, "why", v, sizeof(v))) {
 		if (!word(v))
 			return -1;
+		memcpy(a->why, v, strlen(v) + 1);
 		p = q;
 	} else if (syslog) {
 		return -1;

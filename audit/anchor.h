@@ -37,13 +37,17 @@ struct audit_anchor {
 	unsigned int first_segment; /* the oldest segment retained then (0: not said) */
 	uint8_t amac[AUDIT_TAG_LEN]; /* the anchor's own MAC, with its epoch's key */
 	bool has_amac;
+	char why[16];  /* start, seal, close, commit ("" if not said) */
+	bool why_auth; /* amac covers why (v2); verify sets it */
 };
 
 /*
  * An anchor authenticates itself: amac is BLAKE2b-128 keyed with K(epoch)
  * (the key of the epoch it names; a static key in a log without sealing)
  * over its canonical text, so that a line anyone can log ("logger
- * nsaudit-anchor ...") is told apart from one the recorder sent.
+ * nsaudit-anchor ...") is told apart from one the recorder sent. v2 (why
+ * set) also covers why, so that "this log was closed" is authentic; v1
+ * (why empty, older anchors) does not.
  */
 #define AUDIT_ANCHOR_CANON_MAX 256
 int audit_anchor_canon(const struct audit_anchor *a, char out[AUDIT_ANCHOR_CANON_MAX]);

@@ -53,7 +53,7 @@ int audit_unhex(const char *s, size_t slen, uint8_t *out, size_t n)
 		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
 
 		bad |= hi | lo; /* negative once any is not a digit */
-		out[i] = (uint8_t)(hi << 4 | lo);
+		out[i] = (uint8_t)((unsigned int)hi << 4 | (unsigned int)lo);
 	}
 	return bad < 0 ? -1 : 0;
 }

@@ -530,10 +530,20 @@ int audit_log_close(struct audit_log *l)
 	json_object_put(r);
 	if (l->fd >= 0 && fsync(l->fd))
 		rc = -1;
-	if (save_state(l, rc == 0))
+	/* sealed: closing ends the key. The epoch is sealed now (its key
+	 * erased, the state and sealing state moved to the next), so that
+	 * nothing appended after the close verifies with the key left on the
+	 * host; seal_epoch saves the state and sends the closing anchor */
+	if (l->seal.sealing && !rc &&
+	    l->epoch <= audit_seal_epoch_at(&l->seal, realtime_ns() / NSEC_PER_SEC) +
+			    AUDIT_KR_AHEAD) {
+		if (seal_epoch(l, l->epoch + 1, "close"))
+			rc = -1;
+	} else if (save_state(l, rc == 0)) {
 		rc = -1;
-	else
+	} else {
 		send_anchor(l, "close");
+	}
 	free_log(l);
 	return rc;
 }

@@ -30,6 +30,7 @@ struct audit_log {
 	char log_id[AUDIT_KEY_ID_HEX + 1];
 	uint64_t epoch;		    /* of the records being written now */
 	int64_t epoch_end;	    /* seconds: seal and evolve then (0: never) */
+	int64_t clock_off;	    /* wall minus monotonic clock, ns (0: not read yet) */
 	uint64_t lost_total;	    /* the kernel's lost counter last written */
 	uint64_t resume_kseq[AUDIT_RESUME_MAX]; /* newest kernel seqs already written */
 	size_t nresume;

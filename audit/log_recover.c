@@ -197,7 +197,9 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 		sc->records++;
 		memcpy(sc->last_mac, mac, sizeof(mac));
 		memcpy(prev, mac, sizeof(mac));
-		sc->clean = is_log_action(&r, "close");
+		/* a clean stop: the close, then (sealed) the seal of its epoch */
+		sc->clean = is_log_action(&r, "close") ||
+			    (sc->clean && is_log_action(&r, "seal"));
 		sc->good_end = seg.off;
 		note_resume(sc, &r);
 		audit_rec_free(&r);
@@ -302,7 +304,15 @@ static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan 
 			newest = i ? nums[i - 1] : 0;
 			continue;
 		}
-		why(rc, "%s does not start with an intact segment header (left in place)", name);
+		/* not a segment of this log above its tail: a file someone put
+		 * there. Writing on after it would leave it inside the log (or
+		 * wrap the numbering past it): refuse before anything changes */
+		seterr(l,
+		       "%s/%s: not a segment of this log (no intact segment header; it is "
+		       "newer than the log's last intact segment): move it away; nothing "
+		       "was written",
+		       l->dir, name);
+		goto fail;
 	}
 	*have_tail = i >= 0;
 	if (*have_tail && nums[i] == newest && sc->torn && !sc->bad) {
@@ -340,6 +350,13 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 	else
 		l->log_version = AUDIT_LOG_VERSION;
 	l->mac_len = audit_chain_maclen(audit_mac_kind(l->log_version));
+	if (!rc->append && newest >= AUDIT_SEG_LAST) {
+		seterr(l,
+		       "%s: the newest segment is number %u, the last there is (a file named "
+		       "so by someone else?): move it away; nothing was written",
+		       l->dir, newest);
+		return -1;
+	}
 	if (have_tail) {
 		l->seq = sc->last_seq + 1;
 		memcpy(l->mac, sc->last_mac, sizeof(l->mac));

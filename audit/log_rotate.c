@@ -156,6 +156,13 @@ int rotate(struct audit_log *l)
 		close(l->fd);
 		l->fd = -1;
 	}
+	/* never wrap: segment 0 is no name, and a wrapped number would sort
+	 * before the whole log (a junk file nsaudit-4294967295.log) */
+	if (l->segno >= AUDIT_SEG_LAST) {
+		seterr(l, "segment number %u is the last there is: move the log directory away",
+		       l->segno);
+		return -1;
+	}
 	l->segno++;
 	if (open_segment(l, true))
 		return -1;

@@ -49,6 +49,7 @@ void send_anchor(struct audit_log *l, const char *why)
 	an.first_segment = first_segment(l);
 	memcpy(an.mac, l->mac, l->mac_len);
 	an.mac_len = l->mac_len;
+	snprintf(an.why, sizeof(an.why), "%s", why); /* v2: why is authenticated */
 	audit_anchor_mac(&an, l->key, amac);
 	audit_time_now(now);
 	json_object_object_add(a, "time", json_object_new_string(now));
@@ -129,20 +130,51 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	 * goes first: a crash in between leaves a key file one step behind,
 	 * which the next start evolves. */
 	l->epoch_end = l->seal.t0 + (int64_t)((next + 1) * l->seal.interval);
-	if (save_state(l, false))
+	if (save_state(l, !strcmp(at, "close")))
 		return -1;
 	if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
 		seterr(l, "%s", err);
 		return -1;
 	}
-	send_anchor(l, "seal");
+	send_anchor(l, !strcmp(at, "close") ? "close" : "seal");
 	return 0;
+}
+
+/*
+ * The wall clock against the monotonic one: a step (NTP, date -s) of more
+ * than a second is a record, so that verify can tell an honest step back
+ * from re-dated records instead of calling it tampering.
+ */
+static void clock_step(struct audit_log *l)
+{
+	int64_t off = realtime_ns() - now_ns(), step;
+	struct json_object *r;
+
+	if (!l->clock_off) {
+		l->clock_off = off;
+		return;
+	}
+	step = off - l->clock_off;
+	if (step > -NSEC_PER_SEC && step < NSEC_PER_SEC)
+		return;
+	l->clock_off = off;
+	r = logrec("clock");
+	if (!r)
+		return;
+	json_object_object_add(r, "step_ns", json_object_new_int64(step));
+	if (emit(l, r))
+		fprintf(stderr, "nsaudit record: %s/: recording a clock step: %s\n", l->dir,
+			l->err);
+	json_object_put(r);
+	fprintf(stderr, "nsaudit record: %s/: the wall clock stepped %s by %.3f s (recorded)\n",
+		l->dir, step < 0 ? "back" : "forward", (double)(step < 0 ? -step : step) / 1e9);
 }
 
 int audit_log_tick(struct audit_log *l)
 {
 	int64_t now;
 
+	clock_step(l);
 	if (!l->seal.sealing || !l->epoch_end)
 		return 0;
 	now = realtime_ns() / NSEC_PER_SEC;

@@ -419,8 +419,41 @@ void audit_keyring_schedule(struct audit_keyring *kr, int64_t t0, uint64_t inter
 	kr->interval = interval;
 }
 
+/* One step forward, a checkpoint kept at each stride. -1: out of memory. */
+static int ring_step(struct audit_keyring *kr)
+{
+	uint64_t i;
+
+	audit_seal_evolve_key(kr->cur);
+	kr->cur_epoch++;
+	kr->evolved++;
+	if ((kr->cur_epoch - kr->base_epoch) % AUDIT_KR_STRIDE)
+		return 0;
+	i = (kr->cur_epoch - kr->base_epoch) / AUDIT_KR_STRIDE;
+	if (i < kr->nckpt)
+		return 0;
+	if (kr->nckpt == kr->capckpt) {
+		size_t cap = kr->capckpt ? kr->capckpt * 2 : 64;
+		uint8_t(*n)[AUDIT_KEY_LEN] = malloc(cap * AUDIT_KEY_LEN);
+
+		if (!n)
+			return -1;
+		if (kr->ckpt) {
+			memcpy(n, kr->ckpt, kr->nckpt * AUDIT_KEY_LEN);
+			sodium_memzero(kr->ckpt, kr->capckpt * AUDIT_KEY_LEN);
+			free(kr->ckpt);
+		}
+		kr->ckpt = n;
+		kr->capckpt = cap;
+	}
+	memcpy(kr->ckpt[kr->nckpt++], kr->cur, AUDIT_KEY_LEN);
+	return 0;
+}
+
 int audit_keyring_get(struct audit_keyring *kr, uint64_t e, uint8_t out[AUDIT_KEY_LEN])
 {
+	uint64_t i;
+
 	if (!kr->have_base)
 		return -1;
 	if (kr->kind == AUDIT_KR_STATIC) {
@@ -429,31 +462,52 @@ int audit_keyring_get(struct audit_keyring *kr, uint64_t e, uint8_t out[AUDIT_KE
 	}
 	if (e < kr->base_epoch)
 		return -1;
-	if (!kr->have_cur || kr->cur_epoch > e) {
-		memcpy(kr->cur, kr->base, AUDIT_KEY_LEN);
-		kr->cur_epoch = kr->base_epoch;
-		kr->have_cur = true;
-	}
-	/* a hostile epoch number must not make us spin for ever, nor stand
-	 * for an epoch no recorder can have reached yet (now + one) */
-	if (e - kr->cur_epoch > 100000000ull)
+	/* an epoch a line claims is checked before any key is derived: a
+	 * hostile number must not make us spin for ever, nor stand for an
+	 * epoch no recorder can have reached yet (now + one, and one more
+	 * per clean stop within an epoch: closing seals early) */
+	if (e - kr->base_epoch > 100000000ull)
 		return -1;
 	if (kr->interval && kr->t0 > 0) {
 		int64_t now = (int64_t)time(NULL);
 
-		if (now >= kr->t0 && e > (uint64_t)(now - kr->t0) / kr->interval + 1)
+		if (now >= kr->t0 &&
+		    e > (uint64_t)(now - kr->t0) / kr->interval + 1 + AUDIT_KR_AHEAD)
 			return -1;
 	}
-	while (kr->cur_epoch < e) {
-		audit_seal_evolve_key(kr->cur);
-		kr->cur_epoch++;
+	if (!kr->nckpt) {
+		kr->ckpt = malloc(64 * AUDIT_KEY_LEN);
+		if (!kr->ckpt)
+			return -1;
+		kr->capckpt = 64;
+		memcpy(kr->ckpt[kr->nckpt++], kr->base, AUDIT_KEY_LEN);
 	}
+	/* from the nearest key at or below e: cur, or a checkpoint */
+	if (!kr->have_cur || kr->cur_epoch > e ||
+	    e - kr->cur_epoch >= AUDIT_KR_STRIDE) {
+		i = (e - kr->base_epoch) / AUDIT_KR_STRIDE;
+		if (i >= kr->nckpt)
+			i = kr->nckpt - 1;
+		if (!kr->have_cur || kr->cur_epoch > e ||
+		    kr->cur_epoch < kr->base_epoch + i * AUDIT_KR_STRIDE) {
+			memcpy(kr->cur, kr->ckpt[i], AUDIT_KEY_LEN);
+			kr->cur_epoch = kr->base_epoch + i * AUDIT_KR_STRIDE;
+			kr->have_cur = true;
+		}
+	}
+	while (kr->cur_epoch < e)
+		if (ring_step(kr))
+			return -1;
 	memcpy(out, kr->cur, AUDIT_KEY_LEN);
 	return 0;
 }
 
 void audit_keyring_wipe(struct audit_keyring *kr)
 {
+	if (kr->ckpt) {
+		sodium_memzero(kr->ckpt, kr->capckpt * AUDIT_KEY_LEN);
+		free(kr->ckpt);
+	}
 	sodium_memzero(kr, sizeof(*kr));
 }
 

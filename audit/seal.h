@@ -98,7 +98,18 @@ struct audit_keyring {
 	int64_t t0;
 	uint64_t interval;
 	char key_id[AUDIT_KEY_ID_HEX + 1];
+	/* K(base_epoch + i * AUDIT_KR_STRIDE) for i < nckpt, kept as the
+	 * ring derives forward: any epoch is then at most a stride of
+	 * evolutions away, whatever order hostile lines ask in */
+	uint8_t (*ckpt)[AUDIT_KEY_LEN];
+	size_t nckpt, capckpt;
+	uint64_t evolved; /* evolutions done (bounded work: tests count it) */
 };
+#define AUDIT_KR_STRIDE 256
+/* How far past the clock's epoch a log's key may be: each clean stop seals
+ * its epoch early (log.c: closing ends the key), so a recorder stopped and
+ * started again within one epoch is one epoch ahead per stop. */
+#define AUDIT_KR_AHEAD 1024
 enum { AUDIT_KR_STATIC, AUDIT_KR_SEED, AUDIT_KR_STATE };
 
 void audit_keyring_from_seed(struct audit_keyring *kr, const uint8_t seed[AUDIT_KEY_LEN]);
@@ -107,6 +118,7 @@ void audit_keyring_from_seal(struct audit_keyring *kr, const struct audit_seal *
  * wrong one only makes every MAC fail). Ignored once known. */
 void audit_keyring_schedule(struct audit_keyring *kr, int64_t t0, uint64_t interval);
 int audit_keyring_get(struct audit_keyring *kr, uint64_t e, uint8_t out[AUDIT_KEY_LEN]);
+/* Erases every key the ring holds and frees its checkpoints. */
 void audit_keyring_wipe(struct audit_keyring *kr);
 
 /* "15m", "2s", "900", "1h": seconds (1 .. one year). 0 or -1. */

@@ -17,6 +17,8 @@
 /* A segment bigger than this is not ours: refuse rather than read it all. */
 #define AUDIT_SEG_READ_MAX (4ull << 30)
 
+/* The highest segment number (names have 6..10 digits). */
+#define AUDIT_SEG_LAST 0xffffffffu
 void audit_seg_name(unsigned int n, char buf[AUDIT_SEG_NAME_MAX]);
 /* n for "nsaudit-000042.log"; false for any other name. */
 bool audit_seg_number(const char *name, unsigned int *n);

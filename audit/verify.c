@@ -169,6 +169,8 @@ int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char
 	v->last_segment = nums[n - 1];
 	walk_all(&w, nums, n, o->progress);
 	v->last_epoch = w.epoch;
+	memcpy(v->log_id, w.log_id, sizeof(v->log_id));
+	memcpy(v->key_id, w.key_id, sizeof(v->key_id));
 	v->sealed_until_ns = w.sealed_epochs_end;
 	v->checked_from_epoch = v->unchecked ? v->unchecked_below : v->first_epoch;
 	if (st >= 0)

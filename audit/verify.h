@@ -41,6 +41,15 @@ struct audit_verify {
 	uint64_t unchecked;	 /* records whose epoch key the given key cannot derive */
 	uint64_t unchecked_below; /* ... they are the epochs before this one */
 	uint64_t late;		 /* events drained late after a restart */
+	uint64_t clock_steps;	 /* "clock" records: the recorder's wall clock stepped */
+	/* authentic anchors of another log under this key (--anchor) */
+	char other_log_id[17]; /* the newest such log (16 hex digits) */
+	uint64_t other_anchors, other_last_seq, other_line;
+	unsigned int other_logs;
+	bool other_closed; /* its newest anchor says, authentically, it ended */
+	uint64_t anchor_first_seq, anchor_last_seq; /* this log's authentic anchors */
+	char log_id[17], key_id[17]; /* which log, under which key, was checked */
+	int64_t clock_back_ns;	 /* the largest step back among them */
 	unsigned int anchors;	 /* anchors of this log found and matched */
 	uint64_t anchored_seq;	 /* the newest of them */
 	bool default_key;	 /* checked with DIR/.key (no key given) */

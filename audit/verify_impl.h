@@ -24,6 +24,11 @@
  * is drained every 50 ms); the log's own records are stamped when written.
  * The same skew bounds a record's time past its epoch's end. */
 #define SLACK_MAX_NS (5ll * 1000000000)
+/* How many epochs a log's key may be ahead of its records' times in the
+ * first run kept (closing seals early: one per clean stop in an epoch). */
+#define AHEAD_RUN_EPOCHS 8
+/* How far back a recorded clock step may move the floor of times. */
+#define CLOCK_STEP_MAX_NS (3600ll * 1000000000)
 /* How far the recorder's clock may be ahead of the verifier's. */
 #define FUTURE_SKEW_NS (300ll * 1000000000)
 
@@ -54,6 +59,10 @@ struct walk {
 	uint64_t epoch;	      /* of the record being checked */
 	int64_t t0, interval; /* schedule, seconds */
 	int64_t floor_ns;     /* events of this epoch must not be older */
+	/* the log's own records, after a seal at close or a recorded clock
+	 * step back: from then on (a restart within the epoch writes with
+	 * the next key; a stepped clock stamps earlier times), else 0 */
+	int64_t close_floor_ns;
 	int64_t last_time_ns;
 	int64_t last_log_ns;	   /* of the log's own records */
 	int64_t now_ns;		   /* the verifier's clock */
@@ -61,6 +70,10 @@ struct walk {
 	uint64_t misuse_epoch;
 	uint64_t lost_total; /* the kernel's counter, as last seen (0: none yet) */
 	bool lost_total_seen;
+	bool disk_lost;	      /* a "disk full" lost record: a kernel report may be gone */
+	/* the first header whose lost_total is not the chain's (0: none) */
+	unsigned int lost_bad_seg;
+	uint64_t lost_bad_seq, lost_bad_hdr, lost_bad_chain;
 	/* anchors of this log that authenticate, by seq */
 	struct audit_anchor *anc;
 	size_t nanc, next_anc;

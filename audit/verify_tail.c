@@ -64,7 +64,7 @@ static int cmp_anchor(const void *a, const void *b)
 
 /* Does an anchor authenticate with its epoch's key? 1 yes, 0 forged, -1
  * its key is not held (older than a sealing state given with --key). */
-static int anchor_auth(struct walk *w, const struct audit_anchor *a)
+static int anchor_auth(struct walk *w, struct audit_anchor *a)
 {
 	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_TAG_LEN];
 	int ok;
@@ -73,10 +73,47 @@ static int anchor_auth(struct walk *w, const struct audit_anchor *a)
 		return 0;
 	if (audit_keyring_get(&w->kr, w->kr.kind == AUDIT_KR_STATIC ? 0 : a->epoch, key))
 		return w->kr.kind == AUDIT_KR_STATE && a->epoch < w->kr.base_epoch ? -1 : 0;
+	/* v2 covers why; an older (v1) anchor's why is not vouched for */
 	audit_anchor_mac(a, key, mac);
-	sodium_memzero(key, sizeof(key));
 	ok = !sodium_memcmp(mac, a->amac, sizeof(mac));
+	a->why_auth = ok && a->why[0];
+	if (!ok && a->why[0]) {
+		struct audit_anchor v1 = *a;
+
+		v1.why[0] = '\0';
+		audit_anchor_mac(&v1, key, mac);
+		ok = !sodium_memcmp(mac, a->amac, sizeof(mac));
+	}
+	sodium_memzero(key, sizeof(key));
 	return ok;
+}
+
+/*
+ * Authentic anchors of another log under this key: the key witnessed a
+ * history this directory does not hold. Unless that log's newest anchor
+ * says, authentically, that it ended (why=end), the directory's log
+ * replaced it (deleted and begun again with the host's sealing state).
+ */
+static void other_log(struct walk *w, struct audit_anchor *a)
+{
+	struct audit_verify *v = w->v;
+
+	if (anchor_auth(w, a) <= 0)
+		return;
+	if (strcmp(v->other_log_id, a->log_id)) { /* (in file order: at least) */
+		v->other_logs++;
+		memcpy(v->other_log_id, a->log_id, sizeof(v->other_log_id));
+		v->other_last_seq = 0;
+	}
+	v->other_anchors++;
+	if (a->seq >= v->other_last_seq) {
+		v->other_last_seq = a->seq;
+		/* a clean stop is no end (a restart goes on with the same log,
+		 * and whoever stops the recorder can make one): only an
+		 * authentic "end" retires a log */
+		v->other_closed = a->why_auth && !strcmp(a->why, "end");
+		v->other_line = a->line;
+	}
 }
 
 /* Anchors of this log (log id from its first header; a v1 log has none)
@@ -87,9 +124,12 @@ static void pick_anchors(struct walk *w, struct audit_anchor *all, size_t n)
 	int auth;
 
 	for (i = 0; i < n; i++) {
-		if (strcmp(all[i].key_id, w->key_id) ||
-		    (w->log_id[0] && strcmp(all[i].log_id, w->log_id)))
+		if (strcmp(all[i].key_id, w->key_id))
 			continue;
+		if (w->log_id[0] && strcmp(all[i].log_id, w->log_id)) {
+			other_log(w, &all[i]);
+			continue;
+		}
 		auth = anchor_auth(w, &all[i]);
 		if (auth > 0) {
 			all[k++] = all[i];
@@ -132,6 +172,18 @@ int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, s
 		w->anc_file = o->anchors[i];
 	}
 	pick_anchors(w, all, n);
+	if (w->v->other_anchors && !w->v->other_closed)
+		bad(w, w->anc_file, w->v->other_line, 0,
+		    "another history under this key: %" PRIu64 " authentic anchor%s of log %s "
+		    "(up to seq %" PRIu64 ") signed with key %s, which never ended, while this "
+		    "directory holds log %s (the log was deleted and begun again with the "
+		    "host's sealing state? one sealing state per log)",
+		    w->v->other_anchors, w->v->other_anchors == 1 ? "" : "s", w->v->other_log_id,
+		    w->v->other_last_seq, w->key_id, w->log_id);
+	if (w->nanc) {
+		w->v->anchor_first_seq = w->anc[0].seq;
+		w->v->anchor_last_seq = w->anc[w->nanc - 1].seq;
+	}
 	if (!w->nanc) {
 		snprintf(err, errlen,
 			 "%.200s: no authentic anchor of this log in it (log id %s, key id %s; "
@@ -144,6 +196,31 @@ int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, s
 		return -1;
 	}
 	return 0;
+}
+
+/* After the walk: the kernel's lost counter in headers and state against
+ * what the chain's lost records reported (verify_walk.c lost_total_of). */
+static void check_lost_total(struct walk *w)
+{
+	char name[AUDIT_SEG_NAME_MAX];
+
+	if (w->disk_lost)
+		return; /* a kernel report may have been dropped with the disk full */
+	if (w->lost_bad_seg) {
+		audit_seg_name(w->lost_bad_seg, name);
+		bad(w, name, 1, w->lost_bad_seq,
+		    "lost counter changed: the segment header says the kernel lost %" PRIu64
+		    " calls in all, the log's lost records %" PRIu64 " (a raised counter hides "
+		    "the calls lost while the recorder was down)",
+		    w->lost_bad_hdr, w->lost_bad_chain);
+	}
+	if (w->have_state && w->state_rc == 1 && w->lost_total_seen && w->st.lost_total &&
+	    w->st.lost_total != w->lost_total)
+		bad(w, AUDIT_STATE_FILE, 0, 0,
+		    "lost counter changed: the state file says the kernel lost %" PRIu64
+		    " calls in all, the log %" PRIu64 " (a raised counter hides the calls "
+		    "lost while the recorder was down)",
+		    w->st.lost_total, w->lost_total);
 }
 
 /* After the walk: the state file's record and epoch. */
@@ -234,5 +311,6 @@ void check_tail(struct walk *w, const unsigned int *nums, size_t n)
 	gaps(w, nums, n);
 	check_anchors(w);
 	check_state(w);
+	check_lost_total(w);
 	w->v->after_anchor = w->after_anchor;
 }

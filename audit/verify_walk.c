@@ -34,6 +34,48 @@ static void lost(struct walk *w, const char *name, uint64_t lineno, const struct
 }
 
 /*
+ * A recorded step of the wall clock (log_seal.c): a step back moves the
+ * floors to the step's own time, so that what follows, stamped by the
+ * stepped clock, is a record and not "epoch key misuse". At most an hour:
+ * a larger step stays a finding (or a key holder could re-date anything).
+ */
+static void clock_record(struct walk *w, const char *name, uint64_t lineno,
+			 const struct audit_rec *r, int64_t t)
+{
+	int64_t step, lower;
+
+	if (!is_log(r, "clock") || !audit_rec_int(r, "step_ns", &step))
+		return;
+	w->v->clock_steps++;
+	if (step >= 0)
+		return;
+	if (step < -CLOCK_STEP_MAX_NS) {
+		bad(w, name, lineno, r->seq,
+		    "a clock step back of %" PRId64 " s, more than an hour: the records after "
+		    "it cannot be told from re-dated ones",
+		    -step / 1000000000);
+		return;
+	}
+	/* the step explains the time back to its own record's, no further */
+	if (w->last_log_ns && t < w->last_log_ns + step - slack_ns(w)) {
+		bad(w, name, lineno, r->seq,
+		    "re-dated: a clock step back of %.1f s cannot bring the log's time that "
+		    "far back",
+		    (double)-step / 1e9);
+		return;
+	}
+	if (-step > w->v->clock_back_ns)
+		w->v->clock_back_ns = -step;
+	lower = t - slack_ns(w);
+	if (lower < w->floor_ns)
+		w->floor_ns = lower;
+	if (!w->close_floor_ns || lower < w->close_floor_ns)
+		w->close_floor_ns = lower;
+	if (w->last_log_ns > t)
+		w->last_log_ns = t;
+}
+
+/*
  * The epoch key may only vouch for what happened in its epoch: a record
  * MAC'd with K(e) whose time lies before epoch e began is one a later key
  * wrote about the past (journald's CVE-2023-31439 accepted exactly that).
@@ -53,6 +95,7 @@ static int check_time(struct walk *w, const char *name, uint64_t lineno, const s
 		return bad(w, name, lineno, r->seq,
 			   "record without a valid time in a sealed log (re-dated or forged?)");
 	start = epoch_start_ns(w, w->epoch);
+	clock_record(w, name, lineno, r, t);
 	/* never beyond now plus the clocks' skew (the verifier may run on
 	 * another host): a time no key can vouch for yet */
 	if (t > w->now_ns + FUTURE_SKEW_NS) {
@@ -62,6 +105,26 @@ static int check_time(struct walk *w, const char *name, uint64_t lineno, const s
 			   w->epoch);
 	}
 	lim = (op && !strcmp(op, "log")) ? start - slack_ns(w) : w->floor_ns;
+	/* the first run of what is kept of a log, before its first seal: its
+	 * key may be ahead of the clock's epoch by a few (a sealing state
+	 * that closed another log, or this one before its older segments
+	 * were dropped: closing seals early), and a pinned ring may hold
+	 * events of any age older than a new log begun in its key's first
+	 * epoch (no older history under that key to replace). Its times are
+	 * the floor for the rest of the epoch (restarts in it too); counted
+	 * late. Older than that, or a new log under a used key telling an
+	 * older past, stays key misuse */
+	if (t < lim && !w->v->seals && w->v->starts <= 1 && !w->v->recoveries &&
+	    ((w->v->first_epoch == 0 && (w->v->records ? w->v->first_seq : r->seq) == 1) ||
+	     t >= start - AHEAD_RUN_EPOCHS * w->interval * 1000000000ll - slack_ns(w))) {
+		lim = t - slack_ns(w);
+		if (lim < w->floor_ns)
+			w->floor_ns = lim;
+		if (!w->close_floor_ns || lim < w->close_floor_ns)
+			w->close_floor_ns = lim;
+	}
+	if (op && !strcmp(op, "log") && w->close_floor_ns && w->close_floor_ns < lim)
+		lim = w->close_floor_ns;
 	if (t < lim) {
 		fmt_time(t, a, sizeof(a));
 		fmt_time(start, b, sizeof(b));
@@ -152,11 +215,52 @@ static int seal(struct walk *w, const char *name, uint64_t lineno, const struct 
 	 * kept meanwhile: those events may be as old as its predecessor's end */
 	if (at && !strcmp(at, "start") && w->last_time_ns - slack_ns(w) < w->floor_ns)
 		w->floor_ns = w->last_time_ns - slack_ns(w);
+	/* a clean stop seals its epoch early (the key is gone at close): a
+	 * recorder restarted before that epoch's end writes with the next
+	 * key, from the close on */
+	w->close_floor_ns = 0;
+	if (at && !strcmp(at, "close") && w->last_time_ns - slack_ns(w) < w->floor_ns) {
+		w->floor_ns = w->last_time_ns - slack_ns(w);
+		w->close_floor_ns = w->floor_ns;
+		w->sealed_epochs_end = w->last_time_ns; /* sealed up to the close */
+	}
 	w->v->unsealed = 0;
 	return 0;
 }
 
 /* Bookkeeping for one verified record. */
+/*
+ * The kernel's lost counter as the chain reports it: each kernel lost
+ * record says the running total (lost_total); a segment header repeats the
+ * last one, or 0 when the recorder loaded new programs. A header that says
+ * anything else made the next recorder resume from a number no lost record
+ * reported: raised, the calls lost while it was down are never reported.
+ * Judged at the end (check_tail), where a disk-full loss, which may have
+ * taken a kernel report with it, is known.
+ */
+static void lost_total_of(struct walk *w, uint64_t lineno, const struct audit_rec *r,
+			  const char *op)
+{
+	int64_t v;
+
+	if (op && !strcmp(op, "lost") && audit_rec_str(r, "why", NULL) &&
+	    !audit_rec_int(r, "lost_total", &v))
+		w->disk_lost = true;
+	if (!audit_rec_int(r, "lost_total", &v) || v < 0)
+		return;
+	if (lineno == 1 && w->lost_total_seen && v && (uint64_t)v != w->lost_total &&
+	    !w->lost_bad_seg) {
+		w->lost_bad_seg = w->cur_seg;
+		w->lost_bad_seq = r->seq;
+		w->lost_bad_hdr = (uint64_t)v;
+		w->lost_bad_chain = w->lost_total;
+	}
+	if (lineno == 1 || (op && !strcmp(op, "lost") && !audit_rec_str(r, "cause", NULL))) {
+		w->lost_total = (uint64_t)v;
+		w->lost_total_seen = true;
+	}
+}
+
 static int account(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
 {
 	const char *op = audit_rec_str(r, "op", NULL), *state;
@@ -164,6 +268,7 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 
 	if (op && !strcmp(op, "lost"))
 		lost(w, name, lineno, r);
+	lost_total_of(w, lineno, r, op);
 	if (is_log(r, "start"))
 		w->v->starts++;
 	if (is_log(r, "recover")) {
@@ -207,7 +312,8 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		w->v->moved_segments++;
 		w->v->last_moved = (unsigned int)n;
 	}
-	w->v->closed = is_log(r, "close");
+	/* closed: the last record is the close, or the seal that follows it */
+	w->v->closed = is_log(r, "close") || (w->v->closed && is_log(r, "seal"));
 	if (!is_log(r, "seal"))
 		w->v->unsealed++;
 	if (w->have_state && r->seq == w->st.seq) {
@@ -471,6 +577,13 @@ static void one_record(struct walk *w, const char *name, uint64_t lineno, const 
 		rc = epoch_of(w, name, lineno, r, false);
 		if (!rc && !w->resync && r->seq == w->expect)
 			rc = check_mac(w, name, lineno, line, r, w->prev, false);
+		/* a closed log takes nothing until a recorder starts again (a
+		 * start or recover first, or the seals of a start) */
+		if (!rc && w->v->closed && !is_log(r, "start") && !is_log(r, "recover") &&
+		    !is_log(r, "seal"))
+			bad(w, name, lineno, r->seq,
+			    "written after the log was closed: a record with no recorder start "
+			    "after the close (appended with a key left on the host?)");
 	}
 	if (w->sealed && is_log(r, "seal"))
 		seal(w, name, lineno, r);

@@ -16,9 +16,9 @@ struct nsaudit_pin {
 	__u64 mount;		/* the struct mount's address (checked against
 				 * mnt_id and mnt_unique on every look: freed
 				 * mounts' memory is reused) */
-	__u64 mnt_ns;		/* the mount namespace's address (only for the
-				 * umount-in-flight set, where a reused address
-				 * can delay a sweep, never claim a pin) */
+	__u64 mnt_ns;		/* the mount namespace's address (checked with
+				 * mnt_ns_key; pin_mntns, where a reused address
+				 * only costs an umount a walk) */
 	__u64 mnt_ns_key;	/* the mount namespace, never reused: its ns_id
 				 * (6.18), else its seq (6.1): what an umount's
 				 * namespace is compared with */

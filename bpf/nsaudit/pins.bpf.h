@@ -472,7 +472,7 @@ static long pin_left_cb(void *map, __u64 *key, struct nsaudit_pin *pin, void *ct
 
 	if (!l)
 		return 1;
-	if (pin_attached(pin) || umount_inflight_in(pin->mnt_ns))
+	if (pin_attached(pin) || umount_inflight_in(pin->mnt_ns_key))
 		return 0;
 	i = l->n;
 	if (i >= SWEEP_MAX)
@@ -518,7 +518,7 @@ int sweep_pins(struct bpf_iter__task *ctx)
 		 * the callback looked has counted itself before it detached,
 		 * and one whose exit took the pin out is no longer found.
 		 */
-		if (!pin || umount_inflight_in(pin->mnt_ns))
+		if (!pin || umount_inflight_in(pin->mnt_ns_key))
 			continue;
 		out.key = key;
 		out.pin = *pin;

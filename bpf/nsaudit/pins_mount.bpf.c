@@ -322,7 +322,7 @@ int tp_enter_umount(struct trace_event_raw_sys_enter *ctx)
 	ts->p.args[0] = ctx->args[0];
 	ts->p.arg = ctx->args[1];
 	/* before it detaches anything: the sweep leaves its pins to its exit */
-	ts->p.args[2] = umount_inflight_enter((__u64)cur_mntns());
+	ts->p.args[2] = umount_inflight_enter(mntns_key(cur_mntns()));
 	return 0;
 }
 

@@ -19,10 +19,16 @@
  * up after the count) while the count is 0 has found one no umount of its
  * namespace is about to report.
  *
+ * Keyed by the namespace's never-reused identity (mntns_key: ns_id, or seq
+ * on 6.1), not its address: keyed by address, a count that another
+ * namespace at a dead one's address held (an umount in flight there, or
+ * one whose exit never came) hid the dead namespace's pins from the sweep
+ * (issue 47: half of 10,000 pins of a dead namespace never reported).
  * Entries are never deleted (a delete at 0 races an increment of another
- * thread): namespaces' addresses are reused by the slab, so the set stays
- * small; if the map is full the call is not counted and the sweep falls
- * back to user space's two sweeps in a row.
+ * thread): an LRU forgets the namespaces no umount touched lately; an
+ * umount in flight touched its entry at entry. If one cannot be had the
+ * call is not counted and the sweep falls back to user space's two
+ * sweeps in a row.
  *
  * Included by pins.bpf.h.
  */
@@ -30,9 +36,9 @@
 #define NSAUDIT_UMOUNT_INFLIGHT_BPF_H
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
-	__type(key, __u64);   /* struct mnt_namespace address */
+	__type(key, __u64);   /* the mount namespace's mntns_key() */
 	__type(value, __s64); /* umount calls between entry and exit */
 } umount_inflight SEC(".maps");
 

@@ -63,6 +63,10 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 {
 	char t[40];
 
+	/* which log under which key: a fresh log must not read like the old */
+	if (v->log_id[0] || v->key_id[0])
+		EXTRA(", log %s, key %s", v->log_id[0] ? v->log_id : "-",
+		      v->key_id[0] ? v->key_id : "-");
 	if (v->moved_segments) /* put back after a SIGHUP reopen */
 		EXTRA(", %u segment%s moved away while open and put back (last %06u)",
 		      v->moved_segments, v->moved_segments == 1 ? "" : "s", v->last_moved);
@@ -76,6 +80,10 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 		if (v->unsealed)
 			EXTRA(", %" PRIu64 " record%s of epoch %" PRIu64 " not sealed yet",
 			      v->unsealed, v->unsealed == 1 ? "" : "s", v->last_epoch);
+		if (v->clock_steps)
+			EXTRA(", %" PRIu64 " clock step%s recorded (largest back %.1f s)",
+			      v->clock_steps, v->clock_steps == 1 ? "" : "s",
+			      (double)v->clock_back_ns / 1e9);
 		if (v->late)
 			EXTRA(", %" PRIu64 " event%s drained late after a restart", v->late,
 			      v->late == 1 ? "" : "s");
@@ -89,6 +97,14 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 		      " record%s after the last anchor",
 		      v->anchored_seq, v->anchors, v->anchors == 1 ? "" : "s", v->after_anchor,
 		      v->after_anchor == 1 ? "" : "s");
+	if (v->anchor_last_seq)
+		EXTRA(", authentic anchors of seq %" PRIu64 "..%" PRIu64, v->anchor_first_seq,
+		      v->anchor_last_seq);
+	if (v->other_anchors && v->other_closed)
+		EXTRA(", %" PRIu64 " anchor%s of an earlier log %s under this key, ended at seq "
+		      "%" PRIu64,
+		      v->other_anchors, v->other_anchors == 1 ? "" : "s", v->other_log_id,
+		      v->other_last_seq);
 	if (v->forged_anchors)
 		EXTRA(", %u forged anchor line%s ignored (first at line %" PRIu64 ")",
 		      v->forged_anchors, v->forged_anchors == 1 ? "" : "s", v->forged_anchor_line);

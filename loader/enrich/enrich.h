@@ -83,7 +83,9 @@ bool enrich_dead_pin(struct enrich *en, struct nsaudit_event *e, uint32_t *mntns
  * A pin the kernel side saw leave its mount namespace with no umount call
  * of its own (bpf/nsaudit/pins.bpf.h sweep_pins): its umount record (probe user,
  * NSAUDIT_F_PIN_VANISHED), and whether no process is left in that mount
- * namespace (*ns_died). false when the table no longer has it.
+ * namespace (*ns_died). Also when user space's table lacks it (its mount
+ * record was lost): then without a path, unresolved saying why
+ * (enrich_unresolved). Returns true.
  */
 bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct nsaudit_event *e,
 		     bool *ns_died);

@@ -367,10 +367,17 @@ bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct ns
 	char *path = NULL;
 	uint32_t inum;
 	int type, alive;
+	bool known;
 
-	if (!mounttab_remove_id(&en->pins, pin->mnt_ns_inum, pin->mnt_id, pin->mnt_unique, &type,
-				&inum, &path))
-		return false;
+	en->unresolved[0] = '\0';
+	/*
+	 * The kernel side's pin is the truth: one user space's table lacks
+	 * (its mount record was lost to a full ring, counted) is still
+	 * reported, with what the kernel side knows and no path, never
+	 * silently forgotten (issue 47).
+	 */
+	known = mounttab_remove_id(&en->pins, pin->mnt_ns_inum, pin->mnt_id, pin->mnt_unique,
+				   &type, &inum, &path);
 	memset(e, 0, sizeof(*e));
 	e->op = NSAUDIT_OP_UMOUNT;
 	e->ns_type = pin->ns_type;
@@ -387,6 +394,9 @@ bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct ns
 	e->mnt_id = pin->mnt_id;
 	snprintf(e->path, sizeof(e->path), "%s", path ?: "");
 	free(path);
+	if (!known)
+		unresolved(en, "its mount record was lost (see the lost records): no path",
+			   "umount");
 	/* by identity where the kernel can tell (inodes are reused) */
 	alive = mntns_id_alive(pin->mnt_ns_id);
 	*ns_died = alive >= 0 ? !alive : !mntns_alive(en, pin->mnt_ns_inum);

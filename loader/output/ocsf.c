@@ -189,6 +189,9 @@ static void finding(struct json_object *ev, struct schema_map *m)
 	put_int(ev, "status_id", 1);
 	put_str(ev, "status", "New");
 	put_bool(ev, "is_alert", true);
+	/* a rule matched what the kernel reported; no confidence is claimed */
+	put_int(ev, "confidence_id", 0);
+	put_str(ev, "confidence", "Unknown");
 	/* the finding: rule, host, boot and the record it is about */
 	if (!map_int(m, "about_kseq", &about))
 		about = t;
@@ -290,6 +293,69 @@ static void activity(struct json_object *ev, struct schema_map *m, const char *o
 	put_str(ev, "message", msg);
 }
 
+/* One observable: where in the event (name), its type, its value. */
+static void observable(struct json_object *arr, const char *name, int type_id, const char *type,
+		       struct json_object *v)
+{
+	struct json_object *o;
+
+	if (!v)
+		return;
+	o = json_object_new_object();
+	put_str(o, "name", name);
+	put_int(o, "type_id", type_id);
+	put_str(o, "type", type);
+	/* the value as a string, whatever the attribute's type */
+	put_str(o, "value", json_object_get_string(v));
+	json_object_array_add(arr, o);
+}
+
+static struct json_object *at(struct json_object *o, const char *a, const char *b, const char *c)
+{
+	struct json_object *v = o;
+
+	if (a && !json_object_object_get_ex(v, a, &v))
+		return NULL;
+	if (b && !json_object_object_get_ex(v, b, &v))
+		return NULL;
+	if (c && !json_object_object_get_ex(v, c, &v))
+		return NULL;
+	return v;
+}
+
+/*
+ * The pivots a SIEM indexes (base_event "observables", type ids from the
+ * schema's dictionary: hostname_t 1, process_name_t 9, pid 15, file_path_t
+ * 45, resource_uid_t 10), pointing at where the event holds them.
+ */
+static void observables(struct json_object *ev)
+{
+	struct json_object *arr = json_object_new_array(), *p, *r;
+	const char *pp = "actor.process";
+
+	p = at(ev, "actor", "process", NULL);
+	if (!p && (r = at(ev, "evidences", NULL, NULL)) && json_object_array_length(r)) {
+		p = at(json_object_array_get_idx(r, 0), "process", NULL, NULL);
+		pp = "evidences[0].process";
+	}
+	observable(arr, "device.hostname", 1, "Hostname", at(ev, "device", "hostname", NULL));
+	if (p) {
+		char n[48];
+
+		snprintf(n, sizeof(n), "%s.name", pp);
+		observable(arr, n, 9, "Process Name", at(p, "name", NULL, NULL));
+		snprintf(n, sizeof(n), "%s.pid", pp);
+		observable(arr, n, 15, "Process ID", at(p, "pid", NULL, NULL));
+		snprintf(n, sizeof(n), "%s.file.path", pp);
+		observable(arr, n, 45, "File Path", at(p, "file", "path", NULL));
+	}
+	r = at(ev, "resources", NULL, NULL);
+	if (r && json_object_array_length(r))
+		observable(arr, "resources[0].uid", 10, "Resource UID",
+			   at(json_object_array_get_idx(r, 0), "uid", NULL, NULL));
+	json_object_object_add(ev, "observables", arr);
+}
+
 struct json_object *ocsf_event(struct json_object *rec)
 {
 	struct schema_map m = { .rec = rec };
@@ -303,6 +369,7 @@ struct json_object *ocsf_event(struct json_object *rec)
 	t = json_object_get_string(json_object_object_get(rec, "time"));
 	put_int(ev, "time", map_time_ms(&m));
 	put_str(ev, "time_dt", t);
+	put_int(ev, "timezone_offset", 0);	/* nsaudit's times are UTC */
 	if (!strcmp(op, "alert")) {
 		classify(ev, CLASS_DETECTION_FINDING, ACTIVITY_CREATE, "Detection Finding",
 			 "Create");
@@ -313,7 +380,9 @@ struct json_object *ocsf_event(struct json_object *rec)
 	ctr = json_object_object_get_ex(rec, "actor_container", NULL) ||
 	      json_object_object_get_ex(rec, "container", NULL);
 	metadata(ev, &m, ctr);
+	put_str(put_obj(ev, "metadata"), "original_time", t);
 	device(ev, &m);
+	observables(ev);
 	map_rest(&m, put_obj(ev, "unmapped"));
 	return ev;
 }

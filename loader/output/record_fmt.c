@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* record_fmt.c - a record's fields, in order, for every output. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -108,6 +109,126 @@ static void actor_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		 e->actor_cgroupns_id);
 }
 
+/* Who acted: pid ... cgroup_id, in this order, every field from key_of()'s
+ * inputs alone. */
+static void actor_span_fields(struct audit_fields *f, const struct nsaudit_event *e,
+			      const struct event_extra *x)
+{
+	audit_f_u64(f, "pid", e->pid);
+	audit_f_u64(f, "tid", e->tid);
+	audit_f_u64(f, "ppid", e->ppid);
+	audit_f_u64(f, "uid", e->uid);
+	audit_f_u64(f, "euid", e->euid);
+	audit_f_u64(f, "auid", e->auid);
+	name(f, "comm", e->comm, sizeof(e->comm));
+	if (x->exe)
+		name(f, "exe", x->exe, NAME_MAX_BYTES);
+	actor_fields(f, e, x);
+	if (x->cgroup)
+		name(f, "cgroup", x->cgroup, NAME_MAX_BYTES);
+	audit_f_u64(f, "cgroup_id", e->cgroup_id);
+}
+
+/*
+ * The actor's span is ~40 % of a record's bytes and the same for every
+ * record of a process as long as nothing of it changes: a flood is one
+ * actor. So the last span written (per thread, per format) is kept with
+ * everything it was made from, and a record whose inputs are the same
+ * bytes gets the same bytes without formatting them again (perf: the
+ * formatter was a third of the recorder's CPU). The key is every input of
+ * actor_span_fields(), compared whole; tests/unit/test_record_fmt.c
+ * changes every byte of a record in turn and checks the span against one
+ * made afresh.
+ */
+struct actor_key {
+	uint32_t fmt, pid, tid, ppid, uid, euid, auid, exe_dev, exe_mntns;
+	uint32_t actor_mntns, actor_pidns, actor_userns, actor_cgroupns;
+	char comm[NSAUDIT_COMM_LEN];
+	uint64_t exe_ino, exe_mntns_id, actor_mntns_id, actor_pidns_id, actor_userns_id,
+		 actor_cgroupns_id, cgroup_id;
+	uint32_t exe_len, cgroup_len; /* UINT32_MAX: none */
+};
+
+/* Spans and strings longer than these are formatted every time. */
+#define ACTOR_SPAN_MAX 1024
+#define ACTOR_STR_MAX 256
+
+struct actor_cache {
+	struct actor_key k;
+	bool valid;
+	char exe[ACTOR_STR_MAX], cgroup[ACTOR_STR_MAX];
+	size_t len;
+	char span[ACTOR_SPAN_MAX];
+};
+
+static _Thread_local struct actor_cache actor_cache;
+
+static void key_of(struct actor_key *k, enum audit_format fmt, const struct nsaudit_event *e,
+		   const struct event_extra *x)
+{
+	memset(k, 0, sizeof(*k)); /* the padding too: compared with memcmp */
+	k->fmt = fmt;
+	k->pid = e->pid, k->tid = e->tid, k->ppid = e->ppid;
+	k->uid = e->uid, k->euid = e->euid, k->auid = e->auid;
+	memcpy(k->comm, e->comm, sizeof(k->comm));
+	k->exe_dev = e->exe_dev, k->exe_ino = e->exe_ino;
+	k->exe_mntns = x->exe_mntns, k->exe_mntns_id = x->exe_mntns_id;
+	k->actor_mntns = e->actor_mntns, k->actor_mntns_id = e->actor_mntns_id;
+	k->actor_pidns = e->actor_pidns, k->actor_pidns_id = e->actor_pidns_id;
+	k->actor_userns = e->actor_userns, k->actor_userns_id = e->actor_userns_id;
+	k->actor_cgroupns = e->actor_cgroupns, k->actor_cgroupns_id = e->actor_cgroupns_id;
+	k->cgroup_id = e->cgroup_id;
+	k->exe_len = x->exe ? (uint32_t)strnlen(x->exe, ACTOR_STR_MAX) : UINT32_MAX;
+	k->cgroup_len = x->cgroup ? (uint32_t)strnlen(x->cgroup, ACTOR_STR_MAX) : UINT32_MAX;
+}
+
+/* len bytes of s (no string: UINT32_MAX) as kept, and s ends there */
+static bool same_str(const char *kept, const char *s, uint32_t len)
+{
+	return len == UINT32_MAX || !memcmp(kept, s, len);
+}
+
+static void actor_span(struct audit_fields *f, const struct nsaudit_event *e,
+		       const struct event_extra *x)
+{
+	struct actor_cache *c = &actor_cache;
+	struct actor_key k;
+	size_t start;
+	char *p;
+
+	if (f->obj) {
+		actor_span_fields(f, e, x);
+		return;
+	}
+	key_of(&k, f->fmt, e, x);
+	if (c->valid && !memcmp(&k, &c->k, sizeof(k)) && same_str(c->exe, x->exe, k.exe_len) &&
+	    same_str(c->cgroup, x->cgroup, k.cgroup_len)) {
+		p = audit_fields_room(f->b, c->len);
+		if (!p)
+			return;
+		memcpy(p, c->span, c->len);
+		f->b->len += c->len;
+		p[c->len] = '\0';
+		return;
+	}
+	start = f->b->len;
+	actor_span_fields(f, e, x);
+	/* kept only when whole: strings within ACTOR_STR_MAX (strnlen stopped
+	 * at their end, not at the bound), the span within ACTOR_SPAN_MAX */
+	c->valid = !f->b->oom && f->b->len - start <= ACTOR_SPAN_MAX &&
+		   (k.exe_len == UINT32_MAX || k.exe_len < ACTOR_STR_MAX) &&
+		   (k.cgroup_len == UINT32_MAX || k.cgroup_len < ACTOR_STR_MAX);
+	if (!c->valid)
+		return;
+	c->k = k;
+	c->len = f->b->len - start;
+	memcpy(c->span, f->b->p + start, c->len);
+	if (x->exe)
+		memcpy(c->exe, x->exe, k.exe_len);
+	if (x->cgroup)
+		memcpy(c->cgroup, x->cgroup, k.cgroup_len);
+}
+
 /* The containers: the record's, the namespace's owner, the actor's. */
 static void container_fields(struct audit_fields *f, const struct event_extra *x)
 {
@@ -209,19 +330,7 @@ static void who_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		}
 		return;
 	}
-	audit_f_u64(f, "pid", e->pid);
-	audit_f_u64(f, "tid", e->tid);
-	audit_f_u64(f, "ppid", e->ppid);
-	audit_f_u64(f, "uid", e->uid);
-	audit_f_u64(f, "euid", e->euid);
-	audit_f_u64(f, "auid", e->auid);
-	name(f, "comm", e->comm, sizeof(e->comm));
-	if (x->exe)
-		name(f, "exe", x->exe, NAME_MAX_BYTES);
-	actor_fields(f, e, x);
-	if (x->cgroup)
-		name(f, "cgroup", x->cgroup, NAME_MAX_BYTES);
-	audit_f_u64(f, "cgroup_id", e->cgroup_id);
+	actor_span(f, e, x);
 }
 
 static const struct host_id *host;
@@ -237,16 +346,65 @@ const struct host_id *record_host(void)
 }
 
 /* Which machine and boot the record comes from: a fleet's never mix. */
-static void host_fields(struct audit_fields *f)
+static void host_fields_made(struct audit_fields *f)
 {
-	if (!host)
-		return;
 	if (host->name[0])
 		name(f, "host", host->name, sizeof(host->name));
 	if (host->machine_id[0])
 		audit_f_str(f, "machine_id", host->machine_id, HOST_MACHINE_ID_LEN - 1);
 	if (host->boot_id[0])
 		audit_f_str(f, "boot_id", host->boot_id, HOST_BOOT_ID_LEN - 1);
+}
+
+/*
+ * The same bytes at the end of every record for as long as the host
+ * identity stays: made once per format and kept with the identity they
+ * were made from (compared whole, every record).
+ */
+static _Thread_local struct {
+	bool valid;
+	enum audit_format fmt;
+	struct host_id h;
+	size_t len;
+	char span[1024];
+} host_span;
+
+static void host_fields(struct audit_fields *f)
+{
+	size_t start;
+	char *p;
+
+	if (!host)
+		return;
+	if (f->obj) {
+		host_fields_made(f);
+		return;
+	}
+	if (host_span.valid && host_span.fmt == f->fmt &&
+	    !memcmp(&host_span.h, host, sizeof(*host))) {
+		p = audit_fields_room(f->b, host_span.len);
+		if (!p)
+			return;
+		memcpy(p, host_span.span, host_span.len);
+		f->b->len += host_span.len;
+		p[host_span.len] = '\0';
+		return;
+	}
+	start = f->b->len;
+	host_fields_made(f);
+	host_span.valid = !f->b->oom && f->b->len - start <= sizeof(host_span.span);
+	if (!host_span.valid)
+		return;
+	host_span.fmt = f->fmt;
+	host_span.h = *host;
+	host_span.len = f->b->len - start;
+	memcpy(host_span.span, f->b->p + start, host_span.len);
+}
+
+void record_fmt_forget(void)
+{
+	actor_cache.valid = false;
+	host_span.valid = false;
 }
 
 void record_fields(struct audit_fields *f, const struct nsaudit_event *e,

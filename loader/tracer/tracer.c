@@ -240,6 +240,8 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 	phase_end(t, PH_NAMES, &since);
 	if (o->rules)	/* owners of namespaces, containers: the names' */
 		rules_set_names(o->rules, t->names);
+	if (tracer_container_resolve(t, err, errlen))
+		goto fail;
 	if (o->pin_dir && pin_dir_claim(t, err, errlen))
 		goto fail;
 	if (o->pin_dir && !pin_path(path, sizeof(path), o->pin_dir, "events") &&

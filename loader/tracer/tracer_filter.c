@@ -8,8 +8,11 @@
  * namespace that died). A record without the field does not match: an
  * empty comm is not "ip". Lost records pass: a filter never hides a loss.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "enrich/containers.h"
+#include "enrich/nsnames.h"
 #include "nstype.h"
 #include "search.h"
 #include "tracer_impl.h"
@@ -88,4 +91,32 @@ bool tracer_comm_may_match(const struct tracer *t, const char *comm)
 		if (!strncmp(comm, t->o.filter.comm[i], NSAUDIT_COMM_LEN))
 			return true;
 	return false;
+}
+
+int tracer_container_resolve(struct tracer *t, char *err, size_t errlen)
+{
+	const struct container_info *ci;
+	char list[512];
+	int rc;
+
+	if (!t->o.container[0])
+		return 0;
+	nsnames_refresh_containers(t->names);
+	rc = nsnames_containers(t->names) ?
+		     containers_resolve(nsnames_containers(t->names), t->o.container, &ci, list,
+					sizeof(list)) :
+		     (snprintf(list, sizeof(list), "no runtime state here"), -1);
+	if (rc == -2) {
+		snprintf(err, errlen, "--container %.64s: several containers have that id prefix: %s",
+			 t->o.container, list);
+		return -1;
+	}
+	/* a container that is not there yet may be the one to watch start:
+	 * said, not refused; its records match by its full id or name */
+	if (rc)
+		fprintf(stderr, "nsaudit: --container %.64s: no such container now (running: %s); "
+			"waiting for one with that id or name\n", t->o.container, list);
+	else
+		snprintf(t->o.container, sizeof(t->o.container), "%s", ci->id);
+	return 0;
 }

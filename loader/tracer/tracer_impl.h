@@ -156,6 +156,10 @@ int pin_path(char *buf, size_t len, const char *dir, const char *name);
 bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
 			 const struct event_extra *x);
 bool tracer_comm_may_match(const struct tracer *t, const char *comm);
+/* --container: to the full id of the one container it names now; a
+ * prefix several share is an error listing them; none such is said on
+ * stderr (it may be about to start) */
+int tracer_container_resolve(struct tracer *t, char *err, size_t errlen);
 /* name_link.c: a mount naming a namespace created unnamed gets
  * created_seq (before it is written); a creation written unnamed is
  * remembered with its seq in the log (after) */

@@ -367,7 +367,9 @@ static void two_readings(struct log *l, const char *kind)
 
 	for (i = n; i-- > 0;) {
 		lp = at(l, i, NULL, NULL);
-		if (!strstr(*lp, "\"op\":\"log\"") && strstr(*lp, "\"pid\":"))
+		/* a whole event line (a torn one has no MAC to go before) */
+		if (!strstr(*lp, "\"op\":\"log\"") && strstr(*lp, "\"pid\":") &&
+		    strstr(*lp, ",\"mac\":\""))
 			break;
 	}
 	if (i >= n)
@@ -645,6 +647,42 @@ static int single(const char *op, const char *dir, const char *arg)
 		rewrite_state(dir, &l, false);
 	} else if (!strcmp(op, "lost-wrap")) {
 		lost_wrap(&l);
+		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "raise-lost")) {
+		/* issue 40: the newest header's lost_total raised (what the next
+		 * recorder resumes from: the calls lost meanwhile go unreported) */
+		char **lp = &l.s[l.nseg - 1].lines[0], *p = strstr(*lp, "\"lost_total\":"), *q;
+		unsigned long long v;
+		size_t k, i0 = 0;
+
+		for (k = 0; k + 1 < l.nseg; k++)
+			i0 += l.s[k].n;
+		if (p) {
+			v = strtoull(p + 13, &q, 10);
+			char *n = malloc(strlen(*lp) + 32);
+
+			sprintf(n, "%.*s\"lost_total\":%llu%s", (int)(p - *lp), *lp,
+				v + (arg ? strtoull(arg, NULL, 10) : 99932), q);
+			free(*lp);
+			*lp = n;
+			remac_from(&l, i0);
+		}
+		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "append-after-close")) {
+		/* issue 40: a stopped recorder's key, still on the host, used to
+		 * append an event dated now after the close */
+		struct seg *s = &l.s[l.nseg - 1];
+		char line[512], now[40];
+
+		audit_time_now(now);
+		snprintf(line, sizeof(line),
+			 "{\"seq\":1,\"time\":\"%s\",\"op\":\"setns\",\"result\":0,"
+			 "\"ns_type\":\"net\",\"pid\":1,\"comm\":\"forged\","
+			 "\"mac\":\"00000000000000000000000000000000\"}",
+			 now);
+		s->lines = realloc(s->lines, (s->n + 1) * sizeof(char *));
+		s->lines[s->n++] = strdup(line);
+		remac_from(&l, count(&l) - 1);
 		rewrite_state(dir, &l, false);
 	} else if (!strcmp(op, "two-readings")) {
 		two_readings(&l, arg);

@@ -77,3 +77,110 @@ pid=$(grep -o '"pid":0[0-9]*' "$W"/nsaudit-*.log | head -n 1 | sed 's/.*"pid":0*
 "$NSAUDIT" search --log-dir "$W" --pid "$pid" >/dev/null 2>"$TMP/s1b"
 check "1. --pid of a 0-spelt pid: damaged line reported, not skipped unparsed" \
 	grep -q "skipped 1 damaged line" "$TMP/s1b"
+
+# 2. bounded work: forged anchor lines (any user can log them) naming far
+# epochs, in random order, cost verify next to nothing
+lid=$(head -n 1 "$P/nsaudit-000001.log" | jq -r .log_id)
+kid=$(head -n 1 "$P/nsaudit-000001.log" | jq -r .key_id)
+Z=00000000000000000000000000000000
+for i in $(seq 1 200); do
+	echo "nsaudit-anchor log_id=$lid key_id=$kid seq=$i segment=1 epoch=$(((RANDOM << 15 | RANDOM) % 100000000)) first_segment=1 mac=$Z why=seal amac=$Z"
+done | logger -u "$SOCK"
+for i in $(seq 1 100); do [ "$(grep -c "seq=200 segment=1 epoch" "$MSGS")" -ge 1 ] && break; sleep 0.05; done
+start=$(date +%s%N)
+verify "$P" "$TMP/v2" --verification-key "$VK" --anchor "$MSGS"; rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+expect_eq "2. 200 forged far-epoch anchor lines: the pristine log stays intact (${ms} ms)" $rc 0
+check "2. ... and they are counted as forged" grep -q "20[0-9] forged anchor lines ignored" "$TMP/v2"
+
+# 3. the recorder survives its directory: a junk segment name is refused
+# before anything changes (no key advanced, no state written)
+for junk in "hello" "$(head -n 1 "$P/nsaudit-000001.log")"; do
+	fresh; cp -p "$TMP/host-key" "$TMP/k3"; echo "$junk" >"$W/nsaudit-4294967295.log"
+	st=$(md5sum <"$W/.nsaudit-state")
+	timeout 20 "$NSAUDIT" record --log-dir "$W" --key "$TMP/k3" --no-pin --op setns \
+		>/dev/null 2>"$TMP/r3"; rc=$?
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] && pass "3. junk nsaudit-4294967295.log: record refuses (exit $rc)" ||
+		fail "3. junk nsaudit-4294967295.log: record refuses (exit $rc: $(head -c 200 "$TMP/r3"))"
+	check "3. ... naming the file and why" grep -q "nsaudit-4294967295.log: not a segment of this log.*nothing was written" "$TMP/r3"
+	check "3. ... the sealing key did not move" cmp -s "$TMP/host-key" "$TMP/k3"
+	expect_eq "3. ... the state file did not change" "$(md5sum <"$W/.nsaudit-state")" "$st"
+	rm -f "$W/nsaudit-4294967295.log"
+	verify "$W" "$TMP/v3" --verification-key "$VK"; rc=$?
+	expect_eq "3. junk moved away: the honest log is intact" $rc 0
+done
+
+# 4. closing ends the key: a stopped recorder's key left on the host no
+# longer makes records that verify; stops and restarts within one epoch
+# (15 min) stay intact
+C=$TMP/closed KC=$TMP/keyc
+VKC=$("$NSAUDIT" keygen "$KC")
+for run in 1 2 3; do
+	record "$C" "$KC" || exit 0
+	"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 0.3
+	kill -INT $REC; wait $REC; REC=
+done
+verify "$C" "$TMP/v4" --verification-key "$VKC" --anchor "$MSGS"; rc=$?
+expect_eq "4. three clean stops and restarts within an epoch: intact ($(tail -n 1 "$TMP/v4" | cut -c1-160))" $rc 0
+check "4. ... closed cleanly" grep -q "closed cleanly" "$TMP/v4"
+check "4. the close is followed by the seal of its epoch" \
+	sh -c "tail -n 1 '$C'/nsaudit-*.log | grep -q '\"action\":\"seal\".*\"at\":\"close\"'"
+rm -rf "$W"; cp -a "$C" "$W"; cp -p "$KC" "$TMP/kc-host"
+"$ATK" op append-after-close "$W" "$TMP/kc-host" || fail "attacker op append-after-close"
+verify "$W" "$TMP/v4b" --verification-key "$VKC"; rc=$?
+expect_eq "4. an event appended after the close with the key on the host: not intact" $rc 1
+check "4. ... named" grep -q "NOT INTACT: written after the log was closed" "$TMP/v4b"
+
+# 5. an honest clock step back (libfaketime moves the recorder's wall clock
+# 20 s back while it runs; the monotonic clock and the kernel's stay) is
+# a record, and the log stays intact
+FTLIB=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1)
+if [ -z "$FTLIB" ]; then
+	skip "clock step back" "no libfaketime.so.1"
+else
+	F=$TMP/stepped KF=$TMP/keyf; echo "+0" >"$TMP/ft"
+	VKF=$("$NSAUDIT" keygen "$KF")
+	FAKETIME_TIMESTAMP_FILE=$TMP/ft FAKETIME_NO_CACHE=1 DONT_FAKE_MONOTONIC=1 LD_PRELOAD=$FTLIB \
+		record "$F" "$KF" --seal-interval 2s || exit 0
+	"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 2.5
+	echo "-20" >"$TMP/ft"; sleep 1.5
+	"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 2.5
+	kill -INT $REC; wait $REC; REC=
+	check "5. the recorder says the clock stepped back" grep -q "wall clock stepped back by 2[0-9]\." "$TMP/rec.err"
+	check "5. ... and the log has a clock record" grep -q '"action":"clock","step_ns":-2[0-9]\{10\}' "$F/nsaudit-000001.log"
+	verify "$F" "$TMP/v5" --verification-key "$VKF"; rc=$?
+	expect_eq "5. a clock step back of 20 s: intact ($(tail -n 1 "$TMP/v5" | cut -c1-200))" $rc 0
+	check "5. ... the summary counts it" grep -q "1 clock step recorded (largest back 2[0-9]\.[0-9] s)" "$TMP/v5"
+fi
+
+# 6. the whole history replaced: root with no key material deletes the log
+# directory and starts the recorder again with the host's sealing state.
+# The anchors in syslog witnessed the erased log under the same key.
+R6=$TMP/replaced
+cp -p "$TMP/host-key" "$TMP/k6"
+record "$R6" "$TMP/k6" || exit 0
+"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 1.5
+kill -INT $REC; wait $REC; REC=
+verify "$R6" "$TMP/v6" --verification-key "$VK" --anchor "$MSGS"; rc=$?
+expect_eq "6. a log begun again under the key of an erased one: not intact" $rc 1
+check "6. ... named: another history under this key, with both log ids" \
+	grep -q "another history under this key: [0-9]* authentic anchors of log $lid .*this directory holds log" "$TMP/v6"
+verify "$R6" "$TMP/v6b" --verification-key "$VK"; rc=$?
+expect_eq "6. ... without the anchors it cannot be seen (intact)" $rc 0
+check "6. the summary names the log and the key" grep -q "log [0-9a-f]\{16\}, key $kid" "$TMP/v6b"
+
+# 7. losses hidden by a header: the newest header's lost_total raised (what
+# a restarted recorder resumes from), re-MAC'd with the key of its epoch
+L7=$TMP/lost K7=$TMP/key7
+VK7=$("$NSAUDIT" keygen "$K7")
+record "$L7" "$K7" --max-size 4K || exit 0
+"$NSOPS" -n witness setns-loop 40 /proc/self/ns/net >/dev/null; sleep 1
+kill -9 $REC; wait $REC 2>/dev/null; REC=
+n7=$(ls "$L7" | grep -c '^nsaudit-')
+[ "$n7" -ge 2 ] && pass "7. the log rotated ($n7 segments)" || fail "7. the log rotated ($n7 segments)"
+rm -rf "$W"; cp -a "$L7" "$W"; attack raise-lost 99932 "$K7"
+verify "$W" "$TMP/v7" --verification-key "$VK7"; rc=$?
+expect_eq "7. a raised lost_total in the newest header: not intact" $rc 1
+check "7. ... named: lost counter changed" grep -q "NOT INTACT: lost counter changed: the segment header says the kernel lost [0-9]*99932 calls" "$TMP/v7"
+verify "$L7" "$TMP/v7b" --verification-key "$VK7"; rc=$?
+expect_eq "7. the same log untouched: intact" $rc 0

@@ -59,7 +59,8 @@ fi
 
 # bash completion: subcommands, options, values
 complete_words() {	# the words the completion offers for the command line "$@"
-	bash -c '
+	# the completion asks "nsaudit CMD --help": the installed one, on PATH
+	PATH=$D/opt/nsa/sbin:$PATH bash -c '
 		source "$1"; shift
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
 		_nsaudit

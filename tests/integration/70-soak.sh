@@ -19,11 +19,12 @@ PIN=/sys/fs/bpf/nsaudit-soak-$$
 REC=
 trap '[ -n "$REC" ] && kill -9 $REC 2>/dev/null; "$NSAUDIT" detach --pin-dir $PIN >/dev/null 2>&1; cleanup_testlib' EXIT
 
-# phase NAME RING-SIZE: one recorder, DRIVERS drivers, the counts
+# phase NAME RING-SIZE: one recorder, DRIVERS drivers, the counts (--log-budget 0:
+# this soaks the writer and rotation, which the log budget would spare)
 phase() {
 local P=$1 RING=$2 LOG=$TMP/log-$1
 echo "-- soak phase $P (--ring-size $RING)"
-"$NSAUDIT" record --log-dir "$LOG" --pin-dir "$PIN" --max-size 256K --keep 1000 --ring-size "$RING" \
+"$NSAUDIT" record --log-dir "$LOG" --pin-dir "$PIN" --max-size 256K --keep 1000 --ring-size "$RING" --log-budget 0 \
 	--op setns,unshare --type net,uts --comm "$COMM" --no-coalesce 2>"$TMP/rec.err" &
 REC=$!
 for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/rec.err" && break; sleep 0.05; done

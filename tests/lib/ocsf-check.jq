@@ -40,6 +40,13 @@ def base:
   may(["message"]; "string"; str), may(["status_id"]; "integer"; int),
   may(["status"]; "string"; str), may(["status_code"]; "string"; str),
   may(["time_dt"]; "datetime"; str), may(["unmapped"]; "object"; type == "object"),
+  may(["timezone_offset"]; "integer"; int), may(["metadata", "original_time"]; "string"; str),
+  # objects/observable.json: type_id required; name, value strings
+  (.observables // [] | to_entries[] | .key as $i | .value
+    | (if (.type_id | type) == "number" and .type_id == (.type_id | floor) then empty
+       else "observables[\($i)].type_id: not integer" end),
+      (if (.name // "" | type) == "string" and (.value // "" | type) == "string" then empty
+       else "observables[\($i)]: name/value not strings" end)),
   (if .type_uid != (.class_uid * 100 + .activity_id) then "type_uid is not class_uid*100+activity_id" else empty end),
   (if .category_uid != ((.class_uid / 1000) | floor) then "category_uid does not match class_uid" else empty end),
   (if ([.severity_id] | inside([0, 1, 2, 3, 4, 5, 6, 99])) then empty else "severity_id \(.severity_id) not in its enum" end),
@@ -72,11 +79,23 @@ def detection_finding:
   (.finding_info.attacks // [] | .[]
     | if (.technique.uid | test("^T[0-9]{4}(\\.[0-9]{3})?$")) then empty
       else "attack technique uid \(.technique.uid)" end),
-  may(["resources"]; "array"; type == "array");
+  may(["resources"]; "array"; type == "array"),
+  may(["confidence_id"]; "integer"; int);
+# The recommended attributes of a Detection Finding (detection_finding.json,
+# finding.json, finding_info.json, base_event.json) that nsaudit fills
+# whenever it has the data: each missing one is reported.
+def recommended_finding:
+  (["message", "status_id", "timezone_offset", "observables", "evidences", "is_alert",
+    "resources", "confidence_id"][] as $k
+    | if has($k) then empty else "recommended \($k) missing" end),
+  (["title", "analytic"][] as $k
+    | if (.finding_info | has($k)) then empty else "recommended finding_info.\($k) missing" end),
+  (["log_name", "product", "original_time"][] as $k
+    | if (.metadata | has($k)) then empty else "recommended metadata.\($k) missing" end);
 def check:
   [base,
    (if .class_uid == 1007 then process_activity
-    elif .class_uid == 2004 then detection_finding
+    elif .class_uid == 2004 then detection_finding, recommended_finding
     elif .class_uid == 0 then empty
     else "class_uid \(.class_uid) is not one nsaudit writes" end)];
 check

@@ -145,7 +145,7 @@ Test(audit_seal, sealed_log_verifies_with_the_verification_key)
 	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
 	cr_expect(v.sealed_log);
 	cr_expect_geq(v.seals, 2);
-	cr_expect_gt(v.unsealed, 0, "the last epoch is not sealed yet");
+	cr_expect_eq(v.unsealed, 0, "the close seals the last epoch (issue 40)");
 	cr_expect_eq(v.unchecked, 0);
 }
 
@@ -662,10 +662,18 @@ Test(audit_seal, a_light_record_is_held_to_its_epoch)
 		cr_assert_eq(audit_log_append(l, e), 0, "%s", audit_log_error(l));
 		json_object_put(e);
 	}
-	cr_assert_eq(audit_log_close(l), 0);
-	cr_assert_eq(vverify(), 0, "%s", v.what);
+	/* the key of epoch 0 as the host held it before the close (the close
+	 * erases it: issue 40) */
 	cr_assert_eq(audit_seal_load(t.key, &cur, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(cur.epoch, 0);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s", v.what);
+	{
+		struct audit_seal after;
+
+		cr_assert_eq(audit_seal_load(t.key, &after, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(after.epoch, 1, "closing ends the key of epoch 0");
+	}
 	tseg_path(&t, 1, seg, sizeof(seg));
 	d = tslurp(seg, &len);
 	cr_assert(tline(d, len, 4, &s, &ll));
@@ -677,4 +685,35 @@ Test(audit_seal, a_light_record_is_held_to_its_epoch)
 	cr_assert_eq(vverify(), 1, "a re-dated record passed");
 	cr_expect(any_finding("in the future"), "%s", v.what);
 	cr_expect(strstr(v.where, "line 4"), "%s", v.where);
+}
+
+/*
+ * Issue 40: a new log started on a pinned ring that holds older events
+ * (drained first, dated before the log's first epoch began) is intact,
+ * the events counted as late; after its first seal, an event older than
+ * its epoch still is key misuse.
+ */
+Test(audit_seal, a_new_log_drains_older_events_from_a_pinned_ring)
+{
+	struct audit_log *l;
+	char old[40];
+	struct timespec ts;
+	int i;
+
+	t.o.seal_interval = 3600;
+	l = sopen();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec -= 90; /* held in the ring while no recorder ran */
+	strftime(old, sizeof(old), "%Y-%m-%dT%H:%M:%S.000000000Z", gmtime(&ts.tv_sec));
+	for (i = 0; i < 3; i++) {
+		struct json_object *e = tevent(5000 + i, "ringold", 7);
+
+		json_object_object_add(e, "time", json_object_new_string(old));
+		cr_assert_eq(audit_log_append(l, e), 0, "%s", audit_log_error(l));
+		json_object_put(e);
+	}
+	append(l, 2, "ip");
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	cr_expect_eq(v.late, 3);
 }

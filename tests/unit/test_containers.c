@@ -94,9 +94,9 @@ Test(containers, state_dirs_ids_names_prefixes)
 
 	cr_assert(mkdtemp(root));
 	snprintf(p, sizeof(p),
-		 "mkdir -p %s/run/runc/%s %s/run/runc/plain-id %s/run/crun/%s "
+		 "mkdir -p %s/run/runc/%s %s/run/runc/plain-id %s/run/runc/plain-idx %s/run/crun/%s "
 		 "%s/run/runc/.hidden %s/var/lib/containers/storage/overlay-containers",
-		 root, HEX64, root, root, HEX64B, root, root);
+		 root, HEX64, root, root, root, HEX64B, root, root);
 	cr_assert_eq(system(p), 0);
 	snprintf(p, sizeof(p), "%s/run/runc/%s/state.json", root, HEX64);
 	put(p, "{\"id\":\"" HEX64 "\",\"init_process_pid\":1}");
@@ -109,7 +109,7 @@ Test(containers, state_dirs_ids_names_prefixes)
 
 	c = containers_new(root);
 	cr_assert(c);
-	cr_assert_eq(containers_count(c), 4, "two runc, one crun, one only in podman's storage");
+	cr_assert_eq(containers_count(c), 5, "three runc, one crun, one only in podman's storage");
 	ci = containers_find(c, "web");
 	cr_assert(ci);
 	cr_assert_str_eq(ci->id, HEX64);
@@ -123,6 +123,20 @@ Test(containers, state_dirs_ids_names_prefixes)
 	cr_assert_str_eq(containers_find(c, "created")->id, "cafe0000cafe0000");
 	cr_assert_null(containers_find(c, ".hidden"));
 	cr_assert_null(containers_find(c, "nope"));
+	{	/* --container: a short prefix one has; several; none */
+		char list[512];
+
+		cr_assert_eq(containers_resolve(c, "fedcba98", &ci, list, sizeof(list)), 0);
+		cr_assert_str_eq(ci->name, "db", "docker's short prefixes (12 and fewer)");
+		cr_assert_eq(containers_resolve(c, "web", &ci, list, sizeof(list)), 0);
+		cr_assert_str_eq(ci->id, HEX64);
+		cr_assert_eq(containers_resolve(c, "c", &ci, list, sizeof(list)), 0);
+		cr_assert_str_eq(ci->name, "created", "one letter, one container");
+		cr_assert_eq(containers_resolve(c, "plain", &ci, list, sizeof(list)), -2);
+		cr_assert(strstr(list, "plain-id") && strstr(list, "plain-idx"), "%s", list);
+		cr_assert_eq(containers_resolve(c, "nope", &ci, list, sizeof(list)), -1);
+		cr_assert(strstr(list, "web (") && strstr(list, "db ("), "%s", list);
+	}
 	/* a test root's pids are not this machine's: no namespaces named */
 	cr_assert_null(containers_by_ns(c, 0, 4026531840u, 0));
 	containers_free(c);

@@ -249,3 +249,156 @@ Test(record_fmt, exe_dev_as_printf_writes_it)
 		sb_free(&b);
 	}
 }
+
+/* Record e, x formatted in fmt into b (emptied first). */
+static void fields_line(struct sbuf *b, enum audit_format fmt, const struct nsaudit_event *e,
+			const struct event_extra *x)
+{
+	struct audit_fields f;
+
+	b->len = 0;
+	audit_line_begin(b, fmt, 1, x->realtime_ns);
+	audit_fields_line(&f, b, fmt);
+	record_fields(&f, e, x);
+	cr_assert(!b->oom);
+}
+
+/*
+ * The actor's span is kept from one record to the next (record_fmt.c):
+ * whatever changes between two records, the second must come out as it
+ * does afresh. Every corpus record is the first of a pair, the second the
+ * same with one byte changed anywhere in the kernel's record, or in its
+ * exe or cgroup string, or a string gone; both formats.
+ */
+Test(record_fmt, kept_actor_span_is_what_a_fresh_one_would_be)
+{
+	static struct corpus_bufs bufs, bufs2;
+	unsigned int seed = 48;
+	struct sbuf hot = { 0 }, cold = { 0 };
+	int i, m, fmt, hits = 0;
+
+	for (fmt = 0; fmt < 2; fmt++) {
+		enum audit_format af = fmt ? AUDIT_FMT_AUDIT : AUDIT_FMT_JSON;
+
+		for (i = 0; i < CORPUS_N; i++) {
+			for (m = 0; m < 150; m++) {
+				struct nsaudit_event e, e2;
+				struct event_extra x, x2;
+				unsigned int r = (unsigned int)rand_r(&seed);
+
+				corpus_record(i, &e, &x, &bufs);
+				if (r & 16) { /* every actor field there: ids print with an inode */
+					e.exe_ino = e.exe_ino ?: 77, e.exe_dev = e.exe_dev ?: 0x800001;
+					x.exe_mntns = x.exe_mntns ?: 4026531841u;
+					x.exe_mntns_id = x.exe_mntns_id ?: 5;
+					e.actor_mntns = e.actor_mntns ?: 4026531842u;
+					e.actor_mntns_id = e.actor_mntns_id ?: 6;
+					e.actor_pidns = e.actor_pidns ?: 4026531843u;
+					e.actor_pidns_id = e.actor_pidns_id ?: 7;
+					e.actor_userns = e.actor_userns ?: 4026531844u;
+					e.actor_userns_id = e.actor_userns_id ?: 8;
+					e.actor_cgroupns = e.actor_cgroupns ?: 4026531845u;
+					e.actor_cgroupns_id = e.actor_cgroupns_id ?: 9;
+				}
+				e2 = e, x2 = x, bufs2 = bufs;
+				/* x2's strings: the copies, so that changing them
+				 * leaves the first record's alone */
+				if (x.exe >= bufs.exe && x.exe < bufs.exe + sizeof(bufs.exe))
+					x2.exe = bufs2.exe + (x.exe - bufs.exe);
+				if (x.cgroup >= bufs.cgroup &&
+				    x.cgroup < bufs.cgroup + sizeof(bufs.cgroup))
+					x2.cgroup = bufs2.cgroup + (x.cgroup - bufs.cgroup);
+				switch (r % 8) {
+				case 0: /* the same record: a hit */
+					break;
+				case 1:
+					if (x2.exe && *x2.exe)
+						((char *)x2.exe)[r / 8 % strlen(x2.exe)] ^= 1 << (r / 64 % 8);
+					else
+						x2.exe = "/usr/bin/other";
+					break;
+				case 2:
+					if (x2.cgroup && *x2.cgroup)
+						((char *)x2.cgroup)[r / 8 % strlen(x2.cgroup)] ^= 1;
+					else
+						x2.cgroup = "/other.slice";
+					break;
+				case 3:
+					x2.exe = NULL;
+					x2.cgroup = r & 8 ? NULL : x2.cgroup;
+					break;
+				case 4:
+					if (r & 8)
+						x2.exe_mntns ^= 1u << (r / 16 % 32);
+					else
+						x2.exe_mntns_id ^= 1ull << (r / 16 % 64);
+					break;
+				default: /* one byte of the kernel's record */
+					((unsigned char *)&e2)[r / 8 % sizeof(e2)] ^= (unsigned char)(1 + r / 2048 % 255);
+				}
+				record_fmt_forget();
+				/* keeps the first's span; now and then in the other format */
+				fields_line(&hot, r % 8 == 0 && r & 32 ? AUDIT_FMT_JSON + AUDIT_FMT_AUDIT - af : af,
+					    &e, &x);
+				fields_line(&hot, af, &e2, &x2);
+				record_fmt_forget();
+				fields_line(&cold, af, &e2, &x2);
+				cr_assert(hot.len == cold.len && !memcmp(hot.p, cold.p, cold.len),
+					  "fmt %d record %d change %u:\n kept  %.*s\n fresh %.*s", fmt, i,
+					  r % 8, (int)hot.len, hot.p, (int)cold.len, cold.p);
+				hits += r % 8 == 0;
+			}
+		}
+	}
+	cr_assert_gt(hits, 0);
+	sb_free(&hot);
+	sb_free(&cold);
+}
+
+/* The host's fields are kept too: a host identity changed in place (one
+ * byte of each field, a field emptied) comes out as it does afresh. */
+Test(record_fmt, kept_host_fields_follow_the_identity)
+{
+	static struct host_id h = {
+		.name = "db-7", .machine_id = "0123456789abcdef0123456789abcdef",
+		.boot_id = "01234567-89ab-cdef-0123-456789abcdef",
+	};
+	static struct corpus_bufs bufs;
+	struct sbuf hot = { 0 }, cold = { 0 };
+	struct nsaudit_event e;
+	struct event_extra x;
+	int fmt, k;
+
+	corpus_record(1, &e, &x, &bufs);
+	record_set_host(&h);
+	for (fmt = 0; fmt < 2; fmt++) {
+		enum audit_format af = fmt ? AUDIT_FMT_AUDIT : AUDIT_FMT_JSON;
+
+		for (k = 0; k < 7; k++) {
+			struct host_id keep = h;
+
+			record_fmt_forget();
+			/* k 0: kept in the other format */
+			fields_line(&hot, k ? af : AUDIT_FMT_JSON + AUDIT_FMT_AUDIT - af, &e, &x);
+			switch (k) {
+			case 0: break;
+			case 1: h.name[0] ^= 1; break;
+			case 2: h.machine_id[31] = 'e'; break;
+			case 3: h.boot_id[0] = 'f'; break;
+			case 4: h.name[0] = '\0'; break;
+			case 5: h.machine_id[0] = '\0'; break;
+			default: h.boot_id[0] = '\0';
+			}
+			fields_line(&hot, af, &e, &x);
+			record_fmt_forget();
+			fields_line(&cold, af, &e, &x);
+			cr_assert(hot.len == cold.len && !memcmp(hot.p, cold.p, cold.len),
+				  "fmt %d change %d:\n kept  %.*s\n fresh %.*s", fmt, k, (int)hot.len,
+				  hot.p, (int)cold.len, cold.p);
+			h = keep;
+		}
+	}
+	record_set_host(NULL);
+	sb_free(&hot);
+	sb_free(&cold);
+}
