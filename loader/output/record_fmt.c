@@ -423,8 +423,10 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		/* coalesced: repeat identical calls, the first at time */
 		audit_f_u64(f, "repeat", e->repeat);
 		audit_f_str(f, "last_time", ts,
-			    rfc3339(x->realtime_ns + (int64_t)(e->last_ts_boot_ns - e->ts_boot_ns),
-				    ts));
+			    /* unsigned: a hostile or damaged record's times wrap,
+			     * they never overflow */
+			    rfc3339((int64_t)((uint64_t)x->realtime_ns +
+					      (e->last_ts_boot_ns - e->ts_boot_ns)), ts));
 	}
 	str(f, "op", op_name(e->op) ?: "unknown");
 	audit_f_i64(f, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);
