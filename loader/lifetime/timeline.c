@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -134,6 +135,7 @@ enum lt_kind lt_classify(const struct lt_timeline *tl, json_object *rec, uint64_
 			k = result ? LT_NONE : LT_UNPINNED;
 			break;
 		case NSAUDIT_OP_NS_FREE:
+		case NSAUDIT_OP_FREED:	/* stock kernels: each stage of its death */
 			k = LT_FREED;
 			break;
 		default:
@@ -185,6 +187,13 @@ static struct lt_inc *inc_new(struct lt_timeline *tl, uint64_t id)
 	return v;
 }
 
+/* Another stage of the death already seen (op freed: last_ref, cleanup,
+ * released), not a new namespace: the same ns_id, or neither has one. */
+static bool later_stage(const struct lt_inc *cur, enum lt_kind k, uint64_t id)
+{
+	return k == LT_FREED && (id ? id == cur->ns_id : !cur->ns_id);
+}
+
 const struct lt_event *lt_add(struct lt_timeline *tl, json_object *rec)
 {
 	struct lt_inc *cur = tl->ninc ? &tl->inc[tl->ninc - 1] : NULL;
@@ -202,7 +211,8 @@ const struct lt_event *lt_add(struct lt_timeline *tl, json_object *rec)
 		/* only a gap in a namespace known to be alive matters here */
 		if (!cur || cur->count[LT_FREED])
 			return NULL;
-	} else if (!cur || cur->count[LT_FREED] || (id && cur->ns_id && id != cur->ns_id) ||
+	} else if (!cur || (cur->count[LT_FREED] && !later_stage(cur, k, id)) ||
+		   (id && cur->ns_id && id != cur->ns_id) ||
 		   (k == LT_CREATED && !(id && id == cur->ns_id))) {
 		/* a creation after other records is another namespace, unless
 		 * the ids say it is the same one */
@@ -326,6 +336,43 @@ static void print_pin(FILE *out, const char *op, const char *path, json_object *
 	}
 }
 
+/*
+ * A death: ns_free from the patched kernel, or a stage of op freed (stock
+ * kernels, bpf/nsaudit/freed.bpf.c) with the holder that let go last.
+ */
+static void print_freed(FILE *out, json_object *r)
+{
+	const char *op = jstr(r, "op"), *stage = jstr(r, "stage"), *holder = jstr(r, "holder");
+
+	if (!op || strcmp(op, "freed") || !stage) {
+		fputs("(ns_free from the kernel)", out);
+		return;
+	}
+	if (!strcmp(stage, "cleanup")) {
+		fputs("(cleanup_net began taking it apart)", out);
+		return;
+	}
+	if (!strcmp(stage, "released")) {
+		fputs("(the kernel freed its memory)", out);
+		return;
+	}
+	fputs("(its last reference went: ", out);
+	if (holder && !strcmp(holder, "task"))
+		fputs("the last task holding it exited, exec'd or moved away", out);
+	else if (holder && !strcmp(holder, "fd"))
+		fputs("its last nsfs fd was closed", out);
+	else if (holder && !strcmp(holder, "nsfs"))
+		fputs("its last nsfs file or bind mount went, who released it is not known", out);
+	else if (holder && !strcmp(holder, "owner_work"))
+		fputs("its free work ran after its last holder (creds, a child, a namespace it owned) let go", out);
+	else
+		fputs("a holder nsaudit does not follow (a socket, a device) let go", out);
+	fputc(')', out);
+	if (jstr(r, "comm") || jstr(r, "pid"))
+		fputs(" last holder:", out);
+	print_who(out, r);
+}
+
 void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_event *e)
 {
 	json_object *r = e->rec;
@@ -400,7 +447,7 @@ void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_eve
 		print_who(out, r);
 		break;
 	case LT_FREED:
-		fputs("(ns_free from the kernel)", out);
+		print_freed(out, r);
 		break;
 	case LT_LOST:
 		why = jstr(r, "why");
@@ -459,12 +506,57 @@ static void print_last(FILE *out, const struct lt_timeline *tl, const struct lt_
 	fprintf(out, " (its last record: %s, seq=%" PRIu64, lt_kind_name(e->kind), e->seq);
 }
 
+/* A record's time in seconds since the epoch (RFC 3339, UTC); -1: none. */
+static double rec_time(json_object *rec)
+{
+	const char *t = jstr(rec, "time");
+	struct tm tm = { 0 };
+	const char *rest;
+
+	if (!t || !(rest = strptime(t, "%Y-%m-%dT%H:%M:%S", &tm)))
+		return -1;
+	return (double)timegm(&tm) + (*rest == '.' ? strtod(rest, NULL) : 0);
+}
+
+/*
+ * After a death seen (ns_free, op freed): how long it lived, and how long
+ * after its last name (bind mount) was removed, where the log has them.
+ */
+static void print_death_spans(FILE *out, const struct lt_timeline *tl, const struct lt_inc *c)
+{
+	double freed = -1, born = -1, unnamed = -1;
+	size_t j;
+
+	for (j = c->first; j <= c->last && j < tl->nev; j++) {
+		const struct lt_event *e = &tl->ev[j];
+
+		if (e->inc != (size_t)(c - tl->inc))
+			continue;
+		if (e->kind == LT_FREED && freed < 0)
+			freed = rec_time(e->rec);
+		else if (e->kind == LT_CREATED && born < 0)
+			born = rec_time(e->rec);
+		else if (e->kind == LT_UNPINNED)
+			unnamed = rec_time(e->rec);
+	}
+	if (freed < 0)
+		return;
+	if (born >= 0)
+		fprintf(out, "lived %.3f s", freed - born);
+	if (unnamed >= 0 && unnamed <= freed)
+		fprintf(out, "%s%.3f s after its last name was removed", born >= 0 ? "; died " : "died ",
+			freed - unnamed);
+	if (born >= 0 || (unnamed >= 0 && unnamed <= freed))
+		fputc('\n', out);
+}
+
 void lt_print_inc_end(FILE *out, const struct lt_timeline *tl, size_t i)
 {
 	const struct lt_inc *c = &tl->inc[i];
 
 	switch (c->state) {
 	case LT_FREED_SEEN:
+		print_death_spans(out, tl, c);
 		break;
 	case LT_REUSED:
 		fputs("freed: after ", out);
