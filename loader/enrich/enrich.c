@@ -181,6 +181,10 @@ static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, uint64_
 	if (!exe_fits(v, ino, call_ns))
 		return NULL;
 	v->path[sizeof(v->path) - 1] = '\0';
+	/* a directory is no executable: the kernel side could not render
+	 * the file an exec by fd ran (crun re-executing itself): not known */
+	if (!strcmp(v->path, "/"))
+		return NULL;
 	p->exe_mntns = v->mntns;
 	p->exe_mntns_id = v->mntns_id;
 	if ((!v->mntns || v->mntns == en->self_mntns) && realpath(v->path, real) &&
