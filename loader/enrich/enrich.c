@@ -205,7 +205,9 @@ static char *exe_from_proc(uint32_t pid, uint64_t ino, struct proc_info *p)
 	if (ino && !same_ino(link, ino))
 		return NULL;	/* exited, or exec'd something else since */
 	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n <= 0)
+	/* "/": what the kernel renders for crun's executable (run by fd):
+	 * a directory is no executable, so it is not known */
+	if (n <= 0 || (n == 1 && buf[0] == '/'))
 		return NULL;
 	buf[n] = '\0';
 	p->exe_mntns = task_mntns(pid, 0);
