@@ -63,6 +63,11 @@ int audit_time_parse(const char *s, int64_t *ns)
 	tm.tm_sec = sec;
 	t = timegm(&tm);
 	t -= sign * (oh * 3600 + om * 60);
+	/* nanoseconds since 1970 in 64 bits end in 2262: a later (or a much
+	 * earlier) time is no time a record can carry */
+	if (t > INT64_MAX / 1000000000 || t < INT64_MIN / 1000000000 ||
+	    (t == INT64_MAX / 1000000000 && frac > INT64_MAX % 1000000000))
+		return -1;
 	*ns = (int64_t)t * 1000000000 + frac;
 	return 0;
 }

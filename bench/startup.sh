@@ -13,7 +13,8 @@
 #   startup_ring_ms      ring buffers mapped
 #   startup_outside_ms   the rest: log, key, rules, sinks, privileges
 #   startup_empty_ms     "nsaudit --version": a process that loads nothing
-# Uses from run.sh: NSAUDIT T KEY_FILE sample na log wait_ready stop_pid.
+# Uses from run.sh: NSAUDIT T KEY_FILE RECORD_PIN_OPT PIN_DIR PINS_OURS sample log
+# wait_ready stop_pid ms_since.
 
 # startup_field NAME: NAME's figure from the start-up line in $T/startup.err
 startup_field() {
@@ -28,8 +29,11 @@ run_startup() {
 	t0=$EPOCHREALTIME
 	"$NSAUDIT" --version >/dev/null 2>&1
 	sample startup_empty_ms "$(ms_since "$t0")"
-	"$NSAUDIT" record --verbose --log-dir "$T/startup" --key "$KEY_FILE" \
-		>/dev/null 2>"$T/startup.err" &
+	local args=(record --verbose --log-dir "$T/startup" --key "$KEY_FILE")
+	# the bench's own pin directory, as start_tool's: never another recorder's
+	[ "$RECORD_PIN_OPT" = 1 ] && args+=(--pin-dir "$PIN_DIR")
+	PINS_OURS=1
+	"$NSAUDIT" "${args[@]}" >/dev/null 2>"$T/startup.err" &
 	pid=$!
 	if ! wait_ready "$T/startup.err" '^nsaudit: ready' 30 "$pid"; then
 		log "start-up: the recorder did not start: $(tail -n 2 "$T/startup.err")"

@@ -211,7 +211,7 @@ static void send_anchor(void *ctx, struct json_object *anchor)
 	struct recorder *r = ctx;
 	struct json_object *v;
 
-	sinks_emit(&r->sinks, anchor);
+	sinks_emit_anchor(&r->sinks, anchor); /* never behind records */
 	/* for the metrics: how far the anchors are behind, the last seal */
 	r->metrics.anchor_ns = clock_ns(CLOCK_REALTIME);
 	if (json_object_object_get_ex(anchor, "seq", &v))

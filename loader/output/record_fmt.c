@@ -229,11 +229,6 @@ static void actor_span(struct audit_fields *f, const struct nsaudit_event *e,
 		memcpy(c->cgroup, x->cgroup, k.cgroup_len);
 }
 
-void record_fmt_forget(void)
-{
-	actor_cache.valid = false;
-}
-
 /* The containers: the record's, the namespace's owner, the actor's. */
 static void container_fields(struct audit_fields *f, const struct event_extra *x)
 {
@@ -351,16 +346,65 @@ const struct host_id *record_host(void)
 }
 
 /* Which machine and boot the record comes from: a fleet's never mix. */
-static void host_fields(struct audit_fields *f)
+static void host_fields_made(struct audit_fields *f)
 {
-	if (!host)
-		return;
 	if (host->name[0])
 		name(f, "host", host->name, sizeof(host->name));
 	if (host->machine_id[0])
 		audit_f_str(f, "machine_id", host->machine_id, HOST_MACHINE_ID_LEN - 1);
 	if (host->boot_id[0])
 		audit_f_str(f, "boot_id", host->boot_id, HOST_BOOT_ID_LEN - 1);
+}
+
+/*
+ * The same bytes at the end of every record for as long as the host
+ * identity stays: made once per format and kept with the identity they
+ * were made from (compared whole, every record).
+ */
+static _Thread_local struct {
+	bool valid;
+	enum audit_format fmt;
+	struct host_id h;
+	size_t len;
+	char span[1024];
+} host_span;
+
+static void host_fields(struct audit_fields *f)
+{
+	size_t start;
+	char *p;
+
+	if (!host)
+		return;
+	if (f->obj) {
+		host_fields_made(f);
+		return;
+	}
+	if (host_span.valid && host_span.fmt == f->fmt &&
+	    !memcmp(&host_span.h, host, sizeof(*host))) {
+		p = audit_fields_room(f->b, host_span.len);
+		if (!p)
+			return;
+		memcpy(p, host_span.span, host_span.len);
+		f->b->len += host_span.len;
+		p[host_span.len] = '\0';
+		return;
+	}
+	start = f->b->len;
+	host_fields_made(f);
+	host_span.valid = !f->b->oom && f->b->len - start <= sizeof(host_span.span);
+	if (!host_span.valid)
+		return;
+	host_span.fmt = f->fmt;
+	host_span.h = *host;
+	host_span.len = f->b->len - start;
+	memcpy(host_span.span, f->b->p + start, host_span.len);
+}
+
+void record_fmt_forget(void)
+{
+	actor_cache.valid = false;
+	host_span.valid = false;
 }
 
 void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
@@ -379,8 +423,10 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		/* coalesced: repeat identical calls, the first at time */
 		audit_f_u64(f, "repeat", e->repeat);
 		audit_f_str(f, "last_time", ts,
-			    rfc3339(x->realtime_ns + (int64_t)(e->last_ts_boot_ns - e->ts_boot_ns),
-				    ts));
+			    /* unsigned: a hostile or damaged record's times wrap,
+			     * they never overflow */
+			    rfc3339((int64_t)((uint64_t)x->realtime_ns +
+					      (e->last_ts_boot_ns - e->ts_boot_ns)), ts));
 	}
 	str(f, "op", op_name(e->op) ?: "unknown");
 	audit_f_i64(f, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);

@@ -160,9 +160,9 @@ static void *writer(void *arg)
 
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
-		while (!s->qlen && !s->closing)
+		while (!s->qlen && !s->aqlen && !s->closing)
 			pthread_cond_wait(&s->cond, &s->lock);
-		if (!s->qlen || (s->closing && now_ns() > s->deadline_ns))
+		if ((!s->qlen && !s->aqlen) || (s->closing && now_ns() > s->deadline_ns))
 			break;
 		/* a receiver that is down: keep queueing until it comes back */
 		if (!s->connected) {
@@ -172,9 +172,15 @@ static void *writer(void *arg)
 				try_connect(s);
 			continue;
 		}
-		m = s->q[s->qhead];
-		s->qhead = (s->qhead + 1) % s->qcap;
-		s->qlen--;
+		if (s->aqlen) { /* anchors first: their lag is one send */
+			m = s->aq[s->aqhead];
+			s->aqhead = (s->aqhead + 1) % SINK_ANCHOR_QUEUE;
+			s->aqlen--;
+		} else {
+			m = s->q[s->qhead];
+			s->qhead = (s->qhead + 1) % s->qcap;
+			s->qlen--;
+		}
 		s->busy = true;
 		pthread_mutex_unlock(&s->lock);
 
@@ -192,7 +198,7 @@ static void *writer(void *arg)
 		} else {
 			s->sent++;
 		}
-		if (!s->qlen)
+		if (!s->qlen && !s->aqlen)
 			pthread_cond_broadcast(&s->idle);
 	}
 	/* closing: the receiver learns of losses it has not been told of yet */
@@ -324,6 +330,33 @@ void sink_emit(struct sink *s, struct json_object *rec)
 	pthread_mutex_unlock(&s->lock);
 }
 
+void sink_emit_anchor(struct sink *s, struct json_object *anchor)
+{
+	struct sink_msg m;
+
+	if (!s)
+		return;
+	if (!s->thread_ok && !s->thread_failed)
+		start_writer(s);
+	m.data = format_for(s, anchor, &m.len, &m.success);
+	if (!m.data) {
+		__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	pthread_mutex_lock(&s->lock);
+	if (s->aqlen == SINK_ANCHOR_QUEUE) { /* superseded by this newer head */
+		free(s->aq[s->aqhead].data);
+		s->aqhead = (s->aqhead + 1) % SINK_ANCHOR_QUEUE;
+		s->aqlen--;
+		s->anchors_superseded++;
+	}
+	s->aq[(s->aqhead + s->aqlen) % SINK_ANCHOR_QUEUE] = m;
+	s->aqlen++;
+	s->queued++;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
 void sink_get_stats(struct sink *s, struct sink_stats *st)
 {
 	pthread_mutex_lock(&s->lock);
@@ -368,6 +401,12 @@ void sink_close(struct sink *s, int timeout_ms)
 		free(s->q[s->qhead].data);
 		s->qhead = (s->qhead + 1) % s->qcap;
 		s->qlen--;
+		s->lost++;
+	}
+	while (s->aqlen) {
+		free(s->aq[s->aqhead].data);
+		s->aqhead = (s->aqhead + 1) % SINK_ANCHOR_QUEUE;
+		s->aqlen--;
 		s->lost++;
 	}
 	if (s->thread_ok)

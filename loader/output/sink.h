@@ -39,6 +39,7 @@
 
 #define SINKS_MAX 4
 #define SINK_QUEUE_DEFAULT 8192		/* records */
+#define SINK_ANCHOR_QUEUE 64		/* anchors, in a lane of their own */
 #define SINK_FLUSH_MS 2000
 
 enum sink_kind { SINK_SYSLOG_UNIX, SINK_SYSLOG_UDP, SINK_SYSLOG_TCP, SINK_AUDIT, SINK_JOURNAL };
@@ -69,6 +70,10 @@ int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen
 struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, size_t errlen);
 /* Queue one record. Never blocks; a full queue counts the record lost. */
 void sink_emit(struct sink *s, struct json_object *rec);
+/* Queue one of the log's anchors in the anchor lane: sent before any
+ * queued record, never dropped for records (its lag is one send, not the
+ * record queue's length). Never blocks. */
+void sink_emit_anchor(struct sink *s, struct json_object *anchor);
 struct sink_stats {
 	uint64_t queued;	/* accepted into the queue */
 	uint64_t sent;		/* handed to the receiver */
@@ -95,6 +100,8 @@ int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *e
 		    size_t errlen);
 int sinks_open(struct sinks *set, char *err, size_t errlen);
 void sinks_emit(struct sinks *set, struct json_object *rec);
+/* The log's anchor to every sink, in their anchor lanes (sink_emit_anchor). */
+void sinks_emit_anchor(struct sinks *set, struct json_object *anchor);
 void sinks_close(struct sinks *set);
 extern const char sink_opts_help[];
 

@@ -72,6 +72,12 @@ struct sink {
 	pthread_cond_t idle;		/* close: queue drained */
 	struct sink_msg *q;
 	size_t qcap, qhead, qlen;
+	/* the log's anchors: a lane of their own, sent before any record and
+	 * never dropped behind records (a full lane drops its oldest: a newer
+	 * anchor names a later head of the same chain) */
+	struct sink_msg aq[SINK_ANCHOR_QUEUE];
+	size_t aqhead, aqlen;
+	uint64_t anchors_superseded;
 	bool closing, busy;
 	int64_t deadline_ns;		/* closing: give up after this */
 	uint64_t queued, sent, lost, lost_told, lost_reported;

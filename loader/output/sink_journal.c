@@ -34,7 +34,7 @@
 #define MSGID_ALERT "60c53d8c254f47f599c8401db34c364f"
 #define MSGID_LOST "8654e626b94c46dc8e91ec437f6b048f"
 #define JOURNAL_SOCKET "/run/systemd/journal/socket"
-#define FIELDS_MAX 128
+#define FIELDS_MAX 128		/* iovecs on the stack; more are allocated */
 
 static const char *str_of(struct json_object *rec, const char *k)
 {
@@ -136,18 +136,37 @@ int journal_probe(void)
 
 int journal_send(const struct sink_msg *m)
 {
-	struct iovec iov[FIELDS_MAX];
 	const char *p = m->data, *end = m->data + m->len;
-	int n = 0, rc;
+	struct iovec stack[FIELDS_MAX], *iov = stack;
+	size_t n = 0, cap = FIELDS_MAX;
+	int rc;
 
-	while (p < end && n < FIELDS_MAX) {
+	/* one iovec per field; a record with more fields than usual gets a
+	 * bigger array rather than losing the rest */
+	for (; p < end; n++) {
 		size_t l = strnlen(p, (size_t)(end - p));
 
+		if (n == cap) {
+			struct iovec *bigger = malloc(2 * cap * sizeof(*iov));
+
+			if (!bigger) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			memcpy(bigger, iov, n * sizeof(*iov));
+			if (iov != stack)
+				free(iov);
+			iov = bigger;
+			cap *= 2;
+		}
 		iov[n].iov_base = (void *)p;
-		iov[n++].iov_len = l;
+		iov[n].iov_len = l;
 		p += l + 1;
 	}
-	rc = sd_journal_sendv(iov, n);
+	rc = sd_journal_sendv(iov, (int)n);
+out:
+	if (iov != stack)
+		free(iov);
 	return rc < 0 ? rc : 0;
 }
 #else

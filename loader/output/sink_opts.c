@@ -161,6 +161,14 @@ void sinks_emit(struct sinks *set, struct json_object *rec)
 		sink_emit(set->s[i], rec);
 }
 
+void sinks_emit_anchor(struct sinks *set, struct json_object *anchor)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++)
+		sink_emit_anchor(set->s[i], anchor);
+}
+
 void sinks_close(struct sinks *set)
 {
 	int i;

@@ -367,7 +367,9 @@ static void two_readings(struct log *l, const char *kind)
 
 	for (i = n; i-- > 0;) {
 		lp = at(l, i, NULL, NULL);
-		if (!strstr(*lp, "\"op\":\"log\"") && strstr(*lp, "\"pid\":"))
+		/* a whole event line (a torn one has no MAC to go before) */
+		if (!strstr(*lp, "\"op\":\"log\"") && strstr(*lp, "\"pid\":") &&
+		    strstr(*lp, ",\"mac\":\""))
 			break;
 	}
 	if (i >= n)

@@ -354,3 +354,51 @@ Test(record_fmt, kept_actor_span_is_what_a_fresh_one_would_be)
 	sb_free(&hot);
 	sb_free(&cold);
 }
+
+/* The host's fields are kept too: a host identity changed in place (one
+ * byte of each field, a field emptied) comes out as it does afresh. */
+Test(record_fmt, kept_host_fields_follow_the_identity)
+{
+	static struct host_id h = {
+		.name = "db-7", .machine_id = "0123456789abcdef0123456789abcdef",
+		.boot_id = "01234567-89ab-cdef-0123-456789abcdef",
+	};
+	static struct corpus_bufs bufs;
+	struct sbuf hot = { 0 }, cold = { 0 };
+	struct nsaudit_event e;
+	struct event_extra x;
+	int fmt, k;
+
+	corpus_record(1, &e, &x, &bufs);
+	record_set_host(&h);
+	for (fmt = 0; fmt < 2; fmt++) {
+		enum audit_format af = fmt ? AUDIT_FMT_AUDIT : AUDIT_FMT_JSON;
+
+		for (k = 0; k < 7; k++) {
+			struct host_id keep = h;
+
+			record_fmt_forget();
+			/* k 0: kept in the other format */
+			fields_line(&hot, k ? af : AUDIT_FMT_JSON + AUDIT_FMT_AUDIT - af, &e, &x);
+			switch (k) {
+			case 0: break;
+			case 1: h.name[0] ^= 1; break;
+			case 2: h.machine_id[31] = 'e'; break;
+			case 3: h.boot_id[0] = 'f'; break;
+			case 4: h.name[0] = '\0'; break;
+			case 5: h.machine_id[0] = '\0'; break;
+			default: h.boot_id[0] = '\0';
+			}
+			fields_line(&hot, af, &e, &x);
+			record_fmt_forget();
+			fields_line(&cold, af, &e, &x);
+			cr_assert(hot.len == cold.len && !memcmp(hot.p, cold.p, cold.len),
+				  "fmt %d change %d:\n kept  %.*s\n fresh %.*s", fmt, k, (int)hot.len,
+				  hot.p, (int)cold.len, cold.p);
+			h = keep;
+		}
+	}
+	record_set_host(NULL);
+	sb_free(&hot);
+	sb_free(&cold);
+}

@@ -268,3 +268,70 @@ Test(sink, journal_entry_fields)
 	free(m);
 	json_object_put(rec);
 }
+
+/*
+ * Issue 40: the log's anchors never wait behind records. A receiver that
+ * does not read, a record queue full (records counted lost): an anchor is
+ * still queued (never lost for records), and once the receiver reads, it
+ * arrives before the records that were queued ahead of it.
+ */
+Test(sink, anchors_overtake_a_full_record_queue, .timeout = 60)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct json_object *o = record("x"), *a = json_object_new_object();
+	char err[256], dir[] = "/tmp/nsaudit-sink-XXXXXX", buf[2048];
+	uint64_t lost_before, lost_after;
+	int rx, i, after = 0, seen = 0;
+	struct sink_spec sp;
+	struct sink *s;
+	ssize_t n;
+
+	json_object_object_add(a, "op", json_object_new_string("log"));
+	json_object_object_add(a, "action", json_object_new_string("anchor"));
+	json_object_object_add(a, "log_id", json_object_new_string("0123456789abcdef"));
+	json_object_object_add(a, "key_id", json_object_new_string("fedcba9876543210"));
+	json_object_object_add(a, "seq", json_object_new_int(4242));
+	json_object_object_add(a, "segment", json_object_new_int(1));
+	json_object_object_add(a, "epoch", json_object_new_int(0));
+	json_object_object_add(a, "first_segment", json_object_new_int(1));
+	json_object_object_add(a, "mac", json_object_new_string("00112233445566778899aabbccddeeff"));
+	json_object_object_add(a, "why", json_object_new_string("commit"));
+	json_object_object_add(a, "amac", json_object_new_string("00112233445566778899aabbccddeeff"));
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s/log", dir);
+	rx = socket(AF_UNIX, SOCK_DGRAM, 0);
+	cr_assert_eq(bind(rx, (struct sockaddr *)&un, sizeof(un)), 0);
+	snprintf(err, sizeof(err), "syslog:unix:%s", un.sun_path);
+	cr_assert_eq(sink_parse(err, &sp, err, sizeof(err)), 0);
+	s = sink_open(&sp, 16, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	for (i = 0; i < 3000; i++)
+		sink_emit(s, o);
+	lost_before = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	cr_assert_gt(lost_before, 0, "the record queue is full");
+	sink_emit_anchor(s, a);
+	lost_after = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	cr_assert_eq(lost_after, lost_before, "an anchor is never lost for records");
+	/* the receiver reads: the anchor comes before the queued records */
+	while (!seen || after < 8) {
+		struct timeval tv = { .tv_sec = 2 };
+
+		setsockopt(rx, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		n = recv(rx, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		if (strstr(buf, "nsaudit-anchor log_id=0123456789abcdef"))
+			seen = 1;
+		else if (seen)
+			after++;
+	}
+	cr_assert(seen, "the anchor arrived");
+	cr_assert_geq(after, 8, "records queued before the anchor went after it (%d)", after);
+	sink_close(s, 0);
+	json_object_put(o);
+	json_object_put(a);
+	close(rx);
+	unlink(un.sun_path);
+	rmdir(dir);
+}
