@@ -9,7 +9,8 @@
  *   not assumed): the id is the directory's kernfs file handle, so
  *   open_by_handle_at() on the hierarchy's root names it exactly and at
  *   once, also for a process that has already exited; a walk of that
- *   hierarchy is the fallback (no CAP_DAC_READ_SEARCH).
+ *   hierarchy once a second while records are read remembers cgroups that
+ *   are gone by the time a lagging reader gets to their records.
  * - On v1 the v2 id says nothing (every process is in its root), and on
  *   hybrid runtimes may place containers only on v1 controllers: the
  *   process's /proc/PID/cgroup lines are read too, and the line that names
@@ -32,19 +33,19 @@
 
 /* include/linux/exportfs.h: kernfs' handles carry the 64-bit node id */
 #define FILEID_KERNFS 0xfe
-/* ids to paths remembered; past this the table starts again */
-#define CGROUP_CACHE_MAX 4096
+/* ids to paths remembered (a power of two) */
+#define CGROUP_SLOTS 16384
 #define CGROUP_WALK_MIN_NS 1000000000LL
 
 void enrich_cgroups_free(struct enrich *en)
 {
 	size_t i;
 
-	for (i = 0; i < en->ncgroups; i++)
+	for (i = 0; en->cgroups && i < CGROUP_SLOTS; i++)
 		free(en->cgroups[i].path);
 	free(en->cgroups);
 	en->cgroups = NULL;
-	en->ncgroups = en->capcgroups = 0;
+	en->ncgroups = 0;
 	if (en->cgroup2_fd >= 0)
 		close(en->cgroup2_fd);
 	en->cgroup2_fd = -1;
@@ -90,29 +91,34 @@ static const char *below_root(const struct enrich *en, const char *path)
 	return path[n] ? path + n : "/";
 }
 
+/* an open-addressed table of ids to paths; past 3/4 full it starts again */
+static size_t cgroup_slot(uint64_t id)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & (CGROUP_SLOTS - 1);
+}
+
 static const char *cgroup_remember(struct enrich *en, uint64_t id, const char *rel)
 {
 	struct cgroup_name *n;
-	size_t cap;
+	size_t i;
 
-	if (en->ncgroups >= CGROUP_CACHE_MAX) {
-		for (cap = 0; cap < en->ncgroups; cap++)
-			free(en->cgroups[cap].path);
+	if (!en->cgroups || en->ncgroups >= CGROUP_SLOTS / 4 * 3) {
+		for (i = 0; en->cgroups && i < CGROUP_SLOTS; i++)
+			free(en->cgroups[i].path);
+		free(en->cgroups);
 		en->ncgroups = 0;
-	}
-	if (en->ncgroups == en->capcgroups) {
-		cap = en->capcgroups ? 2 * en->capcgroups : 64;
-		n = realloc(en->cgroups, cap * sizeof(*n));
-		if (!n)
+		en->cgroups = calloc(CGROUP_SLOTS, sizeof(*en->cgroups));
+		if (!en->cgroups)
 			return NULL;
-		en->cgroups = n;
-		en->capcgroups = cap;
 	}
-	n = &en->cgroups[en->ncgroups];
-	n->id = id;
+	for (i = cgroup_slot(id); en->cgroups[i].path; i = (i + 1) & (CGROUP_SLOTS - 1))
+		if (en->cgroups[i].id == id)
+			return en->cgroups[i].path;
+	n = &en->cgroups[i];
 	n->path = strdup(rel);
 	if (!n->path)
 		return NULL;
+	n->id = id;
 	en->ncgroups++;
 	return n->path;
 }
@@ -121,7 +127,9 @@ static const char *cgroup_cached(const struct enrich *en, uint64_t id)
 {
 	size_t i;
 
-	for (i = 0; i < en->ncgroups; i++)
+	if (!en->cgroups)
+		return NULL;
+	for (i = cgroup_slot(id); en->cgroups[i].path; i = (i + 1) & (CGROUP_SLOTS - 1))
 		if (en->cgroups[i].id == id)
 			return en->cgroups[i].path;
 	return NULL;
@@ -155,48 +163,46 @@ static const char *cgroup_by_handle(struct enrich *en, uint64_t id)
 
 /* nftw has no context argument: the walk in progress. */
 static struct enrich *walk_en;
-static uint64_t walk_id;
-static const char *walk_found;
 
 static int walk_note(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	const char *rel;
 
-	if (flag != FTW_D || (uint64_t)st->st_ino != walk_id)
+	if (flag != FTW_D || cgroup_cached(walk_en, (uint64_t)st->st_ino))
 		return 0;
 	rel = below_root(walk_en, path);
-	walk_found = rel ? cgroup_remember(walk_en, walk_id, rel) : NULL;
-	return 1;
+	if (rel)
+		cgroup_remember(walk_en, (uint64_t)st->st_ino, rel);
+	return 0;
 }
 
-/* Without the right to open by handle: a walk of the hierarchy, at most
- * once a second. FTW_MOUNT keeps it inside the v2 hierarchy alone. */
-static const char *cgroup_by_walk(struct enrich *en, uint64_t id)
+/*
+ * Every cgroup there is now, remembered by id, at most once a second
+ * while records are read: a recorder that lags behind a short-lived
+ * container still names the cgroup once the container (and its cgroup)
+ * is gone. FTW_MOUNT keeps the walk inside the v2 hierarchy alone.
+ */
+static void cgroup_walk(struct enrich *en)
 {
 	int64_t now = clock_ns(CLOCK_MONOTONIC);
 
 	if (now - en->cgroups_scanned_ns < CGROUP_WALK_MIN_NS)
-		return NULL;
+		return;
 	en->cgroups_scanned_ns = now;
 	walk_en = en;
-	walk_id = id;
-	walk_found = NULL;
 	nftw(en->cgroup2_root, walk_note, 16, FTW_PHYS | FTW_MOUNT);
-	return walk_found;
 }
 
-/* The v2 cgroup path of id; NULL if unknown (v1 only, or gone). */
+/* The v2 cgroup path of id; NULL if unknown (v1 only, or gone unseen). */
 static const char *cgroup_by_id(struct enrich *en, uint64_t id)
 {
 	const char *path;
 
 	if (!id || !cgroup2_open(en))
 		return NULL;
+	cgroup_walk(en);
 	path = cgroup_cached(en, id);
-	if (path)
-		return path;
-	path = cgroup_by_handle(en, id);
-	return path ?: cgroup_by_walk(en, id);
+	return path ?: cgroup_by_handle(en, id);
 }
 
 /*

@@ -65,8 +65,8 @@ struct task_ns {
 
 struct enrich {
 	int64_t boot_to_real_ns;
-	struct cgroup_name *cgroups;	/* cgroup id (= inode) -> path */
-	size_t ncgroups, capcgroups;
+	struct cgroup_name *cgroups;	/* cgroup id (= inode) -> path, hashed */
+	size_t ncgroups;
 	int64_t cgroups_scanned_ns;
 	int cgroup2_fd;			/* the cgroup2 hierarchy's root, -1: none */
 	char *cgroup2_root;		/* where it is mounted (our mount ns) */

@@ -10,7 +10,7 @@
 # add/del, lsns, re-entering the host's mount namespace, a private network
 # namespace's service looking at the host's. Podman: --uidmap and
 # --userns=auto on runc and crun, a pod's members (crun and runc) joining
-# the infra container. Docker with its default roots (/var/lib/docker,
+# the infra container, podman build (a RUN step). Docker with its default roots (/var/lib/docker,
 # /run/docker): run and exec. containerd's own ctr. LXC (busybox template:
 # start, attach, stop). systemd-nspawn.
 #
@@ -184,6 +184,13 @@ for r in runc crun; do
 	timeout 60 podman exec "$TAG-m$r" /bin/true || fail "benign: podman exec in a pod ($r)"
 	timeout 60 podman pod rm -f "$TAG-pod$r" >/dev/null 2>&1
 done
+
+# --- podman build: buildah's RUN step in a container of its own (runc)
+mkdir -p "$TMP/ctx"
+printf 'FROM %s\nRUN /bin/true\n' "$IMG" >"$TMP/ctx/Containerfile"
+st build timeout 300 podman build --runtime runc "${ULIM[@]}" -t "localhost/$TAG-built:1" "$TMP/ctx" ||
+	fail "benign: podman build ($(tail -1 "$TMP/build.out"))"
+timeout 60 podman rmi -f "localhost/$TAG-built:1" >/dev/null 2>&1
 
 # --- Docker, default roots: nsaudit is given no --runtime-root
 if docker_start; then
