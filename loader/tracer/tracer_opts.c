@@ -58,7 +58,8 @@ const char tracer_opts_help[] =
 	"                       docs/flood.md); the rest is counted in lost records\n"
 	"                       naming the actor. 0: none (trace's default;\n"
 	"                       record's is 1024)\n"
-	"  -v, --verbose        show libbpf's messages and the hooks chosen\n";
+	"  -v, --verbose        show libbpf's messages, the hooks chosen and where\n"
+	"                       the start went (\"nsaudit: start-up N ms: ...\")\n";
 
 void tracer_opts_init(struct tracer_opts *o)
 {
