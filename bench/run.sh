@@ -370,8 +370,12 @@ start_tool() {
 	record | sync_*)
 		# rotation must not delete segments of the run before they are
 		# counted: big segments, and plenty of them (deleted after it)
+		# --log-budget 0: these rows measure the writer's capacity and
+		# cost per record; what the per-actor log budget keeps under a
+		# flood is the retention rows' own measure (one flooding actor
+		# is otherwise mostly counted in lost records, not written)
 		local args=(record --log-dir "$T/log" --key "$KEY_FILE" --max-size 1G --keep 64
-			"${RECORD_EXTRA[@]}")
+			--log-budget 0 "${RECORD_EXTRA[@]}")
 		[ "$RECORD_PIN_OPT" = 1 ] && args+=(--pin-dir "$PIN_DIR")
 		[ "$name" != record ] && args+=(--sync "${name#sync_}")
 		mkdir -p "$T/log"
