@@ -6,7 +6,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <json-c/json.h>
 
@@ -14,6 +13,7 @@
 #include "lifetime.h"
 #include "nstype.h"
 #include "array.h"
+#include "death.h"
 
 static const char *const kind_names[LT_KIND_MAX] = {
     [LT_NONE] = "none",		[LT_CREATED] = "created", [LT_PINNED] = "pinned",
@@ -336,43 +336,6 @@ static void print_pin(FILE *out, const char *op, const char *path, json_object *
 	}
 }
 
-/*
- * A death: ns_free from the patched kernel, or a stage of op freed (stock
- * kernels, bpf/nsaudit/freed.bpf.c) with the holder that let go last.
- */
-static void print_freed(FILE *out, json_object *r)
-{
-	const char *op = jstr(r, "op"), *stage = jstr(r, "stage"), *holder = jstr(r, "holder");
-
-	if (!op || strcmp(op, "freed") || !stage) {
-		fputs("(ns_free from the kernel)", out);
-		return;
-	}
-	if (!strcmp(stage, "cleanup")) {
-		fputs("(cleanup_net began taking it apart)", out);
-		return;
-	}
-	if (!strcmp(stage, "released")) {
-		fputs("(the kernel freed its memory)", out);
-		return;
-	}
-	fputs("(its last reference went: ", out);
-	if (holder && !strcmp(holder, "task"))
-		fputs("the last task holding it exited, exec'd or moved away", out);
-	else if (holder && !strcmp(holder, "fd"))
-		fputs("its last nsfs fd was closed", out);
-	else if (holder && !strcmp(holder, "nsfs"))
-		fputs("its last nsfs file or bind mount went, who released it is not known", out);
-	else if (holder && !strcmp(holder, "owner_work"))
-		fputs("its free work ran after its last holder (creds, a child, a namespace it owned) let go", out);
-	else
-		fputs("a holder nsaudit does not follow (a socket, a device) let go", out);
-	fputc(')', out);
-	if (jstr(r, "comm") || jstr(r, "pid"))
-		fputs(" last holder:", out);
-	print_who(out, r);
-}
-
 void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_event *e)
 {
 	json_object *r = e->rec;
@@ -447,7 +410,10 @@ void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_eve
 		print_who(out, r);
 		break;
 	case LT_FREED:
-		print_freed(out, r);
+		if (lt_print_freed(out, r)) {
+			fputs(" last holder:", out);
+			print_who(out, r);
+		}
 		break;
 	case LT_LOST:
 		why = jstr(r, "why");
@@ -506,57 +472,13 @@ static void print_last(FILE *out, const struct lt_timeline *tl, const struct lt_
 	fprintf(out, " (its last record: %s, seq=%" PRIu64, lt_kind_name(e->kind), e->seq);
 }
 
-/* A record's time in seconds since the epoch (RFC 3339, UTC); -1: none. */
-static double rec_time(json_object *rec)
-{
-	const char *t = jstr(rec, "time");
-	struct tm tm = { 0 };
-	const char *rest;
-
-	if (!t || !(rest = strptime(t, "%Y-%m-%dT%H:%M:%S", &tm)))
-		return -1;
-	return (double)timegm(&tm) + (*rest == '.' ? strtod(rest, NULL) : 0);
-}
-
-/*
- * After a death seen (ns_free, op freed): how long it lived, and how long
- * after its last name (bind mount) was removed, where the log has them.
- */
-static void print_death_spans(FILE *out, const struct lt_timeline *tl, const struct lt_inc *c)
-{
-	double freed = -1, born = -1, unnamed = -1;
-	size_t j;
-
-	for (j = c->first; j <= c->last && j < tl->nev; j++) {
-		const struct lt_event *e = &tl->ev[j];
-
-		if (e->inc != (size_t)(c - tl->inc))
-			continue;
-		if (e->kind == LT_FREED && freed < 0)
-			freed = rec_time(e->rec);
-		else if (e->kind == LT_CREATED && born < 0)
-			born = rec_time(e->rec);
-		else if (e->kind == LT_UNPINNED)
-			unnamed = rec_time(e->rec);
-	}
-	if (freed < 0)
-		return;
-	if (born >= 0)
-		fprintf(out, "lived %.3f s", freed - born);
-	if (unnamed >= 0 && unnamed <= freed)
-		fprintf(out, "%s%.3f s after its last name was removed", born >= 0 ? "; died " : "died ",
-			freed - unnamed);
-	if (born >= 0 || (unnamed >= 0 && unnamed <= freed))
-		fputc('\n', out);
-}
-
 void lt_print_inc_end(FILE *out, const struct lt_timeline *tl, size_t i)
 {
 	const struct lt_inc *c = &tl->inc[i];
 
 	switch (c->state) {
 	case LT_FREED_SEEN:
-		print_death_spans(out, tl, c);
+		lt_print_death_spans(out, tl, c);
 		break;
 	case LT_REUSED:
 		fputs("freed: after ", out);
