@@ -118,11 +118,15 @@ $(BUILD)/%.skel.h: $(BPF_DIR)/%.bpf.o
 # -MMD writes each object's header dependencies beside it (NAME.d, read
 # below), so a changed header rebuilds exactly the objects that include it.
 # The skeletons are generated headers: built before any object
-# (order-only), tracked like any header from then on.
+# (order-only), tracked like any header from then on. An object without
+# its .d (built by an older Makefile, or the .d deleted) is rebuilt: its
+# dependencies are unknown (the empty rule for %.d makes a missing one
+# count as changed; the touch keeps the object newer than its .d).
 DEPFLAGS := -MMD -MP
-$(BUILD)/obj/%.o: %.c | $(SKELS)
+$(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d | $(SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	@touch $@
 
 $(BUILD)/nsaudit: $(MAIN_OBJ) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
@@ -170,9 +174,10 @@ $(BUILD)/attacker: tests/attack/attacker.c $(LIB_OBJS)
 # non-BPF source rebuilt with the sanitizers into build/asan/.
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(LIB_OBJS))
-$(BUILD)/asan/%.o: %.c | $(SKELS)
+$(BUILD)/asan/%.o: %.c $(BUILD)/asan/%.d | $(SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c $< -o $@
+	@touch $@
 $(BUILD)/unit-tests-asan: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(SAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(filter-out %.h,$^) -o $@ -lcriterion $(LDLIBS)
 
@@ -183,10 +188,11 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -g -O1 -fsanitize=address,undefined
 FUZZ_OBJS  := $(patsubst $(BUILD)/obj/%,$(BUILD)/fuzzobj/%,$(LIB_OBJS))
-$(BUILD)/fuzzobj/%.o: %.c | $(SKELS)
+$(BUILD)/fuzzobj/%.o: %.c $(BUILD)/fuzzobj/%.d | $(SKELS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 -D_GNU_SOURCE \
 		-DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES) $(DEPFLAGS) -c $< -o $@
+	@touch $@
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE $(INCLUDES) \
@@ -238,6 +244,7 @@ install: all
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
 
 # The header dependencies -MMD wrote (none before the first build).
+$(BUILD)/obj/%.d $(BUILD)/asan/%.d $(BUILD)/fuzzobj/%.d: ;
 -include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
 
 format:

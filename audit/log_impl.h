@@ -64,7 +64,7 @@ struct audit_log {
 	struct log_sync *bg; /* a sync in the background (log_sync.c), or NULL */
 	bool stopped;	  /* --on-full stop hit */
 
-	uint64_t suspended; /* dropped in this full-disk episode */
+	uint64_t suspended; /* calls dropped in this full-disk episode (calls_of) */
 	bool state_full_said; /* the state file could not be replaced: said once */
 	uint64_t dropped_total;
 	unsigned int pending_drop; /* deleted segments no record mentions yet */

@@ -172,6 +172,25 @@ int rotate(struct audit_log *l)
 	return 0;
 }
 
+/*
+ * How many calls a record stands for: a lost record its count, a
+ * coalesced one its repeat, any other one. A record dropped on a full disk
+ * drops that many calls, and the lost record that says so must count them
+ * all: else a dropped lost record (thousands of calls) would leave one.
+ */
+static uint64_t calls_of(struct json_object *rec)
+{
+	struct json_object *v, *op;
+
+	if (json_object_object_get_ex(rec, "op", &op) &&
+	    !strcmp(json_object_get_string(op) ?: "", "lost") &&
+	    json_object_object_get_ex(rec, "count", &v))
+		return json_object_get_uint64(v) ?: 1;
+	if (json_object_object_get_ex(rec, "repeat", &v))
+		return json_object_get_uint64(v) ?: 1;
+	return 1;
+}
+
 /* The full-disk policies, around writing one record. */
 int emit(struct audit_log *l, struct json_object *rec)
 {
@@ -210,7 +229,7 @@ int emit(struct audit_log *l, struct json_object *rec)
 					"nsaudit record: %s/: disk full: log suspended, "
 					"counting dropped records\n",
 					l->dir);
-			l->suspended++;
+			l->suspended += calls_of(rec);
 			l->dropped_total++;
 			return 0;
 		case AUDIT_FULL_STOP:

@@ -18,7 +18,8 @@
 # Writes build/bench.json and prints a table. Runs as root; takes ~8 min.
 # Knobs (environment): BENCH_ROUNDS (5), BENCH_RATE_SECS (5), BENCH_QUICK=1
 # (2 rounds, 2 s max-rate: a smoke test, not a measurement), BENCH_ONLY
-# (a subset of the configurations, e.g. "aa floor record rate"; "rate" is
+# (a subset of the configurations, e.g. "aa floor record rate"; "kmem" the
+# rows of op freed's kmem hooks (run_kmem); "rate" is
 # the max-rate runs, "logread" search and verify over logs (bench/logread.sh),
 # "startup" where a start goes (bench/startup.sh), "harness" the recorder
 # alone and its parts per record: for trying the bench out, not for figures).
@@ -369,8 +370,12 @@ start_tool() {
 	record | sync_*)
 		# rotation must not delete segments of the run before they are
 		# counted: big segments, and plenty of them (deleted after it)
+		# --log-budget 0: these rows measure the writer's capacity and
+		# cost per record; what the per-actor log budget keeps under a
+		# flood is the retention rows' own measure (one flooding actor
+		# is otherwise mostly counted in lost records, not written)
 		local args=(record --log-dir "$T/log" --key "$KEY_FILE" --max-size 1G --keep 64
-			"${RECORD_EXTRA[@]}")
+			--log-budget 0 "${RECORD_EXTRA[@]}")
 		[ "$RECORD_PIN_OPT" = 1 ] && args+=(--pin-dir "$PIN_DIR")
 		[ "$name" != record ] && args+=(--sync "${name#sync_}")
 		mkdir -p "$T/log"
@@ -970,6 +975,34 @@ run_harness() {
 
 value() { awk -F'\t' -v r="$ROUND" -v m="$1" '$1 == r && $2 == m { v = $3 } END { print v }' "$SAMPLES"; }
 
+# op freed's hooks (opt-in, --op freed): what nsaudit's programs on
+# kmem:kfree and kmem:kmem_cache_free cost per run, and what the floor's
+# empty programs on the same tracepoints cost, by the kernel's own timing
+# (bench/progcost.sh, both in one run, the same loads): the difference is
+# what op freed adds to every kfree and kmem_cache_free on the machine,
+# unrelated objects included. Loads: open+close (filp and names_cache
+# frees), fork (the kfrees and cache frees of a process's life).
+run_kmem() {
+	local out load k c f
+	[ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" kmem "* ]] || return 0
+	if ! out=$(PROGCOST_REPS=1 PROGCOST_RECORD_ARGS="--op freed" NSAUDIT="$NSAUDIT" \
+		DRIVER="$DRIVER" FLOOR="$FLOOR" "$ROOT/bench/progcost.sh" openclose fork 2>"$T/kmem.err"); then
+		log "kmem: bench/progcost.sh failed: $(tail -n 2 "$T/kmem.err")"
+		return 0
+	fi
+	for load in openclose fork; do
+		k=$(awk -v l="$load" '$1 == "nsaudit" && $2 == l && $3 == "tp_kfree" { print $5 }' <<<"$out")
+		c=$(awk -v l="$load" '$1 == "nsaudit" && $2 == l && $3 == "tp_kmem_cache_free" { print $5 }' <<<"$out")
+		f=$(awk -v l="$load" '$1 == "floor" && $2 == l && $3 == "floor_raw_tp" { print $5 }' <<<"$out")
+		[ -n "$k" ] && [ -n "$c" ] && [ -n "$f" ] || { log "kmem: no figures for $load"; continue; }
+		sample "kmem_floor_ns_per_run_$load" "$f"
+		sample "kfree_ns_per_run_$load" "$k"
+		sample "kmem_cache_free_ns_per_run_$load" "$c"
+		sample "kfree_added_ns_$load" "$(awk -v a="$k" -v b="$f" 'BEGIN { printf "%.1f", a - b }')"
+		sample "kmem_cache_free_added_ns_$load" "$(awk -v a="$c" -v b="$f" 'BEGIN { printf "%.1f", a - b }')"
+	done
+}
+
 # search and verify over logs of the recorder's records (bench/logread.sh)
 . "$ROOT/bench/logread.sh"
 # where the recorder's start goes (bench/startup.sh)
@@ -1102,6 +1135,7 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 		run_config "${CONFIGS[$(((k + ROUND - 1) % n))]}"
 	done
 	run_logread
+	run_kmem
 	[ "$HAVE_RECORD" = 1 ] && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" startup "* ]]; } &&
 		run_startup
 	RATE_LOST=0 RATE_LOST_C=0 RATE_LOST_NC=0 RATE_HWM=0 RARE_LOST=0

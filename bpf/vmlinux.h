@@ -1199,7 +1199,9 @@ struct inode {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
+	union {
+		const struct file_operations *i_fop;
+	};
 	long: 64;
 	long: 64;
 	long: 64;

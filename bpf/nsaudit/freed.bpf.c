@@ -36,6 +36,8 @@
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
 
+extern __u32 prime_tgid;	/* nsaudit.bpf.c: the loader priming its hooks */
+
 #define FREED_SITES 8
 #define KCF NSAUDIT_PROBE_TP_KMEM_CACHE_FREE
 
@@ -52,7 +54,13 @@ const volatile __u64 cleanup_net_fn = 0;
 
 /* Caches learned at their first free (object size, then name). */
 enum freed_cache { FC_NET, FC_PID, FC_NSPROXY, FC_INODE, FC_UTS, FC_USER, FC_FILP, FC_MAX };
-/* nsfs's file operations, learned from the first nsfs file freed */
+/* Caches of one of our object sizes that are not ours (their names were
+ * read once): without this, a cache of, say, user_namespace's size would
+ * have its name read at every free where user_namespace's own cache never
+ * frees (6.18: kfree_rcu). Round robin. */
+__u64 freed_cache_not[8] = {};
+__u32 freed_cache_not_next = 0;
+/* nsfs's file operations, learned from the first nsfs inode freed */
 __u64 freed_nsfs_fops = 0;
 __u64 freed_cache[8] = {};	/* FC_MAX used, a power of two for the index mask */
 
@@ -283,6 +291,9 @@ __noinline int freed_inode(__u64 addr)
 
 	if (BPF_CORE_READ(ino, i_sb, s_magic) != NSFS_MAGIC)
 		return 0;
+	/* its file operations are every nsfs file's: freed_file's compare */
+	if (!freed_nsfs_fops)
+		freed_nsfs_fops = (__u64)BPF_CORE_READ(ino, i_fop);
 	ns = BPF_CORE_READ(ino, i_private);
 	if (!ns)
 		return 0;
@@ -303,12 +314,14 @@ __noinline int freed_file(__u64 addr)
 	__u64 fops = (__u64)BPF_CORE_READ(f, f_op);
 	struct ns_common *ns;
 
-	if (!freed_nsfs_fops) {
-		if (BPF_CORE_READ(f, f_inode, i_sb, s_magic) != NSFS_MAGIC)
-			return 0;
+	/* learned from the loader's own open and close of an nsfs file at
+	 * start (prime_tgid: tracer.c's prime_open_check) or from an nsfs
+	 * inode freed (freed_inode); until then the inode's own free names
+	 * the namespace, without the closer */
+	if (!freed_nsfs_fops && prime_tgid && prime_tgid == bpf_get_current_pid_tgid() >> 32 &&
+	    BPF_CORE_READ(f, f_inode, i_sb, s_magic) == NSFS_MAGIC)
 		freed_nsfs_fops = fops;
-	}
-	if (fops != freed_nsfs_fops)
+	if (!fops || fops != freed_nsfs_fops)
 		return 0;
 	ns = BPF_CORE_READ(f, f_inode, i_private);
 	if (ns)
@@ -444,10 +457,16 @@ int BPF_PROG(tp_kmem_cache_free, unsigned long call_site, const void *ptr,
 		struct cache_name name = {};
 		int i;
 
+#pragma unroll
+		for (i = 0; i < 8; i++)
+			if (c == freed_cache_not[i])
+				return 0;
 		bpf_probe_read_kernel_str(name.s, sizeof(name.s), s->name);
 		i = freed_cache_which(&name, size);
-		if (i < 0)
+		if (i < 0) {
+			freed_cache_not[freed_cache_not_next++ & 7] = c;	/* a race only repeats a name read */
 			return 0;
+		}
 		freed_cache[i & 7] = c;
 		/* this free is one of ours too (often the only one: a
 		 * namespace cache's first free is its first namespace) */

@@ -53,12 +53,54 @@ struct recorder {
 	struct metrics metrics;	/* --metrics-file */
 	struct tracer *t;
 	const struct audit_log_opts *lo;
+	const char *pin_dir;	/* --pin-dir, or NULL (--no-pin) */
+	int64_t pins_checked;	/* when the pins were last looked at */
+	bool pins_gone;		/* said once */
 	struct {		/* how long the log space lasts: said once */
 		int64_t t0;
 		uint64_t bytes0;
 		bool said;
 	} space;
 };
+
+static void pins_gone_fields(struct audit_fields *f, const void *ctx)
+{
+	const struct recorder *r = ctx;
+	char ts[40];
+
+	audit_time_now(ts);
+	audit_f_str(f, "time", ts, strlen(ts));
+	audit_f_str(f, "op", "log", 3);
+	audit_f_str(f, "action", "pins-removed", 12);
+	audit_f_str(f, "path", r->pin_dir, strlen(r->pin_dir));
+}
+
+/*
+ * Someone removed the pins under a running recorder (rm, an old detach):
+ * it holds its programs and records on, but a crash would now lose what
+ * the ring holds and a restart loads new programs. Said on stderr and in
+ * the log, once; looked at every 2 s.
+ */
+static void pins_tick(struct recorder *r)
+{
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	char path[4200];
+
+	if (!r->pin_dir || r->pins_gone || now - r->pins_checked < 2000000000LL)
+		return;
+	r->pins_checked = now;
+	snprintf(path, sizeof(path), "%s/events", r->pin_dir);
+	if (!access(path, F_OK) || errno != ENOENT)
+		return;
+	r->pins_gone = true;
+	cmd_error("record", 0, "warning: the pins in %.200s were removed: this recorder still "
+		  "holds its programs and records on, but a crash now loses what the kernel "
+		  "holds for it", r->pin_dir);
+	/* as the records go: the same batch, the same sealing */
+	if (audit_log_append_fields(r->log, clock_ns(CLOCK_REALTIME), pins_gone_fields, r) < 0 ||
+	    audit_log_commit(r->log) < 0)
+		r->failed = 1;
+}
 
 /*
  * How long --max-size x --keep lasts at the rate the log grows, said once:
@@ -152,6 +194,7 @@ static int end_batch(void *ctx)
 			cmd_error("record", 1, "reopening the log: %s", audit_log_error(r->log));
 	}
 	space_tick(r);
+	pins_tick(r);
 	/* the sealing timer: an epoch ends whether records come or not */
 	if (audit_log_tick(r->log) < 0)
 		cmd_error("record", 1, "sealing: %s", audit_log_error(r->log));
@@ -236,6 +279,8 @@ enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR, OPT_METRICS };
 static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit_log_opts *lo,
 		      struct recorder *r, bool *keep_pinned)
 {
+	pid_t who;
+
 	r->lo = lo;
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -304,6 +349,13 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 	}
 	if (!pin)
 		o->pin_dir = NULL;
+	r->pin_dir = o->pin_dir;
+	/* before the log and its key are touched: tracer_open() takes the
+	 * lock itself; this only spares a refused recorder's log dir */
+	if (o->pin_dir && (who = tracer_pin_dir_user(o->pin_dir)))
+		return cmd_error("record", 1, "another recorder (pid %d) records from the programs "
+				 "pinned in %.200s: a second one would go deaf when it stops; give "
+				 "this one its own --pin-dir, or --no-pin", (int)who, o->pin_dir);
 	return -1;
 }
 

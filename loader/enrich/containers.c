@@ -636,41 +636,7 @@ const struct container_info *containers_by_actor(struct containers *c, uint32_t 
 	return idx >= 0 ? &c->v[idx] : NULL;
 }
 
-/*
- * --container for trace and record: an id, a name, or an id prefix of any
- * length (docker accepts 12 characters and fewer) that only one container
- * has. 0 with *out; -1 none such, -2 a prefix several share: list then
- * names the candidates ("web (c1f69d1c01ba), ...").
- */
-int containers_resolve(struct containers *c, const char *want,
-		       const struct container_info **out, char *list, size_t len)
+const struct container_info *containers_at(const struct containers *c, int i)
 {
-	size_t wl = strlen(want), used = 0;
-	int i, hits = 0;
-	bool ambiguous;
-
-	*out = find_word(c, want, false) ?: find_word(c, want, true);
-	if (*out)
-		return 0;
-	for (i = 0; wl && i < c->n; i++)
-		if (!strncmp(c->v[i].id, want, wl)) {
-			*out = &c->v[i];
-			hits++;
-		}
-	if (hits == 1)
-		return 0;
-	ambiguous = hits > 1;
-	*out = NULL;
-	list[0] = '\0';
-	for (i = 0; i < c->n && used + 100 < len; i++) {
-		if (ambiguous && strncmp(c->v[i].id, want, wl))
-			continue;
-		used += (size_t)snprintf(list + used, len - used, "%s%s%s%.12s%s",
-					 used ? ", " : "", c->v[i].name,
-					 c->v[i].name[0] ? " (" : "", c->v[i].id,
-					 c->v[i].name[0] ? ")" : "");
-	}
-	if (!used)
-		snprintf(list, len, "none running");
-	return ambiguous ? -2 : -1;
+	return i >= 0 && i < c->n ? &c->v[i] : NULL;
 }

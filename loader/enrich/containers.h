@@ -89,10 +89,8 @@ bool containers_docker_name(struct containers *c, const char *id, char *name, si
 
 /* Number of containers known (after the last refresh). */
 int containers_count(const struct containers *c);
-/* --container: an id, a name or a unique id prefix (0, *out); -1 none
- * such, -2 ambiguous, with list naming the candidates. */
-int containers_resolve(struct containers *c, const char *want,
-		       const struct container_info **out, char *list, size_t len);
+/* The i-th container known (0 .. containers_count() - 1), or NULL. */
+const struct container_info *containers_at(const struct containers *c, int i);
 
 /* --- parsers, for unit tests ------------------------------------------- */
 

@@ -181,6 +181,10 @@ static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, uint64_
 	if (!exe_fits(v, ino, call_ns))
 		return NULL;
 	v->path[sizeof(v->path) - 1] = '\0';
+	/* a directory is no executable: the kernel side could not render
+	 * the file an exec by fd ran (crun re-executing itself): not known */
+	if (!strcmp(v->path, "/"))
+		return NULL;
 	p->exe_mntns = v->mntns;
 	p->exe_mntns_id = v->mntns_id;
 	if ((!v->mntns || v->mntns == en->self_mntns) && realpath(v->path, real) &&
@@ -201,7 +205,9 @@ static char *exe_from_proc(uint32_t pid, uint64_t ino, struct proc_info *p)
 	if (ino && !same_ino(link, ino))
 		return NULL;	/* exited, or exec'd something else since */
 	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n <= 0)
+	/* "/": what the kernel renders for crun's executable (run by fd):
+	 * a directory is no executable, so it is not known */
+	if (n <= 0 || (n == 1 && buf[0] == '/'))
 		return NULL;
 	buf[n] = '\0';
 	p->exe_mntns = task_mntns(pid, 0);

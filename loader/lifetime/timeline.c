@@ -13,6 +13,7 @@
 #include "lifetime.h"
 #include "nstype.h"
 #include "array.h"
+#include "death.h"
 
 static const char *const kind_names[LT_KIND_MAX] = {
     [LT_NONE] = "none",		[LT_CREATED] = "created", [LT_PINNED] = "pinned",
@@ -134,6 +135,7 @@ enum lt_kind lt_classify(const struct lt_timeline *tl, json_object *rec, uint64_
 			k = result ? LT_NONE : LT_UNPINNED;
 			break;
 		case NSAUDIT_OP_NS_FREE:
+		case NSAUDIT_OP_FREED:	/* stock kernels: each stage of its death */
 			k = LT_FREED;
 			break;
 		default:
@@ -185,6 +187,13 @@ static struct lt_inc *inc_new(struct lt_timeline *tl, uint64_t id)
 	return v;
 }
 
+/* Another stage of the death already seen (op freed: last_ref, cleanup,
+ * released), not a new namespace: the same ns_id, or neither has one. */
+static bool later_stage(const struct lt_inc *cur, enum lt_kind k, uint64_t id)
+{
+	return k == LT_FREED && (id ? id == cur->ns_id : !cur->ns_id);
+}
+
 const struct lt_event *lt_add(struct lt_timeline *tl, json_object *rec)
 {
 	struct lt_inc *cur = tl->ninc ? &tl->inc[tl->ninc - 1] : NULL;
@@ -202,7 +211,8 @@ const struct lt_event *lt_add(struct lt_timeline *tl, json_object *rec)
 		/* only a gap in a namespace known to be alive matters here */
 		if (!cur || cur->count[LT_FREED])
 			return NULL;
-	} else if (!cur || cur->count[LT_FREED] || (id && cur->ns_id && id != cur->ns_id) ||
+	} else if (!cur || (cur->count[LT_FREED] && !later_stage(cur, k, id)) ||
+		   (id && cur->ns_id && id != cur->ns_id) ||
 		   (k == LT_CREATED && !(id && id == cur->ns_id))) {
 		/* a creation after other records is another namespace, unless
 		 * the ids say it is the same one */
@@ -400,7 +410,10 @@ void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_eve
 		print_who(out, r);
 		break;
 	case LT_FREED:
-		fputs("(ns_free from the kernel)", out);
+		if (lt_print_freed(out, r)) {
+			fputs(" last holder:", out);
+			print_who(out, r);
+		}
 		break;
 	case LT_LOST:
 		why = jstr(r, "why");
@@ -465,6 +478,7 @@ void lt_print_inc_end(FILE *out, const struct lt_timeline *tl, size_t i)
 
 	switch (c->state) {
 	case LT_FREED_SEEN:
+		lt_print_death_spans(out, tl, c);
 		break;
 	case LT_REUSED:
 		fputs("freed: after ", out);

@@ -121,6 +121,13 @@ bool tracer_reused_pins(const struct tracer *t);
  * directory; 0, or -errno. Missing dir: -ENOENT; not on bpffs: -EMEDIUMTYPE
  * (nothing removed). */
 int tracer_unpin(const char *pin_dir);
+/* --container among c (tracer_filter.c): an id, a name or an id prefix
+ * only one has (0, *out); -1 none such, -2 several, with list naming the
+ * candidates ("web (c1f69d1c01ba), ..."). */
+struct containers;
+struct container_info;
+int containers_resolve(struct containers *c, const char *want,
+		       const struct container_info **out, char *list, size_t len);
 /* The pid of the recorder using pin_dir now (-1: one, pid unknown), or 0. */
 pid_t tracer_pin_dir_user(const char *pin_dir);
 

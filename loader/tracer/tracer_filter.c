@@ -93,6 +93,40 @@ bool tracer_comm_may_match(const struct tracer *t, const char *comm)
 	return false;
 }
 
+int containers_resolve(struct containers *c, const char *want,
+		       const struct container_info **out, char *list, size_t len)
+{
+	const struct container_info *ci;
+	size_t wl = strlen(want), used = 0;
+	int i, hits = 0, n = containers_count(c);
+	bool ambiguous;
+
+	*out = containers_find(c, want);
+	if (*out)
+		return 0;
+	for (i = 0; wl && i < n; i++)
+		if (!strncmp(containers_at(c, i)->id, want, wl)) {
+			*out = containers_at(c, i);
+			hits++;
+		}
+	if (hits == 1)
+		return 0;
+	ambiguous = hits > 1;
+	*out = NULL;
+	list[0] = '\0';
+	for (i = 0; i < n && used + 100 < len; i++) {
+		ci = containers_at(c, i);
+		if (ambiguous && strncmp(ci->id, want, wl))
+			continue;
+		used += (size_t)snprintf(list + used, len - used, "%s%s%s%.12s%s", used ? ", " : "",
+					 ci->name, ci->name[0] ? " (" : "", ci->id,
+					 ci->name[0] ? ")" : "");
+	}
+	if (!used)
+		snprintf(list, len, "none running");
+	return ambiguous ? -2 : -1;
+}
+
 int tracer_container_resolve(struct tracer *t, char *err, size_t errlen)
 {
 	const struct container_info *ci;

@@ -100,8 +100,9 @@ expect_eq "--comm: only that command" "$(jq -r .comm "$OUT" | sort -u)" nsops-x
 # --- loss is reported: a 4 KiB ring cannot hold 20000 setns between drains
 # (one record per call: coalesced, they would fit)
 OUT=$TMP/lost.jsonl
-trace_start "$OUT" --ring-size 4096 --op setns --no-coalesce
-"$NSOPS" setns-loop 20000 /proc/self/ns/net >/dev/null
+# (--comm: other processes' setns on the machine neither fill the ring nor count)
+trace_start "$OUT" --ring-size 4096 --op setns --no-coalesce --comm nsops-ring
+"$NSOPS" -n nsops-ring setns-loop 20000 /proc/self/ns/net >/dev/null
 sleep 0.3
 trace_stop
 got=$(jq -c 'select(.op=="setns")' "$OUT" | wc -l)
@@ -124,7 +125,7 @@ bad() {	# bad "what" "expected text" ARGS...
 bad "--pid abc" "not a process id" trace --pid abc
 bad "--pid -5" "not a process id" trace --pid -5
 bad "--pid of no process" "no such process" trace --pid 1073741823
-bad "--format xml" "not text or json" trace --format xml
+bad "--format xml" "not text, json, ocsf or ecs" trace --format xml
 bad "--type foo" "unknown namespace type 'foo'" trace --type net,foo
 bad "--op bogus" "unknown operation 'bogus'" trace --op bogus
 bad "--ring-size 1000" "power of two" trace --ring-size 1000

@@ -24,6 +24,7 @@ cleanup() {
 	umount "$TMP/bind" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	ip netns del "$NS-s" 2>/dev/null
+	ip netns del "$NS-l" 2>/dev/null
 	cleanup_testlib
 }
 trap cleanup EXIT
@@ -211,3 +212,26 @@ fi
 trace_stop
 check "no freed record names a wrong type for its hook" \
 	sh -c "! jq -e 'select(.op == \"freed\" and .stage == \"cleanup\" and .ns_type != \"net\")' '$OUT' | grep -q ."
+
+# --- lifetime tells the story from a recorded log -----------------------------
+"$NSAUDIT" record --log-dir "$TMP/log" --no-pin --keep 1000 --type net \
+	--op setns,unshare,clone,open,mount,umount,freed >/dev/null 2>"$TMP/rec.err" & R=$!
+PIDS="$PIDS $R"
+wait_ready "$TMP/rec.err" "$R" || fail "lifetime: the recorder starts"
+setup "ip netns add (lifetime)" ip netns add "$NS-l"
+NET=$(ns_inum "/run/netns/$NS-l")
+ip netns exec "$NS-l" sleep 2 & E=$!
+sleep 0.3
+ip netns del "$NS-l"
+wait "$E"
+for i in $(seq 1 50); do
+	out=$("$NSAUDIT" lifetime "net:$NET" --log-dir "$TMP/log" 2>/dev/null)
+	grep -q "cleanup_net began" <<<"$out" && break
+	sleep 0.1
+done
+check "lifetime: the last holder is the sleep that outlived ip netns del" \
+	grep -Eq "freed +\(its last reference went: the last task holding it .*last holder: pid=$E \(sleep\)" <<<"$out"
+check "lifetime: the cleanup moment" grep -q "freed    (cleanup_net began taking it apart)" <<<"$out"
+check "lifetime: how long it lived after its last name was removed" \
+	grep -Eq "^lived [0-9.]+ s; died (1\.[5-9]|[2-9]\.)[0-9]* s after its last name was removed" <<<"$out"
+kill -INT "$R"; wait "$R"

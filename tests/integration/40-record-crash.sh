@@ -38,7 +38,9 @@ sleep 0.2
 kill -9 $REC; wait $REC 2>/dev/null
 check "after SIGKILL the programs stay pinned" test -e "$PIN/events"
 p2=$("$NSOPS" setns-loop 3000 /proc/self/ns/net | awk '/^pid/{print $2}')
-"$NSAUDIT" record --log-dir "$TMP/other" --key "$KEY" --pin-dir "$PIN" --op setns,unshare 2>"$TMP/mismatch.err"
+# (its own key: a refused recorder must not move the log's sealing state)
+"$NSAUDIT" keygen "$TMP/key2" >/dev/null
+"$NSAUDIT" record --log-dir "$TMP/other" --key "$TMP/key2" --pin-dir "$PIN" --op setns,unshare 2>"$TMP/mismatch.err"
 rc=$?
 if [ $rc -eq 1 ] && grep -q "loaded with other filters" "$TMP/mismatch.err" &&
 	[ "$(wc -l <"$TMP/mismatch.err")" -eq 1 ]; then
@@ -57,6 +59,7 @@ rc=$?
 expect_eq "a second recorder on the same --pin-dir is refused (exit 1)" $rc 1
 check "... naming the recorder that has it and what to do" \
 	grep -q "another recorder (pid $REC) .*own --pin-dir, or --no-pin" "$TMP/second.err"
+check "... before it touched a log or the key" test ! -e "$TMP/second"
 "$NSAUDIT" detach --pin-dir "$PIN" 2>"$TMP/detach.err"
 expect_eq "detach refuses while a recorder uses the pins" $? 1
 check "... and says which" grep -q "recorder pid $REC is using it" "$TMP/detach.err"
@@ -64,10 +67,15 @@ check "... and says which" grep -q "recorder pid $REC is using it" "$TMP/detach.
 # gone (as when another recorder unpins on a clean stop), it still hears
 rm -f "$PIN"/link_*
 p3=$("$NSOPS" setns-loop 3000 /proc/self/ns/net | awk '/^pid/{print $2}')
+# the pins removed under it: it records on, and says so (stderr, log)
+rm -f "$PIN/events"
+for i in $(seq 1 100); do grep -q "pins in $PIN were removed" "$TMP/rec.err" && break; sleep 0.1; done
+check "a recorder whose pins are removed says so" grep -q "pins in $PIN were removed" "$TMP/rec.err"
 sleep 0.3
 kill -TERM $REC; wait $REC
 expect_eq "SIGTERM stops the recorder cleanly" "$?" 0
 REC=
+check "... and writes it in its log" sh -c "cat '$LOG'/nsaudit-*.log | grep -q '\"action\":\"pins-removed\"'"
 
 records() { cat "$LOG"/* | jq -c 'select(.op=="setns")' 2>/dev/null; }
 for p in $p1 $p2 $p3; do
@@ -78,7 +86,13 @@ done
 dups=$(records | jq -r .kseq | sort | uniq -d | wc -l)
 expect_eq "no kernel sequence number written twice" "$dups" 0
 "$NSAUDIT" verify --log-dir "$LOG" --key "$KEY" >"$TMP/verify.out" 2>&1
-expect_eq "the log verifies after the crash ($(tail -1 "$TMP/verify.out"))" "$?" 0
+rc=$?
+# 4: intact as far as the key reaches (the sealing state moved on at the
+# restart; --verification-key checks the older epochs)
+case $rc in
+0 | 4) pass "the log verifies after the crash (exit $rc: $(tail -1 "$TMP/verify.out"))" ;;
+*) fail "the log verifies after the crash (exit $rc: $(tail -1 "$TMP/verify.out"))" ;;
+esac
 
 check "a clean stop (SIGTERM) detaches: nothing left pinned" test ! -e "$PIN"
 

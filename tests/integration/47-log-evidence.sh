@@ -40,8 +40,10 @@ echo "$VK" >"$TMP/vk"
 
 record() {	# record DIR KEY ARGS...: start a recorder, wait until ready
 	local d=$1 k=$2; shift 2
+	# --comm: the workloads' own setns only (other processes' calls on the
+	# machine would keep the log growing past the last anchor)
 	"$NSAUDIT" record --log-dir "$d" --key "$k" --no-pin --no-coalesce --op setns \
-		--sink "syslog:unix:$SOCK" "$@" 2>"$TMP/rec.err" &
+		--comm evidence --sink "syslog:unix:$SOCK" "$@" 2>"$TMP/rec.err" &
 	REC=$!
 	for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/rec.err" && return 0; sleep 0.05; done
 	fail "recorder ready: $(head -n 3 "$TMP/rec.err")"; return 1

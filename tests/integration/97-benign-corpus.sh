@@ -276,6 +276,8 @@ expect_eq "benign: host-back: the setns record names the host's mount namespace 
 	"$(jq -r --argjson p "$(st_setns host-back | head -1)" \
 		'select(.op=="setns" and .pid==$p) | "\(.ns_type) \(.ns_inum)"' "$B")" "mnt $HOST_MNT"
 expect_eq "benign corpus: no alert at warning or above" "$(loud "$B")" ""
+expect_eq "benign corpus: no record names a directory (\"/\") as its executable" \
+	"$(jq -r 'select(.exe=="/") | "\(.pid) \(.comm)"' "$B" | head -3)" ""
 
 # --- persistence: an ip netns name deleted while an fd opened through
 # /run/netns/NAME still holds it (the fd's link reads as that path)

@@ -9,6 +9,7 @@
 
 #include "enrich/containers.h"
 #include "enrich/runtime_state.h"
+#include "tracer/tracer.h"
 
 #define HEX64  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define HEX64B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * death.c - how a namespace's death is told in a timeline: ns_free (the
+ * patched kernel) or the stages of op freed (stock kernels,
+ * bpf/nsaudit/freed.bpf.c) with the holder that let go last, and how long
+ * it lived and how long after its last name was removed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "death.h"
+
+static const char *jstr(json_object *o, const char *k)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/*
+ * A death: ns_free from the patched kernel, or a stage of op freed (stock
+ * kernels, bpf/nsaudit/freed.bpf.c) with the holder that let go last.
+ */
+bool lt_print_freed(FILE *out, json_object *r)
+{
+	const char *op = jstr(r, "op"), *stage = jstr(r, "stage"), *holder = jstr(r, "holder");
+
+	if (!op || strcmp(op, "freed") || !stage) {
+		fputs("(ns_free from the kernel)", out);
+		return false;
+	}
+	if (!strcmp(stage, "cleanup")) {
+		fputs("(cleanup_net began taking it apart)", out);
+		return false;
+	}
+	if (!strcmp(stage, "released")) {
+		fputs("(the kernel freed its memory)", out);
+		return false;
+	}
+	fputs("(its last reference went: ", out);
+	if (holder && !strcmp(holder, "task"))
+		fputs("the last task holding it exited, exec'd or moved away", out);
+	else if (holder && !strcmp(holder, "fd"))
+		fputs("its last nsfs fd was closed", out);
+	else if (holder && !strcmp(holder, "nsfs"))
+		fputs("its last nsfs file or bind mount went, who released it is not known", out);
+	else if (holder && !strcmp(holder, "owner_work"))
+		fputs("its free work ran after its last holder (creds, a child, a namespace it owned) let go", out);
+	else
+		fputs("a holder nsaudit does not follow (a socket, a device) let go", out);
+	fputc(')', out);
+	return jstr(r, "comm") != NULL;
+}
+
+/* A record's time in seconds since the epoch (RFC 3339, UTC); -1: none. */
+static double rec_time(json_object *rec)
+{
+	const char *t = jstr(rec, "time");
+	struct tm tm = { 0 };
+	const char *rest;
+
+	if (!t || !(rest = strptime(t, "%Y-%m-%dT%H:%M:%S", &tm)))
+		return -1;
+	return (double)timegm(&tm) + (*rest == '.' ? strtod(rest, NULL) : 0);
+}
+
+/*
+ * After a death seen (ns_free, op freed): how long it lived, and how long
+ * after its last name (bind mount) was removed, where the log has them.
+ */
+void lt_print_death_spans(FILE *out, const struct lt_timeline *tl, const struct lt_inc *c)
+{
+	double freed = -1, born = -1, unnamed = -1;
+	size_t j;
+
+	for (j = c->first; j <= c->last && j < tl->nev; j++) {
+		const struct lt_event *e = &tl->ev[j];
+
+		if (e->inc != (size_t)(c - tl->inc))
+			continue;
+		if (e->kind == LT_FREED && freed < 0)
+			freed = rec_time(e->rec);
+		else if (e->kind == LT_CREATED && born < 0)
+			born = rec_time(e->rec);
+		else if (e->kind == LT_UNPINNED)
+			unnamed = rec_time(e->rec);
+	}
+	if (freed < 0)
+		return;
+	if (born >= 0)
+		fprintf(out, "lived %.3f s", freed - born);
+	if (unnamed >= 0 && unnamed <= freed)
+		fprintf(out, "%s%.3f s after its last name was removed", born >= 0 ? "; died " : "died ",
+			freed - unnamed);
+	if (born >= 0 || (unnamed >= 0 && unnamed <= freed))
+		fputc('\n', out);
+}
+
