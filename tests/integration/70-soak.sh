@@ -1,6 +1,6 @@
 #!/bin/bash
 # Soak: several processes drive setns and unshare (SOAK_ROUNDS rounds of
-# 2000 setns and one unshare each, at most SOAK_SECONDS) while "nsaudit record --max-size 256K --keep 1000" rotates. Then the
+# 2000 setns and one unshare each, at most SOAK_SECONDS) while "nsaudit record --max-size 256K --keep 4000" rotates. Then the
 # log verifies, and every call is accounted for: the setns and unshare
 # records of the driver processes equal the calls made, or, if the kernel
 # ring overflowed, the shortfall is covered by "lost" records -- never
@@ -24,7 +24,7 @@ trap '[ -n "$REC" ] && kill -9 $REC 2>/dev/null; "$NSAUDIT" detach --pin-dir $PI
 phase() {
 local P=$1 RING=$2 LOG=$TMP/log-$1
 echo "-- soak phase $P (--ring-size $RING)"
-"$NSAUDIT" record --log-dir "$LOG" --pin-dir "$PIN" --max-size 256K --keep 1000 --ring-size "$RING" --log-budget 0 \
+"$NSAUDIT" record --log-dir "$LOG" --pin-dir "$PIN" --max-size 256K --keep 4000 --ring-size "$RING" --log-budget 0 \
 	--op setns,unshare --type net,uts --comm "$COMM" --no-coalesce 2>"$TMP/rec.err" &
 REC=$!
 for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/rec.err" && break; sleep 0.05; done
