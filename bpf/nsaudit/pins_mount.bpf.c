@@ -15,6 +15,7 @@
 #include "nsfile.bpf.h"
 
 #include "pins.bpf.h"
+#include "pin_sweep.bpf.h"
 
 /* ---- pins by bind mount ------------------------------------------------ */
 
@@ -375,6 +376,7 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
 		return 0;
 	umount_record(c, pin);
 	bpf_map_delete_elem(&pin_mounts, &key);
+	pin_slot_free(g->mnt_ns_key, g->loc[i & (PINS_GONE_MAX - 1)], key);
 	bpf_map_delete_elem(&pin_names, &key);
 	c->found = true;
 	return 0;
@@ -387,17 +389,18 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
  * namespace, coalesced like the other refused calls. A path that names no
  * pin, or several, makes none: an umount of an ordinary mount is no record.
  */
-static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
-					   struct pins_gone *g)
+static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret)
 {
 	struct nsaudit_pin *pin;
+	struct pins_gone *g;
 	struct ev_key k;
 	__u64 key;
 
-	if (!pin_mntns_maybe((__u64)cur_mntns()))
+	if (!pins_maybe_here())
 		return;
 	umount_path_read((void *)upath);
-	if (!pins_named_here(g))
+	g = pins_named_here();
+	if (!g)
 		return;
 	key = g->key[0];
 	pin = bpf_map_lookup_elem(&pin_mounts, &key);
@@ -418,25 +421,25 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 {
 	struct tstate *ts = tstate_pending(NSAUDIT_OP_UMOUNT);
 	struct umount_call c = {};
-	struct pins_gone g;
 
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
 	if (ctx->ret != 0) {
-		refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, &g);
+		refused_umount(ts->p.args[0], ts->p.arg, ctx->ret);
 		goto out;
 	}
 	c.path = ts->p.args[0];
 	c.flags = ts->p.arg;
-	c.g = &g;
 	/* no pin was ever noted in this mount namespace: nothing to look for */
-	if (!pin_mntns_maybe((__u64)cur_mntns()))
+	if (!pins_maybe_here())
 		goto record;
 	umount_path_read((void *)c.path);
-	pins_gone_here(&g);
+	c.g = pins_gone_here();
+	if (!c.g)
+		goto record;
 	/* another umount in flight here: take only the pin our path names */
-	c.claim = pins_claimed(&g, !ts->p.args[2] || umount_inflight_count(ts->p.args[2]) <= 1);
+	c.claim = pins_claimed(c.g, !ts->p.args[2] || umount_inflight_count(ts->p.args[2]) <= 1);
 	bpf_loop(PINS_GONE_MAX, umount_pin_step, &c, 0);
 record:
 	if (!c.found)
