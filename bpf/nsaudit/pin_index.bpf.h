@@ -211,41 +211,64 @@ struct pins_gone {
 
 /*
  * A walk over buckets [from, to) of one namespace. Each pin still in
- * pin_mounts goes to pin_walk_visit() (pins.bpf.h: what the walk is for,
- * by mode); a stale slot is given back. stop: the visitor has enough.
- * In a per-CPU map (the stack holds 512 bytes), one for the syscall
- * programs and one for the sweep.
+ * pin_mounts goes to pin_walk_visit() (pin_sweep.bpf.h: what the walk is
+ * for, by mode); a stale slot is given back. stop: the visitor has enough.
+ * In a map, not on the stack: there its fields, known to the verifier,
+ * made it walk every turn of the nested loops apart (over a million
+ * instructions). An umount exit claims one of PIN_WALKS per-CPU walks
+ * (busy): a syscall tracepoint's program can be preempted (6.14+), and
+ * another umount's exit on that CPU must not overwrite the pins this one
+ * found. The sweep's is its own (one sweep at a time).
  */
 struct pin_walk {
 	__u64 mns_key;
 	__u32 from;
 	__u32 to;
 	__u32 mode;
-	__u32 live;	/* slots whose pin is still in pin_mounts */
+	__u32 live;	/* a slot whose pin is still in pin_mounts: a flag, not a
+			 * count (a count the verifier tracks per iteration) */
 	__u32 bucket;
 	__u32 stop;	/* not bool: a callback returns 0 or 1, not a byte */
 	__u32 dead;	/* the namespace died (sweep) */
-	__u64 keys[PIN_SLOTS];	/* the bucket being walked */
+	__u32 pad;
+	__u64 busy;	/* claimed (64 bits: compare-and-exchange, cpu v1) */
 	struct pins_gone g;	/* umount exits */
 };
 
-#define PIN_WALK_BUF_SYSCALL 0
-#define PIN_WALK_BUF_SWEEP   1
+#define PIN_WALKS 4
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2);
+	__uint(max_entries, PIN_WALKS);
 	__type(key, __u32);
 	__type(value, struct pin_walk);
 } pin_walk_buf SEC(".maps");
 
-static __always_inline struct pin_walk *pin_walk_get(__u32 which)
+/* A walk of this CPU's no other program holds, or NULL (four preempted
+ * umount exits on one CPU). Give it back with pin_walk_release(). */
+static __always_inline struct pin_walk *pin_walk_claim(void)
 {
-	return bpf_map_lookup_elem(&pin_walk_buf, &which);
+	struct pin_walk *w;
+	__u32 i;
+
+#pragma clang loop unroll(disable)
+	for (i = 0; i < PIN_WALKS; i++) {
+		w = bpf_map_lookup_elem(&pin_walk_buf, &i);
+		if (w && !__sync_val_compare_and_swap(&w->busy, 0, 1))
+			return w;
+	}
+	return NULL;
 }
 
-/* The callbacks' context: bpf_loop and bpf_for_each_map_elem take one on
- * the stack only. */
+static __always_inline void pin_walk_release(struct pin_walk *w)
+{
+	if (w) {
+		barrier();	/* after every use of it */
+		w->busy = 0;
+	}
+}
+
+/* The loops' context: bpf_loop takes one on the stack only. */
 struct pin_walk_ref {
 	struct pin_walk *w;
 };
@@ -255,13 +278,20 @@ static long pin_walk_visit(struct pin_walk *w, __u32 loc, __u64 key, struct nsau
 static long pin_walk_slot(__u64 s, struct pin_walk_ref *r)
 {
 	struct pin_walk *w = r->w;
+	struct pin_bucket_key bk;
 	struct nsaudit_pin *pin;
+	struct pin_bucket *b;
 	__u32 loc;
 	__u64 key;
 
 	if (!w)
 		return 1;
-	key = w->keys[s & (PIN_SLOTS - 1)];
+	bk.mns_key = w->mns_key;
+	bk.idx = w->bucket;
+	b = bpf_map_lookup_elem(&pin_buckets, &bk);
+	if (!b)
+		return 1;
+	key = b->key[s & (PIN_SLOTS - 1)];
 	loc = w->bucket * PIN_SLOTS + (s & (PIN_SLOTS - 1));
 	if (!key)
 		return 0;
@@ -270,7 +300,7 @@ static long pin_walk_slot(__u64 s, struct pin_walk_ref *r)
 		pin_slot_free(w->mns_key, loc, key);
 		return 0;
 	}
-	w->live++;
+	w->live = 1;
 	if (pin_walk_visit(w, loc, key, pin))
 		w->stop = 1;
 	return w->stop != 0;
@@ -294,10 +324,8 @@ static long pin_walk_bucket(__u64 i, struct pin_walk_ref *r)
 	if (!b)
 		return 0;
 #pragma unroll
-	for (s = 0; s < PIN_SLOTS; s++) {
-		w->keys[s] = b->key[s];
+	for (s = 0; s < PIN_SLOTS; s++)
 		any |= b->key[s];
-	}
 	if (!any)
 		return 0;
 	w->bucket = bk.idx;

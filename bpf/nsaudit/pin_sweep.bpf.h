@@ -41,6 +41,7 @@ struct sweep_list {
 	__u64 key[SWEEP_MAX];
 	__u8 died[SWEEP_MAX];	/* its namespace died */
 	__u64 drop[SWEEP_DROP_MAX];
+	struct pin_walk walk;	/* the namespace being walked */
 };
 
 struct {
@@ -101,15 +102,15 @@ static long pin_left_cb(void *map, __u64 *key, struct nsaudit_pin *pin, void *ct
  * its pins; a living one, its next buckets while the pass has some to
  * spare and it had no turn this round.
  */
-static long sweep_ns_cb(void *map, __u64 *mns_key, struct pin_ns *h, struct pin_walk_ref *r)
+static long sweep_ns_cb(void *map, __u64 *mns_key, struct pin_ns *h, void *ctx)
 {
-	struct pin_walk *w = r->w;
-	struct sweep_list *l;
 	__u32 zero = 0, n = h->nbuckets, i;
+	struct sweep_list *l = bpf_map_lookup_elem(&sweep_scratch, &zero);
+	struct pin_walk *w;
 
-	l = bpf_map_lookup_elem(&sweep_scratch, &zero);
-	if (!w || !l)
+	if (!l)
 		return 1;
+	w = &l->walk;
 	if (n > PIN_BUCKETS_MAX)
 		n = PIN_BUCKETS_MAX;
 	w->mns_key = *mns_key;
@@ -156,7 +157,6 @@ static long sweep_ns_cb(void *map, __u64 *mns_key, struct pin_ns *h, struct pin_
 /* The walks of one pass; l->key[0 .. n) the pins found gone. */
 static __always_inline void sweep_walk(struct sweep_list *l)
 {
-	struct pin_walk_ref r = { .w = pin_walk_get(PIN_WALK_BUF_SWEEP) };
 	__u32 zero = 0, *round = bpf_map_lookup_elem(&sweep_round, &zero);
 	__u32 i;
 
@@ -169,7 +169,7 @@ static __always_inline void sweep_walk(struct sweep_list *l)
 	l->live_left = SWEEP_LIVE_BUCKETS;
 	l->pending = 0;
 	l->round = *round + 1;	/* 0 is a new namespace's */
-	bpf_for_each_map_elem(&pin_ns, sweep_ns_cb, &r, 0);
+	bpf_for_each_map_elem(&pin_ns, sweep_ns_cb, NULL, 0);
 	/* every living namespace had its turn: the next round */
 	if (!l->pending && l->n < SWEEP_MAX)
 		*round = l->round;

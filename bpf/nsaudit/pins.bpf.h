@@ -351,41 +351,37 @@ static long pin_named_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct 
 
 /*
  * The walk of the current umount's own namespace, in mode (GONE, NAMED;
- * want: the names its path has):
- * its pins from the index, or all pins should the index be unusable.
- * NULL if no walk could be had; w->g the result.
+ * want: the names its path has): its pins from the index, or all pins
+ * should the index be unusable. w->g the result.
  */
-static __always_inline struct pin_walk *pins_walk_here(__u32 mode, int want)
+static __always_inline void pins_walk_here(struct pin_walk *w, __u32 mode, int want)
 {
-	struct pin_walk *w = pin_walk_get(PIN_WALK_BUF_SYSCALL);
-	__u64 mns_key = mntns_key(cur_mntns());
 	struct pin_walk_ref r = { .w = w };
+	__u64 mns_key = mntns_key(cur_mntns());
 	struct pin_ns *h;
 
-	if (!w)
-		return NULL;
 	__builtin_memset(&w->g, 0, sizeof(w->g));
+	w->from = 0;
+	w->to = 0;
+	w->stop = 0;
+	w->live = 0;
 	w->g.mnt_ns_key = mns_key;
 	w->g.score[1] = want;
 	w->mns_key = mns_key;
 	w->mode = mode;
-	w->stop = 0;
-	w->live = 0;
 	if (pin_index_unusable()) {
 		if (mode == PIN_WALK_GONE)
 			bpf_for_each_map_elem(&pin_mounts, pin_gone_cb, &r, 0);
 		else
 			bpf_for_each_map_elem(&pin_mounts, pin_named_cb, &r, 0);
-		return w;
+		return;
 	}
 	/* a namespace that never held a pin has nothing to walk */
 	h = bpf_map_lookup_elem(&pin_ns, &mns_key);
 	if (!h)
-		return w;
-	w->from = 0;
+		return;
 	w->to = h->nbuckets < PIN_BUCKETS_MAX ? h->nbuckets : PIN_BUCKETS_MAX;
 	pin_index_walk(w);
-	return w;
 }
 
 /* Whether the caller's mount namespace may hold a pin the kernel side knows. */
@@ -396,30 +392,25 @@ static __always_inline bool pins_maybe_here(void)
 	return pin_index_unusable() || bpf_map_lookup_elem(&pin_ns, &mns_key);
 }
 
-/* The pinned mounts the current umount detached (in its namespace). */
-static __always_inline struct pins_gone *pins_gone_here(void)
+/* The pinned mounts the current umount detached (in its namespace): w->g. */
+static __always_inline void pins_gone_here(struct pin_walk *w)
 {
-	struct pin_walk *w = pins_walk_here(PIN_WALK_GONE, 0);
-
-	return w ? &w->g : NULL;
+	pins_walk_here(w, PIN_WALK_GONE, 0);
 }
 
 /* Whether the current umount's path (umount_path_read) names exactly one
- * attached pin of its mount namespace: then g->key[0]. */
-static __always_inline struct pins_gone *pins_named_here(void)
+ * attached pin of its mount namespace: then w->g.key[0]. */
+static __always_inline bool pins_named_here(struct pin_walk *w)
 {
 	__u32 zero = 0;
 	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
-	struct pin_walk *w;
 	int want = 0;
 
 	if (!b || !b->valid)
-		return NULL;
+		return false;
 	want = (b->valid & 1) + ((b->valid >> 1) & 1) + ((b->valid >> 2) & 1);
-	w = pins_walk_here(PIN_WALK_NAMED, want);
-	if (!w || w->g.n != 1 || w->g.score[0] < want)
-		return NULL;
-	return &w->g;
+	pins_walk_here(w, PIN_WALK_NAMED, want);
+	return w->g.n == 1 && w->g.score[0] >= want;
 }
 
 /*
