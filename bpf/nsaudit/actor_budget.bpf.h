@@ -48,6 +48,7 @@ struct actor {
 	__u32 pid;
 	__u32 uid;
 	__u32 op;
+	__u32 ppid;	/* its parent's thread group, 0 if not known */
 	const char *comm;
 };
 
@@ -68,7 +69,8 @@ struct lost_epoch_map {
 };
 extern struct lost_epoch_map lost_epoch SEC(".maps");
 
-/* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid. LRU: an actor
+/* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid, 2 a uid's
+ * reserve, 3 a parent's part of it (rare first, below). LRU: an actor
  * that went quiet long ago is forgotten (and gets its burst back, which a
  * quiet actor has anyway). */
 struct actor_budget_map {
@@ -81,9 +83,12 @@ extern struct actor_budget_map actor_budget SEC(".maps");
 
 static __always_inline void actor_current(struct actor *a, __u32 op)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
+
 	a->pid = bpf_get_current_pid_tgid() >> 32;
 	a->uid = (__u32)bpf_get_current_uid_gid();
 	a->op = op;
+	a->ppid = BPF_CORE_READ(task, real_parent, tgid);
 	a->comm = NULL;
 }
 
@@ -138,10 +143,32 @@ static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u6
 }
 
 /*
+ * Rare first (issue 47): within one uid, a thread group that makes few
+ * records keeps them when a sibling floods. Once its uid's bucket is
+ * spent, a thread group with at most RARE_TOKENS of its own tokens in use
+ * draws on its uid's reserve (an eighth of the uid's rate); what the
+ * children of one parent draw from it is bounded too (a sixteenth), so a
+ * fork flood, whose children are each new and quiet, shares one parent's
+ * part of it and leaves the rest to the uid's other processes. The same
+ * rule as the log's budget (loader/tracer/log_budget.c) applies at the
+ * rings, for trace. Cells: kind 2 the uid's reserve, kind 3 a parent's.
+ */
+#define RARE_TOKENS 32
+
+static __always_inline bool tgid_quiet(__u32 tgid, __u64 now)
+{
+	__u64 key = tgid, *tat = bpf_map_lookup_elem(&actor_budget, &key);
+
+	return !tat || *tat <= now + RARE_TOKENS * tgid_interval_ns;
+}
+
+/*
  * May the actor write one record into ring now? Always while the ring
  * holds fewer unread bytes than its threshold; past it, only with a token
- * of its thread group and of its uid. The clock is read only then (the
- * coarse clock is not a tracing program's helper).
+ * of its thread group and of its uid (its thread group's first: per-tgid
+ * before per-uid), or, the uid's spent, of the uid's reserve for a quiet
+ * thread group. The clock is read only then (the coarse clock is not a
+ * tracing program's helper).
  */
 static __always_inline bool budget_ok(void *ring, __u64 threshold, const struct actor *a)
 {
@@ -150,8 +177,13 @@ static __always_inline bool budget_ok(void *ring, __u64 threshold, const struct 
 	if (bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) < threshold)
 		return true;
 	now = bpf_ktime_get_ns();
-	return cell_take(a->pid, now, tgid_interval_ns, tgid_burst_ns) &&
-	       cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns);
+	if (!cell_take(a->pid, now, tgid_interval_ns, tgid_burst_ns))
+		return false;
+	if (cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns))
+		return true;
+	return a->ppid && tgid_quiet(a->pid, now) &&
+	       cell_take((3ULL << 32) | a->ppid, now, uid_interval_ns * 16, uid_burst_ns) &&
+	       cell_take((2ULL << 32) | a->uid, now, uid_interval_ns * 8, uid_burst_ns);
 }
 
 #endif /* NSAUDIT_ACTOR_BUDGET_BPF_H */

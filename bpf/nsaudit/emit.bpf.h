@@ -321,7 +321,8 @@ static __always_inline void copy_words(void *dst, const void *src, int n)
 static __always_inline void held_send(struct tstate *ts, struct path_buf *hp)
 {
 	struct nsaudit_event *h = HELD(ts), *e;
-	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .comm = h->comm };
+	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .ppid = h->ppid,
+			   .comm = h->comm };
 	bool rare_rec = is_rare(h->op, h->result);
 
 	/* two reservations of constant sizes: the verifier wants one */
