@@ -241,7 +241,9 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 /* Whether the log budget lets e's actor write it (no budget: always). */
 static bool budget_ok(struct tracer *t, const struct nsaudit_event *e)
 {
-	return !t->budget || log_budget_take(t->budget, e, (uint64_t)clock_ns(CLOCK_MONOTONIC));
+	return !t->budget ||
+	       log_budget_take(t->budget, e, enrich_container_key(t->en, e->cgroup_id),
+			       (uint64_t)clock_ns(CLOCK_MONOTONIC));
 }
 
 static int process_event(struct tracer *t, const void *data, size_t len)
