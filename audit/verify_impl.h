@@ -2,7 +2,8 @@
 /*
  * verify_impl.h - the verifier's walk, shared by its parts:
  *   verify.c         keys, anchors, the walk over segments, the verdict
- *   verify_walk.c    one segment: headers, seq, MAC chain, epochs, times
+ *   verify_walk.c    one segment: headers, seq, MAC chain, counters
+ *   verify_epoch.c   each record's epoch, seals, clock steps, times
  *   verify_light.c   its fast path: ordinary records without a parse
  *   verify_tail.c    what only the whole log shows: gaps, drops, the
  *                    state file, anchors, seals up to the state's epoch
@@ -101,6 +102,13 @@ void walk_fmt_time(int64_t ns, char *out, size_t len);
 
 /* verify_walk.c */
 int walk_segment(struct walk *w, unsigned int num, bool follows, bool first);
+/* verify_epoch.c: epoch bookkeeping before a record's MAC is checked (a
+ * segment's first header sets it, else only a seal moves it); a seal
+ * record; a record's time against its epoch. 0, or -1 after a finding */
+int walk_epoch_of(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r,
+		  bool first_seg_header);
+int walk_seal(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r);
+int walk_check_time(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r);
 /* verify_light.c: true when line is an ordinary record whose MAC matches
  * the chain, taken into r as a light record (time and op only) */
 bool walk_light_record(struct walk *w, uint64_t lineno, const char *line, size_t len,
