@@ -21,6 +21,7 @@
 #include "codec.h"
 #include "log.h"
 #include "seal.h"
+#include "state.h"
 
 struct json_object;
 

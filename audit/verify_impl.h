@@ -21,6 +21,7 @@
 #include "anchor.h"
 #include "codec.h"
 #include "seal.h"
+#include "state.h"
 #include "segment.h"
 #include "verify.h"
 
