@@ -142,6 +142,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		t->skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
+	tracer_lineage_config(t);
 	choose_hooks(t);
 	phase_end(t, PH_OPEN, &since);
 	rc = nsaudit_bpf__load(t->skel);
@@ -152,6 +153,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		return -1;
 	}
 	phase_end(t, PH_LOAD, &since);
+	tracer_lineage_fill(t);
 	rc = nsaudit_bpf__attach(t->skel);
 	if (!rc)
 		rc = open_siblings_attach(t);
@@ -161,6 +163,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		return -1;
 	}
 	prime_open_check(t);
+	tracer_lineage_begin(t);
 	if (t->o.pin_dir && pin_all(t, err, errlen))
 		return -1;
 	t->ring_fd = bpf_map__fd(t->skel->maps.events);

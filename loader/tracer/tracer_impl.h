@@ -140,6 +140,7 @@ struct tracer {
 	struct tracer_callbacks cb;
 	void *ctx;
 	int cb_err;
+	bool lineage_lost;	/* told the rules (tracer_lineage_check) */
 	struct {			/* user-space stages that may drop records */
 		uint64_t (*fn)(void *ctx, char *what, size_t len);
 		void *ctx;
@@ -231,6 +232,14 @@ void tracer_resume_lost(struct tracer *t, uint64_t lost_total);
 /* tracer_hooks.c */
 
 void choose_hooks(struct tracer *t);
+/* The kernel's counters (.bss), mapped (tracer_loss.c); NULL if they cannot be. */
+struct nsaudit_bpf__bss *tracer_counters(struct tracer *t);
+/* Runtime lineage (tracer_lineage.c): .rodata before load, the trusted
+ * executables after it, the start after attach; a missed mark, per record. */
+void tracer_lineage_config(struct tracer *t);
+void tracer_lineage_fill(struct tracer *t);
+void tracer_lineage_begin(struct tracer *t);
+void tracer_lineage_check(struct tracer *t);
 int open_siblings_attach(struct tracer *t);
 /* tracer_drain.c */
 

@@ -296,12 +296,12 @@ void report_user_losses(struct tracer *t)
 }
 
 /*
- * The kernel's loss counters (.bss), mapped: user space adds the calls the
+ * The kernel's counters (.bss), mapped: user space adds the calls the
  * log budget refused with the atomic adds the programs use. NULL if the
  * map cannot be mapped (then such calls are reported from memory, lost
  * with a crashed recorder).
  */
-static struct nsaudit_bpf__bss *loss_counters(struct tracer *t)
+struct nsaudit_bpf__bss *tracer_counters(struct tracer *t)
 {
 	struct bpf_map_info info = { 0 };
 	uint32_t len = sizeof(info);
@@ -326,7 +326,7 @@ static struct nsaudit_bpf__bss *loss_counters(struct tracer *t)
 static void budget_lost(void *ctx, const struct actor_loss *a, uint64_t n)
 {
 	struct tracer *t = ctx;
-	struct nsaudit_bpf__bss *c = loss_counters(t);
+	struct nsaudit_bpf__bss *c = tracer_counters(t);
 	struct nsaudit_actor_lost_key k;
 	struct nsaudit_actor_lost_val v;
 	uint32_t zero = 0, epoch = 0;
