@@ -42,6 +42,7 @@
 #include "emit.bpf.h"
 #include "nscache.bpf.h"
 #include "nsfile.bpf.h"
+#include "lineage.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -100,6 +101,7 @@ __noinline int fill_actor(struct ev_short *head)
 	*(volatile __u64 *)&e->exe_key = (__u64)exe;
 	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
 	actor_namespaces(e, task);
+	e->lineage = lineage_of(task);
 	return 0;
 }
 
@@ -319,3 +321,12 @@ struct actor_budget_map actor_budget SEC(".maps");
 
 /* Declared in actor.bpf.h, which says what each one is for. */
 const volatile __u64 exe_key_salt = 1;
+
+/* Declared in lineage.bpf.h, which says what each one is for. */
+const volatile bool lineage_on = false;
+const volatile __u32 host_mntns_inum = 0;
+const volatile __u32 host_pidns_inum = 0;
+__u64 lineage_since SEC(".data") = ~0ULL;
+__u64 lineage_lost = 0;
+struct runtime_exes_map runtime_exes SEC(".maps");
+struct lineage_map lineage_tasks SEC(".maps");

@@ -137,6 +137,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		t->bpf.skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->bpf.skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
+	tracer_lineage_config(t);
 	tbpf_choose_hooks(t);
 	phase_end(t, PH_OPEN, &since);
 	rc = nsaudit_bpf__load(t->bpf.skel);
@@ -147,6 +148,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		return -1;
 	}
 	phase_end(t, PH_LOAD, &since);
+	tracer_lineage_fill(t);
 	rc = nsaudit_bpf__attach(t->bpf.skel);
 	if (!rc)
 		rc = tbpf_open_siblings_attach(t);
@@ -156,6 +158,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		return -1;
 	}
 	prime_open_check(t);
+	tracer_lineage_begin(t);
 	if (t->o.pin_dir && tbpf_pin_all(t, err, errlen))
 		return -1;
 	t->bpf.ring_fd = bpf_map__fd(t->bpf.skel->maps.events);

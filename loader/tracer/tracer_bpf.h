@@ -86,6 +86,9 @@ int tbpf_pin_dir_claim(struct tracer *t, char *err, size_t errlen);
 int tbpf_hold_pinned_links(struct tracer *t, char *err, size_t errlen);
 void tbpf_release_pins(struct tracer *t);
 
+/* The kernel's counters (.bss), mapped (tracer_pins.c); NULL if they cannot be. */
+struct nsaudit_bpf__bss *tbpf_counters(struct tracer *t);
+
 /* tracer_hooks.c */
 
 void tbpf_choose_hooks(struct tracer *t);

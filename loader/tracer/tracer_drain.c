@@ -285,8 +285,10 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	}
 	seq = t->stream.cb.written_seq ? t->stream.cb.written_seq(t->stream.ctx) : x.seq;
 	stream_name_link_after(t, &e, &x, seq);
-	if (t->o.rules)
+	if (t->o.rules) {
+		tracer_lineage_check(t);
 		rules_eval(t->o.rules, &e, &x, seq, emit_alert, t);
+	}
 	return 0;
 }
 

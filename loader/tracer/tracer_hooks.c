@@ -269,6 +269,9 @@ void tbpf_choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.tp_exit_openat_fops, false);
 	bpf_program__set_autoload(t->bpf.open_prog, WANT(OPEN));
 	choose_freed_hooks(t, WANT(FREED));
+	/* runtimes' lineage, for the rules (bpf/nsaudit/lineage.bpf.h) */
+	bpf_program__set_autoload(s->progs.tp_exec_lineage, s->rodata->lineage_on);
+	bpf_program__set_autoload(s->progs.tp_fork_lineage, s->rodata->lineage_on);
 #undef WANT
 	open_siblings_probe(t);
 	describe_hooks(t);

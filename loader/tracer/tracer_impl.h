@@ -41,11 +41,18 @@ struct tracer {
 	struct tracer_bpf bpf;		/* the BPF owner */
 	struct tracer_stream stream;	/* the record stream */
 	struct tracer_ledger ledger;	/* the loss ledger */
+	bool lineage_lost;		/* told the rules (tracer_lineage_check) */
 };
 
 /* --container: to the full id of the one container it names now; a
  * prefix several share is an error listing them; none such is said on
  * stderr (it may be about to start) */
 int tracer_container_resolve(struct tracer *t, char *err, size_t errlen);
+/* Runtime lineage (tracer_lineage.c): .rodata before load, the trusted
+ * executables after it, the start after attach; a missed mark, per record. */
+void tracer_lineage_config(struct tracer *t);
+void tracer_lineage_fill(struct tracer *t);
+void tracer_lineage_begin(struct tracer *t);
+void tracer_lineage_check(struct tracer *t);
 
 #endif

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -297,38 +296,11 @@ void ledger_report_user_losses(struct tracer *t)
 	}
 }
 
-/*
- * The kernel's loss counters (.bss), mapped: user space adds the calls the
- * log budget refused with the atomic adds the programs use. NULL if the
- * map cannot be mapped (then such calls are reported from memory, lost
- * with a crashed recorder).
- */
-static struct nsaudit_bpf__bss *loss_counters(struct tracer *t)
-{
-	struct bpf_map_info info = { 0 };
-	uint32_t len = sizeof(info);
-	void *p;
-
-	if (t->bpf.skel)
-		return t->bpf.skel->bss;
-	if (t->bpf.bss_mmap)
-		return t->bpf.bss_mmap;
-	if (bpf_obj_get_info_by_fd(t->bpf.bss_fd, &info, &len) ||
-	    !(info.map_flags & BPF_F_MMAPABLE) || info.value_size < sizeof(*t->bpf.skel->bss))
-		return NULL;
-	p = mmap(NULL, info.value_size, PROT_READ | PROT_WRITE, MAP_SHARED, t->bpf.bss_fd, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	t->bpf.bss_mmap = p;
-	t->bpf.bss_mmap_len = info.value_size;
-	return p;
-}
-
 /* One actor's refused calls into the kernel's actor_lost map, current epoch. */
 static void budget_lost(void *ctx, const struct actor_loss *a, uint64_t n)
 {
 	struct tracer *t = ctx;
-	struct nsaudit_bpf__bss *c = loss_counters(t);
+	struct nsaudit_bpf__bss *c = tbpf_counters(t);
 	struct nsaudit_actor_lost_key k;
 	struct nsaudit_actor_lost_val v;
 	uint32_t zero = 0, epoch = 0;

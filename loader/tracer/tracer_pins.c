@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -156,6 +157,33 @@ int tbpf_reuse_pins(struct tracer *t, char *err, size_t errlen)
 	snprintf(t->bpf.hooks, sizeof(t->bpf.hooks), "pinned in %s: %s", t->o.pin_dir,
 		 "tracepoint/syscalls raw_tp/sched_process_fork raw_tp/sched_process_exec");
 	return 0;
+}
+
+/*
+ * The kernel's counters (.bss), mapped: user space adds the calls the
+ * log budget refused with the atomic adds the programs use. NULL if the
+ * map cannot be mapped (then such calls are reported from memory, lost
+ * with a crashed recorder).
+ */
+struct nsaudit_bpf__bss *tbpf_counters(struct tracer *t)
+{
+	struct bpf_map_info info = { 0 };
+	uint32_t len = sizeof(info);
+	void *p;
+
+	if (t->bpf.skel)
+		return t->bpf.skel->bss;
+	if (t->bpf.bss_mmap)
+		return t->bpf.bss_mmap;
+	if (bpf_obj_get_info_by_fd(t->bpf.bss_fd, &info, &len) ||
+	    !(info.map_flags & BPF_F_MMAPABLE) || info.value_size < sizeof(*t->bpf.skel->bss))
+		return NULL;
+	p = mmap(NULL, info.value_size, PROT_READ | PROT_WRITE, MAP_SHARED, t->bpf.bss_fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	t->bpf.bss_mmap = p;
+	t->bpf.bss_mmap_len = info.value_size;
+	return p;
 }
 
 void tracer_resume(struct tracer *t, const uint64_t *kseqs, size_t n, uint64_t lost_total)
