@@ -47,6 +47,8 @@ struct scan {
 	size_t nkseq;
 	bool have_lost_total;
 	uint64_t lost_total;
+	bool lost_reported;    /* a kernel lost record after the header */
+	uint64_t hdr_lost_total; /* what the header said */
 };
 
 /* Everything recovery found, for the recover record. */
@@ -93,6 +95,7 @@ static void note_resume(struct scan *sc, const struct audit_rec *r)
 	    audit_rec_int(r, "lost_total", &v) && v >= 0) {
 		sc->lost_total = (uint64_t)v;
 		sc->have_lost_total = true;
+		sc->lost_reported = true;
 	}
 	if (audit_rec_int(r, "kseq", &v) && v >= 0)
 		sc->kseq[sc->nkseq++ % AUDIT_RESUME_MAX] = (uint64_t)v;
@@ -120,6 +123,7 @@ static bool header_ok(struct audit_log *l, struct scan *sc, const struct audit_r
 	sc->epoch = audit_rec_int(r, "epoch", &v) && v >= 0 ? (uint64_t)v : 0;
 	if (audit_rec_int(r, "lost_total", &v) && v >= 0) {
 		sc->lost_total = (uint64_t)v;
+		sc->hdr_lost_total = (uint64_t)v;
 		sc->have_lost_total = true;
 	}
 	s = audit_rec_str(r, "log_id", &slen);
@@ -231,13 +235,19 @@ static int truncate_at(struct audit_log *l, const char *name, size_t size)
 }
 
 /*
- * A tail segment with fewer than AUDIT_RESUME_MAX kernel records began
- * just before the crash: the recorder's last batch (written, its ring
- * space not yet given back) may have begun in the segment before. Its
- * newest kseqs complete the set a restarted recorder skips.
+ * The segment before the tail: a tail segment with fewer than
+ * AUDIT_RESUME_MAX kernel records began just before the crash, and the
+ * recorder's last batch (written, its ring space not yet given back) may
+ * have begun in the segment before: its newest kseqs complete the set a
+ * restarted recorder skips. And a tail header's lost_total that no lost
+ * record after it repeats is checked against the chain: the last report
+ * of the segment before (its lost records, else its own header). A header
+ * that says more is not what the chain reported (raised by whoever holds
+ * the key: the calls lost while the recorder was down would go
+ * unreported), so the loss resumes from the chain's report.
  */
 static void resume_from_previous(struct audit_log *l, struct audit_keyring *kr, unsigned int segno,
-				 struct scan *sc)
+				 unsigned int tail, struct scan *sc, struct recovery *rc)
 {
 	struct scan *prev = malloc(sizeof(*prev));
 	size_t j, n;
@@ -249,6 +259,15 @@ static void resume_from_previous(struct audit_log *l, struct audit_keyring *kr, 
 		for (j = 0; j < n && sc->nkseq < AUDIT_RESUME_MAX; j++)
 			sc->kseq[sc->nkseq++] =
 			    prev->kseq[(prev->nkseq - 1 - j) % AUDIT_RESUME_MAX];
+		if (!sc->lost_reported && sc->hdr_lost_total && prev->have_lost_total &&
+		    prev->header_ok && prev->lost_total != sc->hdr_lost_total) {
+			why(rc,
+			    "lost counter changed: segment %06u's header says the kernel lost "
+			    "%" PRIu64 " calls in all, the chain's last report %" PRIu64
+			    ": resuming from the chain's",
+			    tail, sc->hdr_lost_total, prev->lost_total);
+			sc->lost_total = prev->lost_total;
+		}
 	}
 	free(prev);
 }
@@ -326,8 +345,9 @@ static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan 
 		    sc->bad, sc->last_seq);
 	rc->append = *have_tail && nums[i] == newest && !sc->bad && sc->fmt == l->o.format &&
 		     sc->good_end < l->o.max_size;
-	if (*have_tail && i > 0 && sc->nkseq < AUDIT_RESUME_MAX)
-		resume_from_previous(l, kr, nums[i - 1], sc);
+	if (*have_tail && i > 0 &&
+	    (sc->nkseq < AUDIT_RESUME_MAX || (!sc->lost_reported && sc->hdr_lost_total)))
+		resume_from_previous(l, kr, nums[i - 1], nums[i], sc, rc);
 	*newest_out = newest;
 	free(nums);
 	return 0;

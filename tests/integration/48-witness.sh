@@ -20,8 +20,10 @@ require_built "$ATK" "witnessed history"
 RSDIR=$TMP/rsyslog SOCK=$TMP/rsyslog/log.sock MSGS=$TMP/rsyslog/messages
 K=$TMP/key P=$TMP/pristine W=$TMP/work
 RSPID= REC=
+PIN=/sys/fs/bpf/nsaudit-w40-$$
 stop_all() {
 	[ -n "$REC" ] && kill -9 "$REC" 2>/dev/null
+	"$NSAUDIT" detach --pin-dir "$PIN" >/dev/null 2>&1
 	[ -n "$RSPID" ] && { kill "$RSPID" 2>/dev/null; wait "$RSPID" 2>/dev/null; }
 }
 trap 'stop_all; cleanup_testlib' EXIT
@@ -41,7 +43,7 @@ VK=$("$NSAUDIT" keygen "$K")
 
 record() {	# record DIR KEY ARGS...: start a recorder, wait until ready
 	local d=$1 k=$2; shift 2
-	"$NSAUDIT" record --log-dir "$d" --key "$k" --no-pin --no-coalesce --op setns \
+	"$NSAUDIT" record --log-dir "$d" --key "$k" ${PINNED:---no-pin} --no-coalesce --op setns \
 		--comm witness --sink "syslog:unix:$SOCK" "$@" 2>"$TMP/rec.err" &
 	REC=$!
 	wait_ready "$TMP/rec.err" "$REC" && return 0
@@ -184,3 +186,22 @@ expect_eq "7. a raised lost_total in the newest header: not intact" $rc 1
 check "7. ... named: lost counter changed" grep -q "NOT INTACT: lost counter changed: the segment header says the kernel lost [0-9]*99932 calls" "$TMP/v7"
 verify "$L7" "$TMP/v7b" --verification-key "$VK7"; rc=$?
 expect_eq "7. the same log untouched: intact" $rc 0
+
+# 8. ... and the restarted recorder is not fooled by it: on the pinned ring
+# (which went on tracing and overflowing while it was down) it reports the
+# kernel's total minus the chain's last report, not minus the raised header
+L8=$TMP/lost8 K8=$TMP/key8
+VK8=$("$NSAUDIT" keygen "$K8")
+PINNED="--pin-dir $PIN --ring-size 65536" record "$L8" "$K8" --max-size 4K || exit 0
+"$NSOPS" -n witness setns-loop 40 /proc/self/ns/net >/dev/null; sleep 1
+kill -9 $REC; wait $REC 2>/dev/null; REC=
+W=$L8 attack raise-lost 99932 "$K8"
+"$NSOPS" -n witness setns-loop 20000 /proc/self/ns/net >/dev/null	# while it is down
+PINNED="--pin-dir $PIN --ring-size 65536" record "$L8" "$K8" --max-size 4K || exit 0
+sleep 1.5; kill -INT $REC; wait $REC; REC=
+"$NSAUDIT" detach --pin-dir "$PIN" >/dev/null 2>&1
+check "8. the restart says the header's counter is not the chain's" \
+	grep -q "lost counter changed: segment [0-9]*'s header says the kernel lost [0-9]*99932 calls" "$TMP/rec.err"
+lost8=$(cat "$L8"/nsaudit-*.log | jq -s '[.[] | select(.op == "lost" and .cause == null) | .count] | add // 0')
+[ "$lost8" -ge 10000 ] && pass "8. the calls lost while it was down are reported ($lost8 of 20000)" ||
+	fail "8. the calls lost while it was down are reported ($lost8 of 20000; $(grep -c . "$TMP/rec.err") lines on stderr)"
