@@ -41,6 +41,7 @@ struct scan {
 	uint64_t epoch; /* of the next record after the last one */
 	size_t size, good_end, lines;
 	bool clean;  /* the last intact record is a closing one */
+	uint64_t ended; /* the seq of an end record (retired), then only close/seals */
 	size_t torn; /* an unfinished last line after good_end, and nothing else */
 	size_t bad;  /* anything else after good_end */
 	uint64_t kseq[AUDIT_RESUME_MAX];
@@ -204,6 +205,10 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 		/* a clean stop: the close, then (sealed) the seal of its epoch */
 		sc->clean = is_log_action(&r, "close") ||
 			    (sc->clean && is_log_action(&r, "seal"));
+		if (is_log_action(&r, "end"))
+			sc->ended = r.seq;
+		else if (!is_log_action(&r, "close") && !is_log_action(&r, "seal"))
+			sc->ended = 0;
 		sc->good_end = seg.off;
 		note_resume(sc, &r);
 		audit_rec_free(&r);
@@ -377,6 +382,14 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 		       l->dir, newest);
 		return -1;
 	}
+	if (have_tail && sc->ended) {
+		seterr(l,
+		       "%s: log %s was retired (the end record at seq %" PRIu64 "): it takes no "
+		       "more records; begin a new log in an empty directory (the same key may "
+		       "go on there)",
+		       l->dir, sc->log_id[0] ? sc->log_id : "-", sc->ended);
+		return -1;
+	}
 	if (have_tail) {
 		l->seq = sc->last_seq + 1;
 		memcpy(l->mac, sc->last_mac, sizeof(l->mac));
@@ -429,6 +442,11 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 			    st->log_id, l->log_id);
 		if (!l->log_id[0] && st->log_id[0] && strcmp(st->log_id, "0000000000000000"))
 			memcpy(l->log_id, st->log_id, sizeof(l->log_id));
+		/* the anchors go on from the newest one the state names */
+		if (!strcmp(st->log_id, l->log_id)) {
+			l->anchor_n = st->anchor_n;
+			memcpy(l->anchor_amac, st->anchor_amac, sizeof(l->anchor_amac));
+		}
 	}
 	if (have_state == 2)
 		why(rc,
@@ -570,6 +588,8 @@ static int recover_and_start(struct audit_log *l)
 	}
 	if (rc.unclean && l->seq > 1 && write_recover(l, &rc))
 		goto out;
+	/* the first anchor says so: anchors in flight at the crash are gone */
+	l->recovered = rc.unclean && l->seq > 1;
 	if (write_start(l))
 		goto out;
 	/* The start is durable (and in the state file) whatever --sync says. */

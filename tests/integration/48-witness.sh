@@ -95,6 +95,24 @@ ms=$((($(date +%s%N) - start) / 1000000))
 expect_eq "2. 200 forged far-epoch anchor lines: the pristine log stays intact (${ms} ms)" $rc 0
 check "2. ... and they are counted as forged" grep -q "20[0-9] forged anchor lines ignored" "$TMP/v2"
 
+# 9. the anchor stream is a chain (each anchor names the one before, the
+# log's seals and state say how many were sent): an anchor deleted from the
+# middle of rsyslog's file, or the newest ones, is seen
+check "9. the pristine log's anchors are one chain from 1" grep -q "anchor chain 1\.\.[0-9]" "$TMP/v0"
+lines=$(grep -n "nsaudit-anchor log_id=$lid .* n=[0-9]* " "$MSGS" | cut -d: -f1)
+na=$(echo "$lines" | wc -l)
+mid=$(echo "$lines" | sed -n "$((na / 2))p")
+sed "${mid}d" "$MSGS" >"$TMP/m9a"
+verify "$P" "$TMP/v9a" --verification-key "$VK" --anchor "$TMP/m9a"; rc=$?
+expect_eq "9. anchor $((na / 2)) of $na deleted from the middle: not intact" $rc 1
+check "9. ... named: a gap in the chain" grep -q "anchors deleted: anchor [0-9]* of log $lid is missing" "$TMP/v9a"
+last2=$(echo "$lines" | tail -n 2 | sed 's/$/d/' | tr '\n' ';')
+sed "$last2" "$MSGS" >"$TMP/m9b"
+verify "$P" "$TMP/v9b" --verification-key "$VK" --anchor "$TMP/m9b"; rc=$?
+expect_eq "9. the newest 2 anchor lines deleted: not intact" $rc 1
+check "9. ... named: the log says more anchors were sent" \
+	grep -q "anchors deleted: the \(seal of epoch [0-9]* says\|state file says anchor\)" "$TMP/v9b"
+
 # 3. the recorder survives its directory: a junk segment name is refused
 # before anything changes (no key advanced, no state written)
 for junk in "hello" "$(head -n 1 "$P/nsaudit-000001.log")"; do
@@ -205,3 +223,35 @@ check "8. the restart says the header's counter is not the chain's" \
 lost8=$(cat "$L8"/nsaudit-*.log | jq -s '[.[] | select(.op == "lost" and .cause == null) | .count] | add // 0')
 [ "$lost8" -ge 10000 ] && pass "8. the calls lost while it was down are reported ($lost8 of 20000)" ||
 	fail "8. the calls lost while it was down are reported ($lost8 of 20000; $(grep -c . "$TMP/rec.err") lines on stderr)"
+
+# 10. a deliberate retire: an end record and a last anchor saying why=end
+# through the sink; the directory takes no more records, and a new log
+# under the same key is then no "another history"
+E=$TMP/ended E2=$TMP/after KE=$TMP/keye
+VKE=$("$NSAUDIT" keygen "$KE")
+record "$E" "$KE" || exit 0
+"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 0.5
+kill -INT $REC; wait $REC; REC=
+elid=$(head -n 1 "$E/nsaudit-000001.log" | jq -r .log_id)
+"$NSAUDIT" retire --log-dir "$E" --key "$KE" --sink "syslog:unix:$SOCK" 2>"$TMP/r10"; rc=$?
+expect_eq "10. retire: exit 0 ($(head -c 200 "$TMP/r10"))" $rc 0
+check "10. ... says where the end anchor went" grep -q "retired; the end anchor went to 1 sink" "$TMP/r10"
+for i in $(seq 1 100); do grep -q "log_id=$elid .* why=end " "$MSGS" && break; sleep 0.05; done
+check "10. the end anchor reached syslog" grep -q "nsaudit-anchor log_id=$elid .* why=end " "$MSGS"
+check "10. the log ends with end, close, seal" sh -c "tail -n 3 '$E'/nsaudit-*.log | head -n 1 | grep -q '\"action\":\"end\"'"
+timeout 20 "$NSAUDIT" record --log-dir "$E" --key "$KE" --no-pin --op setns >/dev/null 2>"$TMP/r10b"; rc=$?
+expect_eq "10. record on a retired directory: refused" $rc 1
+check "10. ... saying why" grep -q "log $elid was retired (the end record at seq [0-9]*): it takes no more records" "$TMP/r10b"
+verify "$E" "$TMP/v10" --verification-key "$VKE" --anchor "$MSGS"; rc=$?
+expect_eq "10. the retired log: intact ($(tail -n 1 "$TMP/v10" | cut -c1-200))" $rc 0
+check "10. ... and said to be retired" grep -q "retired (ended for good)" "$TMP/v10"
+record "$E2" "$KE" || exit 0
+"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 0.5
+kill -INT $REC; wait $REC; REC=
+verify "$E2" "$TMP/v10b" --verification-key "$VKE" --anchor "$MSGS"; rc=$?
+expect_eq "10. a new log under the retired log's key: intact, no other history ($(tail -n 1 "$TMP/v10b" | cut -c1-160))" $rc 0
+rm -rf "$W"; cp -a "$E" "$W"; cp -p "$KE" "$TMP/ke-host"
+"$ATK" op append-after-close "$W" "$TMP/ke-host" || fail "attacker op append-after-close"
+verify "$W" "$TMP/v10c" --verification-key "$VKE"; rc=$?
+expect_eq "10. an event appended after the end with the key on the host: not intact" $rc 1
+check "10. ... named" grep -q "written after the log was retired" "$TMP/v10c"
