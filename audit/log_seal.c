@@ -50,8 +50,8 @@ static struct json_object *make_anchor(struct audit_log *l, const char *why)
 	an.seq = l->seq - 1;
 	an.segment = l->segno;
 	an.epoch = l->epoch;
-	an.first_segment = first_segment(l);
-	an.first_seq = first_seq(l, an.first_segment);
+	an.first_segment = alog_first_segment(l);
+	an.first_seq = alog_first_seq(l, an.first_segment);
 	an.n = l->anchor_n + 1;
 	memcpy(an.prev, l->anchor_amac, sizeof(an.prev)); /* zeros for the first */
 	an.chained = true;
@@ -92,7 +92,7 @@ static void emit_anchor(struct audit_log *l, struct json_object *a)
 	}
 }
 
-void send_anchor(struct audit_log *l, const char *why)
+void alog_send_anchor(struct audit_log *l, const char *why)
 {
 	emit_anchor(l, make_anchor(l, why));
 }
@@ -100,7 +100,7 @@ void send_anchor(struct audit_log *l, const char *why)
 /* After a group commit made records durable: an anchor, at most one per
  * --anchor-interval (default a second), so that the window in which root
  * holding the current key can rewrite the tail unseen is that long. */
-void anchor_commit(struct audit_log *l)
+void alog_anchor_commit(struct audit_log *l)
 {
 	int64_t now, gap = (int64_t)(l->o.anchor_interval_ms ? l->o.anchor_interval_ms : 1000) *
 			   1000000ll;
@@ -109,7 +109,7 @@ void anchor_commit(struct audit_log *l)
 		return;
 	now = now_ns();
 	if (now - l->anchor_ns >= gap)
-		send_anchor(l, "commit");
+		alog_send_anchor(l, "commit");
 }
 
 void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx)
@@ -120,10 +120,10 @@ void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx)
 	 * anchors the killed recorder had queued may never have left: the
 	 * first anchor says "recover", and verify takes a gap before it as
 	 * anchors lost in the crash */
-	send_anchor(l, l->recovered ? "recover" : "start");
+	alog_send_anchor(l, l->recovered ? "recover" : "start");
 }
 
-int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
+int alog_seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 {
 	struct json_object *r, *a;
 	uint64_t e = l->epoch;
@@ -138,7 +138,7 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	 * epochs too: a recorder that was down seals them at start), so that
 	 * no seal can stand for epochs whose records were cut */
 	for (; e < next; e++) {
-		r = logrec("seal");
+		r = alog_own_record("seal");
 		if (r) {
 			json_object_object_add(r, "epoch", json_object_new_uint64(e));
 			json_object_object_add(r, "next_epoch", json_object_new_uint64(e + 1));
@@ -151,14 +151,14 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 		}
 		/* the key must go whatever the disk says (a seal a full disk
 		 * kept out shows as an epoch without a seal) */
-		if (!r || emit(l, r) || (l->fd >= 0 && e + 1 == next && fdatasync(l->fd)))
+		if (!r || alog_emit(l, r) || (l->fd >= 0 && e + 1 == next && fdatasync(l->fd)))
 			fprintf(stderr, "nsaudit record: %s/: sealing epoch %" PRIu64 ": %s\n",
 				l->dir, e, l->err[0] ? l->err : strerror(errno));
 		json_object_put(r);
 		/* Forward: K(e) is gone from memory, then from the state file */
 		audit_seal_evolve_to(&l->seal, e + 1);
 		memcpy(l->key, l->seal.key, sizeof(l->key));
-		rekey(l); /* R, and the keystream of K(e), are gone with it */
+		alog_rekey(l); /* R, and the keystream of K(e), are gone with it */
 		l->epoch = e + 1;
 	}
 	l->dirty = false;
@@ -169,12 +169,12 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	/* the anchor first, so that the state names it (a clean restart
 	 * chains on from it); sent once both are saved */
 	a = make_anchor(l, strcmp(at, "close") ? "seal" : l->retiring ? "end" : "close");
-	if (save_state(l, !strcmp(at, "close"))) {
+	if (alog_save_state(l, !strcmp(at, "close"))) {
 		json_object_put(a);
 		return -1;
 	}
 	if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
-		seterr(l, "%s", err);
+		alog_seterr(l, "%s", err);
 		json_object_put(a);
 		return -1;
 	}
@@ -200,11 +200,11 @@ static void clock_step(struct audit_log *l)
 	if (step > -NSEC_PER_SEC && step < NSEC_PER_SEC)
 		return;
 	l->clock_off = off;
-	r = logrec("clock");
+	r = alog_own_record("clock");
 	if (!r)
 		return;
 	json_object_object_add(r, "step_ns", json_object_new_int64(step));
-	if (emit(l, r))
+	if (alog_emit(l, r))
 		fprintf(stderr, "nsaudit record: %s/: recording a clock step: %s\n", l->dir,
 			l->err);
 	json_object_put(r);
@@ -222,5 +222,5 @@ int audit_log_tick(struct audit_log *l)
 	now = realtime_ns() / NSEC_PER_SEC;
 	if (now < l->epoch_end)
 		return 0;
-	return seal_epoch(l, audit_seal_epoch_at(&l->seal, now), "timer");
+	return alog_seal_epoch(l, audit_seal_epoch_at(&l->seal, now), "timer");
 }

@@ -50,7 +50,7 @@ static void fork_at(struct walk *w, const struct audit_anchor *x, const struct a
 {
 	if (y->seq > x->seq && restart(y))
 		return;
-	bad(w, w->anc_file, y->line, y->seq,
+	walk_bad(w, w->anc_file, y->line, y->seq,
 	    "anchor chain forked: anchors at lines %" PRIu64 " and %" PRIu64
 	    " both say they are anchor %" PRIu64 " of log %s (an anchor replaced?)",
 	    x->line, y->line, y->n, w->log_id);
@@ -67,7 +67,7 @@ static void link_to(struct walk *w, struct audit_anchor **v, size_t ps, size_t p
 		for (j = ps; j < pe; j++)
 			if (!sodium_memcmp(v[j]->amac, y->prev, sizeof(y->prev)))
 				return;
-		bad(w, w->anc_file, y->line, y->seq,
+		walk_bad(w, w->anc_file, y->line, y->seq,
 		    "anchor chain broken: the anchor at line %" PRIu64 " (anchor %" PRIu64
 		    ") names a previous anchor that %.100s does not hold (an anchor "
 		    "replaced?)",
@@ -80,7 +80,7 @@ static void link_to(struct walk *w, struct audit_anchor **v, size_t ps, size_t p
 		w->v->anchors_lost_crash += y->n - 1 - (pe > ps ? v[ps]->n : 0);
 		return;
 	}
-	bad(w, w->anc_file, y->line, y->seq,
+	walk_bad(w, w->anc_file, y->line, y->seq,
 	    "anchors deleted: anchor %" PRIu64 " of log %s is missing from %.100s, before "
 	    "the one at line %" PRIu64 " (deleted from the sink, or never delivered: the "
 	    "anchor chain has a gap)",
@@ -115,7 +115,7 @@ static uint64_t check_links(struct walk *w)
 		/* the first one kept need not be anchor 1 (an older syslog file
 		 * holds the rest); anchor 1 names no previous one */
 		if (v[i]->n == 1 && sodium_memcmp(v[i]->prev, zero, sizeof(zero)))
-			bad(w, w->anc_file, v[i]->line, v[i]->seq,
+			walk_bad(w, w->anc_file, v[i]->line, v[i]->seq,
 			    "anchor chain broken: the anchor at line %" PRIu64
 			    " says it is the first of log %s but names a previous one",
 			    v[i]->line, w->log_id);
@@ -138,14 +138,14 @@ static void check_newest(struct walk *w, uint64_t newest)
 	 * (a recover record follows it) is no evidence */
 	if (w->seal_anchors > newest && !w->seal_anchors_crashed) {
 		audit_seg_name(w->seal_anchors_seg, name);
-		bad(w, name, w->seal_anchors_line, w->seal_anchors_seq,
+		walk_bad(w, name, w->seal_anchors_line, w->seal_anchors_seq,
 		    "anchors deleted: the seal of epoch %" PRIu64 " says %" PRIu64 " anchors "
 		    "of this log had been sent, but the newest in %.100s is anchor %" PRIu64
 		    " (the newest anchor lines were deleted from the sink)",
 		    w->seal_anchors_epoch, w->seal_anchors, w->anc_file, newest);
 	} else if (w->have_state && w->state_rc == 1 && w->st.anchor_n > newest &&
 		   !strcmp(w->st.log_id, w->log_id)) {
-		bad(w, AUDIT_STATE_FILE, 0, 0,
+		walk_bad(w, AUDIT_STATE_FILE, 0, 0,
 		    "anchors deleted: the state file says anchor %" PRIu64 " was sent, but the "
 		    "newest in %.100s is anchor %" PRIu64 " (the newest anchor lines were "
 		    "deleted from the sink, or it is down)",
@@ -171,7 +171,7 @@ static void check_attested(struct walk *w)
 		lo = a->chained && a->first_seq ? a->first_seq : a->seq;
 		if (!v->records || lo >= v->first_seq || w->last_drop_seq > a->seq)
 			continue;
-		bad(w, w->anc_file, a->line, lo,
+		walk_bad(w, w->anc_file, a->line, lo,
 		    "attested records gone: the anchor at %.100s line %" PRIu64 " saw seq %" PRIu64
 		    "..%" PRIu64 " retained, but the log starts at seq %" PRIu64 " and no drop "
 		    "record written after that anchor removed them",
@@ -183,23 +183,24 @@ static void check_attested(struct walk *w)
 /* During the walk: what the log says of its anchors (seal records: how
  * many had been sent), the newest drop record, and a retired log's end
  * (after it, only its close and seals). */
-void note_witness(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
+void walk_note_witness(struct walk *w, const char *name, uint64_t lineno,
+		       const struct audit_rec *r)
 {
 	int64_t n;
 
-	if (w->v->ended_seq && !is_log(r, "close") && !is_log(r, "seal"))
-		bad(w, name, lineno, r->seq,
+	if (w->v->ended_seq && !walk_is_log(r, "close") && !walk_is_log(r, "seal"))
+		walk_bad(w, name, lineno, r->seq,
 		    "written after the log was retired: the end record at seq %" PRIu64
 		    " ended this log for good (a retired log takes no records)",
 		    w->v->ended_seq);
-	if (is_log(r, "end"))
+	if (walk_is_log(r, "end"))
 		w->v->ended_seq = r->seq;
-	if (is_log(r, "recover"))
+	if (walk_is_log(r, "recover"))
 		w->seal_anchors_crashed = true;
 
-	if (is_log(r, "drop") && audit_rec_int(r, "dropped", &n) && n > 0 && n < w->cur_seg)
+	if (walk_is_log(r, "drop") && audit_rec_int(r, "dropped", &n) && n > 0 && n < w->cur_seg)
 		w->last_drop_seq = r->seq;
-	if (!is_log(r, "seal") || !audit_rec_int(r, "anchors", &n) || n <= 0 ||
+	if (!walk_is_log(r, "seal") || !audit_rec_int(r, "anchors", &n) || n <= 0 ||
 	    (uint64_t)n <= w->seal_anchors)
 		return;
 	w->seal_anchors = (uint64_t)n;
@@ -210,7 +211,7 @@ void note_witness(struct walk *w, const char *name, uint64_t lineno, const struc
 	w->seal_anchors_line = lineno;
 }
 
-void check_anchor_chain(struct walk *w)
+void walk_check_anchor_chain(struct walk *w)
 {
 	if (!w->nanc)
 		return;

@@ -13,25 +13,34 @@
 #include "log.h"
 #include "output/sink.h"
 
-static void retire_usage(FILE *f)
+enum { OPT_LOG_DIR = 0x100, OPT_KEY, OPT_SINK };
+
+static const struct optab retire_optab[] = {
+	{ "log-dir", OPT_LOG_DIR, "DIR", "the log to retire" },
+	{ "key", OPT_KEY, "FILE", "its sealing state (as given to record; default\nDIR/.key)" },
+	{ "sink", OPT_SINK, "SINK", "where the end anchor goes (repeatable; give the\n"
+				    "recorder's): syslog[:unix:PATH|:udp:HOST:PORT|\n"
+				    ":tcp:HOST:PORT], audit or journal" },
+	{ "help", 'h', NULL, "this help" },
+	OPTAB_END,
+};
+
+static void retire_usage(FILE *f, const struct cmd_opts *o)
 {
 	fprintf(f,
 		"Usage: nsaudit retire --log-dir DIR [--key FILE] [--sink SINK]...\n\n"
 		"End the log in DIR for good, deliberately: write an 'end' record, close and\n"
 		"seal it as a clean stop does, and send its last anchor, saying why=end,\n"
-		"through every --sink (give the recorder's). verify --anchor then accepts a\n"
-		"new log under the same key (a clean stop is no end: without this, a new\n"
-		"log under a key that anchored another one is 'another history under this\n"
-		"key'). A retired directory takes no more records: 'nsaudit record' refuses\n"
-		"it; begin the new log in an empty directory. Stop the recorder first\n"
-		"(SIGTERM: a running one holds DIR's lock, and retire refuses).\n\n"
-		"  --log-dir DIR        the log to retire\n"
-		"  --key FILE           its sealing state (as given to record; default\n"
-		"                       DIR/.key)\n"
-		"%s\n"
-		"Examples:\n"
-		"  nsaudit retire --log-dir /var/log/nsaudit --key /etc/nsaudit/seal --sink syslog\n",
-		sink_opts_help);
+		"through every --sink. verify --anchor then accepts a new log under the\n"
+		"same key (a clean stop is no end: without this, a new log under a key that\n"
+		"anchored another one is 'another history under this key'). A retired\n"
+		"directory takes no more records: 'nsaudit record' refuses it; begin the\n"
+		"new log in an empty directory. Stop the recorder first (SIGTERM: a\n"
+		"running one holds DIR's lock, and retire refuses).\n\n");
+	cmd_help(f, o);
+	fprintf(f, "\nExamples:\n"
+		   "  nsaudit retire --log-dir /var/log/nsaudit --key /etc/nsaudit/seal "
+		   "--sink syslog\n");
 }
 
 static void to_sinks(void *ctx, struct json_object *anchor)
@@ -39,38 +48,35 @@ static void to_sinks(void *ctx, struct json_object *anchor)
 	sinks_emit_anchor(ctx, anchor);
 }
 
-/* The options: 0 to go on, or the exit status. */
+/* The options: -1 to go on, or the exit status. */
 static int retire_args(int argc, char **argv, struct audit_log_opts *lo, struct sinks *sk)
 {
-	static const struct option own[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct option opts[16] = { 0 };
+	struct cmd_opts opts;
+	const char *name;
 	char err[512];
-	int c, idx = -1, rc;
+	int c, rc;
 
-	cmd_opts_cat(opts, 16, own);
-	cmd_opts_cat(opts, 16, sink_options);
-	cmd_opts_cat(opts, 16, audit_log_options);
+	cmd_opts_set(&opts, retire_optab);
 	audit_log_opts_init(lo);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
-		const char *name = cmd_opt_name(opts, c, idx);
-
-		idx = -1;
-		if (c == 'h') {
-			retire_usage(stdout);
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
+		switch (c) {
+		case 'h':
+			retire_usage(stdout, &opts);
 			return 0;
-		}
-		if (c == ':')
-			return cmd_needs_value("retire", opts, argv);
-		if (c == '?')
+		case OPT_LOG_DIR:
+		case OPT_KEY:
+			rc = audit_log_set_opt(lo, name, optarg, err, sizeof(err));
+			break;
+		case OPT_SINK:
+			rc = sinks_set_opt(sk, name, optarg, err, sizeof(err));
+			break;
+		case ':':
+			return cmd_error("retire", EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+		default:
 			return cmd_error("retire", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 					 cmd_bad_option(argv));
-		rc = sinks_set_opt(sk, name, optarg, err, sizeof(err));
-		if (!rc)
-			rc = audit_log_set_opt(lo, name, optarg, err, sizeof(err));
+		}
 		if (rc < 0)
 			return cmd_error("retire", EXIT_USAGE, "%s", err);
 	}
