@@ -204,7 +204,8 @@ static void clock_step(struct audit_log *l)
 	if (!r)
 		return;
 	json_object_object_add(r, "step_ns", json_object_new_int64(step));
-	if (alog_emit(l, r))
+	/* after the batch, whose records took their seqs already */
+	if (audit_log_commit(l) || alog_emit(l, r))
 		fprintf(stderr, "nsaudit record: %s/: recording a clock step: %s\n", l->dir,
 			l->err);
 	json_object_put(r);

@@ -163,7 +163,11 @@ else
 	FAKETIME_TIMESTAMP_FILE=$TMP/ft FAKETIME_NO_CACHE=1 DONT_FAKE_MONOTONIC=1 LD_PRELOAD=$FTLIB \
 		record "$F" "$KF" --seal-interval 2s || exit 0
 	"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 2.5
+	# records keep coming while the clock steps: the clock record must
+	# go after the batch whose records already took their seqs
+	"$NSOPS" -n witness setns-loop 4000 /proc/self/ns/net >/dev/null & FLOOD=$!
 	echo "-20" >"$TMP/ft"; sleep 1.5
+	wait $FLOOD
 	"$NSOPS" -n witness setns-loop 5 /proc/self/ns/net >/dev/null; sleep 2.5
 	kill -INT $REC; wait $REC; REC=
 	check "5. the recorder says the clock stepped back" grep -q "wall clock stepped back by 2[0-9]\." "$TMP/rec.err"
@@ -255,3 +259,22 @@ rm -rf "$W"; cp -a "$E" "$W"; cp -p "$KE" "$TMP/ke-host"
 verify "$W" "$TMP/v10c" --verification-key "$VKE"; rc=$?
 expect_eq "10. an event appended after the end with the key on the host: not intact" $rc 1
 check "10. ... named" grep -q "written after the log was retired" "$TMP/v10c"
+
+# 11. the log replaced by one that goes on later: every segment replaced by
+# one segment 000001 starting at the next seq, MAC'd with the host's
+# current key; the anchors saw the erased records retained
+R11=$TMP/later K11=$TMP/key11
+VK11=$("$NSAUDIT" keygen "$K11")
+record "$R11" "$K11" || exit 0
+"$NSOPS" -n witness setns-loop 10 /proc/self/ns/net >/dev/null; sleep 1.5
+kill -9 $REC; wait $REC 2>/dev/null; REC=
+verify "$R11" "$TMP/v11a" --verification-key "$VK11" --anchor "$MSGS"; rc=$?
+expect_eq "11. the killed log itself: intact ($(tail -n 1 "$TMP/v11a" | cut -c1-160))" $rc 0
+rm -rf "$W"; cp -a "$R11" "$W"; attack replace-later "" "$K11"
+first=$(head -n 1 "$W/nsaudit-000001.log" | jq -r .seq)
+[ "$first" -gt 1 ] && pass "11. the forged segment 000001 starts at seq $first" ||
+	fail "11. the forged segment 000001 starts at seq $first"
+verify "$W" "$TMP/v11" --verification-key "$VK11" --anchor "$MSGS"; rc=$?
+expect_eq "11. replaced by a log that starts later: not intact" $rc 1
+check "11. ... named: the attested records are gone" \
+	grep -q "attested records gone: the anchor at .* saw seq 1\.\.[0-9]* retained, but the log starts at seq $first" "$TMP/v11"
