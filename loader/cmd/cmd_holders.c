@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
 #include "commands.h"
+#include "holders_history.h"
 #include "holders/holders_model.h"
 #include "enrich/nsnames.h"
 #include "nstype.h"
@@ -18,7 +20,9 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: nsaudit holders NS [--format text|json]\n"
-		   "       nsaudit holders --all [--format text|json]\n\n"
+		   "       nsaudit holders --all [--format text|json]\n"
+		   "       nsaudit holders NS --history --log-dir DIR\n"
+		   "       nsaudit holders --leaks [--older SECONDS] --log-dir DIR\n\n"
 		   "List everything that keeps a namespace alive, and reconcile it with the\n"
 		   "kernel's reference count (read by BPF iterators):\n"
 		   "  task    threads in it (pid/time: also *_for_children)\n"
@@ -38,19 +42,38 @@ static void usage(FILE *f)
 		   "  --all            every namespace on the machine, as a tree by owning\n"
 		   "                   user namespace\n"
 		   "  --format FMT     text (default) or json (one object per namespace per line)\n"
+		   "  --history        NS's holders over time from a log of 'nsaudit record':\n"
+		   "                   each task, fd and bind mount from when to when (created,\n"
+		   "                   entered, opened, mounted; left, umount), the one that let\n"
+		   "                   go last and its death (with --op ...,freed on stock\n"
+		   "                   kernels, ns_free on the patched one), or its holders now.\n"
+		   "                   Exits and closes are not recorded: such an end is '?'\n"
+		   "  --leaks          namespaces alive now at least --older seconds after their\n"
+		   "                   creator (the unshare caller, the clone child) stopped\n"
+		   "                   holding them and their last bind mount was removed, per\n"
+		   "                   the log, with their holders now (the leaked CNI netns).\n"
+		   "                   The age counts from the last of those the log has; a\n"
+		   "                   creator's exit is not in it, and the line says so. A\n"
+		   "                   namespace whose creation is not in the log is not judged\n"
+		   "  --older SECONDS  the age for --leaks (default 60)\n"
+		   "  --log-dir DIR    the log directory (--history, --leaks)\n"
 		   "  -h, --help       this help\n\n"
 		   "Examples:\n"
 		   "  nsaudit holders blue                     # ip netns blue\n"
 		   "  nsaudit holders /run/netns/blue --format json\n"
 		   "  nsaudit holders net:4026532289           # after 'ip netns del'\n"
 		   "  nsaudit holders 1234:pid\n"
-		   "  nsaudit holders --all\n");
+		   "  nsaudit holders --all\n"
+		   "  nsaudit holders net:4026532289 --history --log-dir /var/log/nsaudit\n"
+		   "  nsaudit holders --leaks --older 300 --log-dir /var/log/nsaudit\n");
 }
 
 /* What the command line asks for. */
 struct holders_args {
-	bool all, json;
-	const char *arg; /* NS as given */
+	bool all, json, history, leaks;
+	double older;	     /* --leaks: seconds */
+	const char *log_dir; /* --history, --leaks */
+	const char *arg;     /* NS as given */
 	struct nsspec spec;
 };
 
@@ -61,11 +84,16 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 	    {"all", no_argument, NULL, 'a'},
 	    {"format", required_argument, NULL, 'f'},
 	    {"help", no_argument, NULL, 'h'},
+	    {"history", no_argument, NULL, 'H'},
+	    {"leaks", no_argument, NULL, 'L'},
+	    {"older", required_argument, NULL, 'o'},
+	    {"log-dir", required_argument, NULL, 'd'},
 	    {NULL, 0, NULL, 0},
 	};
-	char err[512];
+	char err[512], *end;
 	int c;
 
+	a->older = 60;
 	cmd_getopt_reset();
 	while ((c = getopt_long(argc, argv, "af:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -83,14 +111,50 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'H':
+			a->history = true;
+			break;
+		case 'L':
+			a->leaks = true;
+			break;
+		case 'd':
+			a->log_dir = optarg;
+			break;
+		case 'o':
+			errno = 0;
+			a->older = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(a->older >= 0 && a->older < 1e10)) {
+				ERR("--older: '%.32s' is not a number of seconds (0 or more)",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		default:
 			if (optopt == 'f')
 				ERR("--format: needs a value (text, json)");
+			else if (optopt == 'o' || optopt == 'd')
+				ERR("%s: needs a value", optopt == 'o' ? "--older" : "--log-dir");
 			else
 				ERR("%s: unknown option (try 'nsaudit holders --help')",
 				    cmd_bad_option(argv));
 			return EXIT_USAGE;
 		}
+	}
+	if ((a->history || a->leaks) && (!a->log_dir || !*a->log_dir)) {
+		ERR("%s needs --log-dir DIR (try 'nsaudit holders --help')",
+		    a->history ? "--history" : "--leaks");
+		return EXIT_USAGE;
+	}
+	if ((a->history || a->leaks) && (a->json || a->all || (a->history && a->leaks))) {
+		ERR("--history and --leaks go alone, in text (try 'nsaudit holders --help')");
+		return EXIT_USAGE;
+	}
+	if (a->leaks) {
+		if (optind < argc) {
+			ERR("--leaks looks at every namespace: no NS (try 'nsaudit holders --help')");
+			return EXIT_USAGE;
+		}
+		return -1;
 	}
 	if (a->all == (optind < argc) || argc - optind > 1) {
 		ERR("%s (try 'nsaudit holders --help')", a->all
@@ -153,6 +217,10 @@ int cmd_holders(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
+	if (a.leaks)
+		return holders_leaks(a.log_dir, a.older);
+	if (a.history)
+		return holders_history(a.log_dir, &a.spec);
 	ret = 1;
 	if (model_load(&m, err, sizeof(err))) {
 		ERR("%s", err);
