@@ -74,7 +74,22 @@ struct freed_known {
 	__u32 inum;
 	__u16 type;
 	__u16 cleaned;	/* net: its cleanup was reported */
+	/* released: the thread that freed it, 0 while it lives. Kept for
+	 * that thread's holder free that follows (6.1, 6.12 free uts, time
+	 * and cgroup inside free_nsproxy's puts, before the nsproxy), and
+	 * for nothing else: a new namespace at the address is learned anew */
+	__u32 rel_tid;
+	__u32 pad;
 };
+
+/* the entry for a namespace learned alive, or released by this thread */
+static __always_inline bool freed_is(const struct freed_known *k, __u32 inum, __u32 type,
+				     bool by_me)
+{
+	if (!k || k->inum != inum || k->type != type)
+		return false;
+	return !k->rel_tid || (by_me && k->rel_tid == (__u32)bpf_get_current_pid_tgid());
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -236,7 +251,7 @@ __noinline int freed_check(__u64 ns_addr, __u32 type, __u32 holder, __u32 how, _
 	 * by now (put_mnt_ns puts its RCU head over it) */
 	obj = ns_object(ns, type);
 	k = bpf_map_lookup_elem(&freed_addrs, &obj);
-	if (k && k->inum == inum && k->type == type)
+	if (freed_is(k, inum, type, how & FREED_OWN_ACTOR))
 		id = k->ns_id;
 	else if (how & FREED_STRICT)
 		return 0;
@@ -245,7 +260,9 @@ __noinline int freed_check(__u64 ns_addr, __u32 type, __u32 holder, __u32 how, _
 	key = id ?: ns_addr ^ ((__u64)inum << 32);
 	if (bpf_map_update_elem(&freed_seen, &key, &one, BPF_NOEXIST))
 		return 0;
-	if (obj) {	/* for the kfree or the cache free that follows */
+	if (k && k->rel_tid)	/* its memory went first: nothing follows */
+		bpf_map_delete_elem(&freed_addrs, &obj);
+	else if (obj) {	/* for the kfree or the cache free that follows */
 		struct freed_known nk = { .ns_id = id, .inum = inum, .type = type };
 
 		bpf_map_update_elem(&freed_addrs, &obj, &nk, BPF_ANY);
@@ -351,6 +368,18 @@ __noinline int freed_file(__u64 addr, __u64 call_site)
 	return 0;
 }
 
+/* A learned namespace's memory went: in a task (own), kept for that
+ * thread's holder free that follows; else forgotten. */
+static __always_inline void freed_released(struct freed_known *k, __u64 obj, bool own)
+{
+	if (!k)
+		return;
+	if (own)
+		k->rel_tid = (__u32)bpf_get_current_pid_tgid();
+	else
+		bpf_map_delete_elem(&freed_addrs, &obj);
+}
+
 static __always_inline int freed_object_cache(__u32 type)
 {
 	switch (type) {
@@ -377,7 +406,9 @@ __noinline int freed_object(__u64 obj, __u32 type)
 		return 0;
 	ns_ident(ns, &inum, &mem_id);
 	k = bpf_map_lookup_elem(&freed_addrs, &obj);
-	if (k && k->type == type && k->inum == inum)
+	if (!freed_is(k, inum, type, false))
+		k = NULL;
+	if (k)
 		id = k->ns_id;
 	else if (freed_how(freed_object_cache(type), false) & FREED_STRICT)
 		return 0;
@@ -389,8 +420,7 @@ __noinline int freed_object(__u64 obj, __u32 type)
 	freed_emit_id(ns, type, NSAUDIT_PROBE_TP_KMEM_CACHE_FREE, NSAUDIT_FREED_RELEASED,
 		      NSAUDIT_FREED_BY_KERNEL, type != NSAUDIT_NS_NET && type != NSAUDIT_NS_PID,
 		      type == NSAUDIT_NS_NET ? id : (id ?: mem_id));
-	if (k)
-		bpf_map_delete_elem(&freed_addrs, &obj);
+	freed_released(k, obj, type != NSAUDIT_NS_NET && type != NSAUDIT_NS_PID);
 	return 0;
 }
 
@@ -433,7 +463,7 @@ __noinline int freed_kfree(__u64 ptr, __u32 type)
 	__u32 inum;
 	__u64 id;
 
-	if (!k || k->type != type)
+	if (!k || k->type != type || k->rel_tid)
 		return 0;
 	ns = object_ns(ptr, type);
 	if (!ns)
@@ -443,7 +473,7 @@ __noinline int freed_kfree(__u64 ptr, __u32 type)
 	if (inum == k->inum && ns_type(ns) == type)
 		freed_emit_id(ns, type, NSAUDIT_PROBE_TP_KFREE, NSAUDIT_FREED_RELEASED,
 			      NSAUDIT_FREED_BY_KERNEL, 1, k->ns_id);
-	bpf_map_delete_elem(&freed_addrs, &ptr);
+	freed_released(k, ptr, true);
 	return 0;
 }
 
@@ -484,7 +514,7 @@ static long cleanup_one(void *map, __u64 *obj, struct freed_known *k,
 	__u32 inum;
 	__u64 id;
 
-	if (k->type != NSAUDIT_NS_NET || !freed_named(k) || k->cleaned)
+	if (k->type != NSAUDIT_NS_NET || !freed_named(k) || k->cleaned || k->rel_tid)
 		return 0;
 	ns = object_ns(*obj, NSAUDIT_NS_NET);
 	if (!ns || ns_refcount(ns) != 0)

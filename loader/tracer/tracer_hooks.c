@@ -128,9 +128,6 @@ static void choose_freed_hooks(struct tracer *t, bool want)
 		{ "free_cgroup_ns", NSAUDIT_NS_CGROUP }, { "free_uts_ns", NSAUDIT_NS_UTS },
 		{ "free_mnt_ns", NSAUDIT_NS_MNT }, { "mnt_ns_release", NSAUDIT_NS_MNT },
 		{ "free_user_ns", NSAUDIT_NS_USER },
-		/* 6.1 tail-calls kfree at free_mnt_ns's end: the call site
-		 * is its caller's */
-		{ "put_mnt_ns", NSAUDIT_NS_MNT },
 		{ "cleanup_net", NSAUDIT_NS_NET },	/* the workqueue hook's */
 		/* 6.1 to 6.6 free a struct file after a grace period, on
 		 * whatever task runs then: no closer there */

@@ -47,11 +47,23 @@ want_holder() {
 case $kernel in *-6.1) filp_rcu=1 ;; *) filp_rcu= ;; esac
 
 n=0
+cannot_tell=
 while read -r case type inum holder_pid; do
 	[ -n "$inum" ] || continue
 	n=$((n + 1))
 	f=$(jq -c --arg t "$type" --argjson i "$inum" \
 		'map(select(.op == "freed" and .type == $t and .inum == $i)) | sort_by(.t)' <<<"$recs")
+	if [ "$case:$type" = bind:mnt ]; then
+		# its last reference through nsfs is not told apart from a
+		# task's in flight, and 6.1 tail-calls its kfree: cannot tell
+		# when or who, and nothing may claim a holder for it
+		got=$(jq -r 'map(select(.stage == "last_ref")) | map(.holder) | join(",")' <<<"$f")
+		[ -z "$got" ] &&
+			echo "PASS: freed events: $case: $type:[$inum] no last_ref (a mnt held last by a bind mount: cannot tell; stages seen: $(jq -r 'map(.stage) | join(",")' <<<"$f"))" ||
+			echo "FAIL: freed events: $case: $type:[$inum] a last_ref ($got) for a bind-mounted mnt"
+		cannot_tell="$cannot_tell $type:$inum"
+		continue
+	fi
 	if [ "$(jq length <<<"$f")" = 0 ]; then
 		echo "FAIL: freed events: $case: $type:[$inum] has no freed record"
 		continue
@@ -74,11 +86,6 @@ while read -r case type inum holder_pid; do
 			echo "PASS: freed events: $case: $type:[$inum] last holder $got (actor ${rp/#0/none}; the fd holder was pid $holder_pid)" ;;
 		*)	echo "FAIL: freed events: $case: $type:[$inum] last holder '$got' actor $rp, not the fd of pid $holder_pid" ;;
 		esac
-	elif [ "$case:$type" = bind:mnt ]; then
-		# cannot tell who let go last: no last_ref rather than a wrong one
-		[ -z "$got" ] &&
-			echo "PASS: freed events: $case: $type:[$inum] no last_ref (a bind mount's mnt: cannot tell)" ||
-			echo "FAIL: freed events: $case: $type:[$inum] a last_ref ($got) for a bind-mounted mnt"
 	fi
 	case $kernel in patched-*) ;; *) continue ;; esac
 	nf=$(jq -c --arg t "$type" --argjson i "$inum" \
@@ -97,14 +104,18 @@ done <"$truth"
 [ "$n" = 12 ] || echo "FAIL: freed events: the guest made $n of its 12 namespaces ($(tr '\n' ';' <"$truth"))"
 
 # patched: every ns_free of the run has a freed record of the same
-# namespace within the bound (namespaces the workload did not name too)
+# namespace within the bound (namespaces the workload did not name too),
+# but for the mnt held last by a bind mount (cannot tell, above)
 case $kernel in patched-*) ;; *) exit 0 ;; esac
-miss=$(jq -r --argjson b "$BOUND" '. as $all | map(select(.op == "ns_free")) | map(. as $n |
+skip=$(printf '%s\n' $cannot_tell | jq -R -s 'split("\n") | map(select(length > 0))')
+miss=$(jq -r --argjson b "$BOUND" --argjson skip "$skip" '. as $all | map(select(.op == "ns_free" and
+	(("\(.type):\(.inum)") as $k | $skip | index($k) | not))) | map(. as $n |
 	select([$all[] | select(.op == "freed" and .type == $n.type and .inum == $n.inum and
 		((.t - $n.t) | fabs) <= $b)] | length == 0) | "\(.type):[\(.inum)]") | join(" ")' <<<"$recs")
-total=$(jq 'map(select(.op == "ns_free")) | length' <<<"$recs")
+total=$(jq --argjson skip "$skip" 'map(select(.op == "ns_free" and
+	(("\(.type):\(.inum)") as $k | $skip | index($k) | not))) | length' <<<"$recs")
 if [ -z "$miss" ] && [ "$total" -gt 0 ]; then
-	echo "PASS: freed events: all $total ns_free records of the run have a freed record within ${BOUND} s"
+	echo "PASS: freed events: all $total ns_free records of the run have a freed record within ${BOUND} s (but the bind-mounted mnt:${cannot_tell#* mnt:})"
 else
 	echo "FAIL: freed events: ns_free records without a freed record within ${BOUND} s: ${miss:-none recorded}"
 fi
