@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "optab.h"
+
 struct json_object;
 struct audit_fields;
 typedef void (*audit_fields_fn)(struct audit_fields *f, const void *ctx);
@@ -49,12 +51,12 @@ struct audit_log_opts {
 void audit_log_opts_init(struct audit_log_opts *o);
 
 /*
- * The options above as getopt_long entries for a command's table, and one
+ * The options above as rows of a command's option table (optab.h), and one
  * applied by its long name ("keep"): 1 done, 0 not a log option, -1 a bad
  * value with a one-line message in err.
  */
 #define AUDIT_OPT_BASE 0x120
-extern const struct option audit_log_options[];
+extern const struct optab audit_log_optab[];
 int audit_log_set_opt(struct audit_log_opts *o, const char *name, const char *val, char *err,
 		      size_t errlen);
 
@@ -115,6 +117,14 @@ int audit_log_reopen(struct audit_log *l);
 
 /* Clean stop: "close" record, fsync, state file; frees l. 0 or -1. */
 int audit_log_close(struct audit_log *l);
+
+/*
+ * Retire the log for good ("nsaudit retire"): an "end" record, then the
+ * clean stop, its anchor saying why=end, so that a new log under the same
+ * key is no "another history" for verify. A retired directory takes no
+ * more records (audit_log_open refuses it). Frees l; 0 or -1 (err).
+ */
+int audit_log_retire(struct audit_log *l, char *err, size_t errlen);
 
 /*
  * Timer: call often (the recorder does after every drained batch, every

@@ -17,7 +17,36 @@
 
 #define ERR(...) cmd_error("holders", 0, __VA_ARGS__)
 
-static void usage(FILE *f)
+enum { OPT_HISTORY = 0x100, OPT_LEAKS, OPT_OLDER, OPT_LOG_DIR };
+
+static const struct optab holders_optab[] = {
+	OPTAB_HEADING("Options:"),
+	{ "all", 'a', NULL,
+	  "every namespace on the machine, as a tree by owning\n"
+	  "user namespace" },
+	{ "format", 'f', "FMT", "text (default) or json (one object per namespace per line)" },
+	{ "history", OPT_HISTORY, NULL,
+	  "NS's holders over time from a log of 'nsaudit record':\n"
+	  "each task, fd and bind mount from when to when (created,\n"
+	  "entered, opened, mounted; left, umount), the one that let\n"
+	  "go last and its death (with --op ...,freed on stock\n"
+	  "kernels, ns_free on the patched one), or its holders now.\n"
+	  "Exits and closes are not recorded: such an end is '?'" },
+	{ "leaks", OPT_LEAKS, NULL,
+	  "namespaces alive now at least --older seconds after their\n"
+	  "creator (the unshare caller, the clone child) stopped\n"
+	  "holding them and their last bind mount was removed, per\n"
+	  "the log, with their holders now (the leaked CNI netns).\n"
+	  "The age counts from the last of those the log has; a\n"
+	  "creator's exit is not in it, and the line says so. A\n"
+	  "namespace whose creation is not in the log is not judged" },
+	{ "older", OPT_OLDER, "SECONDS", "the age for --leaks (default 60)" },
+	{ "log-dir", OPT_LOG_DIR, "DIR", "the log directory (--history, --leaks)" },
+	{ "help", 'h', NULL, "this help" },
+	OPTAB_END,
+};
+
+static void usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f, "Usage: nsaudit holders NS [--format text|json]\n"
 		   "       nsaudit holders --all [--format text|json]\n"
@@ -37,28 +66,9 @@ static void usage(FILE *f)
 		   "Reference accounting (refs = ...): one per nsproxy naming it, however many\n"
 		   "tasks share that nsproxy; one for the nsfs dentry, shared by all fds and\n"
 		   "bind mounts; one per socket (net); one per thread's struct pid (pid); one\n"
-		   "per cred and per owned namespace (user); the rest is unattributed.\n\n"
-		   "Options:\n"
-		   "  --all            every namespace on the machine, as a tree by owning\n"
-		   "                   user namespace\n"
-		   "  --format FMT     text (default) or json (one object per namespace per line)\n"
-		   "  --history        NS's holders over time from a log of 'nsaudit record':\n"
-		   "                   each task, fd and bind mount from when to when (created,\n"
-		   "                   entered, opened, mounted; left, umount), the one that let\n"
-		   "                   go last and its death (with --op ...,freed on stock\n"
-		   "                   kernels, ns_free on the patched one), or its holders now.\n"
-		   "                   Exits and closes are not recorded: such an end is '?'\n"
-		   "  --leaks          namespaces alive now at least --older seconds after their\n"
-		   "                   creator (the unshare caller, the clone child) stopped\n"
-		   "                   holding them and their last bind mount was removed, per\n"
-		   "                   the log, with their holders now (the leaked CNI netns).\n"
-		   "                   The age counts from the last of those the log has; a\n"
-		   "                   creator's exit is not in it, and the line says so. A\n"
-		   "                   namespace whose creation is not in the log is not judged\n"
-		   "  --older SECONDS  the age for --leaks (default 60)\n"
-		   "  --log-dir DIR    the log directory (--history, --leaks)\n"
-		   "  -h, --help       this help\n\n"
-		   "Examples:\n"
+		   "per cred and per owned namespace (user); the rest is unattributed.\n\n");
+	cmd_help(f, opts);
+	fprintf(f, "\nExamples:\n"
 		   "  nsaudit holders blue                     # ip netns blue\n"
 		   "  nsaudit holders /run/netns/blue --format json\n"
 		   "  nsaudit holders net:4026532289           # after 'ip netns del'\n"
@@ -80,22 +90,15 @@ struct holders_args {
 /* The command line into a: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct holders_args *a)
 {
-	static const struct option opts[] = {
-	    {"all", no_argument, NULL, 'a'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"history", no_argument, NULL, 'H'},
-	    {"leaks", no_argument, NULL, 'L'},
-	    {"older", required_argument, NULL, 'o'},
-	    {"log-dir", required_argument, NULL, 'd'},
-	    {NULL, 0, NULL, 0},
-	};
+	struct cmd_opts opts;
+	const char *name;
 	char err[512], *end;
 	int c;
 
 	a->older = 60;
+	cmd_opts_set(&opts, holders_optab);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, "af:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		switch (c) {
 		case 'a':
 			a->all = true;
@@ -109,18 +112,18 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 			}
 			break;
 		case 'h':
-			usage(stdout);
+			usage(stdout, &opts);
 			return 0;
-		case 'H':
+		case OPT_HISTORY:
 			a->history = true;
 			break;
-		case 'L':
+		case OPT_LEAKS:
 			a->leaks = true;
 			break;
-		case 'd':
+		case OPT_LOG_DIR:
 			a->log_dir = optarg;
 			break;
-		case 'o':
+		case OPT_OLDER:
 			errno = 0;
 			a->older = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(a->older >= 0 && a->older < 1e10)) {
@@ -129,11 +132,16 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 				return EXIT_USAGE;
 			}
 			break;
+		case ':':
+			if (optopt == 'f')
+				ERR("--format: needs a value (text, json)");
+			else
+				ERR("%s: needs a value (try 'nsaudit holders --help')",
+				    argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
 			if (optopt == 'f')
 				ERR("--format: needs a value (text, json)");
-			else if (optopt == 'o' || optopt == 'd')
-				ERR("%s: needs a value", optopt == 'o' ? "--older" : "--log-dir");
 			else
 				ERR("%s: unknown option (try 'nsaudit holders --help')",
 				    cmd_bad_option(argv));
