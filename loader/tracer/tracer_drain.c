@@ -260,6 +260,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	e.src_path[sizeof(e.src_path) - 1] = '\0';
 	if (t->nresume && already_written(t, e.kseq))
 		return 0;
+	tracer_hearing_saw(t, &e);
 	if (!tracer_comm_may_match(t, e.comm))
 		return 0;
 	if (!enrich_complete(t->en, &e)) {

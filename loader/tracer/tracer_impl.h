@@ -3,7 +3,8 @@
  * tracer_impl.h - the tracer's state, shared by its parts: tracer.c (open,
  * close), tracer_hooks.c (choose the hooks), tracer_drain.c (drain the
  * rings, hand records on), tracer_loss.c (losses as records),
- * tracer_pins.c (pin, reuse, unpin). Not an API: tracer.h is.
+ * tracer_pins.c (pin, reuse, unpin), hearing.c (do records still come?).
+ * Not an API: tracer.h is.
  */
 #ifndef NSAUDIT_TRACER_IMPL_H
 #define NSAUDIT_TRACER_IMPL_H
@@ -81,6 +82,18 @@ struct unnamed_birth {
 /* links a reusing recorder holds: every program's, the open siblings' */
 #define HELD_LINKS_MAX 64
 
+/* hearing.c: the canary that shows the programs still reach the reader */
+struct hearing {
+	pid_t pid;		/* the canary out now; 0: none */
+	pid_t last_pid, prev_pid;
+	int64_t sent_ns, next_ns; /* CLOCK_MONOTONIC */
+	uint64_t lost_at_send;	/* stats.lost then: a loss meanwhile cannot tell */
+	uint64_t sent, heard_total;
+	int64_t heard_real_ns;	/* CLOCK_REALTIME of the last one heard */
+	unsigned int misses;	/* in a row */
+	bool heard, reaped, off;
+};
+
 struct tracer {
 	struct tracer_opts o;
 	struct log_budget *budget;	/* --log-budget (log_budget.h); NULL: none */
@@ -146,7 +159,11 @@ struct tracer {
 		uint64_t seen;
 	} loss[LOSS_SOURCES_MAX];
 	int nloss;
+	struct hearing hearing;
 };
+
+/* hearing.c: an event read from the rings, before any filter */
+void tracer_hearing_saw(struct tracer *t, const struct nsaudit_event *e);
 
 /* tracer_pins.c */
 
