@@ -73,6 +73,8 @@ bool container_wanted(struct tracer *t, const struct event_extra *x)
 	size_t n = strlen(want);
 	char tag[CONTAINER_NAME_LEN + 16];
 
+	if (t->container_waiting)
+		return container_started(t, x);
 	if (x->container && (!strcmp(x->container, want) ||
 			     (n >= 12 && !strncmp(x->container, want, n))))
 		return true;

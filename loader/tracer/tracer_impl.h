@@ -160,6 +160,7 @@ struct tracer {
 	} loss[LOSS_SOURCES_MAX];
 	int nloss;
 	struct hearing hearing;
+	bool container_waiting;		/* --container not started yet */
 };
 
 /* hearing.c: an event read from the rings, before any filter */
@@ -174,9 +175,13 @@ bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
 			 const struct event_extra *x);
 bool tracer_comm_may_match(const struct tracer *t, const char *comm);
 /* --container: to the full id of the one container it names now; a
- * prefix several share is an error listing them; none such is said on
- * stderr (it may be about to start) */
+ * prefix several share is an error listing them; none such: waiting for
+ * it, said on stderr (container_waiting). container_started(): while
+ * waiting, whether x is of the first container that starts with that
+ * name, id or 12+ character id prefix; if so --container becomes its id
+ * (said on stderr) and waiting ends. */
 int tracer_container_resolve(struct tracer *t, char *err, size_t errlen);
+bool container_started(struct tracer *t, const struct event_extra *x);
 /* name_link.c: a mount naming a namespace created unnamed gets
  * created_seq (before it is written); a creation written unnamed is
  * remembered with its seq in the log (after) */
