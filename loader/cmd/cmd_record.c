@@ -67,15 +67,22 @@ struct recorder {
 	} space;
 };
 
-static void pins_gone_fields(struct audit_fields *f, const void *ctx)
+/* What every record the recorder writes about itself starts with. */
+static void log_head(struct audit_fields *f, const char *action)
 {
-	const struct recorder *r = ctx;
 	char ts[40];
 
 	audit_time_now(ts);
 	audit_f_str(f, "time", ts, strlen(ts));
 	audit_f_str(f, "op", "log", 3);
-	audit_f_str(f, "action", "pins-removed", 12);
+	audit_f_str(f, "action", action, strlen(action));
+}
+
+static void pins_gone_fields(struct audit_fields *f, const void *ctx)
+{
+	const struct recorder *r = ctx;
+
+	log_head(f, "pins-removed");
 	audit_f_str(f, "path", r->pin_dir, strlen(r->pin_dir));
 }
 
@@ -113,10 +120,7 @@ static void deaf_fields(struct audit_fields *f, const void *ctx)
 	int64_t last_ns;
 	char ts[40];
 
-	audit_time_now(ts);
-	audit_f_str(f, "time", ts, strlen(ts));
-	audit_f_str(f, "op", "log", 3);
-	audit_f_str(f, "action", "deaf", 4);
+	log_head(f, "deaf");
 	audit_f_str(f, "reason", r->deaf_why, strlen(r->deaf_why));
 	tracer_hearing_counts(r->t, &sent, &heard, &last_ns);
 	audit_f_u64(f, "canaries", sent);

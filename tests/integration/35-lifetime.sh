@@ -53,6 +53,7 @@ lt_wait() {
 # --- an ip netns, alive ----------------------------------------------------
 ip netns add "$NS" || { fail "ip netns add"; exit 0; }
 INUM=$(ns_inum "/run/netns/$NS")
+NSID=$(ns_id "/run/netns/$NS")	# the kernel's (NS_GET_ID), for ground truth
 ip netns exec "$NS" true
 if lt_wait "entered" "$NS" --log-dir "$LOG"; then pass "lifetime of a live ip netns by name"; else
 	fail "lifetime of a live ip netns: '$out' $(cat "$TMP/lt.err")"; fi
@@ -165,6 +166,16 @@ if [ "$(ns_inum "/run/netns/$NS-b")" = "$INUM" ]; then
 	check "inode reuse is explained" grep -q "inode numbers are reused; the records' ns_id tells them apart" <<<"$out"
 	check "the first one: freed before the second (inferred)" grep -q "^freed: after .*inferred) and before" <<<"$out"
 	check "the second one: alive now" grep -q "^alive now" <<<"$out"
+	NSID_B=$(ns_id "/run/netns/$NS-b")
+	if [ -n "$NSID" ] && [ -n "$NSID_B" ]; then
+		expect_eq "... each by the kernel's own ns_id (NS_GET_ID: $NSID, then $NSID_B)" \
+			"$(grep -o "^-- net:\[$INUM\] ns_id [0-9]* (namespace [12] of 2" <<<"$out" |
+				awk '{print $4}' | paste -sd' ')" "$NSID $NSID_B"
+		"$NSAUDIT" lifetime "$NS-b" --log-dir "$LOG" --format json >"$TMP/b.json" 2>/dev/null
+		expect_eq "... and by name, the live one's JSON incarnations carry those ids" \
+			"$(jq -rs 'last.lifetime.incarnations | map(.ns_id) | join(" ")' "$TMP/b.json")" \
+			"$NSID $NSID_B"
+	fi
 else
 	skip "inode reuse" "ip netns add got another inode this time"
 fi
