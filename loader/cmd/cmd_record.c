@@ -536,7 +536,8 @@ int cmd_record(int argc, char **argv)
 		audit_log_close(r.log);
 		return 1;
 	}
-	audit_log_set_anchor(r.log, send_anchor, &r);
+	if (r.sinks.n)	/* numbered anchors: only those that leave */
+		audit_log_set_anchor(r.log, send_anchor, &r);
 	space_start(&r, o.log_budget);
 	cmd_ready(t, t0, o.verbose, lo.dir);
 	{

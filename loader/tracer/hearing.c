@@ -60,7 +60,7 @@ static pid_t send_canary(int type)
 
 int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t len)
 {
-	struct hearing *h = &t->hearing;
+	struct hearing *h = &t->stream.hearing;
 	int64_t now = clock_ns(CLOCK_MONOTONIC);
 	int type = canary_type(t), st;
 	int64_t deadline = interval_ns < HEARING_DEADLINE_NS ? interval_ns : HEARING_DEADLINE_NS;
@@ -85,7 +85,7 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 			waitpid(h->pid, &st, 0);
 		if (h->heard)
 			h->misses = 0;
-		else if (t->stats.lost == h->lost_at_send)
+		else if (t->stream.stats.lost == h->lost_at_send)
 			h->misses++;
 		h->pid = 0;
 		if (h->misses >= HEARING_MISSES) {
@@ -104,7 +104,7 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 		return 0;
 	h->heard = false;
 	h->reaped = false;
-	h->lost_at_send = t->stats.lost;
+	h->lost_at_send = t->stream.stats.lost;
 	h->sent_ns = now;
 	h->next_ns = now + interval_ns;
 	h->prev_pid = h->last_pid;
@@ -118,19 +118,19 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 	return 0;
 }
 
-void tracer_hearing_saw(struct tracer *t, const struct nsaudit_event *e)
+void stream_hearing_saw(struct tracer *t, const struct nsaudit_event *e)
 {
-	if (t->hearing.pid > 0 && e->pid == (uint32_t)t->hearing.pid && e->op == NSAUDIT_OP_OPEN) {
-		t->hearing.heard = true;
-		t->hearing.heard_total++;
-		t->hearing.heard_real_ns = clock_ns(CLOCK_REALTIME);
+	if (t->stream.hearing.pid > 0 && e->pid == (uint32_t)t->stream.hearing.pid && e->op == NSAUDIT_OP_OPEN) {
+		t->stream.hearing.heard = true;
+		t->stream.hearing.heard_total++;
+		t->stream.hearing.heard_real_ns = clock_ns(CLOCK_REALTIME);
 	}
 }
 
 void tracer_hearing_counts(const struct tracer *t, uint64_t *sent, uint64_t *heard,
 			   int64_t *last_ns)
 {
-	*sent = t->hearing.sent;
-	*heard = t->hearing.heard_total;
-	*last_ns = t->hearing.heard_real_ns;
+	*sent = t->stream.hearing.sent;
+	*heard = t->stream.hearing.heard_total;
+	*last_ns = t->stream.hearing.heard_real_ns;
 }

@@ -70,7 +70,7 @@ static bool ev_num(const void *rec, const char *key, int64_t *v)
 	return true;
 }
 
-bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
+bool stream_filter_match(const struct tracer *t, const struct nsaudit_event *e,
 			 const struct event_extra *x)
 {
 	struct enriched_event r = { .e = e, .x = x };
@@ -81,7 +81,7 @@ bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
 	return audit_filter_match_view(&t->o.filter, &v);
 }
 
-bool tracer_comm_may_match(const struct tracer *t, const char *comm)
+bool stream_comm_may_match(const struct tracer *t, const char *comm)
 {
 	size_t i;
 
@@ -148,11 +148,11 @@ int tracer_container_resolve(struct tracer *t, char *err, size_t errlen)
 	/*
 	 * Not there yet: it may be the one to watch start. The first container
 	 * that starts with that name, that id or a 12+ character prefix of it
-	 * is the one traced, by its id from then on (container_started): a
+	 * is the one traced, by its id from then on (stream_container_started): a
 	 * later one that reuses the name is another container.
 	 */
 	if (rc) {
-		t->container_waiting = true;
+		t->stream.container_waiting = true;
 		fprintf(stderr, "nsaudit: --container %.64s: not running now (running: %s); "
 			"waiting: the first container to start with that name, or that id (12+ "
 			"characters of it), is the one traced, by its id; said when it starts\n",
@@ -163,7 +163,7 @@ int tracer_container_resolve(struct tracer *t, char *err, size_t errlen)
 	return 0;
 }
 
-bool container_started(struct tracer *t, const struct event_extra *x)
+bool stream_container_started(struct tracer *t, const struct event_extra *x)
 {
 	const char *want = t->o.container;
 	const struct container_info *ci;
@@ -183,6 +183,6 @@ bool container_started(struct tracer *t, const struct event_extra *x)
 		x->container_name ? " (" : "", x->container_name ? x->container_name : "",
 		x->container_name ? ")" : "");
 	snprintf(t->o.container, sizeof(t->o.container), "%s", x->container);
-	t->container_waiting = false;
+	t->stream.container_waiting = false;
 	return true;
 }

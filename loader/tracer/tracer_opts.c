@@ -5,22 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enrich/containers.h"
-#include "nstype.h"
-#include "tracer.h"
-#include "actor_lost.h"
-#include "attribution.h"
-#include "probe/bpf_log.h"
-#include "clock.h"
-#include "enrich/enrich.h"
-#include "output/record_fmt.h"
-#include "probe/kfeatures.h"
-#include "enrich/nsnames.h"
-#include "pin_sweep.h"
-#include "prog_misses.h"
-#include "ringbuf_reader.h"
-#include "rules/rules.h"
 #include "enrich/runtime_state.h"
+#include "nstype.h"
+#include "rules/rules.h"
+#include "tracer.h"
 
 void tracer_opts_init(struct tracer_opts *o)
 {

@@ -35,11 +35,11 @@ static int tick_for(struct tracer *t, int64_t interval_ns, int ms, char *why, si
 	int i, rc;
 
 	for (i = 0; i < ms / 20; i++) {
-		if (answer_canaries && t->hearing.pid > 0) {
+		if (answer_canaries && t->stream.hearing.pid > 0) {
 			struct nsaudit_event e = { .op = NSAUDIT_OP_OPEN,
-						   .pid = (uint32_t)t->hearing.pid };
+						   .pid = (uint32_t)t->stream.hearing.pid };
 
-			tracer_hearing_saw(t, &e);
+			stream_hearing_saw(t, &e);
 		}
 		rc = tracer_hearing_tick(t, interval_ns, why, len);
 		if (rc)
@@ -92,7 +92,7 @@ Test(hearing, a_loss_cannot_tell, .timeout = 30)
 	struct timespec ts = { 0, 20 * 1000000L };
 
 	for (i = 0; i < 200 && !rc; i++) {
-		t->stats.lost++;	/* the kernel counts lost calls all along */
+		t->stream.stats.lost++;	/* the kernel counts lost calls all along */
 		rc = tracer_hearing_tick(t, 200 * NSEC_PER_MSEC, why, sizeof(why));
 		nanosleep(&ts, NULL);
 	}
@@ -109,7 +109,7 @@ Test(hearing, kernel_filters_cannot_tell)
 	cr_expect_eq(tracer_hearing_tick(t, NSEC_PER_SEC, why, sizeof(why)), 1);
 	cr_expect(strstr(why, "--pid"), "%s", why);
 	cr_expect_eq(tracer_hearing_tick(t, NSEC_PER_SEC, why, sizeof(why)), 0, "said once");
-	t->hearing.off = false;
+	t->stream.hearing.off = false;
 	t->o.pid = 0;
 	t->o.op_mask = 1u << NSAUDIT_OP_SETNS;
 	cr_expect_eq(tracer_hearing_tick(t, NSEC_PER_SEC, why, sizeof(why)), 1);
