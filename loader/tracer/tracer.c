@@ -144,7 +144,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	t->skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
 	choose_hooks(t);
 	phase_end(t, PH_OPEN, &since);
-	rc = nsaudit_bpf__load(t->skel);
+	rc = tracer_load_programs(t);
 	if (rc) {
 		bpf_log_show(-rc);
 		snprintf(err, errlen, "loading BPF programs: %s%s", strerror(-rc),
@@ -300,7 +300,9 @@ void tracer_close(struct tracer *t)
 	if (t->skel) {
 		for (int i = 0; i < OPEN_SIBLINGS; i++)
 			bpf_link__destroy(t->open_links[i]);
-		nsaudit_bpf__destroy(t->skel);
+		nsaudit_bpf__destroy(t->skel);	/* its links first */
+		nsaudit_bpf__destroy(t->halves[0]);
+		nsaudit_bpf__destroy(t->halves[1]);
 	} else {
 		if (t->ring_fd >= 0)
 			close(t->ring_fd);

@@ -88,6 +88,9 @@ struct tracer {
 	size_t bss_mmap_len;
 	int64_t phase_ms10[TRACER_PHASES]; /* tenths of a ms, CLOCK_MONOTONIC */
 	struct nsaudit_bpf *skel;	/* NULL when reusing pinned programs */
+	/* the copies that loaded skel's programs on two CPUs (tracer_load.c);
+	 * NULL: skel loaded them itself */
+	struct nsaudit_bpf *halves[2];
 	/* the open program loaded: tp_exit_openat, or tp_exit_openat_fops
 	 * before 6.4 (choose_hooks()) */
 	struct bpf_program *open_prog;
@@ -232,6 +235,13 @@ void tracer_resume_lost(struct tracer *t, uint64_t lost_total);
 
 void choose_hooks(struct tracer *t);
 int open_siblings_attach(struct tracer *t);
+
+/* tracer_load.c */
+
+/* Load t->skel's chosen programs, on two CPUs at once where there are two,
+ * the skeleton then pointing at them. 0, or a negative errno. */
+int tracer_load_programs(struct tracer *t);
+
 /* tracer_drain.c */
 
 /* The container the record is about (nsnames.h), into its extra fields. */
