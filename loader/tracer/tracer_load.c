@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,8 +24,8 @@
 
 /*
  * What verifying a program costs, in ms on this kind of machine (6.18,
- * the kernel's own statistics: "nsaudit record --verbose" under
- * NSAUDIT_VERIFIER_STATS=1 prints them), only to split the programs
+ * the kernel's own statistics: NSAUDIT_VERIFIER_STATS=1 prints them,
+ * verifier_stats() below), only to split the programs
  * evenly: a wrong figure costs balance, never a program.
  */
 static const struct {
@@ -125,6 +126,57 @@ static void split(struct nsaudit_bpf *a, const bool *chosen, bool *in_first)
 	}
 }
 
+/* the verifier's statistics of each program (NSAUDIT_VERIFIER_STATS) */
+#define STATS_LOG_LEN (256 << 10)
+static char (*stats_log)[STATS_LOG_LEN];
+
+/* Ask for each chosen program's statistics (log level 4). Room to spare:
+ * the verifier also writes, and takes back, lines of its own (sweep_pins
+ * needed more than 16 KiB for a 154-byte log), and a log cut short fails
+ * the load with ENOSPC. */
+static void verifier_stats_ask(struct nsaudit_bpf *const *s, int nskel, int n)
+{
+	int i, k;
+
+	if (!getenv("NSAUDIT_VERIFIER_STATS"))
+		return;
+	stats_log = calloc((size_t)n, sizeof(*stats_log));
+	for (i = 0; stats_log && i < n; i++) {
+		for (k = 0; k < nskel; k++) {	/* one of them loads it */
+			bpf_program__set_log_buf(*prog_slot(s[k], i), stats_log[i],
+						 STATS_LOG_LEN);
+			bpf_program__set_log_level(*prog_slot(s[k], i), 4);
+		}
+	}
+}
+
+/* Print them, one line a program loaded, and their sum: what the
+ * verifier cost, whichever CPU it ran on. */
+static void verifier_stats_print(struct nsaudit_bpf *s, int n)
+{
+	long us, insns, states, sum = 0;
+	const char *q;
+	int i;
+
+	for (i = 0; stats_log && i < n; i++) {
+		if (!bpf_program__autoload(*prog_slot(s, i)))
+			continue;
+		q = strstr(stats_log[i], "verification time ");
+		us = q ? atol(q + 18) : 0;
+		q = strstr(stats_log[i], "processed ");
+		insns = q ? atol(q + 10) : 0;
+		q = strstr(stats_log[i], "total_states ");
+		states = q ? atol(q + 13) : 0;
+		sum += us;
+		fprintf(stderr, "nsaudit: verifier: %s %ld.%ld ms, %ld instructions, %ld states\n",
+			bpf_program__name(*prog_slot(s, i)), us / 1000, us / 100 % 10, insns, states);
+	}
+	if (stats_log)
+		fprintf(stderr, "nsaudit: verifier: all %ld.%ld ms\n", sum / 1000, sum / 100 % 10);
+	free(stats_log);
+	stats_log = NULL;
+}
+
 /*
  * Load t->skel's chosen programs (their autoload flags), in two halves at
  * once where there are two CPUs, and point the skeleton at them. 0, or a
@@ -137,8 +189,12 @@ int tracer_load_programs(struct tracer *t)
 	bool chosen[SPLIT_MAX], in_first[SPLIT_MAX], mine[SPLIT_MAX];
 	int n = a->skeleton->prog_cnt, i, k, rc;
 
-	if (n > SPLIT_MAX || sysconf(_SC_NPROCESSORS_ONLN) < 2 || getenv("NSAUDIT_SERIAL_LOAD"))
-		return nsaudit_bpf__load(a);
+	if (n > SPLIT_MAX || sysconf(_SC_NPROCESSORS_ONLN) < 2 || getenv("NSAUDIT_SERIAL_LOAD")) {
+		verifier_stats_ask(&a, 1, n);
+		rc = nsaudit_bpf__load(a);
+		verifier_stats_print(a, n);
+		return rc;
+	}
 	for (i = 0; i < n; i++) {
 		chosen[i] = bpf_program__autoload(*prog_slot(a, i));
 		bpf_program__set_autoload(*prog_slot(a, i), false);
@@ -149,6 +205,11 @@ int tracer_load_programs(struct tracer *t)
 		for (i = 0; i < n; i++)
 			mine[i] = chosen[i] && in_first[i] == (k == 0);
 		rc = half_open(&h[k], a, mine);
+	}
+	if (!rc) {
+		struct nsaudit_bpf *both[2] = { h[0].skel, h[1].skel };
+
+		verifier_stats_ask(both, 2, n);
 	}
 	if (rc)
 		goto out;
@@ -172,10 +233,13 @@ int tracer_load_programs(struct tracer *t)
 			t->open_prog = loaded;
 		*slot = loaded;
 	}
+	verifier_stats_print(a, n);
 	t->halves[0] = h[0].skel;
 	t->halves[1] = h[1].skel;
 	return 0;
 out:
+	free(stats_log);
+	stats_log = NULL;
 	nsaudit_bpf__destroy(h[0].skel);
 	nsaudit_bpf__destroy(h[1].skel);
 	return rc;
