@@ -273,8 +273,9 @@ static __always_inline void event_submit(struct nsaudit_event *e)
 
 /*
  * Space for one record of size bytes in the ring its kind goes to, if the
- * actor's budget allows (actor_budget.bpf.h); what is not written is
- * counted for the actor: calls, the record's repeat.
+ * actor's budget allows (actor_budget.bpf.h: asked only past the ring's
+ * fill threshold); what is not written is counted for the actor: calls,
+ * the record's repeat.
  */
 static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 size, __u64 calls,
 							  const struct actor *a)
@@ -282,20 +283,18 @@ static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 s
 	struct nsaudit_event *e = NULL;
 
 	if (rare_rec) {
-		if (!budget_ok(&rare, rare_budget_bytes, a)) {
-			count_lost_by(a, NSAUDIT_LOST_BUDGET, calls);
+		if (bpf_ringbuf_query(&rare, BPF_RB_AVAIL_DATA) >= rare_budget_bytes &&
+		    actor_budget_spent(a, calls))
 			return NULL;
-		}
 		e = bpf_ringbuf_reserve(&rare, size, 0);
 	} else {
-		if (!budget_ok(&events, main_budget_bytes, a)) {
-			count_lost_by(a, NSAUDIT_LOST_BUDGET, calls);
+		if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= main_budget_bytes &&
+		    actor_budget_spent(a, calls))
 			return NULL;
-		}
 		e = bpf_ringbuf_reserve(&events, size, 0);
 	}
 	if (!e)
-		count_lost_by(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
+		actor_lost_count(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
 	return e;
 }
 
