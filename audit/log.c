@@ -32,7 +32,7 @@
 
 ssize_t (*audit_log_write_fn)(int fd, const void *buf, size_t n);
 
-void seterr(struct audit_log *l, const char *fmt, ...)
+void alog_seterr(struct audit_log *l, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -61,13 +61,13 @@ uint64_t audit_log_suspended(const struct audit_log *l)
 	return l->dropped_total;
 }
 
-const char *format_name(enum audit_format f)
+const char *alog_format_name(enum audit_format f)
 {
 	return f == AUDIT_FMT_AUDIT ? "audit" : "json";
 }
 
 /* One of the log's own records: {"time":..,"op":"log","action":ACTION}. */
-struct json_object *logrec(const char *action)
+struct json_object *alog_own_record(const char *action)
 {
 	struct json_object *o = json_object_new_object();
 	char now[40];
@@ -84,7 +84,7 @@ struct json_object *logrec(const char *action)
 
 /* --- the record MAC ---------------------------------------------------------------- */
 
-void rekey(struct audit_log *l)
+void alog_rekey(struct audit_log *l)
 {
 	unsigned int kind = audit_mac_kind(l->log_version);
 
@@ -92,7 +92,7 @@ void rekey(struct audit_log *l)
 	audit_chain_init(&l->chain, kind, l->key, l->run);
 }
 
-void new_run(struct audit_log *l)
+void alog_new_run(struct audit_log *l)
 {
 	if (l->log_version < 3)
 		return;
@@ -103,7 +103,7 @@ void new_run(struct audit_log *l)
 
 /* --- writing one line ----------------------------------------------------------- */
 
-int write_line(struct audit_log *l, const char *p, size_t n)
+int alog_write_line(struct audit_log *l, const char *p, size_t n)
 {
 	size_t done = 0;
 
@@ -117,11 +117,11 @@ int write_line(struct audit_log *l, const char *p, size_t n)
 		if (w < 0 || (w == 0 && (e = ENOSPC))) {
 			/* Never leave half a record: cut back to the last whole one. */
 			if (done && ftruncate(l->fd, (off_t)l->seg_size))
-				seterr(l, "cannot remove a partly written record: %s",
-				       strerror(errno));
+				alog_seterr(l, "cannot remove a partly written record: %s",
+					    strerror(errno));
 			/* what reached the file was MAC'd with one-time keys
 			 * of this run: what goes there instead uses new ones */
-			new_run(l);
+			alog_new_run(l);
 			return -e;
 		}
 		done += (size_t)w;
@@ -130,12 +130,12 @@ int write_line(struct audit_log *l, const char *p, size_t n)
 }
 
 /*
- * Encode and write rec as the next record. NEED_ROTATE (nothing written)
+ * Encode and write rec as the next record. ALOG_NEED_ROTATE (nothing written)
  * when it would take a segment holding more than its header past
  * --max-size; a segment with only its header takes any record, so that an
  * oversized record cannot make rotation loop.
  */
-int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate)
+int alog_write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate)
 {
 	uint8_t mac[AUDIT_MAC_LEN];
 	char machex[AUDIT_MAC_HEX + 1], run[AUDIT_RUN_HEX + 1];
@@ -163,20 +163,20 @@ int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate)
 		json_object_object_add(rec, "run", json_object_new_string(run));
 	}
 	if (audit_encode_chain(l->o.format, rec, l->seq, &l->chain, l->mac, &line, mac)) {
-		seterr(l, "record %" PRIu64 ": %s", l->seq,
-		       line.oom ? "out of memory" : "longer than the 1 MiB line limit");
+		alog_seterr(l, "record %" PRIu64 ": %s", l->seq,
+			    line.oom ? "out of memory" : "longer than the 1 MiB line limit");
 		sb_free(&line);
 		return -EMSGSIZE;
 	}
 	if (may_rotate && l->seg_records > (l->seg_base ? l->seg_base : 1) &&
 	    l->seg_size + line.len > l->o.max_size) {
 		sb_free(&line);
-		return NEED_ROTATE;
+		return ALOG_NEED_ROTATE;
 	}
-	rc = write_line(l, line.p, line.len);
+	rc = alog_write_line(l, line.p, line.len);
 	if (rc) {
 		if (rc != -ENOSPC && rc != -EDQUOT)
-			seterr(l, "writing segment %u: %s", l->segno, strerror(-rc));
+			alog_seterr(l, "writing segment %u: %s", l->segno, strerror(-rc));
 		sb_free(&line);
 		return rc;
 	}
@@ -191,29 +191,29 @@ int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate)
 	json_object_object_add(rec, "mac", json_object_new_string(machex));
 	sb_free(&line);
 	if (l->o.sync == AUDIT_SYNC_EVERY && fdatasync(l->fd)) {
-		seterr(l, "fsync segment %u: %s", l->segno, strerror(errno));
+		alog_seterr(l, "fsync segment %u: %s", l->segno, strerror(errno));
 		return -EIO;
 	}
 	return 0;
 }
 
 /* Write one of our own records now; the caller owns rec. */
-int write_own(struct audit_log *l, struct json_object *rec)
+int alog_write_own(struct audit_log *l, struct json_object *rec)
 {
 	int rc;
 
 	if (!rec) {
-		seterr(l, "out of memory");
+		alog_seterr(l, "out of memory");
 		return -ENOMEM;
 	}
-	rc = write_rec(l, rec, false);
+	rc = alog_write_rec(l, rec, false);
 	json_object_put(rec);
 	return rc;
 }
 
 static int write_header(struct audit_log *l)
 {
-	struct json_object *h = logrec("segment");
+	struct json_object *h = alog_own_record("segment");
 	char prev[AUDIT_MAC_HEX + 1];
 
 	if (!h)
@@ -222,7 +222,7 @@ static int write_header(struct audit_log *l)
 	json_object_object_add(h, "segment", json_object_new_int64(l->segno));
 	json_object_object_add(h, "prev_mac", json_object_new_string(prev));
 	json_object_object_add(h, "key_id", json_object_new_string(l->key_id));
-	json_object_object_add(h, "format", json_object_new_string(format_name(l->o.format)));
+	json_object_object_add(h, "format", json_object_new_string(alog_format_name(l->o.format)));
 	json_object_object_add(h, "version", json_object_new_string(NSAUDIT_VERSION));
 	/* the kernel's lost counter so far: a restart finds it in the newest
 	 * segment even when its last lost record is in an older one */
@@ -230,7 +230,7 @@ static int write_header(struct audit_log *l)
 	if (l->log_version >= 3) {
 		/* format version 3: the Poly1305 chain (audit/README.md), sealed
 		 * or with a static key; every header says the run it continues
-		 * (write_rec adds it, last) */
+		 * (alog_write_rec adds it, last) */
 		json_object_object_add(h, "log_version", json_object_new_int(3));
 		json_object_object_add(h, "log_id", json_object_new_string(l->log_id));
 		l->run_pending = true;
@@ -246,7 +246,7 @@ static int write_header(struct audit_log *l)
 		json_object_object_add(h, "seal_interval",
 				       json_object_new_uint64(l->seal.interval));
 	}
-	return write_own(l, h);
+	return alog_write_own(l, h);
 }
 
 /*
@@ -254,7 +254,7 @@ static int write_header(struct audit_log *l)
  * segments were deleted, that one was moved away, how many records a full
  * disk made us drop. Each stays owed until it is on disk.
  */
-int write_pending(struct audit_log *l)
+int alog_write_pending(struct audit_log *l)
 {
 	struct json_object *r;
 	int rc;
@@ -266,27 +266,27 @@ int write_pending(struct audit_log *l)
 		l->need_header = false;
 	}
 	if (l->pending_drop) {
-		r = logrec("drop");
+		r = alog_own_record("drop");
 		if (r) {
 			json_object_object_add(r, "dropped",
 					       json_object_new_int64(l->pending_drop));
 			json_object_object_add(r, "reason",
 					       json_object_new_string(l->pending_drop_why));
 		}
-		rc = write_own(l, r);
+		rc = alog_write_own(l, r);
 		if (rc)
 			return rc;
 		l->pending_drop = 0;
 	}
 	if (l->pending_moved) {
-		r = logrec("missing");
+		r = alog_own_record("missing");
 		if (r) {
 			json_object_object_add(r, "missing_segment",
 					       json_object_new_int64(l->pending_moved));
 			json_object_object_add(
 			    r, "reason", json_object_new_string("moved away while open (reopen)"));
 		}
-		rc = write_own(l, r);
+		rc = alog_write_own(l, r);
 		if (rc)
 			return rc;
 		l->pending_moved = 0;
@@ -300,7 +300,7 @@ int write_pending(struct audit_log *l)
 			    r, "why",
 			    json_object_new_string("disk full: log suspended, records dropped"));
 		}
-		rc = write_own(l, r);
+		rc = alog_write_own(l, r);
 		if (rc)
 			return rc;
 		fprintf(stderr,
@@ -317,11 +317,11 @@ int audit_log_append(struct audit_log *l, struct json_object *rec)
 	/* after what audit_log_append_fields() has buffered */
 	if (audit_log_commit(l))
 		return -1;
-	return emit(l, rec);
+	return alog_emit(l, rec);
 }
 
 /* The state file's line for the last record written, MAC'd. */
-int state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_LINE_MAX])
+int alog_state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_LINE_MAX])
 {
 	struct audit_state st = {
 	    .seq = l->seq - 1, .segment = l->segno, .clean = clean, .mac_len = l->mac_len};
@@ -344,7 +344,7 @@ int state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_LINE_
  * stable storage, which verify accepts (the state may lag, never lead).
  * Under --on-full stop it is the stop.
  */
-bool state_full(struct audit_log *l, int err)
+bool alog_state_full(struct audit_log *l, int err)
 {
 	if ((err != ENOSPC && err != EDQUOT) || l->o.on_full == AUDIT_FULL_STOP)
 		return false;
@@ -357,19 +357,19 @@ bool state_full(struct audit_log *l, int err)
 	return true;
 }
 
-int save_state(struct audit_log *l, bool clean)
+int alog_save_state(struct audit_log *l, bool clean)
 {
 	char line[AUDIT_STATE_LINE_MAX];
 	int len;
 
 	/* a background sync writes an older line: it goes first */
-	if (sync_reap(l, true) < 0)
+	if (alog_sync_reap(l, true) < 0)
 		return -1;
-	len = state_line(l, clean, line);
+	len = alog_state_line(l, clean, line);
 	if (audit_state_write(l->dirfd, line, (size_t)len, true)) {
-		if (state_full(l, errno))
+		if (alog_state_full(l, errno))
 			return 0;
-		seterr(l, "%s/%s: %s", l->dir, AUDIT_STATE_FILE, strerror(errno));
+		alog_seterr(l, "%s/%s: %s", l->dir, AUDIT_STATE_FILE, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -377,7 +377,7 @@ int save_state(struct audit_log *l, bool clean)
 
 /* The oldest segment still in the directory (what an anchor says was
  * retained), or the current one. */
-unsigned int first_segment(const struct audit_log *l)
+unsigned int alog_first_segment(const struct audit_log *l)
 {
 	unsigned int *nums, first = l->segno;
 	size_t n;
@@ -408,11 +408,11 @@ int audit_log_restart_lost_total(struct audit_log *l)
 	if (!l->lost_total)
 		return 0;
 	l->lost_total = 0;
-	if (audit_log_commit(l) || rotate(l))
+	if (audit_log_commit(l) || alog_rotate(l))
 		return -1;
 	/* the header now, not with the next record: a recorder killed before
 	 * it writes one leaves a newest segment that says 0 */
-	if (write_pending(l))
+	if (alog_write_pending(l))
 		return -1;
 	return audit_log_commit(l);
 }
@@ -427,13 +427,13 @@ int audit_log_flush(struct audit_log *l)
 	if (l->o.sync == AUDIT_SYNC_NONE || l->fd < 0)
 		return 0;
 	/* a sync in the background: the next flush syncs what came since */
-	rc = sync_reap(l, false);
+	rc = alog_sync_reap(l, false);
 	if (rc)
 		return rc < 0 ? -1 : 0;
 	if (!l->dirty) {
 		/* all durable: the head may still be owed an anchor (the last
 		 * commit came within --anchor-interval of the one before) */
-		anchor_commit(l);
+		alog_anchor_commit(l);
 		return 0;
 	}
 	/*
@@ -449,21 +449,21 @@ int audit_log_flush(struct audit_log *l)
 	l->sync_ns = now;
 	/* a large one goes to the background, so that formatting goes on
 	 * while the disk writes (log_sync.c) */
-	if (l->o.sync == AUDIT_SYNC_BATCH && sync_pending_bytes(l) >= AUDIT_SYNC_ASYNC_BYTES &&
-	    !sync_start(l))
+	if (l->o.sync == AUDIT_SYNC_BATCH && alog_sync_pending_bytes(l) >= AUDIT_SYNC_ASYNC_BYTES &&
+	    !alog_sync_start(l))
 		return 0;
 	/*
 	 * The state file only ever names a record that is already on stable
 	 * storage; then a log shorter than the state says was cut, not torn.
 	 */
 	if (fdatasync(l->fd)) {
-		seterr(l, "fsync segment %u: %s", l->segno, strerror(errno));
+		alog_seterr(l, "fsync segment %u: %s", l->segno, strerror(errno));
 		return -1;
 	}
-	sync_done(l);
-	if (save_state(l, false))
+	alog_sync_done(l);
+	if (alog_save_state(l, false))
 		return -1;
-	anchor_commit(l);
+	alog_anchor_commit(l);
 	return 0;
 }
 
@@ -477,25 +477,25 @@ int audit_log_reopen(struct audit_log *l)
 	if (l->fd < 0)
 		return 0;
 	audit_seg_name(l->segno, name);
-	if (sync_segment(l))
+	if (alog_sync_segment(l))
 		return -1;
 	close(l->fd);
 	l->fd = -1;
 	if (!fstatat(l->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && st.st_dev == l->seg_dev &&
 	    st.st_ino == l->seg_ino) {
-		if (open_segment(l, false))
+		if (alog_open_segment(l, false))
 			return -1;
 		return 0;
 	}
 	/* Moved away (or replaced): continue the chain in a new segment and
 	 * say which one left, so verify can account for the gap. */
 	l->pending_moved = l->segno;
-	return rotate(l);
+	return alog_rotate(l);
 }
 
-void free_log(struct audit_log *l)
+void alog_free(struct audit_log *l)
 {
-	sync_reap(l, true);
+	alog_sync_reap(l, true);
 	if (l->fd >= 0)
 		close(l->fd);
 	if (l->lockfd >= 0)
@@ -518,8 +518,8 @@ int audit_log_close(struct audit_log *l)
 		return 0;
 	if (audit_log_commit(l))
 		rc = -1;
-	r = logrec("close");
-	if (!r || emit(l, r) || l->suspended)
+	r = alog_own_record("close");
+	if (!r || alog_emit(l, r) || l->suspended)
 		rc = -1;
 	/* records dropped on a full disk that no lost record could count yet:
 	 * never silently (the log itself cannot say it, the disk is full) */
@@ -534,17 +534,17 @@ int audit_log_close(struct audit_log *l)
 	/* sealed: closing ends the key. The epoch is sealed now (its key
 	 * erased, the state and sealing state moved to the next), so that
 	 * nothing appended after the close verifies with the key left on the
-	 * host; seal_epoch saves the state and sends the closing anchor */
+	 * host; alog_seal_epoch saves the state and sends the closing anchor */
 	if (l->seal.sealing && !rc &&
 	    l->epoch <= audit_seal_epoch_at(&l->seal, realtime_ns() / NSEC_PER_SEC) +
 			    AUDIT_KR_AHEAD) {
-		if (seal_epoch(l, l->epoch + 1, "close"))
+		if (alog_seal_epoch(l, l->epoch + 1, "close"))
 			rc = -1;
-	} else if (save_state(l, rc == 0)) {
+	} else if (alog_save_state(l, rc == 0)) {
 		rc = -1;
 	} else {
-		send_anchor(l, "close");
+		alog_send_anchor(l, "close");
 	}
-	free_log(l);
+	alog_free(l);
 	return rc;
 }

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "optab.h"
+
 struct json_object;
 struct audit_fields;
 typedef void (*audit_fields_fn)(struct audit_fields *f, const void *ctx);
@@ -49,12 +51,12 @@ struct audit_log_opts {
 void audit_log_opts_init(struct audit_log_opts *o);
 
 /*
- * The options above as getopt_long entries for a command's table, and one
+ * The options above as rows of a command's option table (optab.h), and one
  * applied by its long name ("keep"): 1 done, 0 not a log option, -1 a bad
  * value with a one-line message in err.
  */
 #define AUDIT_OPT_BASE 0x120
-extern const struct option audit_log_options[];
+extern const struct optab audit_log_optab[];
 int audit_log_set_opt(struct audit_log_opts *o, const char *name, const char *val, char *err,
 		      size_t errlen);
 

@@ -6,11 +6,11 @@
  *
  * Only the common case is done here: a segment open, nothing owed (header,
  * drop, missing, a full-disk count), no rotation due. Everything else goes
- * the per-record way (emit() in log_rotate.c, with the full-disk policies),
+ * the per-record way (alog_emit() in log_rotate.c, with the full-disk policies),
  * so the bytes on disk are those of that path in every case: the batch is
  * written first, and the record is made into an object with the same
  * fields. A batch whose write fails is cut off the segment again, the chain
- * is wound back to where the batch began, and its records go through emit()
+ * is wound back to where the batch began, and its records go through alog_emit()
  * one by one, as they would have without batching.
  */
 #include <errno.h>
@@ -30,7 +30,7 @@
 /* Write the batch before it grows past this (records are ~500 bytes). */
 #define BATCH_BYTES (1u << 20)
 
-/* The per-record way for one record: its fields as an object, then emit(). */
+/* The per-record way for one record: its fields as an object, then alog_emit(). */
 static int emit_fields(struct audit_log *l, audit_fields_fn fn, const void *ctx)
 {
 	struct json_object *o = json_object_new_object();
@@ -38,21 +38,21 @@ static int emit_fields(struct audit_log *l, audit_fields_fn fn, const void *ctx)
 	int rc;
 
 	if (!o) {
-		seterr(l, "out of memory");
+		alog_seterr(l, "out of memory");
 		return -1;
 	}
 	json_object_object_add(o, "seq", json_object_new_uint64(0));
 	audit_fields_object(&f, o);
 	fn(&f, ctx);
-	rc = emit(l, o);
+	rc = alog_emit(l, o);
 	json_object_put(o);
 	return rc;
 }
 
 /*
- * The batch could not be written (a full disk, a hard error): write_line()
+ * The batch could not be written (a full disk, a hard error): alog_write_line()
  * left the segment as it was before it. Wind the chain back and give each
- * record to emit(), which applies --on-full per record. The lines are
+ * record to alog_emit(), which applies --on-full per record. The lines are
  * ours, so parsing them back gives the records exactly.
  */
 static int replay(struct audit_log *l, char *p, size_t len)
@@ -68,10 +68,11 @@ static int replay(struct audit_log *l, char *p, size_t len)
 		struct audit_rec r;
 
 		if (audit_rec_parse(p, n, &r, err, sizeof(err))) {
-			seterr(l, "replaying a batch: %s", err); /* cannot happen: our own line */
+			/* cannot happen: our own line */
+			alog_seterr(l, "replaying a batch: %s", err);
 			return -1;
 		}
-		rc = emit(l, r.obj);
+		rc = alog_emit(l, r.obj);
 		audit_rec_free(&r);
 		p += n + (nl ? 1 : 0);
 		len -= n + (nl ? 1 : 0);
@@ -90,7 +91,7 @@ int audit_log_commit(struct audit_log *l)
 	/* the buffer is reused: keep it, empty, whatever happens below */
 	l->batch.len = 0;
 	l->batch_n = 0;
-	rc = write_line(l, b.p, b.len);
+	rc = alog_write_line(l, b.p, b.len);
 	if (!rc) {
 		l->seg_size += b.len;
 		l->seg_records += n;
@@ -98,8 +99,8 @@ int audit_log_commit(struct audit_log *l)
 		return 0;
 	}
 	if (rc != -ENOSPC && rc != -EDQUOT)
-		seterr(l, "writing segment %u: %s", l->segno, strerror(-rc));
-	/* emit() never appends to the batch: its bytes stay put meanwhile */
+		alog_seterr(l, "writing segment %u: %s", l->segno, strerror(-rc));
+	/* alog_emit() never appends to the batch: its bytes stay put meanwhile */
 	return replay(l, b.p, b.len);
 }
 
@@ -125,13 +126,13 @@ int audit_log_append_fields(struct audit_log *l, int64_t time_ns, audit_fields_f
 	audit_fields_line(&f, &l->batch, l->o.format);
 	fn(&f, ctx);
 	if (audit_line_end_chain(&l->batch, start, l->o.format, &l->chain, l->seq, l->mac, mac)) {
-		seterr(l, "record %" PRIu64 ": %s", l->seq,
-		       l->batch.oom ? "out of memory" : "longer than the 1 MiB line limit");
+		alog_seterr(l, "record %" PRIu64 ": %s", l->seq,
+			    l->batch.oom ? "out of memory" : "longer than the 1 MiB line limit");
 		l->batch.len = start; /* the records before it are whole */
 		l->batch.oom = false;
 		return -1;
 	}
-	/* past --max-size: a new segment first, the per-record way (as write_rec) */
+	/* past --max-size: a new segment first, the per-record way (as alog_write_rec) */
 	if (l->seg_records + l->batch_n > (l->seg_base ? l->seg_base : 1) &&
 	    l->seg_size + l->batch.len > l->o.max_size) {
 		l->batch.len = start;

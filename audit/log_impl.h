@@ -2,7 +2,12 @@
 /*
  * log_impl.h - the open log, shared by the writer's parts: log.c (append,
  * flush, reopen, close), log_rotate.c (segments, rotation, full-disk
- * policies), log_recover.c (open and recovery). Not a public API: log.h is.
+ * policies), log_recover.c (open and recovery), log_seal.c (epochs and
+ * anchors), log_sync.c (the group commit's sync), log_keys.c (directory and
+ * keys), log_batch.c (records formatted in place). Not a public API: log.h
+ * is. One object, struct audit_log, owns the writer's state; what its parts
+ * call of each other are its methods, all named alog_* (the public ones
+ * audit_log_*), so that no unprefixed name is shared between files.
  */
 #ifndef NSAUDIT_AUDIT_LOG_IMPL_H
 #define NSAUDIT_AUDIT_LOG_IMPL_H
@@ -16,6 +21,7 @@
 #include "codec.h"
 #include "log.h"
 #include "seal.h"
+#include "state.h"
 
 struct json_object;
 
@@ -42,7 +48,7 @@ struct audit_log {
 	uint64_t seq;		    /* the next record's */
 	uint8_t mac[AUDIT_MAC_LEN]; /* the last record's (mac_len bytes) */
 	/* the record MAC (chain.h): the log's format version decides which;
-	 * chain holds a key derived from key and must follow it (rekey) */
+	 * chain holds a key derived from key and must follow it (alog_rekey) */
 	unsigned int log_version;
 	size_t mac_len;
 	struct audit_chain chain;
@@ -86,73 +92,73 @@ struct audit_log {
 #define AUDIT_SYNC_ASYNC_BYTES (1024 * 1024)
 
 /* log.c */
-int state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_LINE_MAX]);
-void seterr(struct audit_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const char *format_name(enum audit_format f);
+int alog_state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_LINE_MAX]);
+void alog_seterr(struct audit_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *alog_format_name(enum audit_format f);
 /* One of the log's own records: {"time":..,"op":"log","action":ACTION}. */
-struct json_object *logrec(const char *action);
-/* write_rec() did not write: the record belongs in a new segment */
-#define NEED_ROTATE 1
-int write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate);
+struct json_object *alog_own_record(const char *action);
+/* alog_write_rec() did not write: the record belongs in a new segment */
+#define ALOG_NEED_ROTATE 1
+int alog_write_rec(struct audit_log *l, struct json_object *rec, bool may_rotate);
 /* n bytes at the end of the segment, all or nothing (cut back on failure); 0 or -errno */
-int write_line(struct audit_log *l, const char *p, size_t n);
-int write_own(struct audit_log *l, struct json_object *rec);
-int write_pending(struct audit_log *l);
-int save_state(struct audit_log *l, bool clean);
+int alog_write_line(struct audit_log *l, const char *p, size_t n);
+int alog_write_own(struct audit_log *l, struct json_object *rec);
+int alog_write_pending(struct audit_log *l);
+int alog_save_state(struct audit_log *l, bool clean);
 /* The state file could not be written for err: true when that is a full
  * disk to live with (--on-full suspend/rotate). */
-bool state_full(struct audit_log *l, int err);
+bool alog_state_full(struct audit_log *l, int err);
 /* Seal the current epoch (a seal record under its key), evolve to epoch
  * next, erase the old key from memory and the state file. at: "timer"
  * (the epoch ended) or "start" (a recorder starting in a later epoch). */
-int seal_epoch(struct audit_log *l, uint64_t next, const char *at);
-void send_anchor(struct audit_log *l, const char *why);
+int alog_seal_epoch(struct audit_log *l, uint64_t next, const char *at);
+void alog_send_anchor(struct audit_log *l, const char *why);
 /* l->key changed (or the log's version became known): the record MAC follows. */
-void rekey(struct audit_log *l);
+void alog_rekey(struct audit_log *l);
 /* v3: a new run id, said by the next record written (after a write that
  * failed: the records it held are MAC'd again under the new one). */
-void new_run(struct audit_log *l);
-void free_log(struct audit_log *l);
+void alog_new_run(struct audit_log *l);
+void alog_free(struct audit_log *l);
 
 /* log_sync.c: the group commit's fdatasync and state file, on a thread */
 /* bytes written to the segment since the last sync started */
-uint64_t sync_pending_bytes(const struct audit_log *l);
+uint64_t alog_sync_pending_bytes(const struct audit_log *l);
 /* a sync (synchronous) is done: what it covered is no longer pending */
-void sync_done(struct audit_log *l);
+void alog_sync_done(struct audit_log *l);
 /* start one in the background: 0, or -1 (do it here instead) */
-int sync_start(struct audit_log *l);
+int alog_sync_start(struct audit_log *l);
 /* the background sync, if any: 0 done (or none), 1 still running (only
  * when !wait), -1 it failed (the error set) */
-int sync_reap(struct audit_log *l, bool wait);
+int alog_sync_reap(struct audit_log *l, bool wait);
 
 /* log_keys.c: the directory and its lock; the keys. 0, or -1 with l->err */
-int log_open_dir(struct audit_log *l);
-int log_load_keys(struct audit_log *l, const struct audit_log_opts *o);
+int alog_open_dir(struct audit_log *l);
+int alog_load_keys(struct audit_log *l, const struct audit_log_opts *o);
 
 /* log_rotate.c */
-int sync_dir(struct audit_log *l);
-int sync_segment(struct audit_log *l);
-int open_segment(struct audit_log *l, bool create);
-int drop_oldest(struct audit_log *l, const char *why);
+int alog_sync_dir(struct audit_log *l);
+int alog_sync_segment(struct audit_log *l);
+int alog_open_segment(struct audit_log *l, bool create);
+int alog_drop_oldest(struct audit_log *l, const char *why);
 #define AUDIT_RESERVE_FILE  ".nsaudit-reserve"
 #define AUDIT_RESERVE_BYTES 8192
-void make_reserve(struct audit_log *l);
-void enforce_keep(struct audit_log *l);
-int rotate(struct audit_log *l);
+void alog_make_reserve(struct audit_log *l);
+void alog_enforce_keep(struct audit_log *l);
+int alog_rotate(struct audit_log *l);
 /* Write rec (after whatever is owed) under the full-disk policy. */
-int emit(struct audit_log *l, struct json_object *rec);
+int alog_emit(struct audit_log *l, struct json_object *rec);
 
 /* log_seal.c */
 
 /* After a group commit made records durable: an anchor, at most one per
  * --anchor-interval (default a second), so that the window in which root
  * holding the current key can rewrite the tail unseen is that long. */
-void anchor_commit(struct audit_log *l);
+void alog_anchor_commit(struct audit_log *l);
 
 /* log.c */
 
 /* The oldest segment still in the directory (what an anchor says was
  * retained), or the current one. */
-unsigned int first_segment(const struct audit_log *l);
+unsigned int alog_first_segment(const struct audit_log *l);
 
 #endif

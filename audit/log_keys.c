@@ -19,27 +19,28 @@
 #include "log_impl.h"
 #include "regfile.h"
 
-int log_open_dir(struct audit_log *l)
+int alog_open_dir(struct audit_log *l)
 {
 	if (mkdir(l->dir, 0700) && errno != EEXIST) {
-		seterr(l, "%s: %s", l->dir, strerror(errno));
+		alog_seterr(l, "%s: %s", l->dir, strerror(errno));
 		return -1;
 	}
 	l->dirfd = open(l->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (l->dirfd < 0) {
-		seterr(l, "%s: %s", l->dir, strerror(errno));
+		alog_seterr(l, "%s: %s", l->dir, strerror(errno));
 		return -1;
 	}
 	/* Two writers would fork the chain: one recorder per directory. */
 	l->lockfd = audit_open_regular(l->dirfd, ".lock", O_RDWR | O_CREAT, 0600);
 	if (l->lockfd < 0) {
-		seterr(l, "%s/.lock: %s", l->dir, audit_regfile_why(errno));
+		alog_seterr(l, "%s/.lock: %s", l->dir, audit_regfile_why(errno));
 		return -1;
 	}
 	if (flock(l->lockfd, LOCK_EX | LOCK_NB)) {
-		seterr(l, "%s: %s", l->dir,
-		       errno == EWOULDBLOCK ? "another nsaudit record is writing this directory"
-					    : strerror(errno));
+		alog_seterr(l, "%s: %s", l->dir,
+			    errno == EWOULDBLOCK
+				? "another nsaudit record is writing this directory"
+				: strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -50,7 +51,7 @@ int log_open_dir(struct audit_log *l)
  * (a v1 key file, or DIR/.key made here when --key is not given). A fresh
  * sealing state gets its schedule now and loses its seed at once.
  */
-int log_load_keys(struct audit_log *l, const struct audit_log_opts *o)
+int alog_load_keys(struct audit_log *l, const struct audit_log_opts *o)
 {
 	char why_[300];
 	uint64_t interval = o->seal_interval ? o->seal_interval : AUDIT_SEAL_DEFAULT_INTERVAL;
@@ -64,7 +65,7 @@ int log_load_keys(struct audit_log *l, const struct audit_log_opts *o)
 		snprintf(l->key_path, sizeof(l->key_path), "%s/.key", l->dir);
 		if (access(l->key_path, F_OK) && errno == ENOENT) {
 			if (audit_key_generate(l->key_path, false, why_, sizeof(why_))) {
-				seterr(l, "%s", why_);
+				alog_seterr(l, "%s", why_);
 				return -1;
 			}
 			fprintf(stderr,
@@ -80,7 +81,7 @@ int log_load_keys(struct audit_log *l, const struct audit_log_opts *o)
 		audit_seal_schedule(&l->seal, time(NULL), interval);
 		/* the seed must not stay on this host a moment longer */
 		if (audit_seal_save(l->key_path, &l->seal, true, why_, sizeof(why_))) {
-			seterr(l, "%s", why_);
+			alog_seterr(l, "%s", why_);
 			return -1;
 		}
 	} else if (l->seal.sealing && o->seal_interval_set && interval != l->seal.interval) {

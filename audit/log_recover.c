@@ -146,7 +146,7 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 	memset(sc, 0, sizeof(*sc));
 	audit_seg_name(segno, name);
 	if (audit_seg_read(l->dirfd, name, &seg, err, sizeof(err))) {
-		seterr(l, "%s/%s", l->dir, err);
+		alog_seterr(l, "%s/%s", l->dir, err);
 		return -1;
 	}
 	sc->size = seg.size;
@@ -221,8 +221,8 @@ static int truncate_at(struct audit_log *l, const char *name, size_t size)
 	int fd = audit_open_regular(l->dirfd, name, O_WRONLY, 0);
 
 	if (fd < 0 || ftruncate(fd, (off_t)size) || fsync(fd)) {
-		seterr(l, "%s/%s: cannot cut the unfinished record: %s", l->dir, name,
-		       strerror(errno));
+		alog_seterr(l, "%s/%s: cannot cut the unfinished record: %s", l->dir, name,
+			    strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -269,7 +269,7 @@ static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan 
 
 	*have_tail = false;
 	if (audit_seg_list(l->dirfd, &nums, &n)) {
-		seterr(l, "%s: %s", l->dir, strerror(errno));
+		alog_seterr(l, "%s: %s", l->dir, strerror(errno));
 		return -1;
 	}
 	*any = n > 0;
@@ -280,10 +280,10 @@ static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan 
 			goto fail;
 		audit_seg_name(nums[i], name);
 		if (sc->key_mismatch) {
-			seterr(l,
-			       "%s/%s: written with another key (key id %s, this key is %s): "
-			       "wrong --key?",
-			       l->dir, name, sc->key_id, l->key_id);
+			alog_seterr(l,
+				    "%s/%s: written with another key (key id %s, this key is %s): "
+				    "wrong --key?",
+				    l->dir, name, sc->key_id, l->key_id);
 			goto fail;
 		}
 		if (sc->header_ok)
@@ -291,7 +291,7 @@ static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan 
 		if (nums[i] == newest && !sc->lines) {
 			/* created just before a crash: empty, or a torn header */
 			if (unlinkat(l->dirfd, name, 0)) {
-				seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
+				alog_seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
 				goto fail;
 			}
 			if (sc->size) {
@@ -307,11 +307,11 @@ static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan 
 		/* not a segment of this log above its tail: a file someone put
 		 * there. Writing on after it would leave it inside the log (or
 		 * wrap the numbering past it): refuse before anything changes */
-		seterr(l,
-		       "%s/%s: not a segment of this log (no intact segment header; it is "
-		       "newer than the log's last intact segment): move it away; nothing "
-		       "was written",
-		       l->dir, name);
+		alog_seterr(l,
+			    "%s/%s: not a segment of this log (no intact segment header; it is "
+			    "newer than the log's last intact segment): move it away; nothing "
+			    "was written",
+			    l->dir, name);
 		goto fail;
 	}
 	*have_tail = i >= 0;
@@ -351,10 +351,10 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 		l->log_version = AUDIT_LOG_VERSION;
 	l->mac_len = audit_chain_maclen(audit_mac_kind(l->log_version));
 	if (!rc->append && newest >= AUDIT_SEG_LAST) {
-		seterr(l,
-		       "%s: the newest segment is number %u, the last there is (a file named "
-		       "so by someone else?): move it away; nothing was written",
-		       l->dir, newest);
+		alog_seterr(l,
+			    "%s: the newest segment is number %u, the last there is (a file named "
+			    "so by someone else?): move it away; nothing was written",
+			    l->dir, newest);
 		return -1;
 	}
 	if (have_tail) {
@@ -377,10 +377,10 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 		why(rc, "no intact segment: chaining on from the state file (seq %" PRIu64 ")",
 		    st->seq);
 	} else if (rc->unclean) {
-		seterr(l,
-		       "%s: no intact segment and no state file, so the chain cannot go on "
-		       "(move the damaged segments away): %.200s",
-		       l->dir, rc->reason);
+		alog_seterr(l,
+			    "%s: no intact segment and no state file, so the chain cannot go on "
+			    "(move the damaged segments away): %.200s",
+			    l->dir, rc->reason);
 		return -1;
 	} else {
 		l->seq = 1; /* a new log; MAC(0) is all zeros */
@@ -446,11 +446,11 @@ static void align_epoch(struct audit_log *l, bool fresh, struct recovery *rc)
 
 static int write_recover(struct audit_log *l, const struct recovery *rc)
 {
-	struct json_object *r = logrec("recover");
+	struct json_object *r = alog_own_record("recover");
 	int err;
 
 	if (!r) {
-		seterr(l, "out of memory");
+		alog_seterr(l, "out of memory");
 		return -1;
 	}
 	json_object_object_add(r, "reason", json_object_new_string(rc->reason));
@@ -463,7 +463,7 @@ static int write_recover(struct audit_log *l, const struct recovery *rc)
 		json_object_object_add(r, "state", json_object_new_string("epoch_gap"));
 	if (l->seal.sealing)
 		json_object_object_add(r, "epoch", json_object_new_uint64(l->epoch));
-	err = emit(l, r);
+	err = alog_emit(l, r);
 	json_object_put(r);
 	if (err)
 		return -1;
@@ -474,19 +474,19 @@ static int write_recover(struct audit_log *l, const struct recovery *rc)
 
 static int write_start(struct audit_log *l)
 {
-	struct json_object *r = logrec("start");
+	struct json_object *r = alog_own_record("start");
 	int rc;
 
 	if (!r) {
-		seterr(l, "out of memory");
+		alog_seterr(l, "out of memory");
 		return -1;
 	}
 	json_object_object_add(r, "pid", json_object_new_int64(getpid()));
 	json_object_object_add(r, "version", json_object_new_string(NSAUDIT_VERSION));
-	json_object_object_add(r, "format", json_object_new_string(format_name(l->o.format)));
+	json_object_object_add(r, "format", json_object_new_string(alog_format_name(l->o.format)));
 	if (l->seal.sealing)
 		json_object_object_add(r, "epoch", json_object_new_uint64(l->epoch));
-	rc = emit(l, r);
+	rc = alog_emit(l, r);
 	json_object_put(r);
 	return rc;
 }
@@ -504,13 +504,13 @@ static int recover_and_start(struct audit_log *l)
 	char err[300];
 
 	if (!sc) {
-		seterr(l, "out of memory");
+		alog_seterr(l, "out of memory");
 		return -1;
 	}
 	audit_keyring_from_seal(&kr, &l->seal);
 	have_state = audit_state_load(l->dirfd, &kr, &st, err, sizeof(err));
 	if (have_state < 0) {
-		seterr(l, "%s/%s", l->dir, err);
+		alog_seterr(l, "%s/%s", l->dir, err);
 		goto out;
 	}
 	if (find_tail(l, &kr, sc, &rc, &newest, &have_tail, &any) ||
@@ -519,32 +519,32 @@ static int recover_and_start(struct audit_log *l)
 	align_epoch(l, !have_tail && !have_state, &rc);
 	/* a run id of its own: whatever an earlier run MAC'd and a crash lost
 	 * used other one-time keys than what this one writes at those seqs */
-	new_run(l);
-	rekey(l);
+	alog_new_run(l);
+	alog_rekey(l);
 	if (!l->log_id[0]) {
 		uint8_t id[AUDIT_KEY_ID_HEX / 2];
 
 		randombytes_buf(id, sizeof(id));
 		audit_hex(id, sizeof(id), l->log_id);
 	}
-	if (!any && !have_state && save_state(l, false))
+	if (!any && !have_state && alog_save_state(l, false))
 		goto out;
-	make_reserve(l);
-	if (open_segment(l, !rc.append))
+	alog_make_reserve(l);
+	if (alog_open_segment(l, !rc.append))
 		goto out;
 	if (rc.append)
 		l->seg_size = sc->good_end;
 	else
-		enforce_keep(l);
+		alog_enforce_keep(l);
 	/* a start in a later epoch: seal the log's last one on the way */
 	now_epoch = audit_seal_epoch_at(&l->seal, time(NULL));
 	if (l->seal.sealing && now_epoch > l->epoch) {
 		if (l->seq == 1) { /* nothing written yet: nothing to seal */
 			audit_seal_evolve_to(&l->seal, now_epoch);
 			memcpy(l->key, l->seal.key, sizeof(l->key));
-			rekey(l);
+			alog_rekey(l);
 			l->epoch = now_epoch;
-		} else if (seal_epoch(l, now_epoch, "start")) {
+		} else if (alog_seal_epoch(l, now_epoch, "start")) {
 			goto out;
 		}
 	}
@@ -553,11 +553,11 @@ static int recover_and_start(struct audit_log *l)
 	if (write_start(l))
 		goto out;
 	/* The start is durable (and in the state file) whatever --sync says. */
-	if (fsync(l->fd) || save_state(l, false))
+	if (fsync(l->fd) || alog_save_state(l, false))
 		goto out;
 	if (l->seal.sealing) {
 		if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
-			seterr(l, "%s", err);
+			alog_seterr(l, "%s", err);
 			goto out;
 		}
 		l->epoch_end = l->seal.t0 + (int64_t)((l->epoch + 1) * l->seal.interval);
@@ -595,9 +595,9 @@ struct audit_log *audit_log_open(const struct audit_log_opts *o, char *err, size
 	if (!l->o.keep)
 		l->o.keep = AUDIT_DEFAULT_KEEP;
 	snprintf(l->dir, sizeof(l->dir), "%s", o->dir);
-	if (log_open_dir(l) || log_load_keys(l, o) || recover_and_start(l)) {
+	if (alog_open_dir(l) || alog_load_keys(l, o) || recover_and_start(l)) {
 		snprintf(err, errlen, "%s", l->err);
-		free_log(l);
+		alog_free(l);
 		return NULL;
 	}
 	return l;

@@ -27,25 +27,25 @@
 
 /* A segment created or deleted is on stable storage only with its
  * directory: 0, or -1 with the error set. */
-int sync_dir(struct audit_log *l)
+int alog_sync_dir(struct audit_log *l)
 {
 	if (l->o.sync == AUDIT_SYNC_NONE || !fsync(l->dirfd))
 		return 0;
-	seterr(l, "fsync %s/: %s", l->dir, strerror(errno));
+	alog_seterr(l, "fsync %s/: %s", l->dir, strerror(errno));
 	return -1;
 }
 
 /* The current segment's records on stable storage before it is closed:
  * 0, or -1 with the error set (the segment stays open). */
-int sync_segment(struct audit_log *l)
+int alog_sync_segment(struct audit_log *l)
 {
 	if (l->fd < 0 || l->o.sync == AUDIT_SYNC_NONE || !fdatasync(l->fd))
 		return 0;
-	seterr(l, "fsync segment %u: %s", l->segno, strerror(errno));
+	alog_seterr(l, "fsync segment %u: %s", l->segno, strerror(errno));
 	return -1;
 }
 
-int open_segment(struct audit_log *l, bool create)
+int alog_open_segment(struct audit_log *l, bool create)
 {
 	char name[AUDIT_SEG_NAME_MAX];
 	struct stat st;
@@ -57,7 +57,7 @@ int open_segment(struct audit_log *l, bool create)
 	/* a FIFO put in its place would block the recorder for ever */
 	l->fd = audit_open_regular(l->dirfd, name, flags, 0600);
 	if (l->fd < 0 || fstat(l->fd, &st)) {
-		seterr(l, "%s/%s: %s", l->dir, name, audit_regfile_why(errno));
+		alog_seterr(l, "%s/%s: %s", l->dir, name, audit_regfile_why(errno));
 		if (l->fd >= 0)
 			close(l->fd);
 		l->fd = -1;
@@ -70,7 +70,7 @@ int open_segment(struct audit_log *l, bool create)
 		l->seg_records = 0;
 		l->seg_base = 0;
 		l->need_header = true;
-		if (sync_dir(l))
+		if (alog_sync_dir(l))
 			return -1;
 	}
 	return 0;
@@ -82,7 +82,7 @@ int open_segment(struct audit_log *l, bool create)
  * segment still there (harmless), never a segment gone without one. When
  * even the drop record does not fit, nothing is deleted.
  */
-int drop_oldest(struct audit_log *l, const char *why)
+int alog_drop_oldest(struct audit_log *l, const char *why)
 {
 	char name[AUDIT_SEG_NAME_MAX];
 	unsigned int *nums;
@@ -98,9 +98,9 @@ int drop_oldest(struct audit_log *l, const char *why)
 	/* Segments go oldest first, so one number says all up to it are gone. */
 	l->pending_drop = nums[0];
 	l->pending_drop_why = why;
-	rc = write_pending(l);
+	rc = alog_write_pending(l);
 	if ((rc == -ENOSPC || rc == -EDQUOT) && !unlinkat(l->dirfd, AUDIT_RESERVE_FILE, 0))
-		rc = write_pending(l); /* the reserve makes room for saying so */
+		rc = alog_write_pending(l); /* the reserve makes room for saying so */
 	if (rc || (l->fd >= 0 && fdatasync(l->fd))) {
 		l->pending_drop = 0; /* not said, so not done */
 		free(nums);
@@ -109,18 +109,18 @@ int drop_oldest(struct audit_log *l, const char *why)
 	audit_seg_name(nums[0], name);
 	free(nums);
 	if (unlinkat(l->dirfd, name, 0)) {
-		seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
+		alog_seterr(l, "%s/%s: %s", l->dir, name, strerror(errno));
 		return -1;
 	}
-	make_reserve(l);
-	return sync_dir(l);
+	alog_make_reserve(l);
+	return alog_sync_dir(l);
 }
 
 /*
  * --on-full rotate: a little space kept aside, so that on a full disk the
  * drop record can be written (and made durable) before a segment goes.
  */
-void make_reserve(struct audit_log *l)
+void alog_make_reserve(struct audit_log *l)
 {
 	int fd;
 
@@ -136,7 +136,7 @@ void make_reserve(struct audit_log *l)
 
 /* Called right after a new segment is created, so the drop record (still
  * owed) lands in it after its header. */
-void enforce_keep(struct audit_log *l)
+void alog_enforce_keep(struct audit_log *l)
 {
 	unsigned int *nums;
 	size_t n;
@@ -145,14 +145,14 @@ void enforce_keep(struct audit_log *l)
 		return;
 	free(nums);
 	for (; n > l->o.keep; n--)
-		if (drop_oldest(l, "rotation: --keep"))
+		if (alog_drop_oldest(l, "rotation: --keep"))
 			break;
 }
 
-int rotate(struct audit_log *l)
+int alog_rotate(struct audit_log *l)
 {
 	if (l->fd >= 0) {
-		if (sync_segment(l))
+		if (alog_sync_segment(l))
 			return -1;
 		close(l->fd);
 		l->fd = -1;
@@ -160,14 +160,15 @@ int rotate(struct audit_log *l)
 	/* never wrap: segment 0 is no name, and a wrapped number would sort
 	 * before the whole log (a junk file nsaudit-4294967295.log) */
 	if (l->segno >= AUDIT_SEG_LAST) {
-		seterr(l, "segment number %u is the last there is: move the log directory away",
-		       l->segno);
+		alog_seterr(l,
+			    "segment number %u is the last there is: move the log directory away",
+			    l->segno);
 		return -1;
 	}
 	l->segno++;
-	if (open_segment(l, true))
+	if (alog_open_segment(l, true))
 		return -1;
-	enforce_keep(l);
+	alog_enforce_keep(l);
 	l->seg_base = l->seg_records;
 	return 0;
 }
@@ -192,24 +193,24 @@ static uint64_t calls_of(struct json_object *rec)
 }
 
 /* The full-disk policies, around writing one record. */
-int emit(struct audit_log *l, struct json_object *rec)
+int alog_emit(struct audit_log *l, struct json_object *rec)
 {
 	int rc;
 
 	if (l->stopped) {
-		seterr(l, "log stopped: the disk was full (--on-full stop)");
+		alog_seterr(l, "log stopped: the disk was full (--on-full stop)");
 		return -1;
 	}
 	if (l->fd < 0 && !l->need_header) {
-		seterr(l, "no segment open");
+		alog_seterr(l, "no segment open");
 		return -1;
 	}
 	for (;;) {
-		rc = write_pending(l);
+		rc = alog_write_pending(l);
 		if (!rc)
-			rc = write_rec(l, rec, true);
-		if (rc == NEED_ROTATE) {
-			if (rotate(l))
+			rc = alog_write_rec(l, rec, true);
+		if (rc == ALOG_NEED_ROTATE) {
+			if (alog_rotate(l))
 				return -1;
 			continue;
 		}
@@ -219,7 +220,7 @@ int emit(struct audit_log *l, struct json_object *rec)
 			return -1;
 		switch (l->o.on_full) {
 		case AUDIT_FULL_ROTATE:
-			if (!drop_oldest(l, "disk full"))
+			if (!alog_drop_oldest(l, "disk full"))
 				continue;
 			/* nothing left to delete but the current segment */
 			/* fall through */
@@ -234,8 +235,9 @@ int emit(struct audit_log *l, struct json_object *rec)
 			return 0;
 		case AUDIT_FULL_STOP:
 			l->stopped = true;
-			seterr(l, "%s: disk full (--on-full stop): record %" PRIu64 " not written",
-			       l->dir, l->seq);
+			alog_seterr(
+			    l, "%s: disk full (--on-full stop): record %" PRIu64 " not written",
+			    l->dir, l->seq);
 			return -1;
 		}
 	}

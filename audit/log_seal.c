@@ -27,7 +27,7 @@
  * (anchor.h): a line anyone can log is not an anchor. Called after the
  * record it names is durable.
  */
-void send_anchor(struct audit_log *l, const char *why)
+void alog_send_anchor(struct audit_log *l, const char *why)
 {
 	struct json_object *a;
 	struct audit_anchor an = {0};
@@ -46,7 +46,7 @@ void send_anchor(struct audit_log *l, const char *why)
 	an.seq = l->seq - 1;
 	an.segment = l->segno;
 	an.epoch = l->epoch;
-	an.first_segment = first_segment(l);
+	an.first_segment = alog_first_segment(l);
 	memcpy(an.mac, l->mac, l->mac_len);
 	an.mac_len = l->mac_len;
 	snprintf(an.why, sizeof(an.why), "%s", why); /* v2: why is authenticated */
@@ -73,7 +73,7 @@ void send_anchor(struct audit_log *l, const char *why)
 /* After a group commit made records durable: an anchor, at most one per
  * --anchor-interval (default a second), so that the window in which root
  * holding the current key can rewrite the tail unseen is that long. */
-void anchor_commit(struct audit_log *l)
+void alog_anchor_commit(struct audit_log *l)
 {
 	int64_t now, gap = (int64_t)(l->o.anchor_interval_ms ? l->o.anchor_interval_ms : 1000) *
 			   1000000ll;
@@ -82,17 +82,17 @@ void anchor_commit(struct audit_log *l)
 		return;
 	now = now_ns();
 	if (now - l->anchor_ns >= gap)
-		send_anchor(l, "commit");
+		alog_send_anchor(l, "commit");
 }
 
 void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx)
 {
 	l->anchor_fn = fn;
 	l->anchor_ctx = ctx;
-	send_anchor(l, "start"); /* the start record is already durable */
+	alog_send_anchor(l, "start"); /* the start record is already durable */
 }
 
-int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
+int alog_seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 {
 	struct json_object *r;
 	uint64_t e = l->epoch;
@@ -107,7 +107,7 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	 * epochs too: a recorder that was down seals them at start), so that
 	 * no seal can stand for epochs whose records were cut */
 	for (; e < next; e++) {
-		r = logrec("seal");
+		r = alog_own_record("seal");
 		if (r) {
 			json_object_object_add(r, "epoch", json_object_new_uint64(e));
 			json_object_object_add(r, "next_epoch", json_object_new_uint64(e + 1));
@@ -115,14 +115,14 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 		}
 		/* the key must go whatever the disk says (a seal a full disk
 		 * kept out shows as an epoch without a seal) */
-		if (!r || emit(l, r) || (l->fd >= 0 && e + 1 == next && fdatasync(l->fd)))
+		if (!r || alog_emit(l, r) || (l->fd >= 0 && e + 1 == next && fdatasync(l->fd)))
 			fprintf(stderr, "nsaudit record: %s/: sealing epoch %" PRIu64 ": %s\n",
 				l->dir, e, l->err[0] ? l->err : strerror(errno));
 		json_object_put(r);
 		/* Forward: K(e) is gone from memory, then from the state file */
 		audit_seal_evolve_to(&l->seal, e + 1);
 		memcpy(l->key, l->seal.key, sizeof(l->key));
-		rekey(l); /* R, and the keystream of K(e), are gone with it */
+		alog_rekey(l); /* R, and the keystream of K(e), are gone with it */
 		l->epoch = e + 1;
 	}
 	l->dirty = false;
@@ -130,13 +130,13 @@ int seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	 * goes first: a crash in between leaves a key file one step behind,
 	 * which the next start evolves. */
 	l->epoch_end = l->seal.t0 + (int64_t)((next + 1) * l->seal.interval);
-	if (save_state(l, !strcmp(at, "close")))
+	if (alog_save_state(l, !strcmp(at, "close")))
 		return -1;
 	if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
-		seterr(l, "%s", err);
+		alog_seterr(l, "%s", err);
 		return -1;
 	}
-	send_anchor(l, !strcmp(at, "close") ? "close" : "seal");
+	alog_send_anchor(l, !strcmp(at, "close") ? "close" : "seal");
 	return 0;
 }
 
@@ -158,11 +158,11 @@ static void clock_step(struct audit_log *l)
 	if (step > -NSEC_PER_SEC && step < NSEC_PER_SEC)
 		return;
 	l->clock_off = off;
-	r = logrec("clock");
+	r = alog_own_record("clock");
 	if (!r)
 		return;
 	json_object_object_add(r, "step_ns", json_object_new_int64(step));
-	if (emit(l, r))
+	if (alog_emit(l, r))
 		fprintf(stderr, "nsaudit record: %s/: recording a clock step: %s\n", l->dir,
 			l->err);
 	json_object_put(r);
@@ -180,5 +180,5 @@ int audit_log_tick(struct audit_log *l)
 	now = realtime_ns() / NSEC_PER_SEC;
 	if (now < l->epoch_end)
 		return 0;
-	return seal_epoch(l, audit_seal_epoch_at(&l->seal, now), "timer");
+	return alog_seal_epoch(l, audit_seal_epoch_at(&l->seal, now), "timer");
 }

@@ -29,12 +29,12 @@ struct log_sync {
 	bool state_err;	 /* ... writing the state file (else the sync) */
 };
 
-uint64_t sync_pending_bytes(const struct audit_log *l)
+uint64_t alog_sync_pending_bytes(const struct audit_log *l)
 {
 	return l->segno == l->sync_segno ? l->seg_size - l->sync_size : l->seg_size;
 }
 
-void sync_done(struct audit_log *l)
+void alog_sync_done(struct audit_log *l)
 {
 	l->dirty = false;
 	l->sync_segno = l->segno;
@@ -52,7 +52,7 @@ static void *sync_thread(void *arg)
 	return NULL;
 }
 
-int sync_start(struct audit_log *l)
+int alog_sync_start(struct audit_log *l)
 {
 	struct log_sync *j = calloc(1, sizeof(*j));
 
@@ -61,7 +61,7 @@ int sync_start(struct audit_log *l)
 	j->fd = dup(l->fd); /* rotation may close l->fd meanwhile */
 	j->dirfd = l->dirfd;
 	j->segno = l->segno;
-	j->len = (size_t)state_line(l, false, j->line);
+	j->len = (size_t)alog_state_line(l, false, j->line);
 	if (j->fd < 0 || pthread_create(&j->thread, NULL, sync_thread, j)) {
 		if (j->fd >= 0)
 			close(j->fd);
@@ -69,11 +69,11 @@ int sync_start(struct audit_log *l)
 		return -1;
 	}
 	l->bg = j;
-	sync_done(l);
+	alog_sync_done(l);
 	return 0;
 }
 
-int sync_reap(struct audit_log *l, bool wait)
+int alog_sync_reap(struct audit_log *l, bool wait)
 {
 	struct log_sync *j = l->bg;
 	int rc = 0;
@@ -84,14 +84,14 @@ int sync_reap(struct audit_log *l, bool wait)
 		return 1; /* EBUSY: still at it */
 	l->bg = NULL;
 	close(j->fd);
-	if (j->err && j->state_err && state_full(l, j->err)) {
+	if (j->err && j->state_err && alog_state_full(l, j->err)) {
 		j->err = 0;
 	}
 	if (j->err) {
 		if (j->state_err)
-			seterr(l, "%s/%s: %s", l->dir, AUDIT_STATE_FILE, strerror(j->err));
+			alog_seterr(l, "%s/%s: %s", l->dir, AUDIT_STATE_FILE, strerror(j->err));
 		else
-			seterr(l, "fsync segment %u: %s", j->segno, strerror(j->err));
+			alog_seterr(l, "fsync segment %u: %s", j->segno, strerror(j->err));
 		l->dirty = true; /* not known to be on stable storage */
 		rc = -1;
 	}

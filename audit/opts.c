@@ -35,17 +35,35 @@ static int pick(const char *v, const char *const *names, int *out)
 	return -1;
 }
 
-const struct option audit_log_options[] = {
-    {"log-dir", required_argument, NULL, AUDIT_OPT_BASE + 0},
-    {"key", required_argument, NULL, AUDIT_OPT_BASE + 1},
-    {"format", required_argument, NULL, AUDIT_OPT_BASE + 2},
-    {"max-size", required_argument, NULL, AUDIT_OPT_BASE + 3},
-    {"keep", required_argument, NULL, AUDIT_OPT_BASE + 4},
-    {"on-full", required_argument, NULL, AUDIT_OPT_BASE + 5},
-    {"sync", required_argument, NULL, AUDIT_OPT_BASE + 6},
-    {"seal-interval", required_argument, NULL, AUDIT_OPT_BASE + 7},
-    {"anchor-interval", required_argument, NULL, AUDIT_OPT_BASE + 8},
-    {NULL, 0, NULL, 0},
+/* in --help order; audit_log_set_opt() goes by position */
+const struct optab audit_log_optab[] = {
+	{ "log-dir", AUDIT_OPT_BASE + 0, "DIR", "where segments go (created 0700)" },
+	{ "key", AUDIT_OPT_BASE + 1, "FILE",
+	  "sealing state (nsaudit keygen FILE); default DIR/.key, a\n"
+	  "static key made if absent (no protection against root)" },
+	{ "format", AUDIT_OPT_BASE + 2, "json|audit", "JSON lines (default) or auditd-style key=value" },
+	{ "max-size", AUDIT_OPT_BASE + 3, "BYTES",
+	  "rotate at this segment size (K, M, G suffixes;\n"
+	  "default 256M)" },
+	{ "keep", AUDIT_OPT_BASE + 4, "N",
+	  "segments kept when rotating (default 16: 4G, an hour\n"
+	  "and a half of one uid at the log budget); record\n"
+	  "says how long they last at the rate the log grows\n"
+	  "(a warning under an hour)" },
+	{ "on-full", AUDIT_OPT_BASE + 5, "suspend|rotate|stop",
+	  "full disk: count dropped records (default),\n"
+	  "delete the oldest segment (lets whoever fills the disk\n"
+	  "erase history), or exit" },
+	{ "sync", AUDIT_OPT_BASE + 6, "none|batch|every",
+	  "fsync never, per drained batches at most every\n"
+	  "40 ms (default), per record" },
+	{ "seal-interval", AUDIT_OPT_BASE + 7, "DURATION",
+	  "sealing epoch (default 15m; 900, 15m, 2s): at its\n"
+	  "end the key evolves and the old one is erased" },
+	{ "anchor-interval", AUDIT_OPT_BASE + 8, "MS",
+	  "at most one anchor (chain head) per MS milliseconds\n"
+	  "through the sinks after a group commit (default 1000)" },
+	OPTAB_END,
 };
 
 int audit_log_set_opt(struct audit_log_opts *o, const char *name, const char *val, char *err,
@@ -57,8 +75,8 @@ int audit_log_set_opt(struct audit_log_opts *o, const char *name, const char *va
 	uint64_t size;
 	int i, which;
 
-	for (which = 0; audit_log_options[which].name; which++)
-		if (!strcmp(name, audit_log_options[which].name))
+	for (which = 0; audit_log_optab[which].name; which++)
+		if (!strcmp(name, audit_log_optab[which].name))
 			break;
 	switch (which) {
 	case 0:
@@ -162,13 +180,13 @@ int audit_log_parse_opt(struct audit_log_opts *o, int argc, char **argv, int *us
 	arg = argv[0] + 2;
 	eq = strchr(arg, '=');
 	nlen = eq ? (size_t)(eq - arg) : strlen(arg);
-	for (i = 0; audit_log_options[i].name; i++)
-		if (strlen(audit_log_options[i].name) == nlen &&
-		    !strncmp(arg, audit_log_options[i].name, nlen))
+	for (i = 0; audit_log_optab[i].name; i++)
+		if (strlen(audit_log_optab[i].name) == nlen &&
+		    !strncmp(arg, audit_log_optab[i].name, nlen))
 			break;
-	if (!audit_log_options[i].name)
+	if (!audit_log_optab[i].name)
 		return 0;
-	snprintf(name, sizeof(name), "%s", audit_log_options[i].name);
+	snprintf(name, sizeof(name), "%s", audit_log_optab[i].name);
 	if (eq) {
 		val = eq + 1;
 		*used = 1;

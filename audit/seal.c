@@ -548,3 +548,34 @@ int audit_parse_duration(const char *s, uint64_t *secs)
 	*secs = v * mult;
 	return 0;
 }
+
+int audit_key_generate(const char *path, bool force, char *err, size_t errlen)
+{
+	struct audit_seal s = {0};
+	int rc;
+
+	if (sodium_init() < 0) {
+		snprintf(err, errlen, "libsodium failed to initialise");
+		return -1;
+	}
+	randombytes_buf(s.key, sizeof(s.key));
+	rc = audit_seal_save(path, &s, force, err, errlen);
+	audit_seal_wipe(&s);
+	return rc;
+}
+
+int audit_key_load(const char *path, uint8_t key[AUDIT_KEY_LEN], char *err, size_t errlen)
+{
+	struct audit_seal s;
+
+	if (audit_seal_load(path, &s, err, errlen))
+		return -1;
+	if (s.sealing) {
+		audit_seal_wipe(&s);
+		snprintf(err, errlen, "key %.200s: a sealing state, not a static key", path);
+		return -1;
+	}
+	memcpy(key, s.key, AUDIT_KEY_LEN);
+	audit_seal_wipe(&s);
+	return 0;
+}

@@ -62,6 +62,11 @@ void audit_seal_schedule(struct audit_seal *s, int64_t t0, uint64_t interval);
 void audit_seal_evolve_to(struct audit_seal *s, uint64_t e);
 void audit_seal_wipe(struct audit_seal *s);
 
+/* Write a fresh random key (64 hex digits and a newline) to path, mode 0600.
+ * Refuses an existing file unless force. 0 or -1 with err. */
+int audit_key_generate(const char *path, bool force, char *err, size_t errlen);
+/* Load a key file written by audit_key_generate. 0 or -1 with err. */
+int audit_key_load(const char *path, uint8_t key[AUDIT_KEY_LEN], char *err, size_t errlen);
 /*
  * Key files. Load accepts a v2 state or a v1 static key; the file must be
  * a regular file owned by the caller (or root) that no one else may read or

@@ -152,15 +152,15 @@ int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char
 	}
 	if (n)
 		peek_first_header(&w, nums[0]);
-	if (n && load_anchors(&w, o, err, errlen))
+	if (n && walk_load_anchors(&w, o, err, errlen))
 		goto out;
 	st = audit_state_load(w.dirfd, &w.kr, &w.st, why, sizeof(why));
 	if (st < 0)
-		bad(&w, AUDIT_STATE_FILE, 0, 0, "%s", why + strlen(AUDIT_STATE_FILE ": "));
+		walk_bad(&w, AUDIT_STATE_FILE, 0, 0, "%s", why + strlen(AUDIT_STATE_FILE ": "));
 	w.have_state = st > 0;
 	w.state_rc = st;
 	if (!n) {
-		bad(&w, "", 0, 0, "no log segments (nsaudit-NNNNNN.log) in the directory");
+		walk_bad(&w, "", 0, 0, "no log segments (nsaudit-NNNNNN.log) in the directory");
 		rc = verdict(&w);
 		goto out;
 	}
@@ -174,7 +174,7 @@ int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char
 	v->sealed_until_ns = w.sealed_epochs_end;
 	v->checked_from_epoch = v->unchecked ? v->unchecked_below : v->first_epoch;
 	if (st >= 0)
-		check_tail(&w, nums, n);
+		walk_check_tail(&w, nums, n);
 	rc = verdict(&w);
 out:
 	audit_keyring_wipe(&w.kr);

@@ -2,11 +2,15 @@
 /*
  * verify_impl.h - the verifier's walk, shared by its parts:
  *   verify.c         keys, anchors, the walk over segments, the verdict
- *   verify_walk.c    one segment: headers, seq, MAC chain, epochs, times
+ *   verify_walk.c    one segment: headers, seq, MAC chain, counters
+ *   verify_epoch.c   each record's epoch, seals, clock steps, times
  *   verify_light.c   its fast path: ordinary records without a parse
  *   verify_tail.c    what only the whole log shows: gaps, drops, the
  *                    state file, anchors, seals up to the state's epoch
  *   verify_report.c  findings (each with segment, line, seq)
+ * One object, struct walk, holds the verifier's state; what the parts call
+ * of each other are its methods, all named walk_* (the public ones are
+ * audit_verify*), so that no unprefixed name is shared between files.
  * Every check is an invariant over what was verified; a finding never
  * stops the walk (it resynchronises on the next record), so that one
  * finding cannot hide another.
@@ -17,20 +21,21 @@
 #include "anchor.h"
 #include "codec.h"
 #include "seal.h"
+#include "state.h"
 #include "segment.h"
 #include "verify.h"
 
 /* Kernel events may be written a little after their epoch began (the ring
  * is drained every 50 ms); the log's own records are stamped when written.
  * The same skew bounds a record's time past its epoch's end. */
-#define SLACK_MAX_NS (5ll * 1000000000)
+#define WALK_SLACK_MAX_NS (5ll * 1000000000)
 /* How many epochs a log's key may be ahead of its records' times in the
  * first run kept (closing seals early: one per clean stop in an epoch). */
-#define AHEAD_RUN_EPOCHS 8
+#define WALK_AHEAD_RUN_EPOCHS 8
 /* How far back a recorded clock step may move the floor of times. */
-#define CLOCK_STEP_MAX_NS (3600ll * 1000000000)
+#define WALK_CLOCK_STEP_MAX_NS (3600ll * 1000000000)
 /* How far the recorder's clock may be ahead of the verifier's. */
-#define FUTURE_SKEW_NS (300ll * 1000000000)
+#define WALK_FUTURE_SKEW_NS (300ll * 1000000000)
 
 struct walk {
 	struct audit_verify *v;
@@ -87,23 +92,30 @@ struct walk {
 /* A finding: a problem (tampering, or a crash tail when crash is set) at
  * seg (a file name, or ""), line (0: the file as a whole) and seq (0: not
  * known). Always returns -1. */
-int vfind(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t seq, const char *fmt,
-	  ...) __attribute__((format(printf, 6, 7)));
-#define bad(w, ...) vfind(w, false, __VA_ARGS__)
+int walk_find(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t seq,
+	      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+#define walk_bad(w, ...) walk_find(w, false, __VA_ARGS__)
 
-bool is_log(const struct audit_rec *r, const char *action);
-int64_t slack_ns(const struct walk *w);
-int64_t epoch_start_ns(const struct walk *w, uint64_t e);
-void fmt_time(int64_t ns, char *out, size_t len);
+bool walk_is_log(const struct audit_rec *r, const char *action);
+int64_t walk_slack_ns(const struct walk *w);
+int64_t walk_epoch_start_ns(const struct walk *w, uint64_t e);
+void walk_fmt_time(int64_t ns, char *out, size_t len);
 
 /* verify_walk.c */
 int walk_segment(struct walk *w, unsigned int num, bool follows, bool first);
+/* verify_epoch.c: epoch bookkeeping before a record's MAC is checked (a
+ * segment's first header sets it, else only a seal moves it); a seal
+ * record; a record's time against its epoch. 0, or -1 after a finding */
+int walk_epoch_of(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r,
+		  bool first_seg_header);
+int walk_seal(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r);
+int walk_check_time(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r);
 /* verify_light.c: true when line is an ordinary record whose MAC matches
  * the chain, taken into r as a light record (time and op only) */
-bool light_record(struct walk *w, uint64_t lineno, const char *line, size_t len,
-		  struct audit_rec *r);
+bool walk_light_record(struct walk *w, uint64_t lineno, const char *line, size_t len,
+		       struct audit_rec *r);
 /* verify_tail.c */
-void check_tail(struct walk *w, const unsigned int *nums, size_t n);
-int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen);
+void walk_check_tail(struct walk *w, const unsigned int *nums, size_t n);
+int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen);
 
 #endif

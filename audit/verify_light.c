@@ -62,8 +62,8 @@ static bool scan_seq(const char **p, const char *end, uint64_t *seq)
 	return true;
 }
 
-bool light_record(struct walk *w, uint64_t lineno, const char *line, size_t len,
-		  struct audit_rec *r)
+bool walk_light_record(struct walk *w, uint64_t lineno, const char *line, size_t len,
+		       struct audit_rec *r)
 {
 	static const char pre[] = ",\"mac\":\"";
 	size_t ml = w->mac_len, tail = sizeof(pre) - 1 + 2 * ml + 2;

@@ -22,8 +22,8 @@ static void clean(char *p)
 			*p = '?';
 }
 
-int vfind(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t seq, const char *fmt,
-	  ...)
+int walk_find(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t seq,
+	      const char *fmt, ...)
 {
 	struct audit_verify *v = w->v;
 	struct audit_finding *f;
@@ -64,26 +64,26 @@ int vfind(struct walk *w, bool crash, const char *seg, uint64_t line, uint64_t s
 	return -1;
 }
 
-bool is_log(const struct audit_rec *r, const char *action)
+bool walk_is_log(const struct audit_rec *r, const char *action)
 {
 	const char *op = audit_rec_str(r, "op", NULL), *a = audit_rec_str(r, "action", NULL);
 
 	return op && a && !strcmp(op, "log") && !strcmp(a, action);
 }
 
-int64_t slack_ns(const struct walk *w)
+int64_t walk_slack_ns(const struct walk *w)
 {
 	int64_t half = w->interval * 1000000000ll / 2;
 
-	return half < SLACK_MAX_NS ? half : SLACK_MAX_NS;
+	return half < WALK_SLACK_MAX_NS ? half : WALK_SLACK_MAX_NS;
 }
 
-int64_t epoch_start_ns(const struct walk *w, uint64_t e)
+int64_t walk_epoch_start_ns(const struct walk *w, uint64_t e)
 {
 	return (w->t0 + (int64_t)e * w->interval) * 1000000000ll;
 }
 
-void fmt_time(int64_t ns, char *out, size_t len)
+void walk_fmt_time(int64_t ns, char *out, size_t len)
 {
 	time_t t = (time_t)(ns / 1000000000);
 	struct tm tm;

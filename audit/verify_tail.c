@@ -37,16 +37,19 @@ static void gaps(struct walk *w, const unsigned int *nums, size_t n)
 				continue;
 			audit_seg_name(j, name);
 			if (moved)
-				bad(w, name, 0, 0,
+				walk_bad(
+				    w, name, 0, 0,
 				    "segment moved away: it was renamed or moved out of the "
 				    "directory while the recorder wrote it (SIGHUP reopen); its "
 				    "records are not in this log (put it back to verify them)");
 			else if (i == 0)
-				bad(w, name, 0, 0,
+				walk_bad(
+				    w, name, 0, 0,
 				    "missing: older segment deleted (not removed by rotation: no "
 				    "record of this log says it was dropped)");
 			else
-				bad(w, name, 0, 0,
+				walk_bad(
+				    w, name, 0, 0,
 				    "missing: segment deleted between %06u and %06u (rotation only "
 				    "ever drops the oldest segments)",
 				    prev, nums[i]);
@@ -144,7 +147,7 @@ static void pick_anchors(struct walk *w, struct audit_anchor *all, size_t n)
 	w->nanc = k;
 }
 
-int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen)
+int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen)
 {
 	struct audit_anchor *all = NULL, *one;
 	size_t n = 0, m, i;
@@ -173,13 +176,14 @@ int load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, s
 	}
 	pick_anchors(w, all, n);
 	if (w->v->other_anchors && !w->v->other_closed)
-		bad(w, w->anc_file, w->v->other_line, 0,
-		    "another history under this key: %" PRIu64 " authentic anchor%s of log %s "
-		    "(up to seq %" PRIu64 ") signed with key %s, which never ended, while this "
-		    "directory holds log %s (the log was deleted and begun again with the "
-		    "host's sealing state? one sealing state per log)",
-		    w->v->other_anchors, w->v->other_anchors == 1 ? "" : "s", w->v->other_log_id,
-		    w->v->other_last_seq, w->key_id, w->log_id);
+		walk_bad(w, w->anc_file, w->v->other_line, 0,
+			 "another history under this key: %" PRIu64 " authentic anchor%s of log %s "
+			 "(up to seq %" PRIu64
+			 ") signed with key %s, which never ended, while this "
+			 "directory holds log %s (the log was deleted and begun again with the "
+			 "host's sealing state? one sealing state per log)",
+			 w->v->other_anchors, w->v->other_anchors == 1 ? "" : "s",
+			 w->v->other_log_id, w->v->other_last_seq, w->key_id, w->log_id);
 	if (w->nanc) {
 		w->v->anchor_first_seq = w->anc[0].seq;
 		w->v->anchor_last_seq = w->anc[w->nanc - 1].seq;
@@ -208,19 +212,20 @@ static void check_lost_total(struct walk *w)
 		return; /* a kernel report may have been dropped with the disk full */
 	if (w->lost_bad_seg) {
 		audit_seg_name(w->lost_bad_seg, name);
-		bad(w, name, 1, w->lost_bad_seq,
-		    "lost counter changed: the segment header says the kernel lost %" PRIu64
-		    " calls in all, the log's lost records %" PRIu64 " (a raised counter hides "
-		    "the calls lost while the recorder was down)",
-		    w->lost_bad_hdr, w->lost_bad_chain);
+		walk_bad(w, name, 1, w->lost_bad_seq,
+			 "lost counter changed: the segment header says the kernel lost %" PRIu64
+			 " calls in all, the log's lost records %" PRIu64
+			 " (a raised counter hides "
+			 "the calls lost while the recorder was down)",
+			 w->lost_bad_hdr, w->lost_bad_chain);
 	}
 	if (w->have_state && w->state_rc == 1 && w->lost_total_seen && w->st.lost_total &&
 	    w->st.lost_total != w->lost_total)
-		bad(w, AUDIT_STATE_FILE, 0, 0,
-		    "lost counter changed: the state file says the kernel lost %" PRIu64
-		    " calls in all, the log %" PRIu64 " (a raised counter hides the calls "
-		    "lost while the recorder was down)",
-		    w->st.lost_total, w->lost_total);
+		walk_bad(w, AUDIT_STATE_FILE, 0, 0,
+			 "lost counter changed: the state file says the kernel lost %" PRIu64
+			 " calls in all, the log %" PRIu64 " (a raised counter hides the calls "
+			 "lost while the recorder was down)",
+			 w->st.lost_total, w->lost_total);
 }
 
 /* After the walk: the state file's record and epoch. */
@@ -230,50 +235,50 @@ static void check_state(struct walk *w)
 	char name[AUDIT_SEG_NAME_MAX];
 
 	if (!w->have_state) {
-		bad(w, AUDIT_STATE_FILE, 0, 0,
-		    "state missing, so a cut tail cannot be ruled out "
-		    "(the recorder writes it; was it deleted?)");
+		walk_bad(w, AUDIT_STATE_FILE, 0, 0,
+			 "state missing, so a cut tail cannot be ruled out "
+			 "(the recorder writes it; was it deleted?)");
 		return;
 	}
 	/* nothing unverified is evidence: a state no held key can check */
 	if (w->state_rc != 1) {
-		bad(w, AUDIT_STATE_FILE, 0, 0,
-		    "unverifiable state: it claims epoch %" PRIu64 ", whose key this "
-		    "verification cannot derive (older than the key given, or an epoch not "
-		    "reached yet): forged or rolled back",
-		    w->st.epoch);
+		walk_bad(w, AUDIT_STATE_FILE, 0, 0,
+			 "unverifiable state: it claims epoch %" PRIu64 ", whose key this "
+			 "verification cannot derive (older than the key given, or an epoch not "
+			 "reached yet): forged or rolled back",
+			 w->st.epoch);
 		return;
 	}
 	if (w->st.segment > v->last_segment) {
 		audit_seg_name(w->st.segment, name);
-		bad(w, name, 0, 0,
-		    "missing: newest segment deleted (the state file says seq %" PRIu64
-		    " was written to it)",
-		    w->st.seq);
+		walk_bad(w, name, 0, 0,
+			 "missing: newest segment deleted (the state file says seq %" PRIu64
+			 " was written to it)",
+			 w->st.seq);
 	} else if (!w->state_seen && w->st.seq != v->last_seq) {
 		audit_seg_name(v->last_segment, name);
 		if (w->torn_line)
-			bad(w, name, w->torn_line, v->last_seq,
-			    "unfinished last record, and no crash: the log was cut after seq "
-			    "%" PRIu64 " but the state file names seq %" PRIu64
-			    " as durable (tail cut)",
-			    v->last_seq, w->st.seq);
+			walk_bad(w, name, w->torn_line, v->last_seq,
+				 "unfinished last record, and no crash: the log was cut after seq "
+				 "%" PRIu64 " but the state file names seq %" PRIu64
+				 " as durable (tail cut)",
+				 v->last_seq, w->st.seq);
 		else
-			bad(w, name, 0, v->last_seq,
-			    "tail cut: log cut short: it ends at seq %" PRIu64
-			    " but the state file "
-			    "names seq %" PRIu64
-			    " as written (records or the closing record removed "
-			    "from the end, or a state forged)",
-			    v->last_seq, w->st.seq);
+			walk_bad(w, name, 0, v->last_seq,
+				 "tail cut: log cut short: it ends at seq %" PRIu64
+				 " but the state file "
+				 "names seq %" PRIu64
+				 " as written (records or the closing record removed "
+				 "from the end, or a state forged)",
+				 v->last_seq, w->st.seq);
 	}
 	/* a state of epoch E means every epoch before E was sealed in the log */
 	if (w->sealed && w->st.version >= 2 && w->st.epoch > w->epoch)
-		bad(w, AUDIT_STATE_FILE, 0, 0,
-		    "cut into sealed epochs: the state is of epoch %" PRIu64 " but the log's "
-		    "seals end with epoch %" PRIu64 " (seals of epochs %" PRIu64 "..%" PRIu64
-		    " missing)",
-		    w->st.epoch, w->epoch, w->epoch, w->st.epoch - 1);
+		walk_bad(w, AUDIT_STATE_FILE, 0, 0,
+			 "cut into sealed epochs: the state is of epoch %" PRIu64 " but the log's "
+			 "seals end with epoch %" PRIu64 " (seals of epochs %" PRIu64 "..%" PRIu64
+			 " missing)",
+			 w->st.epoch, w->epoch, w->epoch, w->st.epoch - 1);
 }
 
 /* After the walk: the tail against the newest authentic anchor. */
@@ -288,25 +293,26 @@ static void check_anchors(struct walk *w)
 	a = &w->anc[w->nanc - 1];
 	if (a->seq > v->last_seq) {
 		audit_seg_name(v->last_segment, name);
-		bad(w, name, 0, v->last_seq,
-		    "tail cut: the log ends at seq %" PRIu64 " but the anchor at %.100s line "
-		    "%" PRIu64 " says seq %" PRIu64 " (segment %06u) was written",
-		    v->last_seq, w->anc_file, a->line, a->seq, a->segment);
+		walk_bad(w, name, 0, v->last_seq,
+			 "tail cut: the log ends at seq %" PRIu64 " but the anchor at %.100s line "
+			 "%" PRIu64 " says seq %" PRIu64 " (segment %06u) was written",
+			 v->last_seq, w->anc_file, a->line, a->seq, a->segment);
 	}
 	/* segments the newest anchor saw retained cannot be gone unless a
 	 * later anchor saw them dropped */
 	if (a->first_segment && a->first_segment < v->first_segment) {
 		audit_seg_name(a->first_segment, name);
-		bad(w, name, 0, 0,
-		    "forged rotation: the newest anchor (%.100s line %" PRIu64 ") says segments "
-		    "from %06u on were retained, but the log starts at %06u: dropped with no "
-		    "anchor to witness it",
-		    w->anc_file, a->line, a->first_segment, v->first_segment);
+		walk_bad(w, name, 0, 0,
+			 "forged rotation: the newest anchor (%.100s line %" PRIu64
+			 ") says segments "
+			 "from %06u on were retained, but the log starts at %06u: dropped with no "
+			 "anchor to witness it",
+			 w->anc_file, a->line, a->first_segment, v->first_segment);
 	}
 }
 
 /* After the walk: what only the whole log shows. */
-void check_tail(struct walk *w, const unsigned int *nums, size_t n)
+void walk_check_tail(struct walk *w, const unsigned int *nums, size_t n)
 {
 	gaps(w, nums, n);
 	check_anchors(w);

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * verify_walk.c - one segment, record by record: its header, the seq and
- * MAC chain, the epoch of each record's key, seals (one per epoch,
- * consecutively), times (inside their epoch, never backwards, never in the
- * future) and counters. A finding never stops the walk: the next record
+ * MAC chain and counters; the epoch of each record's key, seals and times
+ * are verify_epoch.c's. A finding never stops the walk: the next record
  * is taken as the chain goes on from there (verify_impl.h).
  */
 #include <inttypes.h>
@@ -25,207 +24,12 @@ static void lost(struct walk *w, const char *name, uint64_t lineno, const struct
 	int64_t n;
 
 	if (!audit_rec_int(r, "count", &n) || n <= 0)
-		bad(w, name, lineno, r->seq, "lost record without a positive count (forged?)");
+		walk_bad(w, name, lineno, r->seq, "lost record without a positive count (forged?)");
 	else if (w->v->lost + (uint64_t)n < w->v->lost)
-		bad(w, name, lineno, r->seq,
-		    "lost counts overflow: the total would wrap around (forged count)");
+		walk_bad(w, name, lineno, r->seq,
+			 "lost counts overflow: the total would wrap around (forged count)");
 	else
 		w->v->lost += (uint64_t)n;
-}
-
-/*
- * A recorded step of the wall clock (log_seal.c): a step back moves the
- * floors to the step's own time, so that what follows, stamped by the
- * stepped clock, is a record and not "epoch key misuse". At most an hour:
- * a larger step stays a finding (or a key holder could re-date anything).
- */
-static void clock_record(struct walk *w, const char *name, uint64_t lineno,
-			 const struct audit_rec *r, int64_t t)
-{
-	int64_t step, lower;
-
-	if (!is_log(r, "clock") || !audit_rec_int(r, "step_ns", &step))
-		return;
-	w->v->clock_steps++;
-	if (step >= 0)
-		return;
-	if (step < -CLOCK_STEP_MAX_NS) {
-		bad(w, name, lineno, r->seq,
-		    "a clock step back of %" PRId64 " s, more than an hour: the records after "
-		    "it cannot be told from re-dated ones",
-		    -step / 1000000000);
-		return;
-	}
-	/* the step explains the time back to its own record's, no further */
-	if (w->last_log_ns && t < w->last_log_ns + step - slack_ns(w)) {
-		bad(w, name, lineno, r->seq,
-		    "re-dated: a clock step back of %.1f s cannot bring the log's time that "
-		    "far back",
-		    (double)-step / 1e9);
-		return;
-	}
-	if (-step > w->v->clock_back_ns)
-		w->v->clock_back_ns = -step;
-	lower = t - slack_ns(w);
-	if (lower < w->floor_ns)
-		w->floor_ns = lower;
-	if (!w->close_floor_ns || lower < w->close_floor_ns)
-		w->close_floor_ns = lower;
-	if (w->last_log_ns > t)
-		w->last_log_ns = t;
-}
-
-/*
- * The epoch key may only vouch for what happened in its epoch: a record
- * MAC'd with K(e) whose time lies before epoch e began is one a later key
- * wrote about the past (journald's CVE-2023-31439 accepted exactly that).
- * The log's own records are stamped when written; kernel events may come
- * a little late, or after a restart from the pinned ring (no older than
- * the last record before that restart).
- */
-static int check_time(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
-{
-	const char *ts = audit_rec_str(r, "time", NULL), *op = audit_rec_str(r, "op", NULL);
-	int64_t t, start, lim;
-	char a[40], b[40];
-
-	if (!w->sealed || !w->interval)
-		return 0;
-	if (!ts || audit_time_parse(ts, &t))
-		return bad(w, name, lineno, r->seq,
-			   "record without a valid time in a sealed log (re-dated or forged?)");
-	start = epoch_start_ns(w, w->epoch);
-	clock_record(w, name, lineno, r, t);
-	/* never beyond now plus the clocks' skew (the verifier may run on
-	 * another host): a time no key can vouch for yet */
-	if (t > w->now_ns + FUTURE_SKEW_NS) {
-		fmt_time(t, a, sizeof(a));
-		return bad(w, name, lineno, r->seq,
-			   "re-dated: record of %s, in the future (epoch %" PRIu64 ")", a,
-			   w->epoch);
-	}
-	lim = (op && !strcmp(op, "log")) ? start - slack_ns(w) : w->floor_ns;
-	/* the first run of what is kept of a log, before its first seal: its
-	 * key may be ahead of the clock's epoch by a few (a sealing state
-	 * that closed another log, or this one before its older segments
-	 * were dropped: closing seals early), and a pinned ring may hold
-	 * events of any age older than a new log begun in its key's first
-	 * epoch (no older history under that key to replace). Its times are
-	 * the floor for the rest of the epoch (restarts in it too); counted
-	 * late. Older than that, or a new log under a used key telling an
-	 * older past, stays key misuse */
-	if (t < lim && !w->v->seals && w->v->starts <= 1 && !w->v->recoveries &&
-	    ((w->v->first_epoch == 0 && (w->v->records ? w->v->first_seq : r->seq) == 1) ||
-	     t >= start - AHEAD_RUN_EPOCHS * w->interval * 1000000000ll - slack_ns(w))) {
-		lim = t - slack_ns(w);
-		if (lim < w->floor_ns)
-			w->floor_ns = lim;
-		if (!w->close_floor_ns || lim < w->close_floor_ns)
-			w->close_floor_ns = lim;
-	}
-	if (op && !strcmp(op, "log") && w->close_floor_ns && w->close_floor_ns < lim)
-		lim = w->close_floor_ns;
-	if (t < lim) {
-		fmt_time(t, a, sizeof(a));
-		fmt_time(start, b, sizeof(b));
-		return bad(w, name, lineno, r->seq,
-			   "epoch key misuse: record of %s sealed with the key of epoch %" PRIu64
-			   ", which began %s (a later key cannot vouch for earlier records: "
-			   "rewritten after the host was taken?)",
-			   a, w->epoch, b);
-	}
-	if (t < start - slack_ns(w))
-		w->v->late++;
-	/* a recorder restarting within the epoch drains what the kernel kept
-	 * while it was down: as old as the last record before it, no older */
-	if (is_log(r, "start") && w->last_time_ns && w->last_time_ns - slack_ns(w) < w->floor_ns)
-		w->floor_ns = w->last_time_ns - slack_ns(w);
-	/* the log's own records are stamped as written: never backwards */
-	if (op && !strcmp(op, "log") && t < w->last_log_ns - slack_ns(w)) {
-		fmt_time(t, a, sizeof(a));
-		fmt_time(w->last_log_ns, b, sizeof(b));
-		return bad(w, name, lineno, r->seq,
-			   "re-dated: the log's own record of %s comes after one of %s "
-			   "(times go backwards)",
-			   a, b);
-	}
-	if (op && !strcmp(op, "log") && t > w->last_log_ns)
-		w->last_log_ns = t;
-	if (t > w->last_time_ns)
-		w->last_time_ns = t;
-	return 0;
-}
-
-/* Epoch bookkeeping before a record's MAC is checked: headers say which
- * epoch their segment starts in; nothing else may move it but a seal. */
-static int epoch_of(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r,
-		    bool first_seg_header)
-{
-	int64_t e;
-
-	if (!w->sealed || !audit_rec_int(r, "epoch", &e) || e < 0 || is_log(r, "seal"))
-		return 0;
-	if (first_seg_header || !w->have_epoch) {
-		w->epoch = (uint64_t)e;
-		w->have_epoch = true;
-		w->v->first_epoch = w->epoch;
-		w->floor_ns = w->interval ? epoch_start_ns(w, w->epoch) - slack_ns(w) : 0;
-		return 0;
-	}
-	if ((uint64_t)e == w->epoch)
-		return 0;
-	if ((uint64_t)e < w->epoch) {
-		w->epoch = (uint64_t)e; /* resynchronise: one finding, not many */
-		return bad(w, name, lineno, r->seq,
-			   "says sealing epoch %" PRId64
-			   " but the log already reached epoch %" PRIu64
-			   " (records replayed or copied from an older log)",
-			   e, w->epoch);
-	}
-	bad(w, name, lineno, r->seq,
-	    "epoch key misuse: epoch %" PRIu64 " ends without a seal and the log goes on "
-	    "with the key of epoch %" PRId64 " (records cut after the host was taken, or "
-	    "the sealing key also sealed another log)",
-	    w->epoch, e);
-	w->epoch = (uint64_t)e;
-	return -1;
-}
-
-static int seal(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
-{
-	const char *at = audit_rec_str(r, "at", NULL);
-	int64_t e, next;
-
-	if (!audit_rec_int(r, "epoch", &e) || !audit_rec_int(r, "next_epoch", &next) ||
-	    (uint64_t)e != w->epoch || next != e + 1) {
-		bad(w, name, lineno, r->seq,
-		    "epoch key misuse: a seal of epoch %" PRId64 " (next %" PRId64 ") where "
-		    "epoch %" PRIu64 " ends: every epoch has its own seal, consecutively (the log "
-		    "was cut and went on with a later key, or the seal was forged)",
-		    e, next, w->epoch);
-		if (next > e && e >= 0)
-			w->epoch = (uint64_t)next;
-		return -1;
-	}
-	w->sealed_epochs_end = epoch_start_ns(w, (uint64_t)next);
-	w->v->seals++;
-	w->epoch = (uint64_t)next;
-	w->floor_ns = epoch_start_ns(w, w->epoch) - slack_ns(w);
-	/* a recorder (re)starting in a later epoch drains what the kernel
-	 * kept meanwhile: those events may be as old as its predecessor's end */
-	if (at && !strcmp(at, "start") && w->last_time_ns - slack_ns(w) < w->floor_ns)
-		w->floor_ns = w->last_time_ns - slack_ns(w);
-	/* a clean stop seals its epoch early (the key is gone at close): a
-	 * recorder restarted before that epoch's end writes with the next
-	 * key, from the close on */
-	w->close_floor_ns = 0;
-	if (at && !strcmp(at, "close") && w->last_time_ns - slack_ns(w) < w->floor_ns) {
-		w->floor_ns = w->last_time_ns - slack_ns(w);
-		w->close_floor_ns = w->floor_ns;
-		w->sealed_epochs_end = w->last_time_ns; /* sealed up to the close */
-	}
-	w->v->unsealed = 0;
-	return 0;
 }
 
 /* Bookkeeping for one verified record. */
@@ -235,7 +39,7 @@ static int seal(struct walk *w, const char *name, uint64_t lineno, const struct 
  * last one, or 0 when the recorder loaded new programs. A header that says
  * anything else made the next recorder resume from a number no lost record
  * reported: raised, the calls lost while it was down are never reported.
- * Judged at the end (check_tail), where a disk-full loss, which may have
+ * Judged at the end (walk_check_tail), where a disk-full loss, which may have
  * taken a kernel report with it, is known.
  */
 static void lost_total_of(struct walk *w, uint64_t lineno, const struct audit_rec *r,
@@ -269,39 +73,40 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 	if (op && !strcmp(op, "lost"))
 		lost(w, name, lineno, r);
 	lost_total_of(w, lineno, r, op);
-	if (is_log(r, "start"))
+	if (walk_is_log(r, "start"))
 		w->v->starts++;
-	if (is_log(r, "recover")) {
+	if (walk_is_log(r, "recover")) {
 		w->v->recoveries++;
 		state = audit_rec_str(r, "state", NULL);
 		if (state && !strcmp(state, "missing"))
-			bad(w, name, lineno, r->seq,
-			    "state missing: the recorder restarted without its state file, "
-			    "so the end of the log before this point cannot be vouched for "
-			    "(state file deleted, tail cut?)");
+			walk_bad(w, name, lineno, r->seq,
+				 "state missing: the recorder restarted without its state file, "
+				 "so the end of the log before this point cannot be vouched for "
+				 "(state file deleted, tail cut?)");
 		if (state && !strcmp(state, "epoch_gap"))
-			bad(w, name, lineno, r->seq,
-			    "epoch key misuse: on restart the sealing key was ahead of the "
-			    "log's last epoch (tail cut after the host was taken, or the key "
-			    "sealed another log)");
+			walk_bad(w, name, lineno, r->seq,
+				 "epoch key misuse: on restart the sealing key was ahead of the "
+				 "log's last epoch (tail cut after the host was taken, or the key "
+				 "sealed another log)");
 		if (audit_rec_int(r, "missing", &n) && n > 0)
-			bad(w, name, lineno, r->seq,
-			    "tail cut: on restart the recorder found %" PRId64 " records "
-			    "missing from the end of the log (cut while it was stopped)",
-			    n);
+			walk_bad(w, name, lineno, r->seq,
+				 "tail cut: on restart the recorder found %" PRId64 " records "
+				 "missing from the end of the log (cut while it was stopped)",
+				 n);
 	}
 	w->after_anchor++;
-	if (is_log(r, "drop") && audit_rec_int(r, "dropped", &n)) {
+	if (walk_is_log(r, "drop") && audit_rec_int(r, "dropped", &n)) {
 		/* rotation drops older segments than the one it writes in */
 		if (n <= 0 || n >= w->cur_seg)
-			bad(w, name, lineno, r->seq,
+			walk_bad(
+			    w, name, lineno, r->seq,
 			    "forged rotation: a drop record in segment %06u says segments up to "
 			    "%" PRId64 " are gone (a drop can only cover older segments)",
 			    w->cur_seg, n);
 		else if ((unsigned int)n > w->max_dropped)
 			w->max_dropped = (unsigned int)n;
 	}
-	if (is_log(r, "missing") && audit_rec_int(r, "missing_segment", &n) && n > 0 &&
+	if (walk_is_log(r, "missing") && audit_rec_int(r, "missing_segment", &n) && n > 0 &&
 	    n <= UINT32_MAX) {
 		unsigned int *m = realloc(w->moved, (w->nmoved + 1) * sizeof(*m));
 
@@ -313,23 +118,23 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		w->v->last_moved = (unsigned int)n;
 	}
 	/* closed: the last record is the close, or the seal that follows it */
-	w->v->closed = is_log(r, "close") || (w->v->closed && is_log(r, "seal"));
-	if (!is_log(r, "seal"))
+	w->v->closed = walk_is_log(r, "close") || (w->v->closed && walk_is_log(r, "seal"));
+	if (!walk_is_log(r, "seal"))
 		w->v->unsealed++;
 	if (w->have_state && r->seq == w->st.seq) {
 		if (w->st.mac_len != w->mac_len || sodium_memcmp(r->mac, w->st.mac, w->mac_len))
-			bad(w, name, lineno, r->seq,
-			    "the state file remembers another record with seq %" PRIu64
-			    " (log rewritten from here on?)",
-			    r->seq);
+			walk_bad(w, name, lineno, r->seq,
+				 "the state file remembers another record with seq %" PRIu64
+				 " (log rewritten from here on?)",
+				 r->seq);
 		/* the state is MAC'd with the key of the epoch after its record:
 		 * a later key cannot name an older record as the end */
 		if (w->sealed && w->st.version >= 2 && w->st.epoch != w->epoch)
-			bad(w, name, lineno, r->seq,
-			    "epoch key misuse: the state file names this record but is "
-			    "sealed with the key of epoch %" PRIu64 ", not %" PRIu64
-			    " (written after the host was taken)",
-			    w->st.epoch, w->epoch);
+			walk_bad(w, name, lineno, r->seq,
+				 "epoch key misuse: the state file names this record but is "
+				 "sealed with the key of epoch %" PRIu64 ", not %" PRIu64
+				 " (written after the host was taken)",
+				 w->st.epoch, w->epoch);
 		w->state_seen = true;
 	}
 	/* anchors that name this seq */
@@ -341,10 +146,10 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 			continue; /* older than this directory (dropped) */
 		snprintf(where, sizeof(where), "line %" PRIu64, a->line);
 		if (a->mac_len != w->mac_len || sodium_memcmp(a->mac, r->mac, w->mac_len))
-			bad(w, name, lineno, r->seq,
-			    "rewritten: the anchor at %.100s %s says seq %" PRIu64
-			    " had another MAC",
-			    w->anc_file, where, r->seq);
+			walk_bad(w, name, lineno, r->seq,
+				 "rewritten: the anchor at %.100s %s says seq %" PRIu64
+				 " had another MAC",
+				 w->anc_file, where, r->seq);
 		w->v->anchors++;
 		w->v->anchored_seq = r->seq;
 		w->after_anchor = 0;
@@ -370,74 +175,77 @@ static int header(struct walk *w, const char *name, unsigned int num, const stru
 	}
 	prev = audit_rec_str(r, "prev_mac", &plen);
 	kid = audit_rec_str(r, "key_id", &klen);
-	if (!is_log(r, "segment") || !prev || audit_unhex(prev, plen, hprev, w->mac_len))
-		return bad(w, name, 1, r->seq,
-			   "does not start with a segment header "
-			   "(first record removed, or not an nsaudit segment)");
+	if (!walk_is_log(r, "segment") || !prev || audit_unhex(prev, plen, hprev, w->mac_len))
+		return walk_bad(w, name, 1, r->seq,
+				"does not start with a segment header "
+				"(first record removed, or not an nsaudit segment)");
 	if (version > AUDIT_LOG_VERSION)
-		return bad(w, name, 1, r->seq,
-			   "log format version %u: newer than this nsaudit (it reads 1 to %d)",
-			   version, AUDIT_LOG_VERSION);
+		return walk_bad(w, name, 1, r->seq,
+				"log format version %u: newer than this nsaudit (it reads 1 to %d)",
+				version, AUDIT_LOG_VERSION);
 	if (version != w->log_version)
-		return bad(w, name, 1, r->seq,
-			   "header says format version %u but the log is of version %u "
-			   "(segment copied from another log, or forged)",
-			   version, w->log_version);
+		return walk_bad(w, name, 1, r->seq,
+				"header says format version %u but the log is of version %u "
+				"(segment copied from another log, or forged)",
+				version, w->log_version);
 	if (kid && strcmp(kid, w->key_id))
-		return bad(w, name, 1, r->seq,
-			   "wrong key: the log was written with key id %.16s, this key is %s", kid,
-			   w->key_id);
+		return walk_bad(w, name, 1, r->seq,
+				"wrong key: the log was written with key id %.16s, this key is %s",
+				kid, w->key_id);
 	if (first) {
 		/* v2 is sealed; v3 is when its header has a sealing schedule */
 		w->sealed = version == 2 || (version >= 3 && audit_rec_int(r, "seal_t0", &t0));
 		w->v->sealed_log = w->sealed;
 		if (w->sealed && (w->kr.kind == AUDIT_KR_STATIC))
-			return bad(w, name, 1, r->seq,
-				   "the log is sealed (format version %u): verify it with "
-				   "--verification-key (or its sealing state, --key)",
-				   version);
+			return walk_bad(w, name, 1, r->seq,
+					"the log is sealed (format version %u): verify it with "
+					"--verification-key (or its sealing state, --key)",
+					version);
 		if (!w->sealed && w->kr.kind != AUDIT_KR_STATIC)
-			return bad(w, name, 1, r->seq,
-				   "wrong key: a log with a static key (format version %u), this "
-				   "is a sealing key",
-				   version);
+			return walk_bad(
+			    w, name, 1, r->seq,
+			    "wrong key: a log with a static key (format version %u), this "
+			    "is a sealing key",
+			    version);
 		if (w->sealed) {
 			if (!audit_rec_int(r, "seal_t0", &t0) ||
 			    !audit_rec_int(r, "seal_interval", &iv) || t0 <= 0 || iv <= 0)
-				return bad(w, name, 1, r->seq,
-					   "sealed log without a sealing schedule");
+				return walk_bad(w, name, 1, r->seq,
+						"sealed log without a sealing schedule");
 			w->t0 = t0;
 			w->interval = iv;
 			audit_keyring_schedule(&w->kr, t0, (uint64_t)iv);
 			if (w->kr.kind == AUDIT_KR_STATE &&
 			    (w->kr.t0 != t0 || w->kr.interval != (uint64_t)iv))
-				return bad(w, name, 1, r->seq,
-					   "wrong key: the sealing state has another schedule than "
-					   "the log");
+				return walk_bad(
+				    w, name, 1, r->seq,
+				    "wrong key: the sealing state has another schedule than "
+				    "the log");
 			lid = audit_rec_str(r, "log_id", &llen);
 			if (lid && llen == AUDIT_KEY_ID_HEX)
 				memcpy(w->log_id, lid, llen + 1);
 		}
 	}
 	if (!audit_rec_int(r, "segment", &segno) || segno != num)
-		return bad(w, name, 1, r->seq,
-			   "header says this is segment %" PRId64
-			   " (segment renamed or copied over another)",
-			   segno);
+		return walk_bad(w, name, 1, r->seq,
+				"header says this is segment %" PRId64
+				" (segment renamed or copied over another)",
+				segno);
 	if (follows && !w->resync) {
 		if (r->seq > w->expect)
-			return bad(w, name, 1, r->seq,
-				   "records seq %" PRIu64 "..%" PRIu64
-				   " missing from the end of the previous segment",
-				   w->expect, r->seq - 1);
+			return walk_bad(w, name, 1, r->seq,
+					"records seq %" PRIu64 "..%" PRIu64
+					" missing from the end of the previous segment",
+					w->expect, r->seq - 1);
 		if (r->seq < w->expect)
-			return bad(w, name, 1, r->seq,
-				   "starts at seq %" PRIu64 " but the previous "
-				   "segment already reached seq %" PRIu64 " (segment replayed or "
-				   "copied)",
-				   r->seq, w->expect - 1);
+			return walk_bad(w, name, 1, r->seq,
+					"starts at seq %" PRIu64 " but the previous "
+					"segment already reached seq %" PRIu64
+					" (segment replayed or "
+					"copied)",
+					r->seq, w->expect - 1);
 		if (sodium_memcmp(hprev, w->prev, w->mac_len))
-			return bad(
+			return walk_bad(
 			    w, name, 1, r->seq,
 			    "does not continue the chain of the previous "
 			    "segment (its last record was changed, or a segment swapped in)");
@@ -476,7 +284,7 @@ static int check_mac(struct walk *w, const char *name, uint64_t lineno, const ch
 	uint8_t key[AUDIT_KEY_LEN], mac[AUDIT_MAC_LEN], run[AUDIT_RUN_LEN];
 
 	if (!r->obj)	/* a light record: its MAC matched (verify_light.c) */
-		return check_time(w, name, lineno, r);
+		return walk_check_time(w, name, lineno, r);
 
 	/* v3: a record that starts a run says which (its MAC, and the next
 	 * ones', prove it); taken also where the epoch key is out of reach */
@@ -487,10 +295,11 @@ static int check_mac(struct walk *w, const char *name, uint64_t lineno, const ch
 		 * of reach; anything else (a claimed epoch the schedule cannot
 		 * have reached) must not pass on its order alone */
 		if (w->kr.kind != AUDIT_KR_STATE || w->epoch >= w->kr.base_epoch)
-			return bad(w, name, lineno, r->seq,
-				   "epoch key misuse: sealing epoch %" PRIu64 " cannot be derived "
-				   "(an epoch no recorder can have reached)",
-				   w->epoch);
+			return walk_bad(w, name, lineno, r->seq,
+					"epoch key misuse: sealing epoch %" PRIu64
+					" cannot be derived "
+					"(an epoch no recorder can have reached)",
+					w->epoch);
 		if (!w->v->unchecked)
 			w->v->unchecked_below = w->kr.base_epoch;
 		w->v->unchecked++;
@@ -500,23 +309,23 @@ static int check_mac(struct walk *w, const char *name, uint64_t lineno, const ch
 	sodium_memzero(key, sizeof(key));
 	audit_chain_mac(&w->chain, r->seq, prev, line, r->body_len, mac);
 	if (r->mac_len == w->mac_len && !sodium_memcmp(mac, r->mac, w->mac_len))
-		return check_time(w, name, lineno, r);
+		return walk_check_time(w, name, lineno, r);
 	if (w->sealed && later_key(w, line, r, prev))
-		return bad(
+		return walk_bad(
 		    w, name, lineno, r->seq,
 		    "epoch key misuse: epoch %" PRIu64 " ends without its seal and this record "
 		    "is sealed with the key of epoch %" PRIu64 " (the log was cut and went on "
 		    "with a later key: tail cut after the host was taken)",
 		    w->epoch, w->misuse_epoch);
 	if (hdr)
-		return bad(w, name, 1, r->seq,
-			   "segment header changed or forged (MAC does not match)");
+		return walk_bad(w, name, 1, r->seq,
+				"segment header changed or forged (MAC does not match)");
 	if (w->sealed)
-		return bad(w, name, lineno, r->seq,
-			   "record changed or forged (MAC does not match the key of epoch %" PRIu64
-			   ")",
-			   w->epoch);
-	return bad(w, name, lineno, r->seq, "record changed or forged (MAC does not match)");
+		return walk_bad(
+		    w, name, lineno, r->seq,
+		    "record changed or forged (MAC does not match the key of epoch %" PRIu64 ")",
+		    w->epoch);
+	return walk_bad(w, name, lineno, r->seq, "record changed or forged (MAC does not match)");
 }
 
 /* A line that is not a record where one should be. */
@@ -526,16 +335,16 @@ static void not_record(struct walk *w, const char *name, const struct audit_seg 
 	bool last = w->cur_seg == w->v->last_segment;
 
 	if (seg->overlong)
-		bad(w, name, seg->lineno, 0, "not a record: longer than any record can be");
+		walk_bad(w, name, seg->lineno, 0, "not a record: longer than any record can be");
 	else if (!complete && last && (w->torn_line = seg->lineno))
 		/* a crash tail, unless something else is wrong (the verdict) */
-		vfind(w, true, name, seg->lineno, 0,
-		      "unfinished last record (the recorder stopped while writing it, or the "
-		      "file was cut); 'nsaudit record' removes it when it starts");
+		walk_find(w, true, name, seg->lineno, 0,
+			  "unfinished last record (the recorder stopped while writing it, or the "
+			  "file was cut); 'nsaudit record' removes it when it starts");
 	else if (!complete)
-		bad(w, name, seg->lineno, 0, "record cut short (not the newest segment)");
+		walk_bad(w, name, seg->lineno, 0, "record cut short (not the newest segment)");
 	else if (w->garbage_seg != w->cur_seg || w->garbage_line + 1 != seg->lineno)
-		bad(w, name, seg->lineno, 0, "not a record: %s", why);
+		walk_bad(w, name, seg->lineno, 0, "not a record: %s", why);
 	else
 		w->v->garbage_lines++; /* a run of them is one finding */
 	w->garbage_seg = w->cur_seg;
@@ -547,15 +356,15 @@ static void not_record(struct walk *w, const char *name, const struct audit_seg 
 static void seq_jump(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
 {
 	if (r->seq > w->expect)
-		bad(w, name, lineno, r->seq,
-		    "record%s seq %" PRIu64 "..%" PRIu64 " missing (deleted) before this one, "
-		    "or out of order",
-		    r->seq - w->expect > 1 ? "s" : "", w->expect, r->seq - 1);
+		walk_bad(w, name, lineno, r->seq,
+			 "record%s seq %" PRIu64 "..%" PRIu64 " missing (deleted) before this one, "
+			 "or out of order",
+			 r->seq - w->expect > 1 ? "s" : "", w->expect, r->seq - 1);
 	else
-		bad(w, name, lineno, r->seq,
-		    "seq %" PRIu64 " where seq %" PRIu64
-		    " was expected: record duplicated, reordered or inserted",
-		    r->seq, w->expect);
+		walk_bad(w, name, lineno, r->seq,
+			 "seq %" PRIu64 " where seq %" PRIu64
+			 " was expected: record duplicated, reordered or inserted",
+			 r->seq, w->expect);
 }
 
 /* One parsed record: every check, then the chain goes on from it. */
@@ -568,25 +377,26 @@ static void one_record(struct walk *w, const char *name, uint64_t lineno, const 
 	if (lineno == 1) {
 		rc = header(w, name, w->cur_seg, r, hprev, follows, first);
 		if (!rc)
-			rc = epoch_of(w, name, 1, r, first);
+			rc = walk_epoch_of(w, name, 1, r, first);
 		if (!rc && !w->resync)
 			rc = check_mac(w, name, 1, line, r, hprev, true);
 	} else {
 		if (!w->resync && r->seq != w->expect)
 			seq_jump(w, name, lineno, r);
-		rc = epoch_of(w, name, lineno, r, false);
+		rc = walk_epoch_of(w, name, lineno, r, false);
 		if (!rc && !w->resync && r->seq == w->expect)
 			rc = check_mac(w, name, lineno, line, r, w->prev, false);
 		/* a closed log takes nothing until a recorder starts again (a
 		 * start or recover first, or the seals of a start) */
-		if (!rc && w->v->closed && !is_log(r, "start") && !is_log(r, "recover") &&
-		    !is_log(r, "seal"))
-			bad(w, name, lineno, r->seq,
+		if (!rc && w->v->closed && !walk_is_log(r, "start") && !walk_is_log(r, "recover") &&
+		    !walk_is_log(r, "seal"))
+			walk_bad(
+			    w, name, lineno, r->seq,
 			    "written after the log was closed: a record with no recorder start "
 			    "after the close (appended with a key left on the host?)");
 	}
-	if (w->sealed && is_log(r, "seal"))
-		seal(w, name, lineno, r);
+	if (w->sealed && walk_is_log(r, "seal"))
+		walk_seal(w, name, lineno, r);
 	if (!w->v->records)
 		w->v->first_seq = r->seq;
 	w->v->records++;
@@ -610,7 +420,7 @@ int walk_segment(struct walk *w, unsigned int num, bool follows, bool first)
 	w->cur_seg = num;
 	if (audit_seg_read(w->dirfd, name, &seg, why, sizeof(why))) {
 		w->resync = true;
-		return bad(w, name, 0, 0, "unreadable: %s", why);
+		return walk_bad(w, name, 0, 0, "unreadable: %s", why);
 	}
 	if (!seg.size) {
 		audit_seg_free(&seg);
@@ -619,15 +429,15 @@ int walk_segment(struct walk *w, unsigned int num, bool follows, bool first)
 		 * in between leaves the newest one empty */
 		if (num == w->v->last_segment && !w->v->closed &&
 		    !(w->have_state && w->st.segment >= num && w->st.seq))
-			return vfind(w, true, name, 0, 0,
-				     "empty newest segment (the recorder stopped right after "
-				     "creating it)");
-		return bad(w, name, 0, 0, "empty (not even a segment header)");
+			return walk_find(w, true, name, 0, 0,
+					 "empty newest segment (the recorder stopped right after "
+					 "creating it)");
+		return walk_bad(w, name, 0, 0, "empty (not even a segment header)");
 	}
 	while (audit_seg_next(&seg, &line, &len, &complete)) {
 		struct audit_rec r;
 
-		if (complete && light_record(w, seg.lineno, line, len, &r)) {
+		if (complete && walk_light_record(w, seg.lineno, line, len, &r)) {
 			one_record(w, name, seg.lineno, line, &r, first, follows);
 			continue;
 		}
@@ -639,7 +449,7 @@ int walk_segment(struct walk *w, unsigned int num, bool follows, bool first)
 		audit_rec_free(&r);
 	}
 	if (seg.err)
-		bad(w, name, 0, 0, "read error: %s", strerror(seg.err));
+		walk_bad(w, name, 0, 0, "read error: %s", strerror(seg.err));
 	audit_seg_free(&seg);
 	return 0;
 }

@@ -153,6 +153,27 @@ enum nsaudit_freed_holder {
  * without an actor (issue 47) */
 #define NSAUDIT_F_INFERRED	(1u << 24)
 
+/*
+ * nsaudit_event.lineage: whether the actor is a trusted runtime's own
+ * process, as the kernel side followed it through fork and exec (the
+ * trusted executables by device and inode, given by user space at load).
+ * FOLLOWED: the kernel side has followed the actor since it was born (or
+ * saw it at the start-up snapshot), so RUNTIME's absence is an answer;
+ * without FOLLOWED nothing is known (the actor predates the load, or no
+ * rules asked for lineage). RUNTIME: its lineage is a trusted executable
+ * exec'd in the host's mount and pid namespaces, then only forks and the
+ * runtime's re-exec of a memfd copy of itself (runc, crun: CVE-2019-5736).
+ */
+#define NSAUDIT_LINEAGE_FOLLOWED	(1u << 0)
+#define NSAUDIT_LINEAGE_RUNTIME		(1u << 1)
+
+/* Key of the runtime_exes map: a trusted executable, given by user space. */
+struct nsaudit_lineage_key {
+	__u64 ino;
+	__u32 dev;	/* the kernel's dev_t of the file's super block */
+	__u32 pad;
+};
+
 /* Why records were lost (OP_LOST records: lost_reason). Append only. */
 enum nsaudit_lost_reason {
 	NSAUDIT_LOST_RING = 0,	/* the main ring was full */
@@ -199,6 +220,9 @@ struct nsaudit_event {
 	__u32 mnt_ns_inum;	/* mount/umount: the actor's mount namespace
 				 * (user space keys its mount table by it) */
 	__u32 lost_reason;	/* OP_LOST: enum nsaudit_lost_reason */
+	__u32 lineage;		/* NSAUDIT_LINEAGE_*: the actor's runtime lineage
+				 * at the call (bpf/nsaudit/lineage.bpf.h) */
+	__u32 lineage_pad;
 	/*
 	 * The actor's identity, read in BPF at the call (docs/attribution.md):
 	 * what a process in a container cannot forge. exe_key names this
@@ -282,7 +306,7 @@ struct nsaudit_exe_hist {
 
 /*
  * Records are sent in three lengths: without the paths (setns, the hot one:
- * 176 bytes instead of 688: the same ring holds four times as many), with
+ * 184 bytes instead of 696: the same ring holds nearly four times as many), with
  * path (open, umount), and whole (mount, with src_path).
  */
 #define NSAUDIT_EVENT_SHORT __builtin_offsetof(struct nsaudit_event, path)

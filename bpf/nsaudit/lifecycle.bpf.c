@@ -15,6 +15,7 @@
 #include "emit.bpf.h"
 #include "nscache.bpf.h"
 #include "nsfile.bpf.h"
+#include "lineage.bpf.h"
 
 /* ---- exec: the path behind each executable's identity ----------------- */
 
@@ -128,6 +129,18 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	if (mnt)
 		ns_ident(mnt, &v->mntns, &v->mntns_id);
 	bpf_map_update_elem(&exe_paths, &k, &w->hist, BPF_ANY);
+	return 0;
+}
+
+/*
+ * Every exec, when the rules follow runtimes' lineage (lineage.bpf.h): a
+ * trusted executable marks the task, any other file clears the mark. Its
+ * own program: tp_exec returns early for the execs it cannot key.
+ */
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(tp_exec_lineage, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	lineage_exec(BPF_CORE_READ(bprm, file));
 	return 0;
 }
 
@@ -265,6 +278,28 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/*
+ * A marked task's child is marked too (lineage.bpf.h). Typed arguments
+ * (tp_btf): task storage takes only those. Every other fork costs one
+ * load. Loaded only when the rules follow lineage.
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(tp_fork_lineage, struct task_struct *parent, struct task_struct *child)
+{
+	struct lineage_val *l = lineage_get(parent), *c;
+
+	if (!l)
+		return 0;
+	c = bpf_task_storage_get(&lineage_tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!c) {
+		__sync_fetch_and_add(&lineage_lost, 1);
+		return 0;
+	}
+	c->root_size = l->root_size;
+	c->flags = l->flags;
+	return 0;
+}
+
 /* A thread's held (coalesced) record goes out before the thread does,
  * and its slot goes free. */
 __noinline int thread_exit(void)
@@ -336,6 +371,7 @@ int snapshot_tasks(struct bpf_iter__task *ctx)
 	if (!task)
 		return 0;
 	cache_fill_task(task);
+	lineage_note(task);
 	if (setns_exit_only)
 		birth_host_note(task);
 	/*

@@ -2,8 +2,8 @@
 /*
  * nsaudit.bpf.c - the tracer's BPF object: the maps and globals its parts
  * share, defined once (emit.bpf.h, tslot.bpf.h, nscache.bpf.h and
- * nsfile.bpf.h declare them), and the global subprograms of emit.bpf.h and
- * tslot.bpf.h. The Makefile links this
+ * nsfile.bpf.h declare them), and the global subprograms of emit.bpf.h,
+ * tslot.bpf.h and nscache.bpf.h. The Makefile links this
  * file first: libbpf 1.1's static linker misplaces an extern map whose
  * definition comes in a later object. A map only one part uses is defined
  * in that part. The parts, one concern each, are linked into one object
@@ -42,6 +42,7 @@
 #include "emit.bpf.h"
 #include "nscache.bpf.h"
 #include "nsfile.bpf.h"
+#include "lineage.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -100,6 +101,7 @@ __noinline int fill_actor(struct ev_short *head)
 	*(volatile __u64 *)&e->exe_key = (__u64)exe;
 	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
 	actor_namespaces(e, task);
+	e->lineage = lineage_of(task);
 	return 0;
 }
 
@@ -330,6 +332,105 @@ direct:
 /* Declared in nscache.bpf.h, which says what each one is for. */
 const volatile bool setns_exit_only = false;
 
+/* The global subprograms nscache.bpf.h declares: setns.bpf.c and
+ * unshare_clone.bpf.c both call them. */
+
+/*
+ * The thread's namespace cache, filled whole from a namespace set (probe
+ * reads: the set may be another task's). On a stock kernel setns has one
+ * hook, at its exit, which takes the namespace the call left from this
+ * cache: so it is filled for every thread at start (snapshot_tasks), and
+ * again after a call that changed several types at once; a thread born
+ * since has its birth_ns slot until its first change. A global
+ * subprogram: verified once.
+ */
+__noinline int cache_fill(struct tstate *ts)
+{
+	struct task_nsset set;
+
+	if (!ts)
+		return 0;
+	/* scalars here: a global subprogram takes no kernel pointer */
+	set.nsp = (void *)ts->c_nsproxy;
+	set.user = (void *)ts->c_userns;
+	nsset_idents_as(&set, ts->cur_inum, ts->cur_id, false);
+	ts->c_valid = (1u << NSAUDIT_NS_MAX) - 1;
+	ts->c_changed = 1;
+	return 0;
+}
+
+/* Remember the namespaces of the types in p->nsmask before the call
+ * (a global subprogram: verified once). */
+__noinline int pending_save_old(struct tstate *ts)
+{
+	struct task_nsset set;
+	struct pending *p;
+	int t;
+
+	if (!ts)
+		return 0;
+	p = &ts->p;
+	cache_check(ts, &set);
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		if (p->nsmask & (1u << t))
+			cur_ns(ts, &set, t, &p->old_inum[t], &p->old_id[t]);
+	}
+	return 0;
+}
+
+/*
+ * One record per namespace type the call was about: the namespace the task
+ * has now (entered or created), and the one it had before. The slow path:
+ * unshare, setns through a pidfd; setns of an nsfs fd takes setns_exit()
+ * (setns.bpf.c).
+ */
+__noinline int emit_switch(struct tstate *ts, long ret)
+{
+	struct task_nsset set;
+	struct pending *p;
+	struct ev_key k;
+	int t;
+
+	if (!ts)
+		return 0;
+	p = &ts->p;
+	task_nsset_btf(&set, bpf_get_current_task_btf());
+	if (!p->nsmask) {
+		/* setns(-1, 0), a pidfd with flags 0, ...: the type is unknown */
+		switch_key(&k, p, NSAUDIT_NS_UNKNOWN, ret);
+		commit_key(ts, &k, 0);
+		if (ret == 0)	/* something changed, we cannot say what */
+			cache_refill(ts, &set);
+		return 0;
+	}
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *ns;
+		__u32 refs = 0;
+
+		if (!(p->nsmask & (1u << t)) || !(type_mask & (1u << t)))
+			continue;
+		switch_key(&k, p, t, ret);
+		if (ret == 0) {
+			ns = nsset_ns_btf(&set, t);
+			if (ns) {
+				ns_ident_btf(ns, &k.ns_inum, &k.ns_id);
+				refs = ns_refcount_btf(ns);
+				k.flags |= NSAUDIT_F_HAS_NS;
+				/* a new one: its identity for op freed */
+				if (freed_wanted && p->op == NSAUDIT_OP_UNSHARE)
+					freed_learn_cur(t);
+			}
+		}
+		commit_key(ts, &k, refs);
+	}
+	/* the thread's namespaces changed: the cache is refilled whole */
+	if (ret == 0)
+		cache_refill(ts, &set);
+	return 0;
+}
+
 /* Declared in birth.bpf.h, which says what each one is for. */
 struct birth_map birth SEC(".maps");
 struct birth_sets_map birth_sets SEC(".maps");
@@ -350,3 +451,12 @@ struct actor_budget_map actor_budget SEC(".maps");
 
 /* Declared in actor.bpf.h, which says what each one is for. */
 const volatile __u64 exe_key_salt = 1;
+
+/* Declared in lineage.bpf.h, which says what each one is for. */
+const volatile bool lineage_on = false;
+const volatile __u32 host_mntns_inum = 0;
+const volatile __u32 host_pidns_inum = 0;
+__u64 lineage_since SEC(".data") = ~0ULL;
+__u64 lineage_lost = 0;
+struct runtime_exes_map runtime_exes SEC(".maps");
+struct lineage_map lineage_tasks SEC(".maps");

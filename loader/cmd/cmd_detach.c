@@ -7,28 +7,34 @@
 #include "commands.h"
 #include "tracer/tracer.h"
 
+#define OPT_PIN_DIR 0x100
+
+static const struct optab detach_optab[] = {
+	{ "pin-dir", OPT_PIN_DIR, "DIR", "where the recorder pinned them (default\n" NSAUDIT_PIN_DIR ")" },
+	{ "help", 'h', NULL, "this help" },
+	OPTAB_END,
+};
+
 int cmd_detach(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "pin-dir", required_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NSAUDIT_PIN_DIR;
+	const char *dir = NSAUDIT_PIN_DIR, *name;
+	struct cmd_opts opts;
 	pid_t who;
 	int c, rc;
 
+	cmd_opts_set(&opts, detach_optab);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("Usage: nsaudit detach [--pin-dir DIR]\n\n"
 			       "Detach the BPF programs that 'nsaudit record' keeps pinned in\n"
 			       "DIR (default %s) and free their ring buffer. Events the ring\n"
 			       "still holds are discarded: stop the recorder with SIGTERM first\n"
-			       "so it drains them.\n", NSAUDIT_PIN_DIR);
+			       "so it drains them.\n\n", NSAUDIT_PIN_DIR);
+			cmd_help(stdout, &opts);
 			return 0;
-		case 'p':
+		case OPT_PIN_DIR:
 			if (!optarg[0])
 				return cmd_error("detach", EXIT_USAGE, "--pin-dir needs a directory");
 			dir = optarg;

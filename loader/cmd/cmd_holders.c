@@ -15,7 +15,17 @@
 
 #define ERR(...) cmd_error("holders", 0, __VA_ARGS__)
 
-static void usage(FILE *f)
+static const struct optab holders_optab[] = {
+	OPTAB_HEADING("Options:"),
+	{ "all", 'a', NULL,
+	  "every namespace on the machine, as a tree by owning\n"
+	  "user namespace" },
+	{ "format", 'f', "FMT", "text (default) or json (one object per namespace per line)" },
+	{ "help", 'h', NULL, "this help" },
+	OPTAB_END,
+};
+
+static void usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f, "Usage: nsaudit holders NS [--format text|json]\n"
 		   "       nsaudit holders --all [--format text|json]\n\n"
@@ -33,13 +43,9 @@ static void usage(FILE *f)
 		   "Reference accounting (refs = ...): one per nsproxy naming it, however many\n"
 		   "tasks share that nsproxy; one for the nsfs dentry, shared by all fds and\n"
 		   "bind mounts; one per socket (net); one per thread's struct pid (pid); one\n"
-		   "per cred and per owned namespace (user); the rest is unattributed.\n\n"
-		   "Options:\n"
-		   "  --all            every namespace on the machine, as a tree by owning\n"
-		   "                   user namespace\n"
-		   "  --format FMT     text (default) or json (one object per namespace per line)\n"
-		   "  -h, --help       this help\n\n"
-		   "Examples:\n"
+		   "per cred and per owned namespace (user); the rest is unattributed.\n\n");
+	cmd_help(f, opts);
+	fprintf(f, "\nExamples:\n"
 		   "  nsaudit holders blue                     # ip netns blue\n"
 		   "  nsaudit holders /run/netns/blue --format json\n"
 		   "  nsaudit holders net:4026532289           # after 'ip netns del'\n"
@@ -57,17 +63,14 @@ struct holders_args {
 /* The command line into a: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct holders_args *a)
 {
-	static const struct option opts[] = {
-	    {"all", no_argument, NULL, 'a'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
+	struct cmd_opts opts;
+	const char *name;
 	char err[512];
 	int c;
 
+	cmd_opts_set(&opts, holders_optab);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, "af:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		switch (c) {
 		case 'a':
 			a->all = true;
@@ -81,7 +84,7 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 			}
 			break;
 		case 'h':
-			usage(stdout);
+			usage(stdout, &opts);
 			return 0;
 		default:
 			if (optopt == 'f')

@@ -17,7 +17,13 @@
 #include "seal.h"
 #include "commands.h"
 
-static void keygen_usage(FILE *f)
+static const struct optab keygen_optab[] = {
+	{ "force", 'f', NULL, "replace an existing FILE (atomically)" },
+	{ "help", 'h', NULL, "this help" },
+	OPTAB_END,
+};
+
+static void keygen_usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f,
 		"Usage: nsaudit keygen FILE [--force]\n\n"
@@ -28,9 +34,9 @@ static void keygen_usage(FILE *f)
 		"--seal-interval and the old one is erased, so whoever takes the host later\n"
 		"cannot rewrite what was sealed before. 'nsaudit verify --verification-key KEY'\n"
 		"checks every epoch. Keep the verification key OFF this host: it can derive\n"
-		"every sealing key. Use one FILE per log directory.\n\n"
-		"  --force   replace an existing FILE (atomically)\n\n"
-		"Examples:\n"
+		"every sealing key. Use one FILE per log directory.\n\n");
+	cmd_help(f, opts);
+	fprintf(f, "\nExamples:\n"
 		"  mkdir -p -m 0700 /root/offhost   # the shell opens the > file, not nsaudit\n"
 		"  nsaudit keygen /etc/nsaudit/seal > /root/offhost/nsaudit.vk\n"
 		"  nsaudit keygen --force /etc/nsaudit/seal   # new key: start a new log dir too\n");
@@ -76,21 +82,18 @@ static int make_parents(const char *file, char *err, size_t errlen)
 
 int cmd_keygen(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {"force", no_argument, NULL, 'f'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *file = NULL;
+	struct cmd_opts opts;
+	const char *file = NULL, *name;
 	bool force = false;
 	char err[300], vk[AUDIT_VK_LEN + 1];
 	int c;
 
+	cmd_opts_set(&opts, keygen_optab);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":hf", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		switch (c) {
 		case 'h':
-			keygen_usage(stdout);
+			keygen_usage(stdout, &opts);
 			return 0;
 		case 'f':
 			force = true;

@@ -146,7 +146,26 @@ static void check_now(struct out *o)
 
 /* ---- command ----------------------------------------------------------- */
 
-static void usage(FILE *f)
+static const struct optab lifetime_optab[] = {
+	OPTAB_HEADING("Options:"),
+	{ "log-dir", 'd', "DIR", "the log directory (required)" },
+	{ "key", 'k', "FILE",
+	  "verify the log with this key first (default DIR/.key\n"
+	  "if there is one); a log that is not intact is reported\n"
+	  "on stderr (the timeline still prints)" },
+	{ "verification-key", 'V', "KEY", "the same with the key 'nsaudit keygen' printed" },
+	{ "format", 'f', "FMT",
+	  "text (default): one line per event; json: the matching\n"
+	  "records with \"event\" and \"incarnation\" added, then one\n"
+	  "{\"lifetime\":{...}} summary object" },
+	{ "follow", 'F', NULL,
+	  "then keep printing new records of it as the recorder\n"
+	  "appends them (follows rotation); Ctrl-C stops" },
+	{ "help", 'h', NULL, "this help" },
+	OPTAB_END,
+};
+
+static void usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f, "Usage: nsaudit lifetime NS --log-dir DIR [--key FILE | --verification-key KEY]\n"
 		   "                        [--format text|json]\n"
@@ -172,19 +191,9 @@ static void usage(FILE *f)
 		   "NS is TYPE:INODE, TYPE:[INODE], PID:TYPE, a path (/proc/PID/ns/TYPE,\n"
 		   "/run/netns/NAME, a bind-mounted namespace file) or an ip netns name. A\n"
 		   "path or name that no longer exists is looked up in the log (the last\n"
-		   "mount there); TYPE:INODE always works.\n\n"
-		   "Options:\n"
-		   "  --log-dir DIR   the log directory (required)\n"
-		   "  --key FILE      verify the log with this key first (default DIR/.key\n"
-		   "                  if there is one); a log that is not intact is reported\n"
-		   "                  on stderr (the timeline still prints)\n"
-		   "  --verification-key KEY  the same with the key 'nsaudit keygen' printed\n"
-		   "  --format FMT    text (default): one line per event; json: the matching\n"
-		   "                  records with \"event\" and \"incarnation\" added, then one\n"
-		   "                  {\"lifetime\":{...}} summary object\n"
-		   "  --follow        then keep printing new records of it as the recorder\n"
-		   "                  appends them (follows rotation); Ctrl-C stops\n"
-		   "  -h, --help      this help\n\n"
+		   "mount there); TYPE:INODE always works.\n\n");
+	cmd_help(f, opts);
+	fprintf(f, "\n"
 		   "Exit status: 0 shown, 1 not in the log and not alive now (or the log is\n"
 		   "unreadable), 2 usage error.\n\n"
 		   "Examples:\n"
@@ -247,16 +256,13 @@ struct lifetime {
 /* The command line into lt: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct lifetime *lt)
 {
-	static const struct option opts[] = {
-	    {"log-dir", required_argument, NULL, 'd'}, {"key", required_argument, NULL, 'k'},
-	    {"format", required_argument, NULL, 'f'},  {"follow", no_argument, NULL, 'F'},
-	    {"help", no_argument, NULL, 'h'},	       {"verification-key", required_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
+	struct cmd_opts opts;
+	const char *name;
 	int c;
 
+	cmd_opts_set(&opts, lifetime_optab);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":d:k:f:FhV:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		switch (c) {
 		case 'd':
 			lt->rd.dir = optarg;
@@ -279,7 +285,7 @@ static int parse_args(int argc, char **argv, struct lifetime *lt)
 			lt->follow = true;
 			break;
 		case 'h':
-			usage(stdout);
+			usage(stdout, &opts);
 			return 0;
 		case ':':
 			ERR("%s: needs a value (try 'nsaudit lifetime --help')", argv[optind - 1]);

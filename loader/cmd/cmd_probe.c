@@ -8,24 +8,29 @@
 #include "commands.h"
 #include "probe/kfeatures.h"
 
+static const struct optab probe_optab[] = {
+	{ "help", 'h', NULL, "this help" },
+	OPTAB_END,
+};
+
 int cmd_probe(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cmd_opts opts;
+	const char *name;
 	struct features ft;
 	struct utsname u;
 	bool patched;
 	int c, i;
 
+	cmd_opts_set(&opts, probe_optab);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		if (c == 'h') {
 			printf("Usage: nsaudit probe\n\n"
 			       "Try each BPF attach type nsaudit can use on this kernel and print\n"
 			       "a table: feature, yes/no, and why not. Then the hook set that\n"
-			       "'nsaudit trace' will use. Needs root.\n");
+			       "'nsaudit trace' will use. Needs root.\n\n");
+			cmd_help(stdout, &opts);
 			return 0;
 		}
 		return cmd_error("probe", EXIT_USAGE, "unknown option '%.64s' (see --help)",

@@ -221,56 +221,41 @@ static void send_anchor(void *ctx, struct json_object *anchor)
 		r->metrics.seal_ns = r->metrics.anchor_ns;
 }
 
-static void usage(FILE *f)
+enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR };
+
+static const struct optab record_optab[] = {
+	OPTAB_HEADING("Options:"),
+	{ "help", 'h', NULL, "this text" },
+	OPTAB_HEADING("Kernel state:"),
+	{ "pin-dir", OPT_PIN_DIR, "DIR",
+	  "where links and the ring stay pinned (default\n"
+	  NSAUDIT_PIN_DIR "); a restarted recorder drains\n"
+	  "what was traced meanwhile. One recorder per DIR: a\n"
+	  "second is refused. 'nsaudit detach' removes it." },
+	{ "keep-pinned", OPT_KEEP_PINNED, NULL,
+	  "leave them pinned on a clean stop too (for a restart\n"
+	  "or upgrade without a gap); by default only a crash\n"
+	  "leaves them, and a clean stop detaches" },
+	{ "no-pin", OPT_NO_PIN, NULL, "nothing pinned: stopping the recorder stops tracing" },
+	OPTAB_END,
+};
+
+static void usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f,
 		"Usage: nsaudit record --log-dir DIR [LOG OPTIONS] [FILTERS]\n\n"
 		"Record every namespace pin, entry and creation into tamper-evident log\n"
 		"segments in DIR, as a foreground daemon. Prints 'nsaudit: ready' on stderr\n"
 		"once attached. SIGTERM/SIGINT drain, write a closing record and exit 0;\n"
-		"SIGHUP reopens the current segment (for logrotate).\n\n"
-		"Log options:\n"
-		"  --log-dir DIR        where segments go (created 0700)\n"
-		"  --key FILE           sealing state (nsaudit keygen FILE); default DIR/.key, a\n"
-		"                       static key made if absent (no protection against root)\n"
-		"  --format json|audit  JSON lines (default) or auditd-style key=value\n"
-		"  --max-size BYTES     rotate at this segment size (K, M, G suffixes;\n"
-		"                       default 256M)\n"
-		"  --keep N             segments kept when rotating (default 16: 4G, an hour\n"
-		"                       and a half of one uid at the log budget); within a\n"
-		"                       minute record says how long they last at the rate\n"
-		"                       the log grows (a warning under an hour)\n"
-		"  --seal-interval DURATION  sealing epoch (default 15m; 900, 15m, 2s): at its\n"
-		"                       end the key evolves and the old one is erased\n"
-		"  --anchor-interval MS at most one anchor (chain head) per MS milliseconds\n"
-		"                       through the sinks after a group commit (default 1000)\n"
-		"  --on-full suspend|rotate|stop   full disk: count dropped records (default),\n"
-		"                       delete the oldest segment (lets whoever fills the disk\n"
-		"                       erase history), or exit\n"
-		"  --sync none|batch|every         fsync never, per drained batches at most every\n"
-		"                       40 ms (default), per record\n"
-		"Kernel state:\n"
-		"  --pin-dir DIR        where links and the ring stay pinned (default\n"
-		"                       " NSAUDIT_PIN_DIR "); a restarted recorder drains\n"
-		"                       what was traced meanwhile. One recorder per DIR: a\n"
-		"                       second is refused. 'nsaudit detach' removes it.\n"
-		"  --keep-pinned        leave them pinned on a clean stop too (for a restart\n"
-		"                       or upgrade without a gap); by default only a crash\n"
-		"                       leaves them, and a clean stop detaches\n"
-		"  --no-pin             nothing pinned: stopping the recorder stops tracing\n"
-		"Sinks:\n%s"
-		"Metrics:\n%s"
-		"Filters:\n%s\n"
-		"Examples:\n"
+		"SIGHUP reopens the current segment (for logrotate).\n\n");
+	cmd_help(f, opts);
+	fprintf(f,
+		"\nExamples:\n"
 		"  nsaudit keygen /etc/nsaudit/key > /root/offhost.vk\n"
 		"  nsaudit record --log-dir /var/log/nsaudit --key /etc/nsaudit/key --sink syslog\n"
 		"  nsaudit record --log-dir /var/log/nsaudit --type net --max-size 64M --keep 20\n"
-		"  nsaudit verify --log-dir /var/log/nsaudit --verification-key /root/offhost.vk\n",
-		sink_opts_help, metrics_opts_help, tracer_opts_help);
+		"  nsaudit verify --log-dir /var/log/nsaudit --verification-key /root/offhost.vk\n");
 }
-
-enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR, OPT_METRICS };
-#define OPTS_MAX 32
 
 /*
  * The command line into o, lo and r's sinks: -1 to go on, or the exit
@@ -279,38 +264,26 @@ enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR, OPT_METRICS };
 static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit_log_opts *lo,
 		      struct recorder *r, bool *keep_pinned)
 {
-	pid_t who;
-
-	r->lo = lo;
-	static const struct option own[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "no-pin", no_argument, NULL, OPT_NO_PIN },
-		{ "keep-pinned", no_argument, NULL, OPT_KEEP_PINNED },
-		{ "pin-dir", required_argument, NULL, OPT_PIN_DIR },
-		{ "metrics-file", required_argument, NULL, OPT_METRICS },
-		{ "metrics-interval", required_argument, NULL, OPT_METRICS },
-		{ NULL, 0, NULL, 0 },
-	};
 	static const char pin_dir_msg[] = "--pin-dir needs an absolute path in a bpf file system";
-	struct option opts[OPTS_MAX] = { 0 };
-	int c, idx = -1, rc;
+	struct cmd_opts opts;
+	const char *name;
 	bool pin = true;
 	char err[256];
+	pid_t who;
+	int c, rc;
 
+	r->lo = lo;
 	tracer_opts_init(o);
 	audit_log_opts_init(lo);
 	o->pin_dir = NSAUDIT_PIN_DIR;
 	/* the log's retention is shared: no actor may take it (docs/flood.md) */
 	o->log_budget = LOG_BUDGET_UID;
-	cmd_lib_options(opts, OPTS_MAX, own, 1);
+	cmd_lib_opts(&opts, record_optab, true);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h" TRACER_SHORTOPTS, opts, &idx)) != -1) {
-		const char *name = cmd_opt_name(opts, c, idx);
-
-		idx = -1;
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		switch (c) {
 		case 'h':
-			usage(stdout);
+			usage(stdout, &opts);
 			return 0;
 		case OPT_NO_PIN:
 			pin = false;
@@ -323,14 +296,14 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 				return cmd_error("record", EXIT_USAGE, "%s", pin_dir_msg);
 			o->pin_dir = optarg;
 			break;
-		case OPT_METRICS:
+		case METRICS_OPT:
 			if (metrics_set_opt(&r->metrics, name, optarg, err, sizeof(err)) < 0)
 				return cmd_error("record", EXIT_USAGE, "%s", err);
 			break;
 		case ':':
 			if (optopt == OPT_PIN_DIR)
 				return cmd_error("record", EXIT_USAGE, "%s", pin_dir_msg);
-			return cmd_needs_value("record", opts, argv);
+			return cmd_needs_value("record", &opts, argv);
 		case '?':
 			return cmd_error("record", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 					 cmd_bad_option(argv));

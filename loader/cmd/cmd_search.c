@@ -21,48 +21,66 @@
 #include "verify.h"
 #include "segment.h"
 
-static void search_usage(FILE *f)
+/* every option is a long one; search_opt() takes them by name */
+static const struct optab search_optab[] = {
+	{ "log-dir", 0x200, "DIR", "the log directory (required)" },
+	{ "op", 0x201, "LIST",
+	  "setns,unshare,clone,open,mount,umount,nsfd,ns_free,query,\n"
+	  "lost, log, alert (detections, docs/rules.md)" },
+	{ "rule", 0x20c, "ID",
+	  "alerts of this rule (container-escape, cross-container,\n"
+	  "attempted-escape, persistence, userns-privilege, one's own)" },
+	{ "severity", 0x20d, "LEVEL",
+	  "alerts at this syslog level or more urgent (emerg alert\n"
+	  "crit err warning notice info debug)" },
+	{ "ns", 0x202, "NS",
+	  "ns_id:ID, TYPE:INODE, TYPE:[INODE], PID:TYPE, a path\n"
+	  "to a namespace file or an ip netns name; matches the\n"
+	  "namespace acted on or the one left, by its ns_id\n"
+	  "where the kernel gives ids. A path or name means\n"
+	  "the namespace there now and every one the log saw\n"
+	  "mounted there (also after ip netns del); TYPE:INODE\n"
+	  "every namespace that had the inode (the kernel\n"
+	  "reuses inodes: a note on stderr says how many)" },
+	{ "type", 0x20e, "LIST", "namespace types: net,uts,ipc,mnt,pid,user,cgroup,time" },
+	{ "pid", 0x203, "N", "the acting process (tgid)" },
+	{ "uid", 0x204, "N", "the acting user (real uid)" },
+	{ "comm", 0x205, "NAME", "exact process name" },
+	{ "exe", 0x210, "PATH",
+	  "exact executable path\n"
+	  "--pid, --uid, --comm and --exe may be repeated: any of\n"
+	  "them; a record without the field never matches" },
+	{ "result", 0x20f, "R", "ok, fail, an errno name (EPERM) or -N" },
+	{ "container", 0x20b, "C",
+	  "records about container C: its id, its name, or an id\n"
+	  "prefix (docker's 12 characters or fewer) that only\n"
+	  "one container the log saw has (else: an error that\n"
+	  "lists them)" },
+	{ "since", 0x206, "T",
+	  "T: RFC 3339, @EPOCH, now, recent, today, yesterday,\n"
+	  "a local date or time (2026-12-07, '2026-12-07 08:40',\n"
+	  "08:40), or ago as 90s, 10m, 2h, 7d, '5 min ago';\n"
+	  "segments that end before T are not read (unless the\n"
+	  "clock was set back across them)" },
+	{ "until", 0x207, "T", "the same forms as --since" },
+	{ "format", 0x208, "F", "text (default: one line, lsns style) or json (JSON lines)" },
+	{ "key", 0x209, "FILE",
+	  "verify the log first with its sealing state; a warning\n"
+	  "on stderr if it is not intact" },
+	{ "verification-key", 0x20a, "KEY", "the same with the key 'nsaudit keygen' printed" },
+	{ "help", 'h', NULL, "this text" },
+	OPTAB_END,
+};
+
+static void search_usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f,
 		"Usage: nsaudit search --log-dir DIR [FILTERS] [--format json|text]\n\n"
 		"Print the records of a log written by 'nsaudit record' that match every\n"
-		"filter given, oldest first, across all segments (JSON or audit format).\n\n"
-		"  --op LIST         setns,unshare,clone,open,mount,umount,nsfd,ns_free,query,\n"
-		"                    lost, log, alert (detections, docs/rules.md)\n"
-		"  --rule ID         alerts of this rule (container-escape, cross-container,\n"
-		"                    attempted-escape, persistence, userns-privilege, one's own)\n"
-		"  --severity LEVEL  alerts at this syslog level or more urgent (emerg alert\n"
-		"                    crit err warning notice info debug)\n"
-		"  --ns NS           ns_id:ID, TYPE:INODE, TYPE:[INODE], PID:TYPE, a path\n"
-		"                    to a namespace file or an ip netns name; matches the\n"
-		"                    namespace acted on or the one left, by its ns_id\n"
-		"                    where the kernel gives ids. A path or name means\n"
-		"                    the namespace there now and every one the log saw\n"
-		"                    mounted there (also after ip netns del); TYPE:INODE\n"
-		"                    every namespace that had the inode (the kernel\n"
-		"                    reuses inodes: a note on stderr says how many)\n"
-		"  --type LIST       namespace types: net,uts,ipc,mnt,pid,user,cgroup,time\n"
-		"  --pid N           the acting process (tgid)\n"
-		"  --uid N           the acting user (real uid)\n"
-		"  --comm NAME       exact process name\n"
-		"  --exe PATH        exact executable path\n"
-		"  --result R        ok, fail, an errno name (EPERM) or -N\n"
-		"                    --pid, --uid, --comm and --exe may be repeated: any of\n"
-		"                    them; a record without the field never matches\n"
-		"  --container C     records about container C: its id, its name, or an id\n"
-		"                    prefix (docker's 12 characters or fewer) that only\n"
-		"                    one container the log saw has (else: an error that\n"
-		"                    lists them)\n"
-		"  --since T         T: RFC 3339, @EPOCH, now, recent, today, yesterday,\n"
-		"                    a local date or time (2026-12-07, '2026-12-07 08:40',\n"
-		"                    08:40), or ago as 90s, 10m, 2h, 7d, '5 min ago';\n"
-		"                    segments that end before T are not read (unless the\n"
-		"                    clock was set back across them)\n"
-		"  --until T\n"
-		"  --format F        text (default: one line, lsns style) or json (JSON lines)\n"
-		"  --key FILE, --verification-key KEY\n"
-		"                    verify the log first; a warning on stderr if it is not intact\n\n"
-		"Exit status: 0 something matched, 1 nothing matched (\"no match\" on\n"
+		"filter given, oldest first, across all segments (JSON or audit format).\n\n");
+	cmd_help(f, opts);
+	fprintf(f,
+		"\nExit status: 0 something matched, 1 nothing matched (\"no match\" on\n"
 		"stderr), 2 usage error, 3 the log could not be read. Damaged lines are\n"
 		"skipped, with one note per segment on stderr; use 'nsaudit verify' to\n"
 		"check integrity.\n\n"
@@ -492,38 +510,20 @@ static int search_opt(struct search_args *a, const char *name, const char *val)
 /* The command line into a: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct search_args *a)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "log-dir", required_argument, NULL, 0x200 },
-		{ "op", required_argument, NULL, 0x201 },
-		{ "ns", required_argument, NULL, 0x202 },
-		{ "pid", required_argument, NULL, 0x203 },
-		{ "uid", required_argument, NULL, 0x204 },
-		{ "comm", required_argument, NULL, 0x205 },
-		{ "since", required_argument, NULL, 0x206 },
-		{ "until", required_argument, NULL, 0x207 },
-		{ "format", required_argument, NULL, 0x208 },
-		{ "key", required_argument, NULL, 0x209 },
-		{ "verification-key", required_argument, NULL, 0x20a },
-		{ "container", required_argument, NULL, 0x20b },
-		{ "rule", required_argument, NULL, 0x20c },
-		{ "severity", required_argument, NULL, 0x20d },
-		{ "type", required_argument, NULL, 0x20e },
-		{ "result", required_argument, NULL, 0x20f },
-		{ "exe", required_argument, NULL, 0x210 },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, idx = -1, rc;
+	struct cmd_opts opts;
+	const char *name;
+	int c, rc;
 
 	a->now = clock_ns(CLOCK_REALTIME);
+	cmd_opts_set(&opts, search_optab);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		const char *bad;
 		size_t nl;
 
 		switch (c) {
 		case 'h':
-			search_usage(stdout);
+			search_usage(stdout, &opts);
 			return 0;
 		case ':':
 			return cmd_error("search", EXIT_USAGE, "%.64s: needs a value (try --help)",
@@ -537,8 +537,7 @@ static int parse_args(int argc, char **argv, struct search_args *a)
 			return cmd_error("search", EXIT_USAGE, "unknown option '%.*s' (try --help)",
 					 (int)(nl < 64 ? nl : 64), bad);
 		default:
-			rc = search_opt(a, cmd_opt_name(opts, c, idx), optarg);
-			idx = -1;
+			rc = search_opt(a, name, optarg);
 			if (rc)
 				return rc;
 		}

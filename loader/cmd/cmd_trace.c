@@ -115,7 +115,21 @@ static int end_batch(void *ctx)
 	return flush_out(ctx);
 }
 
-static void usage(FILE *f)
+#define OPT_FORMAT 'f'
+
+static const struct optab trace_optab[] = {
+	OPTAB_HEADING("Options:"),
+	{ "format", OPT_FORMAT, "FMT",
+	  "text (default: one readable line, net:[4026531833])\n"
+	  "or json (one flat JSON object per line), ocsf\n"
+	  "(OCSF 1.8.0: alerts as Detection Findings, records as\n"
+	  "Process Activity) or ecs (Elastic Common Schema 8.17),\n"
+	  "one JSON object per line (docs/formats.md)" },
+	{ "help", 'h', NULL, "this text" },
+	OPTAB_END,
+};
+
+static void usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f,
 		"Usage: nsaudit trace [--format text|json|ocsf|ecs] [FILTERS]\n\n"
@@ -127,54 +141,35 @@ static void usage(FILE *f)
 		"stderr once attached; Ctrl-C (SIGINT) or SIGTERM drains what the kernel\n"
 		"holds, ends on a whole line and exits 0 (a second one: at once). If stdout\n"
 		"fails it says how many records it could not write and exits 1 (a closed\n"
-		"pipe, as with '| head': 0).\n\n"
-		"Options:\n"
-		"  -f, --format FMT     text (default: one readable line, net:[4026531833])\n"
-		"                       or json (one flat JSON object per line), ocsf\n"
-		"                       (OCSF 1.8.0: alerts as Detection Findings, records as\n"
-		"                       Process Activity) or ecs (Elastic Common Schema 8.17),\n"
-		"                       one JSON object per line (docs/formats.md)\n"
-		"%s%s%s"
-		"  -h, --help           this text\n\n"
-		"Examples:\n"
+		"pipe, as with '| head': 0).\n\n");
+	cmd_help(f, opts);
+	fprintf(f,
+		"\nExamples:\n"
 		"  nsaudit trace\n"
 		"  nsaudit trace --format json | jq 'select(.op == \"setns\")'\n"
 		"  nsaudit trace --type net --op setns,unshare\n"
 		"  nsaudit trace --comm ip      # then: ip netns add blue\n"
 		"  nsaudit trace --format json | jq 'select(.op == \"alert\")'\n"
 		"  nsaudit trace --rules /etc/nsaudit/rules.yaml\n"
-		"  nsaudit trace --sink syslog:udp:127.0.0.1:514 --sink audit >/dev/null\n",
-		tracer_opts_help, sink_opts_help, metrics_opts_help);
+		"  nsaudit trace --sink syslog:udp:127.0.0.1:514 --sink audit >/dev/null\n");
 }
-
-#define OPTS_MAX 32
-#define OPT_METRICS 0x1a0
 
 /* The command line into o and out: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace_out *out)
 {
-	static const struct option own[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "metrics-file", required_argument, NULL, OPT_METRICS },
-		{ "metrics-interval", required_argument, NULL, OPT_METRICS },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct option opts[OPTS_MAX] = { 0 };
-	int c, idx = -1, rc;
+	struct cmd_opts opts;
+	const char *name;
 	char err[256];
+	int c, rc;
 
-	cmd_lib_options(opts, OPTS_MAX, own, 0);
+	cmd_lib_opts(&opts, trace_optab, false);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":hf:" TRACER_SHORTOPTS, opts, &idx)) != -1) {
-		const char *name = cmd_opt_name(opts, c, idx);
-
-		idx = -1;
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		switch (c) {
 		case 'h':
-			usage(stdout);
+			usage(stdout, &opts);
 			return 0;
-		case 'f':
+		case OPT_FORMAT:
 			if (!strcmp(optarg, "json"))
 				out->fmt = FMT_JSON;
 			else if (!strcmp(optarg, "ocsf"))
@@ -188,15 +183,15 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct trace
 						 "--format '%.32s': not text, json, ocsf or ecs", optarg);
 			out->json = out->fmt == FMT_JSON;
 			break;
-		case OPT_METRICS:
+		case METRICS_OPT:
 			if (metrics_set_opt(&out->metrics, name, optarg, err, sizeof(err)) < 0)
 				return cmd_error("trace", EXIT_USAGE, "%s", err);
 			break;
 		case ':':
-			if (optopt == 'f')
+			if (optopt == OPT_FORMAT)
 				return cmd_error("trace", EXIT_USAGE,
 						 "--format needs a value (text, json, ocsf, ecs)");
-			return cmd_needs_value("trace", opts, argv);
+			return cmd_needs_value("trace", &opts, argv);
 		case '?':
 			return cmd_error("trace", EXIT_USAGE, "unknown option '%.64s' (see --help)",
 					 cmd_bad_option(argv));

@@ -13,7 +13,28 @@
 #include "commands.h"
 #include "verify.h"
 
-static void verify_usage(FILE *f)
+enum { OPT_LOG_DIR = 0x100, OPT_KEY, OPT_VK, OPT_ANCHOR };
+
+static const struct optab verify_optab[] = {
+	{ "log-dir", OPT_LOG_DIR, "DIR", "the log directory" },
+	{ "verification-key", OPT_VK, "KEY",
+	  "as printed by 'nsaudit keygen' (or a file holding\n"
+	  "it): checks every epoch" },
+	{ "key", OPT_KEY, "FILE",
+	  "the sealing state (checks the epochs whose keys it\n"
+	  "still has, the order of the others) or a static key;\n"
+	  "default DIR/.key, which proves nothing against\n"
+	  "whoever can write DIR (said on stderr)" },
+	{ "anchor", OPT_ANCHOR, "FILE",
+	  "a syslog file (as rsyslog wrote it) or an auditd log\n"
+	  "holding the log's anchors: nothing up to the last\n"
+	  "one may be missing" },
+	{ "quiet", 'q', NULL, "no summary line when intact" },
+	{ "help", 'h', NULL, "this help" },
+	OPTAB_END,
+};
+
+static void verify_usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f,
 		"Usage: nsaudit verify --log-dir DIR [--verification-key KEY | --key FILE]\n"
@@ -21,18 +42,9 @@ static void verify_usage(FILE *f)
 		"Check that a log written by 'nsaudit record' is intact: every record's chained\n"
 		"MAC with the key of its own sealing epoch (and no later one), sequence numbers\n"
 		"without gaps, every segment present (or dropped by a rotation the log records),\n"
-		"the tail against the state file and against anchors that left the host.\n\n"
-		"  --log-dir DIR             the log directory\n"
-		"  --verification-key KEY    as printed by 'nsaudit keygen' (or a file holding\n"
-		"                            it): checks every epoch\n"
-		"  --key FILE                the sealing state (checks the epochs whose keys it\n"
-		"                            still has, the order of the others) or a static key;\n"
-		"                            default DIR/.key, which proves nothing against\n"
-		"                            whoever can write DIR (said on stderr)\n"
-		"  --anchor FILE             a syslog file (as rsyslog wrote it) or an auditd log\n"
-		"                            holding the log's anchors: nothing up to the last\n"
-		"                            one may be missing\n"
-		"  --quiet                   no summary line when intact\n\n"
+		"the tail against the state file and against anchors that left the host.\n\n");
+	cmd_help(f, opts);
+	fprintf(f, "\n"
 		"Exit status:\n"
 		"  0  intact: every record checked with its own epoch's key\n"
 		"  1  NOT INTACT (stdout lists every finding: segment, line, seq; stderr has\n"
@@ -54,15 +66,8 @@ static void verify_usage(FILE *f)
 
 int cmd_verify(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "log-dir", required_argument, NULL, 'd' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "verification-key", required_argument, NULL, 'V' },
-		{ "anchor", required_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cmd_opts opts;
+	const char *name;
 	const char *anchors[MAX_ANCHORS + 1] = { 0 };
 	struct audit_verify_opts vo = { 0 };
 	struct audit_verify v;
@@ -71,25 +76,26 @@ int cmd_verify(int argc, char **argv)
 	size_t na = 0;
 	int c, rc;
 
+	cmd_opts_set(&opts, verify_optab);
 	cmd_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":hq", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
 		switch (c) {
 		case 'h':
-			verify_usage(stdout);
+			verify_usage(stdout, &opts);
 			return 0;
 		case 'q':
 			quiet = true;
 			break;
-		case 'd':
+		case OPT_LOG_DIR:
 			vo.dir = optarg;
 			break;
-		case 'k':
+		case OPT_KEY:
 			vo.key_path = optarg;
 			break;
-		case 'V':
+		case OPT_VK:
 			vo.vk = optarg;
 			break;
-		case 'a':
+		case OPT_ANCHOR:
 			if (na == MAX_ANCHORS)
 				return cmd_error("verify", EXIT_USAGE, "at most %d --anchor files",
 						 MAX_ANCHORS);

@@ -47,49 +47,70 @@ const char *cmd_bad_option(char **argv)
 	return a ? a : "?";
 }
 
-void cmd_opts_cat(struct option *dst, size_t cap, const struct option *src)
+static void build(struct cmd_opts *o)
 {
-	size_t n = 0;
+	optab_getopt(o->tab, o->longopts, CMD_OPTS_MAX, o->shortopts, sizeof(o->shortopts));
+}
 
-	while (n < cap && dst[n].name)
-		n++;
-	for (; src->name; src++) {
-		if (n + 1 >= cap) { /* a table too small drops options: never silently */
-			fprintf(stderr, "nsaudit: internal error: option table too small\n");
-			abort();
-		}
-		dst[n++] = *src;
+void cmd_opts_set(struct cmd_opts *o, const struct optab *own)
+{
+	memset(o, 0, sizeof(*o));
+	optab_cat(o->tab, CMD_OPTS_MAX, own);
+	build(o);
+}
+
+void cmd_lib_opts(struct cmd_opts *o, const struct optab *own, bool log)
+{
+	static const struct optab log_heading[] = { OPTAB_HEADING("Log:"), OPTAB_END },
+				  sink_heading[] = { OPTAB_HEADING("Sinks:"), OPTAB_END },
+				  metrics_heading[] = { OPTAB_HEADING("Metrics:"), OPTAB_END },
+				  filter_heading[] = { OPTAB_HEADING("Filters:"), OPTAB_END };
+
+	memset(o, 0, sizeof(*o));
+	optab_cat(o->tab, CMD_OPTS_MAX, own);
+	if (log) {
+		optab_cat(o->tab, CMD_OPTS_MAX, log_heading);
+		optab_cat(o->tab, CMD_OPTS_MAX, audit_log_optab);
 	}
-	memset(&dst[n], 0, sizeof(dst[n]));
+	optab_cat(o->tab, CMD_OPTS_MAX, filter_heading);
+	optab_cat(o->tab, CMD_OPTS_MAX, tracer_optab);
+	optab_cat(o->tab, CMD_OPTS_MAX, sink_heading);
+	optab_cat(o->tab, CMD_OPTS_MAX, sink_optab);
+	optab_cat(o->tab, CMD_OPTS_MAX, metrics_heading);
+	optab_cat(o->tab, CMD_OPTS_MAX, metrics_optab);
+	build(o);
 }
 
-const char *cmd_opt_name(const struct option *opts, int c, int idx)
+int cmd_getopt(const struct cmd_opts *o, int argc, char **argv, const char **name)
 {
-	if (idx >= 0)
-		return opts[idx].name;
-	for (; opts->name; opts++)
-		if (opts->val == c && !opts->flag)
-			return opts->name;
-	return NULL;
+	const struct optab *row;
+	int c, idx = -1;
+
+	c = getopt_long(argc, argv, o->shortopts, o->longopts, &idx);
+	row = c == ':' || c == '?' || c == -1 ? NULL : optab_find(o->tab, c, idx);
+	*name = row ? row->name : NULL;
+	return c;
 }
 
-void cmd_lib_options(struct option *opts, size_t cap, const struct option *own, int log)
+void cmd_help(FILE *f, const struct cmd_opts *o)
 {
-	cmd_opts_cat(opts, cap, own);
-	cmd_opts_cat(opts, cap, sink_options);
-	if (log)
-		cmd_opts_cat(opts, cap, audit_log_options);
-	cmd_opts_cat(opts, cap, tracer_options);
+	optab_help(f, o->tab);
 }
 
-int cmd_needs_value(const char *cmd, const struct option *opts, char **argv)
+int cmd_needs_value(const char *cmd, const struct cmd_opts *o, char **argv)
 {
+	const char *typed = optind > 0 ? argv[optind - 1] : "";
+	const struct optab *row;
+
 	if (optopt == SINK_OPT_SINK)
 		return cmd_error(cmd, EXIT_USAGE, "--sink needs a value (syslog[:ADDRESS], audit)");
-	if (optopt >= AUDIT_OPT_BASE && optopt < AUDIT_OPT_BASE + 16)
-		return cmd_error(cmd, EXIT_USAGE, "--%s needs a value",
-				 cmd_opt_name(opts, optopt, -1));
-	return cmd_error(cmd, EXIT_USAGE, "%s needs a value", argv[optind - 1]);
+	/* the row of what was typed (getopt takes unique prefixes) */
+	for (row = o->tab; row->name || row->help; row++)
+		if (row->name && row->val == optopt && row->arg &&
+		    (optopt < 0x80 || (!strncmp(typed, "--", 2) &&
+				       !strncmp(row->name, typed + 2, strlen(typed + 2)))))
+			return cmd_error(cmd, EXIT_USAGE, "%s needs a value (%s)", typed, row->arg);
+	return cmd_error(cmd, EXIT_USAGE, "%s needs a value", typed);
 }
 
 int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,

@@ -18,6 +18,9 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "optab.h"
 
 #define EXIT_USAGE 2
 
@@ -51,37 +54,41 @@ void cmd_ready(const struct tracer *t, int64_t t0, bool verbose, const char *log
 int cmd_error(const char *cmd, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
- * getopt_long over a command's argv: cmd_getopt_reset() before the loop
- * (commands run more than once in one process under the unit tests); the
- * option strings start with ':' so that a missing value returns ':' and an
- * unknown option '?'. After '?', cmd_bad_option() is the option as typed
- * ("--frob", "--frob=1" or "-x").
+ * A command's options: one table (optab.h) of its own rows and, for trace
+ * and record, those of the libraries they drive, from which getopt_long's
+ * tables and the options part of --help are both made.
+ * cmd_opts_set(): o from the command's own table. cmd_lib_opts(): own,
+ * then the log's (with log), the sinks', the metrics' and the tracer's
+ * options, each under its heading. cmd_getopt(): getopt_long over argv
+ * with o; *name is the long name of the option returned (NULL for ':' and
+ * '?'). cmd_getopt_reset() before the loop (commands run more than once in
+ * one process under the unit tests); a missing value returns ':' and an
+ * unknown option '?', after which cmd_bad_option() is the option as typed
+ * ("--frob", "--frob=1" or "-x"). cmd_help(): the options part of --help.
  */
+#define CMD_OPTS_MAX 64
+struct cmd_opts {
+	struct optab tab[CMD_OPTS_MAX];
+	struct option longopts[CMD_OPTS_MAX];
+	char shortopts[64];
+};
+void cmd_opts_set(struct cmd_opts *o, const struct optab *own);
+void cmd_lib_opts(struct cmd_opts *o, const struct optab *own, bool log);
+int cmd_getopt(const struct cmd_opts *o, int argc, char **argv, const char **name);
+void cmd_help(FILE *f, const struct cmd_opts *o);
 void cmd_getopt_reset(void);
 const char *cmd_bad_option(char **argv);
 
 /*
- * A command's option table made of its own options and those of the
- * libraries it drives (tracer, log, sinks): cmd_opts_cat() appends src to
- * dst (capacity cap entries, kept NULL-terminated); cmd_opt_name() is the
- * long name of what getopt_long returned (c, and idx its longindex or -1).
- */
-void cmd_opts_cat(struct option *dst, size_t cap, const struct option *src);
-const char *cmd_opt_name(const struct option *opts, int c, int idx);
-
-/*
- * The options of the libraries trace and record drive (--sink, the log's,
- * the tracer's filters). cmd_lib_options(): the command's table, own
- * options first, the log's only with log. cmd_needs_value(): the error for
- * one given without its value (getopt_long returned ':'). cmd_lib_opt():
- * apply the option named name (lo NULL: no log options); 0, or EXIT_USAGE
- * after the error.
+ * For trace and record: the error for a library's option given without its
+ * value (cmd_getopt() returned ':'). cmd_lib_opt(): apply the library
+ * option named name (lo NULL: no log options); 0, or EXIT_USAGE after the
+ * error.
  */
 struct sinks;
 struct audit_log_opts;
 struct tracer_opts;
-void cmd_lib_options(struct option *opts, size_t cap, const struct option *own, int log);
-int cmd_needs_value(const char *cmd, const struct option *opts, char **argv);
+int cmd_needs_value(const char *cmd, const struct cmd_opts *o, char **argv);
 int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
 		struct tracer_opts *to, const char *name, const char *val);
 

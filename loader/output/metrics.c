@@ -16,12 +16,15 @@
 
 #define DEFAULT_INTERVAL_NS (10 * 1000000000LL)
 
-const char metrics_opts_help[] =
-	"      --metrics-file PATH  write counters and gauges in the Prometheus text\n"
-	"                       format to PATH (atomically: for node_exporter's\n"
-	"                       textfile collector, e.g.\n"
-	"                       /var/lib/prometheus/node-exporter/nsaudit.prom)\n"
-	"      --metrics-interval SECONDS  how often (default 10)\n";
+const struct optab metrics_optab[] = {
+	{ "metrics-file", METRICS_OPT, "PATH",
+	  "write counters and gauges in the Prometheus text\n"
+	  "format to PATH (atomically: for node_exporter's\n"
+	  "textfile collector, e.g.\n"
+	  "/var/lib/prometheus/node-exporter/nsaudit.prom)" },
+	{ "metrics-interval", METRICS_OPT, "SECONDS", "how often (default 10)" },
+	OPTAB_END,
+};
 
 int metrics_set_opt(struct metrics *m, const char *name, const char *val, char *err,
 		    size_t errlen)

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "nsaudit.h"
+#include "optab.h"
 #include "record_fmt.h"
 
 #define METRICS_LABELS_MAX 32
@@ -58,10 +59,13 @@ struct metrics {
 	int last_errno;			/* the last write's failure, said once */
 };
 
-/* --metrics-file PATH, --metrics-interval DURATION: 0, or -1 with err. */
+/* --metrics-file PATH, --metrics-interval DURATION as rows of a command's
+ * option table (optab.h; both return METRICS_OPT), and applied by long
+ * name: 1 done, 0 not ours, -1 with err. */
+#define METRICS_OPT 0x1a0
+extern const struct optab metrics_optab[];
 int metrics_set_opt(struct metrics *m, const char *name, const char *val, char *err,
 		    size_t errlen);
-extern const char metrics_opts_help[];
 
 /* Count one record as the tracer hands it on. */
 void metrics_count(struct metrics *m, const struct nsaudit_event *e, const struct event_extra *x);

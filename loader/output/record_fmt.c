@@ -107,6 +107,11 @@ static void actor_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	actor_ns(f, "actor_userns", "actor_userns_id", e->actor_userns, e->actor_userns_id);
 	actor_ns(f, "actor_cgroupns", "actor_cgroupns_id", e->actor_cgroupns,
 		 e->actor_cgroupns_id);
+	/* the kernel side's word on a runtime's own process, where it has one */
+	if (e->lineage & NSAUDIT_LINEAGE_RUNTIME)
+		audit_f_str(f, "lineage", "runtime", 7);
+	else if (e->lineage & NSAUDIT_LINEAGE_FOLLOWED)
+		audit_f_str(f, "lineage", "other", 5);
 }
 
 /* Who acted: pid ... cgroup_id, in this order, every field from key_of()'s
@@ -142,7 +147,7 @@ static void actor_span_fields(struct audit_fields *f, const struct nsaudit_event
  */
 struct actor_key {
 	uint32_t fmt, pid, tid, ppid, uid, euid, auid, exe_dev, exe_mntns;
-	uint32_t actor_mntns, actor_pidns, actor_userns, actor_cgroupns;
+	uint32_t actor_mntns, actor_pidns, actor_userns, actor_cgroupns, lineage;
 	char comm[NSAUDIT_COMM_LEN];
 	uint64_t exe_ino, exe_mntns_id, actor_mntns_id, actor_pidns_id, actor_userns_id,
 		 actor_cgroupns_id, cgroup_id;
@@ -178,6 +183,7 @@ static void key_of(struct actor_key *k, enum audit_format fmt, const struct nsau
 	k->actor_userns = e->actor_userns, k->actor_userns_id = e->actor_userns_id;
 	k->actor_cgroupns = e->actor_cgroupns, k->actor_cgroupns_id = e->actor_cgroupns_id;
 	k->cgroup_id = e->cgroup_id;
+	k->lineage = e->lineage & (NSAUDIT_LINEAGE_RUNTIME | NSAUDIT_LINEAGE_FOLLOWED);
 	k->exe_len = x->exe ? (uint32_t)strnlen(x->exe, ACTOR_STR_MAX) : UINT32_MAX;
 	k->cgroup_len = x->cgroup ? (uint32_t)strnlen(x->cgroup, ACTOR_STR_MAX) : UINT32_MAX;
 }

@@ -37,6 +37,8 @@
 #include <sys/socket.h>
 #include <json-c/json.h>
 
+#include "optab.h"
+
 #define SINKS_MAX 4
 #define SINK_QUEUE_DEFAULT 8192		/* records */
 #define SINK_ANCHOR_QUEUE 64		/* anchors, in a lane of their own */
@@ -90,10 +92,10 @@ uint64_t sink_loss_source(void *ctx, char *what, size_t len);
 /* Send what is queued (for up to timeout_ms), stop, report losses, free. */
 void sink_close(struct sink *s, int timeout_ms);
 
-/* --sink as a getopt_long entry for a command's table, and applied by its
- * long name: 1 done, 0 not ours, -1 bad (err). */
+/* --sink as a row of a command's option table (optab.h), and applied by
+ * its long name: 1 done, 0 not ours, -1 bad (err). */
 #define SINK_OPT_SINK 0x140
-extern const struct option sink_options[];
+extern const struct optab sink_optab[];
 int sinks_set_opt(struct sinks *set, const char *name, const char *val, char *err, size_t errlen);
 /* "--sink SPEC" at argv[0]: 1 consumed (*used = 2), 0 not ours, -1 bad. */
 int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *err,
@@ -103,7 +105,6 @@ void sinks_emit(struct sinks *set, struct json_object *rec);
 /* The log's anchor to every sink, in their anchor lanes (sink_emit_anchor). */
 void sinks_emit_anchor(struct sinks *set, struct json_object *anchor);
 void sinks_close(struct sinks *set);
-extern const char sink_opts_help[];
 
 /* The message formats (sink_syslog.c, sink_audit.c) and struct sink are in
  * sink_impl.h. */

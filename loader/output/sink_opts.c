@@ -8,16 +8,6 @@
 
 #include "sink.h"
 
-const char sink_opts_help[] =
-	"      --sink SINK      also send every record to SINK (repeatable):\n"
-	"                       syslog[:unix:PATH|:udp:HOST:PORT|:tcp:HOST:PORT]\n"
-	"                       (RFC 5424 with structured data; default\n"
-	"                       unix:/dev/log), audit (the kernel audit trail,\n"
-	"                       AUDIT_USER messages) or journal (systemd-journald,\n"
-	"                       one field per record field: NSAUDIT_OP,\n"
-	"                       NSAUDIT_NS_ID...). Never blocks: a slow sink's\n"
-	"                       losses are counted and reported\n";
-
 static int parse_hostport(const char *s, struct sink_spec *out, char *err, size_t errlen)
 {
 	const char *colon, *host = s;
@@ -93,9 +83,17 @@ int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen
 }
 
 
-const struct option sink_options[] = {
-	{ "sink", required_argument, NULL, SINK_OPT_SINK },
-	{ NULL, 0, NULL, 0 },
+const struct optab sink_optab[] = {
+	{ "sink", SINK_OPT_SINK, "SINK",
+	  "also send every record to SINK (repeatable):\n"
+	  "syslog[:unix:PATH|:udp:HOST:PORT|:tcp:HOST:PORT]\n"
+	  "(RFC 5424 with structured data; default\n"
+	  "unix:/dev/log), audit (the kernel audit trail,\n"
+	  "AUDIT_USER messages) or journal (systemd-journald,\n"
+	  "one field per record field: NSAUDIT_OP,\n"
+	  "NSAUDIT_NS_ID...). Never blocks: a slow sink's\n"
+	  "losses are counted and reported" },
+	OPTAB_END,
 };
 
 int sinks_set_opt(struct sinks *set, const char *name, const char *v, char *err, size_t errlen)

@@ -45,6 +45,20 @@ void rules_set_names(struct rules *r, struct nsnames *names)
 	facts_set_names(r->fx, names);
 }
 
+void rules_runtime_exes(const struct rules *r, void (*fn)(void *ctx, uint64_t ino, uint32_t dev),
+			void *ctx)
+{
+	int i;
+
+	for (i = 0; i < r->fx->ntrust; i++)
+		fn(ctx, r->fx->trust[i].ino, r->fx->trust[i].dev);
+}
+
+void rules_lineage_lost(struct rules *r)
+{
+	r->fx->lineage_lost = true;
+}
+
 struct rule *rules_find(struct rules *r, const char *id)
 {
 	int i;

@@ -47,6 +47,17 @@ int rules_load_string(struct rules *r, const char *yaml, const char *name, char 
 /* Where namespace owners and containers are looked up (the tracer's). */
 void rules_set_names(struct rules *r, struct nsnames *names);
 
+/*
+ * The trusted runtimes' executables by identity (inode, kernel dev_t), for
+ * the kernel side to follow their lineage (bpf/nsaudit/lineage.bpf.h):
+ * fn(ctx, ino, dev) for each.
+ */
+void rules_runtime_exes(const struct rules *r, void (*fn)(void *ctx, uint64_t ino, uint32_t dev),
+			void *ctx);
+/* The kernel side could not mark some runtime's process (no memory): a
+ * record's lineage without NSAUDIT_LINEAGE_RUNTIME is no answer then. */
+void rules_lineage_lost(struct rules *r);
+
 /* Called with each alert; returns <0 to stop. */
 typedef int (*rules_emit_fn)(void *ctx, const struct rule_alert *a, const struct nsaudit_event *e);
 

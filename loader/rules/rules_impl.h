@@ -140,6 +140,7 @@ struct facts_ctx {
 	int ntrust;
 	struct trusted_proc tprocs[TRUSTED_PROC_SLOTS];
 	int64_t refreshed_ns;	/* last forced re-read of the runtimes' state */
+	bool lineage_lost;	/* the kernel side missed marks (rules_lineage_lost) */
 	char actor_id[CONTAINER_ID_LEN], actor_name[CONTAINER_NAME_LEN];
 	char target_id[CONTAINER_ID_LEN], target_name[CONTAINER_NAME_LEN];
 };

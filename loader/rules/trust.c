@@ -264,6 +264,18 @@ bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, bool awa
 	struct trusted_proc *p = &fx->tprocs[e->pid % TRUSTED_PROC_SLOTS];
 	int64_t now = coarse_ns();
 
+	/*
+	 * The kernel's answer at the call, where it has one: the actor's
+	 * lineage, followed through fork and exec from a trusted executable
+	 * run in the host's namespaces (bpf/nsaudit/lineage.bpf.h). Away
+	 * from the host's mount namespace that is all trust is; /proc,
+	 * read later, is only for actors the kernel side did not follow
+	 * (born before it began) or could not mark.
+	 */
+	if (e->lineage & NSAUDIT_LINEAGE_RUNTIME)
+		return true;
+	if (away && (e->lineage & NSAUDIT_LINEAGE_FOLLOWED) && !fx->lineage_lost)
+		return false;
 	if (e->exe_ino && p->pid == e->pid && p->ino == e->exe_ino && p->dev == e->exe_dev &&
 	    now - p->at_ns < TRUSTED_PROC_TTL_NS)
 		return true;

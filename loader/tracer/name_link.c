@@ -20,7 +20,7 @@ static bool same_ns(const struct unnamed_birth *b, const struct nsaudit_event *e
 	       (!b->id || !e->ns_id || b->id == e->ns_id);
 }
 
-void name_link_before(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
+void stream_name_link_before(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
 {
 	size_t i;
 
@@ -28,7 +28,7 @@ void name_link_before(struct tracer *t, const struct nsaudit_event *e, struct ev
 	    !x->ns_name)
 		return;
 	for (i = 0; i < UNNAMED_BIRTHS; i++) {
-		struct unnamed_birth *b = &t->unnamed[i];
+		struct unnamed_birth *b = &t->stream.unnamed[i];
 
 		if (same_ns(b, e)) {
 			x->created_seq = b->seq;
@@ -38,15 +38,15 @@ void name_link_before(struct tracer *t, const struct nsaudit_event *e, struct ev
 	}
 }
 
-void name_link_after(struct tracer *t, const struct nsaudit_event *e, const struct event_extra *x,
-		     uint64_t log_seq)
+void stream_name_link_after(struct tracer *t, const struct nsaudit_event *e,
+			    const struct event_extra *x, uint64_t log_seq)
 {
 	struct unnamed_birth *b;
 
 	if ((e->op != NSAUDIT_OP_UNSHARE && e->op != NSAUDIT_OP_CLONE) || e->result < 0 ||
 	    !(e->flags & NSAUDIT_F_HAS_NS) || x->ns_name || !log_seq)
 		return;
-	b = &t->unnamed[t->unnamed_next++ % UNNAMED_BIRTHS];
+	b = &t->stream.unnamed[t->stream.unnamed_next++ % UNNAMED_BIRTHS];
 	b->type = e->ns_type;
 	b->inum = e->ns_inum;
 	b->id = e->ns_id;

@@ -17,6 +17,7 @@
 
 #include "enrich/containers.h"
 #include "nsaudit.h"
+#include "optab.h"
 #include "output/record_fmt.h"
 #include "search.h"
 
@@ -47,13 +48,11 @@ struct tracer_opts {
 void tracer_opts_init(struct tracer_opts *o);
 
 /*
- * The filter options (--pid, --comm, --type, --op, --ring-size, --verbose,
- * --no-coalesce)
- * as getopt_long entries for a command's table (short options
- * TRACER_SHORTOPTS), and one of them applied by its long name: 1 done, 0
- * not a tracer option, -1 a bad value with a one-line reason in err.
+ * The tracer's options (filters, rules, --ring-size, --verbose...) as a
+ * table for a command's getopt_long and --help (optab.h), and one of them
+ * applied by its long name: 1 done, 0 not a tracer option, -1 a bad value
+ * with a one-line reason in err.
  */
-#define TRACER_SHORTOPTS "vp:c:t:o:"
 #define TRACER_OPT_RING_SIZE 0x101
 #define TRACER_OPT_CONTAINER 0x102
 #define TRACER_OPT_NO_COALESCE 0x103
@@ -62,7 +61,7 @@ void tracer_opts_init(struct tracer_opts *o);
 #define TRACER_OPT_NO_RULES 0x106
 #define TRACER_OPT_UID 0x107
 #define TRACER_OPT_LOG_BUDGET 0x108
-extern const struct option tracer_options[];
+extern const struct optab tracer_optab[];
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
 		   size_t errlen);
 /*
@@ -77,8 +76,6 @@ int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, ch
  * o->rules: 0, or -1 with a line naming the file and line in err.
  */
 int tracer_rules_open(struct tracer_opts *o, char *err, size_t errlen);
-/* Help text for the options above, for the subcommands' --help. */
-extern const char tracer_opts_help[];
 
 struct tracer;
 

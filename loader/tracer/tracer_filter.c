@@ -70,7 +70,7 @@ static bool ev_num(const void *rec, const char *key, int64_t *v)
 	return true;
 }
 
-bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
+bool stream_filter_match(const struct tracer *t, const struct nsaudit_event *e,
 			 const struct event_extra *x)
 {
 	struct enriched_event r = { .e = e, .x = x };
@@ -81,7 +81,7 @@ bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
 	return audit_filter_match_view(&t->o.filter, &v);
 }
 
-bool tracer_comm_may_match(const struct tracer *t, const char *comm)
+bool stream_comm_may_match(const struct tracer *t, const char *comm)
 {
 	size_t i;
 

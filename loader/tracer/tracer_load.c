@@ -178,13 +178,13 @@ static void verifier_stats_print(struct nsaudit_bpf *s, int n)
 }
 
 /*
- * Load t->skel's chosen programs (their autoload flags), in two halves at
+ * Load t->bpf.skel's chosen programs (their autoload flags), in two halves at
  * once where there are two CPUs, and point the skeleton at them. 0, or a
  * negative errno (the verifier's log kept for bpf_log_show()).
  */
-int tracer_load_programs(struct tracer *t)
+int tbpf_load_programs(struct tracer *t)
 {
-	struct nsaudit_bpf *a = t->skel;
+	struct nsaudit_bpf *a = t->bpf.skel;
 	struct half h[2] = { { NULL } };
 	bool chosen[SPLIT_MAX], in_first[SPLIT_MAX], mine[SPLIT_MAX];
 	int n = a->skeleton->prog_cnt, i, k, rc;
@@ -229,13 +229,13 @@ int tracer_load_programs(struct tracer *t)
 
 		if (!chosen[i])
 			continue;
-		if (t->open_prog == *slot)
-			t->open_prog = loaded;
+		if (t->bpf.open_prog == *slot)
+			t->bpf.open_prog = loaded;
 		*slot = loaded;
 	}
 	verifier_stats_print(a, n);
-	t->halves[0] = h[0].skel;
-	t->halves[1] = h[1].skel;
+	t->bpf.halves[0] = h[0].skel;
+	t->bpf.halves[1] = h[1].skel;
 	return 0;
 out:
 	free(stats_log);

@@ -5,61 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enrich/containers.h"
-#include "nstype.h"
-#include "tracer.h"
-#include "actor_lost.h"
-#include "attribution.h"
-#include "probe/bpf_log.h"
-#include "clock.h"
-#include "enrich/enrich.h"
-#include "output/record_fmt.h"
-#include "probe/kfeatures.h"
-#include "enrich/nsnames.h"
-#include "pin_sweep.h"
-#include "prog_misses.h"
-#include "ringbuf_reader.h"
-#include "rules/rules.h"
 #include "enrich/runtime_state.h"
-
-const char tracer_opts_help[] =
-	"  -p, --pid PID        only events of this process (its threads included)\n"
-	"      --uid UID        only events of processes of this real user id\n"
-	"  -c, --comm NAME      only events of processes with this command name\n"
-	"                       --pid, --uid and --comm may be repeated (any of\n"
-	"                       them); they apply to every record, also those user\n"
-	"                       space makes (a record without the field never\n"
-	"                       matches); lost records always pass\n"
-	"  -t, --type LIST      only these namespace types: net,uts,ipc,mnt,pid,user,\n"
-	"                       cgroup,time\n"
-	"  -o, --op LIST        only these operations: setns,unshare,clone,open,mount,\n"
-	"                       umount,nsfd,ns_free,query (lost records always pass);\n"
-	"                       freed (when each namespace dies, stock kernels) only\n"
-	"                       when listed: it hooks every kfree and kmem_cache_free\n"
-	"      --container C    only records about container C (id, name, or an id\n"
-	"                       prefix only one running container has; a prefix\n"
-	"                       several have is an error naming them; one not\n"
-	"                       running yet is waited for, said on stderr): its\n"
-	"                       namespaces, entered, left, made or pinned\n"
-	"      --runtime-root KIND=DIR  where a runtime keeps its state: runc, crun,\n"
-	"                       docker-exec, docker-data, containerd, podman\n"
-	"                       (docs/attribution.md has the defaults)\n"
-	"      --rules FILE     tune the detection rules, add one's own (YAML,\n"
-	"                       docs/rules.md); alerts are records \"op\":\"alert\"\n"
-	"      --no-rules       no detections (on by default: container-escape,\n"
-	"                       cross-container, attempted-escape, persistence,\n"
-	"                       userns-privilege)\n"
-	"      --ring-size N    kernel ring buffer size in bytes, power of two\n"
-	"                       (default 4194304; K and M suffixes work)\n"
-	"      --no-coalesce    one record per call, even for identical consecutive\n"
-	"                       calls of a thread (default: one record with repeat=N)\n"
-	"      --log-budget N   records per second each uid may write (a quarter\n"
-	"                       of it each process, more for quiet processes:\n"
-	"                       docs/flood.md); the rest is counted in lost records\n"
-	"                       naming the actor. 0: none (trace's default;\n"
-	"                       record's is 1024)\n"
-	"  -v, --verbose        show libbpf's messages, the hooks chosen and where\n"
-	"                       the start went (\"nsaudit: start-up N ms: ...\")\n";
+#include "nstype.h"
+#include "rules/rules.h"
+#include "tracer.h"
 
 void tracer_opts_init(struct tracer_opts *o)
 {
@@ -72,21 +21,57 @@ void tracer_opts_init(struct tracer_opts *o)
 	o->poll_ms = 50;
 }
 
-const struct option tracer_options[] = {
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "uid", required_argument, NULL, TRACER_OPT_UID },
-	{ "comm", required_argument, NULL, 'c' },
-	{ "type", required_argument, NULL, 't' },
-	{ "op", required_argument, NULL, 'o' },
-	{ "ring-size", required_argument, NULL, TRACER_OPT_RING_SIZE },
-	{ "no-coalesce", no_argument, NULL, TRACER_OPT_NO_COALESCE },
-	{ "container", required_argument, NULL, TRACER_OPT_CONTAINER },
-	{ "runtime-root", required_argument, NULL, TRACER_OPT_RUNTIME_ROOT },
-	{ "rules", required_argument, NULL, TRACER_OPT_RULES },
-	{ "no-rules", no_argument, NULL, TRACER_OPT_NO_RULES },
-	{ "log-budget", required_argument, NULL, TRACER_OPT_LOG_BUDGET },
-	{ NULL, 0, NULL, 0 },
+/* the tracer's options, in --help order (optab.h) */
+const struct optab tracer_optab[] = {
+	{ "pid", 'p', "PID", "only events of this process (its threads included)" },
+	{ "uid", TRACER_OPT_UID, "UID", "only events of processes of this real user id" },
+	{ "comm", 'c', "NAME",
+	  "only events of processes with this command name\n"
+	  "--pid, --uid and --comm may be repeated (any of\n"
+	  "them); they apply to every record, also those user\n"
+	  "space makes (a record without the field never\n"
+	  "matches); lost records always pass" },
+	{ "type", 't', "LIST",
+	  "only these namespace types: net,uts,ipc,mnt,pid,user,\n"
+	  "cgroup,time" },
+	{ "op", 'o', "LIST",
+	  "only these operations: setns,unshare,clone,open,mount,\n"
+	  "umount,nsfd,ns_free,query (lost records always pass);\n"
+	  "freed (when each namespace dies, stock kernels) only\n"
+	  "when listed: it hooks every kfree and kmem_cache_free" },
+	{ "container", TRACER_OPT_CONTAINER, "C",
+	  "only records about container C (id, name, or an id\n"
+	  "prefix only one running container has; a prefix\n"
+	  "several have is an error naming them; one not\n"
+	  "running yet is waited for, said on stderr): its\n"
+	  "namespaces, entered, left, made or pinned" },
+	{ "runtime-root", TRACER_OPT_RUNTIME_ROOT, "KIND=DIR",
+	  "where a runtime keeps its state: runc, crun,\n"
+	  "docker-exec, docker-data, containerd, podman\n"
+	  "(docs/attribution.md has the defaults)" },
+	{ "rules", TRACER_OPT_RULES, "FILE",
+	  "tune the detection rules, add one's own (YAML,\n"
+	  "docs/rules.md); alerts are records \"op\":\"alert\"" },
+	{ "no-rules", TRACER_OPT_NO_RULES, NULL,
+	  "no detections (on by default: container-escape,\n"
+	  "cross-container, attempted-escape, persistence,\n"
+	  "userns-privilege)" },
+	{ "ring-size", TRACER_OPT_RING_SIZE, "N",
+	  "kernel ring buffer size in bytes, power of two\n"
+	  "(default 4194304; K and M suffixes work)" },
+	{ "no-coalesce", TRACER_OPT_NO_COALESCE, NULL,
+	  "one record per call, even for identical consecutive\n"
+	  "calls of a thread (default: one record with repeat=N)" },
+	{ "log-budget", TRACER_OPT_LOG_BUDGET, "N",
+	  "records per second each uid may write (a quarter\n"
+	  "of it each process, more for quiet processes:\n"
+	  "docs/flood.md); the rest is counted in lost records\n"
+	  "naming the actor. 0: none (trace's default;\n"
+	  "record's is 1024)" },
+	{ "verbose", 'v', NULL,
+	  "show libbpf's messages, the hooks chosen and where\n"
+	  "the start went (\"nsaudit: start-up N ms: ...\")" },
+	OPTAB_END,
 };
 
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char *err,
@@ -207,19 +192,19 @@ int tracer_rules_open(struct tracer_opts *o, char *err, size_t errlen)
 int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
 		     size_t errlen)
 {
-	const struct option *opt;
+	const struct optab *opt;
 	const char *a = argv[0];
 
-	for (opt = tracer_options; opt->name; opt++)
+	for (opt = tracer_optab; opt->name; opt++)
 		if ((a[0] == '-' && a[1] == opt->val && !a[2]) ||
 		    (!strncmp(a, "--", 2) && !strcmp(a + 2, opt->name)))
 			break;
 	if (!opt->name)
 		return 0;
-	*used = opt->has_arg ? 2 : 1;
-	if (opt->has_arg && argc < 2) {
+	*used = opt->arg ? 2 : 1;
+	if (opt->arg && argc < 2) {
 		snprintf(err, errlen, "%s needs a value", a);
 		return -1;
 	}
-	return tracer_set_opt(o, opt->name, opt->has_arg ? argv[1] : NULL, err, errlen);
+	return tracer_set_opt(o, opt->name, opt->arg ? argv[1] : NULL, err, errlen);
 }

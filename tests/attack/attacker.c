@@ -36,6 +36,7 @@
 #include "codec.h"
 #include "seal.h"
 #include "segment.h"
+#include "state.h"
 #include "verify.h"
 
 #define MAXSEG 64

@@ -20,6 +20,7 @@
 
 #include "chain.h"
 #include "codec.h"
+#include "state.h"
 #include "verify.h"
 
 static char dir[64], seg[128], key[128];

@@ -74,7 +74,7 @@ static void fast_path(const char *line, size_t len, uint64_t seq)
 	w.mac_len = AUDIT_TAG_LEN;
 	w.have_prev = true;
 	w.expect = seq;
-	if (!light_record(&w, 2, line, len, &light)) {
+	if (!walk_light_record(&w, 2, line, len, &light)) {
 		audit_chain_wipe(&w.chain);
 		return;
 	}

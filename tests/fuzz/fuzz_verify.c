@@ -36,6 +36,7 @@
 #include "chain.h"
 #include "codec.h"
 #include "segment.h"
+#include "state.h"
 #include "verify.h"
 
 #define KEY_HEX	 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

@@ -1,6 +1,7 @@
 #!/bin/bash
-# One interface, said the same everywhere: the options each command's
-# --help lists (written beside its getopt table) are the ones it accepts,
+# One interface, said the same everywhere: each command's --help and its
+# getopt tables are made from one option table (common/optab.h), so the
+# options --help lists are the ones it accepts,
 # and the man page, docs/commands.md and the bash completion say the same;
 # the completion offers nothing the command rejects; the ops and the exit
 # codes the code has are documented. A drift in any of them fails here.
@@ -38,6 +39,13 @@ complete_words() {
 }
 man_text=$(sed 's/\\-/-/g; s/\\f[BIRP]//g' "$MAN")
 
+# One table per command: no option parser, long table or short-option
+# string is written anywhere but beside common/optab.c's generator, so an
+# option cannot be accepted without being in --help.
+stray=$(cd "$ROOT" && grep -nE '[^_]getopt(_long)? *\(|struct option [a-z_]+\[[A-Z_0-9]*\] *=' \
+	common/*.c audit/*.c loader/*/*.c | grep -v -e '^loader/cmd/commands.c:' -e '^common/optab.c:')
+expect_eq "options are parsed only from the one table (common/optab.h)" "$stray" ""
+
 for c in $COMMANDS; do
 	opts=$(help_opts "$c")
 	bad="" nodoc="" noman="" nocomp=""
@@ -47,6 +55,12 @@ for c in $COMMANDS; do
 		grep -q -- "$o\b" <<<"$man_text" || noman+=" $o"
 	done
 	expect_eq "$c: every option its --help lists is accepted" "$bad" ""
+	# and each short form it lists ("  -p, --pid") is that option
+	badshort=""
+	for so in $("$NSAUDIT" "$c" --help | sed -n 's/^  \(-[a-zA-Z0-9]\), --.*/\1/p'); do
+		accepts "$c" "$so" || badshort+=" $so"
+	done
+	expect_eq "$c: every short option its --help lists is accepted" "$badshort" ""
 	expect_eq "$c: every option is in docs/commands.md" "$nodoc" ""
 	expect_eq "$c: every option is in the man page" "$noman" ""
 	offered=$(complete_words "$c" "--" | grep -- '^--')

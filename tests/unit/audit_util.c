@@ -10,6 +10,7 @@
 
 #include "audit_util.h"
 #include "chain.h"
+#include "seal.h"
 #include "segment.h"
 
 void tlog_init(struct tlog *t, enum audit_format fmt)

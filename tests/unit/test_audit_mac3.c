@@ -30,6 +30,7 @@
 #include "chain.h"
 #include "codec.h"
 #include "log.h"
+#include "seal.h"
 #include "verify.h"
 
 static const struct {

@@ -23,6 +23,7 @@
 #include "codec.h"
 #include "log_test.h"
 #include "seal.h"
+#include "state.h"
 
 static struct tlog t;
 static struct audit_verify v;

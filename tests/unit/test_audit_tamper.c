@@ -17,6 +17,8 @@
 
 #include "audit_util.h"
 #include "chain.h"
+#include "seal.h"
+#include "state.h"
 
 static struct tlog t;
 static struct audit_verify v;

@@ -685,14 +685,14 @@ Test(audit_writer, large_group_commit_syncs_in_the_background)
 	append_n(l, 1);
 	cr_assert_eq(audit_log_flush(l), 0, "%s", audit_log_error(l));
 	cr_expect_null(l->bg, "a small sync is done at once");
-	while (sync_pending_bytes(l) < AUDIT_SYNC_ASYNC_BYTES)
+	while (alog_sync_pending_bytes(l) < AUDIT_SYNC_ASYNC_BYTES)
 		append_n(l, 16);
 	usleep(AUDIT_SYNC_GROUP_NS / 1000 + 10000);
 	last = l->seq - 1;
 	cr_assert_eq(audit_log_flush(l), 0, "%s", audit_log_error(l));
 	cr_assert_not_null(l->bg, "a large sync goes to the background");
 	append_n(l, 5); /* written while it syncs */
-	cr_assert_eq(sync_reap(l, true), 0, "%s", audit_log_error(l));
+	cr_assert_eq(alog_sync_reap(l, true), 0, "%s", audit_log_error(l));
 	cr_expect_eq(state_seq(), last, "the state names what was written before the sync");
 	cr_assert_eq(audit_log_close(l), 0);
 	cr_expect_eq(state_seq(), last + 5 + 1, "close: the closing record");

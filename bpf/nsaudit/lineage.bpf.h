@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lineage.bpf.h - a trusted runtime's own processes, followed in the
+ * kernel: a task is marked (task storage) when it execs a trusted
+ * executable (by device and inode: user space stat'ed them from the host's
+ * root and gave them in runtime_exes) in the host's mount and pid
+ * namespaces, or by a task already marked (a runtime starting another,
+ * wherever it is); a fork copies the mark to the child; an exec of any
+ * other file clears it, except the runtime's re-exec of a memfd copy of itself
+ * (runc, crun: CVE-2019-5736), known by an unlinked tmpfs file of the
+ * size of the executable that made the mark. Every record carries the
+ * actor's mark as it was at the call (nsaudit_event.lineage).
+ *
+ * Why in the kernel: a runtime's child enters a container's namespaces
+ * after its parents have exited (crun's pod members), and by the time
+ * user space reads the record no /proc is left to walk. A process in a
+ * container cannot forge the mark: it is set only by an exec in the
+ * host's namespaces, and its own exec (the container's program) clears it.
+ *
+ * Only marked tasks have storage in lineage_tasks: every other task's
+ * answer is one load (task_may_have_storage()). Included by emit.bpf.h's
+ * users after it; the maps and globals are defined in nsaudit.bpf.c.
+ */
+#ifndef NSAUDIT_LINEAGE_BPF_H
+#define NSAUDIT_LINEAGE_BPF_H
+
+#define TMPFS_MAGIC	0x01021994
+#define HUGETLBFS_MAGIC	0x958458f6
+
+/* the init namespaces' fixed inodes (include/linux/proc_ns.h) */
+#define INIT_MNTNS_INUM	0xeffffff8u
+#define INIT_PIDNS_INUM	0xeffffffcu
+
+/* Set by the loader before load: lineage is followed (rules want it), and
+ * the host's namespaces when they are not the initial ones. */
+extern const volatile bool lineage_on;
+extern const volatile __u32 host_mntns_inum;
+extern const volatile __u32 host_pidns_inum;
+/* Set by user space once the hooks are attached (CLOCK_BOOTTIME): a task
+ * born since then has been followed from its birth. ~0 until then. */
+extern __u64 lineage_since;
+/* marks that could not be made (no memory for the task storage): user
+ * space then takes no unmarked record's word for it */
+extern __u64 lineage_lost;
+
+struct runtime_exes_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, struct nsaudit_lineage_key);
+	__type(value, __u8);
+};
+extern struct runtime_exes_map runtime_exes SEC(".maps");
+
+struct lineage_val {
+	__u64 root_size;	/* the size of the trusted executable that marked it */
+	__u32 flags;		/* NSAUDIT_LINEAGE_RUNTIME */
+	__u32 pad;
+};
+
+struct lineage_map {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct lineage_val);
+};
+extern struct lineage_map lineage_tasks SEC(".maps");
+
+/* The inode fields vmlinux.h (a minimal set) leaves out. */
+struct inode___lineage {
+	long long i_size;
+	unsigned int __i_nlink;
+} __attribute__((preserve_access_index));
+
+/* The task's mark, or NULL (one load for the unmarked). */
+static __always_inline struct lineage_val *lineage_get(struct task_struct *task)
+{
+	if (!task_may_have_storage(task))
+		return NULL;
+	return bpf_task_storage_get(&lineage_tasks, task, 0, 0);
+}
+
+/* What a record says of its actor (a typed task pointer). */
+static __always_inline __u32 lineage_of(struct task_struct *task)
+{
+	struct lineage_val *l;
+	__u32 flags = 0;
+
+	if (!lineage_on)
+		return 0;
+	if (task->start_boottime >= lineage_since)
+		flags |= NSAUDIT_LINEAGE_FOLLOWED;
+	l = lineage_get(task);
+	if (l)
+		flags |= NSAUDIT_LINEAGE_FOLLOWED | l->flags;
+	return flags;
+}
+
+/* The task runs in the host's mount and (active) pid namespaces. */
+static __always_inline bool lineage_host(struct task_struct *task)
+{
+	struct pid_namespace *pidns = task_active_pidns(task);
+	__u32 mnt = task->nsproxy->mnt_ns->ns.inum, pid;
+
+	if (!pidns)
+		return false;
+	pid = pidns->ns.inum;
+	return (mnt == INIT_MNTNS_INUM || (host_mntns_inum && mnt == host_mntns_inum)) &&
+	       (pid == INIT_PIDNS_INUM || (host_pidns_inum && pid == host_pidns_inum));
+}
+
+/* The identity of an executable file (probe reads: any file pointer). */
+static __always_inline void lineage_file(struct file *file, struct nsaudit_lineage_key *k, __u64 *size)
+{
+	struct inode___lineage *ino = (void *)BPF_CORE_READ(file, f_inode);
+
+	k->ino = BPF_CORE_READ((struct inode *)ino, i_ino);
+	k->dev = BPF_CORE_READ((struct inode *)ino, i_sb, s_dev);
+	k->pad = 0;
+	*size = BPF_CORE_READ(ino, i_size);
+}
+
+/* An unlinked file in memory: a memfd (runc's and crun's copy of themselves). */
+static __always_inline bool lineage_memfd(struct file *file)
+{
+	struct inode___lineage *ino = (void *)BPF_CORE_READ(file, f_inode);
+	unsigned long magic = BPF_CORE_READ((struct inode *)ino, i_sb, s_magic);
+
+	return (magic == TMPFS_MAGIC || magic == HUGETLBFS_MAGIC) &&
+	       BPF_CORE_READ(ino, __i_nlink) == 0;
+}
+
+/* Mark task as a runtime's whose lineage starts at an executable of size. */
+static __always_inline void lineage_mark(struct task_struct *task, __u64 size)
+{
+	struct lineage_val *l;
+
+	l = bpf_task_storage_get(&lineage_tasks, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!l) {
+		__sync_fetch_and_add(&lineage_lost, 1);
+		return;
+	}
+	l->root_size = size;
+	l->flags = NSAUDIT_LINEAGE_RUNTIME;
+}
+
+/* The current task exec'd file (sched_process_exec): mark, keep or clear. */
+static __always_inline void lineage_exec(struct file *file)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct lineage_val *l;
+	struct nsaudit_lineage_key k;
+	__u64 size;
+
+	if (!lineage_on)
+		return;
+	lineage_file(file, &k, &size);
+	l = lineage_get(task);
+	if (bpf_map_lookup_elem(&runtime_exes, &k)) {
+		/* a runtime running another (podman's conmon, conmon's runc)
+		 * wherever it is: podman --userns=auto runs them from a
+		 * mount namespace of its own */
+		if ((l && l->flags == NSAUDIT_LINEAGE_RUNTIME) || lineage_host(task)) {
+			lineage_mark(task, size);
+			return;
+		}
+	} else if (l && l->root_size == size && lineage_memfd(file)) {
+		return;	/* the runtime's re-exec of its own copy */
+	}
+	if (l)
+		bpf_task_storage_delete(&lineage_tasks, task);
+}
+
+/* A task that was there before the hooks (the start-up snapshot): marked
+ * if it runs a trusted executable in the host's namespaces. */
+static __always_inline void lineage_note(struct task_struct *task)
+{
+	struct file *exe = task->mm->exe_file;
+	struct nsaudit_lineage_key k;
+	__u64 size;
+
+	if (!lineage_on || !exe || lineage_get(task))
+		return;
+	lineage_file(exe, &k, &size);
+	if (bpf_map_lookup_elem(&runtime_exes, &k) && lineage_host(task))
+		lineage_mark(task, size);
+}
+
+#endif /* NSAUDIT_LINEAGE_BPF_H */
