@@ -119,6 +119,14 @@ int audit_log_reopen(struct audit_log *l);
 int audit_log_close(struct audit_log *l);
 
 /*
+ * Retire the log for good ("nsaudit retire"): an "end" record, then the
+ * clean stop, its anchor saying why=end, so that a new log under the same
+ * key is no "another history" for verify. A retired directory takes no
+ * more records (audit_log_open refuses it). Frees l; 0 or -1 (err).
+ */
+int audit_log_retire(struct audit_log *l, char *err, size_t errlen);
+
+/*
  * Timer: call often (the recorder does after every drained batch, every
  * 50 ms, records or not). At the end of a sealing epoch writes the seal
  * record, evolves the key and erases the old one. 0 or -1.

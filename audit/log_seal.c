@@ -24,10 +24,14 @@
 
 /*
  * The chain head leaves the host, authenticated with the key of its epoch
- * (anchor.h): a line anyone can log is not an anchor. Called after the
- * record it names is durable.
+ * (anchor.h): a line anyone can log is not an anchor. Each anchor is
+ * numbered and names the one before it (its amac), and says the oldest
+ * record retained, so that verify can tell an anchor deleted from the
+ * stream, and a record the anchors saw that the directory lost. Made after
+ * the record it names is durable; the state saved after it carries its
+ * number, so that a restart chains on.
  */
-void alog_send_anchor(struct audit_log *l, const char *why)
+static struct json_object *make_anchor(struct audit_log *l, const char *why)
 {
 	struct json_object *a;
 	struct audit_anchor an = {0};
@@ -35,10 +39,10 @@ void alog_send_anchor(struct audit_log *l, const char *why)
 	char hex[AUDIT_MAC_HEX + 1], now[40];
 
 	if (!l->anchor_fn || l->seq < 2)
-		return;
+		return NULL;
 	a = json_object_new_object();
 	if (!a)
-		return;
+		return NULL;
 	l->anchor_ns = now_ns();
 	l->anchored_seq = l->seq - 1;
 	memcpy(an.log_id, l->log_id, sizeof(an.log_id));
@@ -47,10 +51,16 @@ void alog_send_anchor(struct audit_log *l, const char *why)
 	an.segment = l->segno;
 	an.epoch = l->epoch;
 	an.first_segment = alog_first_segment(l);
+	an.first_seq = alog_first_seq(l, an.first_segment);
+	an.n = l->anchor_n + 1;
+	memcpy(an.prev, l->anchor_amac, sizeof(an.prev)); /* zeros for the first */
+	an.chained = true;
 	memcpy(an.mac, l->mac, l->mac_len);
 	an.mac_len = l->mac_len;
 	snprintf(an.why, sizeof(an.why), "%s", why); /* v2: why is authenticated */
 	audit_anchor_mac(&an, l->key, amac);
+	l->anchor_n = an.n;
+	memcpy(l->anchor_amac, amac, sizeof(amac));
 	audit_time_now(now);
 	json_object_object_add(a, "time", json_object_new_string(now));
 	json_object_object_add(a, "op", json_object_new_string("log"));
@@ -61,13 +71,30 @@ void alog_send_anchor(struct audit_log *l, const char *why)
 	json_object_object_add(a, "segment", json_object_new_uint64(l->segno));
 	json_object_object_add(a, "epoch", json_object_new_uint64(l->epoch));
 	json_object_object_add(a, "first_segment", json_object_new_uint64(an.first_segment));
+	/* in the order anchor.h's text has them (the audit sink keeps it) */
+	json_object_object_add(a, "first_seq", json_object_new_uint64(an.first_seq));
+	json_object_object_add(a, "n", json_object_new_uint64(an.n));
 	audit_hex(l->mac, l->mac_len, hex);
 	json_object_object_add(a, "mac", json_object_new_string(hex));
 	json_object_object_add(a, "why", json_object_new_string(why));
+	audit_hex(an.prev, sizeof(an.prev), hex);
+	json_object_object_add(a, "prev", json_object_new_string(hex));
 	audit_hex(amac, sizeof(amac), hex);
 	json_object_object_add(a, "amac", json_object_new_string(hex));
-	l->anchor_fn(l->anchor_ctx, a);
-	json_object_put(a);
+	return a;
+}
+
+static void emit_anchor(struct audit_log *l, struct json_object *a)
+{
+	if (a) {
+		l->anchor_fn(l->anchor_ctx, a);
+		json_object_put(a);
+	}
+}
+
+void alog_send_anchor(struct audit_log *l, const char *why)
+{
+	emit_anchor(l, make_anchor(l, why));
 }
 
 /* After a group commit made records durable: an anchor, at most one per
@@ -89,12 +116,16 @@ void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx)
 {
 	l->anchor_fn = fn;
 	l->anchor_ctx = ctx;
-	alog_send_anchor(l, "start"); /* the start record is already durable */
+	/* the start record is already durable. After an unclean stop the
+	 * anchors the killed recorder had queued may never have left: the
+	 * first anchor says "recover", and verify takes a gap before it as
+	 * anchors lost in the crash */
+	alog_send_anchor(l, l->recovered ? "recover" : "start");
 }
 
 int alog_seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 {
-	struct json_object *r;
+	struct json_object *r, *a;
 	uint64_t e = l->epoch;
 	char err[300];
 
@@ -112,6 +143,11 @@ int alog_seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 			json_object_object_add(r, "epoch", json_object_new_uint64(e));
 			json_object_object_add(r, "next_epoch", json_object_new_uint64(e + 1));
 			json_object_object_add(r, "at", json_object_new_string(at));
+			/* the anchors sent so far, sealed: deleting the newest
+			 * anchor lines from the sink is seen from the log */
+			if (l->anchor_n)
+				json_object_object_add(r, "anchors",
+						       json_object_new_uint64(l->anchor_n));
 		}
 		/* the key must go whatever the disk says (a seal a full disk
 		 * kept out shows as an epoch without a seal) */
@@ -130,13 +166,19 @@ int alog_seal_epoch(struct audit_log *l, uint64_t next, const char *at)
 	 * goes first: a crash in between leaves a key file one step behind,
 	 * which the next start evolves. */
 	l->epoch_end = l->seal.t0 + (int64_t)((next + 1) * l->seal.interval);
-	if (alog_save_state(l, !strcmp(at, "close")))
-		return -1;
-	if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
-		alog_seterr(l, "%s", err);
+	/* the anchor first, so that the state names it (a clean restart
+	 * chains on from it); sent once both are saved */
+	a = make_anchor(l, strcmp(at, "close") ? "seal" : l->retiring ? "end" : "close");
+	if (alog_save_state(l, !strcmp(at, "close"))) {
+		json_object_put(a);
 		return -1;
 	}
-	alog_send_anchor(l, !strcmp(at, "close") ? "close" : "seal");
+	if (audit_seal_save(l->key_path, &l->seal, true, err, sizeof(err))) {
+		alog_seterr(l, "%s", err);
+		json_object_put(a);
+		return -1;
+	}
+	emit_anchor(l, a);
 	return 0;
 }
 
@@ -162,7 +204,8 @@ static void clock_step(struct audit_log *l)
 	if (!r)
 		return;
 	json_object_object_add(r, "step_ns", json_object_new_int64(step));
-	if (alog_emit(l, r))
+	/* after the batch, whose records took their seqs already */
+	if (audit_log_commit(l) || alog_emit(l, r))
 		fprintf(stderr, "nsaudit record: %s/: recording a clock step: %s\n", l->dir,
 			l->err);
 	json_object_put(r);

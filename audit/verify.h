@@ -32,6 +32,7 @@ struct audit_verify {
 	unsigned int moved_segments; /* moved away while open ("missing" records) */
 	unsigned int last_moved;     /* the newest of them */
 	bool closed;		     /* the last record is a closing record */
+	uint64_t ended_seq;	     /* the log was retired: its end record (0: not) */
 	/* sealing (format version 2) */
 	bool sealed_log;	  /* the log is sealed (v2, or v3 with a schedule) */
 	unsigned int log_version; /* 1, 2 or 3 (audit/README.md) */
@@ -48,6 +49,8 @@ struct audit_verify {
 	unsigned int other_logs;
 	bool other_closed; /* its newest anchor says, authentically, it ended */
 	uint64_t anchor_first_seq, anchor_last_seq; /* this log's authentic anchors */
+	uint64_t anchor_chain_first, anchor_chain_last; /* their numbers (v3; 0: none) */
+	uint64_t anchors_lost_crash; /* not in the chain: queued when a recorder was killed */
 	char log_id[17], key_id[17]; /* which log, under which key, was checked */
 	int64_t clock_back_ns;	 /* the largest step back among them */
 	unsigned int anchors;	 /* anchors of this log found and matched */

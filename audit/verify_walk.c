@@ -106,6 +106,7 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		else if ((unsigned int)n > w->max_dropped)
 			w->max_dropped = (unsigned int)n;
 	}
+	walk_note_witness(w, name, lineno, r);
 	if (walk_is_log(r, "missing") && audit_rec_int(r, "missing_segment", &n) && n > 0 &&
 	    n <= UINT32_MAX) {
 		unsigned int *m = realloc(w->moved, (w->nmoved + 1) * sizeof(*m));

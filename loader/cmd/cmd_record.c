@@ -416,7 +416,8 @@ int cmd_record(int argc, char **argv)
 		audit_log_close(r.log);
 		return 1;
 	}
-	audit_log_set_anchor(r.log, send_anchor, &r);
+	if (r.sinks.n)	/* numbered anchors: only those that leave */
+		audit_log_set_anchor(r.log, send_anchor, &r);
 	cmd_ready(t, t0, o.verbose, lo.dir);
 	{
 		struct tracer_callbacks cb = {

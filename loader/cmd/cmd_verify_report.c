@@ -100,6 +100,11 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 	if (v->anchor_last_seq)
 		EXTRA(", authentic anchors of seq %" PRIu64 "..%" PRIu64, v->anchor_first_seq,
 		      v->anchor_last_seq);
+	if (v->anchor_chain_last)
+		EXTRA(", anchor chain %" PRIu64 "..%" PRIu64, v->anchor_chain_first,
+		      v->anchor_chain_last);
+	if (v->anchors_lost_crash)
+		EXTRA(" (%" PRIu64 " lost when a recorder was killed)", v->anchors_lost_crash);
 	if (v->other_anchors && v->other_closed)
 		EXTRA(", %" PRIu64 " anchor%s of an earlier log %s under this key, ended at seq "
 		      "%" PRIu64,
@@ -149,6 +154,7 @@ int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *
 		       v->last_segment, v->records, v->first_seq, v->last_seq, v->lost, v->starts,
 		       v->starts == 1 ? "" : "s", v->recoveries, v->recoveries == 1 ? "" : "s",
 		       extra,
-		       v->closed ? "closed cleanly" : "still open (recorder running or killed)");
+		       v->closed ? (v->ended_seq ? "retired (ended for good)" : "closed cleanly")
+				 : "still open (recorder running or killed)");
 	return rc;
 }
