@@ -111,4 +111,15 @@ bool stream_container_started(struct tracer *t, const struct event_extra *x);
 
 size_t stream_drain(struct tracer *t);
 
+/*
+ * The one way a record leaves the tracer, whoever made it: the next seq
+ * into x->seq, counted in the stats (records, alerts), handed to
+ * on_event. 0, or -1 once the consumer has stopped (cb_err).
+ */
+int stream_hand_on(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x);
+
+/* Whether a completed record is one the command asked for (--container,
+ * --type, --op, --pid, --uid, --comm); lost records always are. */
+bool stream_wanted(struct tracer *t, const struct nsaudit_event *e, const struct event_extra *x);
+
 #endif
