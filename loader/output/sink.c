@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <netinet/in.h>
@@ -31,6 +32,19 @@
 static const char *sink_name(const struct sink *s)
 {
 	return s->sp.spec;
+}
+
+/* A run id no earlier start of this sink, and no other host, uses. */
+static int sink_new_run(char *out, size_t len)
+{
+	uint8_t b[8];
+	size_t i;
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b) || len < 2 * sizeof(b) + 1)
+		return -1;
+	for (i = 0; i < sizeof(b); i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	return 0;
 }
 
 
@@ -52,6 +66,7 @@ static void report(struct sink *s, bool final)
 
 static char *format_for(struct sink *s, struct json_object *rec, size_t *len, bool *success)
 {
+	struct sink_msg_key key = { .run = s->run };
 	char *m;
 
 	*success = true;
@@ -63,7 +78,10 @@ static char *format_for(struct sink *s, struct json_object *rec, size_t *len, bo
 	}
 	if (s->sp.kind == SINK_JOURNAL)
 		return journal_format(rec, len);
-	return syslog_format(rec, s->hostname, s->pid, len);
+	/* numbered before it is queued: a message dropped for a full queue
+	 * leaves a gap, as one that failed to send does (both are counted) */
+	key.seq = __atomic_add_fetch(&s->msg_seq, 1, __ATOMIC_RELAXED);
+	return syslog_format(rec, s->hostname, s->pid, &key, len);
 }
 
 /* The sink's own "lost" message, so the receiver knows too. */
@@ -255,6 +273,10 @@ struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, 
 	}
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
 		strcpy(s->hostname, "-");
+	if (sink_new_run(s->run, sizeof(s->run))) {
+		snprintf(err, errlen, "--sink %s: getrandom: %s", sp->spec, strerror(errno));
+		goto fail;
+	}
 	switch (sp->kind) {
 	case SINK_AUDIT:
 		s->fd = audit_open();

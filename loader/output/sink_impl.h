@@ -21,9 +21,16 @@
  * (authpriv.warning for failures and losses). SD-PARAM values escape '"',
  * '\' and ']'; control bytes and bytes that are not UTF-8 become U+FFFD,
  * with the exact bytes in KEY_hex.
+ * mkey (may be NULL) ends the SD element as sink_run="..." sink_seq="N": what a
+ * collector deduplicates by (packaging/rsyslog/nsaudit-relp-dedup).
  * A malloc'd string (no trailing newline), *len its length.
  */
-char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len);
+struct sink_msg_key {
+	const char *run;	/* 16 hex digits, random per sink and start */
+	uint64_t seq;		/* 1, 2, ... per message of that sink */
+};
+char *syslog_format(struct json_object *rec, const char *hostname, int pid,
+		    const struct sink_msg_key *mkey, size_t *len);
 /* Append an SD-PARAM value with RFC 5424 escaping. */
 void sd_escape(const char *in, size_t n, char *out, size_t outlen);
 
@@ -83,6 +90,10 @@ struct sink {
 	uint64_t queued, sent, lost, lost_told, lost_reported;
 	int64_t reported_ns;
 	int last_errno;
+	/* syslog: every message's (run, seq), so that a receiver that gets
+	 * one twice (RELP resends what it had not acknowledged) can tell */
+	char run[17];
+	uint64_t msg_seq;
 };
 
 /* sink_transport.c, called on the writer thread: 0 or -errno */

@@ -160,7 +160,8 @@ static void host_params(FILE *f, struct json_object *rec)
 		add_param(f, "boot_id", h->boot_id);
 }
 
-char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len)
+char *syslog_format(struct json_object *rec, const char *hostname, int pid,
+		    const struct sink_msg_key *mkey, size_t *len)
 {
 	struct json_object *v;
 	const char *time_s = NULL, *op = NULL, *text;
@@ -216,6 +217,10 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 		add_param(f, key, s);
 	}
 	host_params(f, rec);
+	/* last, side by side: a collector finds them without parsing values */
+	if (mkey)
+		fprintf(f, " sink_run=\"%s\" sink_seq=\"%llu\"", mkey->run,
+			(unsigned long long)mkey->seq);
 	fputc(']', f);
 	/* MSG: the readable line, without its time (the header has it); a
 	 * tail anchor is its own line, so that any file template keeps it */

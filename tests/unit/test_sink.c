@@ -95,7 +95,7 @@ Test(sink, rfc5424_message)
 {
 	struct json_object *o = record("i\"p]\\");
 	size_t len;
-	char *m = syslog_format(o, "box1", 42, &len);
+	char *m = syslog_format(o, "box1", 42, NULL, &len);
 
 	cr_assert_not_null(m);
 	cr_assert_eq(strlen(m), len);
@@ -115,6 +115,23 @@ Test(sink, rfc5424_message)
 	json_object_put(o);
 }
 
+/* The dedup key a collector reads: last in the SD element, side by side. */
+Test(sink, rfc5424_dedup_key)
+{
+	struct json_object *o = record("sink_run=\"ffffffffffffffff\" sink_seq=\"1\"");
+	struct sink_msg_key key = { .run = "0123456789abcdef", .seq = 18446744073709551615ULL };
+	size_t len;
+	char *m = syslog_format(o, "h", 1, &key, &len);
+
+	cr_assert_not_null(m);
+	cr_assert(strstr(m, " sink_run=\"0123456789abcdef\" sink_seq=\"18446744073709551615\"] "),
+		  "%s", m);
+	/* a value that spells a key stays escaped: one real key per message */
+	cr_assert_null(strstr(m, " sink_run=\"ffff"), "%s", m);
+	free(m);
+	json_object_put(o);
+}
+
 Test(sink, rfc5424_control_bytes)
 {
 	struct json_object *o = record("a\nb");
@@ -122,7 +139,7 @@ Test(sink, rfc5424_control_bytes)
 	char *m;
 
 	json_object_object_add(o, "result", json_object_new_int(0));
-	m = syslog_format(o, "host with space", 1, &len);
+	m = syslog_format(o, "host with space", 1, NULL, &len);
 	cr_assert(!strncmp(m, "<85>1 ", 6), "%s", m);	/* notice */
 	cr_assert(strstr(m, " host_with_space nsaudit "));
 	cr_assert(strstr(m, " comm=\"a\xef\xbf\xbd" "b\" comm_hex=\"610a62\""), "%s", m);
@@ -139,7 +156,7 @@ Test(sink, rfc5424_invalid_utf8)
 	char *m;
 
 	json_object_object_add(o, "result", json_object_new_int(0));
-	m = syslog_format(o, "h", 1, &len);
+	m = syslog_format(o, "h", 1, NULL, &len);
 	cr_assert(strstr(m, " comm=\"caf\xc3\xa9\xef\xbf\xbd\" comm_hex=\"636166c3a9ff\""), "%s", m);
 	free(m);
 	json_object_put(o);
@@ -224,7 +241,7 @@ Test(sink, syslog_alert_severity)
 	json_object_object_add(o, "rule", json_object_new_string("container-escape"));
 	json_object_object_add(o, "severity", json_object_new_string("crit"));
 	json_object_object_add(o, "summary", json_object_new_string("container web: escaped"));
-	m = syslog_format(o, "h", 1, &len);
+	m = syslog_format(o, "h", 1, NULL, &len);
 	cr_assert(m);
 	/* authpriv (10) * 8 + crit (2) */
 	cr_assert(!strncmp(m, "<82>1 ", 6), "%.40s", m);
@@ -232,7 +249,7 @@ Test(sink, syslog_alert_severity)
 	cr_assert(strstr(m, "rule=\"container-escape\""), "%s", m);
 	free(m);
 	json_object_object_add(o, "severity", json_object_new_string("info"));
-	m = syslog_format(o, "h", 1, &len);
+	m = syslog_format(o, "h", 1, NULL, &len);
 	cr_assert(!strncmp(m, "<86>1 ", 6), "%.40s", m);
 	free(m);
 	json_object_put(o);
