@@ -233,6 +233,8 @@ SBINDIR        ?= $(PREFIX)/sbin
 MANDIR         ?= $(PREFIX)/share/man
 COMPLETIONDIR  ?= $(PREFIX)/share/bash-completion/completions
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+LIBEXECDIR     ?= $(PREFIX)/libexec
+DATADIR        ?= $(PREFIX)/share
 
 install: all
 	install -D -m 0755 $(BUILD)/nsaudit $(DESTDIR)$(SBINDIR)/nsaudit
@@ -242,6 +244,10 @@ install: all
 	install -m 0644 packaging/nsaudit.bash-completion $(DESTDIR)$(COMPLETIONDIR)/nsaudit
 	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/nsaudit.service > $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/nsaudit.service
+	install -D -m 0755 packaging/rsyslog/nsaudit-relp-dedup \
+		$(DESTDIR)$(LIBEXECDIR)/nsaudit/nsaudit-relp-dedup
+	install -D -m 0644 -t $(DESTDIR)$(DATADIR)/nsaudit/rsyslog \
+		packaging/rsyslog/nsaudit-forward.conf packaging/rsyslog/nsaudit-collector.conf
 
 # The header dependencies -MMD wrote (none before the first build).
 $(BUILD)/obj/%.d $(BUILD)/asan/%.d $(BUILD)/fuzzobj/%.d: ;

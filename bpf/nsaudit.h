@@ -111,6 +111,10 @@ enum nsaudit_via {
  * open_tree(OPEN_TREE_CLONE) copy). MS_BIND|MS_REMOUNT is not recorded at
  * all: it changes flags of a mount that exists, it pins nothing. */
 #define NSAUDIT_F_MOVE		(1u << 4)
+/* path / src_path did not fit NSAUDIT_PATH_LEN: they hold its first bytes
+ * only (a mount's path may be up to PATH_MAX); the record says "cut" */
+#define NSAUDIT_F_PATH_CUT	(1u << 5)
+#define NSAUDIT_F_SRC_PATH_CUT	(1u << 6)
 /* mount/umount: the pin was identified in the kernel's mount tree (see
  * bpf/nsaudit/pins.bpf.h): ns_* and mnt_* are exact, whatever the timing or the
  * spelling of the paths. High bits: the low ones are for general flags. */

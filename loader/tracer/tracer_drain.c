@@ -65,6 +65,8 @@ bool stream_container_wanted(struct tracer *t, const struct event_extra *x)
 	size_t n = strlen(want);
 	char tag[CONTAINER_NAME_LEN + 16];
 
+	if (t->stream.container_waiting)
+		return stream_container_started(t, x);
 	if (x->container && (!strcmp(x->container, want) ||
 			     (n >= 12 && !strncmp(x->container, want, n))))
 		return true;
@@ -198,6 +200,46 @@ static int wait_rings(struct tracer *t, int ms)
 }
 
 /*
+ * The one way a record leaves the tracer, whoever made it (the kernel
+ * side, an alert, the loss ledger): it takes the next seq, is counted,
+ * and goes to the consumer's on_event. 0, or -1 once the consumer stopped.
+ */
+int stream_hand_on(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
+{
+	struct tracer_stream *s = &t->stream;
+
+	if (s->cb_err)
+		return -1;
+	x->seq = ++s->seq;
+	s->stats.records++;
+	if (x->alert)
+		s->stats.alerts++;
+	if (s->cb.on_event(s->ctx, e, x) < 0) {
+		s->cb_err = -ECANCELED;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Whether a completed record is one the command asked for: --container,
+ * --type, --op and the filter (--pid, --uid, --comm). A lost record always
+ * is: a filter never hides a loss.
+ */
+bool stream_wanted(struct tracer *t, const struct nsaudit_event *e, const struct event_extra *x)
+{
+	if (e->op == NSAUDIT_OP_LOST)
+		return true;
+	if (t->o.container[0] && !stream_container_wanted(t, x))
+		return false;
+	if (e->ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e->ns_type)))
+		return false;
+	if (e->op >= NSAUDIT_OP_MAX || !(t->o.op_mask & (1u << e->op)))
+		return false;
+	return stream_filter_match(t, e, x);
+}
+
+/*
  * An alert (loader/rules/) as a record of its own, right after the one it
  * is about (about: NULL for one found by time, a pin left behind).
  */
@@ -221,14 +263,7 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.alert = a;
 	x.exe = a->exe;
-	x.seq = ++t->stream.seq;
-	t->stream.stats.records++;
-	t->stream.stats.alerts++;
-	if (t->stream.cb.on_event(t->stream.ctx, &e, &x) < 0) {
-		t->stream.cb_err = -ECANCELED;
-		return -1;
-	}
-	return 0;
+	return stream_hand_on(t, &e, &x);
 }
 
 /* Whether the log budget lets e's actor write it (no budget: always). */
@@ -254,6 +289,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	e.src_path[sizeof(e.src_path) - 1] = '\0';
 	if (t->stream.nresume && already_written(t, e.kseq))
 		return 0;
+	stream_hearing_saw(t, &e);
 	if (!stream_comm_may_match(t, e.comm))
 		return 0;
 	if (!enrich_complete(t->en, &e)) {
@@ -272,17 +308,14 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
 	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
 	stream_record_container(t, &e, &x);
-	if (t->o.container[0] && (!stream_container_wanted(t, &x) || !budget_ok(t, &e)))
+	if (!stream_wanted(t, &e, &x))
 		return 0;
-	if (!stream_filter_match(t, &e, &x))
+	/* with --container, only its records spend the budget */
+	if (t->o.container[0] && !budget_ok(t, &e))
 		return 0;
 	stream_name_link_before(t, &e, &x);
-	x.seq = ++t->stream.seq;
-	t->stream.stats.records++;
-	if (t->stream.cb.on_event(t->stream.ctx, &e, &x) < 0) {
-		t->stream.cb_err = -ECANCELED;
+	if (stream_hand_on(t, &e, &x))
 		return 0;
-	}
 	seq = t->stream.cb.written_seq ? t->stream.cb.written_seq(t->stream.ctx) : x.seq;
 	stream_name_link_after(t, &e, &x, seq);
 	if (t->o.rules) {

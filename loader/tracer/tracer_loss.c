@@ -36,10 +36,8 @@ static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int
 	t->ledger.lost_seen += n;
 	e.arg = t->ledger.lost_seen;
 	t->stream.stats.lost += n;
-	x.seq = ++t->stream.seq;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
-	if (t->stream.cb.on_event(t->stream.ctx, &e, &x) < 0)
-		t->stream.cb_err = -ECANCELED;
+	stream_hand_on(t, &e, &x);
 }
 
 /* The kernel's totals at this pass, for the anonymous part of the next. */
@@ -139,19 +137,9 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 	if (e->op != NSAUDIT_OP_LOST) {
 		nsnames_for_event(t->names, e, &x.ns_name, &x.old_name);
 		stream_record_container(t, e, &x);
-		if (t->o.container[0] && !stream_container_wanted(t, &x))
-			return;
-		if (e->ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e->ns_type)))
-			return;
-		if (!(t->o.op_mask & (1u << e->op)))
-			return;
-		if (!stream_filter_match(t, e, &x))
-			return;
 	}
-	x.seq = ++t->stream.seq;
-	t->stream.stats.records++;
-	if (t->stream.cb.on_event(t->stream.ctx, e, &x) < 0)
-		t->stream.cb_err = -ECANCELED;
+	if (stream_wanted(t, e, &x))
+		stream_hand_on(t, e, &x);
 }
 
 static void gone_add(void *ctx, const struct nsaudit_pin_gone *g)

@@ -7,10 +7,14 @@
 # another network namespace, which keeps one file per host. Under load the
 # collector is stopped and started again. Then: every record of every
 # host's log is in that host's file at the collector exactly once (by
-# kseq; RELP is at-least-once, so a record the collector had taken in but
-# not acknowledged when it stopped comes again, byte for byte), anchors
-# arrived, and "verify --anchor" of each host's log passes against the
-# collector's copy. rsyslog is run here, never the system's.
+# kseq), anchors arrived, and "verify --anchor" of each host's log passes
+# against the collector's copy. RELP is at-least-once: a message the
+# collector had taken in but not acknowledged when it stopped comes again;
+# nsaudit-relp-dedup (the collector's mmexternal) files such a repeat under
+# duplicates/ by its (sink_run, sink_seq) key, and the test checks that
+# every one of them is byte for byte a message the host file already has
+# (before: host file plus repeats; after: the host file). rsyslog is run
+# here, never the system's.
 . "$(dirname "$0")/../lib/testlib.sh"
 "$TESTS_DIR/lib/deps.sh" fleet >/dev/null 2>&1 || true	# what it drives, if missing
 require_root "fleet"
@@ -82,7 +86,7 @@ mkdir -p "$TMP/col/fleet"
 printf 'global(workDirectory="%s")\ninclude(file="%s")\n' "$TMP/col" \
 	"$ROOT/packaging/rsyslog/nsaudit-collector.conf" >"$TMP/col/rsyslog.conf"
 start_collector() {
-	NSAUDIT_RELP_PORT=$PORT NSAUDIT_FLEET_DIR=$TMP/col/fleet NSAUDIT_RELP_PEERS='*.fleet.test' \
+	NSAUDIT_RELP_DEDUP=$ROOT/packaging/rsyslog/nsaudit-relp-dedup NSAUDIT_RELP_PORT=$PORT NSAUDIT_FLEET_DIR=$TMP/col/fleet NSAUDIT_RELP_PEERS='*.fleet.test' \
 	NSAUDIT_TLS_CA=$PKI/ca.pem NSAUDIT_TLS_CERT=$PKI/col.pem NSAUDIT_TLS_KEY=$PKI/col.key \
 		ip netns exec "$C" rsyslogd -f "$TMP/col/rsyslog.conf" -i "$TMP/col/pid" >>"$TMP/col/out" 2>&1
 	local i
@@ -175,20 +179,27 @@ for h in $HOSTS; do stop_pidfile "$TMP/h$h/pid"; done
 
 check "collector: one file per host, named by host name and machine id" \
 	test "$(ls "$TMP/col/fleet" | grep -c '^h[123]-0*a4300[123]\.log$')" -eq 3
+DUPS_TOTAL=0
 for h in $HOSTS; do
 	f=$(file_of "$h")
 	want=$(want_of "$h")
 	got=$(got_of "$h")
 	nw=$(grep -c . <<<"$want")
 	check "host $h: its log holds the load (>= 100 records, got $nw)" test "$nw" -ge 100
-	expect_eq "host $h: every record of its log at the collector, none missing, none foreign ($nw, kseq by kseq)" \
-		"$(uniq <<<"$got" | md5sum | cut -c1-32)" "$(md5sum <<<"$want" | cut -c1-32)"
-	# RELP is at-least-once: what the collector took in but had not
-	# acknowledged when it stopped comes again, byte for byte the same
-	dups=$(uniq -d <<<"$got" | grep -c .)
-	differ=$(grep -o '\[nsaudit@32473 .*' "$f" | sort | uniq | grep -o ' kseq="[0-9]*"' | sort | uniq -d | grep -c .)
-	expect_eq "host $h: a record that came twice (resent across the restart: $dups) came as the same bytes" "$differ" 0
-	echo "host $h: $nw records, $dups resent across the collector restart" >>"$TMP/summary"
+	expect_eq "host $h: every record of its log at the collector exactly once, none missing, none foreign ($nw, kseq by kseq)" \
+		"$(md5sum <<<"$got" | cut -c1-32)" "$(md5sum <<<"$want" | cut -c1-32)"
+	keys=$(grep -o ' sink_run="[0-9a-f]*" sink_seq="[0-9]*"\]' "$f" | sort)
+	nk=$(grep -c . <<<"$keys")
+	expect_eq "host $h: every line of its file at the collector has a dedup key of its own ($nk lines)" \
+		"$(uniq -d <<<"$keys" | grep -c .)/$nk" "0/$(grep -c . "$f")"
+	# what RELP sent again: kept apart, each the same bytes as a line the
+	# host file has (a repeat, never a record of its own taken for one)
+	d=$TMP/col/fleet/duplicates/$(basename "$f")
+	dups=$( (cat "$d" 2>/dev/null || true) | grep -c .)
+	notdup=$( (cat "$d" 2>/dev/null || true) | grep -o '\[nsaudit@32473 .*' | grep -vxFf <(grep -o '\[nsaudit@32473 .*' "$f") | grep -c .)
+	expect_eq "host $h: each of the $dups messages RELP sent twice, kept apart, is one the host file has" "$notdup" 0
+	echo "host $h: $nw records; resent across the collector restart: $dups (before dedup: $((nk + dups)) lines for $nk messages; after: $nk)" >>"$TMP/summary"
+	DUPS_TOTAL=$((DUPS_TOTAL + dups))
 	other=$(grep -v "machine_id=\"$(cat "$TMP/h$h/machine-id")\"" "$f" | grep -c .)
 	expect_eq "host $h: nothing of another host in its file" "$other" 0
 	na=$(grep -c 'nsaudit-anchor ' "$f")
