@@ -92,98 +92,23 @@ static __always_inline void actor_current(struct actor *a, __u32 op)
 	a->comm = NULL;
 }
 
-/* Calls lost, per actor and reason, then in the global counters. */
-static __always_inline void count_lost_by(const struct actor *a, __u32 reason, __u64 n)
-{
-	struct nsaudit_actor_lost_key k = {
-		.pid = a->pid, .uid = a->uid, .op = a->op, .reason = reason };
-	struct nsaudit_actor_lost_val *v;
-	__u32 zero = 0, *ep = bpf_map_lookup_elem(&lost_epoch, &zero);
-
-	k.epoch = ep ? *ep & 1 : 0;
-	v = bpf_map_lookup_elem(&actor_lost, &k);
-
-	if (!v) {
-		struct nsaudit_actor_lost_val nv = {};
-
-		if (a->comm)
-			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);
-		else
-			bpf_get_current_comm(nv.comm, sizeof(nv.comm));
-		bpf_map_update_elem(&actor_lost, &k, &nv, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&actor_lost, &k);
-	}
-	if (v)
-		__sync_fetch_and_add(&v->count, n);
-	if (reason < NSAUDIT_LOST_MAX)
-		__sync_fetch_and_add(&lost_reason[reason], n);
-	__sync_fetch_and_add(&lost_events, n);
-}
+/*
+ * Calls lost, per actor and reason, then in the global counters. Global
+ * subprograms (rare paths: a spent budget, a full ring): the verifier
+ * checks each once per program, where inlined they were checked at each
+ * of ring_reserve()'s call sites in every program that writes (a third
+ * of the instructions it processed for commit_rec()). Pointer arguments
+ * may be NULL (6.1's rule for global subprograms): checked first.
+ */
+int actor_lost_count(const struct actor *a, __u32 reason, __u64 n);
 
 /*
- * One token from a cell, GCRA: the cell holds when its bucket will be
- * full again ("tat"); a token is there while that is at most burst ahead
- * of now. Not atomic: two CPUs of one actor at once may both take the
- * last token, a bound off by one per CPU.
+ * The ring is past its threshold: may the actor write one record now?
+ * Only with a token of its thread group and of its uid, or, its uid's
+ * spent, of the uid's reserve for a quiet thread group (rare first,
+ * nsaudit.bpf.c); if not, its calls are counted lost (NSAUDIT_LOST_BUDGET)
+ * and 1 says so. A global subprogram, as actor_lost_count().
  */
-static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u64 burst)
-{
-	__u64 *tat = bpf_map_lookup_elem(&actor_budget, &key), t;
-
-	if (!tat) {
-		t = now + interval;
-		bpf_map_update_elem(&actor_budget, &key, &t, BPF_ANY);
-		return true;
-	}
-	t = *tat > now ? *tat : now;
-	if (t - now > burst)
-		return false;
-	*tat = t + interval;
-	return true;
-}
-
-/*
- * Rare first (issue 47): within one uid, a thread group that makes few
- * records keeps them when a sibling floods. Once its uid's bucket is
- * spent, a thread group with at most RARE_TOKENS of its own tokens in use
- * draws on its uid's reserve (an eighth of the uid's rate); what the
- * children of one parent draw from it is bounded too (a sixteenth), so a
- * fork flood, whose children are each new and quiet, shares one parent's
- * part of it and leaves the rest to the uid's other processes. The same
- * rule as the log's budget (loader/tracer/log_budget.c) applies at the
- * rings, for trace. Cells: kind 2 the uid's reserve, kind 3 a parent's.
- */
-#define RARE_TOKENS 32
-
-static __always_inline bool tgid_quiet(__u32 tgid, __u64 now)
-{
-	__u64 key = tgid, *tat = bpf_map_lookup_elem(&actor_budget, &key);
-
-	return !tat || *tat <= now + RARE_TOKENS * tgid_interval_ns;
-}
-
-/*
- * May the actor write one record into ring now? Always while the ring
- * holds fewer unread bytes than its threshold; past it, only with a token
- * of its thread group and of its uid (its thread group's first: per-tgid
- * before per-uid), or, the uid's spent, of the uid's reserve for a quiet
- * thread group. The clock is read only then (the coarse clock is not a
- * tracing program's helper).
- */
-static __always_inline bool budget_ok(void *ring, __u64 threshold, const struct actor *a)
-{
-	__u64 now;
-
-	if (bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) < threshold)
-		return true;
-	now = bpf_ktime_get_ns();
-	if (!cell_take(a->pid, now, tgid_interval_ns, tgid_burst_ns))
-		return false;
-	if (cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns))
-		return true;
-	return a->ppid && tgid_quiet(a->pid, now) &&
-	       cell_take((3ULL << 32) | a->ppid, now, uid_interval_ns * 16, uid_burst_ns) &&
-	       cell_take((2ULL << 32) | a->uid, now, uid_interval_ns * 8, uid_burst_ns);
-}
+int actor_budget_spent(const struct actor *a, __u64 calls);
 
 #endif /* NSAUDIT_ACTOR_BUDGET_BPF_H */

@@ -133,12 +133,147 @@ __noinline int tslot_claim(struct tslot *s, __u32 tid, __u64 start, __u32 tgid)
 	return 1;
 }
 
+/* ---- an actor's budget and losses (declared in actor_budget.bpf.h) ----- */
+
+__noinline int actor_lost_count(const struct actor *a, __u32 reason, __u64 n)
+{
+	struct nsaudit_actor_lost_key k = {};
+	struct nsaudit_actor_lost_val *v;
+	__u32 zero = 0, *ep;
+
+	if (!a)
+		return 0;
+	k.pid = a->pid;
+	k.uid = a->uid;
+	k.op = a->op;
+	k.reason = reason;
+	ep = bpf_map_lookup_elem(&lost_epoch, &zero);
+	k.epoch = ep ? *ep & 1 : 0;
+	v = bpf_map_lookup_elem(&actor_lost, &k);
+	if (!v) {
+		struct nsaudit_actor_lost_val nv = {};
+
+		if (a->comm)
+			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);
+		else
+			bpf_get_current_comm(nv.comm, sizeof(nv.comm));
+		bpf_map_update_elem(&actor_lost, &k, &nv, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&actor_lost, &k);
+	}
+	if (v)
+		__sync_fetch_and_add(&v->count, n);
+	if (reason < NSAUDIT_LOST_MAX)
+		__sync_fetch_and_add(&lost_reason[reason], n);
+	__sync_fetch_and_add(&lost_events, n);
+	return 0;
+}
+
+/*
+ * One token from a cell, GCRA: the cell holds when its bucket will be
+ * full again ("tat"); a token is there while that is at most burst ahead
+ * of now. Not atomic: two CPUs of one actor at once may both take the
+ * last token, a bound off by one per CPU.
+ */
+static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u64 burst)
+{
+	__u64 *tat = bpf_map_lookup_elem(&actor_budget, &key), t;
+
+	if (!tat) {
+		t = now + interval;
+		bpf_map_update_elem(&actor_budget, &key, &t, BPF_ANY);
+		return true;
+	}
+	t = *tat > now ? *tat : now;
+	if (t - now > burst)
+		return false;
+	*tat = t + interval;
+	return true;
+}
+
+/*
+ * Rare first (issue 47): within one uid, a thread group that makes few
+ * records keeps them when a sibling floods. Once its uid's bucket is
+ * spent, a thread group with at most RARE_TOKENS of its own tokens in use
+ * draws on its uid's reserve (an eighth of the uid's rate); what the
+ * children of one parent draw from it is bounded too (a sixteenth), so a
+ * fork flood, whose children are each new and quiet, shares one parent's
+ * part of it and leaves the rest to the uid's other processes. The same
+ * rule as the log's budget (loader/tracer/log_budget.c), at the rings.
+ * Cells: kind 2 the uid's reserve, kind 3 a parent's part of it.
+ */
+#define RARE_TOKENS 32
+
+static __always_inline bool tgid_quiet(__u32 tgid, __u64 now)
+{
+	__u64 key = tgid, *tat = bpf_map_lookup_elem(&actor_budget, &key);
+
+	return !tat || *tat <= now + RARE_TOKENS * tgid_interval_ns;
+}
+
+static __always_inline bool rare_first(const struct actor *a, __u64 now)
+{
+	return a->ppid && tgid_quiet(a->pid, now) &&
+	       cell_take((3ULL << 32) | a->ppid, now, uid_interval_ns * 16, uid_burst_ns) &&
+	       cell_take((2ULL << 32) | a->uid, now, uid_interval_ns * 8, uid_burst_ns);
+}
+
+/* The thread group's token first (per-tgid before per-uid), then the
+ * uid's, else, for a quiet thread group, the reserve. The clock is read
+ * only here (the coarse clock is not a tracing program's helper). */
+__noinline int actor_budget_spent(const struct actor *a, __u64 calls)
+{
+	__u64 now;
+
+	if (!a)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (cell_take(a->pid, now, tgid_interval_ns, tgid_burst_ns) &&
+	    (cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns) ||
+	     rare_first(a, now)))
+		return 0;
+	actor_lost_count(a, NSAUDIT_LOST_BUDGET, calls);
+	return 1;
+}
 __noinline int state_lost(__u32 op)
 {
 	struct actor a;
 
 	actor_current(&a, op);
-	count_lost_by(&a, NSAUDIT_LOST_STORAGE, 1);
+	actor_lost_count(&a, NSAUDIT_LOST_STORAGE, 1);
+	return 0;
+}
+
+__noinline int held_send(struct tstate *ts, struct path_buf *hp)
+{
+	struct nsaudit_event *h, *e;
+	struct actor a;
+	bool rare_rec;
+
+	if (!ts)
+		return 0;
+	h = HELD(ts);
+	a.pid = h->pid;
+	a.uid = h->uid;
+	a.op = h->op;
+	a.ppid = h->ppid;
+	a.comm = h->comm;
+	rare_rec = is_rare(h->op, h->result);
+
+	/* two reservations of constant sizes: the verifier wants one */
+	if (ts->held_has_path && hp) {
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a);
+		if (!e)
+			return 0;
+		copy_words(e, h, NSAUDIT_EVENT_SHORT);
+		copy_words(e->path, hp, NSAUDIT_PATH_LEN);
+	} else {
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a);
+		if (!e)
+			return 0;
+		copy_words(e, h, NSAUDIT_EVENT_SHORT);
+	}
+	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
+	event_submit(e);
 	return 0;
 }
 
@@ -150,6 +285,31 @@ __noinline int held_flush(struct tstate *ts, struct path_buf *hp)
 		return 0;
 	held_send(ts, hp);
 	held_release(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
+	return 0;
+}
+
+__noinline int rec_direct(const struct ev_key *k, __u32 refs, const struct path_buf *path,
+			  const struct pending *p)
+{
+	struct nsaudit_event *e;
+	struct actor a;
+	__u64 now = bpf_ktime_get_boot_ns();
+
+	if (!k)
+		return 0;
+	actor_current(&a, k->op);
+	if (path) {
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a);
+		if (!e)
+			return 0;
+		copy_words(e->path, path, NSAUDIT_PATH_LEN);
+	} else {
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a);
+		if (!e)
+			return 0;
+	}
+	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, p);
+	event_submit(e);
 	return 0;
 }
 

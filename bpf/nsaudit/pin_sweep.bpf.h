@@ -192,6 +192,10 @@ SEC("iter/task")
 int sweep_pins(struct bpf_iter__task *ctx)
 {
 	struct task_struct *task = ctx->task;
+	/* loaded once: a pointer loaded off a trusted one costs the verifier
+	 * a scan of the kernel's BTF by name at each visit, and the loop
+	 * below is walked SWEEP_MAX times */
+	struct seq_file *seq = ctx->meta->seq;
 	struct nsaudit_pin_gone out = {};
 	struct nsaudit_pin *pin;
 	struct sweep_list *l;
@@ -221,7 +225,7 @@ int sweep_pins(struct bpf_iter__task *ctx)
 		out.key = key;
 		out.ns_died = l->died[i];
 		out.pin = *pin;
-		bpf_seq_write(ctx->meta->seq, &out, sizeof(out));
+		bpf_seq_write(seq, &out, sizeof(out));
 	}
 	return 0;
 }

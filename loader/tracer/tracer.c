@@ -140,7 +140,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	tracer_lineage_config(t);
 	tbpf_choose_hooks(t);
 	phase_end(t, PH_OPEN, &since);
-	rc = nsaudit_bpf__load(t->bpf.skel);
+	rc = tbpf_load_programs(t);
 	if (rc) {
 		bpf_log_show(-rc);
 		snprintf(err, errlen, "loading BPF programs: %s%s", strerror(-rc),
@@ -299,7 +299,9 @@ void tracer_close(struct tracer *t)
 	if (t->bpf.skel) {
 		for (int i = 0; i < OPEN_SIBLINGS; i++)
 			bpf_link__destroy(t->bpf.open_links[i]);
-		nsaudit_bpf__destroy(t->bpf.skel);
+		nsaudit_bpf__destroy(t->bpf.skel);	/* its links first */
+		nsaudit_bpf__destroy(t->bpf.halves[0]);
+		nsaudit_bpf__destroy(t->bpf.halves[1]);
 	} else {
 		if (t->bpf.ring_fd >= 0)
 			close(t->bpf.ring_fd);

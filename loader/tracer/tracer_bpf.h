@@ -40,6 +40,9 @@ extern const struct open_sibling open_siblings[OPEN_SIBLINGS];
 
 struct tracer_bpf {
 	struct nsaudit_bpf *skel; /* NULL when reusing pinned programs */
+	/* the copies that loaded skel's programs on two CPUs (tracer_load.c);
+	 * NULL: skel loaded them itself */
+	struct nsaudit_bpf *halves[2];
 	/* the open program loaded: tp_exit_openat, or tp_exit_openat_fops
 	 * before 6.4 (tbpf_choose_hooks()) */
 	struct bpf_program *open_prog;
@@ -93,5 +96,11 @@ struct nsaudit_bpf__bss *tbpf_counters(struct tracer *t);
 
 void tbpf_choose_hooks(struct tracer *t);
 int tbpf_open_siblings_attach(struct tracer *t);
+
+/* tracer_load.c */
+
+/* Load skel's chosen programs, on two CPUs at once where there are two,
+ * the skeleton then pointing at them. 0, or a negative errno. */
+int tbpf_load_programs(struct tracer *t);
 
 #endif
