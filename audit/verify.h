@@ -21,6 +21,10 @@ enum {
 				    * empty newest segment after an unclean stop) */
 	AUDIT_VERIFY_PARTIAL = 4,  /* nothing wrong in what the key could check,
 				    * but older epochs were checked for order only */
+	AUDIT_VERIFY_DEAF = 5,	   /* intact, but a recorder said it heard nothing
+				    * from the kernel for a while ("deaf" records):
+				    * what happened then is neither in the log nor
+				    * counted lost */
 };
 
 struct audit_verify {
@@ -43,6 +47,11 @@ struct audit_verify {
 	uint64_t unchecked_below; /* ... they are the epochs before this one */
 	uint64_t late;		 /* events drained late after a restart */
 	uint64_t clock_steps;	 /* "clock" records: the recorder's wall clock stepped */
+	uint64_t deaf, deaf_seq; /* "deaf" records: how many, the last one's seq */
+	char deaf_time[40];	 /* and its time, the last time it heard (heard_until:
+				  * "" if it never did), its reason, as written */
+	char deaf_since[40];
+	char deaf_reason[240];
 	/* authentic anchors of another log under this key (--anchor) */
 	char other_log_id[17]; /* the newest such log (16 hex digits) */
 	uint64_t other_anchors, other_last_seq, other_line;

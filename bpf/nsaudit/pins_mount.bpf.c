@@ -18,6 +18,25 @@
 
 /* ---- pins by bind mount ------------------------------------------------ */
 
+/*
+ * A user path (up to PATH_MAX) into a record's NSAUDIT_PATH_LEN bytes: when
+ * it does not fit, the record holds its first bytes and says it was cut
+ * (cut, e->flags), never passing a prefix off as the path (a 4 KiB path's
+ * first 255 bytes can be an existing directory).
+ */
+static __always_inline void read_user_path(struct nsaudit_event *e, char *dst, __u64 upath,
+					   __u32 cut)
+{
+	char next = 0;
+
+	if (bpf_probe_read_user_str(dst, NSAUDIT_PATH_LEN, (void *)upath) < NSAUDIT_PATH_LEN)
+		return;
+	/* the room is full: its end, or the path goes on after it */
+	bpf_probe_read_user(&next, 1, (void *)(upath + NSAUDIT_PATH_LEN - 1));
+	if (next)
+		e->flags |= cut;
+}
+
 #define SRC_LEN 64
 
 static __always_inline bool str_at(const char *b, int off, const char *lit, int n)
@@ -218,8 +237,8 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 		e->flags |= NSAUDIT_F_HAS_NS;
 	}
 	e->mnt_ns_inum = cur_mnt_ns_inum();
-	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[1]);
-	bpf_probe_read_user_str(e->src_path, sizeof(e->src_path), (void *)ts->p.args[0]);
+	read_user_path(e, e->path, ts->p.args[1], NSAUDIT_F_PATH_CUT);
+	read_user_path(e, e->src_path, ts->p.args[0], NSAUDIT_F_SRC_PATH_CUT);
 	event_submit(e);
 	return 0;
 }
@@ -294,9 +313,9 @@ int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
 	e->fd = by_fd ? ts->p.fd : -1;
 	e->arg = ts->p.arg;
 	e->mnt_ns_inum = cur_mnt_ns_inum();
-	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)ts->p.args[1]);
+	read_user_path(e, e->path, ts->p.args[1], NSAUDIT_F_PATH_CUT);
 	if (!by_fd)
-		bpf_probe_read_user_str(e->src_path, sizeof(e->src_path), (void *)ts->p.args[0]);
+		read_user_path(e, e->src_path, ts->p.args[0], NSAUDIT_F_SRC_PATH_CUT);
 	event_submit(e);
 	return 0;
 }
@@ -349,7 +368,7 @@ static __always_inline void umount_record(const struct umount_call *c, const str
 	e->mnt_ns_inum = cur_mnt_ns_inum();
 	if (pin)
 		event_set_pin(e, pin);
-	bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)c->path);
+	read_user_path(e, e->path, c->path, NSAUDIT_F_PATH_CUT);
 	event_submit(e);
 }
 

@@ -140,6 +140,15 @@ int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *
 			return rc;
 		verdict = "intact up to a crash tail";
 	}
+	if (rc == AUDIT_VERIFY_DEAF) {
+		printf("seq %" PRIu64 " (%s): DEAF: the recorder heard nothing from the kernel "
+		       "%s%s (%s) and stopped: what happened then and until the next start is "
+		       "neither in the log nor counted lost%s\n",
+		       v->deaf_seq, v->deaf_time, v->deaf_since[0] ? "after " : "since it started",
+		       v->deaf_since, v->deaf_reason,
+		       v->deaf > 1 ? " (the last of several such records)" : "");
+		verdict = "intact, but its recorder was deaf for a while";
+	}
 	if (rc == AUDIT_VERIFY_PARTIAL) {
 		snprintf(partial, sizeof(partial), "checked epochs %" PRIu64 "..%" PRIu64 " only",
 			 v->checked_from_epoch, v->last_epoch);

@@ -22,19 +22,21 @@ static bool same_ns(const struct unnamed_birth *b, const struct nsaudit_event *e
 
 void stream_name_link_before(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
 {
+	struct unnamed_birth *b = NULL;
 	size_t i;
 
 	if (e->op != NSAUDIT_OP_MOUNT || e->result || !(e->flags & NSAUDIT_F_HAS_NS) ||
 	    !x->ns_name)
 		return;
-	for (i = 0; i < UNNAMED_BIRTHS; i++) {
-		struct unnamed_birth *b = &t->stream.unnamed[i];
-
-		if (same_ns(b, e)) {
-			x->created_seq = b->seq;
-			b->seq = 0;
-			return;
-		}
+	/* without ids the inode is all there is: of the creations that had
+	 * it, the newest is the namespace alive now (an inode is reused only
+	 * once its namespace is gone) */
+	for (i = 0; i < UNNAMED_BIRTHS; i++)
+		if (same_ns(&t->stream.unnamed[i], e) && (!b || t->stream.unnamed[i].seq > b->seq))
+			b = &t->stream.unnamed[i];
+	if (b) {
+		x->created_seq = b->seq;
+		b->seq = 0;
 	}
 }
 

@@ -65,6 +65,8 @@ bool stream_container_wanted(struct tracer *t, const struct event_extra *x)
 	size_t n = strlen(want);
 	char tag[CONTAINER_NAME_LEN + 16];
 
+	if (t->stream.container_waiting)
+		return stream_container_started(t, x);
 	if (x->container && (!strcmp(x->container, want) ||
 			     (n >= 12 && !strncmp(x->container, want, n))))
 		return true;
@@ -287,6 +289,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	e.src_path[sizeof(e.src_path) - 1] = '\0';
 	if (t->stream.nresume && already_written(t, e.kseq))
 		return 0;
+	stream_hearing_saw(t, &e);
 	if (!stream_comm_may_match(t, e.comm))
 		return 0;
 	if (!enrich_complete(t->en, &e)) {

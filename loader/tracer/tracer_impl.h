@@ -6,7 +6,7 @@
  *   struct tracer_bpf     tracer_bpf.h: the BPF owner (tracer.c loads,
  *                         tracer_hooks.c, tracer_pins.c, pin_owner.c)
  *   struct tracer_stream  tracer_stream.h: the record stream (tracer_drain.c,
- *                         tracer_filter.c, name_link.c)
+ *                         tracer_filter.c, name_link.c, hearing.c)
  *   struct tracer_ledger  tracer_ledger.h: the loss ledger (tracer_loss.c)
  * tracer.c opens and closes them. Not an API: tracer.h is.
  */
@@ -45,8 +45,8 @@ struct tracer {
 };
 
 /* --container: to the full id of the one container it names now; a
- * prefix several share is an error listing them; none such is said on
- * stderr (it may be about to start) */
+ * prefix several share is an error listing them; none such: waiting for
+ * it, said on stderr (stream.container_waiting, stream_container_started) */
 int tracer_container_resolve(struct tracer *t, char *err, size_t errlen);
 /* Runtime lineage (tracer_lineage.c): .rodata before load, the trusted
  * executables after it, the start after attach; a missed mark, per record. */

@@ -42,9 +42,12 @@ const struct optab tracer_optab[] = {
 	{ "container", TRACER_OPT_CONTAINER, "C",
 	  "only records about container C (id, name, or an id\n"
 	  "prefix only one running container has; a prefix\n"
-	  "several have is an error naming them; one not\n"
-	  "running yet is waited for, said on stderr): its\n"
-	  "namespaces, entered, left, made or pinned" },
+	  "several have is an error naming them): its\n"
+	  "namespaces, entered, left, made or pinned. One not\n"
+	  "running yet is waited for: the first container to\n"
+	  "start with that name, or that id (12+ characters\n"
+	  "of it), is the one traced, by its id (both said\n"
+	  "on stderr); a later one reusing the name is not" },
 	{ "runtime-root", TRACER_OPT_RUNTIME_ROOT, "KIND=DIR",
 	  "where a runtime keeps its state: runc, crun,\n"
 	  "docker-exec, docker-data, containerd, podman\n"

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "output/record_fmt.h"
 #include "ringbuf_reader.h"
@@ -38,6 +39,18 @@ struct unnamed_birth {
 	uint32_t type;
 };
 
+/* hearing.c: the canary that shows the programs still reach the reader */
+struct hearing {
+	pid_t pid; /* the canary out now; 0: none */
+	pid_t last_pid, prev_pid;
+	int64_t sent_ns, next_ns; /* CLOCK_MONOTONIC */
+	uint64_t lost_at_send;	  /* stats.lost then: a loss meanwhile cannot tell */
+	uint64_t sent, heard_total;
+	int64_t heard_real_ns; /* CLOCK_REALTIME of the last one heard */
+	unsigned int misses;   /* in a row */
+	bool heard, reaped, off;
+};
+
 struct tracer_stream {
 	struct ringbuf_reader rb;      /* the main ring */
 	struct ringbuf_reader rb_rare; /* the reserve ring */
@@ -59,7 +72,12 @@ struct tracer_stream {
 	struct tracer_callbacks cb;
 	void *ctx;
 	int cb_err;
+	struct hearing hearing;	 /* hearing.c */
+	bool container_waiting; /* --container not started yet */
 };
+
+/* hearing.c: an event read from the rings, before any filter */
+void stream_hearing_saw(struct tracer *t, const struct nsaudit_event *e);
 
 /* tracer_filter.c: o.filter (search's filter) on an event, for every
  * record kind but lost ones; the early --comm test, before enrichment */
@@ -86,6 +104,10 @@ void stream_record_container(struct tracer *t, const struct nsaudit_event *e,
  * cgroup-derived container:ID (docker, containerd, ...).
  */
 bool stream_container_wanted(struct tracer *t, const struct event_extra *x);
+/* tracer_filter.c: while waiting for --container, whether x is of the first
+ * container that starts with that name, id or 12+ character id prefix; if
+ * so --container becomes its id (said on stderr) and waiting ends. */
+bool stream_container_started(struct tracer *t, const struct event_extra *x);
 
 size_t stream_drain(struct tracer *t);
 

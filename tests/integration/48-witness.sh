@@ -7,7 +7,12 @@
 #      parser refuses is NOT INTACT to verify and damaged to search;
 #   2. bounded work: forged anchor lines naming far epochs cost nothing;
 #   3. the recorder survives its directory: junk segment names are ignored
-#      with a message, the log stays intact.
+#      with a message, the log stays intact;
+#   4. closing ends the key; 5. a clock step is a record; 6. the whole
+#   history replaced (another log id under the key); 7./8. losses hidden by
+#   a header: verify names it, the restarted recorder is not fooled; 9. the
+#   anchors are a chain (middle and newest deleted); 10. nsaudit retire;
+#   11. a log replaced by one that starts later; 12. paths whole or cut.
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "witnessed history"
 require_cmd rsyslogd "witnessed history"
@@ -278,3 +283,29 @@ verify "$W" "$TMP/v11" --verification-key "$VK11" --anchor "$MSGS"; rc=$?
 expect_eq "11. replaced by a log that starts later: not intact" $rc 1
 check "11. ... named: the attested records are gone" \
 	grep -q "attested records gone: the anchor at .* saw seq 1\.\.[0-9]* retained, but the log starts at seq $first" "$TMP/v11"
+
+# 12. paths whole or marked cut: a bind mount at a 4 KiB path, made by an
+# unprivileged user in its own user and mount namespaces, is recorded with
+# the path's first bytes and says it was cut; a path that just fits is not
+L12=$TMP/long
+chmod 711 "$TMP"; mkdir -m 0777 "$L12"
+comp=$(printf 'd%.0s' $(seq 1 250)); long=$L12
+for i in $(seq 1 15); do long=$long/$comp; done
+mkdir -p "$long" && touch "$long/f"
+fit=$L12/$(printf 'e%.0s' $(seq 1 $((255 - ${#L12} - 1))))
+touch "$fit"
+chmod -R a+rwX "$L12"
+trace_start "$TMP/t12" --op mount --uid 65534 || exit 0
+for p in "$long/f" "$fit"; do
+	setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Urmn \
+		sh -c 'mount --bind /proc/self/ns/net "$1"' _ "$p" ||
+		fail "12. an unprivileged bind mount at a ${#p}-byte path"
+done
+sleep 0.5; trace_stop
+r=$(jq -c 'select(.op == "mount" and .path_cut == true)' "$TMP/t12" | head -n 1)
+expect_eq "12. a bind at a ${#long}-byte path: recorded as cut" "$(jq -r .path_cut <<<"$r")" true
+expect_eq "12. ... holding the path's first 255 bytes" "$(jq -r .path <<<"$r")" "${long:0:255}"
+r=$(jq -c --arg p "$fit" 'select(.op == "mount" and .path == $p)' "$TMP/t12" | head -n 1)
+[ -n "$r" ] && pass "12. a bind at a 255-byte path: recorded whole" ||
+	fail "12. a bind at a 255-byte path: recorded whole ($(jq -c .path "$TMP/t12" | cut -c1-80))"
+expect_eq "12. ... and not marked cut" "$(jq -r '.path_cut // false' <<<"$r")" false
