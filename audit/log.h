@@ -16,13 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec.h"
 #include "optab.h"
 
 struct json_object;
 struct audit_fields;
 typedef void (*audit_fields_fn)(struct audit_fields *f, const void *ctx);
 
-enum audit_format { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
 enum audit_on_full { AUDIT_FULL_ROTATE, AUDIT_FULL_SUSPEND, AUDIT_FULL_STOP };
 enum audit_sync { AUDIT_SYNC_NONE, AUDIT_SYNC_BATCH, AUDIT_SYNC_EVERY };
 

@@ -152,6 +152,21 @@ enum nsaudit_freed_holder {
 					 * namespaces it owned, its children) */
 	NSAUDIT_FREED_BY_FD,		/* the last nsfs file closed: the actor */
 };
+/*
+ * The kmem caches op freed follows (freed.bpf.c's freed_cache[] index; the
+ * loader names each one's kernel variable, e.g. nsproxy_cachep, from
+ * kallsyms, for caches merged into another one of the same size).
+ */
+enum nsaudit_freed_cache {
+	NSAUDIT_FC_NET,
+	NSAUDIT_FC_PID,
+	NSAUDIT_FC_NSPROXY,
+	NSAUDIT_FC_INODE,
+	NSAUDIT_FC_UTS,
+	NSAUDIT_FC_USER,
+	NSAUDIT_FC_FILP,
+	NSAUDIT_FC_MAX,
+};
 /* set by user space only: a record nsaudit inferred (a pin whose mount
  * namespace died), not a call anyone made; printed "origin":"inferred",
  * without an actor (issue 47) */

@@ -420,7 +420,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	char ts[RFC3339_LEN];
 
 	if (x->alert) {		/* a detection (loader/rules/): its own fields */
-		alert_fields(f, e, x, ts, rfc3339(x->realtime_ns, ts));
+		alert_fields(f, e, x->alert, x->container, ts, rfc3339(x->realtime_ns, ts));
 		host_fields(f);
 		return;
 	}

@@ -161,7 +161,7 @@ static void host_params(FILE *f, struct json_object *rec)
 }
 
 char *syslog_format(struct json_object *rec, const char *hostname, int pid,
-		    const struct sink_msg_key *mkey, size_t *len)
+		    const struct sink_msg_key *mkey, const char *doc, size_t *len)
 {
 	struct json_object *v;
 	const char *time_s = NULL, *op = NULL, *text;
@@ -207,6 +207,10 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid,
 
 		if (!sd_name_ok(key))
 			continue;
+		/* a document in MSG: here only what a collector files it by */
+		if (doc && strcmp(key, "op") && strcmp(key, "host") && strcmp(key, "machine_id") &&
+		    strcmp(key, "boot_id"))
+			continue;
 		s = json_object_get_string(val);
 		if (!s)
 			continue;
@@ -224,7 +228,10 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid,
 	fputc(']', f);
 	/* MSG: the readable line, without its time (the header has it); a
 	 * tail anchor is its own line, so that any file template keeps it */
-	if (!audit_anchor_text(rec, anchor, sizeof(anchor))) {
+	if (doc) {
+		fprintf(f, " %s", doc);
+		tf = NULL;
+	} else if (!audit_anchor_text(rec, anchor, sizeof(anchor))) {
 		fprintf(f, " %s", anchor);
 		tf = NULL;
 	} else {

@@ -116,27 +116,50 @@ static void choose_freed_hooks(struct tracer *t, bool want)
 		{ "free_mnt_ns", NSAUDIT_NS_MNT }, { "mnt_ns_release", NSAUDIT_NS_MNT },
 		{ "free_user_ns", NSAUDIT_NS_USER },
 		{ "cleanup_net", NSAUDIT_NS_NET },	/* the workqueue hook's */
+		/* 6.1 to 6.6 free a struct file after a grace period, on
+		 * whatever task runs then: no closer there */
+		{ "file_free_rcu", NSAUDIT_NS_MAX },
 	};
-	struct ksym_range r[sizeof(fns) / sizeof(fns[0])];
+	/* the caches' own variables: a cache merged into another of its
+	 * size (SLAB_MERGE_DEFAULT) has that one's name and size */
+	static const char *const vars[NSAUDIT_FC_MAX] = {
+		[NSAUDIT_FC_NET] = "net_cachep",	[NSAUDIT_FC_PID] = "pid_ns_cachep",
+		[NSAUDIT_FC_NSPROXY] = "nsproxy_cachep", [NSAUDIT_FC_INODE] = "inode_cachep",
+		[NSAUDIT_FC_UTS] = "uts_ns_cache",	[NSAUDIT_FC_USER] = "user_ns_cachep",
+		[NSAUDIT_FC_FILP] = "filp_cachep",
+	};
+	enum { NF = sizeof(fns) / sizeof(fns[0]) };
+	struct ksym_range r[NF + NSAUDIT_FC_MAX] = {};
 	struct nsaudit_bpf *s = t->bpf.skel;
 	size_t i, n = 0;
 
-	_Static_assert(sizeof(fns) / sizeof(fns[0]) <= sizeof(s->rodata->kfree_site_lo) /
+	_Static_assert(sizeof(fns) / sizeof(fns[0]) - 2 <= sizeof(s->rodata->kfree_site_lo) /
 		       sizeof(s->rodata->kfree_site_lo[0]), "kfree sites");
 	s->rodata->freed_wanted = want;
 	bpf_program__set_autoload(s->progs.tp_kmem_cache_free, want);
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+	for (i = 0; i < NF; i++)
 		r[i].name = fns[i].fn;
-	if (!want || ksym_ranges(r, sizeof(fns) / sizeof(fns[0])) <= 0) {
+	for (i = 0; i < NSAUDIT_FC_MAX; i++) {
+		r[NF + i].name = vars[i];
+		r[NF + i].data = 1;
+	}
+	if (!want || ksym_ranges(r, NF + NSAUDIT_FC_MAX) <= 0) {
 		bpf_program__set_autoload(s->progs.tp_kfree, false);
 		bpf_program__set_autoload(s->progs.tp_wq_start, false);
 		return;
 	}
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+	for (i = 0; i < NSAUDIT_FC_MAX; i++)
+		s->rodata->freed_cache_var[i] = r[NF + i].lo;
+	for (i = 0; i < NF; i++) {
 		if (!r[i].lo)
 			continue;
 		if (fns[i].type == NSAUDIT_NS_NET) {
 			s->rodata->cleanup_net_fn = r[i].lo;
+			continue;
+		}
+		if (fns[i].type == NSAUDIT_NS_MAX) {
+			s->rodata->filp_rcu_lo = r[i].lo;
+			s->rodata->filp_rcu_len = r[i].len;
 			continue;
 		}
 		if (fns[i].type == NSAUDIT_NS_USER)
