@@ -211,16 +211,20 @@ check_moment "socket" net "$NET" last_ref "$(awk -v a="$T1" 'BEGIN{printf "%.3f"
 	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
 
 # --- a child user namespace holds its parent ---------------------------------
+# the sleep ends 1 s after its start at the earliest; wait may return
+# seconds later on a loaded machine: the window is [start + 1 s, wait + BOUND]
+T0=$(now)
 unshare -U --map-root-user unshare -U sleep 1 & Q=$!
 PIDS="$PIDS $Q"
 sleep 0.3
 mapfile -t UNS < <(jq -r --argjson p "$Q" 'select(.op == "unshare" and .pid == $p and .ns_type == "user") | .ns_id' "$OUT")
 wait "$Q"
 T1=$(now)
+LO=$(awk -v a="$T0" 'BEGIN{printf "%.3f", a+1}')
 if [ "${#UNS[@]}" = 2 ]; then
-	check_moment "child user ns" user "${UNS[1]}" last_ref "$T1" \
+	check_moment "child user ns" user "${UNS[1]}" last_ref "$LO" \
 		"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" owner_work
-	check_moment "parent user ns, held by its child" user "${UNS[0]}" last_ref "$T1" \
+	check_moment "parent user ns, held by its child" user "${UNS[0]}" last_ref "$LO" \
 		"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" owner_work
 else
 	fail "child user ns: the two unshare records (got ${#UNS[@]})"
