@@ -48,8 +48,9 @@ int audit_anchor_text(struct json_object *rec, char *out, size_t outlen)
 {
 	const char *action = str_of(rec, "action"), *log_id = str_of(rec, "log_id"),
 		   *key_id = str_of(rec, "key_id"), *mac = str_of(rec, "mac"),
-		   *why = str_of(rec, "why"), *amac = str_of(rec, "amac");
-	uint64_t seq, segment, epoch, first = 0;
+		   *why = str_of(rec, "why"), *amac = str_of(rec, "amac"),
+		   *prev = str_of(rec, "prev");
+	uint64_t seq, segment, epoch, first = 0, n, first_seq;
 
 	if (!action || strcmp(action, "anchor") || !hexlen(log_id, AUDIT_KEY_ID_HEX) ||
 	    !hexlen(key_id, AUDIT_KEY_ID_HEX) ||
@@ -58,6 +59,16 @@ int audit_anchor_text(struct json_object *rec, char *out, size_t outlen)
 	    !u64_of(rec, "epoch", &epoch) || !hexlen(amac, 2 * AUDIT_TAG_LEN) ||
 	    !u64_of(rec, "first_segment", &first))
 		return -1;
+	if (u64_of(rec, "n", &n) && u64_of(rec, "first_seq", &first_seq) &&
+	    hexlen(prev, 2 * AUDIT_TAG_LEN)) {
+		snprintf(out, outlen,
+			 "nsaudit-anchor log_id=%s key_id=%s seq=%" PRIu64 " segment=%" PRIu64
+			 " epoch=%" PRIu64 " first_segment=%" PRIu64 " first_seq=%" PRIu64
+			 " n=%" PRIu64 " mac=%s why=%s prev=%s amac=%s",
+			 log_id, key_id, seq, segment, epoch, first, first_seq, n, mac, why, prev,
+			 amac);
+		return 0;
+	}
 	snprintf(out, outlen,
 		 "nsaudit-anchor log_id=%s key_id=%s seq=%" PRIu64 " segment=%" PRIu64
 		 " epoch=%" PRIu64 " first_segment=%" PRIu64 " mac=%s why=%s amac=%s",
@@ -70,6 +81,17 @@ int audit_anchor_canon(const struct audit_anchor *a, char out[AUDIT_ANCHOR_CANON
 	char hex[AUDIT_MAC_HEX + 1];
 
 	audit_hex(a->mac, a->mac_len, hex);
+	if (a->chained) {
+		char prev[2 * AUDIT_TAG_LEN + 1];
+
+		audit_hex(a->prev, AUDIT_TAG_LEN, prev);
+		return snprintf(out, AUDIT_ANCHOR_CANON_MAX,
+				"nsaudit anchor v3 log_id=%s key_id=%s seq=%" PRIu64 " segment=%u "
+				"epoch=%" PRIu64 " first_segment=%u first_seq=%" PRIu64
+				" n=%" PRIu64 " mac=%s why=%s prev=%s",
+				a->log_id, a->key_id, a->seq, a->segment, a->epoch,
+				a->first_segment, a->first_seq, a->n, hex, a->why, prev);
+	}
 	if (a->why[0])
 		return snprintf(out, AUDIT_ANCHOR_CANON_MAX,
 				"nsaudit anchor v2 log_id=%s key_id=%s seq=%" PRIu64 " segment=%u "
@@ -164,6 +186,15 @@ static int parse_fields(const char *p, const char *end, struct audit_anchor *a, 
 			return -1;
 		a->first_segment = (unsigned int)n;
 		p = q;
+		/* v3: first_seq and n, both or neither */
+		q = p;
+		if (q < end && *q++ == ' ' && field(&q, end, "first_seq", v, sizeof(v))) {
+			if (!decimal(v, &a->first_seq) || *q++ != ' ' ||
+			    !field(&q, end, "n", v, sizeof(v)) || !decimal(v, &a->n) || !a->n)
+				return -1;
+			a->chained = true;
+			p = q;
+		}
 	}
 	/* 64 hex digits (BLAKE2b) or 32 (Poly1305, format version 3) */
 	if (*p++ != ' ' || !field(&p, end, "mac", v, sizeof(v)))
@@ -178,8 +209,13 @@ static int parse_fields(const char *p, const char *end, struct audit_anchor *a, 
 			return -1;
 		memcpy(a->why, v, strlen(v) + 1);
 		p = q;
-	} else if (syslog) {
+	} else if (syslog || a->chained) {
 		return -1;
+	}
+	if (a->chained) { /* prev, after why */
+		if (*p++ != ' ' || !field(&p, end, "prev", v, sizeof(v)) ||
+		    strlen(v) != 2 * AUDIT_TAG_LEN || audit_unhex(v, strlen(v), a->prev, AUDIT_TAG_LEN))
+			return -1;
 	}
 	q = p;
 	if (q < end && *q++ == ' ' && field(&q, end, "amac", v, sizeof(v))) {

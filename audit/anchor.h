@@ -7,8 +7,10 @@
  * In syslog the anchor is the message text itself, so that it survives any
  * file template (structured data often does not):
  *   nsaudit-anchor log_id=HEX16 key_id=HEX16 seq=N segment=N epoch=N
- *                  first_segment=N mac=HEX why=WORD amac=HEX32
- * (first_segment and amac since anchors authenticate; older lines lack them)
+ *                  first_segment=N first_seq=N n=N mac=HEX why=WORD
+ *                  prev=HEX32 amac=HEX32
+ * (first_segment and amac since anchors authenticate, first_seq, n and
+ * prev since they are chained (v3); older lines lack them)
  * In the audit trail it is an AUDIT_USER message whose text starts
  *   op="log" action="anchor" log_id="HEX16" key_id="HEX16" seq=N segment=N mac="HEX64" ...
  * Every field is hex or decimal: no process name can hold a well-formed
@@ -37,8 +39,14 @@ struct audit_anchor {
 	unsigned int first_segment; /* the oldest segment retained then (0: not said) */
 	uint8_t amac[AUDIT_TAG_LEN]; /* the anchor's own MAC, with its epoch's key */
 	bool has_amac;
-	char why[16];  /* start, seal, close, commit ("" if not said) */
+	char why[16];  /* start, seal, close, commit, end ("" if not said) */
 	bool why_auth; /* amac covers why (v2); verify sets it */
+	/* v3, the chain: the anchor's number in its log (from 1, across
+	 * restarts), the amac of anchor n-1 (zeros for n=1) and the oldest
+	 * record retained when it was sent (with first_segment) */
+	uint64_t n, first_seq;
+	uint8_t prev[AUDIT_TAG_LEN];
+	bool chained;
 };
 
 /*
@@ -47,7 +55,9 @@ struct audit_anchor {
  * over its canonical text, so that a line anyone can log ("logger
  * nsaudit-anchor ...") is told apart from one the recorder sent. v2 (why
  * set) also covers why, so that "this log was closed" is authentic; v1
- * (why empty, older anchors) does not.
+ * (why empty, older anchors) does not. v3 (chained) also covers n, prev
+ * and first_seq: each anchor names the one before it, so that an anchor
+ * deleted from the middle of the stream is seen.
  */
 #define AUDIT_ANCHOR_CANON_MAX 256
 int audit_anchor_canon(const struct audit_anchor *a, char out[AUDIT_ANCHOR_CANON_MAX]);

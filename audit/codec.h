@@ -18,7 +18,6 @@
 #include <stdio.h>
 
 #include "chain.h"
-#include "log.h"
 
 struct json_object;
 
@@ -32,6 +31,9 @@ void sb_put(struct sbuf *b, const void *s, size_t n);
 void sb_puts(struct sbuf *b, const char *s);
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_free(struct sbuf *b);
+
+/* How a log writes its records: JSON lines, or auditd's key=value lines. */
+enum audit_format { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
 
 /* The longest line a reader accepts; a writer never produces more. */
 #define AUDIT_MAX_LINE (1u << 20)

@@ -28,6 +28,7 @@
 #include "anchor.h"
 #include "log_impl.h"
 #include "segment.h"
+#include "regfile.h"
 #include "log_test.h"
 
 ssize_t (*audit_log_write_fn)(int fd, const void *buf, size_t n);
@@ -332,6 +333,8 @@ int alog_state_line(const struct audit_log *l, bool clean, char buf[AUDIT_STATE_
 		st.epoch = l->epoch;
 		st.lost_total = l->lost_total;
 		memcpy(st.log_id, l->log_id, sizeof(st.log_id));
+		st.anchor_n = l->anchor_n;
+		memcpy(st.anchor_amac, l->anchor_amac, sizeof(st.anchor_amac));
 	} else {
 		st.version = 1;
 	}
@@ -386,6 +389,29 @@ unsigned int alog_first_segment(const struct audit_log *l)
 		first = nums[0];
 	free(nums);
 	return first;
+}
+
+uint64_t alog_first_seq(const struct audit_log *l, unsigned int segno)
+{
+	char name[AUDIT_SEG_NAME_MAX], buf[4096], err[64], *nl;
+	struct audit_rec r;
+	uint64_t seq = 0;
+	ssize_t n;
+	int fd;
+
+	audit_seg_name(segno, name);
+	fd = audit_open_regular(l->dirfd, name, O_RDONLY, 0);
+	if (fd < 0)
+		return 0;
+	n = pread(fd, buf, sizeof(buf), 0);
+	close(fd);
+	/* the header, read with the codec */
+	nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
+	if (nl && !audit_rec_parse(buf, (size_t)(nl - buf), &r, err, sizeof(err))) {
+		seq = r.seq;
+		audit_rec_free(&r);
+	}
+	return seq;
 }
 
 size_t audit_log_resume(const struct audit_log *l, uint64_t *kseqs, size_t max,
@@ -543,8 +569,28 @@ int audit_log_close(struct audit_log *l)
 	} else if (alog_save_state(l, rc == 0)) {
 		rc = -1;
 	} else {
-		alog_send_anchor(l, "close");
+		alog_send_anchor(l, l->retiring ? "end" : "close");
 	}
 	alog_free(l);
+	return rc;
+}
+
+int audit_log_retire(struct audit_log *l, char *err, size_t errlen)
+{
+	struct json_object *r = alog_own_record("end");
+	int rc = 0;
+
+	/* the end is durable before the close says so */
+	if (!r || audit_log_commit(l) || alog_emit(l, r)) {
+		snprintf(err, errlen, "%s/: writing the end record: %s", l->dir,
+			 l->err[0] ? l->err : "out of memory");
+		rc = -1;
+	}
+	json_object_put(r);
+	l->retiring = !rc;
+	if (audit_log_close(l) && !rc) {
+		snprintf(err, errlen, "%s/: closing after the end record failed", l->dir);
+		rc = -1;
+	}
 	return rc;
 }

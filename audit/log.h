@@ -16,13 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec.h"
 #include "optab.h"
 
 struct json_object;
 struct audit_fields;
 typedef void (*audit_fields_fn)(struct audit_fields *f, const void *ctx);
 
-enum audit_format { AUDIT_FMT_JSON, AUDIT_FMT_AUDIT };
 enum audit_on_full { AUDIT_FULL_ROTATE, AUDIT_FULL_SUSPEND, AUDIT_FULL_STOP };
 enum audit_sync { AUDIT_SYNC_NONE, AUDIT_SYNC_BATCH, AUDIT_SYNC_EVERY };
 
@@ -119,6 +119,14 @@ int audit_log_reopen(struct audit_log *l);
 int audit_log_close(struct audit_log *l);
 
 /*
+ * Retire the log for good ("nsaudit retire"): an "end" record, then the
+ * clean stop, its anchor saying why=end, so that a new log under the same
+ * key is no "another history" for verify. A retired directory takes no
+ * more records (audit_log_open refuses it). Frees l; 0 or -1 (err).
+ */
+int audit_log_retire(struct audit_log *l, char *err, size_t errlen);
+
+/*
  * Timer: call often (the recorder does after every drained batch, every
  * 50 ms, records or not). At the end of a sealing epoch writes the seal
  * record, evolves the key and erases the old one. 0 or -1.
@@ -157,6 +165,9 @@ const char *audit_log_error(const struct audit_log *l);
  * segments counted at max_size (0 or -1); a size as --max-size takes it
  * ("256M"); a span of seconds as people read it ("45 min", "1.5 h"). */
 int audit_log_written(const char *dir, uint64_t max_size, uint64_t *bytes);
+/* What the log in dir keeps now: the bytes of its segments, and the time
+ * (CLOCK_REALTIME ns) of the oldest record kept. 0, or -1 (no log yet). */
+int audit_log_kept(const char *dir, uint64_t *bytes, int64_t *first_ns);
 void audit_size_str(char *buf, size_t len, uint64_t bytes);
 void audit_span_str(char *buf, size_t len, double secs);
 

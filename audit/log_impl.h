@@ -44,6 +44,10 @@ struct audit_log {
 	void *anchor_ctx;
 	int64_t anchor_ns;     /* CLOCK_MONOTONIC of the last anchor sent */
 	uint64_t anchored_seq; /* the seq it named */
+	uint64_t anchor_n;     /* its number in the log (0: none yet) */
+	bool retiring;	       /* audit_log_retire: the close's anchor is the end */
+	bool recovered;	       /* started after an unclean stop (a recover record) */
+	uint8_t anchor_amac[AUDIT_TAG_LEN]; /* its amac: the next one names it */
 
 	uint64_t seq;		    /* the next record's */
 	uint8_t mac[AUDIT_MAC_LEN]; /* the last record's (mac_len bytes) */
@@ -154,11 +158,17 @@ int alog_emit(struct audit_log *l, struct json_object *rec);
  * --anchor-interval (default a second), so that the window in which root
  * holding the current key can rewrite the tail unseen is that long. */
 void alog_anchor_commit(struct audit_log *l);
+/* The same for a head a background sync made durable (seq, its mac, its
+ * segment), the log having gone on since. */
+void alog_anchor_durable(struct audit_log *l, uint64_t seq, const uint8_t *mac,
+			 unsigned int segno);
 
 /* log.c */
 
 /* The oldest segment still in the directory (what an anchor says was
  * retained), or the current one. */
 unsigned int alog_first_segment(const struct audit_log *l);
+/* The oldest record still in the directory (0: cannot tell). */
+uint64_t alog_first_seq(const struct audit_log *l, unsigned int segno);
 
 #endif

@@ -41,12 +41,15 @@ struct scan {
 	uint64_t epoch; /* of the next record after the last one */
 	size_t size, good_end, lines;
 	bool clean;  /* the last intact record is a closing one */
+	uint64_t ended; /* the seq of an end record (retired), then only close/seals */
 	size_t torn; /* an unfinished last line after good_end, and nothing else */
 	size_t bad;  /* anything else after good_end */
 	uint64_t kseq[AUDIT_RESUME_MAX];
 	size_t nkseq;
 	bool have_lost_total;
 	uint64_t lost_total;
+	bool lost_reported;    /* a kernel lost record after the header */
+	uint64_t hdr_lost_total; /* what the header said */
 };
 
 /* Everything recovery found, for the recover record. */
@@ -93,6 +96,7 @@ static void note_resume(struct scan *sc, const struct audit_rec *r)
 	    audit_rec_int(r, "lost_total", &v) && v >= 0) {
 		sc->lost_total = (uint64_t)v;
 		sc->have_lost_total = true;
+		sc->lost_reported = true;
 	}
 	if (audit_rec_int(r, "kseq", &v) && v >= 0)
 		sc->kseq[sc->nkseq++ % AUDIT_RESUME_MAX] = (uint64_t)v;
@@ -120,6 +124,7 @@ static bool header_ok(struct audit_log *l, struct scan *sc, const struct audit_r
 	sc->epoch = audit_rec_int(r, "epoch", &v) && v >= 0 ? (uint64_t)v : 0;
 	if (audit_rec_int(r, "lost_total", &v) && v >= 0) {
 		sc->lost_total = (uint64_t)v;
+		sc->hdr_lost_total = (uint64_t)v;
 		sc->have_lost_total = true;
 	}
 	s = audit_rec_str(r, "log_id", &slen);
@@ -200,6 +205,10 @@ static int scan_segment(struct audit_log *l, struct audit_keyring *kr, unsigned 
 		/* a clean stop: the close, then (sealed) the seal of its epoch */
 		sc->clean = is_log_action(&r, "close") ||
 			    (sc->clean && is_log_action(&r, "seal"));
+		if (is_log_action(&r, "end"))
+			sc->ended = r.seq;
+		else if (!is_log_action(&r, "close") && !is_log_action(&r, "seal"))
+			sc->ended = 0;
 		sc->good_end = seg.off;
 		note_resume(sc, &r);
 		audit_rec_free(&r);
@@ -231,13 +240,19 @@ static int truncate_at(struct audit_log *l, const char *name, size_t size)
 }
 
 /*
- * A tail segment with fewer than AUDIT_RESUME_MAX kernel records began
- * just before the crash: the recorder's last batch (written, its ring
- * space not yet given back) may have begun in the segment before. Its
- * newest kseqs complete the set a restarted recorder skips.
+ * The segment before the tail: a tail segment with fewer than
+ * AUDIT_RESUME_MAX kernel records began just before the crash, and the
+ * recorder's last batch (written, its ring space not yet given back) may
+ * have begun in the segment before: its newest kseqs complete the set a
+ * restarted recorder skips. And a tail header's lost_total that no lost
+ * record after it repeats is checked against the chain: the last report
+ * of the segment before (its lost records, else its own header). A header
+ * that says more is not what the chain reported (raised by whoever holds
+ * the key: the calls lost while the recorder was down would go
+ * unreported), so the loss resumes from the chain's report.
  */
 static void resume_from_previous(struct audit_log *l, struct audit_keyring *kr, unsigned int segno,
-				 struct scan *sc)
+				 unsigned int tail, struct scan *sc, struct recovery *rc)
 {
 	struct scan *prev = malloc(sizeof(*prev));
 	size_t j, n;
@@ -249,6 +264,15 @@ static void resume_from_previous(struct audit_log *l, struct audit_keyring *kr, 
 		for (j = 0; j < n && sc->nkseq < AUDIT_RESUME_MAX; j++)
 			sc->kseq[sc->nkseq++] =
 			    prev->kseq[(prev->nkseq - 1 - j) % AUDIT_RESUME_MAX];
+		if (!sc->lost_reported && sc->hdr_lost_total && prev->have_lost_total &&
+		    prev->header_ok && prev->lost_total != sc->hdr_lost_total) {
+			why(rc,
+			    "lost counter changed: segment %06u's header says the kernel lost "
+			    "%" PRIu64 " calls in all, the chain's last report %" PRIu64
+			    ": resuming from the chain's",
+			    tail, sc->hdr_lost_total, prev->lost_total);
+			sc->lost_total = prev->lost_total;
+		}
 	}
 	free(prev);
 }
@@ -326,8 +350,9 @@ static int find_tail(struct audit_log *l, struct audit_keyring *kr, struct scan 
 		    sc->bad, sc->last_seq);
 	rc->append = *have_tail && nums[i] == newest && !sc->bad && sc->fmt == l->o.format &&
 		     sc->good_end < l->o.max_size;
-	if (*have_tail && i > 0 && sc->nkseq < AUDIT_RESUME_MAX)
-		resume_from_previous(l, kr, nums[i - 1], sc);
+	if (*have_tail && i > 0 &&
+	    (sc->nkseq < AUDIT_RESUME_MAX || (!sc->lost_reported && sc->hdr_lost_total)))
+		resume_from_previous(l, kr, nums[i - 1], nums[i], sc, rc);
 	*newest_out = newest;
 	free(nums);
 	return 0;
@@ -355,6 +380,14 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 			    "%s: the newest segment is number %u, the last there is (a file named "
 			    "so by someone else?): move it away; nothing was written",
 			    l->dir, newest);
+		return -1;
+	}
+	if (have_tail && sc->ended) {
+		alog_seterr(l,
+		       "%s: log %s was retired (the end record at seq %" PRIu64 "): it takes no "
+		       "more records; begin a new log in an empty directory (the same key may "
+		       "go on there)",
+		       l->dir, sc->log_id[0] ? sc->log_id : "-", sc->ended);
 		return -1;
 	}
 	if (have_tail) {
@@ -409,6 +442,11 @@ static int plan(struct audit_log *l, const struct scan *sc, bool have_tail, bool
 			    st->log_id, l->log_id);
 		if (!l->log_id[0] && st->log_id[0] && strcmp(st->log_id, "0000000000000000"))
 			memcpy(l->log_id, st->log_id, sizeof(l->log_id));
+		/* the anchors go on from the newest one the state names */
+		if (!strcmp(st->log_id, l->log_id)) {
+			l->anchor_n = st->anchor_n;
+			memcpy(l->anchor_amac, st->anchor_amac, sizeof(l->anchor_amac));
+		}
 	}
 	if (have_state == 2)
 		why(rc,
@@ -550,6 +588,8 @@ static int recover_and_start(struct audit_log *l)
 	}
 	if (rc.unclean && l->seq > 1 && write_recover(l, &rc))
 		goto out;
+	/* the first anchor says so: anchors in flight at the crash are gone */
+	l->recovered = rc.unclean && l->seq > 1;
 	if (write_start(l))
 		goto out;
 	/* The start is durable (and in the state file) whatever --sync says. */

@@ -48,7 +48,9 @@ const struct optab audit_log_optab[] = {
 	{ "keep", AUDIT_OPT_BASE + 4, "N",
 	  "segments kept when rotating (default 16: 4G, an hour\n"
 	  "and a half of one uid at the log budget); record\n"
-	  "says how long they last at the rate the log grows\n"
+	  "says at start how long they last (at the average\n"
+	  "rate of what the log keeps, or that it cannot tell\n"
+	  "yet), then within a minute at the rate the log grows\n"
 	  "(a warning under an hour)" },
 	{ "on-full", AUDIT_OPT_BASE + 5, "suspend|rotate|stop",
 	  "full disk: count dropped records (default),\n"

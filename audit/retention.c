@@ -42,6 +42,32 @@ int audit_log_written(const char *dir, uint64_t max_size, uint64_t *bytes)
 	return 0;
 }
 
+int audit_log_kept(const char *dir, uint64_t *bytes, int64_t *first_ns)
+{
+	char name[AUDIT_SEG_NAME_MAX];
+	unsigned int *nums = NULL;
+	struct stat st;
+	size_t n, i;
+	int rc = -1, fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	*bytes = 0;
+	*first_ns = 0;
+	if (fd < 0)
+		return -1;
+	if (!audit_seg_list(fd, &nums, &n) && n) {
+		for (i = 0; i < n; i++) {
+			audit_seg_name(nums[i], name);
+			if (!fstatat(fd, name, &st, 0))
+				*bytes += (uint64_t)st.st_size;
+		}
+		/* the oldest segment's first record: where what is kept begins */
+		rc = audit_seg_first_time(fd, nums[0], first_ns) ? -1 : 0;
+	}
+	free(nums);
+	close(fd);
+	return rc;
+}
+
 void audit_size_str(char *buf, size_t len, uint64_t bytes)
 {
 	static const char units[] = "KMGT";

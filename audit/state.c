@@ -21,7 +21,8 @@
 /*
  * v1: "nsaudit-state v1 seq=N segment=K mac=HEX clean=0|1 smac=HEX\n"
  * v2: "nsaudit-state v2 seq=N segment=K mac=HEX epoch=E lost_total=L
- *      log_id=HEX16 clean=0|1 smac=HEX\n"
+ *      log_id=HEX16 [anchor=N:HEX32] clean=0|1 smac=HEX\n"
+ *      (anchor: the newest anchor sent, its number and amac)
  * smac is the keyed hash of everything before " smac=" under a label of its
  * own (so a state line can never pass as a record MAC or the other way
  * round), with the static key (v1) or the key of epoch E (v2).
@@ -38,6 +39,7 @@ static int state_parse(const char *buf, size_t n, struct audit_state *st,
 		       uint8_t smac[AUDIT_MAC_LEN])
 {
 	char machex[AUDIT_MAC_HEX + 1], smachex[AUDIT_MAC_HEX + 1], id[AUDIT_KEY_ID_HEX + 1];
+	char ahex[2 * AUDIT_TAG_LEN + 1];
 	unsigned int clean;
 	int end = 0;
 
@@ -48,6 +50,19 @@ static int state_parse(const char *buf, size_t n, struct audit_state *st,
 			   "smac=%64[0-9a-f]\n%n",
 			   &st->seq, &st->segment, machex, &clean, smachex, &end) != 5)
 			return -1;
+	} else if (!strncmp(buf, "nsaudit-state v2 ", 17) && strstr(buf, " anchor=")) {
+		st->version = 2;
+		if (sscanf(buf,
+			   "nsaudit-state v2 seq=%" SCNu64
+			   " segment=%u mac=%64[0-9a-f] epoch=%" SCNu64 " lost_total=%" SCNu64
+			   " log_id=%16[0-9a-f] anchor=%" SCNu64 ":%32[0-9a-f] clean=%u "
+			   "smac=%64[0-9a-f]\n%n",
+			   &st->seq, &st->segment, machex, &st->epoch, &st->lost_total, id,
+			   &st->anchor_n, ahex, &clean, smachex, &end) != 10 ||
+		    strlen(id) != AUDIT_KEY_ID_HEX || !st->anchor_n ||
+		    audit_unhex(ahex, strlen(ahex), st->anchor_amac, AUDIT_TAG_LEN))
+			return -1;
+		memcpy(st->log_id, id, sizeof(id));
 	} else if (!strncmp(buf, "nsaudit-state v2 ", 17)) {
 		st->version = 2;
 		if (sscanf(buf,
@@ -131,13 +146,20 @@ int audit_state_format(const uint8_t key[AUDIT_KEY_LEN], const struct audit_stat
 	int len;
 
 	audit_hex(st->mac, st->mac_len ? st->mac_len : AUDIT_MAC_LEN, machex);
-	if (st->version >= 2)
+	if (st->version >= 2) {
 		len = snprintf(buf, AUDIT_STATE_LINE_MAX,
 			       "nsaudit-state v2 seq=%" PRIu64 " segment=%u mac=%s epoch=%" PRIu64
-			       " lost_total=%" PRIu64 " log_id=%s clean=%d",
+			       " lost_total=%" PRIu64 " log_id=%s",
 			       st->seq, st->segment, machex, st->epoch, st->lost_total,
-			       st->log_id[0] ? st->log_id : "0000000000000000", st->clean ? 1 : 0);
-	else
+			       st->log_id[0] ? st->log_id : "0000000000000000");
+		if (st->anchor_n) {
+			audit_hex(st->anchor_amac, AUDIT_TAG_LEN, machex);
+			len += snprintf(buf + len, AUDIT_STATE_LINE_MAX - (size_t)len,
+					" anchor=%" PRIu64 ":%s", st->anchor_n, machex);
+		}
+		len += snprintf(buf + len, AUDIT_STATE_LINE_MAX - (size_t)len, " clean=%d",
+				st->clean ? 1 : 0);
+	} else
 		len = snprintf(buf, AUDIT_STATE_LINE_MAX,
 			       "nsaudit-state v1 seq=%" PRIu64 " segment=%u mac=%s clean=%d",
 			       st->seq, st->segment, machex, st->clean ? 1 : 0);

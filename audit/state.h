@@ -35,6 +35,10 @@ struct audit_state {
 	uint64_t epoch;
 	uint64_t lost_total; /* the kernel's lost counter last written */
 	char log_id[AUDIT_KEY_ID_HEX + 1];
+	/* the newest anchor sent (anchor.h): its number and amac, so that a
+	 * restart chains its anchors on (0: none sent, or an older state) */
+	uint64_t anchor_n;
+	uint8_t anchor_amac[AUDIT_TAG_LEN];
 };
 
 /*

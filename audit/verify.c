@@ -99,6 +99,8 @@ static int verdict(const struct walk *w)
 		return AUDIT_VERIFY_TAMPERED;
 	if (v->nfindings)
 		return AUDIT_VERIFY_CRASH;
+	if (v->deaf)
+		return AUDIT_VERIFY_DEAF;
 	if (v->unchecked)
 		return AUDIT_VERIFY_PARTIAL;
 	return AUDIT_VERIFY_INTACT;

@@ -21,6 +21,10 @@ enum {
 				    * empty newest segment after an unclean stop) */
 	AUDIT_VERIFY_PARTIAL = 4,  /* nothing wrong in what the key could check,
 				    * but older epochs were checked for order only */
+	AUDIT_VERIFY_DEAF = 5,	   /* intact, but a recorder said it heard nothing
+				    * from the kernel for a while ("deaf" records):
+				    * what happened then is neither in the log nor
+				    * counted lost */
 };
 
 struct audit_verify {
@@ -32,6 +36,7 @@ struct audit_verify {
 	unsigned int moved_segments; /* moved away while open ("missing" records) */
 	unsigned int last_moved;     /* the newest of them */
 	bool closed;		     /* the last record is a closing record */
+	uint64_t ended_seq;	     /* the log was retired: its end record (0: not) */
 	/* sealing (format version 2) */
 	bool sealed_log;	  /* the log is sealed (v2, or v3 with a schedule) */
 	unsigned int log_version; /* 1, 2 or 3 (audit/README.md) */
@@ -42,12 +47,19 @@ struct audit_verify {
 	uint64_t unchecked_below; /* ... they are the epochs before this one */
 	uint64_t late;		 /* events drained late after a restart */
 	uint64_t clock_steps;	 /* "clock" records: the recorder's wall clock stepped */
+	uint64_t deaf, deaf_seq; /* "deaf" records: how many, the last one's seq */
+	char deaf_time[40];	 /* and its time, the last time it heard (heard_until:
+				  * "" if it never did), its reason, as written */
+	char deaf_since[40];
+	char deaf_reason[240];
 	/* authentic anchors of another log under this key (--anchor) */
 	char other_log_id[17]; /* the newest such log (16 hex digits) */
 	uint64_t other_anchors, other_last_seq, other_line;
 	unsigned int other_logs;
 	bool other_closed; /* its newest anchor says, authentically, it ended */
 	uint64_t anchor_first_seq, anchor_last_seq; /* this log's authentic anchors */
+	uint64_t anchor_chain_first, anchor_chain_last; /* their numbers (v3; 0: none) */
+	uint64_t anchors_lost_crash; /* not in the chain: queued when a recorder was killed */
 	char log_id[17], key_id[17]; /* which log, under which key, was checked */
 	int64_t clock_back_ns;	 /* the largest step back among them */
 	unsigned int anchors;	 /* anchors of this log found and matched */

@@ -84,6 +84,12 @@ struct walk {
 	size_t nanc, next_anc;
 	const char *anc_file;
 	uint64_t after_anchor;	  /* records after the newest anchor matched */
+	/* what the log says of the anchors: the seal naming most anchors
+	 * sent (0: none says), and the newest drop record's seq */
+	uint64_t seal_anchors, seal_anchors_epoch, seal_anchors_seq, seal_anchors_line;
+	unsigned int seal_anchors_seg;
+	bool seal_anchors_crashed; /* a recover record came after that seal */
+	uint64_t last_drop_seq;
 	unsigned int garbage_seg; /* the last line that was not a record */
 	uint64_t garbage_line;
 	uint64_t torn_line; /* the newest segment's unfinished last line (0: none) */
@@ -117,5 +123,10 @@ bool walk_light_record(struct walk *w, uint64_t lineno, const char *line, size_t
 /* verify_tail.c */
 void walk_check_tail(struct walk *w, const unsigned int *nums, size_t n);
 int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen);
+/* verify_chain.c: the anchors' chain, the newest ones, attested records;
+ * during the walk, what the log says of its anchors and of its end */
+void walk_check_anchor_chain(struct walk *w);
+void walk_note_witness(struct walk *w, const char *name, uint64_t lineno,
+		       const struct audit_rec *r);
 
 #endif

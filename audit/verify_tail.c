@@ -316,6 +316,7 @@ void walk_check_tail(struct walk *w, const unsigned int *nums, size_t n)
 {
 	gaps(w, nums, n);
 	check_anchors(w);
+	walk_check_anchor_chain(w);
 	check_state(w);
 	check_lost_total(w);
 	w->v->after_anchor = w->after_anchor;

@@ -65,6 +65,21 @@ static void lost_total_of(struct walk *w, uint64_t lineno, const struct audit_re
 	}
 }
 
+/* A recorder that found the kernel's records no longer came (cmd_record.c). */
+static void deaf(struct audit_verify *v, const struct audit_rec *r)
+{
+	const char *s;
+
+	v->deaf++;
+	v->deaf_seq = r->seq;
+	s = audit_rec_str(r, "time", NULL);
+	snprintf(v->deaf_time, sizeof(v->deaf_time), "%s", s ? s : "?");
+	s = audit_rec_str(r, "heard_until", NULL);
+	snprintf(v->deaf_since, sizeof(v->deaf_since), "%s", s ? s : "");
+	s = audit_rec_str(r, "reason", NULL);
+	snprintf(v->deaf_reason, sizeof(v->deaf_reason), "%s", s ? s : "no reason given");
+}
+
 static int account(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
 {
 	const char *op = audit_rec_str(r, "op", NULL), *state;
@@ -75,6 +90,8 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 	lost_total_of(w, lineno, r, op);
 	if (walk_is_log(r, "start"))
 		w->v->starts++;
+	if (walk_is_log(r, "deaf"))
+		deaf(w->v, r);
 	if (walk_is_log(r, "recover")) {
 		w->v->recoveries++;
 		state = audit_rec_str(r, "state", NULL);
@@ -106,6 +123,7 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 		else if ((unsigned int)n > w->max_dropped)
 			w->max_dropped = (unsigned int)n;
 	}
+	walk_note_witness(w, name, lineno, r);
 	if (walk_is_log(r, "missing") && audit_rec_int(r, "missing_segment", &n) && n > 0 &&
 	    n <= UINT32_MAX) {
 		unsigned int *m = realloc(w->moved, (w->nmoved + 1) * sizeof(*m));

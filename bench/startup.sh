@@ -7,7 +7,9 @@
 #   startup_ms           start to ready, the recorder's own clock
 #   startup_names_ms     names, /proc, mounts, container runtime state
 #   startup_open_ms      the BPF object opened, the hooks chosen
-#   startup_load_ms      the verifier: every program loaded
+#   startup_load_ms      the verifier: every program loaded (on two CPUs)
+#   startup_verifier_ms  the kernel's verification times summed, whatever
+#                        CPU each ran on (NSAUDIT_VERIFIER_STATS=1)
 #   startup_attach_ms    attach, the open check primed
 #   startup_snapshot_ms  the task iterator (threads and their namespaces)
 #   startup_ring_ms      ring buffers mapped
@@ -33,7 +35,7 @@ run_startup() {
 	# the bench's own pin directory, as start_tool's: never another recorder's
 	[ "$RECORD_PIN_OPT" = 1 ] && args+=(--pin-dir "$PIN_DIR")
 	PINS_OURS=1
-	"$NSAUDIT" "${args[@]}" >/dev/null 2>"$T/startup.err" &
+	NSAUDIT_VERIFIER_STATS=1 "$NSAUDIT" "${args[@]}" >/dev/null 2>"$T/startup.err" &
 	pid=$!
 	if ! wait_ready "$T/startup.err" '^nsaudit: ready' 30 "$pid"; then
 		log "start-up: the recorder did not start: $(tail -n 2 "$T/startup.err")"
@@ -48,6 +50,8 @@ run_startup() {
 	done
 	v=$(sed -n 's/.*, outside the tracer \([0-9.]*\)$/\1/p' "$T/startup.err")
 	[ -n "$v" ] && sample startup_outside_ms "$v"
+	v=$(sed -n 's/^nsaudit: verifier: all \([0-9.]*\) ms.*/\1/p' "$T/startup.err")
+	[ -n "$v" ] && sample startup_verifier_ms "$v"
 	log "[round $ROUND/$ROUNDS] start-up: $(sed -n 's/^nsaudit: start-up //p' "$T/startup.err")"
 	rm -rf "$T/startup"
 }

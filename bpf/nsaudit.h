@@ -111,6 +111,10 @@ enum nsaudit_via {
  * open_tree(OPEN_TREE_CLONE) copy). MS_BIND|MS_REMOUNT is not recorded at
  * all: it changes flags of a mount that exists, it pins nothing. */
 #define NSAUDIT_F_MOVE		(1u << 4)
+/* path / src_path did not fit NSAUDIT_PATH_LEN: they hold its first bytes
+ * only (a mount's path may be up to PATH_MAX); the record says "cut" */
+#define NSAUDIT_F_PATH_CUT	(1u << 5)
+#define NSAUDIT_F_SRC_PATH_CUT	(1u << 6)
 /* mount/umount: the pin was identified in the kernel's mount tree (see
  * bpf/nsaudit/pins.bpf.h): ns_* and mnt_* are exact, whatever the timing or the
  * spelling of the paths. High bits: the low ones are for general flags. */
@@ -147,6 +151,21 @@ enum nsaudit_freed_holder {
 	NSAUDIT_FREED_BY_OWNER,		/* user: its free work ran (creds, the
 					 * namespaces it owned, its children) */
 	NSAUDIT_FREED_BY_FD,		/* the last nsfs file closed: the actor */
+};
+/*
+ * The kmem caches op freed follows (freed.bpf.c's freed_cache[] index; the
+ * loader names each one's kernel variable, e.g. nsproxy_cachep, from
+ * kallsyms, for caches merged into another one of the same size).
+ */
+enum nsaudit_freed_cache {
+	NSAUDIT_FC_NET,
+	NSAUDIT_FC_PID,
+	NSAUDIT_FC_NSPROXY,
+	NSAUDIT_FC_INODE,
+	NSAUDIT_FC_UTS,
+	NSAUDIT_FC_USER,
+	NSAUDIT_FC_FILP,
+	NSAUDIT_FC_MAX,
 };
 /* set by user space only: a record nsaudit inferred (a pin whose mount
  * namespace died), not a call anyone made; printed "origin":"inferred",

@@ -48,6 +48,7 @@ struct actor {
 	__u32 pid;
 	__u32 uid;
 	__u32 op;
+	__u32 ppid;	/* its parent's thread group, 0 if not known */
 	const char *comm;
 };
 
@@ -68,7 +69,8 @@ struct lost_epoch_map {
 };
 extern struct lost_epoch_map lost_epoch SEC(".maps");
 
-/* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid. LRU: an actor
+/* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid, 2 a uid's
+ * reserve, 3 a parent's part of it (rare first, below). LRU: an actor
  * that went quiet long ago is forgotten (and gets its burst back, which a
  * quiet actor has anyway). */
 struct actor_budget_map {
@@ -81,77 +83,32 @@ extern struct actor_budget_map actor_budget SEC(".maps");
 
 static __always_inline void actor_current(struct actor *a, __u32 op)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
+
 	a->pid = bpf_get_current_pid_tgid() >> 32;
 	a->uid = (__u32)bpf_get_current_uid_gid();
 	a->op = op;
+	a->ppid = BPF_CORE_READ(task, real_parent, tgid);
 	a->comm = NULL;
 }
 
-/* Calls lost, per actor and reason, then in the global counters. */
-static __always_inline void count_lost_by(const struct actor *a, __u32 reason, __u64 n)
-{
-	struct nsaudit_actor_lost_key k = {
-		.pid = a->pid, .uid = a->uid, .op = a->op, .reason = reason };
-	struct nsaudit_actor_lost_val *v;
-	__u32 zero = 0, *ep = bpf_map_lookup_elem(&lost_epoch, &zero);
-
-	k.epoch = ep ? *ep & 1 : 0;
-	v = bpf_map_lookup_elem(&actor_lost, &k);
-
-	if (!v) {
-		struct nsaudit_actor_lost_val nv = {};
-
-		if (a->comm)
-			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);
-		else
-			bpf_get_current_comm(nv.comm, sizeof(nv.comm));
-		bpf_map_update_elem(&actor_lost, &k, &nv, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&actor_lost, &k);
-	}
-	if (v)
-		__sync_fetch_and_add(&v->count, n);
-	if (reason < NSAUDIT_LOST_MAX)
-		__sync_fetch_and_add(&lost_reason[reason], n);
-	__sync_fetch_and_add(&lost_events, n);
-}
+/*
+ * Calls lost, per actor and reason, then in the global counters. Global
+ * subprograms (rare paths: a spent budget, a full ring): the verifier
+ * checks each once per program, where inlined they were checked at each
+ * of ring_reserve()'s call sites in every program that writes (a third
+ * of the instructions it processed for commit_rec()). Pointer arguments
+ * may be NULL (6.1's rule for global subprograms): checked first.
+ */
+int actor_lost_count(const struct actor *a, __u32 reason, __u64 n);
 
 /*
- * One token from a cell, GCRA: the cell holds when its bucket will be
- * full again ("tat"); a token is there while that is at most burst ahead
- * of now. Not atomic: two CPUs of one actor at once may both take the
- * last token, a bound off by one per CPU.
+ * The ring is past its threshold: may the actor write one record now?
+ * Only with a token of its thread group and of its uid, or, its uid's
+ * spent, of the uid's reserve for a quiet thread group (rare first,
+ * nsaudit.bpf.c); if not, its calls are counted lost (NSAUDIT_LOST_BUDGET)
+ * and 1 says so. A global subprogram, as actor_lost_count().
  */
-static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u64 burst)
-{
-	__u64 *tat = bpf_map_lookup_elem(&actor_budget, &key), t;
-
-	if (!tat) {
-		t = now + interval;
-		bpf_map_update_elem(&actor_budget, &key, &t, BPF_ANY);
-		return true;
-	}
-	t = *tat > now ? *tat : now;
-	if (t - now > burst)
-		return false;
-	*tat = t + interval;
-	return true;
-}
-
-/*
- * May the actor write one record into ring now? Always while the ring
- * holds fewer unread bytes than its threshold; past it, only with a token
- * of its thread group and of its uid. The clock is read only then (the
- * coarse clock is not a tracing program's helper).
- */
-static __always_inline bool budget_ok(void *ring, __u64 threshold, const struct actor *a)
-{
-	__u64 now;
-
-	if (bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) < threshold)
-		return true;
-	now = bpf_ktime_get_ns();
-	return cell_take(a->pid, now, tgid_interval_ns, tgid_burst_ns) &&
-	       cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns);
-}
+int actor_budget_spent(const struct actor *a, __u64 calls);
 
 #endif /* NSAUDIT_ACTOR_BUDGET_BPF_H */

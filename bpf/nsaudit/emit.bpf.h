@@ -273,8 +273,9 @@ static __always_inline void event_submit(struct nsaudit_event *e)
 
 /*
  * Space for one record of size bytes in the ring its kind goes to, if the
- * actor's budget allows (actor_budget.bpf.h); what is not written is
- * counted for the actor: calls, the record's repeat.
+ * actor's budget allows (actor_budget.bpf.h: asked only past the ring's
+ * fill threshold); what is not written is counted for the actor: calls,
+ * the record's repeat.
  */
 static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 size, __u64 calls,
 							  const struct actor *a)
@@ -282,20 +283,18 @@ static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 s
 	struct nsaudit_event *e = NULL;
 
 	if (rare_rec) {
-		if (!budget_ok(&rare, rare_budget_bytes, a)) {
-			count_lost_by(a, NSAUDIT_LOST_BUDGET, calls);
+		if (bpf_ringbuf_query(&rare, BPF_RB_AVAIL_DATA) >= rare_budget_bytes &&
+		    actor_budget_spent(a, calls))
 			return NULL;
-		}
 		e = bpf_ringbuf_reserve(&rare, size, 0);
 	} else {
-		if (!budget_ok(&events, main_budget_bytes, a)) {
-			count_lost_by(a, NSAUDIT_LOST_BUDGET, calls);
+		if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= main_budget_bytes &&
+		    actor_budget_spent(a, calls))
 			return NULL;
-		}
 		e = bpf_ringbuf_reserve(&events, size, 0);
 	}
 	if (!e)
-		count_lost_by(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
+		actor_lost_count(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
 	return e;
 }
 
@@ -310,36 +309,13 @@ static __always_inline void copy_words(void *dst, const void *src, int n)
 }
 
 /*
- * Send the held record of a thread's state, if there is one and nobody else
- * is at it. Used by the thread itself (a different record follows), by its
- * exit, and by the reader's timer (iter/task, another CPU).
- */
-/*
  * Send the thread's held record (the caller owns the slot); a full ring
- * counts its calls as lost.
+ * counts its calls as lost. Used by the thread itself (a different record
+ * follows: commit_rec()), by its exit, and by the reader's timer (iter/task,
+ * another CPU: held_flush()). A global subprogram: inlined, the verifier
+ * walked its four ways (path or not, which ring) again at each caller.
  */
-static __always_inline void held_send(struct tstate *ts, struct path_buf *hp)
-{
-	struct nsaudit_event *h = HELD(ts), *e;
-	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .comm = h->comm };
-	bool rare_rec = is_rare(h->op, h->result);
-
-	/* two reservations of constant sizes: the verifier wants one */
-	if (ts->held_has_path && hp) {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a);
-		if (!e)
-			return;
-		copy_words(e, h, NSAUDIT_EVENT_SHORT);
-		copy_words(e->path, hp, NSAUDIT_PATH_LEN);
-	} else {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a);
-		if (!e)
-			return;
-		copy_words(e, h, NSAUDIT_EVENT_SHORT);
-	}
-	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
-	event_submit(e);
-}
+int held_send(struct tstate *ts, struct path_buf *hp);
 
 /*
  * Global subprograms (non-static, noinline): the verifier checks each once
@@ -536,29 +512,14 @@ static __always_inline bool held_repeat_short(struct tstate *ts, const struct ev
 	return true;
 }
 
-/* One record sent at once (no coalescing, or the held slot is busy); p:
- * the thread's pending call, NULL without a thread state. */
-static __always_inline void rec_direct(const struct ev_key *k, __u32 refs,
-				       const struct path_buf *path, const struct pending *p)
-{
-	struct nsaudit_event *e;
-	struct actor a;
-	__u64 now = bpf_ktime_get_boot_ns();
-
-	actor_current(&a, k->op);
-	if (path) {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a);
-		if (!e)
-			return;
-		copy_words(e->path, path, NSAUDIT_PATH_LEN);
-	} else {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a);
-		if (!e)
-			return;
-	}
-	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, p);
-	event_submit(e);
-}
+/*
+ * One record sent at once (no coalescing, or the held slot is busy); p:
+ * the thread's pending call, NULL without a thread state. A global
+ * subprogram: commit_rec() reaches it by four paths, each of which the
+ * verifier walked through it again.
+ */
+int rec_direct(const struct ev_key *k, __u32 refs, const struct path_buf *path,
+	       const struct pending *p);
 
 /*
  * A record of the current thread's own syscall, described by its key

@@ -35,6 +35,7 @@
 #include "nsaudit.h"
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
+#include "freed.bpf.h"
 
 extern __u32 prime_tgid;	/* nsaudit.bpf.c: the loader priming its hooks */
 
@@ -51,18 +52,13 @@ const volatile __s32 kfree_site_userns = -1;
 
 /* cleanup_net's address (kallsyms; 0: not known, its hook stays out) */
 const volatile __u64 cleanup_net_fn = 0;
+/* file_free_rcu (6.1 to 6.6: a struct file is freed after a grace period,
+ * not by the task that closed it): a filp freed from there has no actor */
+const volatile __u64 filp_rcu_lo = 0;
+const volatile __u64 filp_rcu_len = 0;
 
-/* Caches learned at their first free (object size, then name). */
-enum freed_cache { FC_NET, FC_PID, FC_NSPROXY, FC_INODE, FC_UTS, FC_USER, FC_FILP, FC_MAX };
-/* Caches of one of our object sizes that are not ours (their names were
- * read once): without this, a cache of, say, user_namespace's size would
- * have its name read at every free where user_namespace's own cache never
- * frees (6.18: kfree_rcu). Round robin. */
-__u64 freed_cache_not[8] = {};
-__u32 freed_cache_not_next = 0;
 /* nsfs's file operations, learned from the first nsfs inode freed */
 __u64 freed_nsfs_fops = 0;
-__u64 freed_cache[8] = {};	/* FC_MAX used, a power of two for the index mask */
 
 /*
  * Namespaces by the address of their object, learned when nsaudit first
@@ -78,7 +74,22 @@ struct freed_known {
 	__u32 inum;
 	__u16 type;
 	__u16 cleaned;	/* net: its cleanup was reported */
+	/* released: the thread that freed it, 0 while it lives. Kept for
+	 * that thread's holder free that follows (6.1, 6.12 free uts, time
+	 * and cgroup inside free_nsproxy's puts, before the nsproxy), and
+	 * for nothing else: a new namespace at the address is learned anew */
+	__u32 rel_tid;
+	__u32 pad;
 };
+
+/* the entry for a namespace learned alive, or released by this thread */
+static __always_inline bool freed_is(const struct freed_known *k, __u32 inum, __u32 type,
+				     bool by_me)
+{
+	if (!k || k->inum != inum || k->type != type)
+		return false;
+	return !k->rel_tid || (by_me && k->rel_tid == (__u32)bpf_get_current_pid_tgid());
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -86,6 +97,16 @@ struct {
 	__type(key, __u64);
 	__type(value, struct freed_known);
 } freed_addrs SEC(".maps");
+
+/* A learned namespace has its identity: its ns_id, or where the kernel
+ * has none (6.1 to 6.17) its inode, which the kernel does not give to
+ * another namespace while this one lives (the entry goes at its free). */
+static __always_inline bool freed_named(const struct freed_known *k)
+{
+	if (bpf_core_field_exists(struct ns_common, ns_id))
+		return k->ns_id != 0;
+	return k->inum != 0;
+}
 
 /* last_ref once per namespace: two holders on two CPUs may both see 0. */
 struct {
@@ -212,7 +233,10 @@ static __always_inline void freed_emit_id(struct ns_common *ns, __u32 type, __u3
 
 /* ns (of type) lost its last reference, if its count is 0: a record,
  * once, and its address learned for the kfree that follows. */
-__noinline int freed_check(__u64 ns_addr, __u32 type, __u32 holder, __u32 own_actor, __u32 probe)
+#define FREED_OWN_ACTOR	1u	/* the current task let go: it is the actor */
+#define FREED_STRICT	2u	/* from a merged cache: a learned namespace only */
+
+__noinline int freed_check(__u64 ns_addr, __u32 type, __u32 holder, __u32 how, __u32 probe)
 {
 	struct ns_common *ns = (void *)ns_addr;
 	struct freed_known *k;
@@ -227,20 +251,31 @@ __noinline int freed_check(__u64 ns_addr, __u32 type, __u32 holder, __u32 own_ac
 	 * by now (put_mnt_ns puts its RCU head over it) */
 	obj = ns_object(ns, type);
 	k = bpf_map_lookup_elem(&freed_addrs, &obj);
-	if (k && k->inum == inum && k->type == type)
+	if (freed_is(k, inum, type, how & FREED_OWN_ACTOR))
 		id = k->ns_id;
+	else if (how & FREED_STRICT)
+		return 0;
 	else if (type == NSAUDIT_NS_MNT)
 		id = 0;
 	key = id ?: ns_addr ^ ((__u64)inum << 32);
 	if (bpf_map_update_elem(&freed_seen, &key, &one, BPF_NOEXIST))
 		return 0;
-	if (obj) {	/* for the kfree or the cache free that follows */
+	if (k && k->rel_tid)	/* its memory went first: nothing follows */
+		bpf_map_delete_elem(&freed_addrs, &obj);
+	else if (obj) {	/* for the kfree or the cache free that follows */
 		struct freed_known nk = { .ns_id = id, .inum = inum, .type = type };
 
 		bpf_map_update_elem(&freed_addrs, &obj, &nk, BPF_ANY);
 	}
-	freed_emit_id(ns, type, probe, NSAUDIT_FREED_LAST_REF, holder, own_actor, id);
+	freed_emit_id(ns, type, probe, NSAUDIT_FREED_LAST_REF, holder, how & FREED_OWN_ACTOR, id);
 	return 0;
+}
+
+/* how to check the namespaces of an object from cache i */
+static __always_inline __u32 freed_how(int i, bool own_actor)
+{
+	return (own_actor ? FREED_OWN_ACTOR : 0) |
+	       (freed_cache_merged & (1u << (i & 7)) ? FREED_STRICT : 0);
 }
 
 /* free_nsproxy: each namespace was put before the nsproxy is freed. */
@@ -255,23 +290,24 @@ __noinline int freed_nsproxy(__u64 addr)
 	struct uts_namespace *uts = BPF_CORE_READ(p, uts_ns);
 	struct ipc_namespace *ipc = BPF_CORE_READ(p, ipc_ns);
 	struct net *net = BPF_CORE_READ(p, net_ns);
+	__u32 how = freed_how(FC_NSPROXY, true);
 
 	if (uts)
-		freed_check((__u64)&uts->ns, NSAUDIT_NS_UTS, NSAUDIT_FREED_BY_TASK, 1, KCF);
+		freed_check((__u64)&uts->ns, NSAUDIT_NS_UTS, NSAUDIT_FREED_BY_TASK, how, KCF);
 	if (ipc)
-		freed_check((__u64)&ipc->ns, NSAUDIT_NS_IPC, NSAUDIT_FREED_BY_TASK, 1, KCF);
+		freed_check((__u64)&ipc->ns, NSAUDIT_NS_IPC, NSAUDIT_FREED_BY_TASK, how, KCF);
 	if (mnt)
-		freed_check((__u64)&mnt->ns, NSAUDIT_NS_MNT, NSAUDIT_FREED_BY_TASK, 1, KCF);
+		freed_check((__u64)&mnt->ns, NSAUDIT_NS_MNT, NSAUDIT_FREED_BY_TASK, how, KCF);
 	if (pid)
-		freed_check((__u64)&pid->ns, NSAUDIT_NS_PID, NSAUDIT_FREED_BY_TASK, 1, KCF);
+		freed_check((__u64)&pid->ns, NSAUDIT_NS_PID, NSAUDIT_FREED_BY_TASK, how, KCF);
 	if (cg)
-		freed_check((__u64)&cg->ns, NSAUDIT_NS_CGROUP, NSAUDIT_FREED_BY_TASK, 1, KCF);
+		freed_check((__u64)&cg->ns, NSAUDIT_NS_CGROUP, NSAUDIT_FREED_BY_TASK, how, KCF);
 	if (tm)
-		freed_check((__u64)&tm->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, 1, KCF);
+		freed_check((__u64)&tm->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, how, KCF);
 	if (tmc && tmc != tm)
-		freed_check((__u64)&tmc->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, 1, KCF);
+		freed_check((__u64)&tmc->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, how, KCF);
 	if (net)
-		freed_check((__u64)&net->ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_TASK, 1, KCF);
+		freed_check((__u64)&net->ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_TASK, how, KCF);
 	return 0;
 }
 
@@ -299,16 +335,18 @@ __noinline int freed_inode(__u64 addr)
 		return 0;
 	type = ns_type(ns);
 	if (type != NSAUDIT_NS_MNT)
-		freed_check((__u64)ns, type, NSAUDIT_FREED_BY_NSFS, 0, KCF);
+		freed_check((__u64)ns, type, NSAUDIT_FREED_BY_NSFS, freed_how(FC_INODE, false),
+			    KCF);
 	return 0;
 }
 
 /*
  * A struct file goes (__fput, in the closing task, after it put its
  * dentry): an nsfs file's namespace may have gone with it, the closer let
- * go last. One read (f_op) for every other file.
+ * go last. One read (f_op) for every other file. From file_free_rcu (6.1
+ * to 6.6) the closer is long gone: the fd is the holder, without an actor.
  */
-__noinline int freed_file(__u64 addr)
+__noinline int freed_file(__u64 addr, __u64 call_site)
 {
 	struct file *f = (void *)addr;
 	__u64 fops = (__u64)BPF_CORE_READ(f, f_op);
@@ -325,8 +363,34 @@ __noinline int freed_file(__u64 addr)
 		return 0;
 	ns = BPF_CORE_READ(f, f_inode, i_private);
 	if (ns)
-		freed_check((__u64)ns, ns_type(ns), NSAUDIT_FREED_BY_FD, 1, KCF);
+		freed_check((__u64)ns, ns_type(ns), NSAUDIT_FREED_BY_FD,
+			    freed_how(FC_FILP, call_site - filp_rcu_lo >= filp_rcu_len), KCF);
 	return 0;
+}
+
+/* A learned namespace's memory went: in a task (own), kept for that
+ * thread's holder free that follows; else forgotten. */
+static __always_inline void freed_released(struct freed_known *k, __u64 obj, bool own)
+{
+	if (!k)
+		return;
+	if (own)
+		k->rel_tid = (__u32)bpf_get_current_pid_tgid();
+	else
+		bpf_map_delete_elem(&freed_addrs, &obj);
+}
+
+static __always_inline int freed_object_cache(__u32 type)
+{
+	switch (type) {
+	case NSAUDIT_NS_NET:
+		return FC_NET;
+	case NSAUDIT_NS_PID:
+		return FC_PID;
+	case NSAUDIT_NS_UTS:
+		return FC_UTS;
+	}
+	return FC_USER;
 }
 
 /* A namespace object returned to its own cache (net, pid; uts and user
@@ -342,136 +406,21 @@ __noinline int freed_object(__u64 obj, __u32 type)
 		return 0;
 	ns_ident(ns, &inum, &mem_id);
 	k = bpf_map_lookup_elem(&freed_addrs, &obj);
-	if (k && k->type == type && k->inum == inum)
+	if (!freed_is(k, inum, type, false))
+		k = NULL;
+	if (k)
 		id = k->ns_id;
+	else if (freed_how(freed_object_cache(type), false) & FREED_STRICT)
+		return 0;
 	/* net's ns_id shares its memory with the RCU head by now, and its
 	 * inode may be another's already: only a net learned while it
-	 * lived is named */
-	if (type == NSAUDIT_NS_NET && !id)
+	 * lived is named (by its inode where the kernel has no ns_id) */
+	if (type == NSAUDIT_NS_NET && !(id || (k && freed_named(k) && k->inum == inum)))
 		return 0;
 	freed_emit_id(ns, type, NSAUDIT_PROBE_TP_KMEM_CACHE_FREE, NSAUDIT_FREED_RELEASED,
 		      NSAUDIT_FREED_BY_KERNEL, type != NSAUDIT_NS_NET && type != NSAUDIT_NS_PID,
 		      type == NSAUDIT_NS_NET ? id : (id ?: mem_id));
-	if (k)
-		bpf_map_delete_elem(&freed_addrs, &obj);
-	return 0;
-}
-
-/* name (16 bytes, NUL-padded) is the string want (with its NUL). */
-static __always_inline bool name_is(const char *name, const char *want, int n)
-{
-	int i;
-
-#pragma unroll
-	for (i = 0; i < 16; i++) {
-		if (i >= n)
-			break;
-		if (name[i] != want[i])
-			return false;
-	}
-	return true;
-}
-
-/* Which of ours a cache of object size bytes named name[16] is (-1:
- * none): learned once, at its first free. */
-struct cache_name {
-	char s[16];
-};
-
-__noinline int freed_cache_which(const struct cache_name *n, __u32 size)
-{
-	const char *name;
-
-	if (!n)
-		return -1;
-	name = n->s;
-	if (size == bpf_core_type_size(struct net) && name_is(name, "net_namespace", 14))
-		return FC_NET;
-	if (size == bpf_core_type_size(struct pid_namespace) && name_is(name, "pid_namespace", 14))
-		return FC_PID;
-	if (size == bpf_core_type_size(struct nsproxy) && name_is(name, "nsproxy", 8))
-		return FC_NSPROXY;
-	if (size == bpf_core_type_size(struct inode) && name_is(name, "inode_cache", 12))
-		return FC_INODE;
-	if (size == bpf_core_type_size(struct uts_namespace) && name_is(name, "uts_namespace", 14))
-		return FC_UTS;
-	if (size == bpf_core_type_size(struct user_namespace) &&
-	    name_is(name, "user_namespace", 15))
-		return FC_USER;
-	if (size == bpf_core_type_size(struct file) && name_is(name, "filp", 5))
-		return FC_FILP;
-	return -1;
-}
-
-/* A free from learned cache i (enum freed_cache). */
-__noinline int freed_dispatch(int i, __u64 ptr)
-{
-	switch (i) {
-	case FC_NSPROXY:
-		return freed_nsproxy(ptr);
-	case FC_INODE:
-		return freed_inode(ptr);
-	case FC_FILP:
-		return freed_file(ptr);
-	case FC_NET:
-		return freed_object(ptr, NSAUDIT_NS_NET);
-	case FC_PID:
-		return freed_object(ptr, NSAUDIT_NS_PID);
-	case FC_UTS:
-		return freed_object(ptr, NSAUDIT_NS_UTS);
-	case FC_USER:
-		return freed_object(ptr, NSAUDIT_NS_USER);
-	}
-	return 0;
-}
-
-SEC("tp_btf/kmem_cache_free")
-int BPF_PROG(tp_kmem_cache_free, unsigned long call_site, const void *ptr,
-	     struct kmem_cache *s)
-{
-	__u64 c = (__u64)s;
-	__u32 size;
-
-	if (c == freed_cache[FC_NSPROXY])
-		return freed_nsproxy((__u64)ptr);
-	if (c == freed_cache[FC_FILP])
-		return freed_file((__u64)ptr);
-	if (c == freed_cache[FC_INODE])
-		return freed_inode((__u64)ptr);
-	if (c == freed_cache[FC_NET])
-		return freed_object((__u64)ptr, NSAUDIT_NS_NET);
-	if (c == freed_cache[FC_PID])
-		return freed_object((__u64)ptr, NSAUDIT_NS_PID);
-	if (c == freed_cache[FC_UTS])
-		return freed_object((__u64)ptr, NSAUDIT_NS_UTS);
-	if (c == freed_cache[FC_USER])
-		return freed_object((__u64)ptr, NSAUDIT_NS_USER);
-	/* not one of ours, or not learned yet: the size says which could be */
-	size = s->object_size;
-	if (size == bpf_core_type_size(struct nsproxy) || size == bpf_core_type_size(struct inode) ||
-	    size == bpf_core_type_size(struct file) ||
-	    size == bpf_core_type_size(struct net) ||
-	    size == bpf_core_type_size(struct pid_namespace) ||
-	    size == bpf_core_type_size(struct uts_namespace) ||
-	    size == bpf_core_type_size(struct user_namespace)) {
-		struct cache_name name = {};
-		int i;
-
-#pragma unroll
-		for (i = 0; i < 8; i++)
-			if (c == freed_cache_not[i])
-				return 0;
-		bpf_probe_read_kernel_str(name.s, sizeof(name.s), s->name);
-		i = freed_cache_which(&name, size);
-		if (i < 0) {
-			freed_cache_not[freed_cache_not_next++ & 7] = c;	/* a race only repeats a name read */
-			return 0;
-		}
-		freed_cache[i & 7] = c;
-		/* this free is one of ours too (often the only one: a
-		 * namespace cache's first free is its first namespace) */
-		freed_dispatch(i, (__u64)ptr);
-	}
+	freed_released(k, obj, type != NSAUDIT_NS_NET && type != NSAUDIT_NS_PID);
 	return 0;
 }
 
@@ -498,8 +447,8 @@ __noinline int freed_userns_work(void)
 		return 0;
 	ns = (void *)(work - bpf_core_field_offset(struct user_namespace, work));
 	for (i = 0; i < 8 && ns; i++) {
-		freed_check((__u64)&ns->ns, NSAUDIT_NS_USER, NSAUDIT_FREED_BY_OWNER, 1,
-			    NSAUDIT_PROBE_TP_KFREE);
+		freed_check((__u64)&ns->ns, NSAUDIT_NS_USER, NSAUDIT_FREED_BY_OWNER,
+			    FREED_OWN_ACTOR, NSAUDIT_PROBE_TP_KFREE);
 		ns = BPF_CORE_READ(ns, parent);
 	}
 	return 0;
@@ -514,7 +463,7 @@ __noinline int freed_kfree(__u64 ptr, __u32 type)
 	__u32 inum;
 	__u64 id;
 
-	if (!k || k->type != type)
+	if (!k || k->type != type || k->rel_tid)
 		return 0;
 	ns = object_ns(ptr, type);
 	if (!ns)
@@ -524,13 +473,15 @@ __noinline int freed_kfree(__u64 ptr, __u32 type)
 	if (inum == k->inum && ns_type(ns) == type)
 		freed_emit_id(ns, type, NSAUDIT_PROBE_TP_KFREE, NSAUDIT_FREED_RELEASED,
 			      NSAUDIT_FREED_BY_KERNEL, 1, k->ns_id);
-	bpf_map_delete_elem(&freed_addrs, &ptr);
+	freed_released(k, ptr, true);
 	return 0;
 }
 
+/* kfree(call_site, ptr): ptr read only at a free function's call site */
 SEC("tp_btf/kfree")
-int BPF_PROG(tp_kfree, unsigned long call_site, const void *ptr)
+int tp_kfree(__u64 *ctx)
 {
+	unsigned long call_site = ctx[0];
 	int i;
 
 #pragma unroll
@@ -538,7 +489,7 @@ int BPF_PROG(tp_kfree, unsigned long call_site, const void *ptr)
 		if (call_site - kfree_site_lo[i] < kfree_site_len[i]) {
 			if (i == kfree_site_userns)
 				return freed_userns_work();
-			return freed_kfree((__u64)ptr, kfree_site_type[i]);
+			return freed_kfree(freed_ptr_arg(ctx), kfree_site_type[i]);
 		}
 	}
 	return 0;
@@ -563,7 +514,7 @@ static long cleanup_one(void *map, __u64 *obj, struct freed_known *k,
 	__u32 inum;
 	__u64 id;
 
-	if (k->type != NSAUDIT_NS_NET || !k->ns_id || k->cleaned)
+	if (k->type != NSAUDIT_NS_NET || !freed_named(k) || k->cleaned || k->rel_tid)
 		return 0;
 	ns = object_ns(*obj, NSAUDIT_NS_NET);
 	if (!ns || ns_refcount(ns) != 0)

@@ -2,8 +2,8 @@
 /*
  * nsaudit.bpf.c - the tracer's BPF object: the maps and globals its parts
  * share, defined once (emit.bpf.h, tslot.bpf.h, nscache.bpf.h and
- * nsfile.bpf.h declare them), and the global subprograms of emit.bpf.h and
- * tslot.bpf.h. The Makefile links this
+ * nsfile.bpf.h declare them), and the global subprograms of emit.bpf.h,
+ * tslot.bpf.h and nscache.bpf.h. The Makefile links this
  * file first: libbpf 1.1's static linker misplaces an extern map whose
  * definition comes in a later object. A map only one part uses is defined
  * in that part. The parts, one concern each, are linked into one object
@@ -80,6 +80,7 @@ __noinline int fill_actor(struct ev_short *head)
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 ugid = bpf_get_current_uid_gid();
+	const struct cred *cred;
 	struct file *exe;
 
 	if (!head)
@@ -87,20 +88,23 @@ __noinline int fill_actor(struct ev_short *head)
 	e->pid = id >> 32;
 	e->tid = (__u32)id;
 	e->uid = (__u32)ugid;
-	/* direct BTF loads: no helper call per pointer */
-	e->euid = task->cred->euid.val;
+	/* direct BTF loads: no helper call per pointer. Those off the task
+	 * first, before any branch: each costs 6.18's verifier scans of the
+	 * kernel's BTF by name, at every walk that reaches it */
+	cred = task->cred;
 	e->ppid = task->real_parent->tgid;
+	exe = task->mm->exe_file; /* NULL for kernel threads: loads give 0 */
+	actor_namespaces(e, task, cred);
+	e->euid = cred->euid.val;
 	e->auid = task_loginuid(task);
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	exe = task->mm->exe_file; /* NULL for kernel threads: loads give 0 */
 	e->exe_ino = exe->f_inode->i_ino;
 	e->exe_dev = exe->f_inode->i_sb->s_dev;
 	/* the verifier lets no arithmetic touch a pointer: through memory,
 	 * it comes back a plain number (privileged programs may store one) */
 	*(volatile __u64 *)&e->exe_key = (__u64)exe;
 	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
-	actor_namespaces(e, task);
 	e->lineage = lineage_of(task);
 	return 0;
 }
@@ -133,12 +137,147 @@ __noinline int tslot_claim(struct tslot *s, __u32 tid, __u64 start, __u32 tgid)
 	return 1;
 }
 
+/* ---- an actor's budget and losses (declared in actor_budget.bpf.h) ----- */
+
+__noinline int actor_lost_count(const struct actor *a, __u32 reason, __u64 n)
+{
+	struct nsaudit_actor_lost_key k = {};
+	struct nsaudit_actor_lost_val *v;
+	__u32 zero = 0, *ep;
+
+	if (!a)
+		return 0;
+	k.pid = a->pid;
+	k.uid = a->uid;
+	k.op = a->op;
+	k.reason = reason;
+	ep = bpf_map_lookup_elem(&lost_epoch, &zero);
+	k.epoch = ep ? *ep & 1 : 0;
+	v = bpf_map_lookup_elem(&actor_lost, &k);
+	if (!v) {
+		struct nsaudit_actor_lost_val nv = {};
+
+		if (a->comm)
+			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);
+		else
+			bpf_get_current_comm(nv.comm, sizeof(nv.comm));
+		bpf_map_update_elem(&actor_lost, &k, &nv, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&actor_lost, &k);
+	}
+	if (v)
+		__sync_fetch_and_add(&v->count, n);
+	if (reason < NSAUDIT_LOST_MAX)
+		__sync_fetch_and_add(&lost_reason[reason], n);
+	__sync_fetch_and_add(&lost_events, n);
+	return 0;
+}
+
+/*
+ * One token from a cell, GCRA: the cell holds when its bucket will be
+ * full again ("tat"); a token is there while that is at most burst ahead
+ * of now. Not atomic: two CPUs of one actor at once may both take the
+ * last token, a bound off by one per CPU.
+ */
+static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u64 burst)
+{
+	__u64 *tat = bpf_map_lookup_elem(&actor_budget, &key), t;
+
+	if (!tat) {
+		t = now + interval;
+		bpf_map_update_elem(&actor_budget, &key, &t, BPF_ANY);
+		return true;
+	}
+	t = *tat > now ? *tat : now;
+	if (t - now > burst)
+		return false;
+	*tat = t + interval;
+	return true;
+}
+
+/*
+ * Rare first (issue 47): within one uid, a thread group that makes few
+ * records keeps them when a sibling floods. Once its uid's bucket is
+ * spent, a thread group with at most RARE_TOKENS of its own tokens in use
+ * draws on its uid's reserve (an eighth of the uid's rate); what the
+ * children of one parent draw from it is bounded too (a sixteenth), so a
+ * fork flood, whose children are each new and quiet, shares one parent's
+ * part of it and leaves the rest to the uid's other processes. The same
+ * rule as the log's budget (loader/tracer/log_budget.c), at the rings.
+ * Cells: kind 2 the uid's reserve, kind 3 a parent's part of it.
+ */
+#define RARE_TOKENS 32
+
+static __always_inline bool tgid_quiet(__u32 tgid, __u64 now)
+{
+	__u64 key = tgid, *tat = bpf_map_lookup_elem(&actor_budget, &key);
+
+	return !tat || *tat <= now + RARE_TOKENS * tgid_interval_ns;
+}
+
+static __always_inline bool rare_first(const struct actor *a, __u64 now)
+{
+	return a->ppid && tgid_quiet(a->pid, now) &&
+	       cell_take((3ULL << 32) | a->ppid, now, uid_interval_ns * 16, uid_burst_ns) &&
+	       cell_take((2ULL << 32) | a->uid, now, uid_interval_ns * 8, uid_burst_ns);
+}
+
+/* The thread group's token first (per-tgid before per-uid), then the
+ * uid's, else, for a quiet thread group, the reserve. The clock is read
+ * only here (the coarse clock is not a tracing program's helper). */
+__noinline int actor_budget_spent(const struct actor *a, __u64 calls)
+{
+	__u64 now;
+
+	if (!a)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (cell_take(a->pid, now, tgid_interval_ns, tgid_burst_ns) &&
+	    (cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns) ||
+	     rare_first(a, now)))
+		return 0;
+	actor_lost_count(a, NSAUDIT_LOST_BUDGET, calls);
+	return 1;
+}
 __noinline int state_lost(__u32 op)
 {
 	struct actor a;
 
 	actor_current(&a, op);
-	count_lost_by(&a, NSAUDIT_LOST_STORAGE, 1);
+	actor_lost_count(&a, NSAUDIT_LOST_STORAGE, 1);
+	return 0;
+}
+
+__noinline int held_send(struct tstate *ts, struct path_buf *hp)
+{
+	struct nsaudit_event *h, *e;
+	struct actor a;
+	bool rare_rec;
+
+	if (!ts)
+		return 0;
+	h = HELD(ts);
+	a.pid = h->pid;
+	a.uid = h->uid;
+	a.op = h->op;
+	a.ppid = h->ppid;
+	a.comm = h->comm;
+	rare_rec = is_rare(h->op, h->result);
+
+	/* two reservations of constant sizes: the verifier wants one */
+	if (ts->held_has_path && hp) {
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a);
+		if (!e)
+			return 0;
+		copy_words(e, h, NSAUDIT_EVENT_SHORT);
+		copy_words(e->path, hp, NSAUDIT_PATH_LEN);
+	} else {
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a);
+		if (!e)
+			return 0;
+		copy_words(e, h, NSAUDIT_EVENT_SHORT);
+	}
+	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
+	event_submit(e);
 	return 0;
 }
 
@@ -150,6 +289,31 @@ __noinline int held_flush(struct tstate *ts, struct path_buf *hp)
 		return 0;
 	held_send(ts, hp);
 	held_release(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
+	return 0;
+}
+
+__noinline int rec_direct(const struct ev_key *k, __u32 refs, const struct path_buf *path,
+			  const struct pending *p)
+{
+	struct nsaudit_event *e;
+	struct actor a;
+	__u64 now = bpf_ktime_get_boot_ns();
+
+	if (!k)
+		return 0;
+	actor_current(&a, k->op);
+	if (path) {
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a);
+		if (!e)
+			return 0;
+		copy_words(e->path, path, NSAUDIT_PATH_LEN);
+	} else {
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a);
+		if (!e)
+			return 0;
+	}
+	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, p);
+	event_submit(e);
 	return 0;
 }
 
@@ -201,6 +365,105 @@ direct:
 
 /* Declared in nscache.bpf.h, which says what each one is for. */
 const volatile bool setns_exit_only = false;
+
+/* The global subprograms nscache.bpf.h declares: setns.bpf.c and
+ * unshare_clone.bpf.c both call them. */
+
+/*
+ * The thread's namespace cache, filled whole from a namespace set (probe
+ * reads: the set may be another task's). On a stock kernel setns has one
+ * hook, at its exit, which takes the namespace the call left from this
+ * cache: so it is filled for every thread at start (snapshot_tasks), and
+ * again after a call that changed several types at once; a thread born
+ * since has its birth_ns slot until its first change. A global
+ * subprogram: verified once.
+ */
+__noinline int cache_fill(struct tstate *ts)
+{
+	struct task_nsset set;
+
+	if (!ts)
+		return 0;
+	/* scalars here: a global subprogram takes no kernel pointer */
+	set.nsp = (void *)ts->c_nsproxy;
+	set.user = (void *)ts->c_userns;
+	nsset_idents_as(&set, ts->cur_inum, ts->cur_id, false);
+	ts->c_valid = (1u << NSAUDIT_NS_MAX) - 1;
+	ts->c_changed = 1;
+	return 0;
+}
+
+/* Remember the namespaces of the types in p->nsmask before the call
+ * (a global subprogram: verified once). */
+__noinline int pending_save_old(struct tstate *ts)
+{
+	struct task_nsset set;
+	struct pending *p;
+	int t;
+
+	if (!ts)
+		return 0;
+	p = &ts->p;
+	cache_check(ts, &set);
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		if (p->nsmask & (1u << t))
+			cur_ns(ts, &set, t, &p->old_inum[t], &p->old_id[t]);
+	}
+	return 0;
+}
+
+/*
+ * One record per namespace type the call was about: the namespace the task
+ * has now (entered or created), and the one it had before. The slow path:
+ * unshare, setns through a pidfd; setns of an nsfs fd takes setns_exit()
+ * (setns.bpf.c).
+ */
+__noinline int emit_switch(struct tstate *ts, long ret)
+{
+	struct task_nsset set;
+	struct pending *p;
+	struct ev_key k;
+	int t;
+
+	if (!ts)
+		return 0;
+	p = &ts->p;
+	task_nsset_btf(&set, bpf_get_current_task_btf());
+	if (!p->nsmask) {
+		/* setns(-1, 0), a pidfd with flags 0, ...: the type is unknown */
+		switch_key(&k, p, NSAUDIT_NS_UNKNOWN, ret);
+		commit_key(ts, &k, 0);
+		if (ret == 0)	/* something changed, we cannot say what */
+			cache_refill(ts, &set);
+		return 0;
+	}
+	#pragma unroll
+	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
+		struct ns_common *ns;
+		__u32 refs = 0;
+
+		if (!(p->nsmask & (1u << t)) || !(type_mask & (1u << t)))
+			continue;
+		switch_key(&k, p, t, ret);
+		if (ret == 0) {
+			ns = nsset_ns_btf(&set, t);
+			if (ns) {
+				ns_ident_btf(ns, &k.ns_inum, &k.ns_id);
+				refs = ns_refcount_btf(ns);
+				k.flags |= NSAUDIT_F_HAS_NS;
+				/* a new one: its identity for op freed */
+				if (freed_wanted && p->op == NSAUDIT_OP_UNSHARE)
+					freed_learn_cur(t);
+			}
+		}
+		commit_key(ts, &k, refs);
+	}
+	/* the thread's namespaces changed: the cache is refilled whole */
+	if (ret == 0)
+		cache_refill(ts, &set);
+	return 0;
+}
 
 /* Declared in birth.bpf.h, which says what each one is for. */
 struct birth_map birth SEC(".maps");

@@ -5,7 +5,8 @@
  * snapshot and every change, and before its first change its birth slot
  * (birth.bpf.h).
  * Also the records of a switch (setns, unshare): switch_key, emit_switch.
- * The global subprograms and the maps are defined in setns.bpf.c.
+ * Its global subprograms and globals are defined in nsaudit.bpf.c, the part
+ * every part links with.
  */
 #ifndef NSAUDIT_NSCACHE_BPF_H
 #define NSAUDIT_NSCACHE_BPF_H
@@ -15,7 +16,8 @@
  * looking before it (cache_fill, birth_ns). */
 extern const volatile bool setns_exit_only;
 
-/* setns.bpf.c's global subprograms (verified once). */
+/* Global subprograms (verified once), in nsaudit.bpf.c: setns.bpf.c and
+ * unshare_clone.bpf.c use them. */
 int cache_fill(struct tstate *ts);
 int pending_save_old(struct tstate *ts);
 int emit_switch(struct tstate *ts, long ret);

@@ -2,7 +2,7 @@
 /*
  * setns.bpf.c - setns(): the namespace entered (what the fd names, and how
  * that file was made) and the one left (the thread's namespace cache,
- * nscache.bpf.h, whose global subprograms are here). On a stock kernel
+ * nscache.bpf.h). On a stock kernel
  * setns is traced at its exit alone. The patched kernel's programs are here
  * too: fentry/fexit on sys_setns, and namespace:ns_change (tp_ns_change),
  * which names the namespace a setns or an unshare leaves and makes a
@@ -22,51 +22,6 @@
 #include "emit.bpf.h"
 #include "nscache.bpf.h"
 #include "nsfile.bpf.h"
-
-
-/*
- * The thread's namespace cache, filled whole from a namespace set (probe
- * reads: the set may be another task's). On a stock kernel setns has one
- * hook, at its exit, which takes the namespace the call left from this
- * cache: so it is filled for every thread at start (snapshot_tasks), and
- * again after a call that changed several types at once; a thread born
- * since has its birth_ns slot until its first change. A global
- * subprogram: verified once.
- */
-__noinline int cache_fill(struct tstate *ts)
-{
-	struct task_nsset set;
-
-	if (!ts)
-		return 0;
-	/* scalars here: a global subprogram takes no kernel pointer */
-	set.nsp = (void *)ts->c_nsproxy;
-	set.user = (void *)ts->c_userns;
-	nsset_idents_as(&set, ts->cur_inum, ts->cur_id, false);
-	ts->c_valid = (1u << NSAUDIT_NS_MAX) - 1;
-	ts->c_changed = 1;
-	return 0;
-}
-
-/* Remember the namespaces of the types in p->nsmask before the call
- * (a global subprogram: verified once). */
-__noinline int pending_save_old(struct tstate *ts)
-{
-	struct task_nsset set;
-	struct pending *p;
-	int t;
-
-	if (!ts)
-		return 0;
-	p = &ts->p;
-	cache_check(ts, &set);
-	#pragma unroll
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		if (p->nsmask & (1u << t))
-			cur_ns(ts, &set, t, &p->old_inum[t], &p->old_id[t]);
-	}
-	return 0;
-}
 
 /*
  * What a file other than the thread's cached one names (see setns_target),
@@ -183,57 +138,6 @@ static __always_inline void setns_enter(int fd, __u64 flags, __u32 probe)
 		return;
 	setns_target(ts, fd, flags, probe);
 	setns_old_now(ts);
-}
-
-/*
- * One record per namespace type the call was about: the namespace the task
- * has now (entered or created), and the one it had before. The slow path:
- * unshare, setns through a pidfd; setns of an nsfs fd takes setns_exit().
- */
-__noinline int emit_switch(struct tstate *ts, long ret)
-{
-	struct task_nsset set;
-	struct pending *p;
-	struct ev_key k;
-	int t;
-
-	if (!ts)
-		return 0;
-	p = &ts->p;
-	task_nsset_btf(&set, bpf_get_current_task_btf());
-	if (!p->nsmask) {
-		/* setns(-1, 0), a pidfd with flags 0, ...: the type is unknown */
-		switch_key(&k, p, NSAUDIT_NS_UNKNOWN, ret);
-		commit_key(ts, &k, 0);
-		if (ret == 0)	/* something changed, we cannot say what */
-			cache_refill(ts, &set);
-		return 0;
-	}
-	#pragma unroll
-	for (t = 0; t < NSAUDIT_NS_MAX; t++) {
-		struct ns_common *ns;
-		__u32 refs = 0;
-
-		if (!(p->nsmask & (1u << t)) || !(type_mask & (1u << t)))
-			continue;
-		switch_key(&k, p, t, ret);
-		if (ret == 0) {
-			ns = nsset_ns_btf(&set, t);
-			if (ns) {
-				ns_ident_btf(ns, &k.ns_inum, &k.ns_id);
-				refs = ns_refcount_btf(ns);
-				k.flags |= NSAUDIT_F_HAS_NS;
-				/* a new one: its identity for op freed */
-				if (freed_wanted && p->op == NSAUDIT_OP_UNSHARE)
-					freed_learn_cur(t);
-			}
-		}
-		commit_key(ts, &k, refs);
-	}
-	/* the thread's namespaces changed: the cache is refilled whole */
-	if (ret == 0)
-		cache_refill(ts, &set);
-	return 0;
 }
 
 /*

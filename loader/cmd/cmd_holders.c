@@ -4,16 +4,20 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
 #include "commands.h"
+#include "holders_history.h"
 #include "holders/holders_model.h"
 #include "enrich/nsnames.h"
 #include "nstype.h"
 
 #define ERR(...) cmd_error("holders", 0, __VA_ARGS__)
+
+enum { OPT_HISTORY = 0x100, OPT_LEAKS, OPT_OLDER, OPT_LOG_DIR };
 
 static const struct optab holders_optab[] = {
 	OPTAB_HEADING("Options:"),
@@ -21,6 +25,23 @@ static const struct optab holders_optab[] = {
 	  "every namespace on the machine, as a tree by owning\n"
 	  "user namespace" },
 	{ "format", 'f', "FMT", "text (default) or json (one object per namespace per line)" },
+	{ "history", OPT_HISTORY, NULL,
+	  "NS's holders over time from a log of 'nsaudit record':\n"
+	  "each task, fd and bind mount from when to when (created,\n"
+	  "entered, opened, mounted; left, umount), the one that let\n"
+	  "go last and its death (with --op ...,freed on stock\n"
+	  "kernels, ns_free on the patched one), or its holders now.\n"
+	  "Exits and closes are not recorded: such an end is '?'" },
+	{ "leaks", OPT_LEAKS, NULL,
+	  "namespaces alive now at least --older seconds after their\n"
+	  "creator (the unshare caller, the clone child) stopped\n"
+	  "holding them and their last bind mount was removed, per\n"
+	  "the log, with their holders now (the leaked CNI netns).\n"
+	  "The age counts from the last of those the log has; a\n"
+	  "creator's exit is not in it, and the line says so. A\n"
+	  "namespace whose creation is not in the log is not judged" },
+	{ "older", OPT_OLDER, "SECONDS", "the age for --leaks (default 60)" },
+	{ "log-dir", OPT_LOG_DIR, "DIR", "the log directory (--history, --leaks)" },
 	{ "help", 'h', NULL, "this help" },
 	OPTAB_END,
 };
@@ -28,7 +49,9 @@ static const struct optab holders_optab[] = {
 static void usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f, "Usage: nsaudit holders NS [--format text|json]\n"
-		   "       nsaudit holders --all [--format text|json]\n\n"
+		   "       nsaudit holders --all [--format text|json]\n"
+		   "       nsaudit holders NS --history --log-dir DIR\n"
+		   "       nsaudit holders --leaks [--older SECONDS] --log-dir DIR\n\n"
 		   "List everything that keeps a namespace alive, and reconcile it with the\n"
 		   "kernel's reference count (read by BPF iterators):\n"
 		   "  task    threads in it (pid/time: also *_for_children)\n"
@@ -50,13 +73,17 @@ static void usage(FILE *f, const struct cmd_opts *opts)
 		   "  nsaudit holders /run/netns/blue --format json\n"
 		   "  nsaudit holders net:4026532289           # after 'ip netns del'\n"
 		   "  nsaudit holders 1234:pid\n"
-		   "  nsaudit holders --all\n");
+		   "  nsaudit holders --all\n"
+		   "  nsaudit holders net:4026532289 --history --log-dir /var/log/nsaudit\n"
+		   "  nsaudit holders --leaks --older 300 --log-dir /var/log/nsaudit\n");
 }
 
 /* What the command line asks for. */
 struct holders_args {
-	bool all, json;
-	const char *arg; /* NS as given */
+	bool all, json, history, leaks;
+	double older;	     /* --leaks: seconds */
+	const char *log_dir; /* --history, --leaks */
+	const char *arg;     /* NS as given */
 	struct nsspec spec;
 };
 
@@ -65,9 +92,10 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 {
 	struct cmd_opts opts;
 	const char *name;
-	char err[512];
+	char err[512], *end;
 	int c;
 
+	a->older = 60;
 	cmd_opts_set(&opts, holders_optab);
 	cmd_getopt_reset();
 	while ((c = cmd_getopt(&opts, argc, argv, &name)) != -1) {
@@ -86,6 +114,31 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 		case 'h':
 			usage(stdout, &opts);
 			return 0;
+		case OPT_HISTORY:
+			a->history = true;
+			break;
+		case OPT_LEAKS:
+			a->leaks = true;
+			break;
+		case OPT_LOG_DIR:
+			a->log_dir = optarg;
+			break;
+		case OPT_OLDER:
+			errno = 0;
+			a->older = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(a->older >= 0 && a->older < 1e10)) {
+				ERR("--older: '%.32s' is not a number of seconds (0 or more)",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case ':':
+			if (optopt == 'f')
+				ERR("--format: needs a value (text, json)");
+			else
+				ERR("%s: needs a value (try 'nsaudit holders --help')",
+				    argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
 			if (optopt == 'f')
 				ERR("--format: needs a value (text, json)");
@@ -94,6 +147,22 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 				    cmd_bad_option(argv));
 			return EXIT_USAGE;
 		}
+	}
+	if ((a->history || a->leaks) && (!a->log_dir || !*a->log_dir)) {
+		ERR("%s needs --log-dir DIR (try 'nsaudit holders --help')",
+		    a->history ? "--history" : "--leaks");
+		return EXIT_USAGE;
+	}
+	if ((a->history || a->leaks) && (a->json || a->all || (a->history && a->leaks))) {
+		ERR("--history and --leaks go alone, in text (try 'nsaudit holders --help')");
+		return EXIT_USAGE;
+	}
+	if (a->leaks) {
+		if (optind < argc) {
+			ERR("--leaks looks at every namespace: no NS (try 'nsaudit holders --help')");
+			return EXIT_USAGE;
+		}
+		return -1;
 	}
 	if (a->all == (optind < argc) || argc - optind > 1) {
 		ERR("%s (try 'nsaudit holders --help')", a->all
@@ -156,6 +225,10 @@ int cmd_holders(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
+	if (a.leaks)
+		return holders_leaks(a.log_dir, a.older);
+	if (a.history)
+		return holders_history(a.log_dir, &a.spec);
 	ret = 1;
 	if (model_load(&m, err, sizeof(err))) {
 		ERR("%s", err);

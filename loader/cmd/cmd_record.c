@@ -24,6 +24,7 @@
 #include "output/event_json.h"
 #include "output/metrics.h"
 #include "log.h"
+#include "nstype.h"
 #include "tracer/privs.h"
 #include "rules/rules.h"
 #include "segment.h"
@@ -56,6 +57,9 @@ struct recorder {
 	const char *pin_dir;	/* --pin-dir, or NULL (--no-pin) */
 	int64_t pins_checked;	/* when the pins were last looked at */
 	bool pins_gone;		/* said once */
+	int64_t hearing_ns;	/* --hearing-interval; 0: not checked */
+	bool deaf;		/* the kernel's records stopped coming */
+	char deaf_why[320];
 	struct {		/* how long the log space lasts: said once */
 		int64_t t0;
 		uint64_t bytes0;
@@ -63,15 +67,22 @@ struct recorder {
 	} space;
 };
 
-static void pins_gone_fields(struct audit_fields *f, const void *ctx)
+/* What every record the recorder writes about itself starts with. */
+static void log_head(struct audit_fields *f, const char *action)
 {
-	const struct recorder *r = ctx;
 	char ts[40];
 
 	audit_time_now(ts);
 	audit_f_str(f, "time", ts, strlen(ts));
 	audit_f_str(f, "op", "log", 3);
-	audit_f_str(f, "action", "pins-removed", 12);
+	audit_f_str(f, "action", action, strlen(action));
+}
+
+static void pins_gone_fields(struct audit_fields *f, const void *ctx)
+{
+	const struct recorder *r = ctx;
+
+	log_head(f, "pins-removed");
 	audit_f_str(f, "path", r->pin_dir, strlen(r->pin_dir));
 }
 
@@ -100,6 +111,96 @@ static void pins_tick(struct recorder *r)
 	if (audit_log_append_fields(r->log, clock_ns(CLOCK_REALTIME), pins_gone_fields, r) < 0 ||
 	    audit_log_commit(r->log) < 0)
 		r->failed = 1;
+}
+
+static void deaf_fields(struct audit_fields *f, const void *ctx)
+{
+	const struct recorder *r = ctx;
+	uint64_t sent, heard;
+	int64_t last_ns;
+	char ts[40];
+
+	log_head(f, "deaf");
+	audit_f_str(f, "reason", r->deaf_why, strlen(r->deaf_why));
+	tracer_hearing_counts(r->t, &sent, &heard, &last_ns);
+	audit_f_u64(f, "canaries", sent);
+	audit_f_u64(f, "heard", heard);
+	if (last_ns) {	/* the last moment it is known to have heard */
+		format_rfc3339(last_ns, ts, sizeof(ts));
+		audit_f_str(f, "heard_until", ts, strlen(ts));
+	}
+}
+
+/*
+ * The kernel's records must still come (tracer_hearing_tick): a recorder
+ * that hears nothing says so on stderr and in the log, and stops with
+ * exit status 1, rather than write a quiet log that verifies. -1: deaf.
+ */
+static int hearing_tick(struct recorder *r)
+{
+	int rc = tracer_hearing_tick(r->t, r->hearing_ns, r->deaf_why, sizeof(r->deaf_why));
+
+	if (rc > 0)
+		cmd_error("record", 0, "note: cannot check that the kernel's records still come "
+			  "(%s)", r->deaf_why);
+	if (rc >= 0)
+		return 0;
+	r->deaf = true;
+	cmd_error("record", 0, "DEAF: %s; stopping", r->deaf_why);
+	if (audit_log_append_fields(r->log, clock_ns(CLOCK_REALTIME), deaf_fields, r) < 0 ||
+	    audit_log_commit(r->log) < 0)
+		r->failed = 1;
+	return -1;
+}
+
+/*
+ * Records of a flood at the log budget are about this long (a no-coalesce
+ * ioctl flood: docs/flood.md), which the one-uid bound below is made of.
+ */
+#define FLOOD_RECORD_BYTES 700
+
+/*
+ * At start, how long --max-size x --keep lasts: at the average rate of
+ * what the log already keeps (a restart), or "cannot tell yet" (a new
+ * log), and what one uid flooding at the log budget would leave of it.
+ * The rate now is measured and said by space_tick() within a minute.
+ */
+static void space_start(struct recorder *r, uint32_t budget)
+{
+	uint64_t space = r->lo->max_size * r->lo->keep, kept;
+	int64_t now = clock_ns(CLOCK_REALTIME), first;
+	char size[32], total[32], past[64], flood[160], since[40], kept_msg[200];
+	double secs, rate;
+	bool warn = false;
+
+	audit_size_str(size, sizeof(size), r->lo->max_size);
+	audit_size_str(total, sizeof(total), space);
+	if (!audit_log_kept(r->lo->dir, &kept, &first) && first && now - first > 10 * NSEC_PER_SEC &&
+	    kept > 4096) {
+		secs = (double)(now - first) / 1e9;
+		rate = (double)kept / secs;
+		format_rfc3339(first, since, sizeof(since));
+		audit_span_str(past, sizeof(past), (double)space / rate);
+		warn = (double)space / rate < 3600;
+		snprintf(kept_msg, sizeof(kept_msg),
+			 "at the log's average rate since its oldest record kept (%.1f KiB/s "
+			 "since %.19sZ) it holds about %s", rate / 1024, since, past);
+	} else {
+		snprintf(kept_msg, sizeof(kept_msg),
+			 "how long at this host's rate: cannot tell yet (a new log)");
+	}
+	if (budget) {
+		rate = (double)(budget + budget / 8) * FLOOD_RECORD_BYTES;
+		audit_span_str(past, sizeof(past), (double)space / rate);
+		snprintf(flood, sizeof(flood), "; one uid flooding at the log budget (%u "
+			 "records/s) fills it in about %s", budget + budget / 8, past);
+	} else {
+		snprintf(flood, sizeof(flood), "; no log budget: a flood fills it as fast as it "
+			 "writes");
+	}
+	cmd_error("record", 0, "%slog space %u x %s = %s: %s%s; the rate now is said within a "
+		  "minute (--max-size, --keep)", warn ? "warning: " : "", r->lo->keep, size, total,
+		  kept_msg, flood);
 }
 
 /*
@@ -195,6 +296,8 @@ static int end_batch(void *ctx)
 	}
 	space_tick(r);
 	pins_tick(r);
+	if (hearing_tick(r))
+		return -1;
 	/* the sealing timer: an epoch ends whether records come or not */
 	if (audit_log_tick(r->log) < 0)
 		cmd_error("record", 1, "sealing: %s", audit_log_error(r->log));
@@ -221,7 +324,7 @@ static void send_anchor(void *ctx, struct json_object *anchor)
 		r->metrics.seal_ns = r->metrics.anchor_ns;
 }
 
-enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR };
+enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR, OPT_HEARING };
 
 static const struct optab record_optab[] = {
 	OPTAB_HEADING("Options:"),
@@ -237,6 +340,12 @@ static const struct optab record_optab[] = {
 	  "or upgrade without a gap); by default only a crash\n"
 	  "leaves them, and a clean stop detaches" },
 	{ "no-pin", OPT_NO_PIN, NULL, "nothing pinned: stopping the recorder stops tracing" },
+	{ "hearing-interval", OPT_HEARING, "SECONDS",
+	  "every SECONDS (default 60; 0: never) a child of the\n"
+	  "recorder opens /proc/self/ns/net, whose record must\n"
+	  "come from the kernel: if two in a row do not (and\n"
+	  "none was counted lost), the recorder writes a \"deaf\"\n"
+	  "record, says so and exits 1 (verify reports it)" },
 	OPTAB_END,
 };
 
@@ -271,8 +380,10 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 	char err[256];
 	pid_t who;
 	int c, rc;
+	long n;
 
 	r->lo = lo;
+	r->hearing_ns = 60 * NSEC_PER_SEC;
 	tracer_opts_init(o);
 	audit_log_opts_init(lo);
 	o->pin_dir = NSAUDIT_PIN_DIR;
@@ -290,6 +401,12 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 			break;
 		case OPT_KEEP_PINNED:
 			*keep_pinned = true;
+			break;
+		case OPT_HEARING:
+			if (parse_long(optarg, 0, 86400, &n))
+				return cmd_error("record", EXIT_USAGE, "--hearing-interval '%.32s': "
+						 "seconds, 0 to 86400", optarg);
+			r->hearing_ns = n * NSEC_PER_SEC;
 			break;
 		case OPT_PIN_DIR:
 			if (optarg[0] != '/')
@@ -333,9 +450,12 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 }
 
 /* How the run ended, as the exit status, with the line that says why. */
-static int exit_status(int rc, int failed, const char *dir)
+static int exit_status(int rc, const struct recorder *r, const char *dir)
 {
-	if (failed)
+	if (r->deaf)
+		return cmd_error("record", 1, "stopped: deaf (the \"deaf\" record in %s says "
+				 "why; the pins are kept for the next recorder)", dir);
+	if (r->failed)
 		return cmd_error("record", 1,
 				 "stopped: the log cannot take more records (see the last "
 				 "record in %s)",
@@ -416,7 +536,9 @@ int cmd_record(int argc, char **argv)
 		audit_log_close(r.log);
 		return 1;
 	}
-	audit_log_set_anchor(r.log, send_anchor, &r);
+	if (r.sinks.n)	/* numbered anchors: only those that leave */
+		audit_log_set_anchor(r.log, send_anchor, &r);
+	space_start(&r, o.log_budget);
 	cmd_ready(t, t0, o.verbose, lo.dir);
 	{
 		struct tracer_callbacks cb = {
@@ -441,5 +563,5 @@ int cmd_record(int argc, char **argv)
 		rc = -EIO;
 	sinks_close(&r.sinks);
 	rules_free(o.rules);
-	return exit_status(rc, r.failed, lo.dir);
+	return exit_status(rc, &r, lo.dir);
 }

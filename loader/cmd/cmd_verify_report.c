@@ -100,6 +100,11 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 	if (v->anchor_last_seq)
 		EXTRA(", authentic anchors of seq %" PRIu64 "..%" PRIu64, v->anchor_first_seq,
 		      v->anchor_last_seq);
+	if (v->anchor_chain_last)
+		EXTRA(", anchor chain %" PRIu64 "..%" PRIu64, v->anchor_chain_first,
+		      v->anchor_chain_last);
+	if (v->anchors_lost_crash)
+		EXTRA(" (%" PRIu64 " lost when a recorder was killed)", v->anchors_lost_crash);
 	if (v->other_anchors && v->other_closed)
 		EXTRA(", %" PRIu64 " anchor%s of an earlier log %s under this key, ended at seq "
 		      "%" PRIu64,
@@ -135,6 +140,15 @@ int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *
 			return rc;
 		verdict = "intact up to a crash tail";
 	}
+	if (rc == AUDIT_VERIFY_DEAF) {
+		printf("seq %" PRIu64 " (%s): DEAF: the recorder heard nothing from the kernel "
+		       "%s%s (%s) and stopped: what happened then and until the next start is "
+		       "neither in the log nor counted lost%s\n",
+		       v->deaf_seq, v->deaf_time, v->deaf_since[0] ? "after " : "since it started",
+		       v->deaf_since, v->deaf_reason,
+		       v->deaf > 1 ? " (the last of several such records)" : "");
+		verdict = "intact, but its recorder was deaf for a while";
+	}
 	if (rc == AUDIT_VERIFY_PARTIAL) {
 		snprintf(partial, sizeof(partial), "checked epochs %" PRIu64 "..%" PRIu64 " only",
 			 v->checked_from_epoch, v->last_epoch);
@@ -149,6 +163,7 @@ int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *
 		       v->last_segment, v->records, v->first_seq, v->last_seq, v->lost, v->starts,
 		       v->starts == 1 ? "" : "s", v->recoveries, v->recoveries == 1 ? "" : "s",
 		       extra,
-		       v->closed ? "closed cleanly" : "still open (recorder running or killed)");
+		       v->closed ? (v->ended_seq ? "retired (ended for good)" : "closed cleanly")
+				 : "still open (recorder running or killed)");
 	return rc;
 }

@@ -39,6 +39,7 @@ int cmd_keygen(int argc, char **argv);
 int cmd_holders(int argc, char **argv);
 int cmd_lifetime(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
+int cmd_retire(int argc, char **argv);
 
 /*
  * The ready line of trace and record ("nsaudit: ready (hooks: ...; log:

@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "lifetime", cmd_lifetime, "one namespace's timeline from a log: created ... freed" },
 	{ "probe", cmd_probe, "show which hooks this kernel allows and which are used" },
 	{ "detach", cmd_detach, "remove the programs a recorder left pinned" },
+	{ "retire", cmd_retire, "end a recorded log for good (an end record and anchor)" },
 };
 
 static void usage(FILE *f)

@@ -215,6 +215,15 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 	    complete_move(en, e, path, mntns))
 		return true;
 #endif
+	/* a path longer than the record holds: its start may name another
+	 * mount (a pin of its own): never looked up by it */
+	if (!(e->flags & NSAUDIT_F_HAS_NS) && (e->flags & NSAUDIT_F_PATH_CUT)) {
+		if (!nsfs_like_source(en, mntns, e->src_path))
+			return false; /* a bind of an ordinary file */
+		unresolved(en, "its path is longer than a record holds (cut), so it was not "
+			   "looked up", "mount");
+		return true;
+	}
 	if (!(e->flags & NSAUDIT_F_HAS_NS)) {
 		snprintf(file, sizeof(file), "/proc/%u/task/%u/mountinfo", e->pid, e->tid ?: e->pid);
 		if (find_mount(file, path, &type, &inum, &readable))

@@ -280,7 +280,7 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 		return;
 	switch (e->op) {
 	case NSAUDIT_OP_MOUNT:
-		if (has_ns && e->path[0] == '/')
+		if (has_ns && e->path[0] == '/' && !(e->flags & NSAUDIT_F_PATH_CUT))
 			nsnames_add_mount(n, e->path, type, e->ns_inum);
 		n->mounts_dirty = true;
 		break;

@@ -57,8 +57,7 @@ bool lt_print_freed(FILE *out, json_object *r)
 	return jstr(r, "comm") != NULL;
 }
 
-/* A record's time in seconds since the epoch (RFC 3339, UTC); -1: none. */
-static double rec_time(json_object *rec)
+double lt_rec_time(json_object *rec)
 {
 	const char *t = jstr(rec, "time");
 	struct tm tm = { 0 };
@@ -76,22 +75,33 @@ static double rec_time(json_object *rec)
 void lt_print_death_spans(FILE *out, const struct lt_timeline *tl, const struct lt_inc *c)
 {
 	double freed = -1, born = -1, unnamed = -1;
+	bool stages = false, last_ref = false;
 	size_t j;
 
 	for (j = c->first; j <= c->last && j < tl->nev; j++) {
 		const struct lt_event *e = &tl->ev[j];
+		const char *stage = jstr(e->rec, "stage");
 
 		if (e->inc != (size_t)(c - tl->inc))
 			continue;
+		if (e->kind == LT_FREED && stage) {
+			stages = true;
+			last_ref |= !strcmp(stage, "last_ref");
+		}
 		if (e->kind == LT_FREED && freed < 0)
-			freed = rec_time(e->rec);
+			freed = lt_rec_time(e->rec);
 		else if (e->kind == LT_CREATED && born < 0)
-			born = rec_time(e->rec);
+			born = lt_rec_time(e->rec);
 		else if (e->kind == LT_UNPINNED)
-			unnamed = rec_time(e->rec);
+			unnamed = lt_rec_time(e->rec);
 	}
 	if (freed < 0)
 		return;
+	/* op freed saw it go, but not its last reference */
+	if (stages && !last_ref)
+		fputs("last holder: cannot tell (no last_ref: a mount namespace's last bind mount "
+		      "or fd, a pid namespace's last struct pid, or a holder nsaudit does not "
+		      "follow let go)\n", out);
 	if (born >= 0)
 		fprintf(out, "lived %.3f s", freed - born);
 	if (unnamed >= 0 && unnamed <= freed)

@@ -55,6 +55,8 @@ struct lt_event {
 	uint64_t ns_id; /* the id the record gives this namespace; 0: none */
 	size_t inc;	/* incarnation index */
 	bool new_inc;	/* first event of its incarnation */
+	size_t named_by; /* LT_CREATED: the mount that named it (created_seq), or
+			  * SIZE_MAX (lt_link_names) */
 };
 
 struct lt_inc {
@@ -82,6 +84,8 @@ struct lt_timeline {
 	char first_time[48]; /* its time */
 	bool dropped;	     /* the log says older segments were deleted */
 	bool oom;
+	/* mounts whose created_seq names a creation in another incarnation */
+	size_t name_conflicts;
 };
 
 void lt_init(struct lt_timeline *tl, int type, uint32_t inum);
@@ -98,8 +102,18 @@ enum lt_kind lt_classify(const struct lt_timeline *tl, struct json_object *rec, 
 const struct lt_event *lt_add(struct lt_timeline *tl, struct json_object *rec);
 
 /* After the last record: LT_FREED_SEEN / LT_REUSED for every incarnation
- * but the last one, which stays LT_OPEN unless it saw an ns_free. */
+ * but the last one, which stays LT_OPEN unless it saw an ns_free; and each
+ * creation tied to the mount that named it (lt_link_names). */
 void lt_finish(struct lt_timeline *tl);
+
+/*
+ * names.c: every creation event's named_by, from the mounts' created_seq
+ * (the seq of the creation record a mount named; loader/tracer/
+ * name_link.c), matched by seq, never by inode. lt_named_by(): that mount's
+ * event for a creation, or NULL.
+ */
+void lt_link_names(struct lt_timeline *tl);
+const struct lt_event *lt_named_by(const struct lt_timeline *tl, const struct lt_event *created);
 
 
 /*

@@ -242,6 +242,7 @@ const struct lt_event *lt_add(struct lt_timeline *tl, json_object *rec)
 	e->rec = json_object_get(rec);
 	e->seq = jint(rec, "seq", &v) && v > 0 ? (uint64_t)v : 0;
 	e->ns_id = id;
+	e->named_by = SIZE_MAX;	/* lt_link_names, at lt_finish */
 	e->inc = tl->ninc - 1;
 	e->new_inc = fresh;
 	cur->last = tl->nev;
@@ -260,6 +261,7 @@ void lt_finish(struct lt_timeline *tl)
 {
 	size_t i;
 
+	lt_link_names(tl);
 	for (i = 0; i < tl->ninc; i++) {
 		if (tl->inc[i].count[LT_FREED])
 			tl->inc[i].state = LT_FREED_SEEN;
@@ -336,6 +338,21 @@ static void print_pin(FILE *out, const char *op, const char *path, json_object *
 	}
 }
 
+/* ", named blue by the mount at seq=5": created_seq ties them */
+static void print_named(FILE *out, const struct lt_timeline *tl, const struct lt_event *e)
+{
+	const struct lt_event *m = lt_named_by(tl, e);
+	const char *name, *path;
+
+	if (!m)
+		return;
+	name = jstr(m->rec, "ns_name");
+	path = jstr(m->rec, "path");
+	fputs(", named ", out);
+	put_esc(out, name ? name : path ? path : "?");
+	fprintf(out, " by the mount at seq=%" PRIu64, m->seq);
+}
+
 void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_event *e)
 {
 	json_object *r = e->rec;
@@ -356,6 +373,7 @@ void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_eve
 			fprintf(out, " for child pid=%" PRId64, tp);
 		if (jtrue(r, "for_children"))
 			fputs(" (for its children)", out);
+		print_named(out, tl, e);
 		break;
 	case LT_PINNED:
 		if (!strcmp(op, "mount")) {
@@ -523,13 +541,16 @@ json_object *lt_event_json(const struct lt_timeline *tl, const struct lt_event *
 		return NULL;
 	json_object_object_add(o, "event", json_object_new_string(lt_kind_name(e->kind)));
 	json_object_object_add(o, "incarnation", json_object_new_int64((int64_t)e->inc + 1));
+	if (lt_named_by(tl, e))	/* the mount that named it (created_seq) */
+		json_object_object_add(o, "named_by_seq",
+				       json_object_new_int64((int64_t)lt_named_by(tl, e)->seq));
 	return o;
 }
 
 static json_object *event_brief(const struct lt_event *e)
 {
-	static const char *const keys[] = {"time", "op",   "pid",	"comm",
-					   "uid",  "path", "target_pid"};
+	static const char *const keys[] = {"time", "op",	 "pid",	      "comm",
+					   "uid",  "path", "target_pid", "ns_name"};
 	json_object *o = json_object_new_object(), *v;
 	size_t i;
 
@@ -557,6 +578,9 @@ json_object *lt_summary_json(const struct lt_timeline *tl)
 	json_object_object_add(o, "records_matched", json_object_new_int64((int64_t)tl->nev));
 	json_object_object_add(o, "log_first_seq", json_object_new_int64((int64_t)tl->first_seq));
 	json_object_object_add(o, "log_dropped_segments", json_object_new_boolean(tl->dropped));
+	if (tl->name_conflicts)	/* a mount's created_seq names another incarnation's creation */
+		json_object_object_add(o, "name_conflicts",
+				       json_object_new_int64((int64_t)tl->name_conflicts));
 	for (i = 0; i < tl->ninc; i++) {
 		const struct lt_inc *c = &tl->inc[i];
 		json_object *j = json_object_new_object(), *n = json_object_new_object(), *f;
@@ -568,6 +592,9 @@ json_object *lt_summary_json(const struct lt_timeline *tl)
 		json_object_object_add(j, "last", event_brief(&tl->ev[c->last]));
 		json_object_object_add(
 		    j, "created", c->created != SIZE_MAX ? event_brief(&tl->ev[c->created]) : NULL);
+		if (c->created != SIZE_MAX && lt_named_by(tl, &tl->ev[c->created]))
+			json_object_object_add(j, "named",
+					       event_brief(lt_named_by(tl, &tl->ev[c->created])));
 		for (k = LT_CREATED; k < LT_KIND_MAX; k++)
 			json_object_object_add(n, kind_names[k],
 					       json_object_new_int64((int64_t)c->count[k]));

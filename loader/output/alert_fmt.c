@@ -16,9 +16,9 @@ static void str(struct audit_fields *f, const char *k, const char *s)
 }
 
 void alert_fields(struct audit_fields *f, const struct nsaudit_event *e,
-		  const struct event_extra *x, const char *time, size_t time_len)
+		  const struct rule_alert *a, const char *container, const char *time,
+		  size_t time_len)
 {
-	const struct rule_alert *a = x->alert;
 	const char *type = nstype_name(e->ns_type);
 
 	audit_f_str(f, "time", time, time_len);
@@ -54,8 +54,8 @@ void alert_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	}
 	if (e->result < 0)
 		str(f, "error", strerrorname_np(-e->result) ?: "E?");
-	if (x->container)
-		audit_f_str(f, "container", x->container, 4096);
+	if (container)
+		audit_f_str(f, "container", container, 4096);
 	str(f, "probe", "user");
 }
 

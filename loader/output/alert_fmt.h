@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 #include "fields.h"
-#include "record_fmt.h"
 #include "enrich/containers.h"
 #include "nsaudit.h"
 
@@ -51,8 +50,10 @@ struct rule_alert {
 	const char *exe;		  /* the actor's executable, or NULL */
 };
 
-/* Every field after "seq" of the alert x->alert about record e. */
+/* Every field after "seq" of alert a about record e, whose container
+ * (NULL: none) is the record's. */
 void alert_fields(struct audit_fields *f, const struct nsaudit_event *e,
-		  const struct event_extra *x, const char *time, size_t time_len);
+		  const struct rule_alert *a, const char *container, const char *time,
+		  size_t time_len);
 
 #endif

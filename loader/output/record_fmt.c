@@ -423,7 +423,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	char ts[RFC3339_LEN];
 
 	if (x->alert) {		/* a detection (loader/rules/): its own fields */
-		alert_fields(f, e, x, ts, rfc3339(x->realtime_ns, ts));
+		alert_fields(f, e, x->alert, x->container, ts, rfc3339(x->realtime_ns, ts));
 		host_fields(f);
 		return;
 	}
@@ -453,8 +453,13 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		str(f, "via", via);
 	if (e->path[0])
 		name(f, "path", e->path, sizeof(e->path));
+	/* longer than the record's room: what is there is its start only */
+	if (e->flags & NSAUDIT_F_PATH_CUT)
+		audit_f_bool(f, "path_cut", true);
 	if (e->src_path[0])
 		name(f, "src_path", e->src_path, sizeof(e->src_path));
+	if (e->flags & NSAUDIT_F_SRC_PATH_CUT)
+		audit_f_bool(f, "src_path_cut", true);
 	if (e->flags & NSAUDIT_F_MOVE)
 		audit_f_bool(f, "move", true);
 	if (e->mnt_ns_inum)

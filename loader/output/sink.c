@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <netinet/in.h>
@@ -33,6 +34,19 @@ static const char *sink_name(const struct sink *s)
 	return s->sp.spec;
 }
 
+/* A run id no earlier start of this sink, and no other host, uses. */
+static int sink_new_run(char *out, size_t len)
+{
+	uint8_t b[8];
+	size_t i;
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b) || len < 2 * sizeof(b) + 1)
+		return -1;
+	for (i = 0; i < sizeof(b); i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
 
 static void report(struct sink *s, bool final)
 {
@@ -50,20 +64,50 @@ static void report(struct sink *s, bool final)
 	s->reported_ns = now;
 }
 
-static char *format_for(struct sink *s, struct json_object *rec, size_t *len, bool *success)
+/*
+ * The message for rec. The log's anchors keep the sink's own form whatever
+ * ",format=" says: "verify --anchor" reads their text from syslog.
+ */
+static char *format_for(struct sink *s, struct json_object *rec, bool anchor, size_t *len,
+			bool *success)
 {
-	char *m;
+	struct sink_msg_key key = { .run = s->run };
+	enum sink_fmt fmt = s->sp.fmt;
+	char *m, *doc = NULL;
+	size_t dlen;
 
 	*success = true;
+	if (s->sp.kind == SINK_FILE)
+		fmt = fmt ?: SINK_FMT_JSON;
+	else if (anchor)
+		fmt = SINK_FMT_NATIVE;
+	if (fmt) {
+		doc = sink_doc(rec, fmt, &dlen);
+		if (!doc)
+			return NULL;
+	}
+	if (s->sp.kind == SINK_FILE) {	/* the document and its newline */
+		doc[dlen] = '\n';
+		*len = dlen + 1;
+		return doc;
+	}
 	if (s->sp.kind == SINK_AUDIT) {
 		m = audit_format(rec, success);
 		if (m)
 			*len = strlen(m);
 		return m;
 	}
-	if (s->sp.kind == SINK_JOURNAL)
-		return journal_format(rec, len);
-	return syslog_format(rec, s->hostname, s->pid, len);
+	if (s->sp.kind == SINK_JOURNAL) {
+		m = journal_format(rec, doc, len);
+		free(doc);
+		return m;
+	}
+	/* numbered before it is queued: a message dropped for a full queue
+	 * leaves a gap, as one that failed to send does (both are counted) */
+	key.seq = __atomic_add_fetch(&s->msg_seq, 1, __ATOMIC_RELAXED);
+	m = syslog_format(rec, s->hostname, s->pid, &key, doc, len);
+	free(doc);
+	return m;
 }
 
 /* The sink's own "lost" message, so the receiver knows too. */
@@ -90,7 +134,7 @@ static bool lost_message(struct sink *s, uint64_t count, struct sink_msg *m)
 	json_object_object_add(rec, "reason", json_object_new_string("sink"));
 	json_object_object_add(rec, "sink", json_object_new_string(s->sp.spec));
 	json_object_object_add(rec, "probe", json_object_new_string("sink"));
-	m->data = format_for(s, rec, &m->len, &m->success);
+	m->data = format_for(s, rec, false, &m->len, &m->success);
 	json_object_put(rec);
 	return m->data != NULL;
 }
@@ -255,6 +299,10 @@ struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, 
 	}
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
 		strcpy(s->hostname, "-");
+	if (sink_new_run(s->run, sizeof(s->run))) {
+		snprintf(err, errlen, "--sink %s: getrandom: %s", sp->spec, strerror(errno));
+		goto fail;
+	}
 	switch (sp->kind) {
 	case SINK_AUDIT:
 		s->fd = audit_open();
@@ -311,7 +359,7 @@ void sink_emit(struct sink *s, struct json_object *rec)
 		return;
 	if (!s->thread_ok && !s->thread_failed)
 		start_writer(s);
-	m.data = format_for(s, rec, &m.len, &m.success);
+	m.data = format_for(s, rec, false, &m.len, &m.success);
 	if (!m.data) {
 		__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
 		return;
@@ -338,7 +386,7 @@ void sink_emit_anchor(struct sink *s, struct json_object *anchor)
 		return;
 	if (!s->thread_ok && !s->thread_failed)
 		start_writer(s);
-	m.data = format_for(s, anchor, &m.len, &m.success);
+	m.data = format_for(s, anchor, true, &m.len, &m.success);
 	if (!m.data) {
 		__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
 		return;

@@ -12,6 +12,10 @@
  *                            AUDIT_USER messages (auditd, ausearch -m USER)
  *   --sink journal           systemd-journald, through libsystemd: every
  *                            field its own NSAUDIT_KEY journal field
+ *   --sink file:PATH         JSON lines appended to PATH (0600)
+ *   ...,format=json|ocsf|ecs the record as that JSON document (the flat
+ *                            record, OCSF 1.8.0, ECS 8.17): a file sink's
+ *                            lines, syslog's MSG, the journal's MESSAGE
  *
  * A sink never blocks its caller (the ring-buffer consumer of "nsaudit
  * trace" or "nsaudit record"): the record is formatted on the caller's
@@ -44,7 +48,12 @@
 #define SINK_ANCHOR_QUEUE 64		/* anchors, in a lane of their own */
 #define SINK_FLUSH_MS 2000
 
-enum sink_kind { SINK_SYSLOG_UNIX, SINK_SYSLOG_UDP, SINK_SYSLOG_TCP, SINK_AUDIT, SINK_JOURNAL };
+enum sink_kind { SINK_SYSLOG_UNIX, SINK_SYSLOG_UDP, SINK_SYSLOG_TCP, SINK_AUDIT, SINK_JOURNAL,
+		 SINK_FILE };
+
+/* ",format=": what a record's message holds. NATIVE: the sink's own form
+ * (syslog: the readable line; journal: the readable line; file: json). */
+enum sink_fmt { SINK_FMT_NATIVE, SINK_FMT_JSON, SINK_FMT_OCSF, SINK_FMT_ECS };
 
 /* A parsed --sink value. */
 struct sink_spec {
@@ -53,6 +62,8 @@ struct sink_spec {
 	char path[108];			/* unix: socket path */
 	char host[256];			/* udp/tcp */
 	char port[16];
+	char file[256];			/* file: where */
+	enum sink_fmt fmt;
 };
 
 struct sink;
@@ -64,7 +75,8 @@ struct sinks {
 };
 
 /* Parse "syslog", "syslog:unix:/dev/log", "syslog:udp:127.0.0.1:514",
- * "syslog:tcp:[::1]:6514", "audit", "journal". 0, or -1 with a reason in err. */
+ * "syslog:tcp:[::1]:6514", "audit", "journal", "file:/PATH", each but audit
+ * with an optional ",format=json|ocsf|ecs". 0, or -1 with a reason in err. */
 int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen);
 
 /* Open one sink: resolve, connect (a receiver that is down is retried in

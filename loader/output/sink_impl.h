@@ -21,9 +21,23 @@
  * (authpriv.warning for failures and losses). SD-PARAM values escape '"',
  * '\' and ']'; control bytes and bytes that are not UTF-8 become U+FFFD,
  * with the exact bytes in KEY_hex.
+ * mkey (may be NULL) ends the SD element as sink_run="..." sink_seq="N": what a
+ * collector deduplicates by (packaging/rsyslog/nsaudit-relp-dedup).
  * A malloc'd string (no trailing newline), *len its length.
  */
-char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len);
+struct sink_msg_key {
+	const char *run;	/* 16 hex digits, random per sink and start */
+	uint64_t seq;		/* 1, 2, ... per message of that sink */
+};
+char *syslog_format(struct json_object *rec, const char *hostname, int pid,
+		    const struct sink_msg_key *mkey, const char *doc, size_t *len);
+/*
+ * rec as the JSON document fmt names (SINK_FMT_JSON: the flat record;
+ * OCSF; ECS), one line without its newline, NUL-terminated, malloc'd;
+ * NULL on ENOMEM. syslog_format() with doc: MSG is doc, and the structured
+ * data holds only op, host, machine_id, boot_id and the key.
+ */
+char *sink_doc(struct json_object *rec, enum sink_fmt fmt, size_t *len);
 /* Append an SD-PARAM value with RFC 5424 escaping. */
 void sd_escape(const char *in, size_t n, char *out, size_t outlen);
 
@@ -45,11 +59,12 @@ struct sink_msg {
 
 /*
  * sink_journal.c: the journal entry for a record as "KEY=value" strings,
- * each ending in a NUL (MESSAGE, PRIORITY, MESSAGE_ID, NSAUDIT_OP, ...),
+ * each ending in a NUL (MESSAGE, PRIORITY, MESSAGE_ID, NSAUDIT_OP, ...;
+ * MESSAGE is doc when not NULL, else the readable line),
  * malloc'd; journal_send() hands them to sd_journal_sendv(). 0 or -errno;
  * journal_probe(): whether journald's socket is there (0) or not.
  */
-char *journal_format(struct json_object *rec, size_t *len);
+char *journal_format(struct json_object *rec, const char *doc, size_t *len);
 int journal_send(const struct sink_msg *m);
 int journal_probe(void);
 
@@ -83,6 +98,10 @@ struct sink {
 	uint64_t queued, sent, lost, lost_told, lost_reported;
 	int64_t reported_ns;
 	int last_errno;
+	/* syslog: every message's (run, seq), so that a receiver that gets
+	 * one twice (RELP resends what it had not acknowledged) can tell */
+	char run[17];
+	uint64_t msg_seq;
 };
 
 /* sink_transport.c, called on the writer thread: 0 or -errno */

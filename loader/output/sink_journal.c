@@ -97,7 +97,7 @@ static void message(FILE *f, struct json_object *rec)
 	free(line);
 }
 
-char *journal_format(struct json_object *rec, size_t *len)
+char *journal_format(struct json_object *rec, const char *doc, size_t *len)
 {
 	const char *op = str_of(rec, "op") ?: "unknown";
 	char *buf = NULL, prio[4];
@@ -106,7 +106,10 @@ char *journal_format(struct json_object *rec, size_t *len)
 
 	if (!f)
 		return NULL;
-	message(f, rec);
+	if (doc)
+		field(f, "MESSAGE", doc, false);
+	else
+		message(f, rec);
 	snprintf(prio, sizeof(prio), "%d", priority(rec, op));
 	field(f, "PRIORITY", prio, false);
 	field(f, "SYSLOG_IDENTIFIER", "nsaudit", false);

@@ -44,12 +44,20 @@ bad:
 	return -1;
 }
 
-int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen)
+static int parse_target(const char *spec, struct sink_spec *out, char *err, size_t errlen)
 {
 	const char *a;
 
-	memset(out, 0, sizeof(*out));
-	snprintf(out->spec, sizeof(out->spec), "%s", spec);
+	if (!strncmp(spec, "file:", 5)) {
+		out->kind = SINK_FILE;
+		if (spec[5] != '/' || strlen(spec + 5) >= sizeof(out->file)) {
+			snprintf(err, errlen, "--sink '%.64s': file:PATH needs an absolute path "
+				 "of at most %zu bytes", out->spec, sizeof(out->file) - 1);
+			return -1;
+		}
+		strcpy(out->file, spec + 5);
+		return 0;
+	}
 	if (!strcmp(spec, "audit")) {
 		out->kind = SINK_AUDIT;
 		return 0;
@@ -59,7 +67,8 @@ int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen
 		return 0;
 	}
 	if (strcmp(spec, "syslog") && strncmp(spec, "syslog:", 7)) {
-		snprintf(err, errlen, "--sink '%.64s': not syslog[:ADDRESS], audit or journal", spec);
+		snprintf(err, errlen, "--sink '%.64s': not syslog[:ADDRESS], audit, journal or "
+			 "file:PATH", out->spec);
 		return -1;
 	}
 	a = spec[6] ? spec + 7 : "unix:/dev/log";
@@ -78,8 +87,47 @@ int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen
 		return parse_hostport(a + 4, out, err, errlen);
 	}
 	snprintf(err, errlen, "--sink '%.64s': ADDRESS is unix:PATH, udp:HOST:PORT or tcp:HOST:PORT",
-		 spec);
+		 out->spec);
 	return -1;
+}
+
+int sink_parse(const char *spec, struct sink_spec *out, char *err, size_t errlen)
+{
+	static const char *const fmts[] = { [SINK_FMT_JSON] = "json", [SINK_FMT_OCSF] = "ocsf",
+					    [SINK_FMT_ECS] = "ecs" };
+	char target[sizeof(out->spec)];
+	const char *f = NULL, *p;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	if (strlen(spec) >= sizeof(out->spec)) {
+		snprintf(err, errlen, "--sink '%.64s...': longer than %zu bytes", spec,
+			 sizeof(out->spec) - 1);
+		return -1;
+	}
+	strcpy(out->spec, spec);
+	strcpy(target, spec);
+	for (p = spec; (p = strstr(p, ",format=")); p++)	/* the last one */
+		f = p;
+	if (f) {
+		target[f - spec] = '\0';
+		f += strlen(",format=");
+		for (i = SINK_FMT_JSON; i <= SINK_FMT_ECS; i++)
+			if (!strcmp(f, fmts[i]))
+				out->fmt = i;
+		if (out->fmt == SINK_FMT_NATIVE) {
+			snprintf(err, errlen, "--sink '%.64s': format is json, ocsf or ecs", spec);
+			return -1;
+		}
+	}
+	if (parse_target(target, out, err, errlen))
+		return -1;
+	if (out->kind == SINK_AUDIT && out->fmt) {
+		snprintf(err, errlen, "--sink '%.64s': audit messages are key=value; ,format= is "
+			 "for syslog, journal and file", spec);
+		return -1;
+	}
+	return 0;
 }
 
 
@@ -91,7 +139,10 @@ const struct optab sink_optab[] = {
 	  "unix:/dev/log), audit (the kernel audit trail,\n"
 	  "AUDIT_USER messages) or journal (systemd-journald,\n"
 	  "one field per record field: NSAUDIT_OP,\n"
-	  "NSAUDIT_NS_ID...). Never blocks: a slow sink's\n"
+	  "NSAUDIT_NS_ID...) or file:PATH (JSON lines). Add\n"
+	  ",format=json|ocsf|ecs to carry each record as\n"
+	  "that document (syslog's MSG, journal's MESSAGE, the\n"
+	  "file's lines). Never blocks: a slow sink's\n"
 	  "losses are counted and reported" },
 	OPTAB_END,
 };
@@ -120,7 +171,8 @@ int sinks_parse_opt(struct sinks *set, int argc, char **argv, int *used, char *e
 		v = a + 7;
 	} else if (!strcmp(a, "--sink")) {
 		if (argc < 2) {
-			snprintf(err, errlen, "--sink needs a value (syslog[:ADDRESS], audit, journal)");
+			snprintf(err, errlen, "--sink needs a value (syslog[:ADDRESS], audit, journal, "
+				 "file:PATH)");
 			return -1;
 		}
 		v = argv[1];

@@ -160,7 +160,8 @@ static void host_params(FILE *f, struct json_object *rec)
 		add_param(f, "boot_id", h->boot_id);
 }
 
-char *syslog_format(struct json_object *rec, const char *hostname, int pid, size_t *len)
+char *syslog_format(struct json_object *rec, const char *hostname, int pid,
+		    const struct sink_msg_key *mkey, const char *doc, size_t *len)
 {
 	struct json_object *v;
 	const char *time_s = NULL, *op = NULL, *text;
@@ -206,6 +207,10 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 
 		if (!sd_name_ok(key))
 			continue;
+		/* a document in MSG: here only what a collector files it by */
+		if (doc && strcmp(key, "op") && strcmp(key, "host") && strcmp(key, "machine_id") &&
+		    strcmp(key, "boot_id"))
+			continue;
 		s = json_object_get_string(val);
 		if (!s)
 			continue;
@@ -216,10 +221,17 @@ char *syslog_format(struct json_object *rec, const char *hostname, int pid, size
 		add_param(f, key, s);
 	}
 	host_params(f, rec);
+	/* last, side by side: a collector finds them without parsing values */
+	if (mkey)
+		fprintf(f, " sink_run=\"%s\" sink_seq=\"%llu\"", mkey->run,
+			(unsigned long long)mkey->seq);
 	fputc(']', f);
 	/* MSG: the readable line, without its time (the header has it); a
 	 * tail anchor is its own line, so that any file template keeps it */
-	if (!audit_anchor_text(rec, anchor, sizeof(anchor))) {
+	if (doc) {
+		fprintf(f, " %s", doc);
+		tf = NULL;
+	} else if (!audit_anchor_text(rec, anchor, sizeof(anchor))) {
 		fprintf(f, " %s", anchor);
 		tf = NULL;
 	} else {

@@ -3,6 +3,7 @@
  * sockets for syslog (RFC 6587 framing on tcp), the audit netlink socket,
  * journald's socket (through libsystemd, sink_journal.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
@@ -36,6 +37,15 @@ int transport_connect(struct sink *s)
 		return s->fd >= 0 ? 0 : -ENOTCONN;
 	if (s->sp.kind == SINK_JOURNAL)	/* libsystemd keeps its own socket */
 		return journal_probe();
+	if (s->sp.kind == SINK_FILE) {	/* opened once, at start: kept open */
+		if (s->fd >= 0)
+			return 0;
+		fd = open(s->sp.file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd < 0)
+			return -errno;
+		s->fd = fd;
+		return 0;
+	}
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
@@ -105,6 +115,9 @@ int transport_send(struct sink *s, const struct sink_msg *m)
 		return rc > 0 ? 0 : (errno ? -errno : -EIO);
 	case SINK_JOURNAL:
 		return journal_send(m);
+	case SINK_FILE:		/* one write per line: O_APPEND keeps lines whole */
+		errno = 0;
+		return write(s->fd, m->data, m->len) == (ssize_t)m->len ? 0 : (errno ? -errno : -EIO);
 	case SINK_SYSLOG_TCP:
 		/* RFC 6587 octet counting: "LEN SP MSG" */
 		n = snprintf(hdr, sizeof(hdr), "%zu ", m->len);

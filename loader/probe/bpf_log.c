@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* bpf_log.c - libbpf's warnings kept until a load fails (see bpf_log.h). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@ static bool verbose;
 static char kept[KEEP_MAX];
 static size_t nkept;
 static bool cut; /* older messages were dropped to make room */
+/* libbpf prints from each thread that loads (tracer_load.c) */
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void keep(const char *p, size_t n)
 {
@@ -51,7 +54,9 @@ static int bpf_log_print(enum libbpf_print_level level, const char *fmt, va_list
 	n = vasprintf(&msg, fmt, ap);
 	if (n <= 0)
 		return 0;
+	pthread_mutex_lock(&kept_lock);
 	keep(msg, (size_t)n);
+	pthread_mutex_unlock(&kept_lock);
 	free(msg);
 	return n;
 }

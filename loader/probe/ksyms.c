@@ -32,7 +32,9 @@ int ksym_ranges(struct ksym_range *r, size_t n)
 		for (i = 0; i < n; i++) {
 			if (r[i].lo && !r[i].len && addr > r[i].lo)
 				r[i].len = addr - r[i].lo;
-			if (!r[i].lo && (type == 't' || type == 'T') && !strcmp(sym, r[i].name))
+			if (!r[i].lo && (r[i].data ? strchr("dDbB", type) != NULL
+						  : type == 't' || type == 'T') &&
+			    !strcmp(sym, r[i].name))
 				r[i].lo = addr;
 		}
 	}

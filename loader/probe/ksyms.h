@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 struct ksym_range {
-	const char *name;	/* in: a text symbol */
+	const char *name;	/* in: a text symbol (or data: below) */
+	int data;		/* in: a data or bss symbol (a variable) instead */
 	uint64_t lo;		/* out: its address, 0 if not found */
 	uint64_t len;		/* out: up to the next symbol's address */
 };

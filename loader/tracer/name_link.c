@@ -20,33 +20,35 @@ static bool same_ns(const struct unnamed_birth *b, const struct nsaudit_event *e
 	       (!b->id || !e->ns_id || b->id == e->ns_id);
 }
 
-void name_link_before(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
+void stream_name_link_before(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
 {
+	struct unnamed_birth *b = NULL;
 	size_t i;
 
 	if (e->op != NSAUDIT_OP_MOUNT || e->result || !(e->flags & NSAUDIT_F_HAS_NS) ||
 	    !x->ns_name)
 		return;
-	for (i = 0; i < UNNAMED_BIRTHS; i++) {
-		struct unnamed_birth *b = &t->unnamed[i];
-
-		if (same_ns(b, e)) {
-			x->created_seq = b->seq;
-			b->seq = 0;
-			return;
-		}
+	/* without ids the inode is all there is: of the creations that had
+	 * it, the newest is the namespace alive now (an inode is reused only
+	 * once its namespace is gone) */
+	for (i = 0; i < UNNAMED_BIRTHS; i++)
+		if (same_ns(&t->stream.unnamed[i], e) && (!b || t->stream.unnamed[i].seq > b->seq))
+			b = &t->stream.unnamed[i];
+	if (b) {
+		x->created_seq = b->seq;
+		b->seq = 0;
 	}
 }
 
-void name_link_after(struct tracer *t, const struct nsaudit_event *e, const struct event_extra *x,
-		     uint64_t log_seq)
+void stream_name_link_after(struct tracer *t, const struct nsaudit_event *e,
+			    const struct event_extra *x, uint64_t log_seq)
 {
 	struct unnamed_birth *b;
 
 	if ((e->op != NSAUDIT_OP_UNSHARE && e->op != NSAUDIT_OP_CLONE) || e->result < 0 ||
 	    !(e->flags & NSAUDIT_F_HAS_NS) || x->ns_name || !log_seq)
 		return;
-	b = &t->unnamed[t->unnamed_next++ % UNNAMED_BIRTHS];
+	b = &t->stream.unnamed[t->stream.unnamed_next++ % UNNAMED_BIRTHS];
 	b->type = e->ns_type;
 	b->inum = e->ns_inum;
 	b->id = e->ns_id;

@@ -58,7 +58,7 @@ static pid_t lock_holder(int fd)
 }
 
 /* The pin dir's lock, or a refusal naming the recorder that has it. */
-int pin_dir_claim(struct tracer *t, char *err, size_t errlen)
+int tbpf_pin_dir_claim(struct tracer *t, char *err, size_t errlen)
 {
 	const char *dir = t->o.pin_dir;
 	bool made = !mkdir(dir, 0700);
@@ -92,7 +92,7 @@ int pin_dir_claim(struct tracer *t, char *err, size_t errlen)
 				 "own --pin-dir, or --no-pin", dir);
 		return -1;
 	}
-	t->pin_lock_fd = fd;
+	t->bpf.pin_lock_fd = fd;
 	return 0;
 }
 
@@ -110,7 +110,7 @@ pid_t tracer_pin_dir_user(const char *dir)
 }
 
 /* Every link pinned in the dir, held open: they stay attached while we live. */
-int hold_pinned_links(struct tracer *t, char *err, size_t errlen)
+int tbpf_hold_pinned_links(struct tracer *t, char *err, size_t errlen)
 {
 	char path[512];
 	struct dirent *d;
@@ -120,7 +120,7 @@ int hold_pinned_links(struct tracer *t, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", t->o.pin_dir, strerror(errno));
 		return -1;
 	}
-	while ((d = readdir(dir)) && t->nheld < HELD_LINKS_MAX) {
+	while ((d = readdir(dir)) && t->bpf.nheld < HELD_LINKS_MAX) {
 		int fd;
 
 		if (strncmp(d->d_name, "link_", 5))
@@ -132,17 +132,17 @@ int hold_pinned_links(struct tracer *t, char *err, size_t errlen)
 			closedir(dir);
 			return -1;
 		}
-		t->held_links[t->nheld++] = fd;
+		t->bpf.held_links[t->bpf.nheld++] = fd;
 	}
 	closedir(dir);
 	return 0;
 }
 
-void release_pins(struct tracer *t)
+void tbpf_release_pins(struct tracer *t)
 {
-	while (t->nheld > 0)
-		close(t->held_links[--t->nheld]);
-	if (t->pin_lock_fd >= 0)
-		close(t->pin_lock_fd);
-	t->pin_lock_fd = -1;
+	while (t->bpf.nheld > 0)
+		close(t->bpf.held_links[--t->bpf.nheld]);
+	if (t->bpf.pin_lock_fd >= 0)
+		close(t->bpf.pin_lock_fd);
+	t->bpf.pin_lock_fd = -1;
 }

@@ -3,7 +3,8 @@
  * tracer.c - the BPF side's user-space half, opened and closed: load the
  * skeleton (or reuse its pins), choose the hooks, attach, learn who was
  * there before us (the snapshot). Its options, hooks, draining, losses and
- * pins are tracer_*.c's; tracer_impl.h is the state they share.
+ * pins are tracer_*.c's; tracer_impl.h composes the three objects they
+ * own (the BPF owner, the record stream, the loss ledger).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,23 +27,18 @@
 #include <bpf/libbpf.h>
 
 #include "actor_lost.h"
-#include "attribution.h"
-#include "probe/bpf_log.h"
 #include "clock.h"
 #include "enrich/enrich.h"
-#include "output/record_fmt.h"
-#include "probe/kfeatures.h"
 #include "enrich/nsnames.h"
-#include "nstype.h"
-#include "pin_sweep.h"
+#include "log_budget.h"
+#include "nsaudit.skel.h"
+#include "probe/bpf_log.h"
+#include "probe/kfeatures.h"
 #include "prog_misses.h"
 #include "ringbuf_reader.h"
 #include "rules/rules.h"
-#include "enrich/runtime_state.h"
 #include "tracer.h"
-#include "nsaudit.skel.h"
 #include "tracer_impl.h"
-#include "log_budget.h"
 
 static const char *const phase_names[TRACER_PHASES] = {
 	[PH_NAMES] = "names", [PH_OPEN] = "open", [PH_LOAD] = "load",
@@ -81,9 +77,9 @@ static void snapshot(struct tracer *t)
 	struct nsaudit_task_snap s;
 	int fd;
 
-	if (!t->skel || !t->skel->links.snapshot_tasks)
+	if (!t->bpf.skel || !t->bpf.skel->links.snapshot_tasks)
 		return;
-	fd = bpf_iter_create(bpf_link__fd(t->skel->links.snapshot_tasks));
+	fd = bpf_iter_create(bpf_link__fd(t->bpf.skel->links.snapshot_tasks));
 	if (fd < 0)
 		return;
 	while (read(fd, &s, sizeof(s)) == sizeof(s))
@@ -103,11 +99,11 @@ static void prime_open_check(struct tracer *t)
 {
 	int fd;
 
-	t->skel->bss->prime_tgid = getpid();
+	t->bpf.skel->bss->prime_tgid = getpid();
 	fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
-	t->skel->bss->prime_tgid = 0;
+	t->bpf.skel->bss->prime_tgid = 0;
 }
 
 /*
@@ -119,33 +115,32 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	int64_t since = clock_ns(CLOCK_MONOTONIC);
 	int rc;
 
-	t->skel = nsaudit_bpf__open();
-	if (!t->skel) {
+	t->bpf.skel = nsaudit_bpf__open();
+	if (!t->bpf.skel) {
 		snprintf(err, errlen, "opening BPF object: %s", strerror(errno));
 		return -1;
 	}
-	bpf_map__set_max_entries(t->skel->maps.events, t->o.ring_size);
-	t->skel->rodata->filter_tgid = t->o.pid;
-	t->skel->rodata->op_mask = t->o.op_mask | (1u << NSAUDIT_OP_LOST);
-	t->skel->rodata->type_mask = t->o.type_mask;
-	t->skel->rodata->wakeup_bytes = t->o.ring_size / 4;
-	t->skel->rodata->rare_wakeup_bytes =
-		bpf_map__max_entries(t->skel->maps.rare) / 4;
-	t->skel->rodata->coalesce = !t->o.no_coalesce;
+	bpf_map__set_max_entries(t->bpf.skel->maps.events, t->o.ring_size);
+	t->bpf.skel->rodata->filter_tgid = t->o.pid;
+	t->bpf.skel->rodata->op_mask = t->o.op_mask | (1u << NSAUDIT_OP_LOST);
+	t->bpf.skel->rodata->type_mask = t->o.type_mask;
+	t->bpf.skel->rodata->wakeup_bytes = t->o.ring_size / 4;
+	t->bpf.skel->rodata->rare_wakeup_bytes = bpf_map__max_entries(t->bpf.skel->maps.rare) / 4;
+	t->bpf.skel->rodata->coalesce = !t->o.no_coalesce;
 	/* past half of a ring, only actors with budget left (issue 32) */
-	t->skel->rodata->main_budget_bytes = t->o.ring_size / 2;
-	t->skel->rodata->rare_budget_bytes = bpf_map__max_entries(t->skel->maps.rare) / 2;
+	t->bpf.skel->rodata->main_budget_bytes = t->o.ring_size / 2;
+	t->bpf.skel->rodata->rare_budget_bytes = bpf_map__max_entries(t->bpf.skel->maps.rare) / 2;
 	/* exe keys must not be kernel addresses: mixed with a per-load secret */
-	if (getrandom((void *)&t->skel->rodata->exe_key_salt,
-		      sizeof(t->skel->rodata->exe_key_salt), 0) !=
-	    sizeof(t->skel->rodata->exe_key_salt))
-		t->skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
+	if (getrandom((void *)&t->bpf.skel->rodata->exe_key_salt,
+		      sizeof(t->bpf.skel->rodata->exe_key_salt),
+		      0) != sizeof(t->bpf.skel->rodata->exe_key_salt))
+		t->bpf.skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 	/* a pinned recorder is restarted as another process: trace it too */
-	t->skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
+	t->bpf.skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
 	tracer_lineage_config(t);
-	choose_hooks(t);
+	tbpf_choose_hooks(t);
 	phase_end(t, PH_OPEN, &since);
-	rc = nsaudit_bpf__load(t->skel);
+	rc = tbpf_load_programs(t);
 	if (rc) {
 		bpf_log_show(-rc);
 		snprintf(err, errlen, "loading BPF programs: %s%s", strerror(-rc),
@@ -154,9 +149,9 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	}
 	phase_end(t, PH_LOAD, &since);
 	tracer_lineage_fill(t);
-	rc = nsaudit_bpf__attach(t->skel);
+	rc = nsaudit_bpf__attach(t->bpf.skel);
 	if (!rc)
-		rc = open_siblings_attach(t);
+		rc = tbpf_open_siblings_attach(t);
 	if (rc) {
 		bpf_log_show(-rc);
 		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
@@ -164,29 +159,29 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	}
 	prime_open_check(t);
 	tracer_lineage_begin(t);
-	if (t->o.pin_dir && pin_all(t, err, errlen))
+	if (t->o.pin_dir && tbpf_pin_all(t, err, errlen))
 		return -1;
-	t->ring_fd = bpf_map__fd(t->skel->maps.events);
-	t->rare_fd = bpf_map__fd(t->skel->maps.rare);
-	t->bss_fd = bpf_map__fd(t->skel->maps.bss);
-	t->actor_lost_fd = bpf_map__fd(t->skel->maps.actor_lost);
-	t->lost_epoch_fd = bpf_map__fd(t->skel->maps.lost_epoch);
-	if (t->skel->links.flush_held)
-		t->flush_link_fd = bpf_link__fd(t->skel->links.flush_held);
-	if (t->skel->links.sweep_pins)
-		t->sweep_link_fd = bpf_link__fd(t->skel->links.sweep_pins);
-	for (int i = 0; i < t->skel->skeleton->prog_cnt; i++) {
-		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
+	t->bpf.ring_fd = bpf_map__fd(t->bpf.skel->maps.events);
+	t->bpf.rare_fd = bpf_map__fd(t->bpf.skel->maps.rare);
+	t->bpf.bss_fd = bpf_map__fd(t->bpf.skel->maps.bss);
+	t->bpf.actor_lost_fd = bpf_map__fd(t->bpf.skel->maps.actor_lost);
+	t->bpf.lost_epoch_fd = bpf_map__fd(t->bpf.skel->maps.lost_epoch);
+	if (t->bpf.skel->links.flush_held)
+		t->bpf.flush_link_fd = bpf_link__fd(t->bpf.skel->links.flush_held);
+	if (t->bpf.skel->links.sweep_pins)
+		t->bpf.sweep_link_fd = bpf_link__fd(t->bpf.skel->links.sweep_pins);
+	for (int i = 0; i < t->bpf.skel->skeleton->prog_cnt; i++) {
+		struct bpf_program *prog = *t->bpf.skel->skeleton->progs[i].prog;
 
-		prog_misses_add(&t->misses, bpf_program__fd(prog), bpf_program__name(prog));
+		prog_misses_add(&t->ledger.misses, bpf_program__fd(prog), bpf_program__name(prog));
 	}
-	t->pins_fd = bpf_map__fd(t->skel->maps.pin_mounts);
-	enrich_set_exe_map(t->en, bpf_map__fd(t->skel->maps.exe_paths), false);
+	t->bpf.pins_fd = bpf_map__fd(t->bpf.skel->maps.pin_mounts);
+	enrich_set_exe_map(t->en, bpf_map__fd(t->bpf.skel->maps.exe_paths), false);
 	phase_end(t, PH_ATTACH, &since);
 	snapshot(t);
 	phase_end(t, PH_SNAPSHOT, &since);
-	if (t->skel->links.snapshot_tasks)
-		enrich_set_task_iter(t->en, bpf_link__fd(t->skel->links.snapshot_tasks));
+	if (t->bpf.skel->links.snapshot_tasks)
+		enrich_set_task_iter(t->en, bpf_link__fd(t->bpf.skel->links.snapshot_tasks));
 	/* what the load parsed (vmlinux BTF) is freed: give it back */
 	malloc_trim(0);
 	return 0;
@@ -204,23 +199,24 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		return NULL;
 	}
 	t->o = *o;
-	t->ring_fd = t->rare_fd = t->bss_fd = t->flush_link_fd = t->epoll_fd = -1;
-	t->actor_lost_fd = t->lost_epoch_fd = -1;
-	t->losses = calloc(ACTOR_LOST_MAX, sizeof(*t->losses));
+	t->bpf.ring_fd = t->bpf.rare_fd = t->bpf.bss_fd = t->bpf.flush_link_fd =
+	    t->stream.epoll_fd = -1;
+	t->bpf.actor_lost_fd = t->bpf.lost_epoch_fd = -1;
+	t->ledger.losses = calloc(ACTOR_LOST_MAX, sizeof(*t->ledger.losses));
 	if (o->log_budget) {
 		struct log_budget_rates r = {
 			.tgid = o->log_budget / 4, .uid = o->log_budget,
 			.reserve = o->log_budget / 8, .parent = o->log_budget / 16 };
 
-		t->budget = log_budget_new(&r);
-		if (!t->budget) {
+		t->stream.budget = log_budget_new(&r);
+		if (!t->stream.budget) {
 			snprintf(err, errlen, "out of memory");
 			goto fail;
 		}
 	}
-	t->sweep_link_fd = t->pins_fd = -1;
-	t->pin_lock_fd = -1;
-	t->rb.map_fd = t->rb_rare.map_fd = -1;
+	t->bpf.sweep_link_fd = t->bpf.pins_fd = -1;
+	t->bpf.pin_lock_fd = -1;
+	t->stream.rb.map_fd = t->stream.rb_rare.map_fd = -1;
 	/*
 	 * Big blocks (vmlinux BTF at load, 5+ MiB twice) from mmap, always:
 	 * glibc otherwise raises its mmap threshold to the largest block
@@ -245,11 +241,11 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		rules_set_names(o->rules, t->names);
 	if (tracer_container_resolve(t, err, errlen))
 		goto fail;
-	if (o->pin_dir && pin_dir_claim(t, err, errlen))
+	if (o->pin_dir && tbpf_pin_dir_claim(t, err, errlen))
 		goto fail;
-	if (o->pin_dir && !pin_path(path, sizeof(path), o->pin_dir, "events") &&
+	if (o->pin_dir && !tbpf_pin_path(path, sizeof(path), o->pin_dir, "events") &&
 	    !access(path, F_OK)) {
-		if (reuse_pins(t, err, errlen) || hold_pinned_links(t, err, errlen))
+		if (tbpf_reuse_pins(t, err, errlen) || tbpf_hold_pinned_links(t, err, errlen))
 			goto fail;
 		goto ring;
 	}
@@ -257,25 +253,25 @@ struct tracer *tracer_open(const struct tracer_opts *o, char *err, size_t errlen
 		goto fail;
 ring:
 	since = clock_ns(CLOCK_MONOTONIC);
-	rc = ringbuf_reader_open(&t->rb, t->ring_fd);
+	rc = ringbuf_reader_open(&t->stream.rb, t->bpf.ring_fd);
 	if (!rc)
-		rc = ringbuf_reader_open(&t->rb_rare, t->rare_fd);
+		rc = ringbuf_reader_open(&t->stream.rb_rare, t->bpf.rare_fd);
 	if (rc) {
 		snprintf(err, errlen, "ring buffer: %s", strerror(-rc));
 		goto fail;
 	}
-	t->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (t->epoll_fd < 0 ||
-	    epoll_ctl(t->epoll_fd, EPOLL_CTL_ADD, t->ring_fd,
+	t->stream.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (t->stream.epoll_fd < 0 ||
+	    epoll_ctl(t->stream.epoll_fd, EPOLL_CTL_ADD, t->bpf.ring_fd,
 		      &(struct epoll_event){ .events = EPOLLIN, .data.u32 = 0 }) ||
-	    epoll_ctl(t->epoll_fd, EPOLL_CTL_ADD, t->rare_fd,
+	    epoll_ctl(t->stream.epoll_fd, EPOLL_CTL_ADD, t->bpf.rare_fd,
 		      &(struct epoll_event){ .events = EPOLLIN, .data.u32 = 1 })) {
 		snprintf(err, errlen, "ring buffer wakeups: %s", strerror(errno));
 		goto fail;
 	}
 	phase_end(t, PH_RING, &since);
 	if (o->verbose)
-		fprintf(stderr, "nsaudit: hooks: %s\n", t->hooks);
+		fprintf(stderr, "nsaudit: hooks: %s\n", t->bpf.hooks);
 	return t;
 fail:
 	tracer_close(t);
@@ -284,49 +280,51 @@ fail:
 
 const char *tracer_hooks(const struct tracer *t)
 {
-	return t->hooks;
+	return t->bpf.hooks;
 }
 
 void tracer_get_stats(const struct tracer *t, struct tracer_stats *s)
 {
-	*s = t->stats;
+	*s = t->stream.stats;
 }
 
 void tracer_close(struct tracer *t)
 {
 	if (!t)
 		return;
-	ringbuf_reader_close(&t->rb);
-	ringbuf_reader_close(&t->rb_rare);
-	if (t->epoll_fd >= 0)
-		close(t->epoll_fd);
-	if (t->skel) {
+	ringbuf_reader_close(&t->stream.rb);
+	ringbuf_reader_close(&t->stream.rb_rare);
+	if (t->stream.epoll_fd >= 0)
+		close(t->stream.epoll_fd);
+	if (t->bpf.skel) {
 		for (int i = 0; i < OPEN_SIBLINGS; i++)
-			bpf_link__destroy(t->open_links[i]);
-		nsaudit_bpf__destroy(t->skel);
+			bpf_link__destroy(t->bpf.open_links[i]);
+		nsaudit_bpf__destroy(t->bpf.skel);	/* its links first */
+		nsaudit_bpf__destroy(t->bpf.halves[0]);
+		nsaudit_bpf__destroy(t->bpf.halves[1]);
 	} else {
-		if (t->ring_fd >= 0)
-			close(t->ring_fd);
-		if (t->rare_fd >= 0)
-			close(t->rare_fd);
-		if (t->flush_link_fd >= 0)
-			close(t->flush_link_fd);
-		if (t->sweep_link_fd >= 0)
-			close(t->sweep_link_fd);
-		if (t->pins_fd >= 0)
-			close(t->pins_fd);
-		if (t->bss_fd >= 0)
-			close(t->bss_fd);
-		if (t->actor_lost_fd >= 0)
-			close(t->actor_lost_fd);
-		if (t->lost_epoch_fd >= 0)
-			close(t->lost_epoch_fd);
+		if (t->bpf.ring_fd >= 0)
+			close(t->bpf.ring_fd);
+		if (t->bpf.rare_fd >= 0)
+			close(t->bpf.rare_fd);
+		if (t->bpf.flush_link_fd >= 0)
+			close(t->bpf.flush_link_fd);
+		if (t->bpf.sweep_link_fd >= 0)
+			close(t->bpf.sweep_link_fd);
+		if (t->bpf.pins_fd >= 0)
+			close(t->bpf.pins_fd);
+		if (t->bpf.bss_fd >= 0)
+			close(t->bpf.bss_fd);
+		if (t->bpf.actor_lost_fd >= 0)
+			close(t->bpf.actor_lost_fd);
+		if (t->bpf.lost_epoch_fd >= 0)
+			close(t->bpf.lost_epoch_fd);
 	}
-	if (t->bss_mmap)
-		munmap(t->bss_mmap, t->bss_mmap_len);
-	release_pins(t);
-	free(t->losses);
-	log_budget_free(t->budget);
+	if (t->bpf.bss_mmap)
+		munmap(t->bpf.bss_mmap, t->bpf.bss_mmap_len);
+	tbpf_release_pins(t);
+	free(t->ledger.losses);
+	log_budget_free(t->stream.budget);
 	enrich_free(t->en);
 	nsnames_free(t->names);
 	free(t);

@@ -160,6 +160,19 @@ struct tracer_stats {
 };
 void tracer_get_stats(const struct tracer *t, struct tracer_stats *s);
 
+/*
+ * Whether the kernel's programs still reach this reader (hearing.c): every
+ * interval_ns a child opens /proc/self/ns/TYPE, whose record must come.
+ * Call it often (each batch); 0: heard, or not due yet; 1: this tracer's
+ * kernel filters leave nothing to test with, why says which (once; "" and
+ * 0 for interval_ns 0: not asked); -1: deaf, why says what did not come.
+ */
+int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t len);
+/* canaries sent and heard so far, and when the last came (CLOCK_REALTIME
+ * ns; 0: none yet) */
+void tracer_hearing_counts(const struct tracer *t, uint64_t *sent, uint64_t *heard,
+			   int64_t *last_ns);
+
 /* How full ring i is (0 the main ring, 1 the reserve ring): bytes the
  * kernel wrote that were not given back yet, of size. false: no ring i. */
 bool tracer_ring_fill(const struct tracer *t, int i, uint64_t *used, uint64_t *size);

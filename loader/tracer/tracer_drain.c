@@ -17,30 +17,23 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "attribution.h"
 #include "clock.h"
 #include "enrich/enrich.h"
 #include "enrich/nsnames.h"
-#include "nstype.h"
-#include "output/record_fmt.h"
-#include "tracer_impl.h"
 #include "log_budget.h"
-#include "actor_lost.h"
-#include "attribution.h"
-#include "probe/bpf_log.h"
-#include "probe/kfeatures.h"
-#include "pin_sweep.h"
-#include "prog_misses.h"
+#include "output/record_fmt.h"
 #include "ringbuf_reader.h"
 #include "rules/rules.h"
-#include "enrich/runtime_state.h"
+#include "tracer_impl.h"
 
 static bool already_written(struct tracer *t, uint64_t kseq)
 {
 	size_t i;
 
-	for (i = 0; i < t->nresume; i++) {
-		if (t->resume_kseq[i] == kseq) {
-			t->resume_kseq[i] = t->resume_kseq[--t->nresume];
+	for (i = 0; i < t->stream.nresume; i++) {
+		if (t->stream.resume_kseq[i] == kseq) {
+			t->stream.resume_kseq[i] = t->stream.resume_kseq[--t->stream.nresume];
 			return true;
 		}
 	}
@@ -48,8 +41,7 @@ static bool already_written(struct tracer *t, uint64_t kseq)
 }
 
 /* The container the record is about (nsnames.h), into its extra fields. */
-void record_container(struct tracer *t, const struct nsaudit_event *e,
-			     struct event_extra *x)
+void stream_record_container(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
 {
 	const struct container_info *ci = nsnames_container(t->names);
 
@@ -67,12 +59,14 @@ void record_container(struct tracer *t, const struct nsaudit_event *e,
  * prefix of it, or podman's name), or names one of its namespaces by the
  * cgroup-derived container:ID (docker, containerd, ...).
  */
-bool container_wanted(struct tracer *t, const struct event_extra *x)
+bool stream_container_wanted(struct tracer *t, const struct event_extra *x)
 {
 	const char *want = t->o.container;
 	size_t n = strlen(want);
 	char tag[CONTAINER_NAME_LEN + 16];
 
+	if (t->stream.container_waiting)
+		return stream_container_started(t, x);
 	if (x->container && (!strcmp(x->container, want) ||
 			     (n >= 12 && !strncmp(x->container, want, n))))
 		return true;
@@ -103,7 +97,7 @@ static int batch_take(struct tracer *t, struct ringbuf_reader *r)
 		if (!ringbuf_reader_next(r, &data, &len))
 			return 0;
 	} while (len < NSAUDIT_EVENT_SHORT);	/* not one of ours: skipped */
-	b = &t->recs[t->nrecs++];
+	b = &t->stream.recs[t->stream.nrecs++];
 	memcpy(&b->kseq, (const char *)data + offsetof(struct nsaudit_event, kseq),
 	       sizeof(b->kseq));
 	b->data = data;
@@ -124,8 +118,8 @@ static bool batch_in_order(const struct tracer *t)
 {
 	size_t i;
 
-	for (i = 1; i < t->nrecs; i++)
-		if (t->recs[i - 1].kseq > t->recs[i].kseq)
+	for (i = 1; i < t->stream.nrecs; i++)
+		if (t->stream.recs[i - 1].kseq > t->stream.recs[i].kseq)
 			return false;
 	return true;
 }
@@ -140,9 +134,9 @@ static int process_event(struct tracer *t, const void *data, size_t len);
  */
 static void resume_check(struct tracer *t)
 {
-	if (t->nresume && ringbuf_reader_released(&t->rb) >= t->resume_end &&
-	    ringbuf_reader_released(&t->rb_rare) >= t->resume_end_rare)
-		t->nresume = 0;
+	if (t->stream.nresume && ringbuf_reader_released(&t->stream.rb) >= t->stream.resume_end &&
+	    ringbuf_reader_released(&t->stream.rb_rare) >= t->stream.resume_end_rare)
+		t->stream.nresume = 0;
 }
 
 /*
@@ -160,48 +154,94 @@ static void resume_check(struct tracer *t)
 
 #define TRACER_PASS_PAUSE_NS 1000000
 
-size_t drain(struct tracer *t)
+size_t stream_drain(struct tracer *t)
 {
+	/* a flood faster than the writer never empties the rings: one pass
+	 * ends after a poll interval, so that the loop's duties (the log's
+	 * group sync, its seals and tail anchors, the loss ledger) still run
+	 * every poll interval instead of when the flood stops */
+	int64_t until = clock_ns(CLOCK_MONOTONIC) + (int64_t)t->o.poll_ms * 1000000;
 	size_t i, total = 0;
 
-	while (!t->cb_err) {
-		t->nrecs = 0;
-		while (t->nrecs < TRACER_BATCH_MAX && batch_take(t, &t->rb_rare))
+	while (!t->stream.cb_err) {
+		t->stream.nrecs = 0;
+		while (t->stream.nrecs < TRACER_BATCH_MAX && batch_take(t, &t->stream.rb_rare))
 			;
-		while (t->nrecs < TRACER_BATCH_MAX && batch_take(t, &t->rb))
+		while (t->stream.nrecs < TRACER_BATCH_MAX && batch_take(t, &t->stream.rb))
 			;
-		if (!t->nrecs)
+		if (!t->stream.nrecs)
 			break;
 		if (!batch_in_order(t))
-			qsort(t->recs, t->nrecs, sizeof(*t->recs), by_kseq);
-		for (i = 0; i < t->nrecs; i++)
-			process_event(t, t->recs[i].data, t->recs[i].len);
-		if (!t->cb_err && t->cb.on_commit && t->cb.on_commit(t->ctx) < 0)
-			t->cb_err = -ECANCELED;
+			qsort(t->stream.recs, t->stream.nrecs, sizeof(*t->stream.recs), by_kseq);
+		for (i = 0; i < t->stream.nrecs; i++)
+			process_event(t, t->stream.recs[i].data, t->stream.recs[i].len);
+		if (!t->stream.cb_err && t->stream.cb.on_commit &&
+		    t->stream.cb.on_commit(t->stream.ctx) < 0)
+			t->stream.cb_err = -ECANCELED;
 		/* not written: the records stay in the rings (a successor on
 		 * the pinned rings writes them) */
-		if (t->cb_err)
+		if (t->stream.cb_err)
 			break;
-		report_budget_losses(t);
-		ringbuf_reader_release(&t->rb_rare);
-		ringbuf_reader_release(&t->rb);
+		ledger_report_budget_losses(t);
+		ringbuf_reader_release(&t->stream.rb_rare);
+		ringbuf_reader_release(&t->stream.rb);
 		resume_check(t);
-		total += t->nrecs;
-		if (t->nrecs < TRACER_BATCH_MAX)
+		total += t->stream.nrecs;
+		if (t->stream.nrecs < TRACER_BATCH_MAX || clock_ns(CLOCK_MONOTONIC) >= until)
 			break;
 	}
-	t->nrecs = 0;
+	t->stream.nrecs = 0;
 	return total;
 }
 
 /* Wait for a wakeup of either ring (forced past a fill threshold) or the
- * timeout; the records are read by drain(), not here. */
+ * timeout; the records are read by stream_drain(), not here. */
 static int wait_rings(struct tracer *t, int ms)
 {
 	struct epoll_event ev[2];
-	int n = epoll_wait(t->epoll_fd, ev, 2, ms);
+	int n = epoll_wait(t->stream.epoll_fd, ev, 2, ms);
 
 	return n < 0 ? -errno : n;
+}
+
+/*
+ * The one way a record leaves the tracer, whoever made it (the kernel
+ * side, an alert, the loss ledger): it takes the next seq, is counted,
+ * and goes to the consumer's on_event. 0, or -1 once the consumer stopped.
+ */
+int stream_hand_on(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
+{
+	struct tracer_stream *s = &t->stream;
+
+	if (s->cb_err)
+		return -1;
+	x->seq = ++s->seq;
+	s->stats.records++;
+	if (x->alert)
+		s->stats.alerts++;
+	if (s->cb.on_event(s->ctx, e, x) < 0) {
+		s->cb_err = -ECANCELED;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Whether a completed record is one the command asked for: --container,
+ * --type, --op and the filter (--pid, --uid, --comm). A lost record always
+ * is: a filter never hides a loss.
+ */
+bool stream_wanted(struct tracer *t, const struct nsaudit_event *e, const struct event_extra *x)
+{
+	if (e->op == NSAUDIT_OP_LOST)
+		return true;
+	if (t->o.container[0] && !stream_container_wanted(t, x))
+		return false;
+	if (e->ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e->ns_type)))
+		return false;
+	if (e->op >= NSAUDIT_OP_MAX || !(t->o.op_mask & (1u << e->op)))
+		return false;
+	return stream_filter_match(t, e, x);
 }
 
 /*
@@ -214,7 +254,7 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 	struct nsaudit_event e;
 	struct event_extra x = { 0 };
 
-	if (t->cb_err)
+	if (t->stream.cb_err)
 		return -1;
 	if (about) {
 		e = *about;
@@ -228,20 +268,15 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.alert = a;
 	x.exe = a->exe;
-	x.seq = ++t->seq;
-	t->stats.records++;
-	t->stats.alerts++;
-	if (t->cb.on_event(t->ctx, &e, &x) < 0) {
-		t->cb_err = -ECANCELED;
-		return -1;
-	}
-	return 0;
+	return stream_hand_on(t, &e, &x);
 }
 
 /* Whether the log budget lets e's actor write it (no budget: always). */
 static bool budget_ok(struct tracer *t, const struct nsaudit_event *e)
 {
-	return !t->budget || log_budget_take(t->budget, e, (uint64_t)clock_ns(CLOCK_MONOTONIC));
+	return !t->stream.budget ||
+	       log_budget_take(t->stream.budget, e, enrich_container_key(t->en, e->cgroup_id),
+			       (uint64_t)clock_ns(CLOCK_MONOTONIC));
 }
 
 static int process_event(struct tracer *t, const void *data, size_t len)
@@ -250,7 +285,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	struct event_extra x = { 0 };
 	uint64_t seq;
 
-	if (t->cb_err || len < NSAUDIT_EVENT_SHORT)
+	if (t->stream.cb_err || len < NSAUDIT_EVENT_SHORT)
 		return 0;
 	/* three lengths: short, with path, whole (with src_path) */
 	memset(&e, 0, sizeof(e));
@@ -258,12 +293,13 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	e.comm[sizeof(e.comm) - 1] = '\0';
 	e.path[sizeof(e.path) - 1] = '\0';
 	e.src_path[sizeof(e.src_path) - 1] = '\0';
-	if (t->nresume && already_written(t, e.kseq))
+	if (t->stream.nresume && already_written(t, e.kseq))
 		return 0;
-	if (!tracer_comm_may_match(t, e.comm))
+	stream_hearing_saw(t, &e);
+	if (!stream_comm_may_match(t, e.comm))
 		return 0;
 	if (!enrich_complete(t->en, &e)) {
-		t->stats.dropped++;
+		t->stream.stats.dropped++;
 		return 0;
 	}
 	/* mount(2) learns its type only here */
@@ -277,20 +313,17 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
 	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
 	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
-	record_container(t, &e, &x);
-	if (t->o.container[0] && (!container_wanted(t, &x) || !budget_ok(t, &e)))
+	stream_record_container(t, &e, &x);
+	if (!stream_wanted(t, &e, &x))
 		return 0;
-	if (!tracer_filter_match(t, &e, &x))
+	/* with --container, only its records spend the budget */
+	if (t->o.container[0] && !budget_ok(t, &e))
 		return 0;
-	name_link_before(t, &e, &x);
-	x.seq = ++t->seq;
-	t->stats.records++;
-	if (t->cb.on_event(t->ctx, &e, &x) < 0) {
-		t->cb_err = -ECANCELED;
+	stream_name_link_before(t, &e, &x);
+	if (stream_hand_on(t, &e, &x))
 		return 0;
-	}
-	seq = t->cb.written_seq ? t->cb.written_seq(t->ctx) : x.seq;
-	name_link_after(t, &e, &x, seq);
+	seq = t->stream.cb.written_seq ? t->stream.cb.written_seq(t->stream.ctx) : x.seq;
+	stream_name_link_after(t, &e, &x, seq);
 	if (t->o.rules) {
 		tracer_lineage_check(t);
 		rules_eval(t->o.rules, &e, &x, seq, emit_alert, t);
@@ -307,9 +340,9 @@ static void flush_held(struct tracer *t)
 	char buf[64];
 	int fd;
 
-	if (t->flush_link_fd < 0)
+	if (t->bpf.flush_link_fd < 0)
 		return;
-	fd = bpf_iter_create(t->flush_link_fd);
+	fd = bpf_iter_create(t->bpf.flush_link_fd);
 	if (fd < 0)
 		return;
 	while (read(fd, buf, sizeof(buf)) > 0)
@@ -333,9 +366,9 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	int n, ticks = 0;
 	size_t drained;
 
-	t->cb = *cb;
-	t->ctx = ctx;
-	while (!*stop && !t->cb_err) {
+	t->stream.cb = *cb;
+	t->stream.ctx = ctx;
+	while (!*stop && !t->stream.cb_err) {
 		/*
 		 * Records are submitted without wakeups (the producer then pays
 		 * almost nothing); a full-ish ring forces one. So poll mostly
@@ -347,18 +380,18 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		/* coalesced records of quiet threads, every ~200 ms */
 		if (ticks % FLUSH_HELD_TICKS == FLUSH_HELD_TICKS - 1)
 			flush_held(t);
-		drained = drain(t);
-		report_lost(t);
-		report_user_losses(t);
-		report_vanished_pins(t, false);
-		report_dead_pins(t);
-		if (t->o.rules && !t->cb_err)
+		drained = stream_drain(t);
+		ledger_report_lost(t);
+		ledger_report_user_losses(t);
+		ledger_report_vanished_pins(t, false);
+		ledger_report_dead_pins(t);
+		if (t->o.rules && !t->stream.cb_err)
 			rules_tick(t->o.rules, emit_alert, t);
 		if (on_batch && on_batch(ctx) < 0)
 			return -EIO;
 		if (++ticks % CLOCK_SYNC_TICKS == 0) {
 			enrich_sync_clock(t->en);
-			report_recursion(t);
+			ledger_report_recursion(t);
 		}
 		/*
 		 * The rings poll readable whenever they hold a record, so under a
@@ -374,15 +407,15 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	}
 	/* stopping: whatever the kernel already holds is still delivered */
 	flush_held(t);
-	drain(t);
-	report_vanished_pins(t, true);
-	report_recursion(t);
-	report_lost_final(t);
-	report_user_losses(t);
+	stream_drain(t);
+	ledger_report_vanished_pins(t, true);
+	ledger_report_recursion(t);
+	ledger_report_lost_final(t);
+	ledger_report_user_losses(t);
 
-	if (cb->on_commit && !t->cb_err && cb->on_commit(ctx) < 0)
-		t->cb_err = -ECANCELED;
+	if (cb->on_commit && !t->stream.cb_err && cb->on_commit(ctx) < 0)
+		t->stream.cb_err = -ECANCELED;
 	if (on_batch)
 		on_batch(ctx);
-	return t->cb_err == -ECANCELED ? -ECANCELED : t->cb_err;
+	return t->stream.cb_err == -ECANCELED ? -ECANCELED : t->stream.cb_err;
 }

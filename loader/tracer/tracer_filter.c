@@ -70,7 +70,7 @@ static bool ev_num(const void *rec, const char *key, int64_t *v)
 	return true;
 }
 
-bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
+bool stream_filter_match(const struct tracer *t, const struct nsaudit_event *e,
 			 const struct event_extra *x)
 {
 	struct enriched_event r = { .e = e, .x = x };
@@ -81,7 +81,7 @@ bool tracer_filter_match(const struct tracer *t, const struct nsaudit_event *e,
 	return audit_filter_match_view(&t->o.filter, &v);
 }
 
-bool tracer_comm_may_match(const struct tracer *t, const char *comm)
+bool stream_comm_may_match(const struct tracer *t, const char *comm)
 {
 	size_t i;
 
@@ -145,12 +145,44 @@ int tracer_container_resolve(struct tracer *t, char *err, size_t errlen)
 			 t->o.container, list);
 		return -1;
 	}
-	/* a container that is not there yet may be the one to watch start:
-	 * said, not refused; its records match by its full id or name */
-	if (rc)
-		fprintf(stderr, "nsaudit: --container %.64s: no such container now (running: %s); "
-			"waiting for one with that id or name\n", t->o.container, list);
-	else
+	/*
+	 * Not there yet: it may be the one to watch start. The first container
+	 * that starts with that name, that id or a 12+ character prefix of it
+	 * is the one traced, by its id from then on (stream_container_started): a
+	 * later one that reuses the name is another container.
+	 */
+	if (rc) {
+		t->stream.container_waiting = true;
+		fprintf(stderr, "nsaudit: --container %.64s: not running now (running: %s); "
+			"waiting: the first container to start with that name, or that id (12+ "
+			"characters of it), is the one traced, by its id; said when it starts\n",
+			t->o.container, list);
+	} else {
 		snprintf(t->o.container, sizeof(t->o.container), "%s", ci->id);
+	}
 	return 0;
+}
+
+bool stream_container_started(struct tracer *t, const struct event_extra *x)
+{
+	const char *want = t->o.container;
+	const struct container_info *ci;
+	size_t n = strlen(want);
+
+	if (!x->container)	/* not known yet to be a container's */
+		return false;
+	if (strcmp(x->container, want) && (n < 12 || strncmp(x->container, want, n)) &&
+	    !(x->container_name && !strcmp(x->container_name, want))) {
+		/* a record that knows the id only, of a container named so */
+		ci = nsnames_find_container(t->names, want);
+		if (!ci || strcmp(ci->id, x->container))
+			return false;
+	}
+	fprintf(stderr, "nsaudit: --container %.64s: it started: container %.64s%s%.64s%s; "
+		"tracing that one, by its id\n", want, x->container,
+		x->container_name ? " (" : "", x->container_name ? x->container_name : "",
+		x->container_name ? ")" : "");
+	snprintf(t->o.container, sizeof(t->o.container), "%s", x->container);
+	t->stream.container_waiting = false;
+	return true;
 }

@@ -11,23 +11,10 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
+#include "array.h"
 #include "probe/kfeatures.h"
 #include "probe/ksyms.h"
-#include "nstype.h"
 #include "tracer_impl.h"
-#include "actor_lost.h"
-#include "attribution.h"
-#include "probe/bpf_log.h"
-#include "clock.h"
-#include "enrich/enrich.h"
-#include "output/record_fmt.h"
-#include "enrich/nsnames.h"
-#include "pin_sweep.h"
-#include "prog_misses.h"
-#include "ringbuf_reader.h"
-#include "rules/rules.h"
-#include "enrich/runtime_state.h"
-#include "array.h"
 
 /* tp_exit_openat's other tracepoints: open(), openat2(). */
 const struct open_sibling open_siblings[OPEN_SIBLINGS] = {
@@ -42,10 +29,10 @@ static void open_siblings_probe(struct tracer *t)
 	int i;
 
 	for (i = 0; i < OPEN_SIBLINGS; i++)
-		t->open_sibling[i] = bpf_program__autoload(t->open_prog) &&
-				     tracepoint_exists("syscalls", open_siblings[i].event);
+		t->bpf.open_sibling[i] = bpf_program__autoload(t->bpf.open_prog) &&
+					 tracepoint_exists("syscalls", open_siblings[i].event);
 #ifdef SYS_open
-	t->skel->rodata->nr_open = SYS_open;
+	t->bpf.skel->rodata->nr_open = SYS_open;
 #endif
 }
 
@@ -53,16 +40,16 @@ static void open_siblings_probe(struct tracer *t)
  * tp_exit_openat's other attachments (open_siblings_probe()). 0, or a
  * negative errno.
  */
-int open_siblings_attach(struct tracer *t)
+int tbpf_open_siblings_attach(struct tracer *t)
 {
 	int i;
 
 	for (i = 0; i < OPEN_SIBLINGS; i++) {
-		if (!t->open_sibling[i])
+		if (!t->bpf.open_sibling[i])
 			continue;
-		t->open_links[i] = bpf_program__attach_tracepoint(t->open_prog, "syscalls",
-								  open_siblings[i].event);
-		if (!t->open_links[i])
+		t->bpf.open_links[i] = bpf_program__attach_tracepoint(t->bpf.open_prog, "syscalls",
+								      open_siblings[i].event);
+		if (!t->bpf.open_links[i])
 			return -errno;
 	}
 	return 0;
@@ -92,7 +79,7 @@ static void describe_hooks(struct tracer *t)
 	struct bpf_program *p;
 	int i;
 
-	bpf_object__for_each_program(p, t->skel->obj) {
+	bpf_object__for_each_program(p, t->bpf.skel->obj) {
 		const char *sec = bpf_program__section_name(p);
 
 		if (!bpf_program__autoload(p))
@@ -102,14 +89,14 @@ static void describe_hooks(struct tracer *t)
 			continue;
 		}
 		add_call(calls, sizeof(calls), strchr(sec + sizeof(sys) - 1, '_') + 1);
-		if (p != t->open_prog)
+		if (p != t->bpf.open_prog)
 			continue;
 		for (i = 0; i < OPEN_SIBLINGS; i++)
-			if (t->open_sibling[i])
+			if (t->bpf.open_sibling[i])
 				add_call(calls, sizeof(calls), open_siblings[i].name);
 	}
-	snprintf(t->hooks, sizeof(t->hooks), "%s%s%s", calls[0] ? "tracepoint/syscalls:" : "",
-		 calls, calls[0] ? other : other + 1);
+	snprintf(t->bpf.hooks, sizeof(t->bpf.hooks), "%s%s%s",
+		 calls[0] ? "tracepoint/syscalls:" : "", calls, calls[0] ? other : other + 1);
 }
 
 /*
@@ -129,27 +116,50 @@ static void choose_freed_hooks(struct tracer *t, bool want)
 		{ "free_mnt_ns", NSAUDIT_NS_MNT }, { "mnt_ns_release", NSAUDIT_NS_MNT },
 		{ "free_user_ns", NSAUDIT_NS_USER },
 		{ "cleanup_net", NSAUDIT_NS_NET },	/* the workqueue hook's */
+		/* 6.1 to 6.6 free a struct file after a grace period, on
+		 * whatever task runs then: no closer there */
+		{ "file_free_rcu", NSAUDIT_NS_MAX },
 	};
-	struct ksym_range r[sizeof(fns) / sizeof(fns[0])];
-	struct nsaudit_bpf *s = t->skel;
+	/* the caches' own variables: a cache merged into another of its
+	 * size (SLAB_MERGE_DEFAULT) has that one's name and size */
+	static const char *const vars[NSAUDIT_FC_MAX] = {
+		[NSAUDIT_FC_NET] = "net_cachep",	[NSAUDIT_FC_PID] = "pid_ns_cachep",
+		[NSAUDIT_FC_NSPROXY] = "nsproxy_cachep", [NSAUDIT_FC_INODE] = "inode_cachep",
+		[NSAUDIT_FC_UTS] = "uts_ns_cache",	[NSAUDIT_FC_USER] = "user_ns_cachep",
+		[NSAUDIT_FC_FILP] = "filp_cachep",
+	};
+	enum { NF = sizeof(fns) / sizeof(fns[0]) };
+	struct ksym_range r[NF + NSAUDIT_FC_MAX] = {};
+	struct nsaudit_bpf *s = t->bpf.skel;
 	size_t i, n = 0;
 
-	_Static_assert(sizeof(fns) / sizeof(fns[0]) <= sizeof(s->rodata->kfree_site_lo) /
+	_Static_assert(sizeof(fns) / sizeof(fns[0]) - 2 <= sizeof(s->rodata->kfree_site_lo) /
 		       sizeof(s->rodata->kfree_site_lo[0]), "kfree sites");
 	s->rodata->freed_wanted = want;
 	bpf_program__set_autoload(s->progs.tp_kmem_cache_free, want);
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+	for (i = 0; i < NF; i++)
 		r[i].name = fns[i].fn;
-	if (!want || ksym_ranges(r, sizeof(fns) / sizeof(fns[0])) <= 0) {
+	for (i = 0; i < NSAUDIT_FC_MAX; i++) {
+		r[NF + i].name = vars[i];
+		r[NF + i].data = 1;
+	}
+	if (!want || ksym_ranges(r, NF + NSAUDIT_FC_MAX) <= 0) {
 		bpf_program__set_autoload(s->progs.tp_kfree, false);
 		bpf_program__set_autoload(s->progs.tp_wq_start, false);
 		return;
 	}
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+	for (i = 0; i < NSAUDIT_FC_MAX; i++)
+		s->rodata->freed_cache_var[i] = r[NF + i].lo;
+	for (i = 0; i < NF; i++) {
 		if (!r[i].lo)
 			continue;
 		if (fns[i].type == NSAUDIT_NS_NET) {
 			s->rodata->cleanup_net_fn = r[i].lo;
+			continue;
+		}
+		if (fns[i].type == NSAUDIT_NS_MAX) {
+			s->rodata->filp_rcu_lo = r[i].lo;
+			s->rodata->filp_rcu_len = r[i].len;
 			continue;
 		}
 		if (fns[i].type == NSAUDIT_NS_USER)
@@ -196,9 +206,9 @@ static void skip_missing_syscalls(struct nsaudit_bpf *s)
 			bpf_program__set_autoload(syscalls[i].prog, false);
 }
 
-void choose_hooks(struct tracer *t)
+void tbpf_choose_hooks(struct tracer *t)
 {
-	struct nsaudit_bpf *s = t->skel;
+	struct nsaudit_bpf *s = t->bpf.skel;
 	struct features ft;
 	bool patched, fentry, nstp, exit_only;
 
@@ -276,10 +286,11 @@ void choose_hooks(struct tracer *t)
 	 * instruction where the kernel takes one (ld_imm64 of a function:
 	 * 6.4+), else by the f_op it learns (bpf/nsaudit/nsfile.bpf.h).
 	 */
-	t->open_prog = kernel_at_least(6, 4) ? s->progs.tp_exit_openat : s->progs.tp_exit_openat_fops;
+	t->bpf.open_prog =
+	    kernel_at_least(6, 4) ? s->progs.tp_exit_openat : s->progs.tp_exit_openat_fops;
 	bpf_program__set_autoload(s->progs.tp_exit_openat, false);
 	bpf_program__set_autoload(s->progs.tp_exit_openat_fops, false);
-	bpf_program__set_autoload(t->open_prog, WANT(OPEN));
+	bpf_program__set_autoload(t->bpf.open_prog, WANT(OPEN));
 	choose_freed_hooks(t, WANT(FREED));
 	/* runtimes' lineage, for the rules (bpf/nsaudit/lineage.bpf.h) */
 	bpf_program__set_autoload(s->progs.tp_exec_lineage, s->rodata->lineage_on);

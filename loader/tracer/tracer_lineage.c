@@ -33,9 +33,9 @@ static uint32_t proc1_ns(const char *type)
  * the initial ones (as enrich/nsnames.c takes them: /proc/1's). */
 void tracer_lineage_config(struct tracer *t)
 {
-	t->skel->rodata->lineage_on = t->o.rules != NULL;
-	t->skel->rodata->host_mntns_inum = proc1_ns("mnt");
-	t->skel->rodata->host_pidns_inum = proc1_ns("pid");
+	t->bpf.skel->rodata->lineage_on = t->o.rules != NULL;
+	t->bpf.skel->rodata->host_mntns_inum = proc1_ns("mnt");
+	t->bpf.skel->rodata->host_pidns_inum = proc1_ns("pid");
 }
 
 static void add_exe(void *ctx, uint64_t ino, uint32_t dev)
@@ -49,7 +49,7 @@ static void add_exe(void *ctx, uint64_t ino, uint32_t dev)
 /* After load, before attach: the trusted executables. */
 void tracer_lineage_fill(struct tracer *t)
 {
-	int fd = bpf_map__fd(t->skel->maps.runtime_exes);
+	int fd = bpf_map__fd(t->bpf.skel->maps.runtime_exes);
 
 	if (t->o.rules && fd >= 0)
 		rules_runtime_exes(t->o.rules, add_exe, &fd);
@@ -61,7 +61,7 @@ void tracer_lineage_fill(struct tracer *t)
 void tracer_lineage_begin(struct tracer *t)
 {
 	if (t->o.rules)
-		t->skel->data->lineage_since = (uint64_t)clock_ns(CLOCK_BOOTTIME);
+		t->bpf.skel->data->lineage_since = (uint64_t)clock_ns(CLOCK_BOOTTIME);
 }
 
 /* Before a record is evaluated: a mark the kernel side could not make. */
@@ -71,7 +71,7 @@ void tracer_lineage_check(struct tracer *t)
 
 	if (t->lineage_lost || !t->o.rules)
 		return;
-	c = tracer_counters(t);
+	c = tbpf_counters(t);
 	if (c && !__atomic_load_n(&c->lineage_lost, __ATOMIC_RELAXED))
 		return;
 	/* unmapped counters say nothing: no unmarked record is taken as an answer */

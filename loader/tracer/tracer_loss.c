@@ -11,26 +11,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "actor_lost.h"
 #include "clock.h"
 #include "enrich/enrich.h"
 #include "enrich/nsnames.h"
+#include "log_budget.h"
 #include "nstype.h"
 #include "output/record_fmt.h"
-#include "tracer_impl.h"
-#include "log_budget.h"
-#include "actor_lost.h"
-#include "attribution.h"
-#include "probe/bpf_log.h"
-#include "probe/kfeatures.h"
 #include "pin_sweep.h"
 #include "prog_misses.h"
-#include "ringbuf_reader.h"
-#include "rules/rules.h"
-#include "enrich/runtime_state.h"
+#include "tracer_impl.h"
 
 /* One lost record: an actor's (a) or an anonymous remainder (a NULL). */
 static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int r, uint64_t n)
@@ -39,22 +32,20 @@ static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int
 	struct event_extra x = { 0 };
 
 	actor_lost_record(&e, a, r, n, boot_ns());
-	t->reason_seen[r] += n;
-	t->lost_seen += n;
-	e.arg = t->lost_seen;
-	t->stats.lost += n;
-	x.seq = ++t->seq;
+	t->ledger.reason_seen[r] += n;
+	t->ledger.lost_seen += n;
+	e.arg = t->ledger.lost_seen;
+	t->stream.stats.lost += n;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
-	if (t->cb.on_event(t->ctx, &e, &x) < 0)
-		t->cb_err = -ECANCELED;
+	stream_hand_on(t, &e, &x);
 }
 
 /* The kernel's totals at this pass, for the anonymous part of the next. */
 static void keep_lost_totals(struct tracer *t, const struct nsaudit_bpf__bss *bss)
 {
-	memcpy(t->reason_prev, bss->lost_reason, sizeof(t->reason_prev));
-	t->events_prev = bss->lost_events;
-	t->reason_prev_valid = true;
+	memcpy(t->ledger.reason_prev, bss->lost_reason, sizeof(t->ledger.reason_prev));
+	t->ledger.events_prev = bss->lost_events;
+	t->ledger.reason_prev_valid = true;
 }
 
 /*
@@ -67,7 +58,7 @@ static void keep_lost_totals(struct tracer *t, const struct nsaudit_bpf__bss *bs
  * rest of those totals is the anonymous part. lost_total (arg) is the
  * running total over all reasons (what a restarted recorder resumes from).
  */
-void report_lost(struct tracer *t)
+void ledger_report_lost(struct tracer *t)
 {
 	struct nsaudit_bpf__bss bss;
 	uint64_t avail, d;
@@ -76,17 +67,19 @@ void report_lost(struct tracer *t)
 	unsigned int r;
 
 	/* through the map, not the skeleton's mmap: pinned reuse has no skeleton */
-	if (t->cb_err || bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
+	if (t->stream.cb_err || bpf_map_lookup_elem(t->bpf.bss_fd, &zero, &bss))
 		return;
-	if (bss.lost_events <= t->lost_seen)
+	if (bss.lost_events <= t->ledger.lost_seen)
 		return;
-	n = t->losses ? actor_lost_pass(t->actor_lost_fd, t->lost_epoch_fd, t->losses,
-					ACTOR_LOST_MAX) : 0;
-	for (i = 0; i < n && !t->cb_err; i++)
-		if (t->losses[i].k.reason < NSAUDIT_LOST_MAX)
-			emit_lost(t, &t->losses[i], t->losses[i].k.reason, t->losses[i].v.count);
+	n = t->ledger.losses ? actor_lost_pass(t->bpf.actor_lost_fd, t->bpf.lost_epoch_fd,
+					       t->ledger.losses, ACTOR_LOST_MAX)
+			     : 0;
+	for (i = 0; i < n && !t->stream.cb_err; i++)
+		if (t->ledger.losses[i].k.reason < NSAUDIT_LOST_MAX)
+			emit_lost(t, &t->ledger.losses[i], t->ledger.losses[i].k.reason,
+				  t->ledger.losses[i].v.count);
 	/* without the per-actor map (older pins), the totals say it all */
-	if (t->actor_lost_fd < 0 || t->lost_epoch_fd < 0)
+	if (t->bpf.actor_lost_fd < 0 || t->bpf.lost_epoch_fd < 0)
 		keep_lost_totals(t, &bss);
 	/*
 	 * The anonymous part, per reason, but never more in all than the
@@ -94,11 +87,15 @@ void report_lost(struct tracer *t)
 	 * what the predecessor reported is an estimate (tracer_resume_lost),
 	 * the total is exact, and a call is never reported twice.
 	 */
-	avail = t->events_prev > t->lost_seen ? t->events_prev - t->lost_seen : 0;
-	for (r = 0; r < NSAUDIT_LOST_MAX && !t->cb_err && t->reason_prev_valid && avail; r++) {
-		if (t->reason_prev[r] <= t->reason_seen[r])
+	avail = t->ledger.events_prev > t->ledger.lost_seen
+		    ? t->ledger.events_prev - t->ledger.lost_seen
+		    : 0;
+	for (r = 0;
+	     r < NSAUDIT_LOST_MAX && !t->stream.cb_err && t->ledger.reason_prev_valid && avail;
+	     r++) {
+		if (t->ledger.reason_prev[r] <= t->ledger.reason_seen[r])
 			continue;
-		d = t->reason_prev[r] - t->reason_seen[r];
+		d = t->ledger.reason_prev[r] - t->ledger.reason_seen[r];
 		d = d < avail ? d : avail;
 		emit_lost(t, NULL, r, d);
 		avail -= d;
@@ -107,12 +104,12 @@ void report_lost(struct tracer *t)
 }
 
 /* Stopping: passes until everything counted so far has been taken. */
-void report_lost_final(struct tracer *t)
+void ledger_report_lost_final(struct tracer *t)
 {
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		report_lost(t);
+		ledger_report_lost(t);
 		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 	}
 }
@@ -124,7 +121,7 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 	struct event_extra x = { 0 };
 	char comm[sizeof(maker->maker_comm) + 1];
 
-	if (t->cb_err)
+	if (t->stream.cb_err)
 		return;
 	x.realtime_ns = enrich_realtime(t->en, e->ts_boot_ns);
 	x.cause = cause;
@@ -139,20 +136,10 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 	}
 	if (e->op != NSAUDIT_OP_LOST) {
 		nsnames_for_event(t->names, e, &x.ns_name, &x.old_name);
-		record_container(t, e, &x);
-		if (t->o.container[0] && !container_wanted(t, &x))
-			return;
-		if (e->ns_type < NSAUDIT_NS_MAX && !(t->o.type_mask & (1u << e->ns_type)))
-			return;
-		if (!(t->o.op_mask & (1u << e->op)))
-			return;
-		if (!tracer_filter_match(t, e, &x))
-			return;
+		stream_record_container(t, e, &x);
 	}
-	x.seq = ++t->seq;
-	t->stats.records++;
-	if (t->cb.on_event(t->ctx, e, &x) < 0)
-		t->cb_err = -ECANCELED;
+	if (stream_wanted(t, e, &x))
+		stream_hand_on(t, e, &x);
 }
 
 static void gone_add(void *ctx, const struct nsaudit_pin_gone *g)
@@ -175,10 +162,12 @@ static bool gone_has(const struct gone_list *l, uint64_t key)
 
 /*
  * Pins the kernel side saw leave without an umount call (sweep_pins):
- * umount records with the cause. The kernel side already leaves out the
- * pins of a mount namespace with an umount in flight (its exit reports
- * them, bpf/nsaudit/umount_inflight.bpf.h); as a fallback where that could not be
- * counted, a pin is reported when two sweeps in a row, at least
+ * umount records with the cause. A pin whose mount namespace died (the
+ * kernel side says so: no umount can be in flight there) is reported at
+ * once. Of the others, the kernel side already leaves out the pins of a
+ * mount namespace with an umount in flight (its exit reports them,
+ * bpf/nsaudit/umount_inflight.bpf.h); as a fallback where that could not
+ * be counted, such a pin is reported when two sweeps in a row, at least
  * PIN_SWEEP_NS apart by the clock (not by passes: a flooded reader makes
  * passes back to back), found it gone. The rings are drained before: a
  * pin's mount record, made before it could leave, is then in the table.
@@ -186,49 +175,78 @@ static bool gone_has(const struct gone_list *l, uint64_t key)
  */
 #define PIN_SWEEP_NS 200000000LL
 /*
- * A sweep walks every pin (10,000 held pins: ~45 ms of the reader's CPU,
- * in an RCU read section every umount2 on the machine then waits for):
- * while the last one found nothing gone, the next comes only after this.
+ * A pass walks only the namespaces that died and a few buckets of the
+ * living (bpf/nsaudit/pin_sweep.bpf.h); while the last one found nothing
+ * gone, the next comes only after this.
  */
 #define PIN_SWEEP_IDLE_NS 1000000000LL
+/*
+ * Passes back to back while each is full of pins of dead namespaces: the
+ * death of a namespace holding 10,000 pins is told in about a second
+ * (issue 47), the reader away from its rings for a few ms a pass.
+ */
+#define PIN_SWEEP_BURST 8
 
-void report_vanished_pins(struct tracer *t, bool final)
+/* One pass's pins: those to report now. Whether more died than it held. */
+static bool vanished_pass(struct tracer *t, const struct gone_list *now, bool timed)
 {
-	struct gone_list now = { .n = 0 };
 	struct nsaudit_event e;
 	char cause[160];
-	int64_t now_ns = clock_ns(CLOCK_MONOTONIC);
-	bool died;
-	size_t i;
+	size_t i, died = 0;
+	bool ns_died;
 
-	if (final) {
-		pin_sweep(t->sweep_link_fd, gone_add, &t->gone);
-		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
-	} else if (now_ns - t->gone_ns < (t->gone.n ? PIN_SWEEP_NS : PIN_SWEEP_IDLE_NS)) {
-		return;
-	}
-	if (pin_sweep(t->sweep_link_fd, gone_add, &now) < 0)
-		return;
-	drain(t);
-	for (i = 0; i < now.n && !t->cb_err; i++) {
-		struct nsaudit_pin *pin = &now.v[i].pin;
+	for (i = 0; i < now->n && !t->stream.cb_err; i++) {
+		const struct nsaudit_pin_gone *g = &now->v[i];
 
-		if (!gone_has(&t->gone, now.v[i].key))
+		/* the others only two timed passes in a row */
+		if (!g->ns_died && (!timed || !gone_has(&t->ledger.gone, g->key)))
 			continue;
-		pin_forget(t->pins_fd, now.v[i].key);
-		if (!enrich_pin_left(t->en, pin, &e, &died))
+		died += g->ns_died;
+		pin_forget(t->bpf.pins_fd, g->key);
+		if (!enrich_pin_left(t->en, &g->pin, &e, &ns_died))
 			continue;
-		if (died)
+		if (ns_died || g->ns_died)
 			snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died",
-				 pin->mnt_ns_inum);
+				 g->pin.mnt_ns_inum);
 		else
 			snprintf(cause, sizeof(cause),
 				 "it left mount namespace mnt:[%u] without an umount call seen "
-				 "(a lazy or propagated umount)", pin->mnt_ns_inum);
-		emit_user_record(t, &e, cause, pin);
+				 "(a lazy or propagated umount)", g->pin.mnt_ns_inum);
+		emit_user_record(t, &e, cause, &g->pin);
 	}
-	t->gone = now;
-	t->gone_ns = now_ns;
+	return now->n >= GONE_MAX && died;
+}
+
+void ledger_report_vanished_pins(struct tracer *t, bool final)
+{
+	struct gone_list now = { .n = 0 }, more;
+	int64_t now_ns = clock_ns(CLOCK_MONOTONIC);
+	bool again;
+	int pass;
+
+	if (final) {
+		pin_sweep(t->bpf.sweep_link_fd, gone_add, &t->ledger.gone);
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	} else if (now_ns - t->ledger.gone_ns <
+		   (t->ledger.gone.n ? PIN_SWEEP_NS : PIN_SWEEP_IDLE_NS)) {
+		return;
+	}
+	if (pin_sweep(t->bpf.sweep_link_fd, gone_add, &now) < 0)
+		return;
+	stream_drain(t);
+	again = vanished_pass(t, &now, true);
+	/* the timed pass's, for the next timed pass (a burst's are ms apart) */
+	t->ledger.gone = now;
+	t->ledger.gone_ns = now_ns;
+	/* stopping: every pin of a dead namespace (pin_mounts holds 16,384) */
+	for (pass = 1; again && pass < (final ? 80 : PIN_SWEEP_BURST) && !t->stream.cb_err;
+	     pass++) {
+		more.n = 0;
+		if (pin_sweep(t->bpf.sweep_link_fd, gone_add, &more) < 0)
+			return;
+		stream_drain(t);
+		again = vanished_pass(t, &more, false);
+	}
 }
 
 static void recursion_lost(void *ctx, const char *name, uint64_t more)
@@ -238,28 +256,28 @@ static void recursion_lost(void *ctx, const char *name, uint64_t more)
 	char cause[96];
 
 	actor_lost_record(&e, NULL, NSAUDIT_LOST_RECURSION, more, boot_ns());
-	t->stats.lost += more;
+	t->stream.stats.lost += more;
 	snprintf(cause, sizeof(cause), "program %s skipped by the kernel (recursion_misses)",
 		 name);
 	emit_user_record(t, &e, cause, NULL);
 }
 
 /* Calls no program saw: the kernel skipped it (recursion), say so. */
-void report_recursion(struct tracer *t)
+void ledger_report_recursion(struct tracer *t)
 {
-	if (!t->cb_err)
-		prog_misses_poll(&t->misses, recursion_lost, t);
+	if (!t->stream.cb_err)
+		prog_misses_poll(&t->ledger.misses, recursion_lost, t);
 }
 
 /* Pins whose mount namespace died went with it: unpins, made by user space. */
-void report_dead_pins(struct tracer *t)
+void ledger_report_dead_pins(struct tracer *t)
 {
 	struct nsaudit_event e;
 	char cause[96];
 	uint32_t mntns;
 
 	enrich_check_mntns(t->en);
-	while (!t->cb_err && enrich_dead_pin(t->en, &e, &mntns)) {
+	while (!t->stream.cb_err && enrich_dead_pin(t->en, &e, &mntns)) {
 		snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died", mntns);
 		emit_user_record(t, &e, cause, NULL);
 	}
@@ -268,65 +286,39 @@ void report_dead_pins(struct tracer *t)
 void tracer_add_loss_source(struct tracer *t, uint64_t (*fn)(void *ctx, char *what, size_t len),
 			    void *ctx)
 {
-	if (t->nloss < LOSS_SOURCES_MAX) {
-		t->loss[t->nloss].fn = fn;
-		t->loss[t->nloss].ctx = ctx;
-		t->loss[t->nloss++].seen = 0;
+	if (t->ledger.nloss < LOSS_SOURCES_MAX) {
+		t->ledger.loss[t->ledger.nloss].fn = fn;
+		t->ledger.loss[t->ledger.nloss].ctx = ctx;
+		t->ledger.loss[t->ledger.nloss++].seen = 0;
 	}
 }
 
 /* What later stages in user space (sinks) dropped: lost records with why. */
-void report_user_losses(struct tracer *t)
+void ledger_report_user_losses(struct tracer *t)
 {
 	struct nsaudit_event e;
 	char what[256], cause[320];
 	uint64_t n;
 	int i;
 
-	for (i = 0; i < t->nloss && !t->cb_err; i++) {
-		n = t->loss[i].fn(t->loss[i].ctx, what, sizeof(what));
-		if (n <= t->loss[i].seen)
+	for (i = 0; i < t->ledger.nloss && !t->stream.cb_err; i++) {
+		n = t->ledger.loss[i].fn(t->ledger.loss[i].ctx, what, sizeof(what));
+		if (n <= t->ledger.loss[i].seen)
 			continue;
-		actor_lost_record(&e, NULL, NSAUDIT_LOST_SINK, n - t->loss[i].seen, boot_ns());
+		actor_lost_record(&e, NULL, NSAUDIT_LOST_SINK, n - t->ledger.loss[i].seen,
+				  boot_ns());
 		e.arg = n;
-		t->loss[i].seen = n;
+		t->ledger.loss[i].seen = n;
 		snprintf(cause, sizeof(cause), "%s", what);
 		emit_user_record(t, &e, cause, NULL);
 	}
-}
-
-/*
- * The kernel's counters (.bss), mapped: user space adds the calls the
- * log budget refused with the atomic adds the programs use. NULL if the
- * map cannot be mapped (then such calls are reported from memory, lost
- * with a crashed recorder).
- */
-struct nsaudit_bpf__bss *tracer_counters(struct tracer *t)
-{
-	struct bpf_map_info info = { 0 };
-	uint32_t len = sizeof(info);
-	void *p;
-
-	if (t->skel)
-		return t->skel->bss;
-	if (t->bss_mmap)
-		return t->bss_mmap;
-	if (bpf_obj_get_info_by_fd(t->bss_fd, &info, &len) ||
-	    !(info.map_flags & BPF_F_MMAPABLE) || info.value_size < sizeof(*t->skel->bss))
-		return NULL;
-	p = mmap(NULL, info.value_size, PROT_READ | PROT_WRITE, MAP_SHARED, t->bss_fd, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	t->bss_mmap = p;
-	t->bss_mmap_len = info.value_size;
-	return p;
 }
 
 /* One actor's refused calls into the kernel's actor_lost map, current epoch. */
 static void budget_lost(void *ctx, const struct actor_loss *a, uint64_t n)
 {
 	struct tracer *t = ctx;
-	struct nsaudit_bpf__bss *c = tracer_counters(t);
+	struct nsaudit_bpf__bss *c = tbpf_counters(t);
 	struct nsaudit_actor_lost_key k;
 	struct nsaudit_actor_lost_val v;
 	uint32_t zero = 0, epoch = 0;
@@ -335,24 +327,24 @@ static void budget_lost(void *ctx, const struct actor_loss *a, uint64_t n)
 		struct nsaudit_event e;
 
 		actor_lost_record(&e, a, NSAUDIT_LOST_LOG_BUDGET, n, boot_ns());
-		t->stats.lost += n;
+		t->stream.stats.lost += n;
 		emit_user_record(t, &e, "over the log budget (not counted by the kernel side)",
 				 NULL);
 		return;
 	}
 	/* BPF never uses this reason: no entry of it races a program */
-	if (a && t->actor_lost_fd >= 0 && t->lost_epoch_fd >= 0 &&
-	    !bpf_map_lookup_elem(t->lost_epoch_fd, &zero, &epoch)) {
+	if (a && t->bpf.actor_lost_fd >= 0 && t->bpf.lost_epoch_fd >= 0 &&
+	    !bpf_map_lookup_elem(t->bpf.lost_epoch_fd, &zero, &epoch)) {
 		k = a->k;
 		k.reason = NSAUDIT_LOST_LOG_BUDGET;
 		k.epoch = epoch & 1;
 		k.pad = 0;
-		if (bpf_map_lookup_elem(t->actor_lost_fd, &k, &v)) {
+		if (bpf_map_lookup_elem(t->bpf.actor_lost_fd, &k, &v)) {
 			memset(&v, 0, sizeof(v));
 			memcpy(v.comm, a->v.comm, sizeof(v.comm));
 		}
 		v.count += n;
-		bpf_map_update_elem(t->actor_lost_fd, &k, &v, BPF_ANY);
+		bpf_map_update_elem(t->bpf.actor_lost_fd, &k, &v, BPF_ANY);
 	}
 	__atomic_fetch_add(&c->lost_reason[NSAUDIT_LOST_LOG_BUDGET], n, __ATOMIC_SEQ_CST);
 	__atomic_fetch_add(&c->lost_events, n, __ATOMIC_SEQ_CST);
@@ -362,18 +354,18 @@ static void budget_lost(void *ctx, const struct actor_loss *a, uint64_t n)
  * After a batch was written, before its ring space goes back: the calls
  * the log budget refused in it join the kernel's own loss counts (pinned:
  * a recorder killed now leaves them to its successor, as it leaves the
- * records it had not written), which report_lost() turns into lost
+ * records it had not written), which ledger_report_lost() turns into lost
  * records naming each actor.
  */
-void report_budget_losses(struct tracer *t)
+void ledger_report_budget_losses(struct tracer *t)
 {
-	if (t->budget)
-		log_budget_flush(t->budget, 0, true, budget_lost, t);
+	if (t->stream.budget)
+		log_budget_flush(t->stream.budget, 0, true, budget_lost, t);
 }
 
 /*
  * The log says lost_total calls were reported as lost so far: that total
- * is exact, and report_lost() never reports more than the kernel's total
+ * is exact, and ledger_report_lost() never reports more than the kernel's total
  * beyond it. Per reason, the kernel's counters are taken as seen, less the
  * part not yet reported (lost while no recorder ran): the per-actor map's
  * entries (reported with their actor by the next passes) and the rest
@@ -381,16 +373,16 @@ void report_budget_losses(struct tracer *t)
  * The map is read before the counters: the kernel counts a call in the
  * map first, so every call read there is in the counters read after.
  */
-void tracer_resume_lost(struct tracer *t, uint64_t lost_total)
+void ledger_resume_lost(struct tracer *t, uint64_t lost_total)
 {
 	struct nsaudit_bpf__bss bss;
 	uint64_t gap, take, rest, pending[NSAUDIT_LOST_MAX], sum = 0;
 	uint32_t zero = 0;
 	unsigned int r;
 
-	t->lost_seen = lost_total;
-	actor_lost_pending(t->actor_lost_fd, pending, NSAUDIT_LOST_MAX);
-	if (bpf_map_lookup_elem(t->bss_fd, &zero, &bss))
+	t->ledger.lost_seen = lost_total;
+	actor_lost_pending(t->bpf.actor_lost_fd, pending, NSAUDIT_LOST_MAX);
+	if (bpf_map_lookup_elem(t->bpf.bss_fd, &zero, &bss))
 		return;
 	gap = bss.lost_events > lost_total ? bss.lost_events - lost_total : 0;
 	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
@@ -402,7 +394,7 @@ void tracer_resume_lost(struct tracer *t, uint64_t lost_total)
 	for (r = 0; r < NSAUDIT_LOST_MAX; r++) {
 		take = bss.lost_reason[r] - pending[r];
 		take = rest < take ? rest : take;
-		t->reason_seen[r] = bss.lost_reason[r] - pending[r] - take;
+		t->ledger.reason_seen[r] = bss.lost_reason[r] - pending[r] - take;
 		rest -= take;
 	}
 }

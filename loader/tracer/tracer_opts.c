@@ -5,22 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enrich/containers.h"
-#include "nstype.h"
-#include "tracer.h"
-#include "actor_lost.h"
-#include "attribution.h"
-#include "probe/bpf_log.h"
-#include "clock.h"
-#include "enrich/enrich.h"
-#include "output/record_fmt.h"
-#include "probe/kfeatures.h"
-#include "enrich/nsnames.h"
-#include "pin_sweep.h"
-#include "prog_misses.h"
-#include "ringbuf_reader.h"
-#include "rules/rules.h"
 #include "enrich/runtime_state.h"
+#include "nstype.h"
+#include "rules/rules.h"
+#include "tracer.h"
 
 void tracer_opts_init(struct tracer_opts *o)
 {
@@ -54,9 +42,12 @@ const struct optab tracer_optab[] = {
 	{ "container", TRACER_OPT_CONTAINER, "C",
 	  "only records about container C (id, name, or an id\n"
 	  "prefix only one running container has; a prefix\n"
-	  "several have is an error naming them; one not\n"
-	  "running yet is waited for, said on stderr): its\n"
-	  "namespaces, entered, left, made or pinned" },
+	  "several have is an error naming them): its\n"
+	  "namespaces, entered, left, made or pinned. One not\n"
+	  "running yet is waited for: the first container to\n"
+	  "start with that name, or that id (12+ characters\n"
+	  "of it), is the one traced, by its id (both said\n"
+	  "on stderr); a later one reusing the name is not" },
 	{ "runtime-root", TRACER_OPT_RUNTIME_ROOT, "KIND=DIR",
 	  "where a runtime keeps its state: runc, crun,\n"
 	  "docker-exec, docker-data, containerd, podman\n"

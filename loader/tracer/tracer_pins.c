@@ -6,41 +6,88 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "enrich/enrich.h"
-#include "tracer_impl.h"
 #include "actor_lost.h"
-#include "attribution.h"
-#include "probe/bpf_log.h"
-#include "clock.h"
-#include "output/record_fmt.h"
-#include "probe/kfeatures.h"
-#include "enrich/nsnames.h"
-#include "nstype.h"
-#include "pin_sweep.h"
-#include "prog_misses.h"
+#include "array.h"
+#include "enrich/enrich.h"
 #include "ringbuf_reader.h"
-#include "rules/rules.h"
-#include "enrich/runtime_state.h"
+#include "tracer_impl.h"
 
-int pin_path(char *buf, size_t len, const char *dir, const char *name)
+int tbpf_pin_path(char *buf, size_t len, const char *dir, const char *name)
 {
 	return snprintf(buf, len, "%s/%s", dir, name) >= (int)len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * Every map a recorder pins, by its name in the pin dir: the one list that
+ * pinning, reuse and detach (tracer_unpin) go by. Besides these, a pin
+ * dir holds the links, "link_" and the program's name.
+ */
+struct pinned_map {
+	const char *name;	/* in the pin dir */
+	size_t map;		/* where the skeleton has it */
+	ssize_t fd;		/* where a reusing recorder keeps its fd; NO_FD: itself */
+	bool required;		/* reuse cannot go on without it */
+};
+#define NO_FD -1
+#define MAP(m) offsetof(struct nsaudit_bpf, maps.m)
+#define FD(f) (ssize_t)offsetof(struct tracer_bpf, f)
+static const struct pinned_map pinned_maps[] = {
+	{ "events", MAP(events), FD(ring_fd), true },
+	{ "rare", MAP(rare), FD(rare_fd), true },
+	{ "counters", MAP(bss), FD(bss_fd), true },
+	/* the filters the programs were loaded with, checked on reuse */
+	{ "config", MAP(rodata), NO_FD, true },
+	/* optional: pins of an older nsaudit have no exe map (exe from /proc) */
+	{ "exe_paths", MAP(exe_paths), NO_FD, false },
+	/* optional: pins of an older nsaudit count losses per reason only */
+	{ "actor_lost", MAP(actor_lost), FD(actor_lost_fd), false },
+	{ "lost_epoch", MAP(lost_epoch), FD(lost_epoch_fd), false },
+	{ "pin_mounts", MAP(pin_mounts), FD(pins_fd), false },
+};
+
+/* The links a reusing recorder drives itself (every other one it only
+ * holds, pin_owner.c). */
+static const struct {
+	const char *name;
+	ssize_t fd;
+} pinned_links[] = {
+	/* optional: a recorder started with --no-coalesce pinned no flusher */
+	{ "link_flush_held", FD(flush_link_fd) },
+	/* optional: pins of an older nsaudit have no pin sweep */
+	{ "link_sweep_pins", FD(sweep_link_fd) },
+};
+
+static int *bpf_fd(struct tracer *t, ssize_t off)
+{
+	return (int *)((char *)&t->bpf + off);
+}
+
+/* The pinned object name in t's pin dir, opened: its fd, or -1. */
+static int pinned_get(struct tracer *t, const char *name)
+{
+	char path[512];
+
+	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, name))
+		return -1;
+	return bpf_obj_get(path);
 }
 
 /*
  * Pin the ring, the counters and every link, so that the programs keep
  * running and the ring keeps filling while no recorder is alive.
  */
-int pin_all(struct tracer *t, char *err, size_t errlen)
+int tbpf_pin_all(struct tracer *t, char *err, size_t errlen)
 {
 	char path[512];
 	struct statfs sfs;
@@ -57,37 +104,19 @@ int pin_all(struct tracer *t, char *err, size_t errlen)
 		rmdir(t->o.pin_dir);	/* only if we just made it, i.e. empty */
 		return -ENOTDIR;
 	}
-	if (pin_path(path, sizeof(path), t->o.pin_dir, "events") ||
-	    (rc = bpf_map__pin(t->skel->maps.events, path)))
-		goto fail;
-	if (pin_path(path, sizeof(path), t->o.pin_dir, "rare") ||
-	    (rc = bpf_map__pin(t->skel->maps.rare, path)))
-		goto fail;
-	if (pin_path(path, sizeof(path), t->o.pin_dir, "counters") ||
-	    (rc = bpf_map__pin(t->skel->maps.bss, path)))
-		goto fail;
-	/* the filters the programs were loaded with, checked on reuse */
-	if (pin_path(path, sizeof(path), t->o.pin_dir, "config") ||
-	    (rc = bpf_map__pin(t->skel->maps.rodata, path)))
-		goto fail;
-	if (pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths") ||
-	    (rc = bpf_map__pin(t->skel->maps.exe_paths, path)))
-		goto fail;
-	if (pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost") ||
-	    (rc = bpf_map__pin(t->skel->maps.actor_lost, path)))
-		goto fail;
-	if (pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch") ||
-	    (rc = bpf_map__pin(t->skel->maps.lost_epoch, path)))
-		goto fail;
-	if (pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts") ||
-	    (rc = bpf_map__pin(t->skel->maps.pin_mounts, path)))
-		goto fail;
-	for (i = 0; i < t->skel->skeleton->prog_cnt; i++) {
-		struct bpf_link *link = *t->skel->skeleton->progs[i].link;
-		struct bpf_program *prog = *t->skel->skeleton->progs[i].prog;
+	for (i = 0; i < (int)ARRAY_SIZE(pinned_maps); i++) {
+		const struct pinned_map *m = &pinned_maps[i];
+
+		if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, m->name) ||
+		    (rc = bpf_map__pin(*(struct bpf_map **)((char *)t->bpf.skel + m->map), path)))
+			goto fail;
+	}
+	for (i = 0; i < t->bpf.skel->skeleton->prog_cnt; i++) {
+		struct bpf_link *link = *t->bpf.skel->skeleton->progs[i].link;
+		struct bpf_program *prog = *t->bpf.skel->skeleton->progs[i].prog;
 
 		/* the snapshot iterator runs once at start: nothing to keep */
-		if (!link || prog == t->skel->progs.snapshot_tasks)
+		if (!link || prog == t->bpf.skel->progs.snapshot_tasks)
 			continue;
 		snprintf(path, sizeof(path), "%s/link_%s", t->o.pin_dir, bpf_program__name(prog));
 		rc = bpf_link__pin(link, path);
@@ -95,11 +124,11 @@ int pin_all(struct tracer *t, char *err, size_t errlen)
 			goto fail;
 	}
 	for (i = 0; i < OPEN_SIBLINGS; i++) {
-		if (!t->open_links[i])
+		if (!t->bpf.open_links[i])
 			continue;
 		snprintf(path, sizeof(path), "%s/link_tp_exit_%s", t->o.pin_dir,
 			 open_siblings[i].name);
-		rc = bpf_link__pin(t->open_links[i], path);
+		rc = bpf_link__pin(t->bpf.open_links[i], path);
 		if (rc)
 			goto fail;
 	}
@@ -115,36 +144,25 @@ fail:
  * if they were loaded with the same filters: a recorder asked for other
  * records must not silently get the old ones.
  */
-int reuse_pins(struct tracer *t, char *err, size_t errlen)
+int tbpf_reuse_pins(struct tracer *t, char *err, size_t errlen)
 {
 	struct nsaudit_bpf__rodata cfg;
-	char path[512];
+	bool missing = false;
 	uint32_t zero = 0;
+	size_t i;
 	int cfg_fd;
 
-	pin_path(path, sizeof(path), t->o.pin_dir, "events");
-	t->ring_fd = bpf_obj_get(path);
-	pin_path(path, sizeof(path), t->o.pin_dir, "rare");
-	t->rare_fd = bpf_obj_get(path);
-	/* optional: a recorder started with --no-coalesce pinned no flusher */
-	pin_path(path, sizeof(path), t->o.pin_dir, "link_flush_held");
-	t->flush_link_fd = bpf_obj_get(path);
-	/* optional: pins of an older nsaudit have no pin sweep */
-	pin_path(path, sizeof(path), t->o.pin_dir, "link_sweep_pins");
-	t->sweep_link_fd = bpf_obj_get(path);
-	pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts");
-	t->pins_fd = bpf_obj_get(path);
-	pin_path(path, sizeof(path), t->o.pin_dir, "counters");
-	t->bss_fd = bpf_obj_get(path);
-	/* optional: pins of an older nsaudit count losses per reason only */
-	pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost");
-	t->actor_lost_fd = bpf_obj_get(path);
-	pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch");
-	t->lost_epoch_fd = bpf_obj_get(path);
-	pin_path(path, sizeof(path), t->o.pin_dir, "config");
-	cfg_fd = bpf_obj_get(path);
-	if (t->ring_fd < 0 || t->rare_fd < 0 || t->bss_fd < 0 || cfg_fd < 0 ||
-	    bpf_map_lookup_elem(cfg_fd, &zero, &cfg)) {
+	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++)
+		if (pinned_maps[i].fd != NO_FD)
+			*bpf_fd(t, pinned_maps[i].fd) = pinned_get(t, pinned_maps[i].name);
+	for (i = 0; i < ARRAY_SIZE(pinned_links); i++)
+		*bpf_fd(t, pinned_links[i].fd) = pinned_get(t, pinned_links[i].name);
+	cfg_fd = pinned_get(t, "config");
+	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++)
+		if (pinned_maps[i].required && pinned_maps[i].fd != NO_FD &&
+		    *bpf_fd(t, pinned_maps[i].fd) < 0)
+			missing = true;
+	if (missing || cfg_fd < 0 || bpf_map_lookup_elem(cfg_fd, &zero, &cfg)) {
 		snprintf(err, errlen, "%s holds incomplete pinned state (%s); "
 			 "remove it with 'nsaudit detach'", t->o.pin_dir, strerror(errno));
 		if (cfg_fd >= 0)
@@ -152,9 +170,7 @@ int reuse_pins(struct tracer *t, char *err, size_t errlen)
 		return -1;
 	}
 	close(cfg_fd);
-	/* optional: pins of an older nsaudit have no exe map (exe from /proc) */
-	pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths");
-	enrich_set_exe_map(t->en, bpf_obj_get(path), true);
+	enrich_set_exe_map(t->en, pinned_get(t, "exe_paths"), true);
 	if (cfg.filter_tgid != t->o.pid || cfg.type_mask != t->o.type_mask ||
 	    cfg.op_mask != (t->o.op_mask | (1u << NSAUDIT_OP_LOST)) ||
 	    cfg.coalesce != !t->o.no_coalesce) {
@@ -163,37 +179,64 @@ int reuse_pins(struct tracer *t, char *err, size_t errlen)
 			 "remove them with 'nsaudit detach'", t->o.pin_dir);
 		return -1;
 	}
-	t->reused = true;
-	snprintf(t->hooks, sizeof(t->hooks), "pinned in %s: %s", t->o.pin_dir,
+	t->bpf.reused = true;
+	snprintf(t->bpf.hooks, sizeof(t->bpf.hooks), "pinned in %s: %s", t->o.pin_dir,
 		 "tracepoint/syscalls raw_tp/sched_process_fork raw_tp/sched_process_exec");
 	return 0;
+}
+
+/*
+ * The kernel's counters (.bss), mapped: user space adds the calls the
+ * log budget refused with the atomic adds the programs use. NULL if the
+ * map cannot be mapped (then such calls are reported from memory, lost
+ * with a crashed recorder).
+ */
+struct nsaudit_bpf__bss *tbpf_counters(struct tracer *t)
+{
+	struct bpf_map_info info = { 0 };
+	uint32_t len = sizeof(info);
+	void *p;
+
+	if (t->bpf.skel)
+		return t->bpf.skel->bss;
+	if (t->bpf.bss_mmap)
+		return t->bpf.bss_mmap;
+	if (bpf_obj_get_info_by_fd(t->bpf.bss_fd, &info, &len) ||
+	    !(info.map_flags & BPF_F_MMAPABLE) || info.value_size < sizeof(*t->bpf.skel->bss))
+		return NULL;
+	p = mmap(NULL, info.value_size, PROT_READ | PROT_WRITE, MAP_SHARED, t->bpf.bss_fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	t->bpf.bss_mmap = p;
+	t->bpf.bss_mmap_len = info.value_size;
+	return p;
 }
 
 void tracer_resume(struct tracer *t, const uint64_t *kseqs, size_t n, uint64_t lost_total)
 {
 	if (n > RESUME_MAX)
 		n = RESUME_MAX;
-	memcpy(t->resume_kseq, kseqs, n * sizeof(*kseqs));
-	t->nresume = n;
-	t->resume_end = ringbuf_reader_producer(&t->rb);
-	t->resume_end_rare = ringbuf_reader_producer(&t->rb_rare);
-	tracer_resume_lost(t, lost_total);
+	memcpy(t->stream.resume_kseq, kseqs, n * sizeof(*kseqs));
+	t->stream.nresume = n;
+	t->stream.resume_end = ringbuf_reader_producer(&t->stream.rb);
+	t->stream.resume_end_rare = ringbuf_reader_producer(&t->stream.rb_rare);
+	ledger_resume_lost(t, lost_total);
 }
 
 bool tracer_reused_pins(const struct tracer *t)
 {
-	return t->reused;
+	return t->bpf.reused;
 }
 
-/* The names pin_all() creates; nothing else in a pin dir is ours. */
+/* The names tbpf_pin_all() creates; nothing else in a pin dir is ours. */
 static bool our_pin(const char *name)
 {
-	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
-	       !strcmp(name, "config") ||
-	       !strcmp(name, "exe_paths") || !strcmp(name, "actor_lost") ||
-	       !strcmp(name, "lost_epoch") ||
-	       !strcmp(name, "pin_mounts") ||
-	       !strncmp(name, "link_", 5);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++)
+		if (!strcmp(name, pinned_maps[i].name))
+			return true;
+	return !strncmp(name, "link_", 5);
 }
 
 int tracer_unpin(const char *pin_dir)

@@ -4,7 +4,8 @@
 
 bool tracer_ring_fill(const struct tracer *t, int i, uint64_t *used, uint64_t *size)
 {
-	const struct ringbuf_reader *r = i == 0 ? &t->rb : i == 1 ? &t->rb_rare : NULL;
+	const struct tracer_stream *s = &t->stream;
+	const struct ringbuf_reader *r = i == 0 ? &s->rb : i == 1 ? &s->rb_rare : NULL;
 
 	if (!r || !r->size)
 		return false;

@@ -551,6 +551,40 @@ static void lost_wrap(struct log *l)
 }
 
 /*
+ * Issue 40: every segment replaced by one segment 000001 that goes on at
+ * the next seq (a copy of the newest segment's lines, renumbered, its
+ * header saying segment 1), MAC'd with the key held: the authentic
+ * anchors of the erased records are older than this directory.
+ */
+static void replace_later(struct log *l)
+{
+	struct seg *last = &l->s[l->nseg - 1], *s;
+	size_t k = count(l), j;
+	char *h, *p, *q;
+
+	if (l->nseg >= MAXSEG || !last->n)
+		return;
+	s = &l->s[l->nseg++];
+	memset(s, 0, sizeof(*s));
+	s->num = last->num + 1;
+	s->lines = calloc(last->n, sizeof(char *));
+	for (j = 0; j < last->n; j++)
+		s->lines[s->n++] = strdup(last->lines[j]);
+	/* the header says segment 1 */
+	h = s->lines[0];
+	p = strstr(h, "\"segment\":");
+	if (p) {
+		q = p + 10 + strspn(p + 10, "0123456789");
+		s->lines[0] = malloc(strlen(h) + 2);
+		sprintf(s->lines[0], "%.*s\"segment\":1%s", (int)(p - h), h, q);
+		free(h);
+	}
+	remac_from(l, k);
+	drop_segments(l, 0, l->nseg - 1);
+	l->s[0].num = 1;
+}
+
+/*
  * One named attack of issue 31, for the integration test:
  *   cut-after-seal E   cut everything after the seal of epoch E, state
  *                      rewritten with the current key
@@ -564,6 +598,8 @@ static void lost_wrap(struct log *l)
  *   redate-future      a record dated years ahead, re-MAC'd
  *   skip-seal          a seal that skips an epoch, current key
  *   lost-wrap          lost counts that wrap the total to 0
+ *   replace-later      (issue 40) the log replaced by one segment 000001
+ *                      going on at the next seq, current key
  */
 static int single(const char *op, const char *dir, const char *arg)
 {
@@ -687,6 +723,9 @@ static int single(const char *op, const char *dir, const char *arg)
 		rewrite_state(dir, &l, false);
 	} else if (!strcmp(op, "two-readings")) {
 		two_readings(&l, arg);
+		rewrite_state(dir, &l, false);
+	} else if (!strcmp(op, "replace-later")) {
+		replace_later(&l);
 		rewrite_state(dir, &l, false);
 	} else {
 		fprintf(stderr, "attacker: unknown attack '%s'\n", op);

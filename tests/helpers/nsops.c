@@ -5,7 +5,9 @@
  *
  *   nsops [-n COMM] setns PATH [TYPE]     open PATH, setns(fd, TYPE flag or 0)
  *   nsops [-n COMM] setns-pidfd PID TYPES  pidfd_open(PID), setns(pidfd, flags)
- *   nsops [-n COMM] unshare TYPES          unshare(flags of TYPES, e.g. net,uts)
+ *   nsops [-n COMM] unshare TYPES [PROG..] unshare(flags of TYPES, e.g. net,uts),
+ *                                          then exec PROG if given (a holder of
+ *                                          time and cgroup, which busybox lacks)
  *   nsops [-n COMM] clone TYPES            clone a child with those CLONE_NEW*;
  *                                          prints "child PID NS_INUM..." per type
  *   nsops [-n COMM] open PATH              open and close an nsfs file
@@ -168,9 +170,14 @@ int main(int argc, char **argv)
 				return die("setns");
 		return 0;
 	}
-	if (!strcmp(argv[1], "unshare") && argc == 3) {
+	if (!strcmp(argv[1], "unshare") && argc >= 3) {
 		if (unshare((int)flags_of(argv[2])))
 			return die("unshare");
+		if (argc > 3) {
+			/* exec: a new time namespace is entered here */
+			execvp(argv[3], argv + 3);
+			return die("exec");
+		}
 		return 0;
 	}
 	if (!strcmp(argv[1], "clone") && argc == 3) {

@@ -4,7 +4,9 @@
 #    LOADER_ROOMS in the Makefile), and no room includes a command;
 #  - audit/ and common/ include nothing from loader/, common/ nothing from audit/;
 #  - no source file over 650 lines, no function over 100 (the same
-#    measure as the project's before-stop check).
+#    measure as the project's before-stop check);
+#  - files reach each other only through headers, and no two parts of a
+#    room include each other.
 . "$(dirname "$0")/../lib/testlib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -81,6 +83,60 @@ if [ -z "$bad" ]; then
 	pass "layout: no file includes another room's *_impl.h"
 else
 	fail "layout: a file reaches another room's internals:$bad"
+fi
+
+# Files reach each other only through headers: no .c file declares what
+# another file defines (a prototype or an extern at file scope), every
+# function a .c file exports is declared in a header, and within a room
+# (audit/, common/, each loader room) no two parts depend on each other
+# both ways (a part: NAME.c with NAME.h; a room's *_impl.h composes its
+# parts and is not counted as one).
+csrcs=$(git ls-files 'loader/*.c' 'audit/*.c' 'common/*.c' 2>/dev/null)
+[ -n "$csrcs" ] || csrcs=$(ls loader/*/*.c audit/*.c common/*.c)
+hdrs=$(ls loader/*/*.h audit/*.h common/*.h)
+bad=$(awk '
+	FNR == 1 { acc = "" }
+	acc == "" && /^[A-Za-z_]/ && !/^[A-Za-z_][A-Za-z0-9_]*:/ &&
+		!/^(static|typedef|struct [a-z_]+ *\{|enum|union|_Static_assert|#)/ { acc = $0; line = FNR }
+	acc != "" && acc != $0 { acc = acc " " $0 }
+	acc != "" && /[;{]/ {
+		if (acc !~ /\{/ && (acc ~ /^extern / || (acc ~ /\(/ && acc !~ /=/ && acc !~ /\(\*/)))
+			printf " %s:%d", FILENAME, line
+		acc = ""
+	}' $csrcs)
+for f in $csrcs; do
+	for fn in $(awk '
+		/^[A-Za-z_].*\(/ && !/^static/ && !/;[[:space:]]*$/ { sig = $0; next }
+		/^\{/ { if (sig != "") { n = sig; sub(/\(.*/, "", n); sub(/.*[ *]/, "", n); print n } }
+		!/^[[:space:]]/ { sig = "" }' "$f"); do
+		[ "$fn" = main ] || grep -qw -- "$fn" $hdrs || bad+=" $f:$fn() (in no header)"
+	done
+done
+if [ -z "$bad" ]; then
+	pass "layout: files reach each other only through headers"
+else
+	fail "layout: a file declares or exports what no header says:$bad"
+fi
+bad=""
+for dir in audit common loader/*; do
+	edges=$(for f in "$dir"/*.[ch]; do
+		case $f in *_impl.h) continue ;; esac
+		m=$(basename "${f%.[ch]}")
+		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"/]*\)\.h".*/\1/p' "$f" |
+		while read -r to; do
+			to=${to%_impl}
+			[ -f "$dir/$to.h" ] || [ -f "$dir/${to}_impl.h" ] || continue
+			[ "$to" != "$m" ] && echo "$m $to"
+		done
+	done | sort -u)
+	[ -n "$edges" ] || continue
+	loop=$(echo "$edges" | tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | grep -v 'input contains a loop' | tr '\n' ' ')
+	[ -n "$loop" ] && bad+=" $dir: $loop;"
+done
+if [ -z "$bad" ]; then
+	pass "layout: no two parts of a room depend on each other both ways"
+else
+	fail "layout: parts of a room in a cycle:$bad"
 fi
 
 # One number per integration test: the number is the run order, and two

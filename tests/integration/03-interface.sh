@@ -14,7 +14,7 @@ require_built "$NSAUDIT" "interface"
 trap cleanup_testlib EXIT
 PATH=$(cd "$(dirname "$NSAUDIT")" && pwd):$PATH	# the completion asks "nsaudit CMD --help"
 [ "$(command -v nsaudit)" -ef "$NSAUDIT" ] || ln -sf "$NSAUDIT" "$TMP/nsaudit" && PATH=$TMP:$PATH
-COMMANDS="trace record verify search keygen holders lifetime probe detach"
+COMMANDS="trace record verify search keygen holders lifetime probe detach retire"
 
 # The options a command's --help lists: its usage lines and option lines.
 help_opts() {

@@ -21,6 +21,7 @@ cleanup() {
 	if [ -n "$REC_PID" ]; then kill -INT "$REC_PID" 2>/dev/null; wait "$REC_PID"; fi
 	ip netns del "$NS" 2>/dev/null
 	ip netns del "$NS-b" 2>/dev/null
+	for k in 1 2 3 4 5 6; do ip netns del "$NS-c$k" 2>/dev/null; done
 	cleanup_testlib
 }
 trap cleanup EXIT
@@ -52,6 +53,7 @@ lt_wait() {
 # --- an ip netns, alive ----------------------------------------------------
 ip netns add "$NS" || { fail "ip netns add"; exit 0; }
 INUM=$(ns_inum "/run/netns/$NS")
+NSID=$(ns_id "/run/netns/$NS")	# the kernel's (NS_GET_ID), for ground truth
 ip netns exec "$NS" true
 if lt_wait "entered" "$NS" --log-dir "$LOG"; then pass "lifetime of a live ip netns by name"; else
 	fail "lifetime of a live ip netns: '$out' $(cat "$TMP/lt.err")"; fi
@@ -71,7 +73,9 @@ for i in $(seq 1 50); do
 	sleep 0.05
 done
 UINUM=$(ns_inum /proc/$SLEEP_PID/ns/uts)
-lt_wait "created" "$SLEEP_PID:uts" --log-dir "$LOG"
+# its own creation (others' uts namespaces in the log may have had the
+# inode before: their "created" lines are not this one's)
+lt_wait "created  by unshare pid=$SLEEP_PID " "$SLEEP_PID:uts" --log-dir "$LOG"
 check "uts of the sleeper: alive while it runs (PID:TYPE)" grep -q "^alive now" <<<"$out"
 check "uts: the sleeper holds it" grep -q "task    pid $SLEEP_PID sleep" <<<"$out"
 kill "$SLEEP_PID"; wait "$SLEEP_PID" 2>/dev/null; SLEEP_PID=
@@ -133,10 +137,66 @@ if [ "$(ns_inum "/run/netns/$NS-b")" = "$INUM" ]; then
 	check "inode reuse is explained" grep -q "inode numbers are reused; the records' ns_id tells them apart" <<<"$out"
 	check "the first one: freed before the second (inferred)" grep -q "^freed: after .*inferred) and before" <<<"$out"
 	check "the second one: alive now" grep -q "^alive now" <<<"$out"
+	NSID_B=$(ns_id "/run/netns/$NS-b")
+	if [ -n "$NSID" ] && [ -n "$NSID_B" ]; then
+		expect_eq "... each by the kernel's own ns_id (NS_GET_ID: $NSID, then $NSID_B)" \
+			"$(grep -o "^-- net:\[$INUM\] ns_id [0-9]* (namespace [12] of 2" <<<"$out" |
+				awk '{print $4}' | paste -sd' ')" "$NSID $NSID_B"
+		"$NSAUDIT" lifetime "$NS-b" --log-dir "$LOG" --format json >"$TMP/b.json" 2>/dev/null
+		expect_eq "... and by name, the live one's JSON incarnations carry those ids" \
+			"$(jq -rs 'last.lifetime.incarnations | map(.ns_id) | join(" ")' "$TMP/b.json")" \
+			"$NSID $NSID_B"
+		# a name answers for the namespace it names, not for the inode
+		expect_eq "... its events: only the namespace the name names (ns_id $NSID_B)" \
+			"$(jq -rs '([.[] | select(.event) | .incarnation] | unique | join(" ")), last.lifetime.shown_incarnation' "$TMP/b.json" | paste -sd' ')" \
+			"2 2"
+		"$NSAUDIT" lifetime "$NS-b" --log-dir "$LOG" >"$TMP/b.out" 2>/dev/null
+		check "... in text: 'showing the one $NS-b names: namespace 2 of 2', its head only" \
+			sh -c "grep -q 'showing the one $NS-b names: namespace 2 of 2' '$TMP/b.out' &&
+				! grep -q '(namespace 1 of 2' '$TMP/b.out'"
+		"$NSAUDIT" lifetime "$NS" --log-dir "$LOG" >"$TMP/gone.out" 2>/dev/null
+		check "... the gone name $NS: the namespace its last mount named (1 of 2), by the mount's seq" \
+			sh -c "grep -q 'showing the one $NS names: namespace 1 of 2' '$TMP/gone.out' &&
+				grep -q '^-- net:\[$INUM\] ns_id $NSID (namespace 1 of 2' '$TMP/gone.out' &&
+				! grep -q '(namespace 2 of 2' '$TMP/gone.out'"
+	fi
 else
 	skip "inode reuse" "ip netns add got another inode this time"
 fi
 ip netns del "$NS-b"
+
+# --- names: each creation tied to the name a later mount gave it ----------------
+# the creation tied to the name it got: the mount's created_seq is the
+# unshare's seq (when the unshare came out before the name existed, as it
+# does when records are drained in one batch), else the unshare carries the
+# name itself; checked against the log's own records of each inode (stat -L)
+for k in 1 2 3 4 5 6; do ip netns add "$NS-c$k"; done
+sleep 1
+tied=0 named=0 bad=""
+for k in 1 2 3 4 5 6; do
+	n=$NS-c$k
+	i=$(ns_inum "/run/netns/$n")
+	useq=$(cat "$LOG"/nsaudit-*.log | jq -r --argjson i "$i" \
+		'select(.op=="unshare" and .ns_inum==$i and .ns_type=="net") | .seq' | tail -1)
+	mrec=$(cat "$LOG"/nsaudit-*.log | jq -c --argjson i "$i" --arg p "/run/netns/$n" \
+		'select(.op=="mount" and .ns_inum==$i and .path==$p)' | tail -1)
+	lt=$("$NSAUDIT" lifetime "$n" --log-dir "$LOG" 2>/dev/null)
+	if [ -n "$useq" ] && [ "$(jq -r '.created_seq // empty' <<<"$mrec")" = "$useq" ]; then
+		tied=$((tied + 1))
+		grep -Eq "Z created +by unshare pid=[0-9]+ \(ip\) uid=0, named $n by the mount at seq=$(jq .seq <<<"$mrec") seq=$useq\$" <<<"$lt" ||
+			bad+=" $n(text)"
+		[ "$("$NSAUDIT" lifetime "$n" --log-dir "$LOG" --format json 2>/dev/null |
+			jq -rs --argjson u "$useq" '[(map(select(.seq==$u))[0].named_by_seq), last.lifetime.incarnations[-1].named.ns_name] | join(" ")')" = "$(jq .seq <<<"$mrec") $n" ] ||
+			bad+=" $n(json)"
+	elif [ "$(cat "$LOG"/nsaudit-*.log | jq -r --argjson s "${useq:-0}" 'select(.seq==$s) | .ns_name')" = "$n" ]; then
+		named=$((named + 1))
+		grep -q "named $n by the mount" <<<"$lt" && bad+=" $n(named-at-once-but-tied)"
+	else
+		bad+=" $n(neither)"
+	fi
+done
+expect_eq "created_seq: each of 6 ip netns creations is tied to its name ($tied by created_seq, $named named at once)" "$bad" ""
+for k in 1 2 3 4 5 6; do ip netns del "$NS-c$k"; done
 
 # --- errors ---------------------------------------------------------------------
 "$NSAUDIT" lifetime "net:12345" --log-dir "$LOG" >/dev/null 2>"$TMP/err"; rc=$?

@@ -19,9 +19,18 @@ expect_eq "installed binary runs" "$("$D/opt/nsa/sbin/nsaudit" --version | cut -
 MAN=$D/opt/nsa/share/man/man1/nsaudit.1
 COMP=$D/opt/nsa/share/bash-completion/completions/nsaudit
 UNIT=$D/opt/nsa/lib/systemd/system/nsaudit.service
-for f in "$MAN" "$COMP" "$UNIT"; do
+for f in "$MAN" "$COMP" "$UNIT" "$D"/opt/nsa/share/nsaudit/rsyslog/nsaudit-{forward,collector}.conf; do
 	expect_eq "$(basename "$f") installed mode 0644" "$(stat -c %a "$f" 2>/dev/null)" 644
 done
+# the collector's dedup plugin: runs from where it is installed
+DEDUP=$D/opt/nsa/libexec/nsaudit/nsaudit-relp-dedup
+expect_eq "nsaudit-relp-dedup installed mode 0755" "$(stat -c %a "$DEDUP" 2>/dev/null)" 755
+mkdir -p "$TMP/fleet"
+ans=$(printf '%s\n' '{ "$!": { "rfc5424-sd": { "nsaudit@32473": { "sink_run": "00000000000000aa", "sink_seq": "1" } } } }' \
+	'{ "$!": { "rfc5424-sd": { "nsaudit@32473": { "sink_run": "00000000000000aa", "sink_seq": "1" } } } }' |
+	env -i "$DEDUP" "$TMP/fleet" | tr '\n' ' ')
+expect_eq "installed nsaudit-relp-dedup (empty environment, as mmexternal runs it) tells a repeat" \
+	"$ans" '{} {"$!":{"nsaudit_dup":"1"}} '
 
 # man page: renders, no warnings, every subcommand, version filled in
 warn=$(MANWIDTH=80 man -l "$MAN" 2>&1 >/dev/null)
@@ -68,7 +77,7 @@ complete_words() {	# the words the completion offers for the command line "$@"
 }
 check "completion: bash -n" bash -n "$COMP"
 expect_eq "completion: subcommands" "$(complete_words nsaudit "")" \
-	"--help --version detach holders keygen lifetime probe record search trace verify "
+	"--help --version detach holders keygen lifetime probe record retire search trace verify "
 expect_eq "completion: trace --format" "$(complete_words nsaudit trace --format "")" "ecs json ocsf text "
 expect_eq "completion: record --format" "$(complete_words nsaudit record --format "")" "audit json "
 expect_eq "completion: --type list after a comma" "$(complete_words nsaudit trace --type net,u)" \

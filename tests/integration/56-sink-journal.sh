@@ -43,6 +43,24 @@ trace_stop
 J() { journalctl -D /run/log/journal --no-pager -o json "$@"; }
 for _ in $(seq 1 50); do [ "$(J NSAUDIT_COMM="$COMM" | grep -c .)" -ge 3 ] && break; sleep 0.1; done
 J NSAUDIT_COMM="$COMM" >"$TMP/journal.json"
+# ,format=ocsf: MESSAGE is the OCSF document trace --format ocsf writes
+OUT2=$TMP/trace-ocsf.jsonl
+if trace_start "$OUT2" --format ocsf --comm jocsf$$ --sink journal,format=ocsf; then
+	"$NSOPS" -n jocsf$$ unshare uts >/dev/null
+	"$NSOPS" -n jocsf$$ setns-bad >/dev/null
+	sleep 0.3
+	trace_stop
+	for _ in $(seq 1 50); do [ "$(J NSAUDIT_COMM=jocsf$$ | grep -c .)" -ge 2 ] && break; sleep 0.1; done
+	J NSAUDIT_COMM=jocsf$$ | jq -c ".MESSAGE | fromjson" >"$TMP/journal-ocsf.jsonl"
+	expect_eq "journal,format=ocsf: $(grep -c . "$OUT2") entries, MESSAGE the documents trace --format ocsf wrote" \
+		"$(jq -S -c . "$TMP/journal-ocsf.jsonl" | md5sum)" "$(jq -S -c . "$OUT2" | md5sum)"
+	expect_eq "journal,format=ocsf: every MESSAGE is valid OCSF" \
+		"$(jq -c -f "'"$TESTS_DIR"'/lib/ocsf-check.jq" "$TMP/journal-ocsf.jsonl" | jq -s -c add)" "[]"
+	expect_eq "journal,format=ocsf: still filterable by NSAUDIT_OP" \
+		"$(J NSAUDIT_COMM=jocsf$$ NSAUDIT_OP=unshare | jq -r ".MESSAGE | fromjson | .activity_name")" unshare
+else
+	fail "trace --sink journal,format=ocsf starts"
+fi
 kill $JPID; wait $JPID 2>/dev/null
 UPID=$(sed -n "s/^pid //p" "$TMP/unshare.out")
 n_trace=$(grep -c . "$OUT")

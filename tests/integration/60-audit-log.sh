@@ -161,14 +161,18 @@ RPID=$!
 for i in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/gone.err" && break; sleep 0.05; done
 ip netns add nsaudit-gone
 inum=$(stat -L -c %i /run/netns/nsaudit-gone)
+gone_id=$(ns_id /run/netns/nsaudit-gone)	# the kernel's own, for ground truth
 ip netns exec nsaudit-gone true
 ip netns del nsaudit-gone
 # the kernel hands the inode on (lowest free first): later namespaces that
 # get it are other namespaces, which the name must not bring in
-reused=0
+reused=0 reused_ids=""
 for i in $(seq 1 40); do
-	got=$(unshare -n stat -L -c %i /proc/self/ns/net)
-	[ "$got" = "$inum" ] && reused=$((reused + 1))
+	got=$(unshare -n python3 -c "$NS_ID_PY
+print(os.stat('/proc/self/ns/net').st_ino, ns_id('/proc/self/ns/net'))")
+	gid=${got#* }
+	got=${got%% *}
+	[ "$got" = "$inum" ] && { reused=$((reused + 1)); reused_ids+=" $gid"; }
 	[ $reused -ge 3 ] && break
 	sleep 0.1
 done
@@ -185,6 +189,22 @@ if [ $reused -ge 1 ]; then
 			sort -u | wc -l)" 1
 	check "... and the note names the one namespace" grep -q 'matching the 1 namespace .*(ns_id' \
 		"$TMP/gone.note"
+	if [ -n "$gone_id" ]; then
+		expect_eq "... that one is the deleted namespace, by the kernel's ns_id (NS_GET_ID)" \
+			"$(jq -r '[.ns_id, .old_ns_id] | map(select(. != null and . != 3)) | .[]' <<<"$got" |
+				sort -u)" "$gone_id"
+		check "... and the note says it" grep -q "matching the 1 namespace .*(ns_id $gone_id)" \
+			"$TMP/gone.note"
+		bad=""
+		for g in $reused_ids; do
+			jq -e --argjson g "$g" 'select(.ns_id == $g or .old_ns_id == $g)' <<<"$got" >/dev/null &&
+				bad+=" $g"
+			"$NSAUDIT" search --log-dir "$R" --ns "ns_id:$g" --op unshare >/dev/null 2>&1 ||
+				bad+=" $g(not-in-log)"
+		done
+		expect_eq "... none of the $reused later ones (their own ns_id:$reused_ids), each in the log by ns_id" \
+			"$bad" ""
+	fi
 else
 	skip "search --ns of a deleted name whose inode was reused" "no later namespace got the inode this time"
 fi

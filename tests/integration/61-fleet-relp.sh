@@ -7,10 +7,16 @@
 # another network namespace, which keeps one file per host. Under load the
 # collector is stopped and started again. Then: every record of every
 # host's log is in that host's file at the collector exactly once (by
-# kseq; RELP is at-least-once, so a record the collector had taken in but
-# not acknowledged when it stopped comes again, byte for byte), anchors
-# arrived, and "verify --anchor" of each host's log passes against the
-# collector's copy. rsyslog is run here, never the system's.
+# kseq), anchors arrived, and "verify --anchor" of each host's log passes
+# against the collector's copy. RELP is at-least-once: a message the
+# collector had taken in but not acknowledged when it stopped comes again;
+# nsaudit-relp-dedup (the collector's mmexternal) files such a repeat under
+# duplicates/ by its (sink_run, sink_seq) key, and the test checks that
+# every one of them is byte for byte a message the host file already has
+# (before: host file plus repeats; after: the host file). rsyslog is run
+# here, never the system's. Host 3 sends OCSF (--sink ...,format=ocsf):
+# every document its file at the collector holds is checked against
+# tests/lib/ocsf-check.jq, and its anchors still verify.
 . "$(dirname "$0")/../lib/testlib.sh"
 "$TESTS_DIR/lib/deps.sh" fleet >/dev/null 2>&1 || true	# what it drives, if missing
 require_root "fleet"
@@ -82,7 +88,7 @@ mkdir -p "$TMP/col/fleet"
 printf 'global(workDirectory="%s")\ninclude(file="%s")\n' "$TMP/col" \
 	"$ROOT/packaging/rsyslog/nsaudit-collector.conf" >"$TMP/col/rsyslog.conf"
 start_collector() {
-	NSAUDIT_RELP_PORT=$PORT NSAUDIT_FLEET_DIR=$TMP/col/fleet NSAUDIT_RELP_PEERS='*.fleet.test' \
+	NSAUDIT_RELP_DEDUP=$ROOT/packaging/rsyslog/nsaudit-relp-dedup NSAUDIT_RELP_PORT=$PORT NSAUDIT_FLEET_DIR=$TMP/col/fleet NSAUDIT_RELP_PEERS='*.fleet.test' \
 	NSAUDIT_TLS_CA=$PKI/ca.pem NSAUDIT_TLS_CERT=$PKI/col.pem NSAUDIT_TLS_KEY=$PKI/col.key \
 		ip netns exec "$C" rsyslogd -f "$TMP/col/rsyslog.conf" -i "$TMP/col/pid" >>"$TMP/col/out" 2>&1
 	local i
@@ -120,8 +126,9 @@ EOC
 		>"$d/rs.out" 2>&1
 	for _ in $(seq 1 100); do [ -S "$d/log.sock" ] && break; sleep 0.05; done
 	[ -S "$d/log.sock" ] || { fail "host $h: rsyslogd starts"; cat "$d/rs.out"; exit 0; }
+	fmt=; [ "$h" = 3 ] && fmt=,format=ocsf
 	NSAUDIT_MACHINE_ID_FILE=$d/machine-id unshare -u sh -c "hostname h$h; exec '$NSAUDIT' record \
-		--log-dir '$d/log' --key '$d/seal' --no-pin --comm fleet$h$$ --anchor-interval 200 --sink syslog:unix:$d/log.sock" \
+		--log-dir '$d/log' --key '$d/seal' --no-pin --comm fleet$h$$ --anchor-interval 200 --sink syslog:unix:$d/log.sock$fmt" \
 		>"$d/rec.out" 2>"$d/rec.err" &
 	PIDS+=($!)
 	eval "REC$h=$!"
@@ -156,10 +163,14 @@ done
 # every host's file at the collector: until what the host's log holds arrived
 want_of() { jq -r 'select(.kseq != null) | .kseq' "$TMP/h$1"/log/*.log | sort -n; }
 file_of() { ls "$TMP/col/fleet/h$1-$(cat "$TMP/h$1/machine-id").log" 2>/dev/null; }
-got_of() {	# kseq="N" of the records in host h's collector file
+got_of() {	# kseq="N" (OCSF: "kseq":N) of the records in host h's collector file
 	local f
 	f=$(file_of "$1") || return 0
-	grep -o ' kseq="[0-9]*"' "$f" | tr -dc '0-9\n' | sort -n
+	if [ "$1" = 3 ]; then
+		grep -o '[{,]"kseq":[0-9]*' "$f"
+	else
+		grep -o ' kseq="[0-9]*"' "$f"
+	fi | tr -dc '0-9\n' | sort -n
 }
 for _ in $(seq 1 150); do
 	done_all=1
@@ -175,22 +186,35 @@ for h in $HOSTS; do stop_pidfile "$TMP/h$h/pid"; done
 
 check "collector: one file per host, named by host name and machine id" \
 	test "$(ls "$TMP/col/fleet" | grep -c '^h[123]-0*a4300[123]\.log$')" -eq 3
+DUPS_TOTAL=0
 for h in $HOSTS; do
 	f=$(file_of "$h")
 	want=$(want_of "$h")
 	got=$(got_of "$h")
 	nw=$(grep -c . <<<"$want")
 	check "host $h: its log holds the load (>= 100 records, got $nw)" test "$nw" -ge 100
-	expect_eq "host $h: every record of its log at the collector, none missing, none foreign ($nw, kseq by kseq)" \
-		"$(uniq <<<"$got" | md5sum | cut -c1-32)" "$(md5sum <<<"$want" | cut -c1-32)"
-	# RELP is at-least-once: what the collector took in but had not
-	# acknowledged when it stopped comes again, byte for byte the same
-	dups=$(uniq -d <<<"$got" | grep -c .)
-	differ=$(grep -o '\[nsaudit@32473 .*' "$f" | sort | uniq | grep -o ' kseq="[0-9]*"' | sort | uniq -d | grep -c .)
-	expect_eq "host $h: a record that came twice (resent across the restart: $dups) came as the same bytes" "$differ" 0
-	echo "host $h: $nw records, $dups resent across the collector restart" >>"$TMP/summary"
+	expect_eq "host $h: every record of its log at the collector exactly once, none missing, none foreign ($nw, kseq by kseq)" \
+		"$(md5sum <<<"$got" | cut -c1-32)" "$(md5sum <<<"$want" | cut -c1-32)"
+	keys=$(grep -o ' sink_run="[0-9a-f]*" sink_seq="[0-9]*"\]' "$f" | sort)
+	nk=$(grep -c . <<<"$keys")
+	expect_eq "host $h: every line of its file at the collector has a dedup key of its own ($nk lines)" \
+		"$(uniq -d <<<"$keys" | grep -c .)/$nk" "0/$(grep -c . "$f")"
+	# what RELP sent again: kept apart, each the same bytes as a line the
+	# host file has (a repeat, never a record of its own taken for one)
+	d=$TMP/col/fleet/duplicates/$(basename "$f")
+	dups=$( (cat "$d" 2>/dev/null || true) | grep -c .)
+	notdup=$( (cat "$d" 2>/dev/null || true) | grep -o '\[nsaudit@32473 .*' | grep -vxFf <(grep -o '\[nsaudit@32473 .*' "$f") | grep -c .)
+	expect_eq "host $h: each of the $dups messages RELP sent twice, kept apart, is one the host file has" "$notdup" 0
+	echo "host $h: $nw records; resent across the collector restart: $dups (before dedup: $((nk + dups)) lines for $nk messages; after: $nk)" >>"$TMP/summary"
+	DUPS_TOTAL=$((DUPS_TOTAL + dups))
 	other=$(grep -v "machine_id=\"$(cat "$TMP/h$h/machine-id")\"" "$f" | grep -c .)
 	expect_eq "host $h: nothing of another host in its file" "$other" 0
+	if [ "$h" = 3 ]; then	# OCSF: every message but the anchors is a document
+		docs=$(grep -v 'nsaudit-anchor ' "$f" | sed 's/^[^]]*\] //')
+		nd=$(grep -c . <<<"$docs")
+		expect_eq "host 3: all $nd OCSF documents at the collector carry what their OCSF class requires" \
+			"$(jq -c -f "$TESTS_DIR/lib/ocsf-check.jq" <<<"$docs" 2>&1 | jq -s -c add)" "[]"
+	fi
 	na=$(grep -c 'nsaudit-anchor ' "$f")
 	if grep -q 'action="anchor".*why="close"' "$f"; then
 		pass "host $h: anchors arrived ($na, the closing one too)"

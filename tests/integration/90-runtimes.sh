@@ -102,6 +102,8 @@ ONLY=$!
 BG+=($ONLY)
 WAIT=100 wait_for grep -q '^nsaudit: ready' "$TMP/only.err" ||
 	fail "runtimes: trace --container starts: $(head -c 200 "$TMP/only.err")"
+check "runtimes: trace --container of one not running yet says it waits for it, by identity" \
+	grep -q "^nsaudit: --container $TAG-pc: not running now (running: .*); waiting: the first container to start with that name" "$TMP/only.err"
 
 # --- runc and crun: run (a bundle sleeping 3 s), exec while it runs
 for r in runc crun; do
@@ -146,6 +148,17 @@ for r in crun runc; do
 	wait "${BG[-1]}"
 	timeout 30 podman rm -f -t 0 "$name" >/dev/null 2>&1
 done
+
+# --- the crun container's name again, another container: trace --container
+# follows the first one by its id, not whatever has the name later
+timeout 60 podman --runtime crun run --name "$TAG-pc" --cidfile "$TMP/pc2.cid" "${ULIM[@]}" \
+	"$IMG" /bin/sleep 3 >"$TMP/pc2.out" 2>&1 &
+BG+=($!)
+WAIT=150 wait_for bash -c "[ \"\$(timeout 5 podman inspect -f '{{.State.Pid}}' $TAG-pc 2>/dev/null)\" -gt 0 ] 2>/dev/null"
+timeout 30 podman exec "$TAG-pc" /bin/true >>"$TMP/pc2.out" 2>&1
+wait "${BG[-1]}"
+timeout 30 podman rm -f -t 0 "$TAG-pc" >/dev/null 2>&1
+pc2=$(cat "$TMP/pc2.cid" 2>/dev/null)
 
 # --- podman run with its default rlimits: fails here; what did it do first?
 st podman-default podman run --name "$TAG-pd" "$IMG" /bin/true >"$TMP/podman-default.out" 2>&1
@@ -215,6 +228,18 @@ done
 id=${podman_crun_id:-none}
 other=$(jq -c --arg id "$id" 'select(.op != "lost" and .container != $id)' "$TMP/only.jsonl" | head -3)
 expect_eq "runtimes: trace --container NAME: only that container's records" "$other" ""
+if [ -n "$pc2" ] && [ "$pc2" != "$id" ]; then
+	sleep 0.5
+	n2=$(jq -c --arg id "$pc2" 'select(.container == $id)' "$OUT" 2>/dev/null | wc -l)
+	check "runtimes: a later container reusing the name ($pc2: $n2 records) is in the full trace" \
+		test "$n2" -gt 0
+	expect_eq "runtimes: ... and not in trace --container NAME (by the first one's id)" \
+		"$(jq -c --arg id "$pc2" 'select(.container == $id)' "$TMP/only.jsonl" | wc -l)" 0
+else
+	fail "runtimes: a second container named $TAG-pc ran ($(tail -1 "$TMP/pc2.out"))"
+fi
+check "runtimes: ... and says which one started, by its id" \
+	grep -q "^nsaudit: --container $TAG-pc: it started: container $id ($TAG-pc); tracing that one, by its id" "$TMP/only.err"
 # The two tracers see the same calls but name them independently, each at
 # its own drain time: a record named only through a runtime's short-lived
 # process (its command line) can be named in one and not in the other. So

@@ -1,6 +1,7 @@
 # Shared helpers for integration tests (bash). Source it, then call:
 #   pass "what"            fail "what"            skip "what" "why"
 #   check "what" CMD...    passes when CMD exits 0
+#   ns_inum FILE / ns_id FILE   a namespace's inode / the kernel's ns_id
 #   expect_eq "what" GOT WANT
 #   trace_start OUT [ARGS]  run "nsaudit trace ARGS" in the background,
 #                           JSON to OUT, wait for its "nsaudit: ready" line
@@ -26,6 +27,19 @@ expect_eq() {
 }
 # inode of a namespace file, like lsns prints it
 ns_inum() { stat -L -c %i "$1"; }
+# the kernel's ns_id of a namespace file (NS_GET_ID, Linux 6.18: never
+# reused, unlike the inode); empty where the kernel has no ids. NS_ID_PY
+# defines ns_id(path) for a python3 -c of one's own (run in another
+# namespace, say).
+NS_ID_PY='import fcntl, os, struct, sys
+def ns_id(path):
+    try:
+        fd = os.open(path, os.O_RDONLY)
+        return struct.unpack("Q", fcntl.ioctl(fd, (2 << 30) | (8 << 16) | (0xb7 << 8) | 13, bytes(8)))[0]
+    except OSError:
+        return ""'
+ns_id() { python3 -c "$NS_ID_PY
+print(ns_id(sys.argv[1]))" "$1" 2>/dev/null; }
 
 TRACE_PID=
 trace_start() {

@@ -316,3 +316,69 @@ Test(lifetime, mount_at_for_a_gone_name)
 	cr_assert(!audit_rec_mount_at(o, "/run/netns/blue", &type, &inum));
 	json_object_put(o);
 }
+
+/* 6.1, no ids: the inode was reused; each mount's created_seq ties the name
+ * to its own creation, by seq, whatever the inode says */
+Test(lifetime, created_seq_ties_names_to_creations)
+{
+	struct lt_timeline tl;
+	json_object *s, *l, *inc, *v;
+	char *t;
+
+	lt_init(&tl, NSAUDIT_NS_NET, NET);
+	feed(&tl, "{\"seq\":4,\"op\":\"unshare\",\"result\":0,\"ns_type\":\"net\","
+		  "\"ns_inum\":4026532289,\"pid\":10,\"comm\":\"ip\",\"uid\":0}");
+	feed(&tl, "{\"seq\":5,\"op\":\"mount\",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+		  "\"ns_name\":\"blue\",\"path\":\"/run/netns/blue\",\"created_seq\":4}");
+	feed(&tl, "{\"seq\":9,\"op\":\"unshare\",\"result\":0,\"ns_type\":\"net\","
+		  "\"ns_inum\":4026532289,\"pid\":11,\"comm\":\"ip\",\"uid\":0}");
+	feed(&tl, "{\"seq\":10,\"op\":\"mount\",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+		  "\"ns_name\":\"red\",\"path\":\"/run/netns/red\",\"created_seq\":9}");
+	/* a mount naming a creation that is not in the log: no tie */
+	feed(&tl, "{\"seq\":12,\"op\":\"mount\",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+		  "\"ns_name\":\"green\",\"path\":\"/run/netns/green\",\"created_seq\":2}");
+	lt_finish(&tl);
+	cr_assert_eq(tl.ninc, 2);
+	cr_assert_eq(lt_named_by(&tl, &tl.ev[0])->seq, 5, "blue named the first");
+	cr_assert_eq(lt_named_by(&tl, &tl.ev[2])->seq, 10, "red named the second");
+	cr_assert_null(lt_named_by(&tl, &tl.ev[1]), "a mount is named by nothing");
+	cr_assert_eq(tl.name_conflicts, 0);
+	t = event_text(&tl, 2);
+	cr_assert_str_eq(t, "- created  by unshare pid=11 (ip) uid=0, named red by the mount at "
+			    "seq=10 seq=9\n");
+	free(t);
+	s = lt_event_json(&tl, &tl.ev[0]);
+	cr_assert(json_object_object_get_ex(s, "named_by_seq", &v));
+	cr_assert_eq(json_object_get_int64(v), 5);
+	json_object_put(s);
+	s = lt_summary_json(&tl);
+	cr_assert(json_object_object_get_ex(s, "lifetime", &l));
+	cr_assert(json_object_object_get_ex(l, "incarnations", &inc));
+	inc = json_object_array_get_idx(inc, 1);
+	cr_assert(json_object_object_get_ex(inc, "named", &v));
+	cr_assert(json_object_object_get_ex(v, "ns_name", &v));
+	cr_assert_str_eq(json_object_get_string(v), "red");
+	json_object_put(s);
+	lt_free(&tl);
+}
+
+/* with ids, a created_seq that names a creation of another namespace (ids
+ * differ) is counted as a conflict, not shown as a name */
+Test(lifetime, created_seq_across_ids_is_a_conflict)
+{
+	struct lt_timeline tl;
+
+	lt_init(&tl, NSAUDIT_NS_NET, NET);
+	feed(&tl, "{\"seq\":4,\"op\":\"unshare\",\"result\":0,\"ns_type\":\"net\","
+		  "\"ns_inum\":4026532289,\"ns_id\":40}");
+	feed(&tl, "{\"seq\":9,\"op\":\"unshare\",\"result\":0,\"ns_type\":\"net\","
+		  "\"ns_inum\":4026532289,\"ns_id\":41}");
+	feed(&tl, "{\"seq\":10,\"op\":\"mount\",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+		  "\"ns_id\":41,\"ns_name\":\"red\",\"path\":\"/run/netns/red\",\"created_seq\":4}");
+	lt_finish(&tl);
+	cr_assert_eq(tl.ninc, 2);
+	cr_assert_eq(tl.name_conflicts, 1);
+	cr_assert_null(lt_named_by(&tl, &tl.ev[0]), "not named by another's mount");
+	cr_assert_null(lt_named_by(&tl, &tl.ev[1]));
+	lt_free(&tl);
+}

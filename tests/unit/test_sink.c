@@ -55,7 +55,26 @@ Test(sink, parse_specs)
 	cr_assert_eq(sp.kind, SINK_JOURNAL);
 
 	cr_assert_eq(sink_parse("file", &sp, err, sizeof(err)), -1);
-	cr_assert(strstr(err, "not syslog[:ADDRESS], audit or journal"));
+	cr_assert(strstr(err, "not syslog[:ADDRESS], audit, journal or file:PATH"));
+
+	/* file sinks and ",format=": the last ",format=" is the format */
+	cr_assert_eq(sink_parse("file:/var/log/a,format=x.jsonl", &sp, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "format is json, ocsf or ecs"), "%s", err);
+	cr_assert_eq(sink_parse("file:/var/log/a,format=x,format=ocsf", &sp, err, sizeof(err)), 0);
+	cr_assert_eq(sp.kind, SINK_FILE);
+	cr_assert_str_eq(sp.file, "/var/log/a,format=x");
+	cr_assert_eq(sp.fmt, SINK_FMT_OCSF);
+	cr_assert_eq(sink_parse("file:/x.jsonl", &sp, err, sizeof(err)), 0);
+	cr_assert_eq(sp.fmt, SINK_FMT_NATIVE);
+	cr_assert_eq(sink_parse("syslog:tcp:[::1]:6514,format=ecs", &sp, err, sizeof(err)), 0);
+	cr_assert_eq(sp.kind, SINK_SYSLOG_TCP);
+	cr_assert_str_eq(sp.port, "6514");
+	cr_assert_eq(sp.fmt, SINK_FMT_ECS);
+	cr_assert_eq(sink_parse("journal,format=json", &sp, err, sizeof(err)), 0);
+	cr_assert_eq(sp.fmt, SINK_FMT_JSON);
+	cr_assert_eq(sink_parse("audit,format=ocsf", &sp, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "audit messages are key=value"), "%s", err);
+	cr_assert_eq(sink_parse("file:relative", &sp, err, sizeof(err)), -1);
 	cr_assert_eq(sink_parse("journal:x", &sp, err, sizeof(err)), -1);
 	cr_assert_eq(sink_parse("syslog:unix:relative", &sp, err, sizeof(err)), -1);
 	cr_assert_eq(sink_parse("syslog:udp:127.0.0.1", &sp, err, sizeof(err)), -1);
@@ -95,7 +114,7 @@ Test(sink, rfc5424_message)
 {
 	struct json_object *o = record("i\"p]\\");
 	size_t len;
-	char *m = syslog_format(o, "box1", 42, &len);
+	char *m = syslog_format(o, "box1", 42, NULL, NULL, &len);
 
 	cr_assert_not_null(m);
 	cr_assert_eq(strlen(m), len);
@@ -115,6 +134,23 @@ Test(sink, rfc5424_message)
 	json_object_put(o);
 }
 
+/* The dedup key a collector reads: last in the SD element, side by side. */
+Test(sink, rfc5424_dedup_key)
+{
+	struct json_object *o = record("sink_run=\"ffffffffffffffff\" sink_seq=\"1\"");
+	struct sink_msg_key key = { .run = "0123456789abcdef", .seq = 18446744073709551615ULL };
+	size_t len;
+	char *m = syslog_format(o, "h", 1, &key, NULL, &len);
+
+	cr_assert_not_null(m);
+	cr_assert(strstr(m, " sink_run=\"0123456789abcdef\" sink_seq=\"18446744073709551615\"] "),
+		  "%s", m);
+	/* a value that spells a key stays escaped: one real key per message */
+	cr_assert_null(strstr(m, " sink_run=\"ffff"), "%s", m);
+	free(m);
+	json_object_put(o);
+}
+
 Test(sink, rfc5424_control_bytes)
 {
 	struct json_object *o = record("a\nb");
@@ -122,7 +158,7 @@ Test(sink, rfc5424_control_bytes)
 	char *m;
 
 	json_object_object_add(o, "result", json_object_new_int(0));
-	m = syslog_format(o, "host with space", 1, &len);
+	m = syslog_format(o, "host with space", 1, NULL, NULL, &len);
 	cr_assert(!strncmp(m, "<85>1 ", 6), "%s", m);	/* notice */
 	cr_assert(strstr(m, " host_with_space nsaudit "));
 	cr_assert(strstr(m, " comm=\"a\xef\xbf\xbd" "b\" comm_hex=\"610a62\""), "%s", m);
@@ -139,7 +175,7 @@ Test(sink, rfc5424_invalid_utf8)
 	char *m;
 
 	json_object_object_add(o, "result", json_object_new_int(0));
-	m = syslog_format(o, "h", 1, &len);
+	m = syslog_format(o, "h", 1, NULL, NULL, &len);
 	cr_assert(strstr(m, " comm=\"caf\xc3\xa9\xef\xbf\xbd\" comm_hex=\"636166c3a9ff\""), "%s", m);
 	free(m);
 	json_object_put(o);
@@ -224,7 +260,7 @@ Test(sink, syslog_alert_severity)
 	json_object_object_add(o, "rule", json_object_new_string("container-escape"));
 	json_object_object_add(o, "severity", json_object_new_string("crit"));
 	json_object_object_add(o, "summary", json_object_new_string("container web: escaped"));
-	m = syslog_format(o, "h", 1, &len);
+	m = syslog_format(o, "h", 1, NULL, NULL, &len);
 	cr_assert(m);
 	/* authpriv (10) * 8 + crit (2) */
 	cr_assert(!strncmp(m, "<82>1 ", 6), "%.40s", m);
@@ -232,7 +268,7 @@ Test(sink, syslog_alert_severity)
 	cr_assert(strstr(m, "rule=\"container-escape\""), "%s", m);
 	free(m);
 	json_object_object_add(o, "severity", json_object_new_string("info"));
-	m = syslog_format(o, "h", 1, &len);
+	m = syslog_format(o, "h", 1, NULL, NULL, &len);
 	cr_assert(!strncmp(m, "<86>1 ", 6), "%.40s", m);
 	free(m);
 	json_object_put(o);
@@ -253,7 +289,7 @@ Test(sink, journal_entry_fields)
 	json_object_object_add(rec, "result", json_object_new_int(-1));
 	json_object_object_add(rec, "ns_id", json_object_new_uint64(4100));
 	json_object_object_add(rec, "comm", json_object_new_string("a\nb"));
-	m = journal_format(rec, &len);
+	m = journal_format(rec, NULL, &len);
 	cr_assert(m);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		bool found = false;

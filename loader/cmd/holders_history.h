@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * holders_history.h - the log-backed views of "nsaudit holders"
+ * (cmd_holders_history.c): --history and --leaks. Each returns the exit
+ * status.
+ */
+#ifndef NSAUDIT_HOLDERS_HISTORY_H
+#define NSAUDIT_HOLDERS_HISTORY_H
+
+struct nsspec;
+
+/* NS's holders over time from the log in dir, and how it ended. */
+int holders_history(const char *dir, const struct nsspec *spec);
+/* Namespaces alive now at least older seconds after their creator and
+ * their names were gone, per the log in dir, with their holders. */
+int holders_leaks(const char *dir, double older);
+
+#endif

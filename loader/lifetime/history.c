@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * history.c - a namespace's holders over time, from its timeline (see
+ * history.h). Pure: no BPF, no files; unit tested from hand-written
+ * records.
+ *
+ * What the log has: a holder's beginning (created, entered, pinned by an
+ * fd or a bind mount) and some ends (setns or unshare away, umount, and
+ * with op freed the holder that let go last). An exit, an exec and a
+ * close are not recorded by themselves: such an end is printed as not in
+ * the log, never guessed.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "array.h"
+#include "codec.h"
+#include "death.h"
+#include "history.h"
+#include "nstype.h"
+
+static const char *jstr(json_object *o, const char *k)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static int64_t jint_or(json_object *o, const char *k, int64_t dflt)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_int))
+		return dflt;
+	return json_object_get_int64(v);
+}
+
+static bool streq(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* The holder process a creation names: the caller of unshare, the child
+ * of clone (the namespace is made for it; the parent keeps its own). */
+static int64_t created_pid(json_object *rec)
+{
+	if (streq(jstr(rec, "op"), "clone"))
+		return jint_or(rec, "target_pid", -1);
+	return jint_or(rec, "pid", -1);
+}
+
+int64_t lh_creator_pid(const struct lt_timeline *tl, size_t inc)
+{
+	if (inc >= tl->ninc || tl->inc[inc].created == SIZE_MAX)
+		return -1;
+	return created_pid(tl->ev[tl->inc[inc].created].rec);
+}
+
+static struct lh_span *span_add(struct lh_history *h, enum lh_kind kind, json_object *rec,
+				int64_t pid, size_t from)
+{
+	struct lh_span *s;
+
+	if (ARRAY_RESERVE(&h->v, &h->cap, h->n + 1)) {
+		h->oom = true;
+		return NULL;
+	}
+	s = &h->v[h->n++];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->pid = pid;
+	s->fd = -1;
+	s->comm = jstr(rec, "comm");
+	s->from = from;
+	s->to = SIZE_MAX;
+	return s;
+}
+
+/* The holder's span still open: a task or an fd of pid, a mount at path
+ * (the latest one). */
+static struct lh_span *span_open(struct lh_history *h, enum lh_kind kind, int64_t pid,
+				 const char *path)
+{
+	size_t i;
+
+	for (i = h->n; i-- > 0;) {
+		struct lh_span *s = &h->v[i];
+
+		if (s->kind != kind || s->to != SIZE_MAX)
+			continue;
+		if (kind == LH_MOUNT ? streq(s->path, path) : s->pid == pid)
+			return s;
+	}
+	return NULL;
+}
+
+/* The holder's span ends at event j: the open one, or one whose beginning
+ * is not in the log (inherited by fork, opened before the recording). */
+static struct lh_span *span_end(struct lh_history *h, enum lh_kind kind, json_object *rec,
+				int64_t pid, const char *path, size_t j)
+{
+	struct lh_span *s = span_open(h, kind, pid, path);
+
+	if (!s) {
+		s = span_add(h, kind, rec, pid, SIZE_MAX);
+		if (!s)
+			return NULL;
+		s->path = path;
+	}
+	s->to = j;
+	return s;
+}
+
+/* A freed record: the first is the death; a last_ref names the holder. */
+static void on_freed(struct lh_history *h, json_object *r, size_t j)
+{
+	const char *holder = jstr(r, "holder");
+	int64_t pid = jint_or(r, "pid", -1);
+	struct lh_span *s = NULL;
+
+	if (h->freed == SIZE_MAX)
+		h->freed = j;
+	if (!streq(jstr(r, "op"), "freed") || !streq(jstr(r, "stage"), "last_ref") || pid <= 0)
+		return;
+	if (streq(holder, "task"))
+		s = span_end(h, LH_TASK, r, pid, NULL, j);
+	else if (streq(holder, "fd"))
+		s = span_end(h, LH_FD, r, pid, NULL, j);
+	if (s)
+		s->last = true;
+}
+
+static void on_event(struct lh_history *h, const struct lt_timeline *tl, size_t j)
+{
+	const struct lt_event *e = &tl->ev[j];
+	json_object *r = e->rec;
+	const char *op = jstr(r, "op");
+	int64_t pid = jint_or(r, "pid", -1);
+	struct lh_span *s;
+
+	switch (e->kind) {
+	case LT_CREATED:
+		s = span_add(h, LH_TASK, r, created_pid(r), j);
+		if (s && h->creator == SIZE_MAX)
+			h->creator = (size_t)(s - h->v);
+		break;
+	case LT_ENTERED:
+		if (!span_open(h, LH_TASK, pid, NULL))
+			span_add(h, LH_TASK, r, pid, j);
+		break;
+	case LT_PINNED:
+		if (streq(op, "mount")) {
+			s = span_add(h, LH_MOUNT, r, pid, j);
+			if (s)
+				s->path = jstr(r, "path");
+		} else {
+			s = span_add(h, LH_FD, r, pid, j);
+			if (s)
+				s->fd = jint_or(r, "fd", -1);
+		}
+		break;
+	case LT_LEFT:
+		span_end(h, LH_TASK, r, pid, NULL, j);
+		break;
+	case LT_UNPINNED:
+		span_end(h, LH_MOUNT, r, pid, jstr(r, "path"), j);
+		h->unnamed = j;
+		break;
+	case LT_FREED:
+		on_freed(h, r, j);
+		break;
+	default:
+		break;
+	}
+}
+
+int lh_build(struct lh_history *h, const struct lt_timeline *tl, size_t inc)
+{
+	const struct lt_inc *c;
+	size_t j;
+
+	memset(h, 0, sizeof(*h));
+	h->freed = h->unnamed = h->creator = SIZE_MAX;
+	if (inc >= tl->ninc)
+		return 0;
+	c = &tl->inc[inc];
+	for (j = c->first; j <= c->last && j < tl->nev; j++)
+		if (tl->ev[j].inc == inc)
+			on_event(h, tl, j);
+	return h->oom ? -1 : 0;
+}
+
+void lh_free(struct lh_history *h)
+{
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+static void put_esc(FILE *out, const char *s)
+{
+	audit_text_escape(out, s, strlen(s));
+}
+
+/* "2026-12-03T09:51:22.650Z", or "?" for an end not in the log */
+static void put_when(FILE *out, const struct lt_timeline *tl, size_t j)
+{
+	const char *t = j != SIZE_MAX ? jstr(tl->ev[j].rec, "time") : NULL;
+	size_t n = t ? strlen(t) : 0;
+
+	if (!t)
+		fputs("?", out);
+	else if (n > 24 && t[19] == '.' && t[n - 1] == 'Z')
+		fprintf(out, "%.23sZ", t);
+	else
+		put_esc(out, t);
+}
+
+static const char *began(const struct lt_timeline *tl, const struct lh_span *s)
+{
+	if (s->from == SIZE_MAX)
+		return s->kind == LH_TASK ? "held (inherited or entered before the log)"
+					  : "held (opened before the log)";
+	switch (tl->ev[s->from].kind) {
+	case LT_CREATED:
+		return "created it";
+	case LT_ENTERED:
+		return "entered (setns)";
+	default:
+		return s->kind == LH_MOUNT ? "named (bind mount)" : "opened its file";
+	}
+}
+
+static const char *ended(const struct lt_timeline *tl, const struct lh_span *s)
+{
+	if (s->last)
+		return s->kind == LH_FD ? "closed it: let go last"
+					: "exited, exec'd or moved away: let go last";
+	if (s->to == SIZE_MAX)
+		return s->kind == LH_TASK ? "end not in the log (exits are not recorded)"
+		       : s->kind == LH_FD ? "end not in the log (closes are not recorded)"
+					  : "still mounted per the log";
+	return tl->ev[s->to].kind == LT_UNPINNED ? "umount" : "left (setns or unshare away)";
+}
+
+static void print_span(FILE *out, const struct lt_timeline *tl, const struct lh_span *s)
+{
+	double a, b;
+
+	switch (s->kind) {
+	case LH_TASK:
+		fprintf(out, "  task  pid=%" PRId64, s->pid);
+		break;
+	case LH_FD:
+		fprintf(out, "  fd    pid=%" PRId64, s->pid);
+		if (s->fd >= 0)
+			fprintf(out, " fd=%" PRId64, s->fd);
+		break;
+	case LH_MOUNT:
+		fputs("  mount ", out);
+		put_esc(out, s->path ? s->path : "?");
+		break;
+	}
+	if (s->comm && s->kind != LH_MOUNT) {
+		fputs(" (", out);
+		put_esc(out, s->comm);
+		fputc(')', out);
+	}
+	fputs("  ", out);
+	put_when(out, tl, s->from);
+	fputs(" -> ", out);
+	put_when(out, tl, s->to);
+	if (s->from != SIZE_MAX && s->to != SIZE_MAX) {
+		a = lt_rec_time(tl->ev[s->from].rec);
+		b = lt_rec_time(tl->ev[s->to].rec);
+		if (a >= 0 && b >= a)
+			fprintf(out, " (%.3f s)", b - a);
+	}
+	fprintf(out, "  %s; %s\n", began(tl, s), ended(tl, s));
+}
+
+void lh_print(FILE *out, const struct lt_timeline *tl, const struct lh_history *h)
+{
+	size_t i;
+
+	if (!h->n) {
+		fputs("holders over time: none in the log\n", out);
+		return;
+	}
+	fputs("holders over time (from the log; '?': not in it):\n", out);
+	for (i = 0; i < h->n; i++)
+		print_span(out, tl, &h->v[i]);
+}
+
+/* ---- leaks ------------------------------------------------------------- */
+
+bool lh_leak(const struct lt_timeline *tl, size_t inc, bool creator_here, size_t names_now,
+	     double now, double older, struct lh_leak *out)
+{
+	const struct lt_inc *c;
+	int64_t creator;
+	double t;
+	size_t j;
+
+	memset(out, 0, sizeof(*out));
+	out->unnamed = out->left = SIZE_MAX;
+	if (inc >= tl->ninc || tl->inc[inc].created == SIZE_MAX || creator_here || names_now)
+		return false;
+	c = &tl->inc[inc];
+	creator = created_pid(tl->ev[c->created].rec);
+	out->since = lt_rec_time(tl->ev[c->created].rec);
+	for (j = c->created; j <= c->last && j < tl->nev; j++) {
+		const struct lt_event *e = &tl->ev[j];
+
+		if (e->inc != inc)
+			continue;
+		if (e->kind == LT_PINNED && streq(jstr(e->rec, "op"), "mount"))
+			out->named++;
+		else if (e->kind == LT_UNPINNED)
+			out->unnamed = j;
+		else if (e->kind == LT_LEFT && jint_or(e->rec, "pid", -1) == creator)
+			out->left = j;
+		else
+			continue;
+		t = lt_rec_time(e->rec);
+		if (e->kind != LT_PINNED && t > out->since)
+			out->since = t;
+	}
+	out->creator_left = out->left != SIZE_MAX;
+	return out->since >= 0 && now - out->since >= older;
+}

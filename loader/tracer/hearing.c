@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * hearing.c - whether the kernel's programs still reach this tracer.
+ *
+ * A recorder that hears nothing writes a log that looks intact and quiet.
+ * Its links cannot be detached while it holds them (raw_tp, perf and iter
+ * links have no BPF_LINK_DETACH), but whoever reads its pinned rings takes
+ * the records, and a kernel may drop a tracepoint. So, every interval, a
+ * child of the tracer opens /proc/self/ns/TYPE: a call its programs must
+ * report (the tracer's own process is never traced, a child is). The
+ * record is written as any other; what is checked is only that it came.
+ * A canary whose record was counted lost, or that the kernel filters
+ * (--pid, --op without open) cannot tell: said, never taken for deafness.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "nstype.h"
+#include "tracer_impl.h"
+
+/* how long a canary's record may take: the drain polls every 50 ms, but a
+ * flood may keep the reserve ring's reader busy for seconds; at most the
+ * interval, at least a second */
+#define HEARING_DEADLINE_NS (10 * NSEC_PER_SEC)
+#define HEARING_DEADLINE_MIN_NS NSEC_PER_SEC
+/* misses in a row (nothing lost meanwhile) that mean deaf */
+#define HEARING_MISSES 2
+
+/* The type the canary opens: one the kernel's type filter lets through. */
+static int canary_type(const struct tracer *t)
+{
+	int i;
+
+	for (i = 0; i < NSAUDIT_NS_MAX; i++)
+		if (t->o.type_mask & (1u << i))
+			return i;
+	return -1;
+}
+
+static pid_t send_canary(int type)
+{
+	char path[64];
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", nstype_proc_name(type, false));
+	pid = fork();
+	if (pid == 0) {	/* async-signal-safe calls only: the parent has threads */
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		_exit(fd < 0);
+	}
+	return pid;
+}
+
+int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t len)
+{
+	struct hearing *h = &t->stream.hearing;
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	int type = canary_type(t), st;
+	int64_t deadline = interval_ns < HEARING_DEADLINE_NS ? interval_ns : HEARING_DEADLINE_NS;
+
+	if (h->off)
+		return 0;
+	if (!interval_ns || t->o.pid || !(t->o.op_mask & (1u << NSAUDIT_OP_OPEN)) || type < 0) {
+		h->off = true;
+		snprintf(why, len, "%s", !interval_ns ? "" :
+			 t->o.pid ? "--pid: the kernel traces that process only" :
+			 "--op or --type leave no open of a namespace file to test with");
+		return interval_ns ? 1 : 0;
+	}
+	if (h->pid > 0 && !h->reaped && waitpid(h->pid, &st, WNOHANG) == h->pid) {
+		h->reaped = true;
+		h->status = st;
+	}
+	if (deadline < HEARING_DEADLINE_MIN_NS)
+		deadline = HEARING_DEADLINE_MIN_NS;
+	if (h->pid > 0 && !h->heard && now - h->sent_ns < deadline)
+		return 0;
+	if (h->pid > 0) {	/* the canary's time is up: came, lost or not */
+		if (!h->reaped && waitpid(h->pid, &st, 0) == h->pid)
+			h->status = st;
+		h->pid = 0;
+		if (h->heard) {
+			h->misses = 0;
+		} else if (WIFEXITED(h->status) && WEXITSTATUS(h->status)) {
+			/* its open failed (no /proc here?): nothing was asked of
+			 * the kernel, so nothing can be told from its silence */
+			h->off = true;
+			snprintf(why, len, "a child of the recorder cannot open /proc/self/ns/%s",
+				 nstype_proc_name(type, false));
+			return 1;
+		} else if (WIFEXITED(h->status) && t->stream.stats.lost == h->lost_at_send) {
+			h->misses++;	/* opened, not lost, not heard */
+		}
+		if (h->misses >= HEARING_MISSES) {
+			snprintf(why, len, "%u calls of pid %d and %d in a row (open of "
+				 "/proc/self/ns/%s) never came from the kernel, and no record "
+				 "was counted lost: its programs no longer reach this reader",
+				 h->misses, (int)h->prev_pid, (int)h->last_pid,
+				 nstype_proc_name(type, false));
+			return -1;
+		}
+		/* a miss: at once again; else at the interval */
+		if (h->misses)
+			h->next_ns = now;
+	}
+	if (now < h->next_ns)
+		return 0;
+	h->heard = false;
+	h->reaped = false;
+	h->status = -1;
+	h->lost_at_send = t->stream.stats.lost;
+	h->sent_ns = now;
+	h->next_ns = now + interval_ns;
+	h->prev_pid = h->last_pid;
+	h->pid = send_canary(type);
+	if (h->pid < 0) {
+		h->pid = 0;	/* no process to spare: next time */
+		return 0;
+	}
+	h->last_pid = h->pid;
+	h->sent++;
+	return 0;
+}
+
+void stream_hearing_saw(struct tracer *t, const struct nsaudit_event *e)
+{
+	struct hearing *h = &t->stream.hearing;
+
+	if (h->pid > 0 && e->pid == (uint32_t)h->pid && e->op == NSAUDIT_OP_OPEN) {
+		h->heard = true;
+		h->heard_total++;
+		h->heard_real_ns = clock_ns(CLOCK_REALTIME);
+	}
+}
+
+void tracer_hearing_counts(const struct tracer *t, uint64_t *sent, uint64_t *heard,
+			   int64_t *last_ns)
+{
+	*sent = t->stream.hearing.sent;
+	*heard = t->stream.hearing.heard_total;
+	*last_ns = t->stream.hearing.heard_real_ns;
+}

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * Issue 40: the anchor stream as a witness of the whole history. Anchors
+ * are numbered and chained (each names the one before), the log's seals
+ * and state say how many were sent, and verify proves that an anchor
+ * deleted from the middle or the end of the stream is seen, while honest
+ * restarts (clean, and after a crash) keep the chain whole.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+
+#include "anchor.h"
+#include "audit_util.h"
+#include "codec.h"
+#include "log_test.h"
+#include "seal.h"
+
+static struct tlog t;
+static struct audit_verify v;
+static char vk[AUDIT_VK_LEN + 1], anchors[160];
+
+static void setup(void)
+{
+	char err[256];
+
+	tlog_init(&t, AUDIT_FMT_JSON);
+	unlink(t.key);
+	cr_assert_eq(audit_seal_keygen(t.key, false, vk, err, sizeof(err)), 0, "%s", err);
+	t.o.seal_interval = 1;	     /* epochs of a second */
+	t.o.anchor_interval_ms = 1;  /* an anchor after every commit */
+	t.o.sync = AUDIT_SYNC_EVERY; /* (anchors name durable records) */
+	snprintf(anchors, sizeof(anchors), "%s/messages", t.root);
+}
+
+static void teardown(void)
+{
+	tlog_cleanup(&t);
+}
+
+TestSuite(audit_chain, .init = setup, .fini = teardown);
+
+/* The sink: each anchor as rsyslog writes it, appended (a child's too). */
+static void to_syslog(void *ctx, struct json_object *a)
+{
+	char text[400];
+	FILE *f;
+
+	(void)ctx;
+	cr_assert_eq(audit_anchor_text(a, text, sizeof(text)), 0);
+	f = fopen(anchors, "a");
+	cr_assert_not_null(f);
+	fprintf(f, "Dec  4 15:30:00 host nsaudit[42]: %s\n", text);
+	fclose(f);
+}
+
+static struct audit_log *aopen(void)
+{
+	char err[512];
+	struct audit_log *l = audit_log_open(&t.o, err, sizeof(err));
+
+	cr_assert_not_null(l, "open: %s", err);
+	audit_log_set_anchor(l, to_syslog, NULL);
+	return l;
+}
+
+static void append(struct audit_log *l, int n)
+{
+	char now[40];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *e = tevent(3000 + i, "ip", 2);
+
+		audit_time_now(now);
+		json_object_object_add(e, "time", json_object_new_string(now));
+		cr_assert_eq(audit_log_append(l, e), 0, "%s", audit_log_error(l));
+		json_object_put(e);
+		audit_log_flush(l);
+		usleep(2000);
+	}
+}
+
+static int vverify(void)
+{
+	const char *files[2] = {anchors, NULL};
+	struct audit_verify_opts o = {.dir = t.dir, .vk = vk, .anchors = files};
+	char err[512];
+	int rc = audit_verify(&o, &v, err, sizeof(err));
+
+	cr_assert_geq(rc, 0, "verify could not run: %s", err);
+	return rc;
+}
+
+static bool any_finding(const char *what)
+{
+	unsigned int i;
+
+	for (i = 0; i < v.nfindings && i < AUDIT_VERIFY_FINDINGS; i++)
+		if (strstr(v.findings[i].what, what))
+			return true;
+	return false;
+}
+
+/* A log over two epochs and a clean stop, every anchor in the file. */
+static int pristine(void)
+{
+	struct audit_log *l = aopen();
+
+	append(l, 4);
+	usleep(1100 * 1000);
+	cr_assert_eq(audit_log_tick(l), 0, "%s", audit_log_error(l));
+	append(l, 4);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	cr_assert_eq(v.anchor_chain_first, 1);
+	cr_assert_geq(v.anchor_chain_last, 8, "%" PRIu64 " anchors", v.anchor_chain_last);
+	return (int)v.anchor_chain_last;
+}
+
+Test(audit_chain, text_round_trip_and_canon)
+{
+	struct audit_log *l = aopen();
+	struct audit_anchor a;
+	char *d, canon[AUDIT_ANCHOR_CANON_MAX];
+	size_t len, s, ll;
+
+	append(l, 2);
+	cr_assert_eq(audit_log_close(l), 0);
+	d = tslurp(anchors, &len);
+	cr_assert(tline(d, len, tlines(d, len), &s, &ll));
+	cr_assert_eq(audit_anchor_parse_line(d + s, ll - 1, &a), 0, "%.*s", (int)ll, d + s);
+	cr_expect(a.chained);
+	cr_expect_eq(a.n, (uint64_t)tlines(d, len), "numbered from 1, one per line");
+	cr_expect_eq(a.first_seq, 1);
+	cr_expect_str_eq(a.why, "close");
+	audit_anchor_canon(&a, canon);
+	cr_expect(strstr(canon, "nsaudit anchor v3 ") == canon, "%s", canon);
+	/* a field changed or one of the new ones dropped: not an anchor */
+	cr_expect_eq(audit_anchor_parse_line("x: nsaudit-anchor log_id=0123456789abcdef "
+					     "key_id=fedcba9876543210 seq=1 segment=1 epoch=0 "
+					     "first_segment=1 first_seq=1 mac="
+					     "00112233445566778899aabbccddeeff why=seal amac="
+					     "00112233445566778899aabbccddeeff",
+					     205, &a),
+		     -1, "a chained anchor without prev");
+	free(d);
+}
+
+Test(audit_chain, a_middle_anchor_deleted_is_a_gap)
+{
+	int n = pristine();
+
+	tdel_line(anchors, n / 2);
+	cr_assert_eq(vverify(), 1, "a middle anchor deleted went unseen");
+	cr_expect(any_finding("anchors deleted: anchor"), "%s", v.what);
+}
+
+Test(audit_chain, the_newest_anchors_deleted_are_seen_from_the_log)
+{
+	int n = pristine(), i;
+	char *d;
+	size_t len;
+
+	/* the close's anchor alone: the state names it */
+	tdel_line(anchors, n);
+	cr_assert_eq(vverify(), 1, "the newest anchor deleted went unseen");
+	cr_expect(any_finding("anchors deleted: the state file says anchor"), "%s", v.what);
+	/* the newest three: the close's seal says how many were sent before it */
+	for (i = 1; i < 3; i++)
+		tdel_line(anchors, n - i);
+	d = tslurp(anchors, &len);
+	cr_assert_eq(tlines(d, len), n - 3);
+	free(d);
+	cr_assert_eq(vverify(), 1);
+	cr_expect(any_finding("anchors deleted: the seal of epoch"), "%s", v.what);
+}
+
+Test(audit_chain, an_anchor_replaced_by_another_of_the_log_is_a_fork)
+{
+	int n = pristine();
+
+	/* anchor 3 where anchor 2 was: the later ones still name anchor 2 */
+	tdup_line(anchors, 3, 2);
+	tdel_line(anchors, 3);
+	cr_assert_eq(vverify(), 1);
+	cr_expect(any_finding("anchors deleted: anchor 2 ") || any_finding("forked"), "%s", v.what);
+	(void)n;
+}
+
+Test(audit_chain, restarts_clean_and_after_a_crash_keep_the_chain)
+{
+	struct audit_log *l;
+	pid_t pid;
+	int st;
+
+	l = aopen();
+	append(l, 3);
+	cr_assert_eq(audit_log_close(l), 0);
+	l = aopen(); /* a clean restart: the state names the close's anchor */
+	append(l, 3);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	/* a crash right after a commit's anchor, which no state names yet */
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		l = aopen();
+		append(l, 3);
+		_exit(0);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	l = aopen();
+	append(l, 2);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	cr_expect_eq(v.anchor_chain_first, 1);
+	cr_expect_gt(v.anchor_chain_last, 10);
+}
+
+static int commits;
+
+static void count_commits(void *ctx, struct json_object *a)
+{
+	struct json_object *why;
+
+	(void)ctx;
+	if (json_object_object_get_ex(a, "why", &why) &&
+	    !strcmp(json_object_get_string(why), "commit"))
+		commits++;
+}
+
+/*
+ * Under a flood the group sync runs on a thread of its own and the log is
+ * never idle: anchors must still leave, naming what each sync made durable
+ * (before: none between the start and the close).
+ */
+Test(audit_chain, anchors_leave_while_the_log_is_never_idle, .timeout = 60)
+{
+	struct audit_log *l;
+	char err[512], pad[400];
+	int i, j;
+
+	t.o.sync = AUDIT_SYNC_BATCH;
+	t.o.seal_interval = 3600;
+	t.o.anchor_interval_ms = 50;
+	l = audit_log_open(&t.o, err, sizeof(err));
+	cr_assert_not_null(l, "open: %s", err);
+	audit_log_set_anchor(l, count_commits, NULL);
+	memset(pad, 'x', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = '\0';
+	commits = 0;
+	for (i = 0; i < 12; i++) {
+		/* more than a background sync's worth (1 MiB) between flushes */
+		for (j = 0; j < 3000; j++) {
+			struct json_object *e = tevent(3000 + j, pad, strlen(pad));
+			char now[40];
+
+			audit_time_now(now);
+			json_object_object_add(e, "time", json_object_new_string(now));
+			cr_assert_eq(audit_log_append(l, e), 0, "%s", audit_log_error(l));
+			json_object_put(e);
+		}
+		usleep(60 * 1000); /* past the group interval and the anchor interval */
+		cr_assert_eq(audit_log_flush(l), 0, "%s", audit_log_error(l));
+	}
+	cr_expect_geq(commits, 3, "%d commit anchors while the log was never idle", commits);
+	cr_assert_eq(audit_log_close(l), 0);
+}

@@ -1,0 +1,121 @@
+#!/bin/bash
+# Host side of "op freed against the kernel's own ns_free"
+# (tests/vm/guest.d/65-nsaudit-freed.sh). On every kernel: each namespace
+# the guest made and let go (freed-truth.txt: CASE TYPE INODE, from /proc)
+# has a freed record naming it, and the last_ref names the holder of the
+# kind the guest made let go last. On the patched kernel: that namespace's
+# ns_free is one record, and op freed's first record of it (the moment a
+# stock kernel gives) is within BOUND seconds of it; and every ns_free of
+# the run has such a freed record. Prints PASS:/FAIL: lines.
+#
+# Bound: FREED_VM_BOUND seconds (default 0.5): an RCU grace period and a
+# workqueue run under TCG; measured differences are printed.
+dir=${1:-build/vmtest}
+ev=$dir/freed-events.jsonl
+truth=$dir/freed-truth.txt
+kernel=$(cat "$dir/kernel" 2>/dev/null)
+BOUND=${FREED_VM_BOUND:-0.5}
+if [ ! -s "$truth" ] || [ ! -f "$ev" ]; then
+	echo "FAIL: freed events: the guest returned no freed-truth.txt/freed-events.jsonl"
+	exit 0
+fi
+if ! jq -e . "$ev" >/dev/null 2>&1; then
+	echo "FAIL: freed events: freed-events.jsonl is not valid JSON lines"
+	exit 0
+fi
+# every record of op freed and ns_free with its time in seconds
+recs=$(jq -c 'select(.op == "freed" or .op == "ns_free") |
+	((.time | sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601) +
+	 (.time | capture("(?<f>\\.[0-9]+)Z").f | tonumber)) as $t |
+	{op, t: $t, type: .ns_type, inum: .ns_inum, stage, holder, pid}' "$ev" | jq -s .)
+
+# the holder a case lets go last, as the last_ref record names it ("" for
+# none: pid's last reference is a struct pid's; a mount namespace held by
+# a bind mount has no last_ref, see docs/hooks.md)
+want_holder() {
+	case $1:$2 in
+	task:*) echo task ;;
+	bind:ipc) echo nsfs ;;
+	user-child:*) echo owner_work ;;
+	user-parent:*) echo owner_work ;;
+	*) echo "" ;;
+	esac
+}
+
+# a struct file freed after a grace period (6.1 to 6.6: file_free_rcu):
+# the closer is not known there
+case $kernel in *-6.1) filp_rcu=1 ;; *) filp_rcu= ;; esac
+
+n=0
+cannot_tell=
+while read -r case type inum holder_pid; do
+	[ -n "$inum" ] || continue
+	n=$((n + 1))
+	f=$(jq -c --arg t "$type" --argjson i "$inum" \
+		'map(select(.op == "freed" and .type == $t and .inum == $i)) | sort_by(.t)' <<<"$recs")
+	if [ "$case:$type" = bind:mnt ]; then
+		# its last reference through nsfs is not told apart from a
+		# task's in flight, and 6.1 tail-calls its kfree: cannot tell
+		# when or who, and nothing may claim a holder for it
+		got=$(jq -r 'map(select(.stage == "last_ref")) | map(.holder) | join(",")' <<<"$f")
+		[ -z "$got" ] &&
+			echo "PASS: freed events: $case: $type:[$inum] no last_ref (a mnt held last by a bind mount: cannot tell; stages seen: $(jq -r 'map(.stage) | join(",")' <<<"$f"))" ||
+			echo "FAIL: freed events: $case: $type:[$inum] a last_ref ($got) for a bind-mounted mnt"
+		cannot_tell="$cannot_tell $type:$inum"
+		continue
+	fi
+	if [ "$(jq length <<<"$f")" = 0 ]; then
+		echo "FAIL: freed events: $case: $type:[$inum] has no freed record"
+		continue
+	fi
+	stages=$(jq -r 'map("\(.stage)/\(.holder)") | join(",")' <<<"$f")
+	echo "PASS: freed events: $case: $type:[$inum] freed ($stages)"
+	want=$(want_holder "$case" "$type")
+	got=$(jq -r 'map(select(.stage == "last_ref")) | map(.holder) | join(",")' <<<"$f")
+	if [ -n "$want" ]; then
+		[ "$got" = "$want" ] &&
+			echo "PASS: freed events: $case: $type:[$inum] last holder $got" ||
+			echo "FAIL: freed events: $case: $type:[$inum] last holder '$got', not $want"
+	elif [ "$case" = fd ]; then
+		# the fd's close (with the closer where the file is freed by
+		# __fput), or the nsfs inode's free after it: never another actor
+		r=$(jq -c 'map(select(.stage == "last_ref")) | .[0]' <<<"$f")
+		rp=$(jq -r '.pid // 0' <<<"$r")
+		case $got:$rp:$filp_rcu in
+		fd:$holder_pid: | fd:0:1 | nsfs:0:*)
+			echo "PASS: freed events: $case: $type:[$inum] last holder $got (actor ${rp/#0/none}; the fd holder was pid $holder_pid)" ;;
+		*)	echo "FAIL: freed events: $case: $type:[$inum] last holder '$got' actor $rp, not the fd of pid $holder_pid" ;;
+		esac
+	fi
+	case $kernel in patched-*) ;; *) continue ;; esac
+	nf=$(jq -c --arg t "$type" --argjson i "$inum" \
+		'map(select(.op == "ns_free" and .type == $t and .inum == $i))' <<<"$recs")
+	if [ "$(jq length <<<"$nf")" != 1 ]; then
+		echo "FAIL: freed events: $case: $type:[$inum] has $(jq length <<<"$nf") ns_free records, not 1"
+		continue
+	fi
+	d=$(jq -n --argjson f "$f" --argjson n "$nf" '$f[0].t - $n[0].t')
+	if jq -e -n --argjson d "$d" --argjson b "$BOUND" '($d | fabs) <= $b' >/dev/null; then
+		echo "PASS: freed events: $case: $type:[$inum] freed ($(jq -r '.[0].stage' <<<"$f")) $(printf '%+.3f' "$d") s from ns_free (bound ${BOUND} s)"
+	else
+		echo "FAIL: freed events: $case: $type:[$inum] freed ($(jq -r '.[0].stage' <<<"$f")) $(printf '%+.3f' "$d") s from ns_free, beyond ${BOUND} s"
+	fi
+done <"$truth"
+[ "$n" = 12 ] || echo "FAIL: freed events: the guest made $n of its 12 namespaces ($(tr '\n' ';' <"$truth"))"
+
+# patched: every ns_free of the run has a freed record of the same
+# namespace within the bound (namespaces the workload did not name too),
+# but for the mnt held last by a bind mount (cannot tell, above)
+case $kernel in patched-*) ;; *) exit 0 ;; esac
+skip=$(printf '%s\n' $cannot_tell | jq -R -s 'split("\n") | map(select(length > 0))')
+miss=$(jq -r --argjson b "$BOUND" --argjson skip "$skip" '. as $all | map(select(.op == "ns_free" and
+	(("\(.type):\(.inum)") as $k | $skip | index($k) | not))) | map(. as $n |
+	select([$all[] | select(.op == "freed" and .type == $n.type and .inum == $n.inum and
+		((.t - $n.t) | fabs) <= $b)] | length == 0) | "\(.type):[\(.inum)]") | join(" ")' <<<"$recs")
+total=$(jq --argjson skip "$skip" 'map(select(.op == "ns_free" and
+	(("\(.type):\(.inum)") as $k | $skip | index($k) | not))) | length' <<<"$recs")
+if [ -z "$miss" ] && [ "$total" -gt 0 ]; then
+	echo "PASS: freed events: all $total ns_free records of the run have a freed record within ${BOUND} s (but the bind-mounted mnt:${cannot_tell#* mnt:})"
+else
+	echo "FAIL: freed events: ns_free records without a freed record within ${BOUND} s: ${miss:-none recorded}"
+fi
