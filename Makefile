@@ -224,8 +224,9 @@ perf: $(PERF_BINS)
 	$(BUILD)/perf/recorder_rate -n 1000000 -p fields
 	$(BUILD)/perf/recorder_rate -n 1000000 -p object
 
-# make bench also runs the recorder alone (bench/run.sh: run_harness).
-bench: deps all $(BENCH_BINS) $(PERF_BINS)
+# make bench also runs the recorder alone (bench/run.sh: run_harness), the
+# floods (nsflood) and the held pins (pinhold) of issue 47's rows.
+bench: deps all $(BENCH_BINS) $(PERF_BINS) $(BUILD)/helpers/nsflood $(BUILD)/helpers/pinhold
 	bench/run.sh
 
 # PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.

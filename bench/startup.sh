@@ -50,7 +50,7 @@ run_startup() {
 	done
 	v=$(sed -n 's/.*, outside the tracer \([0-9.]*\)$/\1/p' "$T/startup.err")
 	[ -n "$v" ] && sample startup_outside_ms "$v"
-	v=$(sed -n 's/^nsaudit: verifier: all \([0-9.]*\) ms$/\1/p' "$T/startup.err")
+	v=$(sed -n 's/^nsaudit: verifier: all \([0-9.]*\) ms.*/\1/p' "$T/startup.err")
 	[ -n "$v" ] && sample startup_verifier_ms "$v"
 	log "[round $ROUND/$ROUNDS] start-up: $(sed -n 's/^nsaudit: start-up //p' "$T/startup.err")"
 	rm -rf "$T/startup"

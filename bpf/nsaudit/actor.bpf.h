@@ -51,12 +51,15 @@ static __always_inline struct pid_namespace *task_active_pidns(struct task_struc
 	return NULL;
 }
 
-/* The actor's namespaces now (mnt, pid, user, cgroup) into e. A NULL
+/* The actor's namespaces now (mnt, pid, user, cgroup) into e; cred: the
+ * task's, loaded once by the caller (each pointer loaded off the trusted
+ * task costs 6.18's verifier scans of the kernel's BTF by name). A NULL
  * nsproxy (an exiting task) reads as 0: BTF loads are fault-safe. */
-static __always_inline void actor_namespaces(struct nsaudit_event *e, struct task_struct *task)
+static __always_inline void actor_namespaces(struct nsaudit_event *e, struct task_struct *task,
+					     const struct cred *cred)
 {
 	struct nsproxy *nsp = task->nsproxy;
-	struct user_namespace *user = task->cred->user_ns;
+	struct user_namespace *user = cred->user_ns;
 	struct pid_namespace *pidns = task_active_pidns(task);
 
 	e->actor_mntns = nsp->mnt_ns->ns.inum;

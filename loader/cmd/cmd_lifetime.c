@@ -48,18 +48,24 @@ struct find_mount {
 	const char *path;
 	int type;
 	uint32_t inum;
+	uint64_t seq, id;	/* the mount record's, and its ns_id (0: none) */
 	bool found;
 };
 
 static void find_mount_cb(void *ctx, json_object *rec)
 {
 	struct find_mount *f = ctx;
+	json_object *v;
 	int type;
 	uint32_t inum;
 
 	if (audit_rec_mount_at(rec, f->path, &type, &inum)) {
 		f->type = type;
 		f->inum = inum;
+		f->seq = json_object_object_get_ex(rec, "seq", &v) ?
+				 (uint64_t)json_object_get_int64(v) : 0;
+		f->id = json_object_object_get_ex(rec, "ns_id", &v) ?
+				(uint64_t)json_object_get_int64(v) : 0;
 		f->found = true;
 	}
 }
@@ -187,7 +193,8 @@ static void usage(FILE *f, const struct cmd_opts *opts)
 		   "and, for a namespace still alive, its holders now (as 'nsaudit holders').\n\n"
 		   "Inode numbers are reused once a namespace is freed; records of 6.18+\n"
 		   "kernels carry ns_id, which is not, and each namespace that had the inode is\n"
-		   "shown on its own ('namespace 1 of 2 with this inode').\n\n"
+		   "shown on its own ('namespace 1 of 2 with this inode'). TYPE:INODE shows\n"
+		   "them all; a path, a name or PID:TYPE only the one it names.\n\n"
 		   "NS is TYPE:INODE, TYPE:[INODE], PID:TYPE, a path (/proc/PID/ns/TYPE,\n"
 		   "/run/netns/NAME, a bind-mounted namespace file) or an ip netns name. A\n"
 		   "path or name that no longer exists is looked up in the log (the last\n"
@@ -203,8 +210,10 @@ static void usage(FILE *f, const struct cmd_opts *opts)
 		   "  nsaudit lifetime /run/netns/blue --log-dir /var/log/nsaudit --follow\n");
 }
 
-/* NS as given, or for a name that is gone, the last mount there per the log. */
-static int resolve(const char *arg, struct log_reader *rd, struct nsspec *spec)
+/* NS as given, or for a name that is gone, the last mount there per the log
+ * (its record's seq into *mount_seq). */
+static int resolve(const char *arg, struct log_reader *rd, struct nsspec *spec,
+		   uint64_t *mount_seq)
 {
 	struct find_mount fm = {0};
 	char err[512], path[4096];
@@ -239,6 +248,8 @@ static int resolve(const char *arg, struct log_reader *rd, struct nsspec *spec)
 	memset(spec, 0, sizeof(*spec));
 	spec->type = fm.type;
 	spec->inum = fm.inum;
+	spec->id = fm.id;
+	*mount_seq = fm.seq;
 	return 0;
 }
 
@@ -251,7 +262,29 @@ struct lifetime {
 	bool verified, intact;
 	json_object *now; /* holders now of a namespace alive but not in the log */
 	char lab[48];	  /* "net:[4026532289]" */
+	/* NS named one namespace (a path, a name, PID:TYPE): its ns_id, or for
+	 * a gone name the seq of the last mount there; the incarnation they
+	 * pick (SIZE_MAX: all are shown, as for TYPE:INODE) */
+	uint64_t want_id, want_seq;
+	size_t only;
 };
+
+/* The incarnation the name given names, when the inode had several. */
+static size_t named_incarnation(const struct lifetime *lt)
+{
+	const struct lt_timeline *tl = &lt->o.tl;
+	size_t i;
+
+	if (tl->ninc < 2)
+		return SIZE_MAX;
+	for (i = 0; i < tl->nev; i++)
+		if (lt->want_seq && tl->ev[i].seq == lt->want_seq)
+			return tl->ev[i].inc;
+	for (i = 0; i < tl->ninc; i++)
+		if (lt->want_id && tl->inc[i].ns_id == lt->want_id)
+			return i;
+	return SIZE_MAX;
+}
 
 /* The command line into lt: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct lifetime *lt)
@@ -370,9 +403,14 @@ static void print_timeline_json(struct lifetime *lt)
 	size_t i;
 
 	for (i = 0; i < tl->nev; i++)
-		print_json(lt_event_json(tl, &tl->ev[i]));
+		if (lt->only == SIZE_MAX || tl->ev[i].inc == lt->only)
+			print_json(lt_event_json(tl, &tl->ev[i]));
 	s = lt_summary_json(tl);
 	if (json_object_object_get_ex(s, "lifetime", &l)) {
+		/* the one NS names, when the inode had several (its events only) */
+		json_object_object_add(l, "shown_incarnation",
+				       lt->only != SIZE_MAX ?
+					       json_object_new_int64((int64_t)lt->only + 1) : NULL);
 		json_object_object_add(l, "log_dir", json_object_new_string(lt->rd.dir));
 		json_object_object_add(l, "verified",
 				       lt->verified ? json_object_new_boolean(lt->intact) : NULL);
@@ -400,9 +438,15 @@ static void print_timeline_text(struct lifetime *lt)
 		printf("%zu namespaces had this inode one after another (inode numbers "
 		       "are reused; the records' ns_id tells them apart)\n",
 		       tl->ninc);
+	if (lt->only != SIZE_MAX)
+		printf("showing the one %s names: namespace %zu of %zu (%s shows them all)\n",
+		       lt->arg, lt->only + 1, tl->ninc, lt->lab);
 	for (i = 0; i < tl->ninc; i++) {
 		const struct lt_inc *ic = &tl->inc[i];
 		uint64_t id;
+
+		if (lt->only != SIZE_MAX && i != lt->only)
+			continue;
 
 		lt_print_inc_head(stdout, tl, i);
 		for (j = ic->first; j <= ic->last; j++)
@@ -463,6 +507,7 @@ static int show(struct lifetime *lt, const struct nsspec *spec)
 	if (lt->rd.skipped > 10)
 		ERR("%" PRIu64 " damaged lines skipped in all", lt->rd.skipped);
 	lt_finish(&o->tl);
+	lt->only = named_incarnation(lt);
 	nstype_label(lt->lab, sizeof(lt->lab), o->tl.type, o->tl.inum);
 	if (!o->tl.ninc) {
 		if (not_in_log(lt))
@@ -496,7 +541,11 @@ int cmd_lifetime(int argc, char **argv)
 		ERR("%.200s: %s", lt.rd.dir, strerror(errno));
 		return 1;
 	}
-	ret = resolve(lt.arg, &lt.rd, &spec);
+	ret = resolve(lt.arg, &lt.rd, &spec, &lt.want_seq);
+	/* a path, a name or PID:TYPE names one namespace; TYPE:INODE every
+	 * one that had the inode */
+	if (!ret && (spec.path[0] || spec.pid || lt.want_seq))
+		lt.want_id = spec.id;
 	if (!ret)
 		ret = show(&lt, &spec);
 	json_object_put(lt.now);

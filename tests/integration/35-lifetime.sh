@@ -65,37 +65,6 @@ check "entered by ip (netns exec)" grep -Eq "Z entered +by setns .*via bind pid=
 check "left by ip netns add's setns back" grep -Eq "Z left +by setns to net:\[[0-9]+\] pid=[0-9]+ \(ip\)" <<<"$out"
 check "alive now, holders listed" grep -q "^alive now, held by:" <<<"$out"
 check "holders now: the bind mount" grep -q "mount   /run/netns/$NS in mnt:" <<<"$out"
-# the creation tied to the name it got: the mount's created_seq is the
-# unshare's seq (when the unshare came out before the name existed, as it
-# does when records are drained in one batch), else the unshare carries the
-# name itself; checked against the log's own records of each inode (stat -L)
-for k in 1 2 3 4 5 6; do ip netns add "$NS-c$k"; done
-sleep 1
-tied=0 named=0 bad=""
-for k in 1 2 3 4 5 6; do
-	n=$NS-c$k
-	i=$(ns_inum "/run/netns/$n")
-	useq=$(cat "$LOG"/nsaudit-*.log | jq -r --argjson i "$i" \
-		'select(.op=="unshare" and .ns_inum==$i and .ns_type=="net") | .seq' | tail -1)
-	mrec=$(cat "$LOG"/nsaudit-*.log | jq -c --argjson i "$i" --arg p "/run/netns/$n" \
-		'select(.op=="mount" and .ns_inum==$i and .path==$p)' | tail -1)
-	lt=$("$NSAUDIT" lifetime "$n" --log-dir "$LOG" 2>/dev/null)
-	if [ -n "$useq" ] && [ "$(jq -r '.created_seq // empty' <<<"$mrec")" = "$useq" ]; then
-		tied=$((tied + 1))
-		grep -Eq "Z created +by unshare pid=[0-9]+ \(ip\) uid=0, named $n by the mount at seq=$(jq .seq <<<"$mrec") seq=$useq\$" <<<"$lt" ||
-			bad+=" $n(text)"
-		[ "$("$NSAUDIT" lifetime "$n" --log-dir "$LOG" --format json 2>/dev/null |
-			jq -rs --argjson u "$useq" '[(map(select(.seq==$u))[0].named_by_seq), last.lifetime.incarnations[-1].named.ns_name] | join(" ")')" = "$(jq .seq <<<"$mrec") $n" ] ||
-			bad+=" $n(json)"
-	elif [ "$(cat "$LOG"/nsaudit-*.log | jq -r --argjson s "${useq:-0}" 'select(.seq==$s) | .ns_name')" = "$n" ]; then
-		named=$((named + 1))
-		grep -q "named $n by the mount" <<<"$lt" && bad+=" $n(named-at-once-but-tied)"
-	else
-		bad+=" $n(neither)"
-	fi
-done
-expect_eq "created_seq: each of 6 ip netns creations is tied to its name ($tied by created_seq, $named named at once)" "$bad" ""
-for k in 1 2 3 4 5 6; do ip netns del "$NS-c$k"; done
 
 # --- an unshare -u sleep, killed ------------------------------------------
 unshare -u sleep 300 & SLEEP_PID=$!
@@ -104,7 +73,9 @@ for i in $(seq 1 50); do
 	sleep 0.05
 done
 UINUM=$(ns_inum /proc/$SLEEP_PID/ns/uts)
-lt_wait "created" "$SLEEP_PID:uts" --log-dir "$LOG"
+# its own creation (others' uts namespaces in the log may have had the
+# inode before: their "created" lines are not this one's)
+lt_wait "created  by unshare pid=$SLEEP_PID " "$SLEEP_PID:uts" --log-dir "$LOG"
 check "uts of the sleeper: alive while it runs (PID:TYPE)" grep -q "^alive now" <<<"$out"
 check "uts: the sleeper holds it" grep -q "task    pid $SLEEP_PID sleep" <<<"$out"
 kill "$SLEEP_PID"; wait "$SLEEP_PID" 2>/dev/null; SLEEP_PID=
@@ -175,11 +146,57 @@ if [ "$(ns_inum "/run/netns/$NS-b")" = "$INUM" ]; then
 		expect_eq "... and by name, the live one's JSON incarnations carry those ids" \
 			"$(jq -rs 'last.lifetime.incarnations | map(.ns_id) | join(" ")' "$TMP/b.json")" \
 			"$NSID $NSID_B"
+		# a name answers for the namespace it names, not for the inode
+		expect_eq "... its events: only the namespace the name names (ns_id $NSID_B)" \
+			"$(jq -rs '([.[] | select(.event) | .incarnation] | unique | join(" ")), last.lifetime.shown_incarnation' "$TMP/b.json" | paste -sd' ')" \
+			"2 2"
+		"$NSAUDIT" lifetime "$NS-b" --log-dir "$LOG" >"$TMP/b.out" 2>/dev/null
+		check "... in text: 'showing the one $NS-b names: namespace 2 of 2', its head only" \
+			sh -c "grep -q 'showing the one $NS-b names: namespace 2 of 2' '$TMP/b.out' &&
+				! grep -q '(namespace 1 of 2' '$TMP/b.out'"
+		"$NSAUDIT" lifetime "$NS" --log-dir "$LOG" >"$TMP/gone.out" 2>/dev/null
+		check "... the gone name $NS: the namespace its last mount named (1 of 2), by the mount's seq" \
+			sh -c "grep -q 'showing the one $NS names: namespace 1 of 2' '$TMP/gone.out' &&
+				grep -q '^-- net:\[$INUM\] ns_id $NSID (namespace 1 of 2' '$TMP/gone.out' &&
+				! grep -q '(namespace 2 of 2' '$TMP/gone.out'"
 	fi
 else
 	skip "inode reuse" "ip netns add got another inode this time"
 fi
 ip netns del "$NS-b"
+
+# --- names: each creation tied to the name a later mount gave it ----------------
+# the creation tied to the name it got: the mount's created_seq is the
+# unshare's seq (when the unshare came out before the name existed, as it
+# does when records are drained in one batch), else the unshare carries the
+# name itself; checked against the log's own records of each inode (stat -L)
+for k in 1 2 3 4 5 6; do ip netns add "$NS-c$k"; done
+sleep 1
+tied=0 named=0 bad=""
+for k in 1 2 3 4 5 6; do
+	n=$NS-c$k
+	i=$(ns_inum "/run/netns/$n")
+	useq=$(cat "$LOG"/nsaudit-*.log | jq -r --argjson i "$i" \
+		'select(.op=="unshare" and .ns_inum==$i and .ns_type=="net") | .seq' | tail -1)
+	mrec=$(cat "$LOG"/nsaudit-*.log | jq -c --argjson i "$i" --arg p "/run/netns/$n" \
+		'select(.op=="mount" and .ns_inum==$i and .path==$p)' | tail -1)
+	lt=$("$NSAUDIT" lifetime "$n" --log-dir "$LOG" 2>/dev/null)
+	if [ -n "$useq" ] && [ "$(jq -r '.created_seq // empty' <<<"$mrec")" = "$useq" ]; then
+		tied=$((tied + 1))
+		grep -Eq "Z created +by unshare pid=[0-9]+ \(ip\) uid=0, named $n by the mount at seq=$(jq .seq <<<"$mrec") seq=$useq\$" <<<"$lt" ||
+			bad+=" $n(text)"
+		[ "$("$NSAUDIT" lifetime "$n" --log-dir "$LOG" --format json 2>/dev/null |
+			jq -rs --argjson u "$useq" '[(map(select(.seq==$u))[0].named_by_seq), last.lifetime.incarnations[-1].named.ns_name] | join(" ")')" = "$(jq .seq <<<"$mrec") $n" ] ||
+			bad+=" $n(json)"
+	elif [ "$(cat "$LOG"/nsaudit-*.log | jq -r --argjson s "${useq:-0}" 'select(.seq==$s) | .ns_name')" = "$n" ]; then
+		named=$((named + 1))
+		grep -q "named $n by the mount" <<<"$lt" && bad+=" $n(named-at-once-but-tied)"
+	else
+		bad+=" $n(neither)"
+	fi
+done
+expect_eq "created_seq: each of 6 ip netns creations is tied to its name ($tied by created_seq, $named named at once)" "$bad" ""
+for k in 1 2 3 4 5 6; do ip netns del "$NS-c$k"; done
 
 # --- errors ---------------------------------------------------------------------
 "$NSAUDIT" lifetime "net:12345" --log-dir "$LOG" >/dev/null 2>"$TMP/err"; rc=$?
