@@ -15,6 +15,7 @@
 #include "nsfile.bpf.h"
 
 #include "pins.bpf.h"
+#include "pin_sweep.bpf.h"
 
 /* ---- pins by bind mount ------------------------------------------------ */
 
@@ -67,34 +68,67 @@ static __always_inline long num_at(const char *b, int off, int *end)
 	return i ? v : -1;
 }
 
+/* 6.13+: a task by its pid in the caller's pid namespace (what /proc/PID
+ * names for it); absent on 6.1, where only the caller's own is resolved. */
+extern struct task_struct *bpf_task_from_vpid(s32 vpid) __ksym __weak;
+extern void bpf_task_release(struct task_struct *p) __ksym __weak;
+#ifndef bpf_ksym_exists	/* libbpf's bpf_helpers.h has it from 1.2 */
+#define bpf_ksym_exists(sym) (!!(sym))
+#endif
+
+static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
+							 int off, bool own);
+
 /*
- * The namespace a bind-mount source names, when the caller names its own:
- * /proc/self/ns/TYPE, /proc/thread-self/ns/TYPE, /proc/<own pid>/ns/TYPE,
- * or /proc/self/fd/N of an nsfs fd (the RFC's "mount --bind /proc/self/fd/N").
- * That is what "ip netns add" does; other sources are resolved by user space
- * through mountinfo.
+ * The namespace a bind-mount source names: /proc/self/ns/TYPE,
+ * /proc/thread-self/ns/TYPE, /proc/PID/ns/TYPE, or /proc/self/fd/N of an
+ * nsfs fd (the RFC's "mount --bind /proc/self/fd/N"). That is what "ip
+ * netns add" does. Another process's (by its pid in the caller's pid
+ * namespace, 6.13+) is resolved too, so that a refused bind of it (a probe
+ * by bind mount, issue 47) names what it tried; other sources are resolved
+ * by user space through mountinfo.
  */
 static __always_inline struct ns_common *mount_source_ns(struct task_struct *task,
 							  const char *b)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	struct file *file;
+	struct task_struct *other;
+	struct ns_common *ns;
 	int off, end;
 	long v;
 
 	if (!str_at(b, 0, "/proc/", 6))
 		return NULL;
-	if (str_at(b, 6, "self/", 5)) {
-		off = 11;
-	} else if (str_at(b, 6, "thread-self/", 12)) {
-		off = 18;
-	} else {
-		v = num_at(b, 6, &end);
-		if (v != tgid || b[end & (SRC_LEN - 1)] != '/')
-			return NULL;
-		off = end + 1;
-	}
-	if (str_at(b, off, "fd/", 3)) {
+	if (str_at(b, 6, "self/", 5))
+		return task_source_ns(task, b, 11, true);
+	if (str_at(b, 6, "thread-self/", 12))
+		return task_source_ns(task, b, 18, true);
+	v = num_at(b, 6, &end);
+	if (v <= 0 || b[end & (SRC_LEN - 1)] != '/')
+		return NULL;
+	off = end + 1;
+	if (v == tgid)
+		return task_source_ns(task, b, off, true);
+	if (!bpf_ksym_exists(bpf_task_from_vpid) || !bpf_ksym_exists(bpf_task_release))
+		return NULL;
+	other = bpf_task_from_vpid(v);
+	if (!other)
+		return NULL;
+	/* the namespace stays readable for the rest of the program (RCU) */
+	ns = task_source_ns(other, b, off, false);
+	bpf_task_release(other);
+	return ns;
+}
+
+/* The namespace "ns/TYPE" (or, own: "fd/N") at b[off] names of task. */
+static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
+							 int off, bool own)
+{
+	struct file *file;
+	int end;
+	long v;
+
+	if (own && str_at(b, off, "fd/", 3)) {
 		v = num_at(b, off + 3, &end);
 		file = v >= 0 ? task_fd_file(task, v) : NULL;
 		return file && file_is_nsfs(file) ? file_ns(file) : NULL;
@@ -381,7 +415,7 @@ static __always_inline void umount_record(const struct umount_call *c, const str
 static long umount_pin_step(__u64 i, struct umount_call *c)
 {
 	struct pins_gone *g = c->g;
-	struct nsaudit_pin *pin;
+	struct nsaudit_pin *pin, mine;
 	__u64 key;
 
 	if (i >= PINS_GONE_MAX || i >= g->n)
@@ -392,8 +426,16 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
 	pin = bpf_map_lookup_elem(&pin_mounts, &key);
 	if (!pin)
 		return 0;
-	umount_record(c, pin);
-	bpf_map_delete_elem(&pin_mounts, &key);
+	/*
+	 * The delete is the claim: of two exits that both took the pin for
+	 * theirs, only the one whose delete succeeds records it (recorded
+	 * first, both did: one umount named twice).
+	 */
+	mine = *pin;
+	if (bpf_map_delete_elem(&pin_mounts, &key))
+		return 0;
+	umount_record(c, &mine);
+	pin_slot_free(g->mnt_ns_key, g->loc[i & (PINS_GONE_MAX - 1)], key);
 	bpf_map_delete_elem(&pin_names, &key);
 	c->found = true;
 	return 0;
@@ -407,18 +449,18 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
  * pin, or several, makes none: an umount of an ordinary mount is no record.
  */
 static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
-					   struct pins_gone *g)
+					   struct pin_walk *w)
 {
 	struct nsaudit_pin *pin;
 	struct ev_key k;
 	__u64 key;
 
-	if (!pin_mntns_maybe((__u64)cur_mntns()))
+	if (!pins_maybe_here())
 		return;
 	umount_path_read((void *)upath);
-	if (!pins_named_here(g))
+	if (!pins_named_here(w))
 		return;
-	key = g->key[0];
+	key = w->g.key[0];
 	pin = bpf_map_lookup_elem(&pin_mounts, &key);
 	if (!pin || !type_wanted(pin->ns_type))
 		return;
@@ -437,30 +479,33 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 {
 	struct tstate *ts = tstate_pending(NSAUDIT_OP_UMOUNT);
 	struct umount_call c = {};
-	struct pins_gone g;
+	struct pin_walk *w;
 
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
+	w = pin_walk_claim();
 	if (ctx->ret != 0) {
-		refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, &g);
+		if (w)
+			refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, w);
 		goto out;
 	}
 	c.path = ts->p.args[0];
 	c.flags = ts->p.arg;
-	c.g = &g;
 	/* no pin was ever noted in this mount namespace: nothing to look for */
-	if (!pin_mntns_maybe((__u64)cur_mntns()))
-		goto record;
+	if (!w || !pins_maybe_here())
+		goto record;	/* no walk to be had: the sweep tells its pin */
 	umount_path_read((void *)c.path);
-	pins_gone_here(&g);
+	pins_gone_here(w);
+	c.g = &w->g;
 	/* another umount in flight here: take only the pin our path names */
-	c.claim = pins_claimed(&g, !ts->p.args[2] || umount_inflight_count(ts->p.args[2]) <= 1);
+	c.claim = pins_claimed(c.g, !ts->p.args[2] || umount_inflight_count(ts->p.args[2]) <= 1);
 	bpf_loop(PINS_GONE_MAX, umount_pin_step, &c, 0);
 record:
 	if (!c.found)
 		umount_record(&c, NULL);
 out:
+	pin_walk_release(w);
 	/* only now: the pins it detached are out of pin_mounts */
 	umount_inflight_exit(ts->p.args[2]);
 	return 0;

@@ -275,7 +275,8 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 static bool budget_ok(struct tracer *t, const struct nsaudit_event *e)
 {
 	return !t->stream.budget ||
-	       log_budget_take(t->stream.budget, e, (uint64_t)clock_ns(CLOCK_MONOTONIC));
+	       log_budget_take(t->stream.budget, e, enrich_container_key(t->en, e->cgroup_id),
+			       (uint64_t)clock_ns(CLOCK_MONOTONIC));
 }
 
 static int process_event(struct tracer *t, const void *data, size_t len)

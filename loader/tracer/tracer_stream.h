@@ -48,7 +48,10 @@ struct hearing {
 	uint64_t sent, heard_total;
 	int64_t heard_real_ns; /* CLOCK_REALTIME of the last one heard */
 	unsigned int misses;   /* in a row */
-	bool heard, reaped, off;
+	int status;	       /* the canary's wait status (-1: none yet) */
+	unsigned long prod[2]; /* the rings' producers once it had exited */
+	int64_t snap_ns;       /* when they were taken */
+	bool heard, reaped, off, snap;
 };
 
 struct tracer_stream {
