@@ -47,7 +47,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
 # they share (libbpf 1.1 resolves an extern map only to an earlier
 # definition), and the order is the skeleton's program order, which
 # "nsaudit: ready (hooks: ...)" follows.
-nsaudit_PARTS := nsaudit setns unshare_clone pins_fd pins_mount lifecycle freed_caches freed
+nsaudit_PARTS := nsaudit setns unshare_clone pins_fd pins_mount lifecycle freed
 BPF_LINKED := $(sort $(patsubst bpf/%/,%,$(dir $(wildcard bpf/*/*.bpf.c))))
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c)) $(BPF_LINKED)
 bpf_srcs   = $(if $($(1)_PARTS),$(patsubst %,bpf/$(1)/%.bpf.c,$($(1)_PARTS)),bpf/$(1).bpf.c)

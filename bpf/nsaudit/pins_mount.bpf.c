@@ -68,34 +68,67 @@ static __always_inline long num_at(const char *b, int off, int *end)
 	return i ? v : -1;
 }
 
+/* 6.13+: a task by its pid in the caller's pid namespace (what /proc/PID
+ * names for it); absent on 6.1, where only the caller's own is resolved. */
+extern struct task_struct *bpf_task_from_vpid(s32 vpid) __ksym __weak;
+extern void bpf_task_release(struct task_struct *p) __ksym __weak;
+#ifndef bpf_ksym_exists	/* libbpf's bpf_helpers.h has it from 1.2 */
+#define bpf_ksym_exists(sym) (!!(sym))
+#endif
+
+static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
+							 int off, bool own);
+
 /*
- * The namespace a bind-mount source names, when the caller names its own:
- * /proc/self/ns/TYPE, /proc/thread-self/ns/TYPE, /proc/<own pid>/ns/TYPE,
- * or /proc/self/fd/N of an nsfs fd (the RFC's "mount --bind /proc/self/fd/N").
- * That is what "ip netns add" does; other sources are resolved by user space
- * through mountinfo.
+ * The namespace a bind-mount source names: /proc/self/ns/TYPE,
+ * /proc/thread-self/ns/TYPE, /proc/PID/ns/TYPE, or /proc/self/fd/N of an
+ * nsfs fd (the RFC's "mount --bind /proc/self/fd/N"). That is what "ip
+ * netns add" does. Another process's (by its pid in the caller's pid
+ * namespace, 6.13+) is resolved too, so that a refused bind of it (a probe
+ * by bind mount, issue 47) names what it tried; other sources are resolved
+ * by user space through mountinfo.
  */
 static __always_inline struct ns_common *mount_source_ns(struct task_struct *task,
 							  const char *b)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	struct file *file;
+	struct task_struct *other;
+	struct ns_common *ns;
 	int off, end;
 	long v;
 
 	if (!str_at(b, 0, "/proc/", 6))
 		return NULL;
-	if (str_at(b, 6, "self/", 5)) {
-		off = 11;
-	} else if (str_at(b, 6, "thread-self/", 12)) {
-		off = 18;
-	} else {
-		v = num_at(b, 6, &end);
-		if (v != tgid || b[end & (SRC_LEN - 1)] != '/')
-			return NULL;
-		off = end + 1;
-	}
-	if (str_at(b, off, "fd/", 3)) {
+	if (str_at(b, 6, "self/", 5))
+		return task_source_ns(task, b, 11, true);
+	if (str_at(b, 6, "thread-self/", 12))
+		return task_source_ns(task, b, 18, true);
+	v = num_at(b, 6, &end);
+	if (v <= 0 || b[end & (SRC_LEN - 1)] != '/')
+		return NULL;
+	off = end + 1;
+	if (v == tgid)
+		return task_source_ns(task, b, off, true);
+	if (!bpf_ksym_exists(bpf_task_from_vpid) || !bpf_ksym_exists(bpf_task_release))
+		return NULL;
+	other = bpf_task_from_vpid(v);
+	if (!other)
+		return NULL;
+	/* the namespace stays readable for the rest of the program (RCU) */
+	ns = task_source_ns(other, b, off, false);
+	bpf_task_release(other);
+	return ns;
+}
+
+/* The namespace "ns/TYPE" (or, own: "fd/N") at b[off] names of task. */
+static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
+							 int off, bool own)
+{
+	struct file *file;
+	int end;
+	long v;
+
+	if (own && str_at(b, off, "fd/", 3)) {
 		v = num_at(b, off + 3, &end);
 		file = v >= 0 ? task_fd_file(task, v) : NULL;
 		return file && file_is_nsfs(file) ? file_ns(file) : NULL;

@@ -6,7 +6,11 @@
 # (EPERM), the namespace (the net namespace; the pin's), the target path,
 # nobody's pid and uid, and a repeat that sums to the refused calls strace
 # saw (coalesced like other refused calls). An umount2 of an ordinary
-# mount that fails is no record.
+# mount that fails is no record. Binds of another process's namespace
+# (/proc/PID/ns/uts: a process of nobody's in a uts namespace of its own,
+# and one of root's; both refused EPERM, mount(2) asks for the capability
+# before it looks the source up) name that namespace (resolved at the
+# call's entry, 6.13+).
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "refused nsfs mounts"
 require_cmd jq "refused nsfs mounts"
@@ -20,13 +24,32 @@ chmod 755 "$TMP"
 chmod 777 "$D"
 : >"$D/pin"
 : >"$D/target"
-trap 'umount "$D/pin" 2>/dev/null; umount "$D/plain" 2>/dev/null; cleanup_testlib' EXIT
+: >"$D/target2"
+: >"$D/target3"
+OPID= RPID=
+trap 'umount "$D/pin" 2>/dev/null; umount "$D/plain" 2>/dev/null
+	kill $OPID $RPID 2>/dev/null; cleanup_testlib' EXIT
+# the other processes: nobody's in a uts namespace of its own, root's in one
+setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur -u sleep 60 &
+OPID=$!
+unshare -u sleep 60 &
+RPID=$!
+for i in $(seq 1 50); do
+	[ "$(ns_inum /proc/$OPID/ns/uts)" != "$(ns_inum /proc/self/ns/uts)" ] &&
+		[ "$(ns_inum /proc/$RPID/ns/uts)" != "$(ns_inum /proc/self/ns/uts)" ] && break
+	sleep 0.1
+done
+OUTS=$(ns_inum /proc/$OPID/ns/uts) RUTS=$(ns_inum /proc/$RPID/ns/uts)
 cat >"$D/probe.py" <<'PY'
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
 d, n = sys.argv[1].encode(), int(sys.argv[2])
 for i in range(n):
     libc.mount(b"/proc/self/ns/net", d + b"/target", None, 4096, None)   # MS_BIND
+for i in range(n):
+    libc.mount(b"/proc/%s/ns/uts" % sys.argv[3].encode(), d + b"/target2", None, 4096, None)
+for i in range(n):
+    libc.mount(b"/proc/%s/ns/uts" % sys.argv[4].encode(), d + b"/target3", None, 4096, None)
 for i in range(n):
     libc.umount2(d + b"/pin", 0)
 for i in range(n):
@@ -37,7 +60,7 @@ trace_start "$TMP/trace.jsonl" --op mount,umount || { fail "trace starts"; exit 
 setup "root's pin" mount --bind /proc/self/ns/net "$D/pin"
 setup "an ordinary mount" mount -t tmpfs t "$D/plain"
 PID=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	strace -f -qq -e trace=mount,umount2 -e signal=none -o "$D/strace" python3 "$D/probe.py" "$D" "$N")
+	strace -f -qq -e trace=mount,umount2 -e signal=none -o "$D/strace" python3 "$D/probe.py" "$D" "$N" "$OPID" "$RPID")
 sleep 0.5
 trace_stop
 NET=$(ns_inum /proc/self/ns/net)
@@ -52,6 +75,13 @@ got() {
 }
 expect_eq "the refused binds: one coalesced record, EPERM, the net namespace, nobody, $N calls" \
 	"$(got "$D/target" mount)" "-1 EPERM net $NET $PID 65534 $N"
+expect_eq "workload: strace saw $N binds of nobody's process's uts, and of root's, refused EPERM" \
+	"$(grep -c "mount(\"/proc/$OPID/ns/uts\", \"$D/target2\".* = -1 EPERM" "$D/strace") \
+$(grep -c "mount(\"/proc/$RPID/ns/uts\", \"$D/target3\".* = -1 EPERM" "$D/strace")" "$N $N"
+expect_eq "the refused binds of another process's namespace (EPERM): that uts namespace, $N calls" \
+	"$(got "$D/target2" mount)" "-1 EPERM uts $OUTS $PID 65534 $N"
+expect_eq "the refused binds of root's process's namespace: that uts namespace, $N calls" \
+	"$(got "$D/target3" mount)" "-1 EPERM uts $RUTS $PID 65534 $N"
 expect_eq "the refused umounts of the pin: EPERM, the pin's namespace, nobody, $N calls" \
 	"$(got "$D/pin" umount | grep -- '^-1')" "-1 EPERM net $NET $PID 65534 $N"
 expect_eq "no record of the refused umounts of an ordinary mount" \
