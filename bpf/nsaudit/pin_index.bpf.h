@@ -244,19 +244,30 @@ struct {
 	__type(value, struct pin_walk);
 } pin_walk_buf SEC(".maps");
 
-/* A walk of this CPU's no other program holds, or NULL (four preempted
- * umount exits on one CPU). Give it back with pin_walk_release(). */
+/* Walk n of this CPU if no other program holds it, else NULL. */
+static __always_inline struct pin_walk *pin_walk_try(__u32 n)
+{
+	struct pin_walk *w = bpf_map_lookup_elem(&pin_walk_buf, &n);
+
+	if (w && !__sync_val_compare_and_swap(&w->busy, 0, 1))
+		return w;
+	return NULL;
+}
+
+/*
+ * A walk of this CPU's no other program holds, or NULL (four preempted
+ * umount exits on one CPU). Give it back with pin_walk_release(). Written
+ * out, not a loop: 6.1's verifier tracks no 32-bit spilled counter and
+ * takes a loop around the cmpxchg for an infinite one.
+ */
 static __always_inline struct pin_walk *pin_walk_claim(void)
 {
 	struct pin_walk *w;
-	__u32 i;
 
-#pragma clang loop unroll(disable)
-	for (i = 0; i < PIN_WALKS; i++) {
-		w = bpf_map_lookup_elem(&pin_walk_buf, &i);
-		if (w && !__sync_val_compare_and_swap(&w->busy, 0, 1))
-			return w;
-	}
+	_Static_assert(PIN_WALKS == 4, "pin_walk_claim() tries each walk");
+	if ((w = pin_walk_try(0)) || (w = pin_walk_try(1)) ||
+	    (w = pin_walk_try(2)) || (w = pin_walk_try(3)))
+		return w;
 	return NULL;
 }
 

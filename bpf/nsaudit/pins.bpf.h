@@ -300,6 +300,12 @@ static __always_inline long pin_gone_one(struct pins_gone *g, __u32 loc, __u64 k
 		return 0;
 	if (i >= PINS_GONE_MAX)
 		return 1;	/* the rest: the next sweep */
+	/*
+	 * 6.1's verifier loses the bound above when i is spilled around
+	 * umount_target_score(); the mask (kept by barrier_var) restores it.
+	 */
+	barrier_var(i);
+	i &= PINS_GONE_MAX - 1;
 	g->key[i] = key;
 	g->score[i] = umount_target_score(key);
 	g->loc[i] = loc;
