@@ -217,10 +217,13 @@ static __always_inline __u32 cur_mnt_ns_inum(void)
  */
 static __always_inline void refused_bind(struct tstate *ts, long ret)
 {
+	struct pin_walk *w;
 	struct ev_key k;
 
 	if ((ts->p.arg & MS_MOVE) || !ts->p.target_inum || !type_wanted(ts->p.target_type))
 		return;
+	/* a path scratch of its own (a claimed walk's): as an umount exit's */
+	w = pin_walk_claim();
 	key_init(&k, NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.arg = ts->p.arg;
@@ -228,7 +231,9 @@ static __always_inline void refused_bind(struct tstate *ts, long ret)
 	k.ns_inum = ts->p.target_inum;
 	k.ns_id = ts->p.target_id;
 	k.flags |= NSAUDIT_F_HAS_NS;
-	commit_path(&k, 0, user_path_buf((void *)ts->p.args[1]));
+	/* none free (four preempted exits on this CPU): the first, shared */
+	commit_path(&k, 0, user_path_buf(w ? w->slot : 0, (void *)ts->p.args[1]));
+	pin_walk_release(w);
 }
 
 SEC("tracepoint/syscalls/sys_exit_mount")
@@ -442,36 +447,40 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
 }
 
 /*
- * A refused umount (EPERM, EINVAL ...) whose path names one pin still
- * attached in the caller's mount namespace, by all of its last names
- * (pins_named_here): a record (op, target, errno) with that pin's
- * namespace, coalesced like the other refused calls. A path that names no
- * pin, or several, makes none: an umount of an ordinary mount is no record.
+ * A refused umount (EPERM, EINVAL ...): a record (op, target, errno),
+ * coalesced like the other refused calls. When its path names one pin
+ * still attached in the caller's mount namespace, by all of its last names
+ * (pins_named_here), with that pin's namespace. Otherwise without one:
+ * user space names the pin from its table when the path is one the kernel
+ * side did not see made (older than the recorder: known from mountinfo at
+ * start), and drops the record when it is none (an ordinary mount).
  */
 static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 					   struct pin_walk *w)
 {
-	struct nsaudit_pin *pin;
+	struct nsaudit_pin *pin = NULL;
 	struct ev_key k;
 	__u64 key;
 
-	if (!pins_maybe_here())
-		return;
-	umount_path_read((void *)upath);
-	if (!pins_named_here(w))
-		return;
-	key = w->g.key[0];
-	pin = bpf_map_lookup_elem(&pin_mounts, &key);
-	if (!pin || !type_wanted(pin->ns_type))
-		return;
+	if (pins_maybe_here()) {
+		umount_path_read(w->slot, (void *)upath);
+		if (pins_named_here(w)) {
+			key = w->g.key[0];
+			pin = bpf_map_lookup_elem(&pin_mounts, &key);
+			if (!pin || !type_wanted(pin->ns_type))
+				return;
+		}
+	}
 	key_init(&k, NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.arg = flags;
-	k.ns_type = pin->ns_type;
-	k.ns_inum = pin->ns_inum;
-	k.ns_id = pin->ns_id;
-	k.flags |= NSAUDIT_F_HAS_NS;
-	commit_path(&k, 0, user_path_buf((void *)upath));
+	if (pin) {
+		k.ns_type = pin->ns_type;
+		k.ns_inum = pin->ns_inum;
+		k.ns_id = pin->ns_id;
+		k.flags |= NSAUDIT_F_HAS_NS;
+	}
+	commit_path(&k, 0, user_path_buf(w->slot, (void *)upath));
 }
 
 SEC("tracepoint/syscalls/sys_exit_umount")
@@ -495,7 +504,7 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	/* no pin was ever noted in this mount namespace: nothing to look for */
 	if (!w || !pins_maybe_here())
 		goto record;	/* no walk to be had: the sweep tells its pin */
-	umount_path_read((void *)c.path);
+	umount_path_read(w->slot, (void *)c.path);
 	pins_gone_here(w);
 	c.g = &w->g;
 	/* another umount in flight here: take only the pin our path names */
