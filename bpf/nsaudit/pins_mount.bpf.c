@@ -217,10 +217,13 @@ static __always_inline __u32 cur_mnt_ns_inum(void)
  */
 static __always_inline void refused_bind(struct tstate *ts, long ret)
 {
+	struct pin_walk *w;
 	struct ev_key k;
 
 	if ((ts->p.arg & MS_MOVE) || !ts->p.target_inum || !type_wanted(ts->p.target_type))
 		return;
+	/* a path scratch of its own (a claimed walk's): as an umount exit's */
+	w = pin_walk_claim();
 	key_init(&k, NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.arg = ts->p.arg;
@@ -228,7 +231,9 @@ static __always_inline void refused_bind(struct tstate *ts, long ret)
 	k.ns_inum = ts->p.target_inum;
 	k.ns_id = ts->p.target_id;
 	k.flags |= NSAUDIT_F_HAS_NS;
-	commit_path(&k, 0, user_path_buf((void *)ts->p.args[1]));
+	/* none free (four preempted exits on this CPU): the first, shared */
+	commit_path(&k, 0, user_path_buf(w ? w->slot : 0, (void *)ts->p.args[1]));
+	pin_walk_release(w);
 }
 
 SEC("tracepoint/syscalls/sys_exit_mount")
@@ -458,7 +463,7 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 	__u64 key;
 
 	if (pins_maybe_here()) {
-		umount_path_read((void *)upath);
+		umount_path_read(w->slot, (void *)upath);
 		if (pins_named_here(w)) {
 			key = w->g.key[0];
 			pin = bpf_map_lookup_elem(&pin_mounts, &key);
@@ -475,7 +480,7 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 		k.ns_id = pin->ns_id;
 		k.flags |= NSAUDIT_F_HAS_NS;
 	}
-	commit_path(&k, 0, user_path_buf((void *)upath));
+	commit_path(&k, 0, user_path_buf(w->slot, (void *)upath));
 }
 
 SEC("tracepoint/syscalls/sys_exit_umount")
@@ -499,7 +504,7 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	/* no pin was ever noted in this mount namespace: nothing to look for */
 	if (!w || !pins_maybe_here())
 		goto record;	/* no walk to be had: the sweep tells its pin */
-	umount_path_read((void *)c.path);
+	umount_path_read(w->slot, (void *)c.path);
 	pins_gone_here(w);
 	c.g = &w->g;
 	/* another umount in flight here: take only the pin our path names */
