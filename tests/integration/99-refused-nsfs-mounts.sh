@@ -10,7 +10,8 @@
 # (/proc/PID/ns/uts: a process of nobody's in a uts namespace of its own,
 # and one of root's; both refused EPERM, mount(2) asks for the capability
 # before it looks the source up) name that namespace (resolved at the
-# call's entry, 6.13+).
+# call's entry, 6.13+). A refused umount2 of a pin older than the recorder
+# (root's, made before it started: known from mountinfo) names it too.
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "refused nsfs mounts"
 require_cmd jq "refused nsfs mounts"
@@ -26,8 +27,9 @@ chmod 777 "$D"
 : >"$D/target"
 : >"$D/target2"
 : >"$D/target3"
+: >"$D/oldpin"
 OPID= RPID=
-trap 'umount "$D/pin" 2>/dev/null; umount "$D/plain" 2>/dev/null
+trap 'umount "$D/pin" 2>/dev/null; umount "$D/plain" 2>/dev/null; umount "$D/oldpin" 2>/dev/null
 	kill $OPID $RPID 2>/dev/null; cleanup_testlib' EXIT
 # the other processes: nobody's in a uts namespace of its own, root's in one
 setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur -u sleep 60 &
@@ -54,8 +56,11 @@ for i in range(n):
     libc.umount2(d + b"/pin", 0)
 for i in range(n):
     libc.umount2(d + b"/plain", 0)
+for i in range(n):
+    libc.umount2(d + b"/oldpin", 0)
 print(os.getpid())
 PY
+setup "root's pin older than the recorder" mount --bind /proc/self/ns/ipc "$D/oldpin"
 trace_start "$TMP/trace.jsonl" --op mount,umount || { fail "trace starts"; exit 0; }
 setup "root's pin" mount --bind /proc/self/ns/net "$D/pin"
 setup "an ordinary mount" mount -t tmpfs t "$D/plain"
@@ -84,6 +89,10 @@ expect_eq "the refused binds of root's process's namespace: that uts namespace, 
 	"$(got "$D/target3" mount)" "-1 EPERM uts $RUTS $PID 65534 $N"
 expect_eq "the refused umounts of the pin: EPERM, the pin's namespace, nobody, $N calls" \
 	"$(got "$D/pin" umount | grep -- '^-1')" "-1 EPERM net $NET $PID 65534 $N"
+expect_eq "workload: strace saw $N refused umounts of the pin older than the recorder" \
+	"$(grep -c "umount2(\"$D/oldpin\", 0) = -1 EPERM" "$D/strace")" "$N"
+expect_eq "the refused umounts of the older pin: EPERM, its ipc namespace, nobody, $N calls" \
+	"$(got "$D/oldpin" umount)" "-1 EPERM ipc $(ns_inum /proc/self/ns/ipc) $PID 65534 $N"
 expect_eq "no record of the refused umounts of an ordinary mount" \
 	"$(jq -c --arg p "$D/plain" 'select(.path == $p)' "$TMP/trace.jsonl" | wc -l)" 0
 expect_eq "the pin is still root's: its mount record, no umount record of a call that succeeded" \
