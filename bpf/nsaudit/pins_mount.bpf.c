@@ -68,13 +68,16 @@ static __always_inline long num_at(const char *b, int off, int *end)
 	return i ? v : -1;
 }
 
-/* 6.13+: a task by its pid in the caller's pid namespace (what /proc/PID
- * names for it); absent on 6.1, where only the caller's own is resolved. */
+/*
+ * 6.13+: a task by its pid in the caller's pid namespace (what /proc/PID
+ * names for it). Called only from tp_enter_mount_vpid, which the loader
+ * loads only there (tracer_hooks.c): a kernel before 6.4 refuses a program
+ * with an unresolved kfunc call in it even where the call is never made,
+ * and libbpf 1.1 loads the object with the weak extern unresolved as long
+ * as no program that calls it is loaded.
+ */
 extern struct task_struct *bpf_task_from_vpid(s32 vpid) __ksym __weak;
 extern void bpf_task_release(struct task_struct *p) __ksym __weak;
-#ifndef bpf_ksym_exists	/* libbpf's bpf_helpers.h has it from 1.2 */
-#define bpf_ksym_exists(sym) (!!(sym))
-#endif
 
 static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
 							 int off, bool own);
@@ -89,7 +92,7 @@ static __always_inline struct ns_common *task_source_ns(struct task_struct *task
  * by user space through mountinfo.
  */
 static __always_inline struct ns_common *mount_source_ns(struct task_struct *task,
-							  const char *b)
+							  const char *b, bool others)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct task_struct *other;
@@ -109,7 +112,7 @@ static __always_inline struct ns_common *mount_source_ns(struct task_struct *tas
 	off = end + 1;
 	if (v == tgid)
 		return task_source_ns(task, b, off, true);
-	if (!bpf_ksym_exists(bpf_task_from_vpid) || !bpf_ksym_exists(bpf_task_release))
+	if (!others)
 		return NULL;
 	other = bpf_task_from_vpid(v);
 	if (!other)
@@ -165,8 +168,7 @@ static __always_inline struct ns_common *task_source_ns(struct task_struct *task
  * up in mountinfo (keyed by the actor's mount namespace, mnt_ns_inum) and
  * drops binds of ordinary files.
  */
-SEC("tracepoint/syscalls/sys_enter_mount")
-int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
+static __always_inline int enter_mount(struct trace_event_raw_sys_enter *ctx, bool others)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	__u64 flags = ctx->args[3];
@@ -193,12 +195,26 @@ int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
 	/* the exit finds the new mount: the newest, if not this one */
 	ts->p.args[2] = mntns_newest_mark();
 	bpf_probe_read_user_str(src, sizeof(src), (void *)ctx->args[0]);
-	ns = mount_source_ns(task, src);
+	ns = mount_source_ns(task, src, others);
 	if (ns) {
 		ts->p.target_type = ns_type(ns);
 		ns_ident(ns, &ts->p.target_inum, &ts->p.target_id);
 	}
 	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_mount")
+int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter_mount(ctx, false);
+}
+
+/* The same, resolving another process's namespace too: loaded instead of
+ * tp_enter_mount where the kernel has bpf_task_from_vpid (6.13+). */
+SEC("tracepoint/syscalls/sys_enter_mount")
+int tp_enter_mount_vpid(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter_mount(ctx, true);
 }
 
 /* The caller's mount namespace: the key of user space's mount table. */
@@ -217,10 +233,13 @@ static __always_inline __u32 cur_mnt_ns_inum(void)
  */
 static __always_inline void refused_bind(struct tstate *ts, long ret)
 {
+	struct pin_walk *w;
 	struct ev_key k;
 
 	if ((ts->p.arg & MS_MOVE) || !ts->p.target_inum || !type_wanted(ts->p.target_type))
 		return;
+	/* a path scratch of its own (a claimed walk's): as an umount exit's */
+	w = pin_walk_claim();
 	key_init(&k, NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.arg = ts->p.arg;
@@ -228,7 +247,9 @@ static __always_inline void refused_bind(struct tstate *ts, long ret)
 	k.ns_inum = ts->p.target_inum;
 	k.ns_id = ts->p.target_id;
 	k.flags |= NSAUDIT_F_HAS_NS;
-	commit_path(&k, 0, user_path_buf((void *)ts->p.args[1]));
+	/* none free (four preempted exits on this CPU): the first, shared */
+	commit_path(&k, 0, user_path_buf(w ? w->slot : 0, (void *)ts->p.args[1]));
+	pin_walk_release(w);
 }
 
 SEC("tracepoint/syscalls/sys_exit_mount")
@@ -458,7 +479,7 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 	__u64 key;
 
 	if (pins_maybe_here()) {
-		umount_path_read((void *)upath);
+		umount_path_read(w->slot, (void *)upath);
 		if (pins_named_here(w)) {
 			key = w->g.key[0];
 			pin = bpf_map_lookup_elem(&pin_mounts, &key);
@@ -475,7 +496,7 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 		k.ns_id = pin->ns_id;
 		k.flags |= NSAUDIT_F_HAS_NS;
 	}
-	commit_path(&k, 0, user_path_buf((void *)upath));
+	commit_path(&k, 0, user_path_buf(w->slot, (void *)upath));
 }
 
 SEC("tracepoint/syscalls/sys_exit_umount")
@@ -499,7 +520,7 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	/* no pin was ever noted in this mount namespace: nothing to look for */
 	if (!w || !pins_maybe_here())
 		goto record;	/* no walk to be had: the sweep tells its pin */
-	umount_path_read((void *)c.path);
+	umount_path_read(w->slot, (void *)c.path);
 	pins_gone_here(w);
 	c.g = &w->g;
 	/* another umount in flight here: take only the pin our path names */
