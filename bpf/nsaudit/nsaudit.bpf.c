@@ -77,7 +77,7 @@ __noinline int fill_actor(struct ev_short *head)
 {
 	struct nsaudit_event *e = (void *)head;
 
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = current_to_read();
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 ugid = bpf_get_current_uid_gid();
 	const struct cred *cred;
@@ -105,7 +105,7 @@ __noinline int fill_actor(struct ev_short *head)
 	 * it comes back a plain number (privileged programs may store one) */
 	*(volatile __u64 *)&e->exe_key = (__u64)exe;
 	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
-	e->lineage = lineage_of(task);
+	e->lineage = lineage_of(bpf_get_current_task_btf()); /* task storage: trusted */
 	return 0;
 }
 
@@ -455,6 +455,7 @@ struct actor_budget_map actor_budget SEC(".maps");
 
 /* Declared in actor.bpf.h, which says what each one is for. */
 const volatile __u64 exe_key_salt = 1;
+const volatile bool can_rdonly_cast = false;
 
 /* Declared in lineage.bpf.h, which says what each one is for. */
 const volatile bool lineage_on = false;

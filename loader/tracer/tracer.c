@@ -137,6 +137,9 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		t->bpf.skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->bpf.skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
+	/* bpf_rdonly_cast (6.2+): the actor's loads cost the verifier no BTF
+	 * scans (current_to_read(), bpf/nsaudit/actor.bpf.h) */
+	t->bpf.skel->rodata->can_rdonly_cast = kernel_at_least(6, 2);
 	tracer_lineage_config(t);
 	tbpf_choose_hooks(t);
 	phase_end(t, PH_OPEN, &since);
