@@ -47,7 +47,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
 # they share (libbpf 1.1 resolves an extern map only to an earlier
 # definition), and the order is the skeleton's program order, which
 # "nsaudit: ready (hooks: ...)" follows.
-nsaudit_PARTS := nsaudit setns unshare_clone pins_fd pins_mount lifecycle freed_caches freed
+nsaudit_PARTS := nsaudit setns unshare_clone pins_fd pins_mount lifecycle freed
 BPF_LINKED := $(sort $(patsubst bpf/%/,%,$(dir $(wildcard bpf/*/*.bpf.c))))
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c)) $(BPF_LINKED)
 bpf_srcs   = $(if $($(1)_PARTS),$(patsubst %,bpf/$(1)/%.bpf.c,$($(1)_PARTS)),bpf/$(1).bpf.c)
@@ -224,8 +224,9 @@ perf: $(PERF_BINS)
 	$(BUILD)/perf/recorder_rate -n 1000000 -p fields
 	$(BUILD)/perf/recorder_rate -n 1000000 -p object
 
-# make bench also runs the recorder alone (bench/run.sh: run_harness).
-bench: deps all $(BENCH_BINS) $(PERF_BINS)
+# make bench also runs the recorder alone (bench/run.sh: run_harness), the
+# floods (nsflood) and the held pins (pinhold) of issue 47's rows.
+bench: deps all $(BENCH_BINS) $(PERF_BINS) $(BUILD)/helpers/nsflood $(BUILD)/helpers/pinhold
 	bench/run.sh
 
 # PREFIX=/usr/local DESTDIR= (staging). The unit's ExecStart names SBINDIR.

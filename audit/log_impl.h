@@ -158,6 +158,10 @@ int alog_emit(struct audit_log *l, struct json_object *rec);
  * --anchor-interval (default a second), so that the window in which root
  * holding the current key can rewrite the tail unseen is that long. */
 void alog_anchor_commit(struct audit_log *l);
+/* The same for a head a background sync made durable (seq, its mac, its
+ * segment), the log having gone on since. */
+void alog_anchor_durable(struct audit_log *l, uint64_t seq, const uint8_t *mac,
+			 unsigned int segno);
 
 /* log.c */
 

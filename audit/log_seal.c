@@ -31,31 +31,32 @@
  * the record it names is durable; the state saved after it carries its
  * number, so that a restart chains on.
  */
-static struct json_object *make_anchor(struct audit_log *l, const char *why)
+static struct json_object *make_anchor_at(struct audit_log *l, const char *why, uint64_t seq,
+					  const uint8_t *mac, unsigned int segno)
 {
 	struct json_object *a;
 	struct audit_anchor an = {0};
 	uint8_t amac[AUDIT_TAG_LEN];
 	char hex[AUDIT_MAC_HEX + 1], now[40];
 
-	if (!l->anchor_fn || l->seq < 2)
+	if (!l->anchor_fn || !seq)
 		return NULL;
 	a = json_object_new_object();
 	if (!a)
 		return NULL;
 	l->anchor_ns = now_ns();
-	l->anchored_seq = l->seq - 1;
+	l->anchored_seq = seq;
 	memcpy(an.log_id, l->log_id, sizeof(an.log_id));
 	memcpy(an.key_id, l->key_id, sizeof(an.key_id));
-	an.seq = l->seq - 1;
-	an.segment = l->segno;
+	an.seq = seq;
+	an.segment = segno;
 	an.epoch = l->epoch;
 	an.first_segment = alog_first_segment(l);
 	an.first_seq = alog_first_seq(l, an.first_segment);
 	an.n = l->anchor_n + 1;
 	memcpy(an.prev, l->anchor_amac, sizeof(an.prev)); /* zeros for the first */
 	an.chained = true;
-	memcpy(an.mac, l->mac, l->mac_len);
+	memcpy(an.mac, mac, l->mac_len);
 	an.mac_len = l->mac_len;
 	snprintf(an.why, sizeof(an.why), "%s", why); /* v2: why is authenticated */
 	audit_anchor_mac(&an, l->key, amac);
@@ -68,13 +69,13 @@ static struct json_object *make_anchor(struct audit_log *l, const char *why)
 	json_object_object_add(a, "log_id", json_object_new_string(l->log_id));
 	json_object_object_add(a, "key_id", json_object_new_string(l->key_id));
 	json_object_object_add(a, "seq", json_object_new_uint64(an.seq));
-	json_object_object_add(a, "segment", json_object_new_uint64(l->segno));
+	json_object_object_add(a, "segment", json_object_new_uint64(segno));
 	json_object_object_add(a, "epoch", json_object_new_uint64(l->epoch));
 	json_object_object_add(a, "first_segment", json_object_new_uint64(an.first_segment));
 	/* in the order anchor.h's text has them (the audit sink keeps it) */
 	json_object_object_add(a, "first_seq", json_object_new_uint64(an.first_seq));
 	json_object_object_add(a, "n", json_object_new_uint64(an.n));
-	audit_hex(l->mac, l->mac_len, hex);
+	audit_hex(mac, l->mac_len, hex);
 	json_object_object_add(a, "mac", json_object_new_string(hex));
 	json_object_object_add(a, "why", json_object_new_string(why));
 	audit_hex(an.prev, sizeof(an.prev), hex);
@@ -82,6 +83,12 @@ static struct json_object *make_anchor(struct audit_log *l, const char *why)
 	audit_hex(amac, sizeof(amac), hex);
 	json_object_object_add(a, "amac", json_object_new_string(hex));
 	return a;
+}
+
+/* The head now (l->seq - 1), durable. */
+static struct json_object *make_anchor(struct audit_log *l, const char *why)
+{
+	return l->seq < 2 ? NULL : make_anchor_at(l, why, l->seq - 1, l->mac, l->segno);
 }
 
 static void emit_anchor(struct audit_log *l, struct json_object *a)
@@ -110,6 +117,17 @@ void alog_anchor_commit(struct audit_log *l)
 	now = now_ns();
 	if (now - l->anchor_ns >= gap)
 		alog_send_anchor(l, "commit");
+}
+
+void alog_anchor_durable(struct audit_log *l, uint64_t seq, const uint8_t *mac,
+			 unsigned int segno)
+{
+	int64_t gap = (int64_t)(l->o.anchor_interval_ms ? l->o.anchor_interval_ms : 1000) *
+		      1000000ll;
+
+	if (!l->anchor_fn || seq <= l->anchored_seq || now_ns() - l->anchor_ns < gap)
+		return;
+	emit_anchor(l, make_anchor_at(l, "commit", seq, mac, segno));
 }
 
 void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx)

@@ -27,6 +27,9 @@ struct log_sync {
 	size_t len;
 	int err;	 /* errno of what failed, or 0 */
 	bool state_err;	 /* ... writing the state file (else the sync) */
+	/* the head it makes durable: what an anchor may name once it has */
+	uint64_t seq;
+	uint8_t mac[AUDIT_MAC_LEN];
 };
 
 uint64_t alog_sync_pending_bytes(const struct audit_log *l)
@@ -61,6 +64,8 @@ int alog_sync_start(struct audit_log *l)
 	j->fd = dup(l->fd); /* rotation may close l->fd meanwhile */
 	j->dirfd = l->dirfd;
 	j->segno = l->segno;
+	j->seq = l->seq - 1;
+	memcpy(j->mac, l->mac, sizeof(j->mac));
 	j->len = (size_t)alog_state_line(l, false, j->line);
 	if (j->fd < 0 || pthread_create(&j->thread, NULL, sync_thread, j)) {
 		if (j->fd >= 0)
@@ -94,6 +99,10 @@ int alog_sync_reap(struct audit_log *l, bool wait)
 			alog_seterr(l, "fsync segment %u: %s", j->segno, strerror(j->err));
 		l->dirty = true; /* not known to be on stable storage */
 		rc = -1;
+	} else {
+		/* durable up to its head: under a flood the syncs follow each
+		 * other and the log is never idle, so this is where anchors go */
+		alog_anchor_durable(l, j->seq, j->mac, j->segno);
 	}
 	free(j);
 	return rc;

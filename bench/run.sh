@@ -937,6 +937,87 @@ run_retention() {
 	done
 }
 
+# Root's umount2 while nobody holds PINS_N (10,000) nsfs bind mounts in its
+# own mount namespace (issue 47): the median of 300 bind + umount2 cycles
+# of root's in the host namespace, without the pins and with them held,
+# with nsaudit trace attached (--op mount,umount) and, in the same round,
+# with no tool. Samples umount_us_no_pins and umount_us_pins_held (traced),
+# umount_pins_ratio (held / none, traced; target <= 2) and its floor
+# umount_pins_ratio_floor (no tool), and pins_death_report_s: from the
+# holder's death until trace reported every one of its pins.
+PINS_N=${BENCH_PINS_N:-10000}
+PINHOLD=${PINHOLD:-$ROOT/$BUILD/helpers/pinhold}
+
+pins_umlat() { "$PINHOLD" umlat 300 "$T" | awk '$1 == "median_us" { print $2 }'; }
+
+pins_reported() {	# pins_reported PID: inferred umount records of PID's pins
+	grep '"origin":"inferred"' "$T/pins.json" 2>/dev/null | grep -c "\"maker_pid\":$1,"
+}
+
+run_pins() {
+	local tool dir H a0 a1 t0 i tag what pid
+	if [ ! -x "$PINHOLD" ] || ! command -v setpriv >/dev/null || ! command -v unshare >/dev/null; then
+		for tag in umount_us_no_pins umount_us_pins_held umount_pins_ratio \
+			umount_pins_ratio_floor pins_death_report_s; do
+			na "$tag" "n/a ($PINHOLD, setpriv or unshare missing)"
+		done
+		return 0
+	fi
+	for tool in none trace; do
+		wait_quiet
+		if [ "$tool" = trace ]; then
+			"$NSAUDIT" trace --op mount,umount --no-rules --format json \
+				>"$T/pins.json" 2>"$T/tool.err" &
+			TOOL_PID=$!
+			if ! wait_ready "$T/tool.err" '^nsaudit: ready' 30 "$TOOL_PID"; then
+				log "pins: trace did not start: $(tail -n 2 "$T/tool.err")"
+				stop_tool trace
+				continue
+			fi
+		fi
+		a0=$(pins_umlat)
+		# the holder's files: in a directory of its own that nobody can use
+		dir=$(mktemp -d /tmp/nsaudit-bench-pins.XXXXXX)
+		chmod 777 "$dir"
+		setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -Urm \
+			"$PINHOLD" hold "$PINS_N" "$dir" >"$T/hold.out" 2>&1 &
+		H=$!
+		for ((i = 0; i < 1200; i++)); do
+			grep -q '^held\|^failed' "$T/hold.out" && break
+			nap 0.1
+		done
+		read -r what pid <"$T/hold.out"
+		if [ "$what" = held ]; then
+			a1=$(pins_umlat)
+		else
+			log "pins: the holder failed: $(head -n 1 "$T/hold.out")"
+			a1=
+		fi
+		t0=$EPOCHREALTIME
+		kill "$H" 2>/dev/null
+		wait "$H" 2>/dev/null
+		if [ "$tool" = trace ] && [ -n "$a1" ]; then
+			for ((i = 0; i < 1200; i++)); do
+				[ "$(pins_reported "$pid")" -ge "$PINS_N" ] && break
+				nap 0.1
+			done
+			[ "$(pins_reported "$pid")" -ge "$PINS_N" ] &&
+				sample pins_death_report_s "$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')"
+		fi
+		[ "$tool" = trace ] && stop_tool trace
+		rm -rf "$dir" "$T/pins.json"
+		[ -n "$a0" ] && [ -n "$a1" ] || continue
+		if [ "$tool" = trace ]; then
+			sample umount_us_no_pins "$a0"
+			sample umount_us_pins_held "$a1"
+			sample umount_pins_ratio "$(ratio "$a1" "$a0")"
+		else
+			sample umount_pins_ratio_floor "$(ratio "$a1" "$a0")"
+		fi
+		log "[round $ROUND/$ROUNDS] pins, $tool: root's umount2 median ${a0} us, ${a1} us with nobody's $PINS_N pins held"
+	done
+}
+
 # value NAME: this round's sample of NAME (empty if none)
 # The recorder's user-space half alone (tests/perf/recorder_rate): 1 M
 # synthetic setns records through the enrichment, the formatter, the MAC
@@ -1141,6 +1222,7 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 	RATE_LOST=0 RATE_LOST_C=0 RATE_LOST_NC=0 RATE_HWM=0 RARE_LOST=0
 	[ "$HAVE_RECORD" = 1 ] && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" retention "* ]]; } &&
 		run_retention
+	{ [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" pins "* ]]; } && run_pins
 	if [ "$RUN_RATE" = 0 ]; then
 		[ "$HAVE_RECORD" = 1 ] && [[ " ${BENCH_ONLY:-} " == *" harness "* ]] && run_harness
 		round_ratios
@@ -1310,6 +1392,10 @@ def rows: split("\n") | map(select(length > 0) | split("\t"));
 		(if med("rare_lost_under_flood_kinds") != null then $m.rare_lost_under_flood_kinds.max == 0 else null end); ""),
 	target("rare_kept_under_flood_record"; "== 1 (root'"'"'s records stay in the log under a flood)";
 		(if med("rare_kept_under_flood_record") != null then $m.rare_kept_under_flood_record.min == 1 else null end); ""),
+	target("umount_pins_ratio"; "<= 2 (10,000 pins held by another user cost root'"'"'s umount2 little)";
+		(if med("umount_pins_ratio") then med("umount_pins_ratio") <= 2 else null end); ""),
+	target("pins_death_report_s"; "<= 10 (a namespace'"'"'s 10,000 pins reported within seconds)";
+		(if med("pins_death_report_s") then $m.pins_death_report_s.max <= 10 else null end); ""),
 	target("max_rate_records_per_s"; ">= 1000000 (wall)";
 		(if med("max_rate_records_per_s") then med("max_rate_records_per_s") >= 1000000 else null end);
 		(if med("max_rate_records_per_s") and med("offered_rate_1p")
@@ -1456,6 +1542,11 @@ def row($k; $what):
 (row("rare_kept_under_flood_record_nobudget"; "the same with --log-budget 0, same round") | @tsv),
 (row("log_mb_per_s_under_flood_record"; "log growth during that flood, MiB/s") | @tsv),
 (row("log_mb_per_s_under_flood_record_nobudget"; "the same with --log-budget 0, MiB/s") | @tsv),
+(row("umount_us_no_pins"; "root'"'"'s umount2 under trace, median us (issue 47)") | @tsv),
+(row("umount_us_pins_held"; "the same while nobody holds 10,000 pins in its own mount namespace, us") | @tsv),
+(row("umount_pins_ratio"; "held / none, under trace") | @tsv),
+(row("umount_pins_ratio_floor"; "held / none, no tool, same round") | @tsv),
+(row("pins_death_report_s"; "the holder dies: all 10,000 pins reported after, s") | @tsv),
 (row("rss_kib"; "recorder VmHWM at max rate, KiB") | @tsv),
 (row("attach_ms"; "nsaudit record start to ready, ms") | @tsv),
 (row("startup_ms"; "the same by the recorder'"'"'s clock (--verbose), ms") | @tsv),

@@ -178,13 +178,18 @@ enum nsaudit_freed_cache {
  * trusted executables by device and inode, given by user space at load).
  * FOLLOWED: the kernel side has followed the actor since it was born (or
  * saw it at the start-up snapshot), so RUNTIME's absence is an answer;
- * without FOLLOWED nothing is known (the actor predates the load, or no
- * rules asked for lineage). RUNTIME: its lineage is a trusted executable
+ * without FOLLOWED nothing is known (the actor predates the load, or
+ * descends from a process that was away from the host's namespaces before
+ * the load, or no rules asked for lineage). RUNTIME: its lineage is a trusted executable
  * exec'd in the host's mount and pid namespaces, then only forks and the
  * runtime's re-exec of a memfd copy of itself (runc, crun: CVE-2019-5736).
  */
 #define NSAUDIT_LINEAGE_FOLLOWED	(1u << 0)
 #define NSAUDIT_LINEAGE_RUNTIME		(1u << 1)
+/* a runtime's workload: a marked runtime's exec of another file away from
+ * the host's mount or pid namespace (a container's program), and all
+ * that descends from it; what only a container has, whatever its cgroup */
+#define NSAUDIT_LINEAGE_CONTAINED	(1u << 2)
 
 /* Key of the runtime_exes map: a trusted executable, given by user space. */
 struct nsaudit_lineage_key {

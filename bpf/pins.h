@@ -40,6 +40,10 @@ struct nsaudit_pin {
 /* One record of the sweep_pins iterator: a pin no longer attached. */
 struct nsaudit_pin_gone {
 	__u64 key;		/* the pin_mounts key to delete (mnt_unique) */
+	__u32 ns_died;		/* 1: its mount namespace died (the kernel
+				 * side saw its root mount leave it): no
+				 * umount call is in flight there */
+	__u32 pad;
 	struct nsaudit_pin pin;
 };
 

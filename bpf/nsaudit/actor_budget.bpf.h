@@ -48,6 +48,7 @@ struct actor {
 	__u32 pid;
 	__u32 uid;
 	__u32 op;
+	__u32 ppid;	/* its parent's thread group, 0 if not known */
 	const char *comm;
 };
 
@@ -68,7 +69,8 @@ struct lost_epoch_map {
 };
 extern struct lost_epoch_map lost_epoch SEC(".maps");
 
-/* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid. LRU: an actor
+/* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid, 2 a uid's
+ * reserve, 3 a parent's part of it (rare first, below). LRU: an actor
  * that went quiet long ago is forgotten (and gets its burst back, which a
  * quiet actor has anyway). */
 struct actor_budget_map {
@@ -81,9 +83,12 @@ extern struct actor_budget_map actor_budget SEC(".maps");
 
 static __always_inline void actor_current(struct actor *a, __u32 op)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
+
 	a->pid = bpf_get_current_pid_tgid() >> 32;
 	a->uid = (__u32)bpf_get_current_uid_gid();
 	a->op = op;
+	a->ppid = BPF_CORE_READ(task, real_parent, tgid);
 	a->comm = NULL;
 }
 
@@ -99,9 +104,10 @@ int actor_lost_count(const struct actor *a, __u32 reason, __u64 n);
 
 /*
  * The ring is past its threshold: may the actor write one record now?
- * Only with a token of its thread group and of its uid; if not, its calls
- * are counted lost (NSAUDIT_LOST_BUDGET) and 1 says so. A global
- * subprogram, as actor_lost_count().
+ * Only with a token of its thread group and of its uid, or, its uid's
+ * spent, of the uid's reserve for a quiet thread group (rare first,
+ * nsaudit.bpf.c); if not, its calls are counted lost (NSAUDIT_LOST_BUDGET)
+ * and 1 says so. A global subprogram, as actor_lost_count().
  */
 int actor_budget_spent(const struct actor *a, __u64 calls);
 

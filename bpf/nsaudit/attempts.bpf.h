@@ -149,4 +149,110 @@ static __always_inline void getfd_failed(struct tstate *ts, long ret)
 	commit_key(ts, &k, 0);
 }
 
+/* ---- a refused open of "ns/TYPE" relative to a /proc/PID directory ------ */
+
+#define PROC_SUPER_MAGIC 0x9fa0
+#define AT_FDCWD_NR	-100
+
+/* The members read here that the minimal vmlinux.h leaves out. */
+struct proc_inode___attempt {
+	struct pid *pid;
+	struct inode vfs_inode;
+} __attribute__((preserve_access_index));
+
+struct fs_struct___attempt {
+	struct path pwd;
+} __attribute__((preserve_access_index));
+
+struct task_struct___attempt {
+	struct fs_struct___attempt *fs;
+} __attribute__((preserve_access_index));
+
+/*
+ * The type a name under ns/ is (n: what follows "ns/", NUL-padded), or
+ * -1: the *_for_children and time files are left to user space.
+ */
+static __always_inline int ns_file_type(const char *n)
+{
+	if (n[0] == 'n' && n[1] == 'e' && n[2] == 't' && !n[3])
+		return NSAUDIT_NS_NET;
+	if (n[0] == 'u' && n[1] == 't' && n[2] == 's' && !n[3])
+		return NSAUDIT_NS_UTS;
+	if (n[0] == 'i' && n[1] == 'p' && n[2] == 'c' && !n[3])
+		return NSAUDIT_NS_IPC;
+	if (n[0] == 'm' && n[1] == 'n' && n[2] == 't' && !n[3])
+		return NSAUDIT_NS_MNT;
+	if (n[0] == 'p' && n[1] == 'i' && n[2] == 'd' && !n[3])
+		return NSAUDIT_NS_PID;
+	if (n[0] == 'u' && n[1] == 's' && n[2] == 'e' && n[3] == 'r' && !n[4])
+		return NSAUDIT_NS_USER;
+	if (n[0] == 'c' && n[1] == 'g' && n[2] == 'r' && n[3] == 'o' && n[4] == 'u' &&
+	    n[5] == 'p' && !n[6])
+		return NSAUDIT_NS_CGROUP;
+	return -1;
+}
+
+/* The task's active pid namespace (probe reads: any task pointer). */
+static __always_inline struct ns_common *task_active_pidns_any(struct task_struct *task)
+{
+	struct pid *tp = BPF_CORE_READ(task, thread_pid);
+	struct pid_namespace *ns = NULL;
+	__u32 level;
+
+	if (!tp)
+		return NULL;
+	level = BPF_CORE_READ(tp, level) & 31;
+	bpf_probe_read_kernel(&ns, sizeof(ns),
+			      (void *)tp + bpf_core_field_offset(struct pid, numbers) +
+				      level * bpf_core_type_size(struct upid) +
+				      bpf_core_field_offset(struct upid, ns));
+	return ns ? &ns->ns : NULL;
+}
+
+/*
+ * A refused open of "ns/TYPE" relative to dirfd (AT_FDCWD: the working
+ * directory), when that is a /proc/PID (or /proc/PID/task/TID) directory
+ * of any procfs: the namespace it names, read at the call, into k (the
+ * actor may have exited by the time the record is read, and its cwd with
+ * it). The directory's proc inode holds the struct pid it shows. Read at
+ * the open's exit: another thread of the actor could change the dirfd in
+ * between, which can only misname the actor's own refused attempt.
+ */
+__noinline int denied_rel_target(struct ev_key *k, int dirfd, int type)
+{
+	struct task_struct___attempt *cur = (void *)bpf_get_current_task_btf();
+	struct proc_inode___attempt *pi;
+	struct task_struct *task;
+	struct hlist_node *first;
+	struct ns_common *ns;
+	struct inode *ino;
+	struct file *f;
+	struct pid *pid;
+
+	if (!k || type < 0 || type >= NSAUDIT_NS_MAX)
+		return 0;
+	if (dirfd == AT_FDCWD_NR) {
+		ino = BPF_CORE_READ(cur, fs, pwd.dentry, d_inode);
+	} else {
+		f = task_fd_file((struct task_struct *)cur, dirfd);
+		ino = f ? BPF_CORE_READ(f, f_inode) : NULL;
+	}
+	if (!ino || BPF_CORE_READ(ino, i_sb, s_magic) != PROC_SUPER_MAGIC)
+		return 0;
+	pi = (void *)ino - bpf_core_field_offset(struct proc_inode___attempt, vfs_inode);
+	pid = BPF_CORE_READ(pi, pid);
+	first = pid ? BPF_CORE_READ(pid, tasks[0].first) : NULL; /* PIDTYPE_PID */
+	if (!first)
+		return 0;
+	task = (void *)first - bpf_core_field_offset(struct task_struct, pid_links);
+	ns = type == NSAUDIT_NS_PID ? task_active_pidns_any(task) : task_ns(task, type);
+	if (!ns)
+		return 0;
+	ns_ident(ns, &k->ns_inum, &k->ns_id);
+	k->ns_type = type;
+	k->target_pid = BPF_CORE_READ(task, tgid);
+	k->flags |= NSAUDIT_F_HAS_NS;
+	return 0;
+}
+
 #endif /* NSAUDIT_ATTEMPTS_BPF_H */

@@ -35,7 +35,7 @@
 #include "nsaudit.h"
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
-#include "freed.bpf.h"
+#include "freed_caches.bpf.h"
 
 extern __u32 prime_tgid;	/* nsaudit.bpf.c: the loader priming its hooks */
 

@@ -51,9 +51,14 @@ struct runtime_exes_map {
 };
 extern struct runtime_exes_map runtime_exes SEC(".maps");
 
+/* kernel side only: a process that was away from the host's namespaces
+ * before the load (start-up snapshot), and its descendants: their origin
+ * is not known, their records are not FOLLOWED */
+#define LINEAGE_UNKNOWN (1u << 8)
+
 struct lineage_val {
 	__u64 root_size;	/* the size of the trusted executable that marked it */
-	__u32 flags;		/* NSAUDIT_LINEAGE_RUNTIME */
+	__u32 flags;		/* NSAUDIT_LINEAGE_RUNTIME or _CONTAINED, LINEAGE_UNKNOWN */
 	__u32 pad;
 };
 
@@ -87,9 +92,11 @@ static __always_inline __u32 lineage_of(struct task_struct *task)
 
 	if (!lineage_on)
 		return 0;
+	l = lineage_get(task);
+	if (l && (l->flags & LINEAGE_UNKNOWN))
+		return 0;
 	if (task->start_boottime >= lineage_since)
 		flags |= NSAUDIT_LINEAGE_FOLLOWED;
-	l = lineage_get(task);
 	if (l)
 		flags |= NSAUDIT_LINEAGE_FOLLOWED | l->flags;
 	return flags;
@@ -129,8 +136,8 @@ static __always_inline bool lineage_memfd(struct file *file)
 	       BPF_CORE_READ(ino, __i_nlink) == 0;
 }
 
-/* Mark task as a runtime's whose lineage starts at an executable of size. */
-static __always_inline void lineage_mark(struct task_struct *task, __u64 size)
+/* Mark task (flags; RUNTIME: its lineage starts at an executable of size). */
+static __always_inline void lineage_mark(struct task_struct *task, __u32 flags, __u64 size)
 {
 	struct lineage_val *l;
 
@@ -140,7 +147,7 @@ static __always_inline void lineage_mark(struct task_struct *task, __u64 size)
 		return;
 	}
 	l->root_size = size;
-	l->flags = NSAUDIT_LINEAGE_RUNTIME;
+	l->flags = flags;
 }
 
 /* The current task exec'd file (sched_process_exec): mark, keep or clear. */
@@ -155,34 +162,51 @@ static __always_inline void lineage_exec(struct file *file)
 		return;
 	lineage_file(file, &k, &size);
 	l = lineage_get(task);
+	/* a container's process (or one of unknown origin) stays what it is */
+	if (l && l->flags != NSAUDIT_LINEAGE_RUNTIME)
+		return;
 	if (bpf_map_lookup_elem(&runtime_exes, &k)) {
 		/* a runtime running another (podman's conmon, conmon's runc)
 		 * wherever it is: podman --userns=auto runs them from a
 		 * mount namespace of its own */
-		if ((l && l->flags == NSAUDIT_LINEAGE_RUNTIME) || lineage_host(task)) {
-			lineage_mark(task, size);
+		if (l || lineage_host(task)) {
+			lineage_mark(task, NSAUDIT_LINEAGE_RUNTIME, size);
 			return;
 		}
 	} else if (l && l->root_size == size && lineage_memfd(file)) {
 		return;	/* the runtime's re-exec of its own copy */
 	}
-	if (l)
+	if (!l)
+		return;
+	/* the runtime's workload: its exec away from the host (a container's
+	 * program after pivot_root, an exec'd process after setns), else a
+	 * helper the runtime runs on the host */
+	if (!lineage_host(task))
+		l->flags = NSAUDIT_LINEAGE_CONTAINED;
+	else
 		bpf_task_storage_delete(&lineage_tasks, task);
 }
 
 /* A task that was there before the hooks (the start-up snapshot): marked
- * if it runs a trusted executable in the host's namespaces. */
+ * if it runs a trusted executable in the host's namespaces; of unknown
+ * origin if it is away from them (a container made before the load). */
 static __always_inline void lineage_note(struct task_struct *task)
 {
 	struct file *exe = task->mm->exe_file;
 	struct nsaudit_lineage_key k;
 	__u64 size;
 
-	if (!lineage_on || !exe || lineage_get(task))
+	/* (the snapshot's iterator runs again later, for enrich: a task born
+	 * since the load has been followed, it is not looked at) */
+	if (!lineage_on || !exe || task->start_boottime >= lineage_since || lineage_get(task))
 		return;
+	if (!lineage_host(task)) {
+		lineage_mark(task, LINEAGE_UNKNOWN, 0);
+		return;
+	}
 	lineage_file(exe, &k, &size);
-	if (bpf_map_lookup_elem(&runtime_exes, &k) && lineage_host(task))
-		lineage_mark(task, size);
+	if (bpf_map_lookup_elem(&runtime_exes, &k))
+		lineage_mark(task, NSAUDIT_LINEAGE_RUNTIME, size);
 }
 
 #endif /* NSAUDIT_LINEAGE_BPF_H */

@@ -194,8 +194,36 @@ static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u6
 	return true;
 }
 
-/* The clock is read only here (the coarse clock is not a tracing
- * program's helper). */
+/*
+ * Rare first (issue 47): within one uid, a thread group that makes few
+ * records keeps them when a sibling floods. Once its uid's bucket is
+ * spent, a thread group with at most RARE_TOKENS of its own tokens in use
+ * draws on its uid's reserve (an eighth of the uid's rate); what the
+ * children of one parent draw from it is bounded too (a sixteenth), so a
+ * fork flood, whose children are each new and quiet, shares one parent's
+ * part of it and leaves the rest to the uid's other processes. The same
+ * rule as the log's budget (loader/tracer/log_budget.c), at the rings.
+ * Cells: kind 2 the uid's reserve, kind 3 a parent's part of it.
+ */
+#define RARE_TOKENS 32
+
+static __always_inline bool tgid_quiet(__u32 tgid, __u64 now)
+{
+	__u64 key = tgid, *tat = bpf_map_lookup_elem(&actor_budget, &key);
+
+	return !tat || *tat <= now + RARE_TOKENS * tgid_interval_ns;
+}
+
+static __always_inline bool rare_first(const struct actor *a, __u64 now)
+{
+	return a->ppid && tgid_quiet(a->pid, now) &&
+	       cell_take((3ULL << 32) | a->ppid, now, uid_interval_ns * 16, uid_burst_ns) &&
+	       cell_take((2ULL << 32) | a->uid, now, uid_interval_ns * 8, uid_burst_ns);
+}
+
+/* The thread group's token first (per-tgid before per-uid), then the
+ * uid's, else, for a quiet thread group, the reserve. The clock is read
+ * only here (the coarse clock is not a tracing program's helper). */
 __noinline int actor_budget_spent(const struct actor *a, __u64 calls)
 {
 	__u64 now;
@@ -204,7 +232,8 @@ __noinline int actor_budget_spent(const struct actor *a, __u64 calls)
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (cell_take(a->pid, now, tgid_interval_ns, tgid_burst_ns) &&
-	    cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns))
+	    (cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns) ||
+	     rare_first(a, now)))
 		return 0;
 	actor_lost_count(a, NSAUDIT_LOST_BUDGET, calls);
 	return 1;
@@ -230,6 +259,7 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 	a.pid = h->pid;
 	a.uid = h->uid;
 	a.op = h->op;
+	a.ppid = h->ppid;
 	a.comm = h->comm;
 	rare_rec = is_rare(h->op, h->result);
 

@@ -15,10 +15,12 @@
  *                           is the pinned namespace. The caller's nsproxy
  *                           holds the namespace at the exit: it cannot have
  *                           died yet.
- *   umount exit             each pin of the caller's mount namespace is
- *                           checked: the one the call detached has left the
- *                           namespace (mnt_ns changed), whatever path named it.
- *   sweep_pins iterator     pins that left without an umount of ours (their
+ *   umount exit             each pin of the caller's mount namespace (the
+ *                           pin index, pin_index.bpf.h) is checked: the one
+ *                           the call detached has left the namespace
+ *                           (mnt_ns changed), whatever path named it.
+ *   sweep_pins iterator     (pin_sweep.bpf.h) pins that left without an
+ *                           umount of ours (their
  *                           mount namespace died, a propagated or lazy
  *                           umount) are handed to user space with a cause;
  *                           not those of a namespace where an umount is in
@@ -32,12 +34,13 @@
  * it. The address is in the value, checked against mnt_id and mnt_unique
  * on every look.
  *
- * Included once, by nsaudit.bpf.c, after emit.bpf.h.
+ * Included by pins_mount.bpf.c, after emit.bpf.h.
  */
 #ifndef NSAUDIT_PINS_BPF_H
 #define NSAUDIT_PINS_BPF_H
 
 #include "pins.h"
+#include "pin_index.bpf.h"
 #include "umount_inflight.bpf.h"
 #include "umount_target.bpf.h"
 
@@ -81,6 +84,7 @@ struct mount___pins {
 } __attribute__((preserve_access_index));
 
 struct mnt_namespace___pins {
+	struct mount___pins *root;
 	struct rb_node___pins *mnt_last_node;	/* 6.12+: the newest mount */
 	struct list_head___pins list;		/* 6.1: mounts, newest last */
 	__u64 seq;				/* 6.1: never reused */
@@ -107,61 +111,6 @@ static __always_inline __u64 mntns_key(struct mnt_namespace *mns)
 	if (bpf_core_field_exists(ns->seq))
 		return BPF_CORE_READ(ns, seq);
 	return (__u64)mns;
-}
-
-/* Pins the kernel side saw made (mount pointer -> what it pins). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);	/* issue 47: 10,000 held pins fit */
-	__type(key, __u64);
-	__type(value, struct nsaudit_pin);
-} pin_mounts SEC(".maps");
-
-/*
- * The mount namespaces a pin was ever noted in (by address): an umount in
- * a namespace outside this set cannot have detached a pin of pin_mounts,
- * and its exit skips the walk over it (bpf_for_each_map_elem visits every
- * one of its 8192 buckets, empty or not: ~28 us per umount, bpf_stats on
- * 6.18, paid by every umount on the machine). Only ever added to, as
- * umount_inflight: a namespace that gets the address of one that had pins
- * is walked for nothing, never skipped wrongly; the slab reuses the
- * addresses, so the set stays small. Should it be full, pin_mntns_full
- * says so and every umount walks, as before. Programs only: a recorder
- * that reuses pinned programs keeps their own instance.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u64);	/* struct mnt_namespace address */
-	__type(value, __u32);
-} pin_mntns SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);	/* 1: pin_mntns could not take a namespace */
-} pin_mntns_full SEC(".maps");
-
-/* Before a pin of mns goes into pin_mounts: its namespace into the set. */
-static __always_inline void pin_mntns_note(__u64 mns)
-{
-	__u32 zero = 0, one = 1, *full;
-
-	if (bpf_map_lookup_elem(&pin_mntns, &mns) ||
-	    !bpf_map_update_elem(&pin_mntns, &mns, &one, BPF_ANY))
-		return;
-	full = bpf_map_lookup_elem(&pin_mntns_full, &zero);
-	if (full)
-		*full = 1;
-}
-
-/* Whether pin_mounts may hold a pin of mount namespace mns. */
-static __always_inline bool pin_mntns_maybe(__u64 mns)
-{
-	__u32 zero = 0, *full = bpf_map_lookup_elem(&pin_mntns_full, &zero);
-
-	return !full || *full || bpf_map_lookup_elem(&pin_mntns, &mns);
 }
 
 /* The newest mount of a mount namespace, NULL if it cannot be told. */
@@ -218,6 +167,34 @@ static __always_inline struct ns_common *mount_pinned_ns(struct mount___pins *m)
 }
 
 /*
+ * What tells whether a mount namespace lives: its root mount is in it.
+ * The root leaves only when the namespace dies (umount_tree() of the whole
+ * tree sets mnt_ns to NULL; umount2 and pivot_root refuse to move a
+ * namespace's root), and its memory, once freed, never says it is in a
+ * namespace with this never reused key.
+ */
+static __always_inline void pin_ns_init(struct mnt_namespace *mns, struct pin_ns *h)
+{
+	struct mnt_namespace___pins *ns = (void *)mns;
+	struct mount___pins *root = BPF_CORE_READ(ns, root);
+
+	__builtin_memset(h, 0, sizeof(*h));
+	h->mns = (__u64)mns;
+	h->root = (__u64)root;
+	h->root_unique = mount_unique(root);
+	h->root_id = BPF_CORE_READ(root, mnt_id);
+}
+
+static __always_inline bool pin_ns_alive(__u64 mns_key, const struct pin_ns *h)
+{
+	struct mount___pins *root = (void *)h->root;
+	struct mnt_namespace *mns = BPF_CORE_READ(root, mnt_ns);
+
+	return (__u64)mns == h->mns && mntns_key(mns) == mns_key &&
+	       BPF_CORE_READ(root, mnt_id) == h->root_id && mount_unique(root) == h->root_unique;
+}
+
+/*
  * Remember m as a pin if it is an nsfs mount attached in the caller's mount
  * namespace, and fill *pin. Whether it is one.
  */
@@ -225,6 +202,7 @@ static __always_inline bool pin_note(struct mount___pins *m, struct nsaudit_pin 
 {
 	struct mnt_namespace *mns = cur_mntns();
 	struct ns_common *ns = mount_pinned_ns(m);
+	struct pin_ns init;
 	__u64 key;
 
 	if (!ns)
@@ -244,9 +222,11 @@ static __always_inline bool pin_note(struct mount___pins *m, struct nsaudit_pin 
 	pin->ns_type = ns_type(ns);
 	ns_ident(ns, &pin->ns_inum, &pin->ns_id);
 	key = pin->mnt_unique;
-	pin_mntns_note(pin->mnt_ns);
-	bpf_map_update_elem(&pin_mounts, &key, pin, BPF_ANY);
 	pin_names_note(key, m);
+	bpf_map_update_elem(&pin_mounts, &key, pin, BPF_ANY);
+	/* after pin_mounts: a walk that finds the slot finds the pin */
+	pin_ns_init(mns, &init);
+	pin_index_add(pin->mnt_ns_key, &init, key);
 	return true;
 }
 
@@ -310,18 +290,9 @@ static __always_inline bool pin_attached(const struct nsaudit_pin *pin)
 	return (pin->mnt_unique & PIN_SERIAL_BIT) || uniq == pin->mnt_unique;
 }
 
-#define PINS_GONE_MAX 8
-
-struct pins_gone {
-	__u64 mnt_ns_key;	/* the umount's namespace (mntns_key) */
-	__u32 n;
-	__u32 pad;
-	__u64 key[PINS_GONE_MAX];
-	__s32 score[PINS_GONE_MAX];	/* umount exit: umount_target_score() */
-};
-
-/* bpf_for_each_map_elem callback: pins of ctx's namespace that left it. */
-static long pin_gone_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pins_gone *g)
+/* One pin of g's namespace (found at loc): whether it left it. */
+static __always_inline long pin_gone_one(struct pins_gone *g, __u32 loc, __u64 key,
+					 const struct nsaudit_pin *pin)
 {
 	__u32 i = g->n;
 
@@ -329,35 +300,32 @@ static long pin_gone_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct p
 		return 0;
 	if (i >= PINS_GONE_MAX)
 		return 1;	/* the rest: the next sweep */
-	g->key[i] = *key;
-	g->score[i] = umount_target_score(*key);
+	g->key[i] = key;
+	g->score[i] = umount_target_score(key);
+	g->loc[i] = loc;
 	g->n = i + 1;
 	return 0;
 }
 
-/* The pinned mounts the current umount detached (in its namespace). */
-static __always_inline void pins_gone_here(struct pins_gone *g)
-{
-	__builtin_memset(g, 0, sizeof(*g));
-	g->mnt_ns_key = mntns_key(cur_mntns());
-	bpf_for_each_map_elem(&pin_mounts, pin_gone_cb, g, 0);
-}
-
-/* bpf_for_each_map_elem callback: the attached pin of ctx's namespace
- * whose last names the umount path ends with, all of them; g->n counts
- * the pins as well named (more than one: none is the one). */
-static long pin_named_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pins_gone *g)
+/*
+ * One attached pin of g's namespace whose last names the umount path ends
+ * with, all of them; g->n counts the pins as well named (more than one:
+ * none is the one).
+ */
+static __always_inline long pin_named_one(struct pins_gone *g, __u32 loc, __u64 key,
+					  const struct nsaudit_pin *pin)
 {
 	int s;
 
 	if (pin->mnt_ns_key != g->mnt_ns_key || !pin_attached(pin))
 		return 0;
-	s = umount_target_score(*key);
+	s = umount_target_score(key);
 	if (s < g->score[1])
 		return 0;	/* fewer names than the path has */
 	if (s > g->score[0]) {
 		g->score[0] = s;
-		g->key[0] = *key;
+		g->key[0] = key;
+		g->loc[0] = loc;
 		g->n = 1;
 	} else if (s == g->score[0]) {
 		g->n = 2;	/* two or more: none (bounded, for the verifier) */
@@ -365,9 +333,74 @@ static long pin_named_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct 
 	return 0;
 }
 
+/* bpf_for_each_map_elem callbacks: the walk of all pins, should the
+ * index be unusable (pin_index.bpf.h). */
+static long pin_gone_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pin_walk_ref *r)
+{
+	return r->w ? pin_gone_one(&r->w->g, PIN_LOC_NONE, *key, pin) : 1;
+}
+
+static long pin_named_cb(void *map, __u64 *key, struct nsaudit_pin *pin, struct pin_walk_ref *r)
+{
+	return r->w ? pin_named_one(&r->w->g, PIN_LOC_NONE, *key, pin) : 1;
+}
+
+#define PIN_WALK_GONE	0	/* an umount's exit: the pins it detached */
+#define PIN_WALK_NAMED	1	/* a refused umount: the pin its path names */
+#define PIN_WALK_SWEEP	2	/* the sweep: pins that left (pin_sweep.bpf.h) */
+
+/*
+ * The walk of the current umount's own namespace, in mode (GONE, NAMED;
+ * want: the names its path has): its pins from the index, or all pins
+ * should the index be unusable. w->g the result.
+ */
+static __always_inline void pins_walk_here(struct pin_walk *w, __u32 mode, int want)
+{
+	struct pin_walk_ref r = { .w = w };
+	__u64 mns_key = mntns_key(cur_mntns());
+	struct pin_ns *h;
+
+	__builtin_memset(&w->g, 0, sizeof(w->g));
+	w->from = 0;
+	w->to = 0;
+	w->stop = 0;
+	w->live = 0;
+	w->g.mnt_ns_key = mns_key;
+	w->g.score[1] = want;
+	w->mns_key = mns_key;
+	w->mode = mode;
+	if (pin_index_unusable()) {
+		if (mode == PIN_WALK_GONE)
+			bpf_for_each_map_elem(&pin_mounts, pin_gone_cb, &r, 0);
+		else
+			bpf_for_each_map_elem(&pin_mounts, pin_named_cb, &r, 0);
+		return;
+	}
+	/* a namespace that never held a pin has nothing to walk */
+	h = bpf_map_lookup_elem(&pin_ns, &mns_key);
+	if (!h)
+		return;
+	w->to = h->nbuckets < PIN_BUCKETS_MAX ? h->nbuckets : PIN_BUCKETS_MAX;
+	pin_index_walk(w);
+}
+
+/* Whether the caller's mount namespace may hold a pin the kernel side knows. */
+static __always_inline bool pins_maybe_here(void)
+{
+	__u64 mns_key = mntns_key(cur_mntns());
+
+	return pin_index_unusable() || bpf_map_lookup_elem(&pin_ns, &mns_key);
+}
+
+/* The pinned mounts the current umount detached (in its namespace): w->g. */
+static __always_inline void pins_gone_here(struct pin_walk *w)
+{
+	pins_walk_here(w, PIN_WALK_GONE, 0);
+}
+
 /* Whether the current umount's path (umount_path_read) names exactly one
- * attached pin of its mount namespace: then g->key[0]. */
-static __always_inline bool pins_named_here(struct pins_gone *g)
+ * attached pin of its mount namespace: then w->g.key[0]. */
+static __always_inline bool pins_named_here(struct pin_walk *w)
 {
 	__u32 zero = 0;
 	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
@@ -376,11 +409,8 @@ static __always_inline bool pins_named_here(struct pins_gone *g)
 	if (!b || !b->valid)
 		return false;
 	want = (b->valid & 1) + ((b->valid >> 1) & 1) + ((b->valid >> 2) & 1);
-	__builtin_memset(g, 0, sizeof(*g));
-	g->mnt_ns_key = mntns_key(cur_mntns());
-	g->score[1] = want;
-	bpf_for_each_map_elem(&pin_mounts, pin_named_cb, g, 0);
-	return g->n == 1 && g->score[0] >= want;
+	pins_walk_here(w, PIN_WALK_NAMED, want);
+	return w->g.n == 1 && w->g.score[0] >= want;
 }
 
 /*
@@ -436,99 +466,6 @@ static __always_inline void event_set_pin(struct nsaudit_event *e, const struct 
 	e->mnt_ns_id = pin->mnt_ns_id;
 	e->mnt_unique = pin->mnt_unique;
 	e->mnt_id = pin->mnt_id;
-}
-
-/*
- * The sweep's list of pins found gone: up to SWEEP_MAX a pass, in a per-CPU
- * scratch value (the stack holds 512 bytes). Why that many: the death of a
- * mount namespace holding thousands of pins must be reported within
- * seconds (issue 47: at 8 a pass, 9000 pins took ten minutes); a pass's
- * output must fit the iterator's seq buffer (8 pages: 341 of 96 bytes).
- */
-#define SWEEP_MAX 256
-
-struct sweep_list {
-	__u32 n;
-	__u32 pad;
-	__u64 key[SWEEP_MAX];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct sweep_list);
-} sweep_scratch SEC(".maps");
-
-/*
- * bpf_for_each_map_elem callback of the sweep: pins no longer attached,
- * but not those an umount in flight in their namespace detached (its
- * exit records them, with the actor).
- */
-static long pin_left_cb(void *map, __u64 *key, struct nsaudit_pin *pin, void *ctx)
-{
-	__u32 zero = 0, i;
-	struct sweep_list *l = bpf_map_lookup_elem(&sweep_scratch, &zero);
-
-	if (!l)
-		return 1;
-	if (pin_attached(pin) || umount_inflight_in(pin->mnt_ns_key))
-		return 0;
-	i = l->n;
-	if (i >= SWEEP_MAX)
-		return 1;	/* the rest: the next sweep */
-	l->key[i] = *key;
-	l->n = i + 1;
-	return 0;
-}
-
-/*
- * The sweep: every pin whose mount is no longer attached where it was is
- * written to the iterator (user space makes the umount record with its
- * cause and deletes the key). Run by user space on its timer. An iter/task
- * program (iter/bpf_map_elem is refused here) that works once, at the
- * reader's own thread group leader, which every pass visits exactly once.
- */
-SEC("iter/task")
-int sweep_pins(struct bpf_iter__task *ctx)
-{
-	struct task_struct *task = ctx->task;
-	/* loaded once: a pointer loaded off a trusted one costs the verifier
-	 * a scan of the kernel's BTF by name at each visit, and the loop
-	 * below is walked SWEEP_MAX times (1,018 scans, most of the load) */
-	struct seq_file *seq = ctx->meta->seq;
-	struct nsaudit_pin_gone out;
-	struct nsaudit_pin *pin;
-	struct sweep_list *l;
-	__u32 zero = 0, i, n;
-	__u64 key;
-
-	if (!task || task->pid != bpf_get_current_pid_tgid() >> 32 || task->pid != task->tgid)
-		return 0;
-	l = bpf_map_lookup_elem(&sweep_scratch, &zero);
-	if (!l)
-		return 0;
-	l->n = 0;
-	bpf_for_each_map_elem(&pin_mounts, pin_left_cb, NULL, 0);
-	n = l->n;
-	#pragma clang loop unroll(disable)
-	for (i = 0; i < SWEEP_MAX; i++) {
-		if (i >= n)
-			break;
-		key = l->key[i];
-		pin = bpf_map_lookup_elem(&pin_mounts, &key);
-		/*
-		 * Asked again after the look-up: an umount that entered since
-		 * the callback looked has counted itself before it detached,
-		 * and one whose exit took the pin out is no longer found.
-		 */
-		if (!pin || umount_inflight_in(pin->mnt_ns_key))
-			continue;
-		out.key = key;
-		out.pin = *pin;
-		bpf_seq_write(seq, &out, sizeof(out));
-	}
-	return 0;
 }
 
 #endif /* NSAUDIT_PINS_BPF_H */

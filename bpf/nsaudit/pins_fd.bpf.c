@@ -295,6 +295,16 @@ static __always_inline const char *open_path_arg(int arg)
 	return (const char *)(arg ? a1 : a0);
 }
 
+/* openat()'s and openat2()'s first argument: the directory fd. */
+static __always_inline long open_dirfd_arg(void)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u64 a0, a1;
+
+	syscall_args2(regs, &a0, &a1);
+	return (long)(int)a0;
+}
+
 /*
  * The path of the open being exited, zero-padded (so that two records'
  * paths compare word by word), in this CPU's scratch; NULL only if the
@@ -356,6 +366,10 @@ __noinline int open_denied(long ret, int arg)
 	key_init(&k, NSAUDIT_OP_OPEN, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.via = NSAUDIT_VIA_PROC;
+	/* relative to a /proc/PID directory: its namespace now (attempts.bpf.h) */
+	if (head[0] == 'n' && head[1] == 's' && head[2] == '/')
+		denied_rel_target(&k, arg ? (int)open_dirfd_arg() : AT_FDCWD_NR,
+				  ns_file_type(&head[3]));
 	commit_path(&k, 0, open_path_read(upath));
 	return 0;
 }

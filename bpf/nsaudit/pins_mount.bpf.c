@@ -15,6 +15,7 @@
 #include "nsfile.bpf.h"
 
 #include "pins.bpf.h"
+#include "pin_sweep.bpf.h"
 
 /* ---- pins by bind mount ------------------------------------------------ */
 
@@ -381,7 +382,7 @@ static __always_inline void umount_record(const struct umount_call *c, const str
 static long umount_pin_step(__u64 i, struct umount_call *c)
 {
 	struct pins_gone *g = c->g;
-	struct nsaudit_pin *pin;
+	struct nsaudit_pin *pin, mine;
 	__u64 key;
 
 	if (i >= PINS_GONE_MAX || i >= g->n)
@@ -392,8 +393,16 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
 	pin = bpf_map_lookup_elem(&pin_mounts, &key);
 	if (!pin)
 		return 0;
-	umount_record(c, pin);
-	bpf_map_delete_elem(&pin_mounts, &key);
+	/*
+	 * The delete is the claim: of two exits that both took the pin for
+	 * theirs, only the one whose delete succeeds records it (recorded
+	 * first, both did: one umount named twice).
+	 */
+	mine = *pin;
+	if (bpf_map_delete_elem(&pin_mounts, &key))
+		return 0;
+	umount_record(c, &mine);
+	pin_slot_free(g->mnt_ns_key, g->loc[i & (PINS_GONE_MAX - 1)], key);
 	bpf_map_delete_elem(&pin_names, &key);
 	c->found = true;
 	return 0;
@@ -407,18 +416,18 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
  * pin, or several, makes none: an umount of an ordinary mount is no record.
  */
 static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
-					   struct pins_gone *g)
+					   struct pin_walk *w)
 {
 	struct nsaudit_pin *pin;
 	struct ev_key k;
 	__u64 key;
 
-	if (!pin_mntns_maybe((__u64)cur_mntns()))
+	if (!pins_maybe_here())
 		return;
 	umount_path_read((void *)upath);
-	if (!pins_named_here(g))
+	if (!pins_named_here(w))
 		return;
-	key = g->key[0];
+	key = w->g.key[0];
 	pin = bpf_map_lookup_elem(&pin_mounts, &key);
 	if (!pin || !type_wanted(pin->ns_type))
 		return;
@@ -437,30 +446,33 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 {
 	struct tstate *ts = tstate_pending(NSAUDIT_OP_UMOUNT);
 	struct umount_call c = {};
-	struct pins_gone g;
+	struct pin_walk *w;
 
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
+	w = pin_walk_claim();
 	if (ctx->ret != 0) {
-		refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, &g);
+		if (w)
+			refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, w);
 		goto out;
 	}
 	c.path = ts->p.args[0];
 	c.flags = ts->p.arg;
-	c.g = &g;
 	/* no pin was ever noted in this mount namespace: nothing to look for */
-	if (!pin_mntns_maybe((__u64)cur_mntns()))
-		goto record;
+	if (!w || !pins_maybe_here())
+		goto record;	/* no walk to be had: the sweep tells its pin */
 	umount_path_read((void *)c.path);
-	pins_gone_here(&g);
+	pins_gone_here(w);
+	c.g = &w->g;
 	/* another umount in flight here: take only the pin our path names */
-	c.claim = pins_claimed(&g, !ts->p.args[2] || umount_inflight_count(ts->p.args[2]) <= 1);
+	c.claim = pins_claimed(c.g, !ts->p.args[2] || umount_inflight_count(ts->p.args[2]) <= 1);
 	bpf_loop(PINS_GONE_MAX, umount_pin_step, &c, 0);
 record:
 	if (!c.found)
 		umount_record(&c, NULL);
 out:
+	pin_walk_release(w);
 	/* only now: the pins it detached are out of pin_mounts */
 	umount_inflight_exit(ts->p.args[2]);
 	return 0;

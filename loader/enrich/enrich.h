@@ -49,6 +49,13 @@ const char *enrich_exe(struct enrich *en, const struct nsaudit_event *e, uint32_
 		       uint64_t *mntns_id);
 /* The cgroup path of a live process; NULL if unknown. */
 const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uint64_t id);
+/*
+ * The runtime's container a cgroup (by the kernel's id, at the call) is
+ * in, as a key: a hash of the container id its path names (docker,
+ * containerd, podman, crio ...), 0 if none or unknown. Cached per cgroup
+ * id: the log budget asks it for every record.
+ */
+uint64_t enrich_container_key(struct enrich *en, uint64_t cgroup_id);
 
 /*
  * Complete a record in place. Returns false when the record is not about a

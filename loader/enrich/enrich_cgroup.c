@@ -245,6 +245,37 @@ static char *proc_cgroup(uint32_t pid)
 	return v1;
 }
 
+/* FNV-1a of a container id: the log budget's key for it (never 0). */
+static uint64_t container_key_of(const char *id)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*id)
+		h = (h ^ (unsigned char)*id++) * 0x100000001b3ULL;
+	return h ?: 1;
+}
+
+uint64_t enrich_container_key(struct enrich *en, uint64_t cgroup_id)
+{
+	size_t i = (cgroup_id * 0x9e3779b97f4a7c15ULL) >> 54 & (CTR_KEY_SLOTS - 1);
+	char cid[CONTAINER_ID_LEN];
+	const char *path;
+	uint64_t key = 0;
+
+	if (!cgroup_id)
+		return 0;
+	if (en->ctr_keys[i].cgroup_id == cgroup_id)
+		return en->ctr_keys[i].key;
+	/* cgroup ids are inode numbers of a live hierarchy: never reused
+	 * while the cgroup exists, so a cached answer stays right */
+	path = cgroup_by_id(en, cgroup_id);
+	if (path && cgroup_container_id(path, cid, sizeof(cid)))
+		key = container_key_of(cid);
+	en->ctr_keys[i].cgroup_id = cgroup_id;
+	en->ctr_keys[i].key = key;
+	return key;
+}
+
 const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uint64_t id)
 {
 	struct proc_info *p = proc_slot(en, pid, comm);

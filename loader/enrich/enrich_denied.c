@@ -4,8 +4,9 @@
  * it tried to pin. The kernel side has only the path (the access check
  * refused it before any file was opened): PID/ns/TYPE through any procfs
  * mount (/proc, a host's /proc mounted again at /hp in a container, "ns/net"
- * relative to a /proc/PID dirfd). The namespace is read as soon as the
- * record is read:
+ * relative to a /proc/PID dirfd). A relative one the kernel side resolved
+ * at the call (the directory's proc inode names the task); any other's
+ * namespace is read as soon as the record is read:
  *
  * - through the actor's own root and working directory
  *   (/proc/ACTOR/root/hp/PID/ns/TYPE): the procfs it used, whatever its pid
@@ -146,6 +147,10 @@ bool enrich_complete_denied(struct enrich *en, struct nsaudit_event *e)
 	int type;
 	long pid;
 
+	/* "ns/TYPE" relative to a /proc/PID directory: the kernel side read
+	 * the namespace at the call (bpf/nsaudit/attempts.bpf.h) */
+	if (e->flags & NSAUDIT_F_HAS_NS)
+		return true;
 	ns = ns_path_part(e->path, &type, &children, &pid);
 	if (!ns)
 		return false;

@@ -63,11 +63,15 @@ struct task_ns {
 	uint32_t inum[NSAUDIT_NS_MAX];
 };
 
+#define CTR_KEY_SLOTS 1024	/* power of two */
+
 struct enrich {
 	int64_t boot_to_real_ns;
 	struct cgroup_name *cgroups;	/* cgroup id (= inode) -> path, hashed */
 	size_t ncgroups;
 	int64_t cgroups_scanned_ns;
+	/* cgroup id -> the runtime's container in it (enrich_container_key) */
+	struct { uint64_t cgroup_id, key; } ctr_keys[CTR_KEY_SLOTS];
 	int cgroup2_fd;			/* the cgroup2 hierarchy's root, -1: none */
 	char *cgroup2_root;		/* where it is mounted (our mount ns) */
 	struct proc_info procs[PROC_SLOTS];

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "ecs.h"
+#include "host_id.h"
+#include "record_fmt.h"
 #include "schema_map.h"
 
 static struct json_object *strings(const char *a, const char *b)
@@ -33,13 +35,27 @@ static void host(struct json_object *doc, struct schema_map *m)
 {
 	struct json_object *h = put_obj(doc, "host");
 	const char *name = map_str(m, "host"), *boot = map_str(m, "boot_id");
+	const char *mid = map_str(m, "machine_id");
+	const struct host_id *me = record_host();
+	struct json_object *os;
 
 	put_str(h, "name", name);
 	put_str(h, "hostname", name);
-	put_str(h, "id", map_str(m, "machine_id"));
+	put_str(h, "id", mid);
 	if (boot)
 		put_str(put_obj(h, "boot"), "id", boot);
-	put_str(put_obj(h, "os"), "type", "linux");
+	os = put_obj(h, "os");
+	put_str(os, "type", "linux");
+	if (host_id_is_local(me, mid)) {	/* never this host's for another's record */
+		if (me->os_name[0])
+			put_str(os, "name", me->os_name);
+		if (me->os_version[0])
+			put_str(os, "version", me->os_version);
+		if (me->kernel[0])
+			put_str(os, "kernel", me->kernel);
+		if (me->type_id)
+			put_str(h, "type", me->type);
+	}
 }
 
 static void uid_str(struct json_object *o, const char *k, int64_t v)

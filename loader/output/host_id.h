@@ -23,6 +23,15 @@ struct host_id {
 	char name[HOST_NAME_LEN];		/* uname's nodename */
 	char machine_id[HOST_MACHINE_ID_LEN];	/* "" when the host has none */
 	char boot_id[HOST_BOOT_ID_LEN];		/* "" when unreadable */
+	/* What kind of machine, as the host says (OCSF device.type_id): the
+	 * administrator's CHASSIS= in /etc/machine-info, else the CPU's
+	 * "hypervisor" flag (a virtual machine), else the firmware's SMBIOS
+	 * chassis type; 0 "Unknown" when none says. type_from names which. */
+	int type_id;
+	const char *type, *type_from;
+	/* /etc/os-release (else /usr/lib/os-release) NAME and VERSION_ID,
+	 * "" when absent; the kernel's release (uname -r) */
+	char os_name[64], os_version[32], kernel[65];
 };
 
 /*
@@ -36,5 +45,16 @@ void host_id_load(struct host_id *h, const char **why);
 /* The machine-id file a test or container may point elsewhere
  * ($NSAUDIT_MACHINE_ID_FILE, else /etc/machine-id). */
 const char *host_id_machine_id_path(void);
+/* The same for machine-info ($NSAUDIT_MACHINE_INFO_FILE, else
+ * /etc/machine-info). */
+const char *host_id_machine_info_path(void);
+
+/*
+ * h describes the host this process runs on, and rec (a record's
+ * machine_id, may be NULL) comes from it: only then may a record be given
+ * h's device type and OS (a record read from another machine's log must
+ * not borrow this one's).
+ */
+int host_id_is_local(const struct host_id *h, const char *rec_machine_id);
 
 #endif

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "host_id.h"
 #include "ocsf.h"
+#include "record_fmt.h"
 #include "schema_map.h"
 
 #define CLASS_BASE 0
@@ -87,17 +89,30 @@ static void metadata(struct json_object *ev, struct schema_map *m, bool containe
 	json_object_object_add(md, "profiles", profiles);
 }
 
-/* The host (Host profile): machine id as uid, boot id as boot_uid. */
+/* The host (Host profile): machine id as uid, boot id as boot_uid; its
+ * type and OS as this host says, only for a record of this host. */
 static void device(struct json_object *ev, struct schema_map *m)
 {
-	struct json_object *d = put_obj(ev, "device");
-	const char *h = map_str(m, "host");
+	struct json_object *d = put_obj(ev, "device"), *os;
+	const char *h = map_str(m, "host"), *mid = map_str(m, "machine_id");
+	const struct host_id *me = record_host();
 
-	put_int(d, "type_id", 0);
-	put_str(d, "type", "Unknown");
+	if (host_id_is_local(me, mid)) {
+		put_int(d, "type_id", me->type_id);
+		put_str(d, "type", me->type);
+		os = put_obj(d, "os");
+		put_str(os, "name", me->os_name[0] ? me->os_name : "Linux");
+		put_int(os, "type_id", 200);
+		put_str(os, "type", "Linux");
+		if (me->os_version[0])
+			put_str(os, "version", me->os_version);
+	} else {
+		put_int(d, "type_id", 0);
+		put_str(d, "type", "Unknown");
+	}
 	put_str(d, "hostname", h);
 	put_str(d, "name", h);
-	put_str(d, "uid", map_str(m, "machine_id"));
+	put_str(d, "uid", mid);
 	put_str(d, "boot_uid", map_str(m, "boot_id"));
 }
 

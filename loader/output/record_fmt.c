@@ -110,6 +110,8 @@ static void actor_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	/* the kernel side's word on a runtime's own process, where it has one */
 	if (e->lineage & NSAUDIT_LINEAGE_RUNTIME)
 		audit_f_str(f, "lineage", "runtime", 7);
+	else if (e->lineage & NSAUDIT_LINEAGE_CONTAINED)
+		audit_f_str(f, "lineage", "container", 9);
 	else if (e->lineage & NSAUDIT_LINEAGE_FOLLOWED)
 		audit_f_str(f, "lineage", "other", 5);
 }
@@ -183,7 +185,8 @@ static void key_of(struct actor_key *k, enum audit_format fmt, const struct nsau
 	k->actor_userns = e->actor_userns, k->actor_userns_id = e->actor_userns_id;
 	k->actor_cgroupns = e->actor_cgroupns, k->actor_cgroupns_id = e->actor_cgroupns_id;
 	k->cgroup_id = e->cgroup_id;
-	k->lineage = e->lineage & (NSAUDIT_LINEAGE_RUNTIME | NSAUDIT_LINEAGE_FOLLOWED);
+	k->lineage = e->lineage & (NSAUDIT_LINEAGE_RUNTIME | NSAUDIT_LINEAGE_CONTAINED |
+				   NSAUDIT_LINEAGE_FOLLOWED);
 	k->exe_len = x->exe ? (uint32_t)strnlen(x->exe, ACTOR_STR_MAX) : UINT32_MAX;
 	k->cgroup_len = x->cgroup ? (uint32_t)strnlen(x->cgroup, ACTOR_STR_MAX) : UINT32_MAX;
 }

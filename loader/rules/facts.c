@@ -195,11 +195,20 @@ static void actor_facts(struct facts_ctx *fx, const struct nsaudit_event *e,
 		f->actor_ctr = fx->actor_id;
 		f->actor_ctr_name = fx->actor_name[0] ? fx->actor_name : NULL;
 	}
-	/* what only a container has decides: its pid namespace, its cgroup,
-	 * a runtime's state naming its namespaces. A mount namespace of its
-	 * own alone is what any host service gets (PrivateTmp=, unshare -m):
-	 * such a process stays the host. */
-	f->actor_host = !f->actor_ctr && host_pidns(fx, f);
+	/* what only a container has decides: its cgroup, a runtime's state
+	 * naming its namespaces, its descent from a runtime's workload (the
+	 * kernel side's lineage, at the call). A mount namespace of its own
+	 * alone is what any host service gets (PrivateTmp=, unshare -m), and
+	 * a pid namespace of its own (unshare -pf) what any root can make:
+	 * a process the kernel side followed from its birth that no runtime
+	 * made stays the host. Without the kernel's word (it predates the
+	 * load), a pid namespace of its own is taken for a container's. */
+	if (f->actor_ctr || (e->lineage & NSAUDIT_LINEAGE_CONTAINED))
+		f->actor_host = false;
+	else if ((e->lineage & NSAUDIT_LINEAGE_FOLLOWED) && !fx->lineage_lost)
+		f->actor_host = true;
+	else
+		f->actor_host = host_pidns(fx, f);
 }
 
 /*

@@ -274,6 +274,9 @@ bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, bool awa
 	 */
 	if (e->lineage & NSAUDIT_LINEAGE_RUNTIME)
 		return true;
+	/* a runtime's workload (a container's program) is no runtime */
+	if (e->lineage & NSAUDIT_LINEAGE_CONTAINED)
+		return false;
 	if (away && (e->lineage & NSAUDIT_LINEAGE_FOLLOWED) && !fx->lineage_lost)
 		return false;
 	if (e->exe_ino && p->pid == e->pid && p->ino == e->exe_ino && p->dev == e->exe_dev &&

@@ -74,20 +74,30 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 			 "--op or --type leave no open of a namespace file to test with");
 		return interval_ns ? 1 : 0;
 	}
-	if (h->pid > 0 && waitpid(h->pid, &st, WNOHANG) == h->pid)
+	if (h->pid > 0 && !h->reaped && waitpid(h->pid, &st, WNOHANG) == h->pid) {
 		h->reaped = true;
+		h->status = st;
+	}
 	if (deadline < HEARING_DEADLINE_MIN_NS)
 		deadline = HEARING_DEADLINE_MIN_NS;
 	if (h->pid > 0 && !h->heard && now - h->sent_ns < deadline)
 		return 0;
 	if (h->pid > 0) {	/* the canary's time is up: came, lost or not */
-		if (!h->reaped)
-			waitpid(h->pid, &st, 0);
-		if (h->heard)
-			h->misses = 0;
-		else if (t->stream.stats.lost == h->lost_at_send)
-			h->misses++;
+		if (!h->reaped && waitpid(h->pid, &st, 0) == h->pid)
+			h->status = st;
 		h->pid = 0;
+		if (h->heard) {
+			h->misses = 0;
+		} else if (WIFEXITED(h->status) && WEXITSTATUS(h->status)) {
+			/* its open failed (no /proc here?): nothing was asked of
+			 * the kernel, so nothing can be told from its silence */
+			h->off = true;
+			snprintf(why, len, "a child of the recorder cannot open /proc/self/ns/%s",
+				 nstype_proc_name(type, false));
+			return 1;
+		} else if (WIFEXITED(h->status) && t->stream.stats.lost == h->lost_at_send) {
+			h->misses++;	/* opened, not lost, not heard */
+		}
 		if (h->misses >= HEARING_MISSES) {
 			snprintf(why, len, "%u calls of pid %d and %d in a row (open of "
 				 "/proc/self/ns/%s) never came from the kernel, and no record "
@@ -104,6 +114,7 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 		return 0;
 	h->heard = false;
 	h->reaped = false;
+	h->status = -1;
 	h->lost_at_send = t->stream.stats.lost;
 	h->sent_ns = now;
 	h->next_ns = now + interval_ns;
@@ -120,10 +131,12 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 
 void stream_hearing_saw(struct tracer *t, const struct nsaudit_event *e)
 {
-	if (t->stream.hearing.pid > 0 && e->pid == (uint32_t)t->stream.hearing.pid && e->op == NSAUDIT_OP_OPEN) {
-		t->stream.hearing.heard = true;
-		t->stream.hearing.heard_total++;
-		t->stream.hearing.heard_real_ns = clock_ns(CLOCK_REALTIME);
+	struct hearing *h = &t->stream.hearing;
+
+	if (h->pid > 0 && e->pid == (uint32_t)h->pid && e->op == NSAUDIT_OP_OPEN) {
+		h->heard = true;
+		h->heard_total++;
+		h->heard_real_ns = clock_ns(CLOCK_REALTIME);
 	}
 }
 

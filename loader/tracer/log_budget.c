@@ -21,10 +21,10 @@
 #define USER_NS_INIT	0xEFFFFFFDU	/* PROC_USER_INIT_INO */
 #define NS_PER_S	1000000000ULL
 
-enum cell_kind { CELL_TGID = 1, CELL_UID, CELL_USERNS, CELL_RESERVE, CELL_PARENT };
+enum cell_kind { CELL_TGID = 1, CELL_UID, CELL_USERNS, CELL_RESERVE, CELL_PARENT, CELL_CONTAINER };
 
 struct cell {
-	uint64_t key;	/* kind << 56 | id; 0: empty */
+	uint64_t key;	/* kind << 56 | id (56 bits of it); 0: empty */
 	uint64_t tat;
 };
 
@@ -94,10 +94,10 @@ static uint64_t cell_rank(const struct cell *c, uint64_t now)
 }
 
 /* The cell of key: found, or a fresh one (tat = now) in its place. */
-static struct cell *cell_get(struct log_budget *b, enum cell_kind kind, uint32_t id,
+static struct cell *cell_get(struct log_budget *b, enum cell_kind kind, uint64_t id,
 			     uint64_t now)
 {
-	uint64_t key = (uint64_t)kind << 56 | id;
+	uint64_t key = (uint64_t)kind << 56 | (id & ((1ULL << 56) - 1));
 	size_t h = mix(key), i;
 	struct cell *c, *spare = NULL;
 
@@ -135,6 +135,21 @@ static bool in_own_userns(const struct nsaudit_event *e)
 	return e->actor_userns && e->actor_userns != USER_NS_INIT;
 }
 
+/*
+ * The actor's container cell: the runtime's container (container, from
+ * its cgroup at the call), else a user namespace of its own; NULL if
+ * neither (a host process: its uid's cell is all).
+ */
+static struct cell *container_cell(struct log_budget *b, const struct nsaudit_event *e,
+				   uint64_t container, uint64_t now)
+{
+	if (container)
+		return cell_get(b, CELL_CONTAINER, container, now);
+	if (in_own_userns(e))
+		return cell_get(b, CELL_USERNS, e->actor_userns, now);
+	return NULL;
+}
+
 static void count_refused(struct log_budget *b, const struct nsaudit_event *e)
 {
 	uint64_t n = e->repeat > 1 ? e->repeat : 1;
@@ -160,17 +175,17 @@ static void count_refused(struct log_budget *b, const struct nsaudit_event *e)
 	b->unnamed += n;
 }
 
-bool log_budget_take(struct log_budget *b, const struct nsaudit_event *e, uint64_t now)
+bool log_budget_take(struct log_budget *b, const struct nsaudit_event *e, uint64_t container,
+		     uint64_t now)
 {
-	struct cell *t = cell_get(b, CELL_TGID, e->pid, now);
+	struct cell *t = cell_get(b, CELL_TGID, e->pid, now), *c;
 	bool light;
 
 	if (!cell_take(t, &b->tgid, now))
 		goto refused;
 	light = cell_light(t, &b->tgid, now, RARE_DEBT);
 	if (cell_take(cell_get(b, CELL_UID, e->uid, now), &b->uid, now) &&
-	    (!in_own_userns(e) ||
-	     cell_take(cell_get(b, CELL_USERNS, e->actor_userns, now), &b->uid, now)))
+	    (!(c = container_cell(b, e, container, now)) || cell_take(c, &b->uid, now)))
 		return true;
 	/* rare first: a quiet thread group of a flooding uid or container */
 	if (light && cell_take(cell_get(b, CELL_PARENT, e->ppid, now), &b->parent, now) &&

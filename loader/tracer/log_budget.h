@@ -10,9 +10,12 @@
  * write, whatever the rings' fill, in this order:
  *
  *   1. the actor's thread group: tgid_rate records/s (burst 2x);
- *   2. its uid (as the initial user namespace sees it) and, when it runs
- *      in a user namespace of its own (a container), that user namespace:
- *      uid_rate records/s each (burst 2x);
+ *   2. its uid (as the initial user namespace sees it) and its container:
+ *      the runtime's (docker, containerd, podman, crio ...: the container
+ *      id its cgroup names at the call), else, when it runs in a user
+ *      namespace of its own, that user namespace: uid_rate records/s each
+ *      (burst 2x). A container of many uids, or whose processes are in
+ *      several user namespaces, is one;
  *   3. rare actors first: a thread group that has written few records
  *      lately (at most RARE_DEBT of its burst in use) and whose parent's
  *      children have too (parent_rate/s) draws on its uid's reserve
@@ -37,7 +40,7 @@
 
 struct log_budget_rates {
 	uint32_t tgid;		/* records/s of one thread group */
-	uint32_t uid;		/* ... of one uid, and of one user namespace */
+	uint32_t uid;		/* ... of one uid, and of one container */
 	uint32_t reserve;	/* ... of a uid's rare thread groups, past it */
 	uint32_t parent;	/* ... of the rare children of one parent */
 };
@@ -55,10 +58,12 @@ struct log_budget *log_budget_new(const struct log_budget_rates *r);
 void log_budget_free(struct log_budget *b);
 
 /*
- * Whether e may be written now (now_ns: CLOCK_MONOTONIC). If not, its
- * calls are counted against its actor for log_budget_flush.
+ * Whether e may be written now (now_ns: CLOCK_MONOTONIC); container: its
+ * actor's runtime container (enrich_container_key()), 0 if none. If not,
+ * its calls are counted against its actor for log_budget_flush.
  */
-bool log_budget_take(struct log_budget *b, const struct nsaudit_event *e, uint64_t now_ns);
+bool log_budget_take(struct log_budget *b, const struct nsaudit_event *e, uint64_t container,
+		     uint64_t now_ns);
 
 /*
  * The counts of refused calls, one per actor and op (a NULL actor: what

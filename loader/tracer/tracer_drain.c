@@ -156,6 +156,11 @@ static void resume_check(struct tracer *t)
 
 size_t stream_drain(struct tracer *t)
 {
+	/* a flood faster than the writer never empties the rings: one pass
+	 * ends after a poll interval, so that the loop's duties (the log's
+	 * group sync, its seals and tail anchors, the loss ledger) still run
+	 * every poll interval instead of when the flood stops */
+	int64_t until = clock_ns(CLOCK_MONOTONIC) + (int64_t)t->o.poll_ms * 1000000;
 	size_t i, total = 0;
 
 	while (!t->stream.cb_err) {
@@ -182,7 +187,7 @@ size_t stream_drain(struct tracer *t)
 		ringbuf_reader_release(&t->stream.rb);
 		resume_check(t);
 		total += t->stream.nrecs;
-		if (t->stream.nrecs < TRACER_BATCH_MAX)
+		if (t->stream.nrecs < TRACER_BATCH_MAX || clock_ns(CLOCK_MONOTONIC) >= until)
 			break;
 	}
 	t->stream.nrecs = 0;
@@ -270,7 +275,8 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 static bool budget_ok(struct tracer *t, const struct nsaudit_event *e)
 {
 	return !t->stream.budget ||
-	       log_budget_take(t->stream.budget, e, (uint64_t)clock_ns(CLOCK_MONOTONIC));
+	       log_budget_take(t->stream.budget, e, enrich_container_key(t->en, e->cgroup_id),
+			       (uint64_t)clock_ns(CLOCK_MONOTONIC));
 }
 
 static int process_event(struct tracer *t, const void *data, size_t len)

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "actor_lost.h"
+#include "array.h"
 #include "enrich/enrich.h"
 #include "ringbuf_reader.h"
 #include "tracer_impl.h"
@@ -24,6 +26,61 @@
 int tbpf_pin_path(char *buf, size_t len, const char *dir, const char *name)
 {
 	return snprintf(buf, len, "%s/%s", dir, name) >= (int)len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * Every map a recorder pins, by its name in the pin dir: the one list that
+ * pinning, reuse and detach (tracer_unpin) go by. Besides these, a pin
+ * dir holds the links, "link_" and the program's name.
+ */
+struct pinned_map {
+	const char *name;	/* in the pin dir */
+	size_t map;		/* where the skeleton has it */
+	ssize_t fd;		/* where a reusing recorder keeps its fd; NO_FD: itself */
+	bool required;		/* reuse cannot go on without it */
+};
+#define NO_FD -1
+#define MAP(m) offsetof(struct nsaudit_bpf, maps.m)
+#define FD(f) (ssize_t)offsetof(struct tracer_bpf, f)
+static const struct pinned_map pinned_maps[] = {
+	{ "events", MAP(events), FD(ring_fd), true },
+	{ "rare", MAP(rare), FD(rare_fd), true },
+	{ "counters", MAP(bss), FD(bss_fd), true },
+	/* the filters the programs were loaded with, checked on reuse */
+	{ "config", MAP(rodata), NO_FD, true },
+	/* optional: pins of an older nsaudit have no exe map (exe from /proc) */
+	{ "exe_paths", MAP(exe_paths), NO_FD, false },
+	/* optional: pins of an older nsaudit count losses per reason only */
+	{ "actor_lost", MAP(actor_lost), FD(actor_lost_fd), false },
+	{ "lost_epoch", MAP(lost_epoch), FD(lost_epoch_fd), false },
+	{ "pin_mounts", MAP(pin_mounts), FD(pins_fd), false },
+};
+
+/* The links a reusing recorder drives itself (every other one it only
+ * holds, pin_owner.c). */
+static const struct {
+	const char *name;
+	ssize_t fd;
+} pinned_links[] = {
+	/* optional: a recorder started with --no-coalesce pinned no flusher */
+	{ "link_flush_held", FD(flush_link_fd) },
+	/* optional: pins of an older nsaudit have no pin sweep */
+	{ "link_sweep_pins", FD(sweep_link_fd) },
+};
+
+static int *bpf_fd(struct tracer *t, ssize_t off)
+{
+	return (int *)((char *)&t->bpf + off);
+}
+
+/* The pinned object name in t's pin dir, opened: its fd, or -1. */
+static int pinned_get(struct tracer *t, const char *name)
+{
+	char path[512];
+
+	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, name))
+		return -1;
+	return bpf_obj_get(path);
 }
 
 /*
@@ -47,31 +104,13 @@ int tbpf_pin_all(struct tracer *t, char *err, size_t errlen)
 		rmdir(t->o.pin_dir);	/* only if we just made it, i.e. empty */
 		return -ENOTDIR;
 	}
-	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "events") ||
-	    (rc = bpf_map__pin(t->bpf.skel->maps.events, path)))
-		goto fail;
-	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "rare") ||
-	    (rc = bpf_map__pin(t->bpf.skel->maps.rare, path)))
-		goto fail;
-	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "counters") ||
-	    (rc = bpf_map__pin(t->bpf.skel->maps.bss, path)))
-		goto fail;
-	/* the filters the programs were loaded with, checked on reuse */
-	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "config") ||
-	    (rc = bpf_map__pin(t->bpf.skel->maps.rodata, path)))
-		goto fail;
-	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths") ||
-	    (rc = bpf_map__pin(t->bpf.skel->maps.exe_paths, path)))
-		goto fail;
-	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost") ||
-	    (rc = bpf_map__pin(t->bpf.skel->maps.actor_lost, path)))
-		goto fail;
-	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch") ||
-	    (rc = bpf_map__pin(t->bpf.skel->maps.lost_epoch, path)))
-		goto fail;
-	if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts") ||
-	    (rc = bpf_map__pin(t->bpf.skel->maps.pin_mounts, path)))
-		goto fail;
+	for (i = 0; i < (int)ARRAY_SIZE(pinned_maps); i++) {
+		const struct pinned_map *m = &pinned_maps[i];
+
+		if (tbpf_pin_path(path, sizeof(path), t->o.pin_dir, m->name) ||
+		    (rc = bpf_map__pin(*(struct bpf_map **)((char *)t->bpf.skel + m->map), path)))
+			goto fail;
+	}
 	for (i = 0; i < t->bpf.skel->skeleton->prog_cnt; i++) {
 		struct bpf_link *link = *t->bpf.skel->skeleton->progs[i].link;
 		struct bpf_program *prog = *t->bpf.skel->skeleton->progs[i].prog;
@@ -108,33 +147,22 @@ fail:
 int tbpf_reuse_pins(struct tracer *t, char *err, size_t errlen)
 {
 	struct nsaudit_bpf__rodata cfg;
-	char path[512];
+	bool missing = false;
 	uint32_t zero = 0;
+	size_t i;
 	int cfg_fd;
 
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "events");
-	t->bpf.ring_fd = bpf_obj_get(path);
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "rare");
-	t->bpf.rare_fd = bpf_obj_get(path);
-	/* optional: a recorder started with --no-coalesce pinned no flusher */
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "link_flush_held");
-	t->bpf.flush_link_fd = bpf_obj_get(path);
-	/* optional: pins of an older nsaudit have no pin sweep */
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "link_sweep_pins");
-	t->bpf.sweep_link_fd = bpf_obj_get(path);
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "pin_mounts");
-	t->bpf.pins_fd = bpf_obj_get(path);
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "counters");
-	t->bpf.bss_fd = bpf_obj_get(path);
-	/* optional: pins of an older nsaudit count losses per reason only */
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "actor_lost");
-	t->bpf.actor_lost_fd = bpf_obj_get(path);
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "lost_epoch");
-	t->bpf.lost_epoch_fd = bpf_obj_get(path);
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "config");
-	cfg_fd = bpf_obj_get(path);
-	if (t->bpf.ring_fd < 0 || t->bpf.rare_fd < 0 || t->bpf.bss_fd < 0 || cfg_fd < 0 ||
-	    bpf_map_lookup_elem(cfg_fd, &zero, &cfg)) {
+	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++)
+		if (pinned_maps[i].fd != NO_FD)
+			*bpf_fd(t, pinned_maps[i].fd) = pinned_get(t, pinned_maps[i].name);
+	for (i = 0; i < ARRAY_SIZE(pinned_links); i++)
+		*bpf_fd(t, pinned_links[i].fd) = pinned_get(t, pinned_links[i].name);
+	cfg_fd = pinned_get(t, "config");
+	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++)
+		if (pinned_maps[i].required && pinned_maps[i].fd != NO_FD &&
+		    *bpf_fd(t, pinned_maps[i].fd) < 0)
+			missing = true;
+	if (missing || cfg_fd < 0 || bpf_map_lookup_elem(cfg_fd, &zero, &cfg)) {
 		snprintf(err, errlen, "%s holds incomplete pinned state (%s); "
 			 "remove it with 'nsaudit detach'", t->o.pin_dir, strerror(errno));
 		if (cfg_fd >= 0)
@@ -142,9 +170,7 @@ int tbpf_reuse_pins(struct tracer *t, char *err, size_t errlen)
 		return -1;
 	}
 	close(cfg_fd);
-	/* optional: pins of an older nsaudit have no exe map (exe from /proc) */
-	tbpf_pin_path(path, sizeof(path), t->o.pin_dir, "exe_paths");
-	enrich_set_exe_map(t->en, bpf_obj_get(path), true);
+	enrich_set_exe_map(t->en, pinned_get(t, "exe_paths"), true);
 	if (cfg.filter_tgid != t->o.pid || cfg.type_mask != t->o.type_mask ||
 	    cfg.op_mask != (t->o.op_mask | (1u << NSAUDIT_OP_LOST)) ||
 	    cfg.coalesce != !t->o.no_coalesce) {
@@ -205,12 +231,12 @@ bool tracer_reused_pins(const struct tracer *t)
 /* The names tbpf_pin_all() creates; nothing else in a pin dir is ours. */
 static bool our_pin(const char *name)
 {
-	return !strcmp(name, "events") || !strcmp(name, "rare") || !strcmp(name, "counters") ||
-	       !strcmp(name, "config") ||
-	       !strcmp(name, "exe_paths") || !strcmp(name, "actor_lost") ||
-	       !strcmp(name, "lost_epoch") ||
-	       !strcmp(name, "pin_mounts") ||
-	       !strncmp(name, "link_", 5);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++)
+		if (!strcmp(name, pinned_maps[i].name))
+			return true;
+	return !strncmp(name, "link_", 5);
 }
 
 int tracer_unpin(const char *pin_dir)

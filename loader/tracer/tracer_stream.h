@@ -48,6 +48,7 @@ struct hearing {
 	uint64_t sent, heard_total;
 	int64_t heard_real_ns; /* CLOCK_REALTIME of the last one heard */
 	unsigned int misses;   /* in a row */
+	int status;	       /* the canary's wait status (-1: none yet) */
 	bool heard, reaped, off;
 };
 

@@ -20,6 +20,9 @@
  *   ns-ioctl-eperm parent|userns PATH
  *                             NS_GET_PARENT / NS_GET_USERNS on PATH
  *                             (the initial pid or user namespace): EPERM
+ *   open-rel-eacces DIR NAME  as nobody, openat(DIR's fd, NAME): a
+ *                             relative ns/TYPE under root's /proc/PID:
+ *                             EACCES
  * Exit 0 when the call failed as meant, 3 when the kernel lacks the
  * feature, 1 otherwise.
  */
@@ -170,6 +173,13 @@ int main(int argc, char **argv)
 			return 1;
 		return failed_as(ioctl(fd, !strcmp(argv[2], "parent") ? NS_GET_PARENT
 								  : NS_GET_USERNS), EPERM);
+	}
+	if (!strcmp(cmd, "open-rel-eacces") && argc > 3) {
+		fd = open(argv[2], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return 1;
+		drop_to_nobody();
+		return failed_as(openat(fd, argv[3], O_RDONLY | O_CLOEXEC), EACCES);
 	}
 	fprintf(stderr, "usage: see the comment at the top of nsfail.c\n");
 	return 2;

@@ -13,6 +13,10 @@
  *                     (a new namespace each time: nothing to coalesce)
  *       prints "pid N" first and "calls N" at the end: the calls that each
  *       make one record of the kind (op open/nsfd/nsfd/setns/unshare).
+ *   nsflood forkflood SECONDS
+ *       a fork flood (issue 47): children one after the other for SECONDS,
+ *       each making FORK_CALLS NS_GET_USERNS ioctls; prints "pid N" (the
+ *       parent), "child N" for each child, and "calls N" at the end.
  *   nsflood rare ROUNDS SECONDS DIR
  *       root's rare operations, each in a fresh child (its pid names the
  *       record), ROUNDS rounds at random moments over SECONDS: unshare
@@ -120,6 +124,47 @@ static int flood(const char *kind, double seconds)
 	while (now() < end)
 		for (i = 0; i < 256; i++)
 			calls += flood_once(kind, fd);
+	printf("calls %llu\n", calls);
+	return 0;
+}
+
+#define FORK_CALLS 1000
+
+/* A fork flood's child: FORK_CALLS ioctls; exits 0 if each made a record. */
+static void fork_child(void)
+{
+	int fd = open_ns("/proc/self/ns/net"), i, n = 0;
+
+	for (i = 0; i < FORK_CALLS; i++)
+		n += flood_once("ioctl", fd);
+	_exit(n == FORK_CALLS ? 0 : 1);
+}
+
+static int forkflood(double seconds)
+{
+	unsigned long long calls = 0;
+	double end = now() + seconds;
+	int status;
+	pid_t pid;
+
+	prctl(PR_SET_NAME, "nsflood");
+	printf("pid %d\n", getpid());
+	fflush(stdout);
+	while (now() < end) {
+		pid = fork();
+		if (pid < 0) {
+			fprintf(stderr, "nsflood: fork: %s\n", strerror(errno));
+			return 1;
+		}
+		if (!pid)
+			fork_child();
+		printf("child %d\n", pid);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "nsflood: child %d: its calls did not all succeed\n", pid);
+			return 1;
+		}
+		calls += FORK_CALLS;
+	}
 	printf("calls %llu\n", calls);
 	return 0;
 }
@@ -297,8 +342,11 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "flood"))
 		return flood(argv[2], atof(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "forkflood"))
+		return forkflood(atof(argv[2]));
 	if (argc == 5 && !strcmp(argv[1], "rare"))
 		return rare(atol(argv[2]), atof(argv[3]), argv[4]);
-	fprintf(stderr, "usage: nsflood flood KIND SECONDS | nsflood rare ROUNDS SECONDS DIR\n");
+	fprintf(stderr, "usage: nsflood flood KIND SECONDS | nsflood forkflood SECONDS | "
+		"nsflood rare ROUNDS SECONDS DIR\n");
 	return 2;
 }

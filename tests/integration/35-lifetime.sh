@@ -73,7 +73,9 @@ for i in $(seq 1 50); do
 	sleep 0.05
 done
 UINUM=$(ns_inum /proc/$SLEEP_PID/ns/uts)
-lt_wait "created" "$SLEEP_PID:uts" --log-dir "$LOG"
+# its own creation (others' uts namespaces in the log may have had the
+# inode before: their "created" lines are not this one's)
+lt_wait "created  by unshare pid=$SLEEP_PID " "$SLEEP_PID:uts" --log-dir "$LOG"
 check "uts of the sleeper: alive while it runs (PID:TYPE)" grep -q "^alive now" <<<"$out"
 check "uts: the sleeper holds it" grep -q "task    pid $SLEEP_PID sleep" <<<"$out"
 kill "$SLEEP_PID"; wait "$SLEEP_PID" 2>/dev/null; SLEEP_PID=

@@ -77,7 +77,7 @@ complete_words() {	# the words the completion offers for the command line "$@"
 }
 check "completion: bash -n" bash -n "$COMP"
 expect_eq "completion: subcommands" "$(complete_words nsaudit "")" \
-	"--help --version detach holders keygen lifetime probe record search trace verify "
+	"--help --version detach holders keygen lifetime probe record retire search trace verify "
 expect_eq "completion: trace --format" "$(complete_words nsaudit trace --format "")" "ecs json ocsf text "
 expect_eq "completion: record --format" "$(complete_words nsaudit record --format "")" "audit json "
 expect_eq "completion: --type list after a comma" "$(complete_words nsaudit trace --type net,u)" \

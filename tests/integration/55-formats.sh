@@ -54,6 +54,27 @@ if run_format ocsf "$OUT"; then
 		"$(jq -r .unmapped.old_inum <<<"$u")" "$HOST_UTS"
 	expect_eq "ocsf: device names this host by machine id and boot id" \
 		"$(jq -r '"\(.device.uid) \(.device.boot_uid) \(.device.hostname)"' <<<"$u")" "$MID $BID $HOSTN"
+	# what kind of machine, as the host says: CHASSIS= in machine-info,
+	# else the CPU's hypervisor flag, else the SMBIOS chassis type
+	want=0 src=none
+	ch=$(sed -n 's/^CHASSIS=//p' /etc/machine-info 2>/dev/null | tr -d "\"'")
+	if [ -n "$ch" ]; then
+		src="machine-info CHASSIS=$ch"
+		case $ch in server) want=1 ;; desktop) want=2 ;; laptop|convertible) want=3 ;;
+		tablet) want=4 ;; handset) want=5 ;; vm) want=6 ;; embedded) want=7 ;; container|watch) want=99 ;;
+		*) src=none ;; esac
+	fi
+	if [ "$src" = none ] && grep -m1 '^flags' /proc/cpuinfo | grep -qw hypervisor; then
+		want=6 src="cpu flag hypervisor"
+	elif [ "$src" = none ] && [ -r /sys/class/dmi/id/chassis_type ]; then
+		src="SMBIOS chassis $(cat /sys/class/dmi/id/chassis_type)"
+		case $(cat /sys/class/dmi/id/chassis_type) in 3|4|5|6|7|13|15|16|24|35|36) want=2 ;;
+		8|9|10|14|31|32) want=3 ;; 17|23|25|28|29) want=1 ;; 30) want=4 ;; 11) want=5 ;; 33|34) want=7 ;; esac
+	fi
+	expect_eq "ocsf: device.type_id is what the host says ($src)" "$(jq -r .device.type_id <<<"$u")" "$want"
+	. /etc/os-release
+	expect_eq "ocsf: device.os is os-release's NAME and VERSION_ID, type Linux (200)" \
+		"$(jq -r '"\(.device.os.name) \(.device.os.version) \(.device.os.type_id)"' <<<"$u")" "$NAME $VERSION_ID 200"
 	f=$(jq -c 'select(.activity_name == "setns" and .status_code == "EINVAL")' "$OUT")
 	expect_eq "ocsf: a refused setns is status Failure with its errno" \
 		"$(jq -r '"\(.status_id) \(.status)"' <<<"$f")" "2 Failure"
@@ -97,6 +118,9 @@ if run_format ecs "$OUT"; then
 		"intrusion_detection,process T1611 2 $COMM"
 	f=$(jq -c 'select(.event.action == "setns" and .error.code == "EINVAL")' "$OUT")
 	expect_eq "ecs: a refused setns is outcome failure" "$(jq -r .event.outcome <<<"$f")" failure
+	. /etc/os-release
+	expect_eq "ecs: host.os is os-release's NAME and VERSION_ID, and uname -r" \
+		"$(jq -r '"\(.host.os.name) \(.host.os.version) \(.host.os.kernel)"' <<<"$u")" "$NAME $VERSION_ID $(uname -r)"
 fi
 
 OUT=$TMP/json.jsonl

@@ -14,7 +14,9 @@
 # duplicates/ by its (sink_run, sink_seq) key, and the test checks that
 # every one of them is byte for byte a message the host file already has
 # (before: host file plus repeats; after: the host file). rsyslog is run
-# here, never the system's.
+# here, never the system's. Host 3 sends OCSF (--sink ...,format=ocsf):
+# every document its file at the collector holds is checked against
+# tests/lib/ocsf-check.jq, and its anchors still verify.
 . "$(dirname "$0")/../lib/testlib.sh"
 "$TESTS_DIR/lib/deps.sh" fleet >/dev/null 2>&1 || true	# what it drives, if missing
 require_root "fleet"
@@ -124,8 +126,9 @@ EOC
 		>"$d/rs.out" 2>&1
 	for _ in $(seq 1 100); do [ -S "$d/log.sock" ] && break; sleep 0.05; done
 	[ -S "$d/log.sock" ] || { fail "host $h: rsyslogd starts"; cat "$d/rs.out"; exit 0; }
+	fmt=; [ "$h" = 3 ] && fmt=,format=ocsf
 	NSAUDIT_MACHINE_ID_FILE=$d/machine-id unshare -u sh -c "hostname h$h; exec '$NSAUDIT' record \
-		--log-dir '$d/log' --key '$d/seal' --no-pin --comm fleet$h$$ --anchor-interval 200 --sink syslog:unix:$d/log.sock" \
+		--log-dir '$d/log' --key '$d/seal' --no-pin --comm fleet$h$$ --anchor-interval 200 --sink syslog:unix:$d/log.sock$fmt" \
 		>"$d/rec.out" 2>"$d/rec.err" &
 	PIDS+=($!)
 	eval "REC$h=$!"
@@ -160,10 +163,14 @@ done
 # every host's file at the collector: until what the host's log holds arrived
 want_of() { jq -r 'select(.kseq != null) | .kseq' "$TMP/h$1"/log/*.log | sort -n; }
 file_of() { ls "$TMP/col/fleet/h$1-$(cat "$TMP/h$1/machine-id").log" 2>/dev/null; }
-got_of() {	# kseq="N" of the records in host h's collector file
+got_of() {	# kseq="N" (OCSF: "kseq":N) of the records in host h's collector file
 	local f
 	f=$(file_of "$1") || return 0
-	grep -o ' kseq="[0-9]*"' "$f" | tr -dc '0-9\n' | sort -n
+	if [ "$1" = 3 ]; then
+		grep -o '[{,]"kseq":[0-9]*' "$f"
+	else
+		grep -o ' kseq="[0-9]*"' "$f"
+	fi | tr -dc '0-9\n' | sort -n
 }
 for _ in $(seq 1 150); do
 	done_all=1
@@ -202,6 +209,12 @@ for h in $HOSTS; do
 	DUPS_TOTAL=$((DUPS_TOTAL + dups))
 	other=$(grep -v "machine_id=\"$(cat "$TMP/h$h/machine-id")\"" "$f" | grep -c .)
 	expect_eq "host $h: nothing of another host in its file" "$other" 0
+	if [ "$h" = 3 ]; then	# OCSF: every message but the anchors is a document
+		docs=$(grep -v 'nsaudit-anchor ' "$f" | sed 's/^[^]]*\] //')
+		nd=$(grep -c . <<<"$docs")
+		expect_eq "host 3: all $nd OCSF documents at the collector carry what their OCSF class requires" \
+			"$(jq -c -f "$TESTS_DIR/lib/ocsf-check.jq" <<<"$docs" 2>&1 | jq -s -c add)" "[]"
+	fi
 	na=$(grep -c 'nsaudit-anchor ' "$f")
 	if grep -q 'action="anchor".*why="close"' "$f"; then
 		pass "host $h: anchors arrived ($na, the closing one too)"

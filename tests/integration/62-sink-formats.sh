@@ -44,7 +44,9 @@ for _ in $(seq 1 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
 [ -S "$SOCK" ] || { fail "rsyslogd starts"; cat "$RSDIR/out"; exit 0; }
 
 OUT=$TMP/stdout.jsonl
-"$NSAUDIT" trace --format ocsf --comm "$COMM" \
+# the administrator says what machine this is (machine-info(5) CHASSIS=)
+printf 'PRETTY_HOSTNAME="rack 4"\nCHASSIS="server"\n' >"$TMP/machine-info"
+NSAUDIT_MACHINE_INFO_FILE=$TMP/machine-info "$NSAUDIT" trace --format ocsf --comm "$COMM" \
 	--sink "file:$TMP/ocsf.jsonl,format=ocsf" --sink "file:$TMP/ecs.jsonl,format=ecs" \
 	--sink "file:$TMP/flat.jsonl" --sink "syslog:unix:$SOCK,format=ocsf" >"$OUT" 2>"$TMP/err" &
 TRACE_PID=$!
@@ -72,6 +74,8 @@ expect_eq "file sink: 0600, as the log's files" "$(stat -c %a "$TMP/ocsf.jsonl")
 u=$(jq -c "select(.activity_name == \"unshare\" and .actor.process.pid == $UPID)" "$TMP/ocsf.jsonl")
 expect_eq "file sink ocsf: the unshare of the pid nsops printed, on this machine's id" \
 	"$(jq -r '"\(.class_uid) \(.device.uid)"' <<<"$u")" "1007 $MID"
+expect_eq "file sink ocsf: device.type_id is what machine-info's CHASSIS says (server: 1)" \
+	"$(jq -r '"\(.device.type_id) \(.device.type)"' <<<"$u")" "1 Server"
 a=$(jq -c 'select(.class_uid == 2004 and .finding_info.analytic.uid == "container-escape")' "$TMP/ocsf.jsonl")
 expect_eq "file sink ocsf: the escape is a Detection Finding into the host's net (stat), T1611" \
 	"$(jq -r '"\(.evidences[1].resources[0].name) \(.finding_info.attacks[0].technique.uid)"' <<<"$a")" \

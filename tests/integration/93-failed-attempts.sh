@@ -90,3 +90,28 @@ r=$(recs "$(val pid "$o_userns")" '.op=="nsfd"')
 expect_eq "failed NS_GET_USERNS: a record of the namespace asked about" \
 	"$(jq -sc 'map([.result, .error, .ns_type, .ns_inum])' <<<"$r")" \
 	"[[-1,\"EPERM\",\"user\",$(ns_inum /proc/self/ns/user)]]"
+
+# --- refused opens of "ns/TYPE" relative to a /proc/PID directory (the
+# working directory, or a dirfd), by processes that exit at once: the
+# namespace is read in the kernel at the call (the record has its ns_id,
+# which only the kernel side gives), not through the actor's cwd later.
+# Ground truth: stat -L of the namespace files, the process's own errors.
+OUT2=$TMP/rel.jsonl
+trace_start "$OUT2" --op open || { fail "trace --op open starts"; exit 0; }
+setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo \$\$; cd /proc/$NETP && exec cat ns/net" \
+	>"$TMP/rel-cwd.out" 2>"$TMP/rel-cwd.err"
+REL_CWD=$(head -1 "$TMP/rel-cwd.out")
+o_rel=$("$NSF" open-rel-eacces /proc/$NETP ns/pid); rc_rel=$?
+sleep 0.3
+trace_stop
+expect_eq "relative ns/net from a /proc/PID cwd as nobody: cat saw EACCES" \
+	"$(grep -c 'ns/net: Permission denied' "$TMP/rel-cwd.err")" 1
+expect_eq "refused relative open (cwd /proc/PID): the namespace (stat -L), read at the call (ns_id), whose" \
+	"$(jq -sc --argjson p "${REL_CWD:-0}" 'map(select(.op=="open" and .pid==$p and .result<0) |
+		[.error, .path, .ns_type, .ns_inum, (.ns_id != null), .target_pid])' "$OUT2")" \
+	"[[\"EACCES\",\"ns/net\",\"net\",$net_inum,true,$NETP]]"
+expect_eq "openat(/proc/PID dirfd, ns/pid) as nobody: the helper saw EACCES" "$rc_rel $(val errno "$o_rel")" "0 EACCES"
+expect_eq "refused relative open (dirfd /proc/PID, ns/pid): the namespace (stat -L), read at the call, whose" \
+	"$(jq -sc --argjson p "$(val pid "$o_rel")" 'map(select(.op=="open" and .pid==$p and .result<0) |
+		[.error, .path, .ns_type, .ns_inum, (.ns_id != null), .target_pid])' "$OUT2")" \
+	"[[\"EACCES\",\"ns/pid\",\"pid\",$(ns_inum /proc/$NETP/ns/pid),true,$NETP]]"

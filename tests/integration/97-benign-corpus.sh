@@ -79,6 +79,7 @@ HP=$!
 BG+=($HP)
 HOST_NET=$(ns_inum /proc/$HP/ns/net)
 HOST_MNT=$(ns_inum /proc/$HP/ns/mnt)
+HOST_PID=$(ns_inum /proc/$HP/ns/pid)
 
 # alerts at warning or above about this test's work: by its pids (strace),
 # its containers' ids and names, or its tag in the summary
@@ -160,6 +161,9 @@ st host-back unshare -m --propagation private nsenter -t "$HP" -m true ||
 	fail "benign: unshare -m; nsenter -t HOST -m ($(tail -1 "$TMP/host-back.out"))"
 st host-privnet unshare -m -n --propagation private nsenter -t "$HP" -n ip -o link ||
 	fail "benign: unshare -m -n; nsenter -t HOST -n ($(tail -1 "$TMP/host-privnet.out"))"
+# a pid namespace of its own that no runtime made: root's unshare -pf
+st host-pidns unshare -pf nsenter -t "$HP" -n true ||
+	fail "benign: unshare -pf; nsenter -t HOST -n ($(tail -1 "$TMP/host-pidns.out"))"
 
 # --- podman: user namespace options on runc and crun, pods on both
 grep -q '^containers:' /etc/subuid 2>/dev/null || echo "containers:2147483647:2147483648" >>/etc/subuid
@@ -265,7 +269,7 @@ trace_stop
 nb=$(jq -c 'select(.op!="alert" and .op!="lost")' "$B" | wc -l)
 [ "$nb" -gt 100 ] && pass "benign corpus: the workloads were traced ($nb records)" ||
 	fail "benign corpus: only $nb records traced"
-for n in host-nsenter host-netns host-lsns host-back host-privnet; do
+for n in host-nsenter host-netns host-lsns host-back host-privnet host-pidns; do
 	expect_eq "benign: $n: every successful setns strace saw is a record" \
 		"$(tr_setns "$B" "$n" | tr '\n' ' ')" "$(st_setns "$n" | tr '\n' ' ')"
 done
@@ -288,6 +292,9 @@ expect_eq "benign corpus: crun's setns records are there (pods on crun)" \
 	"$(jq -r 'select(.op=="setns" and .comm=="crun") | .pid' "$B" | head -1 | grep -c .)" "1"
 expect_eq "benign corpus: the host's nsenter (not a runtime) says lineage other" \
 	"$(jq -r --argjson p "$(st_setns host-nsenter | head -1)" 'select(.op=="setns" and .pid==$p) | .lineage' "$B" | sort -u)" "other"
+expect_eq "benign: host-pidns: nsenter's setns is from a pid namespace not the host's, lineage other" \
+	"$(jq -r --argjson p "$(st_setns host-pidns | head -1)" --argjson h "$HOST_PID" \
+		'select(.op=="setns" and .pid==$p) | "\(.actor_pidns != $h) \(.lineage)"' "$B" | sort -u)" "true other"
 expect_eq "benign corpus: no record names a directory (\"/\") as its executable" \
 	"$(jq -r 'select(.exe=="/") | "\(.pid) \(.comm)"' "$B" | head -3)" ""
 
@@ -326,6 +333,9 @@ if [ -n "$DOCKERD" ] || [ -S /run/docker.sock ]; then
 		"$(esc denied)" "attempted-escape warning $E-denied host EACCES net $HOST_NET"
 	expect_eq "escape: a refused open through a procfs mounted at /hp: one attempted-escape naming the host's net namespace (/proc)" \
 		"$(esc hp)" "attempted-escape warning $E-hp host EACCES net $HOST_NET"
+	expect_eq "escape: docker --pid=host nsenter's setns says lineage container (a runtime's workload, marked in the kernel)" \
+		"$(jq -r --arg n "$E-pidhost" 'select(.op=="alert" and .actor_container_name==$n) | .about_seq' "$B" |
+			head -1 | xargs -r -I{} jq -r 'select(.seq=={}) | .lineage' "$B")" "container"
 	expect_eq "escape: no alert names target_container \"0\"" \
 		"$(jq -r 'select(.op=="alert" and .target_container=="0") | .rule' "$B")" ""
 fi

@@ -50,10 +50,21 @@ def base:
   (if .type_uid != (.class_uid * 100 + .activity_id) then "type_uid is not class_uid*100+activity_id" else empty end),
   (if .category_uid != ((.class_uid / 1000) | floor) then "category_uid does not match class_uid" else empty end),
   (if ([.severity_id] | inside([0, 1, 2, 3, 4, 5, 6, 99])) then empty else "severity_id \(.severity_id) not in its enum" end),
-  # the Host profile's device (objects/device.json: type_id required)
+  # the Host profile's device (objects/device.json: type_id required, its
+  # enum 1-8 plus the dictionary's 0 Unknown and 99 Other; objects/os.json:
+  # name and type_id required, type_id in its enum)
   (if .device != null then need(["device", "type_id"]; "integer"; int),
+     may(["device", "type_id"]; "device type in its enum"; [.] | inside([0, 1, 2, 3, 4, 5, 6, 7, 8, 99])),
+     may(["device", "type"]; "string"; str),
      may(["device", "hostname"]; "string"; str), may(["device", "uid"]; "string"; str),
-     may(["device", "boot_uid"]; "string"; str) else empty end);
+     may(["device", "boot_uid"]; "string"; str),
+     (if .device.os != null then need(["device", "os", "name"]; "string"; str),
+        need(["device", "os", "type_id"]; "integer"; int),
+        may(["device", "os", "type_id"]; "os type in its enum";
+            [.] | inside([0, 100, 101, 200, 201, 300, 301, 302, 400, 401, 402, 99])),
+        may(["device", "os", "version"]; "string"; str)
+      else empty end)
+   else empty end);
 # events/system/system.json: actor and device required;
 # process_activity.json (1007): process required
 def process_activity:

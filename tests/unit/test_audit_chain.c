@@ -223,3 +223,53 @@ Test(audit_chain, restarts_clean_and_after_a_crash_keep_the_chain)
 	cr_expect_eq(v.anchor_chain_first, 1);
 	cr_expect_gt(v.anchor_chain_last, 10);
 }
+
+static int commits;
+
+static void count_commits(void *ctx, struct json_object *a)
+{
+	struct json_object *why;
+
+	(void)ctx;
+	if (json_object_object_get_ex(a, "why", &why) &&
+	    !strcmp(json_object_get_string(why), "commit"))
+		commits++;
+}
+
+/*
+ * Under a flood the group sync runs on a thread of its own and the log is
+ * never idle: anchors must still leave, naming what each sync made durable
+ * (before: none between the start and the close).
+ */
+Test(audit_chain, anchors_leave_while_the_log_is_never_idle, .timeout = 60)
+{
+	struct audit_log *l;
+	char err[512], pad[400];
+	int i, j;
+
+	t.o.sync = AUDIT_SYNC_BATCH;
+	t.o.seal_interval = 3600;
+	t.o.anchor_interval_ms = 50;
+	l = audit_log_open(&t.o, err, sizeof(err));
+	cr_assert_not_null(l, "open: %s", err);
+	audit_log_set_anchor(l, count_commits, NULL);
+	memset(pad, 'x', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = '\0';
+	commits = 0;
+	for (i = 0; i < 12; i++) {
+		/* more than a background sync's worth (1 MiB) between flushes */
+		for (j = 0; j < 3000; j++) {
+			struct json_object *e = tevent(3000 + j, pad, strlen(pad));
+			char now[40];
+
+			audit_time_now(now);
+			json_object_object_add(e, "time", json_object_new_string(now));
+			cr_assert_eq(audit_log_append(l, e), 0, "%s", audit_log_error(l));
+			json_object_put(e);
+		}
+		usleep(60 * 1000); /* past the group interval and the anchor interval */
+		cr_assert_eq(audit_log_flush(l), 0, "%s", audit_log_error(l));
+	}
+	cr_expect_geq(commits, 3, "%d commit anchors while the log was never idle", commits);
+	cr_assert_eq(audit_log_close(l), 0);
+}

@@ -72,12 +72,12 @@ Test(log_budget, a_flooder_is_cut_and_counted_a_quiet_sibling_is_not)
 
 			f->repeat = k % 10 == 0 ? 7 : 0;
 			calls += f->repeat ? 7 : 1;
-			written += log_budget_take(b, f, now) ? (f->repeat ? 7 : 1) : 0;
+			written += log_budget_take(b, f, 0, now) ? (f->repeat ? 7 : 1) : 0;
 		}
 		if (i % 1000 == 500)
-			quiet_ok += log_budget_take(b, &quiet, now);
+			quiet_ok += log_budget_take(b, &quiet, 0, now);
 		if (i % 20 == 0)
-			other_ok += log_budget_take(b, &other, now);
+			other_ok += log_budget_take(b, &other, 0, now);
 	}
 	cr_assert_eq(quiet_ok, 10, "the quiet sibling kept %lu of 10", (unsigned long)quiet_ok);
 	cr_assert_eq(other_ok, 500);
@@ -107,9 +107,9 @@ Test(log_budget, a_fork_floods_children_share_their_parents_allowance)
 	for (i = 0; i < 5000; i++, now += MS) {
 		child = ev(pid++, 999, 0, "kid");
 		for (k = 0; k < 100; k++)
-			kids_ok += log_budget_take(b, &child, now);
+			kids_ok += log_budget_take(b, &child, 0, now);
 		if (i % 500 == 250)
-			quiet_ok += log_budget_take(b, &quiet, now);
+			quiet_ok += log_budget_take(b, &quiet, 0, now);
 	}
 	cr_assert_eq(quiet_ok, 10, "the quiet process kept %lu of 10", (unsigned long)quiet_ok);
 	/* the uid's rate and burst, the reserve's share of the parent */
@@ -128,10 +128,38 @@ Test(log_budget, a_container_of_many_uids_shares_its_user_namespace_budget)
 	for (i = 0; i < 100000; i++) {
 		e = ev(2000 + i % 1000, 1, 100000 + i % 1000, "ctr");
 		e.actor_userns = 4026532999u;
-		ok += log_budget_take(b, &e, now + (uint64_t)i * 10000);	/* 1 s */
+		ok += log_budget_take(b, &e, 0, now + (uint64_t)i * 10000);	/* 1 s */
 	}
 	cr_assert_leq(ok, 3 * LOG_BUDGET_UID + LOG_BUDGET_RESERVE * 3, "wrote %lu",
 		      (unsigned long)ok);
+	log_budget_free(b);
+}
+
+/*
+ * The runtime's container (by its cgroup-derived id), not the user
+ * namespace: a container whose 1000 uids run in 10 user namespaces (a
+ * pod's members, nested user namespaces) is one budget; a host process
+ * of the same uids outside it keeps its own.
+ */
+Test(log_budget, a_container_is_one_budget_across_its_user_namespaces)
+{
+	struct log_budget *b = log_budget_new(NULL);
+	const uint64_t ctr = 0x5eedc0de;
+	struct nsaudit_event e, host = ev(90000, 2, 100005, "host");
+	uint64_t now = 1000 * MS, ok = 0, host_ok = 0, t;
+	int i;
+
+	for (i = 0; i < 100000; i++) {
+		t = now + (uint64_t)i * 10000;	/* 1 s in all */
+		e = ev(2000 + i % 1000, 1, 100000 + i % 1000, "ctr");
+		e.actor_userns = 4026532900u + i % 10;
+		ok += log_budget_take(b, &e, ctr, t);
+		if (i % 10000 == 5000)
+			host_ok += log_budget_take(b, &host, 0, t);
+	}
+	cr_assert_leq(ok, 3 * LOG_BUDGET_UID + LOG_BUDGET_RESERVE * 3, "wrote %lu",
+		      (unsigned long)ok);
+	cr_assert_eq(host_ok, 10, "the host process kept %lu of 10", (unsigned long)host_ok);
 	log_budget_free(b);
 }
 

@@ -287,6 +287,81 @@ Test(rules, private_mount_namespace_alone_is_no_container)
 	rules_free(r);
 }
 
+/* issue 41: who is a container when no cgroup or runtime state names it:
+ * the kernel side's lineage, read at the call */
+Test(rules, own_pid_namespace_no_runtime_made_is_host)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	in_container(&e, &x);
+	x.actor_container = NULL;	/* no cgroup, no runtime's state */
+	x.actor_container_name = NULL;
+	e.actor_mntns = HOST_MNT;
+	setns_host_net(&e);
+	/* unshare -pf by root: followed from its birth, no runtime's workload */
+	e.lineage = NSAUDIT_LINEAGE_FOLLOWED;
+	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 0);
+	/* a runtime's workload (a container's program), unnamed: it escapes */
+	e.lineage = NSAUDIT_LINEAGE_FOLLOWED | NSAUDIT_LINEAGE_CONTAINED;
+	e.pid = 999990;
+	cr_assert_eq(rules_eval(r, &e, &x, 2, collect, &g), 1);
+	cr_assert_str_eq(g.a[0].rule, "container-escape");
+	cr_assert_str_eq(g.a[0].actor, "pid:[4026532096]");
+	/* the same in the host's pid namespace (--pid=host): still a container's */
+	e.actor_pidns = HOST_PID;
+	e.pid = 999989;
+	cr_assert_eq(rules_eval(r, &e, &x, 3, collect, &g), 1);
+	/* the kernel missed marks: followed is no answer, the pid namespace is */
+	rules_lineage_lost(r);
+	e.lineage = NSAUDIT_LINEAGE_FOLLOWED;
+	e.actor_pidns = 0xf0000100u;
+	e.pid = 999988;
+	cr_assert_eq(rules_eval(r, &e, &x, 4, collect, &g), 1);
+	cr_assert_eq(g.n, 3);
+	rules_free(r);
+}
+
+/* issue 41: a runtime's own process is trusted by its mark at the call,
+ * whatever /proc says later; a container's program never is */
+Test(rules, runtime_lineage_at_the_call)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+	struct stat st;
+
+	in_container(&e, &x);	/* away: the container's mount namespace */
+	setns_host_net(&e);
+	/* followed, not a runtime's: no /proc walk makes it one */
+	e.lineage = NSAUDIT_LINEAGE_FOLLOWED;
+	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 1);
+	/* marked (crun's child whose parents have exited: pid 999999 has no /proc) */
+	e.lineage = NSAUDIT_LINEAGE_FOLLOWED | NSAUDIT_LINEAGE_RUNTIME;
+	e.pid = 999987;
+	cr_assert_eq(rules_eval(r, &e, &x, 2, collect, &g), 0);
+	/* a container's program running the trusted file from the host's
+	 * mount namespace: the kernel says workload, not runtime */
+	cr_assert_eq(stat("/proc/self/exe", &st), 0);
+	cr_assert_eq(facts_trust_exe(r->fx, "/proc/self/exe"), 0);
+	e.exe_ino = st.st_ino;
+	e.exe_dev = facts_kdev(st.st_dev);
+	e.actor_mntns = HOST_MNT;
+	e.lineage = NSAUDIT_LINEAGE_FOLLOWED | NSAUDIT_LINEAGE_CONTAINED;
+	e.pid = 999986;
+	cr_assert_eq(rules_eval(r, &e, &x, 3, collect, &g), 1);
+	/* without the kernel's word, the file's identity in the host's mount
+	 * namespace trusts it, as before */
+	e.lineage = 0;
+	e.pid = 999985;
+	cr_assert_eq(rules_eval(r, &e, &x, 4, collect, &g), 0);
+	cr_assert_eq(g.n, 2);
+	rules_free(r);
+}
+
 /* an alert whose target is no one's says so, never what another left */
 Test(rules, alert_without_target_says_none)
 {

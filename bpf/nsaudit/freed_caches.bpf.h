@@ -1,9 +1,10 @@
-// SPDX-License-Identifier: GPL-2.0
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
- * freed_caches.bpf.c - op freed's kmem_cache_free hook: which of the
+ * freed_caches.bpf.h - op freed's kmem_cache_free hook: which of the
  * caches it follows (nsproxy, filp, inode, net, pid, uts, user
  * namespaces) a free is from, compared before anything else is read, and
- * handed to freed.bpf.c's check of what the object held.
+ * handed to freed.bpf.c's check of what the object held. Included by
+ * freed.bpf.c alone (one concern of that part, kept apart for its size).
  *
  * The caches come from the kernel's own variables (nsproxy_cachep, ...:
  * their addresses from kallsyms, read once here), else are learned at
@@ -13,12 +14,38 @@
  * other objects too: its bit in freed_cache_merged makes the checks name
  * only namespaces learned alive.
  */
-#include "vmlinux.h"
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
-#include <bpf/bpf_core_read.h>
-#include "nsaudit.h"
-#include "freed.bpf.h"
+#ifndef NSAUDIT_FREED_CACHES_BPF_H
+#define NSAUDIT_FREED_CACHES_BPF_H
+
+#define FC_NET		NSAUDIT_FC_NET
+#define FC_PID		NSAUDIT_FC_PID
+#define FC_NSPROXY	NSAUDIT_FC_NSPROXY
+#define FC_INODE	NSAUDIT_FC_INODE
+#define FC_UTS		NSAUDIT_FC_UTS
+#define FC_USER		NSAUDIT_FC_USER
+#define FC_FILP		NSAUDIT_FC_FILP
+#define FC_MAX		NSAUDIT_FC_MAX
+
+/* freed.bpf.c: a free from one of the caches, by what it holds */
+int freed_nsproxy(__u64 addr);
+int freed_inode(__u64 addr);
+int freed_file(__u64 addr, __u64 call_site);
+int freed_object(__u64 obj, __u32 type);
+
+/*
+ * The freed object's address, the tracepoints' "const void *ptr": read
+ * with a helper, on the rare path only. 6.1 and 6.12 refuse a direct load
+ * of that argument from a tp_btf context ("arg1 type UNKNOWN is not a
+ * struct": a pointer to const void is not taken as a number there, only
+ * a pointer to void is), 6.18 takes it.
+ */
+static __always_inline __u64 freed_ptr_arg(__u64 *ctx)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &ctx[1]);
+	return v;
+}
 
 const volatile __u64 freed_cache_var[8] = {};
 __u32 freed_vars_done = 0;
@@ -187,3 +214,5 @@ int tp_kmem_cache_free(__u64 *ctx)
 	}
 	return 0;
 }
+
+#endif
