@@ -104,11 +104,13 @@ int actor_lost_count(const struct actor *a, __u32 reason, __u64 n);
 
 /*
  * The ring is past its threshold: may the actor write one record now?
- * Only with a token of its thread group and of its uid, or, its uid's
- * spent, of the uid's reserve for a quiet thread group (rare first,
- * nsaudit.bpf.c); if not, its calls are counted lost (NSAUDIT_LOST_BUDGET)
- * and 1 says so. A global subprogram, as actor_lost_count().
+ * Only with a token of its thread group and of its uid (or the reserve of
+ * a quiet thread group); 1 if not, and the caller counts the calls lost.
+ * A global subprogram, as actor_lost_count(), that calls none itself:
+ * 6.1 allows 512 bytes of stack for a whole chain of calls, each frame
+ * rounded up to 32, and tp_exit_umount -> ... -> held_send ->
+ * actor_budget_spent -> actor_lost_count came to 544.
  */
-int actor_budget_spent(const struct actor *a, __u64 calls);
+int actor_budget_spent(const struct actor *a);
 
 #endif /* NSAUDIT_ACTOR_BUDGET_BPF_H */

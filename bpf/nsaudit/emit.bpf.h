@@ -284,13 +284,17 @@ static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 s
 
 	if (rare_rec) {
 		if (bpf_ringbuf_query(&rare, BPF_RB_AVAIL_DATA) >= rare_budget_bytes &&
-		    actor_budget_spent(a, calls))
+		    actor_budget_spent(a)) {
+			actor_lost_count(a, NSAUDIT_LOST_BUDGET, calls);
 			return NULL;
+		}
 		e = bpf_ringbuf_reserve(&rare, size, 0);
 	} else {
 		if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= main_budget_bytes &&
-		    actor_budget_spent(a, calls))
+		    actor_budget_spent(a)) {
+			actor_lost_count(a, NSAUDIT_LOST_BUDGET, calls);
 			return NULL;
+		}
 		e = bpf_ringbuf_reserve(&events, size, 0);
 	}
 	if (!e)

@@ -139,10 +139,7 @@ __noinline int tslot_claim(struct tslot *s, __u32 tid, __u64 start, __u32 tgid)
 
 /* ---- an actor's budget and losses (declared in actor_budget.bpf.h) ----- */
 
-/* actor_lost_count()'s body; inlined in actor_budget_spent() too: one call
- * deep less, as 6.1 allows 512 bytes of stack for a whole chain of calls
- * (tp_exit_umount -> ... -> held_send -> actor_budget_spent ->
- * actor_lost_count was 544) */
+/* actor_lost_count()'s body */
 static __always_inline void lost_count(const struct actor *a, __u32 reason, __u64 n)
 {
 	struct nsaudit_actor_lost_key k = {};
@@ -232,7 +229,7 @@ static __always_inline bool rare_first(const struct actor *a, __u64 now)
 /* The thread group's token first (per-tgid before per-uid), then the
  * uid's, else, for a quiet thread group, the reserve. The clock is read
  * only here (the coarse clock is not a tracing program's helper). */
-__noinline int actor_budget_spent(const struct actor *a, __u64 calls)
+__noinline int actor_budget_spent(const struct actor *a)
 {
 	__u64 now;
 
@@ -243,7 +240,6 @@ __noinline int actor_budget_spent(const struct actor *a, __u64 calls)
 	    (cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns) ||
 	     rare_first(a, now)))
 		return 0;
-	lost_count(a, NSAUDIT_LOST_BUDGET, calls);
 	return 1;
 }
 __noinline int state_lost(__u32 op)
