@@ -93,6 +93,43 @@ static __always_inline void actor_current(struct actor *a, __u32 op)
 }
 
 /*
+ * Calls lost, per actor and reason, then in the global counters: inlined
+ * where a ring record's reservation failed (a call between the reserve
+ * and the caller's NULL test made clang test the record twice, and 6.1's
+ * verifier cannot prune the second test on ring memory: "Unreleased
+ * reference"); actor_lost_count() elsewhere.
+ */
+static __always_inline void lost_count(const struct actor *a, __u32 reason, __u64 n)
+{
+	struct nsaudit_actor_lost_key k = {};
+	struct nsaudit_actor_lost_val *v;
+	__u32 zero = 0, *ep;
+
+	k.pid = a->pid;
+	k.uid = a->uid;
+	k.op = a->op;
+	k.reason = reason;
+	ep = bpf_map_lookup_elem(&lost_epoch, &zero);
+	k.epoch = ep ? *ep & 1 : 0;
+	v = bpf_map_lookup_elem(&actor_lost, &k);
+	if (!v) {
+		struct nsaudit_actor_lost_val nv = {};
+
+		if (a->comm)
+			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);
+		else
+			bpf_get_current_comm(nv.comm, sizeof(nv.comm));
+		bpf_map_update_elem(&actor_lost, &k, &nv, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&actor_lost, &k);
+	}
+	if (v)
+		__sync_fetch_and_add(&v->count, n);
+	if (reason < NSAUDIT_LOST_MAX)
+		__sync_fetch_and_add(&lost_reason[reason], n);
+	__sync_fetch_and_add(&lost_events, n);
+}
+
+/*
  * Calls lost, per actor and reason, then in the global counters. Global
  * subprograms (rare paths: a spent budget, a full ring): the verifier
  * checks each once per program, where inlined they were checked at each

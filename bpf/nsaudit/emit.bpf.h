@@ -297,8 +297,8 @@ static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 s
 		}
 		e = bpf_ringbuf_reserve(&events, size, 0);
 	}
-	if (!e)
-		actor_lost_count(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
+	if (!e)	/* inline: see lost_count() */
+		lost_count(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
 	return e;
 }
 

@@ -139,37 +139,6 @@ __noinline int tslot_claim(struct tslot *s, __u32 tid, __u64 start, __u32 tgid)
 
 /* ---- an actor's budget and losses (declared in actor_budget.bpf.h) ----- */
 
-/* actor_lost_count()'s body */
-static __always_inline void lost_count(const struct actor *a, __u32 reason, __u64 n)
-{
-	struct nsaudit_actor_lost_key k = {};
-	struct nsaudit_actor_lost_val *v;
-	__u32 zero = 0, *ep;
-
-	k.pid = a->pid;
-	k.uid = a->uid;
-	k.op = a->op;
-	k.reason = reason;
-	ep = bpf_map_lookup_elem(&lost_epoch, &zero);
-	k.epoch = ep ? *ep & 1 : 0;
-	v = bpf_map_lookup_elem(&actor_lost, &k);
-	if (!v) {
-		struct nsaudit_actor_lost_val nv = {};
-
-		if (a->comm)
-			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);
-		else
-			bpf_get_current_comm(nv.comm, sizeof(nv.comm));
-		bpf_map_update_elem(&actor_lost, &k, &nv, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&actor_lost, &k);
-	}
-	if (v)
-		__sync_fetch_and_add(&v->count, n);
-	if (reason < NSAUDIT_LOST_MAX)
-		__sync_fetch_and_add(&lost_reason[reason], n);
-	__sync_fetch_and_add(&lost_events, n);
-}
-
 __noinline int actor_lost_count(const struct actor *a, __u32 reason, __u64 n)
 {
 	if (a)
