@@ -313,37 +313,13 @@ static __always_inline void copy_words(void *dst, const void *src, int n)
 }
 
 /*
- * Send the held record of a thread's state, if there is one and nobody else
- * is at it. Used by the thread itself (a different record follows), by its
- * exit, and by the reader's timer (iter/task, another CPU).
- */
-/*
  * Send the thread's held record (the caller owns the slot); a full ring
- * counts its calls as lost.
+ * counts its calls as lost. Used by the thread itself (a different record
+ * follows: commit_rec()), by its exit, and by the reader's timer (iter/task,
+ * another CPU: held_flush()). A global subprogram: inlined, the verifier
+ * walked its four ways (path or not, which ring) again at each caller.
  */
-static __always_inline void held_send(struct tstate *ts, struct path_buf *hp)
-{
-	struct nsaudit_event *h = HELD(ts), *e;
-	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .ppid = h->ppid,
-			   .comm = h->comm };
-	bool rare_rec = is_rare(h->op, h->result);
-
-	/* two reservations of constant sizes: the verifier wants one */
-	if (ts->held_has_path && hp) {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a);
-		if (!e)
-			return;
-		copy_words(e, h, NSAUDIT_EVENT_SHORT);
-		copy_words(e->path, hp, NSAUDIT_PATH_LEN);
-	} else {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a);
-		if (!e)
-			return;
-		copy_words(e, h, NSAUDIT_EVENT_SHORT);
-	}
-	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
-	event_submit(e);
-}
+int held_send(struct tstate *ts, struct path_buf *hp);
 
 /*
  * Global subprograms (non-static, noinline): the verifier checks each once
@@ -540,29 +516,14 @@ static __always_inline bool held_repeat_short(struct tstate *ts, const struct ev
 	return true;
 }
 
-/* One record sent at once (no coalescing, or the held slot is busy); p:
- * the thread's pending call, NULL without a thread state. */
-static __always_inline void rec_direct(const struct ev_key *k, __u32 refs,
-				       const struct path_buf *path, const struct pending *p)
-{
-	struct nsaudit_event *e;
-	struct actor a;
-	__u64 now = bpf_ktime_get_boot_ns();
-
-	actor_current(&a, k->op);
-	if (path) {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a);
-		if (!e)
-			return;
-		copy_words(e->path, path, NSAUDIT_PATH_LEN);
-	} else {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a);
-		if (!e)
-			return;
-	}
-	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, p);
-	event_submit(e);
-}
+/*
+ * One record sent at once (no coalescing, or the held slot is busy); p:
+ * the thread's pending call, NULL without a thread state. A global
+ * subprogram: commit_rec() reaches it by four paths, each of which the
+ * verifier walked through it again.
+ */
+int rec_direct(const struct ev_key *k, __u32 refs, const struct path_buf *path,
+	       const struct pending *p);
 
 /*
  * A record of the current thread's own syscall, described by its key

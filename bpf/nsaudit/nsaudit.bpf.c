@@ -220,6 +220,40 @@ __noinline int state_lost(__u32 op)
 	return 0;
 }
 
+__noinline int held_send(struct tstate *ts, struct path_buf *hp)
+{
+	struct nsaudit_event *h, *e;
+	struct actor a;
+	bool rare_rec;
+
+	if (!ts)
+		return 0;
+	h = HELD(ts);
+	a.pid = h->pid;
+	a.uid = h->uid;
+	a.op = h->op;
+	a.ppid = h->ppid;
+	a.comm = h->comm;
+	rare_rec = is_rare(h->op, h->result);
+
+	/* two reservations of constant sizes: the verifier wants one */
+	if (ts->held_has_path && hp) {
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a);
+		if (!e)
+			return 0;
+		copy_words(e, h, NSAUDIT_EVENT_SHORT);
+		copy_words(e->path, hp, NSAUDIT_PATH_LEN);
+	} else {
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a);
+		if (!e)
+			return 0;
+		copy_words(e, h, NSAUDIT_EVENT_SHORT);
+	}
+	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
+	event_submit(e);
+	return 0;
+}
+
 __noinline int held_flush(struct tstate *ts, struct path_buf *hp)
 {
 	if (!ts)
@@ -228,6 +262,31 @@ __noinline int held_flush(struct tstate *ts, struct path_buf *hp)
 		return 0;
 	held_send(ts, hp);
 	held_release(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
+	return 0;
+}
+
+__noinline int rec_direct(const struct ev_key *k, __u32 refs, const struct path_buf *path,
+			  const struct pending *p)
+{
+	struct nsaudit_event *e;
+	struct actor a;
+	__u64 now = bpf_ktime_get_boot_ns();
+
+	if (!k)
+		return 0;
+	actor_current(&a, k->op);
+	if (path) {
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a);
+		if (!e)
+			return 0;
+		copy_words(e->path, path, NSAUDIT_PATH_LEN);
+	} else {
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a);
+		if (!e)
+			return 0;
+	}
+	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, p);
+	event_submit(e);
 	return 0;
 }
 
