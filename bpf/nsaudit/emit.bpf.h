@@ -278,7 +278,7 @@ static __always_inline void event_submit(struct nsaudit_event *e)
  * the record's repeat.
  */
 static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 size, __u64 calls,
-							  const struct actor *a)
+							  const struct actor *a, bool count_full)
 {
 	struct nsaudit_event *e = NULL;
 
@@ -297,7 +297,10 @@ static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 s
 		}
 		e = bpf_ringbuf_reserve(&events, size, 0);
 	}
-	if (!e)	/* inline: see lost_count() */
+	/* count_full false: the caller counts a full ring (held_send(),
+	 * rec_direct()); nothing may come between the reservation and its
+	 * NULL test there (see lost_count()), nor deepen their frames */
+	if (!e && count_full)
 		lost_count(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
 	return e;
 }
@@ -320,6 +323,11 @@ static __always_inline void copy_words(void *dst, const void *src, int n)
  * walked its four ways (path or not, which ring) again at each caller.
  */
 int held_send(struct tstate *ts, struct path_buf *hp);
+
+/* Returned by held_send() and rec_direct(): the ring their record was
+ * refused by, full (their caller counts it: held_lost(), direct_lost()). */
+#define RING_FULL_MAIN 1
+#define RING_FULL_RARE 2
 
 /*
  * Global subprograms (non-static, noinline): the verifier checks each once
@@ -366,7 +374,7 @@ static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe
 
 	held_flush_current();
 	actor_current(&a, op);
-	e = ring_reserve(rare_rec, size, 1, &a);
+	e = ring_reserve(rare_rec, size, 1, &a, true);
 	if (!e)
 		return NULL;
 	__builtin_memset(e, 0, NSAUDIT_EVENT_SHORT);

@@ -238,15 +238,15 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 
 	/* two reservations of constant sizes: the verifier wants one */
 	if (ts->held_has_path && hp) {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a);
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a, false);
 		if (!e)
-			return 0;
+			return rare_rec ? RING_FULL_RARE : RING_FULL_MAIN;
 		copy_words(e, h, NSAUDIT_EVENT_SHORT);
 		copy_words(e->path, hp, NSAUDIT_PATH_LEN);
 	} else {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a);
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a, false);
 		if (!e)
-			return 0;
+			return rare_rec ? RING_FULL_RARE : RING_FULL_MAIN;
 		copy_words(e, h, NSAUDIT_EVENT_SHORT);
 	}
 	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
@@ -254,13 +254,29 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 	return 0;
 }
 
+/* held_send()'s record a full ring refused: counted for the held record's
+ * actor (before the slot is used again) */
+static __always_inline void held_lost(struct tstate *ts, int full)
+{
+	struct nsaudit_event *h = HELD(ts);
+	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .ppid = h->ppid,
+			   .comm = h->comm };
+
+	actor_lost_count(&a, full == RING_FULL_RARE ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING,
+			 h->repeat ?: 1);
+}
+
 __noinline int held_flush(struct tstate *ts, struct path_buf *hp)
 {
+	int full;
+
 	if (!ts)
 		return 0;
 	if (__sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_FLUSHER) != HELD_IDLE)
 		return 0;
-	held_send(ts, hp);
+	full = held_send(ts, hp);
+	if (full)
+		held_lost(ts, full);
 	held_release(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
 	return 0;
 }
@@ -276,14 +292,14 @@ __noinline int rec_direct(const struct ev_key *k, __u32 refs, const struct path_
 		return 0;
 	actor_current(&a, k->op);
 	if (path) {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a);
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a, false);
 		if (!e)
-			return 0;
+			return is_rare(k->op, k->result) ? RING_FULL_RARE : RING_FULL_MAIN;
 		copy_words(e->path, path, NSAUDIT_PATH_LEN);
 	} else {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a);
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a, false);
 		if (!e)
-			return 0;
+			return is_rare(k->op, k->result) ? RING_FULL_RARE : RING_FULL_MAIN;
 	}
 	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, p);
 	event_submit(e);
@@ -304,6 +320,7 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 			  const struct path_buf *path, struct path_buf *hp)
 {
 	__u64 st;
+	int full;
 
 	if (!k)
 		return 0;
@@ -319,7 +336,9 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 			return 0;
 		}
 		/* a change: the held record goes, this one takes its place */
-		held_send(ts, hp);
+		full = held_send(ts, hp);
+		if (full)
+			held_lost(ts, full);
 	} else if (st != HELD_EMPTY || __sync_val_compare_and_swap(&ts->held_state, HELD_EMPTY,
 								   HELD_OWNER) != HELD_EMPTY) {
 		goto direct; /* the reader's flush is at it */
@@ -332,7 +351,14 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 	held_release(&ts->held_state, HELD_OWNER, HELD_IDLE);
 	return 0;
 direct:
-	rec_direct(k, refs, path, ts ? &ts->p : NULL);
+	full = rec_direct(k, refs, path, ts ? &ts->p : NULL);
+	if (full) {
+		struct actor a;
+
+		actor_current(&a, k->op);
+		actor_lost_count(&a, full == RING_FULL_RARE ? NSAUDIT_LOST_RARE_RING :
+			NSAUDIT_LOST_RING, 1);
+	}
 	return 0;
 }
 
