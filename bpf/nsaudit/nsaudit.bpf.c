@@ -223,6 +223,7 @@ __noinline int state_lost(__u32 op)
 __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 {
 	struct nsaudit_event *h, *e;
+	__u32 why = 0;
 	struct actor a;
 	bool rare_rec;
 
@@ -238,15 +239,15 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 
 	/* two reservations of constant sizes: the verifier wants one */
 	if (ts->held_has_path && hp) {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a, false);
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a, &why);
 		if (!e)
-			return rare_rec ? RING_FULL_RARE : RING_FULL_MAIN;
+			return 1 + why;
 		copy_words(e, h, NSAUDIT_EVENT_SHORT);
 		copy_words(e->path, hp, NSAUDIT_PATH_LEN);
 	} else {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a, false);
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a, &why);
 		if (!e)
-			return rare_rec ? RING_FULL_RARE : RING_FULL_MAIN;
+			return 1 + why;
 		copy_words(e, h, NSAUDIT_EVENT_SHORT);
 	}
 	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
@@ -254,16 +255,16 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 	return 0;
 }
 
-/* held_send()'s record a full ring refused: counted for the held record's
- * actor (before the slot is used again) */
-static __always_inline void held_lost(struct tstate *ts, int full)
+/* held_send()'s record the rings did not take (r: its return, 1 + the
+ * reason): counted for the held record's actor, before the slot is used
+ * again */
+static __always_inline void held_lost(struct tstate *ts, int r)
 {
 	struct nsaudit_event *h = HELD(ts);
 	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .ppid = h->ppid,
 			   .comm = h->comm };
 
-	actor_lost_count(&a, full == RING_FULL_RARE ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING,
-			 h->repeat ?: 1);
+	actor_lost_count(&a, (__u32)(r - 1), h->repeat ?: 1);
 }
 
 __noinline int held_flush(struct tstate *ts, struct path_buf *hp)
@@ -285,6 +286,7 @@ __noinline int rec_direct(const struct ev_key *k, __u32 refs, const struct path_
 			  const struct pending *p)
 {
 	struct nsaudit_event *e;
+	__u32 why = 0;
 	struct actor a;
 	__u64 now = bpf_ktime_get_boot_ns();
 
@@ -292,14 +294,14 @@ __noinline int rec_direct(const struct ev_key *k, __u32 refs, const struct path_
 		return 0;
 	actor_current(&a, k->op);
 	if (path) {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a, false);
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a, &why);
 		if (!e)
-			return is_rare(k->op, k->result) ? RING_FULL_RARE : RING_FULL_MAIN;
+			return 1 + why;
 		copy_words(e->path, path, NSAUDIT_PATH_LEN);
 	} else {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a, false);
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a, &why);
 		if (!e)
-			return is_rare(k->op, k->result) ? RING_FULL_RARE : RING_FULL_MAIN;
+			return 1 + why;
 	}
 	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, p);
 	event_submit(e);
@@ -356,8 +358,7 @@ direct:
 		struct actor a;
 
 		actor_current(&a, k->op);
-		actor_lost_count(&a, full == RING_FULL_RARE ? NSAUDIT_LOST_RARE_RING :
-			NSAUDIT_LOST_RING, 1);
+		actor_lost_count(&a, (__u32)(full - 1), 1);
 	}
 	return 0;
 }
