@@ -298,15 +298,11 @@ static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 s
 		}
 		e = bpf_ringbuf_reserve(&events, size, 0);
 	}
-	/* why: the caller counts (held_send(), rec_direct()); nothing may come
-	 * between the reservation and its NULL test there (see lost_count()),
-	 * nor deepen their frames */
-	if (!e) {
-		if (why)
-			*why = rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING;
-		else
-			lost_count(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
-	}
+	/* why: the caller counts (held_send(), rec_direct(): why holds the full
+	 * ring's reason, set before); nothing may come between the reservation
+	 * and its NULL test there (see lost_count()), nor deepen their frames */
+	if (!e && !why)
+		lost_count(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
 	return e;
 refused:
 	if (why)

@@ -236,6 +236,7 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 	a.ppid = h->ppid;
 	a.comm = h->comm;
 	rare_rec = is_rare(h->op, h->result);
+	why = rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING;
 
 	/* two reservations of constant sizes: the verifier wants one */
 	if (ts->held_has_path && hp) {
@@ -292,6 +293,7 @@ __noinline int rec_direct(const struct ev_key *k, __u32 refs, const struct path_
 
 	if (!k)
 		return 0;
+	why = is_rare(k->op, k->result) ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING;
 	actor_current(&a, k->op);
 	if (path) {
 		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a, &why);
