@@ -76,6 +76,7 @@ struct walk {
 	uint64_t lost_total; /* the kernel's counter, as last seen (0: none yet) */
 	bool lost_total_seen;
 	bool disk_lost;	      /* a "disk full" lost record: a kernel report may be gone */
+	uint64_t lost_at_state; /* the chain's counter at the state's record */
 	/* the first header whose lost_total is not the chain's (0: none) */
 	unsigned int lost_bad_seg;
 	uint64_t lost_bad_seq, lost_bad_hdr, lost_bad_chain;

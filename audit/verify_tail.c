@@ -207,6 +207,7 @@ int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *e
 static void check_lost_total(struct walk *w)
 {
 	char name[AUDIT_SEG_NAME_MAX];
+	uint64_t chain;
 
 	if (w->disk_lost)
 		return; /* a kernel report may have been dropped with the disk full */
@@ -219,13 +220,16 @@ static void check_lost_total(struct walk *w)
 			 "the calls lost while the recorder was down)",
 			 w->lost_bad_hdr, w->lost_bad_chain);
 	}
+	/* the state names an earlier record than the log's last after a
+	 * crash: compared with the chain at that record */
+	chain = w->state_seen ? w->lost_at_state : w->lost_total;
 	if (w->have_state && w->state_rc == 1 && w->lost_total_seen && w->st.lost_total &&
-	    w->st.lost_total != w->lost_total)
+	    w->st.lost_total != chain)
 		walk_bad(w, AUDIT_STATE_FILE, 0, 0,
 			 "lost counter changed: the state file says the kernel lost %" PRIu64
 			 " calls in all, the log %" PRIu64 " (a raised counter hides the calls "
 			 "lost while the recorder was down)",
-			 w->st.lost_total, w->lost_total);
+			 w->st.lost_total, chain);
 }
 
 /* After the walk: the state file's record and epoch. */

@@ -154,6 +154,7 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 				 " (written after the host was taken)",
 				 w->st.epoch, w->epoch);
 		w->state_seen = true;
+		w->lost_at_state = w->lost_total; /* what the state must say */
 	}
 	/* anchors that name this seq */
 	while (w->next_anc < w->nanc && w->anc[w->next_anc].seq <= r->seq) {

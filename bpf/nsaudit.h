@@ -313,8 +313,19 @@ struct nsaudit_exe_info {
 	__u64 exec_ns;		/* bpf_ktime_get_boot_ns() at the exec */
 	__u64 mntns_id;		/* ns_id, 0 without one */
 	__u32 mntns;		/* inode */
-	__u32 pad;
+	__u32 flags;		/* NSAUDIT_EXE_F_* */
 };
+
+/*
+ * nsaudit_exe_info.flags. FS_PATH: the file was exec'd through a mount
+ * whose root is the file itself and that is attached nowhere (runc and
+ * crun run themselves from a detached read-only bind of their binary,
+ * which the kernel renders "/"): path is the file's path in its own file
+ * system, from its dentries. It names the file only if that file system
+ * is mounted at "/": user space keeps it only when the path leads to the
+ * same inode.
+ */
+#define NSAUDIT_EXE_F_FS_PATH	(1u << 0)
 
 /*
  * The exe_paths value: the last exec keyed so, and the one before it. A

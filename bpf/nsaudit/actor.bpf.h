@@ -14,6 +14,8 @@
 #ifndef NSAUDIT_ACTOR_BPF_H
 #define NSAUDIT_ACTOR_BPF_H
 
+#include "tstate.bpf.h"
+
 /* Set by the loader before load (random): exe keys are no kernel addresses. */
 extern const volatile __u64 exe_key_salt;
 

@@ -30,6 +30,8 @@
 #ifndef NSAUDIT_ACTOR_BUDGET_BPF_H
 #define NSAUDIT_ACTOR_BUDGET_BPF_H
 
+#include "rings.bpf.h"
+
 /* Set by the loader before load (.rodata): the fill thresholds (bytes of
  * unread records) past which budgets apply, and the buckets: one token per
  * interval, at most burst tokens banked. Defaults for the 1 MiB reserve

@@ -41,6 +41,8 @@
 #ifndef NSAUDIT_BIRTH_BPF_H
 #define NSAUDIT_BIRTH_BPF_H
 
+#include "tstate.bpf.h"
+
 #define BIRTH_SLOT_BITS 14
 #define BIRTH_SET_BITS 10			/* the hashed sets */
 #define BIRTH_SET_HOST (1u << BIRTH_SET_BITS)	/* and the host's */

@@ -32,9 +32,12 @@ struct {
 
 /*
  * The absolute path of file in its mount tree into out (NSAUDIT_PATH_LEN).
- * false if it could not be built.
+ * false if it could not be built. A file that is itself the root of a
+ * mount attached nowhere (a detached bind of a binary: runc, crun) has no
+ * path in any tree: its path in its own file system instead, and
+ * *fs_path says so.
  */
-static __always_inline bool exe_path_walk(struct file *file, char *out)
+static __always_inline bool exe_path_walk(struct file *file, char *out, __u32 *fs_path)
 {
 	struct dentry *d = BPF_CORE_READ(file, f_path.dentry), *parent, *root;
 	struct vfsmount *vfs = BPF_CORE_READ(file, f_path.mnt);
@@ -47,10 +50,18 @@ static __always_inline bool exe_path_walk(struct file *file, char *out)
 	if (!w)
 		return false;
 	w->buf[EXE_BUF - 1] = '\0';
+	*fs_path = 0;
 	for (i = 0; i < EXE_WALK_DEPTH; i++) {
 		root = BPF_CORE_READ(m, mnt.mnt_root);
-		if (d == root) {
+		if (d == root && !*fs_path) {
 			mp = BPF_CORE_READ(m, mnt_parent);
+			if (mp == m && i == 0) {
+				/* the file itself is the root of a mount with
+				 * no parent (detached, or an open_tree copy's):
+				 * its dentries up to its file system's root */
+				*fs_path = NSAUDIT_EXE_F_FS_PATH;
+				continue;
+			}
 			if (mp == m)
 				break;	/* the root of the namespace's tree */
 			d = BPF_CORE_READ(m, mnt_mountpoint);

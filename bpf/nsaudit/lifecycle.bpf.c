@@ -114,6 +114,7 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	v->exec_ns = bpf_ktime_get_boot_ns();
 	v->mntns = 0;
 	v->mntns_id = 0;
+	v->flags = 0;
 	v->path[0] = '\0';
 	/* interp: the file finally run (a script's interpreter, not the script) */
 	bpf_probe_read_kernel_str(v->path, sizeof(v->path), BPF_CORE_READ(bprm, interp));
@@ -122,7 +123,7 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	 * the entry is written anyway, an older one for the key is stale) */
 	if ((v->path[0] != '/' || word8(v->path) == word8("/dev/fd/") ||
 	     (word8(v->path) & 0xffffffffffffULL) == (word8("/proc/..") & 0xffffffffffffULL)) &&
-	    !exe_path_walk(BPF_CORE_READ(bprm, file), v->path))
+	    !exe_path_walk(BPF_CORE_READ(bprm, file), v->path, &v->flags))
 		v->path[0] = '\0';
 	/* the path is relative to the exec'ing thread's mount namespace */
 	mnt = task_ns(p, NSAUDIT_NS_MNT);

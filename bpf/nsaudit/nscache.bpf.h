@@ -11,6 +11,9 @@
 #ifndef NSAUDIT_NSCACHE_BPF_H
 #define NSAUDIT_NSCACHE_BPF_H
 
+#include "birth.bpf.h"
+#include "emit.bpf.h"
+
 /* Set by the loader: setns is traced by its exit tracepoint alone (stock
  * kernels); what a thread had before a setns must then be known without
  * looking before it (cache_fill, birth_ns). */
@@ -88,8 +91,6 @@ static __always_inline void cache_fill_task(struct task_struct *task)
 		cache_refill(ts, &set);
 	}
 }
-
-#include "birth.bpf.h"
 
 /* The key of the record of type t for the pending call p that returned ret. */
 static __always_inline void switch_key(struct ev_key *k, struct pending *p, int t, long ret)

@@ -203,7 +203,7 @@ full:
 struct pins_gone {
 	__u64 mnt_ns_key;	/* the umount's namespace (mntns_key) */
 	__u32 n;
-	__u32 pad;
+	__u32 slot;		/* its path: umount_path_buf[slot] */
 	__u64 key[PINS_GONE_MAX];
 	__s32 score[PINS_GONE_MAX];	/* umount exit: umount_target_score() */
 	__u32 loc[PINS_GONE_MAX];	/* their slots, PIN_LOC_NONE if unknown */
@@ -230,7 +230,7 @@ struct pin_walk {
 	__u32 bucket;
 	__u32 stop;	/* not bool: a callback returns 0 or 1, not a byte */
 	__u32 dead;	/* the namespace died (sweep) */
-	__u32 pad;
+	__u32 slot;	/* which of this CPU's: its umount_path_buf too */
 	__u64 busy;	/* claimed (64 bits: compare-and-exchange, cpu v1) */
 	struct pins_gone g;	/* umount exits */
 };
@@ -254,8 +254,10 @@ static __always_inline struct pin_walk *pin_walk_claim(void)
 #pragma clang loop unroll(disable)
 	for (i = 0; i < PIN_WALKS; i++) {
 		w = bpf_map_lookup_elem(&pin_walk_buf, &i);
-		if (w && !__sync_val_compare_and_swap(&w->busy, 0, 1))
+		if (w && !__sync_val_compare_and_swap(&w->busy, 0, 1)) {
+			w->slot = i;
 			return w;
+		}
 	}
 	return NULL;
 }

@@ -301,7 +301,7 @@ static __always_inline long pin_gone_one(struct pins_gone *g, __u32 loc, __u64 k
 	if (i >= PINS_GONE_MAX)
 		return 1;	/* the rest: the next sweep */
 	g->key[i] = key;
-	g->score[i] = umount_target_score(key);
+	g->score[i] = umount_target_score(g->slot, key);
 	g->loc[i] = loc;
 	g->n = i + 1;
 	return 0;
@@ -319,7 +319,7 @@ static __always_inline long pin_named_one(struct pins_gone *g, __u32 loc, __u64 
 
 	if (pin->mnt_ns_key != g->mnt_ns_key || !pin_attached(pin))
 		return 0;
-	s = umount_target_score(key);
+	s = umount_target_score(g->slot, key);
 	if (s < g->score[1])
 		return 0;	/* fewer names than the path has */
 	if (s > g->score[0]) {
@@ -366,6 +366,7 @@ static __always_inline void pins_walk_here(struct pin_walk *w, __u32 mode, int w
 	w->stop = 0;
 	w->live = 0;
 	w->g.mnt_ns_key = mns_key;
+	w->g.slot = w->slot;
 	w->g.score[1] = want;
 	w->mns_key = mns_key;
 	w->mode = mode;
@@ -402,8 +403,8 @@ static __always_inline void pins_gone_here(struct pin_walk *w)
  * attached pin of its mount namespace: then w->g.key[0]. */
 static __always_inline bool pins_named_here(struct pin_walk *w)
 {
-	__u32 zero = 0;
-	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+	__u32 slot = w->slot;
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &slot);
 	int want = 0;
 
 	if (!b || !b->valid)
@@ -415,12 +416,12 @@ static __always_inline bool pins_named_here(struct pin_walk *w)
 
 /*
  * A user path into a zero-padded path_buf (coalescing compares it word by
- * word), in the umount path scratch after its names were split off.
+ * word), in the umount path scratch slot (the caller's claimed walk's)
+ * after its names were split off.
  */
-static __always_inline const struct path_buf *user_path_buf(const void *upath)
+static __always_inline const struct path_buf *user_path_buf(__u32 slot, const void *upath)
 {
-	__u32 zero = 0;
-	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &slot);
 
 	if (!b)
 		return NULL;

@@ -68,34 +68,67 @@ static __always_inline long num_at(const char *b, int off, int *end)
 	return i ? v : -1;
 }
 
+/* 6.13+: a task by its pid in the caller's pid namespace (what /proc/PID
+ * names for it); absent on 6.1, where only the caller's own is resolved. */
+extern struct task_struct *bpf_task_from_vpid(s32 vpid) __ksym __weak;
+extern void bpf_task_release(struct task_struct *p) __ksym __weak;
+#ifndef bpf_ksym_exists	/* libbpf's bpf_helpers.h has it from 1.2 */
+#define bpf_ksym_exists(sym) (!!(sym))
+#endif
+
+static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
+							 int off, bool own);
+
 /*
- * The namespace a bind-mount source names, when the caller names its own:
- * /proc/self/ns/TYPE, /proc/thread-self/ns/TYPE, /proc/<own pid>/ns/TYPE,
- * or /proc/self/fd/N of an nsfs fd (the RFC's "mount --bind /proc/self/fd/N").
- * That is what "ip netns add" does; other sources are resolved by user space
- * through mountinfo.
+ * The namespace a bind-mount source names: /proc/self/ns/TYPE,
+ * /proc/thread-self/ns/TYPE, /proc/PID/ns/TYPE, or /proc/self/fd/N of an
+ * nsfs fd (the RFC's "mount --bind /proc/self/fd/N"). That is what "ip
+ * netns add" does. Another process's (by its pid in the caller's pid
+ * namespace, 6.13+) is resolved too, so that a refused bind of it (a probe
+ * by bind mount, issue 47) names what it tried; other sources are resolved
+ * by user space through mountinfo.
  */
 static __always_inline struct ns_common *mount_source_ns(struct task_struct *task,
 							  const char *b)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	struct file *file;
+	struct task_struct *other;
+	struct ns_common *ns;
 	int off, end;
 	long v;
 
 	if (!str_at(b, 0, "/proc/", 6))
 		return NULL;
-	if (str_at(b, 6, "self/", 5)) {
-		off = 11;
-	} else if (str_at(b, 6, "thread-self/", 12)) {
-		off = 18;
-	} else {
-		v = num_at(b, 6, &end);
-		if (v != tgid || b[end & (SRC_LEN - 1)] != '/')
-			return NULL;
-		off = end + 1;
-	}
-	if (str_at(b, off, "fd/", 3)) {
+	if (str_at(b, 6, "self/", 5))
+		return task_source_ns(task, b, 11, true);
+	if (str_at(b, 6, "thread-self/", 12))
+		return task_source_ns(task, b, 18, true);
+	v = num_at(b, 6, &end);
+	if (v <= 0 || b[end & (SRC_LEN - 1)] != '/')
+		return NULL;
+	off = end + 1;
+	if (v == tgid)
+		return task_source_ns(task, b, off, true);
+	if (!bpf_ksym_exists(bpf_task_from_vpid) || !bpf_ksym_exists(bpf_task_release))
+		return NULL;
+	other = bpf_task_from_vpid(v);
+	if (!other)
+		return NULL;
+	/* the namespace stays readable for the rest of the program (RCU) */
+	ns = task_source_ns(other, b, off, false);
+	bpf_task_release(other);
+	return ns;
+}
+
+/* The namespace "ns/TYPE" (or, own: "fd/N") at b[off] names of task. */
+static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
+							 int off, bool own)
+{
+	struct file *file;
+	int end;
+	long v;
+
+	if (own && str_at(b, off, "fd/", 3)) {
 		v = num_at(b, off + 3, &end);
 		file = v >= 0 ? task_fd_file(task, v) : NULL;
 		return file && file_is_nsfs(file) ? file_ns(file) : NULL;
@@ -184,10 +217,13 @@ static __always_inline __u32 cur_mnt_ns_inum(void)
  */
 static __always_inline void refused_bind(struct tstate *ts, long ret)
 {
+	struct pin_walk *w;
 	struct ev_key k;
 
 	if ((ts->p.arg & MS_MOVE) || !ts->p.target_inum || !type_wanted(ts->p.target_type))
 		return;
+	/* a path scratch of its own (a claimed walk's): as an umount exit's */
+	w = pin_walk_claim();
 	key_init(&k, NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.arg = ts->p.arg;
@@ -195,7 +231,9 @@ static __always_inline void refused_bind(struct tstate *ts, long ret)
 	k.ns_inum = ts->p.target_inum;
 	k.ns_id = ts->p.target_id;
 	k.flags |= NSAUDIT_F_HAS_NS;
-	commit_path(&k, 0, user_path_buf((void *)ts->p.args[1]));
+	/* none free (four preempted exits on this CPU): the first, shared */
+	commit_path(&k, 0, user_path_buf(w ? w->slot : 0, (void *)ts->p.args[1]));
+	pin_walk_release(w);
 }
 
 SEC("tracepoint/syscalls/sys_exit_mount")
@@ -409,36 +447,40 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
 }
 
 /*
- * A refused umount (EPERM, EINVAL ...) whose path names one pin still
- * attached in the caller's mount namespace, by all of its last names
- * (pins_named_here): a record (op, target, errno) with that pin's
- * namespace, coalesced like the other refused calls. A path that names no
- * pin, or several, makes none: an umount of an ordinary mount is no record.
+ * A refused umount (EPERM, EINVAL ...): a record (op, target, errno),
+ * coalesced like the other refused calls. When its path names one pin
+ * still attached in the caller's mount namespace, by all of its last names
+ * (pins_named_here), with that pin's namespace. Otherwise without one:
+ * user space names the pin from its table when the path is one the kernel
+ * side did not see made (older than the recorder: known from mountinfo at
+ * start), and drops the record when it is none (an ordinary mount).
  */
 static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 					   struct pin_walk *w)
 {
-	struct nsaudit_pin *pin;
+	struct nsaudit_pin *pin = NULL;
 	struct ev_key k;
 	__u64 key;
 
-	if (!pins_maybe_here())
-		return;
-	umount_path_read((void *)upath);
-	if (!pins_named_here(w))
-		return;
-	key = w->g.key[0];
-	pin = bpf_map_lookup_elem(&pin_mounts, &key);
-	if (!pin || !type_wanted(pin->ns_type))
-		return;
+	if (pins_maybe_here()) {
+		umount_path_read(w->slot, (void *)upath);
+		if (pins_named_here(w)) {
+			key = w->g.key[0];
+			pin = bpf_map_lookup_elem(&pin_mounts, &key);
+			if (!pin || !type_wanted(pin->ns_type))
+				return;
+		}
+	}
 	key_init(&k, NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.arg = flags;
-	k.ns_type = pin->ns_type;
-	k.ns_inum = pin->ns_inum;
-	k.ns_id = pin->ns_id;
-	k.flags |= NSAUDIT_F_HAS_NS;
-	commit_path(&k, 0, user_path_buf((void *)upath));
+	if (pin) {
+		k.ns_type = pin->ns_type;
+		k.ns_inum = pin->ns_inum;
+		k.ns_id = pin->ns_id;
+		k.flags |= NSAUDIT_F_HAS_NS;
+	}
+	commit_path(&k, 0, user_path_buf(w->slot, (void *)upath));
 }
 
 SEC("tracepoint/syscalls/sys_exit_umount")
@@ -462,7 +504,7 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	/* no pin was ever noted in this mount namespace: nothing to look for */
 	if (!w || !pins_maybe_here())
 		goto record;	/* no walk to be had: the sweep tells its pin */
-	umount_path_read((void *)c.path);
+	umount_path_read(w->slot, (void *)c.path);
 	pins_gone_here(w);
 	c.g = &w->g;
 	/* another umount in flight here: take only the pin our path names */

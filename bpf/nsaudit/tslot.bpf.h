@@ -10,6 +10,9 @@
 #ifndef NSAUDIT_TSLOT_BPF_H
 #define NSAUDIT_TSLOT_BPF_H
 
+#include "rings.bpf.h"
+#include "tstate.bpf.h"
+
 /* Only the member used; CO-RE finds it at load (it is in 6.1 too). */
 struct task_struct___storage {
 	void *bpf_storage;

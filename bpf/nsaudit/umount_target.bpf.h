@@ -51,9 +51,16 @@ struct umount_path {
 	struct pin_names tail;
 };
 
+/*
+ * One per claimed walk of this CPU (pin_walk_claim(), pin_index.bpf.h,
+ * slot): an umount exit preempted between reading its path and scoring
+ * the pins with it must not find another exit's path there.
+ */
+#define UMOUNT_PATHS 4
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, UMOUNT_PATHS);
 	__type(key, __u32);
 	__type(value, struct umount_path);
 } umount_path_buf SEC(".maps");
@@ -103,12 +110,13 @@ struct tail_split {
 	int j;	 /* the character looked at */
 	int end; /* one past the last character of the name being read; -1: between names */
 	int c;	 /* the name being read, [0] the last */
+	__u32 slot; /* umount_path_buf's */
 };
 
 static long tail_split_step(__u64 i, struct tail_split *t)
 {
-	__u32 zero = 0;
-	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+	__u32 slot = t->slot;
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &slot);
 	int j = t->j, c = t->c, len;
 	char ch;
 
@@ -139,12 +147,12 @@ static long tail_split_step(__u64 i, struct tail_split *t)
 	return 0;
 }
 
-/* At an umount's exit: its path argument, and its last names split off. */
-static __always_inline void umount_path_read(const void *user_path)
+/* At an umount's exit: its path argument, and its last names split off,
+ * into umount_path_buf[slot]. */
+static __always_inline void umount_path_read(__u32 slot, const void *user_path)
 {
-	__u32 zero = 0;
-	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
-	struct tail_split t = {.end = -1};
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &slot);
+	struct tail_split t = {.end = -1, .slot = slot};
 	long n;
 
 	if (!b)
@@ -171,11 +179,10 @@ static __always_inline bool name_eq(const char *a, const char *b)
  * far as its spelling tells. No loop: it runs once per pin, inside the
  * pin table's walk.
  */
-static __always_inline int umount_target_score(__u64 key)
+static __always_inline int umount_target_score(__u32 slot, __u64 key)
 {
 	struct pin_names *v = bpf_map_lookup_elem(&pin_names, &key);
-	__u32 zero = 0;
-	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &zero);
+	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &slot);
 	int k;
 
 	if (!v || !b)

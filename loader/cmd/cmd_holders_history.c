@@ -110,6 +110,8 @@ int holders_history(const char *dir, const struct nsspec *spec)
 		ERR("%.200s: %s", dir, strerror(errno));
 		goto out;
 	}
+	if (!rd.seg)
+		ERR("%.200s: no log segments (nsaudit-NNNNNN.log)", dir);
 	lt_finish(&tl);
 	nstype_label(lab, sizeof(lab), tl.type, tl.inum);
 	if (!tl.ninc) {
@@ -321,6 +323,8 @@ int holders_leaks(const char *dir, double older)
 		ERR("%.200s: %s", dir, strerror(errno));
 		goto out;
 	}
+	if (!rd.seg)
+		ERR("%.200s: no log segments (nsaudit-NNNNNN.log): nothing can be judged", dir);
 	for (i = 0; i < s.n; i++) {
 		if (s.tl[i].oom) {
 			ERR("%s", strerror(ENOMEM));

@@ -164,9 +164,18 @@ static bool exe_fits(const struct nsaudit_exe_info *v, uint64_t ino, uint64_t ca
 	return v->path[0] && (!v->ino || v->ino == ino) && v->exec_ns <= call_ns;
 }
 
-static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, uint64_t call_ns,
-			  struct proc_info *p)
+/* path is this very file: its inode and the kernel's dev_t of its file system */
+static bool same_file(const char *path, uint64_t ino, uint32_t kdev)
 {
+	struct stat st;
+
+	return !stat(path, &st) && (uint64_t)st.st_ino == ino &&
+	       (uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev)) == kdev;
+}
+
+static char *exe_from_map(struct enrich *en, const struct nsaudit_event *e, struct proc_info *p)
+{
+	uint64_t key = e->exe_key, ino = e->exe_ino, call_ns = e->ts_boot_ns;
 	struct nsaudit_exe_hist h;
 	struct nsaudit_exe_info *v;
 	char real[PATH_MAX];
@@ -182,9 +191,18 @@ static char *exe_from_map(struct enrich *en, uint64_t key, uint64_t ino, uint64_
 		return NULL;
 	v->path[sizeof(v->path) - 1] = '\0';
 	/* a directory is no executable: the kernel side could not render
-	 * the file an exec by fd ran (crun re-executing itself): not known */
+	 * the file an exec by fd ran: not known */
 	if (!strcmp(v->path, "/"))
 		return NULL;
+	/* runc and crun run themselves from a detached bind of their binary:
+	 * the path in its own file system names it only if it leads to the
+	 * very file here (the host's root: the runtime's binary) */
+	if (v->flags & NSAUDIT_EXE_F_FS_PATH) {
+		if (!realpath(v->path, real) || !same_file(real, ino, e->exe_dev))
+			return NULL;
+		p->exe_mntns = en->self_mntns;
+		return strdup(real);
+	}
 	p->exe_mntns = v->mntns;
 	p->exe_mntns_id = v->mntns_id;
 	if ((!v->mntns || v->mntns == en->self_mntns) && realpath(v->path, real) &&
@@ -223,7 +241,7 @@ const char *enrich_exe(struct enrich *en, const struct nsaudit_event *e, uint32_
 		free(p->exe);
 		p->exe_mntns = 0;
 		p->exe_mntns_id = 0;
-		p->exe = exe_from_map(en, e->exe_key, e->exe_ino, e->ts_boot_ns, p);
+		p->exe = exe_from_map(en, e, p);
 		if (!p->exe)
 			p->exe = exe_from_proc(e->pid, e->exe_ino, p);
 		p->exe_key = e->exe_key;

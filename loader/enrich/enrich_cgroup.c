@@ -212,37 +212,17 @@ static const char *cgroup_by_id(struct enrich *en, uint64_t id)
  */
 static char *proc_cgroup(uint32_t pid)
 {
-	char path[64], line[PATH_MAX + 64], id[CONTAINER_ID_LEN], *v2 = NULL, *v1 = NULL;
-	const char *p;
+	char path[64], best[PATH_MAX + 64];
+	bool found;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
 	f = fopen(path, "re");
 	if (!f)
 		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		/* "0::/path" (v2) or "N:controllers:/path" (v1) */
-		p = strchr(line, ':');
-		if (!p || !(p = strchr(p + 1, ':')))
-			continue;
-		p++;
-		if (!strncmp(line, "0::", 3)) {
-			free(v2);
-			v2 = strdup(p);
-			if (v2 && cgroup_container_id(v2, id, sizeof(id)))
-				break;
-		} else if (!v1 && cgroup_container_id(p, id, sizeof(id))) {
-			v1 = strdup(p);
-		}
-	}
+	found = cgroup_file_best_path(f, best, sizeof(best));
 	fclose(f);
-	if (v2 && (cgroup_container_id(v2, id, sizeof(id)) || !v1)) {
-		free(v1);
-		return v2;
-	}
-	free(v2);
-	return v1;
+	return found ? strdup(best) : NULL;
 }
 
 /* FNV-1a of a container id: the log budget's key for it (never 0). */

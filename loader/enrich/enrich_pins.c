@@ -315,6 +315,31 @@ static bool umount_by_identity(struct enrich *en, uint32_t mntns, const char *pa
  * is a pin in exactly one known mount namespace is taken, and unresolved
  * says that it was matched by path only.
  */
+/*
+ * A refused umount the kernel side named no pin for: a pin older than the
+ * recorder (learned from mountinfo at start) if the table has one at its
+ * path in the actor's mount namespace; else no pin, no record. A pin the
+ * kernel side tracks (exact) it would have named, unless the path named
+ * several: not ours to guess. The pin stays.
+ */
+static bool complete_refused_umount(struct enrich *en, struct nsaudit_event *e)
+{
+	const struct mount_pin *hit;
+	char path[PATH_MAX];
+	uint32_t mntns;
+
+	absolute_path(e, path, sizeof(path));
+	/* the kernel side's, at the call (the refused caller is often gone) */
+	mntns = e->actor_mntns ?: actor_mntns(e);
+	hit = mntns ? mounttab_find(&en->pins, mntns, path) : NULL;
+	if (!hit || hit->exact)
+		return false;
+	e->ns_type = (uint32_t)hit->type;
+	e->ns_inum = hit->inum;
+	e->flags |= NSAUDIT_F_HAS_NS;
+	return true;
+}
+
 static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 {
 	char path[PATH_MAX];
@@ -323,9 +348,10 @@ static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 	size_t i;
 	int type;
 
-	/* refused: the kernel side named the pin the path names; it stays */
+	/* refused: the pin the path names (by the kernel side, else the
+	 * table's pins older than the recorder) stays */
 	if (e->result < 0)
-		return true;
+		return (e->flags & NSAUDIT_F_HAS_NS) || complete_refused_umount(en, e);
 	/* the kernel side named the pin it detached: keep the table in step */
 	if (e->flags & NSAUDIT_F_PIN_EXACT) {
 		mounttab_remove_id(&en->pins, e->mnt_ns_inum, e->mnt_id, e->mnt_unique, &type, &inum,

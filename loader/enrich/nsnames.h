@@ -86,7 +86,13 @@ void nsnames_refresh_containers(struct nsnames *n);
  * Returns true and copies the id.
  */
 bool cgroup_container_id(const char *cgpath, char *id, size_t len);
-/* The same for the text of /proc/PID/cgroup (v2 line first, then v1). */
+/*
+ * The line of a /proc/PID/cgroup file that says most: v2's ("0::/path")
+ * when it names a container, else the first v1 controller's that does,
+ * else v2's. Its path into path (len bytes); false when there is none.
+ */
+bool cgroup_file_best_path(FILE *f, char *path, size_t len);
+/* The container id of that line (v2 line first, then v1). */
 bool cgroup_file_container_id(FILE *f, char *id, size_t len);
 
 /* "/run/netns/blue" -> "blue"; NULL for anything else. */

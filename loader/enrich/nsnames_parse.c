@@ -124,9 +124,10 @@ bool cgroup_container_id(const char *cgpath, char *id, size_t len)
 	return false;
 }
 
-bool cgroup_file_container_id(FILE *f, char *id, size_t len)
+bool cgroup_file_best_path(FILE *f, char *path, size_t len)
 {
-	char line[PATH_MAX + 64], v1[128] = "";
+	char line[PATH_MAX + 64], id[CONTAINER_ID_LEN];
+	bool v2 = false, v1 = false;
 	const char *p;
 
 	while (fgets(line, sizeof(line), f)) {
@@ -136,15 +137,28 @@ bool cgroup_file_container_id(FILE *f, char *id, size_t len)
 		if (!p || !(p = strchr(p + 1, ':')))
 			continue;
 		p++;
+		if (strlen(p) + 1 > len)
+			continue;
 		if (!strncmp(line, "0::", 3)) {
-			if (cgroup_container_id(p, id, len))
+			if (cgroup_container_id(p, id, sizeof(id))) {
+				strcpy(path, p);
 				return true;
-		} else if (!v1[0]) {
-			cgroup_container_id(p, v1, sizeof(v1));
+			}
+			if (!v1) {
+				strcpy(path, p);
+				v2 = true;
+			}
+		} else if (!v1 && cgroup_container_id(p, id, sizeof(id))) {
+			strcpy(path, p);
+			v1 = true;
 		}
 	}
-	if (!v1[0] || strlen(v1) + 1 > len)
-		return false;
-	strcpy(id, v1);
-	return true;
+	return v1 || v2;
+}
+
+bool cgroup_file_container_id(FILE *f, char *id, size_t len)
+{
+	char path[PATH_MAX + 64];
+
+	return cgroup_file_best_path(f, path, sizeof(path)) && cgroup_container_id(path, id, len);
 }

@@ -181,7 +181,8 @@ static void tell_lost(struct sink *s)
 }
 
 /* Lock not held: send m (once more on a fresh connection); 0 or -errno. */
-static int send_one(struct sink *s, struct sink_msg *m)
+/* keep: on a failure the caller keeps m (an anchor goes again) */
+static int send_one(struct sink *s, struct sink_msg *m, bool keep)
 {
 	int rc;
 
@@ -191,15 +192,37 @@ static int send_one(struct sink *s, struct sink_msg *m)
 		if (!transport_connect(s))
 			rc = transport_send(s, m);
 	}
-	free(m->data);
+	if (!rc || !keep)
+		free(m->data);
 	report(s, false);
 	return rc;
+}
+
+/*
+ * An anchor the receiver did not take because it went away (a restarted
+ * syslog daemon): first in its lane again, sent when the sink reconnects.
+ * The anchors are a chain: one lost is a gap verify must call a deletion
+ * or a loss. 0 requeued; -1 (the lane is full of newer ones) it is lost.
+ */
+static int anchor_again(struct sink *s, struct sink_msg *m, int rc)
+{
+	if (!reconnect_on(rc) || s->aqlen == SINK_ANCHOR_QUEUE) {
+		free(m->data);
+		return -1;
+	}
+	s->aqhead = (s->aqhead + SINK_ANCHOR_QUEUE - 1) % SINK_ANCHOR_QUEUE;
+	s->aq[s->aqhead] = *m;
+	s->aqlen++;
+	s->connected = false;
+	s->retry_ns = now_ns() + RETRY_NS;
+	return 0;
 }
 
 static void *writer(void *arg)
 {
 	struct sink *s = arg;
 	struct sink_msg m;
+	bool anchor;
 	int rc;
 
 	pthread_mutex_lock(&s->lock);
@@ -216,7 +239,8 @@ static void *writer(void *arg)
 				try_connect(s);
 			continue;
 		}
-		if (s->aqlen) { /* anchors first: their lag is one send */
+		anchor = s->aqlen > 0;
+		if (anchor) { /* anchors first: their lag is one send */
 			m = s->aq[s->aqhead];
 			s->aqhead = (s->aqhead + 1) % SINK_ANCHOR_QUEUE;
 			s->aqlen--;
@@ -228,10 +252,12 @@ static void *writer(void *arg)
 		s->busy = true;
 		pthread_mutex_unlock(&s->lock);
 
-		rc = send_one(s, &m);
+		rc = send_one(s, &m, anchor);
 
 		pthread_mutex_lock(&s->lock);
 		s->busy = false;
+		if (rc && anchor && !anchor_again(s, &m, rc))
+			continue;
 		if (rc) {
 			s->last_errno = -rc;
 			__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);

@@ -45,7 +45,9 @@
 
 #define SINKS_MAX 4
 #define SINK_QUEUE_DEFAULT 8192		/* records */
-#define SINK_ANCHOR_QUEUE 64		/* anchors, in a lane of their own */
+#define SINK_ANCHOR_QUEUE 1024		/* anchors, in a lane of their own: at
+					 * one a second, a receiver down for
+					 * 17 min loses none */
 #define SINK_FLUSH_MS 2000
 
 enum sink_kind { SINK_SYSLOG_UNIX, SINK_SYSLOG_UDP, SINK_SYSLOG_TCP, SINK_AUDIT, SINK_JOURNAL,

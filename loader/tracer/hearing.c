@@ -29,6 +29,8 @@
  * interval, at least a second */
 #define HEARING_DEADLINE_NS (10 * NSEC_PER_SEC)
 #define HEARING_DEADLINE_MIN_NS NSEC_PER_SEC
+/* and past the deadline, how long a backlog in the rings may be read first */
+#define HEARING_DRAIN_MAX_NS (60 * NSEC_PER_SEC)
 /* misses in a row (nothing lost meanwhile) that mean deaf */
 #define HEARING_MISSES 2
 
@@ -58,6 +60,36 @@ static pid_t send_canary(int type)
 	return pid;
 }
 
+/*
+ * Whether everything the rings held when the canary had exited has been
+ * read: its record, if the kernel made one, was in a ring by then (made at
+ * the open's exit, flushed at the latest at its process's exit). Waits for
+ * the child first; a reader that cannot catch up within
+ * HEARING_DRAIN_MAX_NS is judged on what it has read.
+ */
+static bool all_read(struct tracer *t, struct hearing *h, int64_t now)
+{
+	const struct ringbuf_reader *r[2] = { &t->stream.rb, &t->stream.rb_rare };
+	int i, st;
+
+	if (!h->reaped && waitpid(h->pid, &st, 0) == h->pid) {
+		h->reaped = true;
+		h->status = st;
+	}
+	if (!h->snap) {
+		for (i = 0; i < 2; i++)
+			h->prod[i] = ringbuf_reader_producer(r[i]);
+		h->snap = true;
+		h->snap_ns = now;
+	}
+	if (now - h->snap_ns >= HEARING_DRAIN_MAX_NS)
+		return true;
+	for (i = 0; i < 2; i++)
+		if (ringbuf_reader_released(r[i]) < h->prod[i])
+			return false;
+	return true;
+}
+
 int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t len)
 {
 	struct hearing *h = &t->stream.hearing;
@@ -82,9 +114,11 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 		deadline = HEARING_DEADLINE_MIN_NS;
 	if (h->pid > 0 && !h->heard && now - h->sent_ns < deadline)
 		return 0;
+	if (h->pid > 0 && !h->heard && !all_read(t, h, now))
+		return 0;	/* a backlog: its record may still be in a ring */
 	if (h->pid > 0) {	/* the canary's time is up: came, lost or not */
 		if (!h->reaped && waitpid(h->pid, &st, 0) == h->pid)
-			h->status = st;
+			h->status = st;	/* no zombie left behind */
 		h->pid = 0;
 		if (h->heard) {
 			h->misses = 0;
@@ -114,6 +148,7 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 		return 0;
 	h->heard = false;
 	h->reaped = false;
+	h->snap = false;
 	h->status = -1;
 	h->lost_at_send = t->stream.stats.lost;
 	h->sent_ns = now;

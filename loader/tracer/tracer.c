@@ -308,22 +308,7 @@ void tracer_close(struct tracer *t)
 		nsaudit_bpf__destroy(t->bpf.halves[0]);
 		nsaudit_bpf__destroy(t->bpf.halves[1]);
 	} else {
-		if (t->bpf.ring_fd >= 0)
-			close(t->bpf.ring_fd);
-		if (t->bpf.rare_fd >= 0)
-			close(t->bpf.rare_fd);
-		if (t->bpf.flush_link_fd >= 0)
-			close(t->bpf.flush_link_fd);
-		if (t->bpf.sweep_link_fd >= 0)
-			close(t->bpf.sweep_link_fd);
-		if (t->bpf.pins_fd >= 0)
-			close(t->bpf.pins_fd);
-		if (t->bpf.bss_fd >= 0)
-			close(t->bpf.bss_fd);
-		if (t->bpf.actor_lost_fd >= 0)
-			close(t->bpf.actor_lost_fd);
-		if (t->bpf.lost_epoch_fd >= 0)
-			close(t->bpf.lost_epoch_fd);
+		tbpf_close_reused(t);
 	}
 	if (t->bpf.bss_mmap)
 		munmap(t->bpf.bss_mmap, t->bpf.bss_mmap_len);

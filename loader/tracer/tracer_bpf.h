@@ -82,6 +82,8 @@ int tbpf_pin_all(struct tracer *t, char *err, size_t errlen);
  * records must not silently get the old ones.
  */
 int tbpf_reuse_pins(struct tracer *t, char *err, size_t errlen);
+/* What tbpf_reuse_pins() opened (fds of -1 skipped), closed. */
+void tbpf_close_reused(struct tracer *t);
 
 /* pin_owner.c: the pin dir's lock (one recorder each), a reusing
  * recorder's hold on the pinned links; tbpf_release_pins() drops both */

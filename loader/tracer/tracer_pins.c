@@ -185,6 +185,27 @@ int tbpf_reuse_pins(struct tracer *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* What tbpf_reuse_pins() opened, closed (a fresh load's fds are the
+ * skeleton's). */
+void tbpf_close_reused(struct tracer *t)
+{
+	size_t i;
+	int *fd;
+
+	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++) {
+		if (pinned_maps[i].fd == NO_FD)
+			continue;
+		fd = bpf_fd(t, pinned_maps[i].fd);
+		if (*fd >= 0)
+			close(*fd);
+	}
+	for (i = 0; i < ARRAY_SIZE(pinned_links); i++) {
+		fd = bpf_fd(t, pinned_links[i].fd);
+		if (*fd >= 0)
+			close(*fd);
+	}
+}
+
 /*
  * The kernel's counters (.bss), mapped: user space adds the calls the
  * log budget refused with the atomic adds the programs use. NULL if the

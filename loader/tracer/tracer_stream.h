@@ -49,7 +49,9 @@ struct hearing {
 	int64_t heard_real_ns; /* CLOCK_REALTIME of the last one heard */
 	unsigned int misses;   /* in a row */
 	int status;	       /* the canary's wait status (-1: none yet) */
-	bool heard, reaped, off;
+	unsigned long prod[2]; /* the rings' producers once it had exited */
+	int64_t snap_ns;       /* when they were taken */
+	bool heard, reaped, off, snap;
 };
 
 struct tracer_stream {

@@ -139,6 +139,26 @@ else
 	fail "layout: parts of a room in a cycle:$bad"
 fi
 
+# A header includes what it uses at its top, before any code of its own,
+# so that it can be read, and included, on its own.
+bad=$(awk '
+	FNR == 1 { code = 0; inc = 0 }
+	{
+		line = $0
+		if (inc) { if (line ~ /\*\//) { inc = 0; sub(/.*\*\//, "", line) } else next }
+		gsub(/\/\*.*\*\//, "", line)
+		if (line ~ /\/\*/) { inc = 1; sub(/\/\*.*/, "", line) }
+		sub(/\/\/.*/, "", line)
+		if (line ~ /^[[:space:]]*#[[:space:]]*include/) { if (code) printf " %s:%d", FILENAME, FNR; next }
+		if (line ~ /^[[:space:]]*#/ || line ~ /^[[:space:]]*$/) next
+		code = 1
+	}' $(ls bpf/*.h bpf/*/*.h loader/*/*.h audit/*.h common/*.h | grep -v 'vmlinux\.h$'))
+if [ -z "$bad" ]; then
+	pass "layout: every header includes what it uses at its top"
+else
+	fail "layout: an include after a header's own code:$bad"
+fi
+
 # One number per integration test: the number is the run order, and two
 # scripts with one number leave it to the shell's collation.
 dup=$(ls tests/integration/ | sed -n 's/^\([0-9][0-9]*\)-.*\.sh$/\1/p' | sort | uniq -d | tr '\n' ' ')

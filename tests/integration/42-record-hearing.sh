@@ -35,6 +35,8 @@ canaries() {
 		'select(.op=="open" and .path=="/proc/self/ns/net" and .comm=="nsaudit" and .ppid==$me)' \
 		2>/dev/null
 }
+expect_eq "... no canary is left a zombie (children of the recorder in state Z)" \
+	"$(ps --ppid $REC -o stat= | grep -c '^Z')" 0
 canaries >"$TMP/canaries"
 n=$(wc -l <"$TMP/canaries")
 check "a canary a second reaches the log ($n in 4 s)" test "$n" -ge 3

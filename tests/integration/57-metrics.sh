@@ -56,7 +56,9 @@ kill -TERM $RPID; wait $RPID; RPID=
 want=$(cat "$LOG"/*.log | jq -r 'select(.probe != null and .op != "log") | .op' | grep -c .)
 want_alerts=$(cat "$LOG"/*.log | jq -r 'select(.op == "alert" and .rule == "container-escape") | .rule' | grep -c .)
 expect_eq "metrics: nsaudit_records_total is what the log holds from the tracer" "$recs" "$want"
-expect_eq "metrics: alerts by rule: container-escape" "$alerts" "$want_alerts"
+# a rule that never fired has no series: it counts 0 (the log may hold no
+# such alert: a host process in its own pid namespace is no container)
+expect_eq "metrics: alerts by rule: container-escape" "${alerts:-0}" "$want_alerts"
 check "metrics: at least the 5 unshares and the escape were counted" test "${recs:-0}" -ge 7
 check "metrics: the main ring's size is what was asked (1 MiB; got $size)" awk "BEGIN{exit !($size == 1048576)}"
 check "metrics: a sink that is down shows its queue depth (>= the records)" test "${depth:-0}" -ge "${recs:-1}"

@@ -33,7 +33,9 @@ out=$(lintian --pedantic --fail-on error,warning,info,pedantic "$TMP"/deb/*.chan
 expect_eq "lintian --pedantic: nothing to say" "$out" ""
 files=$(dpkg -c "$DEB" | awk '{print $6}')
 for f in ./usr/bin/nsaudit ./lib/systemd/system/nsaudit.service ./usr/share/man/man1/nsaudit.1.gz \
-	./usr/share/bash-completion/completions/nsaudit ./etc/nsaudit/rules.yaml ./etc/default/nsaudit; do
+	./usr/share/bash-completion/completions/nsaudit ./etc/nsaudit/rules.yaml ./etc/default/nsaudit \
+	./usr/libexec/nsaudit/nsaudit-relp-dedup ./usr/share/nsaudit/rsyslog/nsaudit-forward.conf \
+	./usr/share/nsaudit/rsyslog/nsaudit-collector.conf; do
 	check "package holds $f" grep -qx -- "$f" <<<"$files"
 done
 trap 'dpkg --purge nsaudit >/dev/null 2>&1; ip netns del deb$$ 2>/dev/null; cleanup_testlib' EXIT

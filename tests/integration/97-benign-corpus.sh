@@ -295,6 +295,16 @@ expect_eq "benign corpus: the host's nsenter (not a runtime) says lineage other"
 expect_eq "benign: host-pidns: nsenter's setns is from a pid namespace not the host's, lineage other" \
 	"$(jq -r --argjson p "$(st_setns host-pidns | head -1)" --argjson h "$HOST_PID" \
 		'select(.op=="setns" and .pid==$p) | "\(.actor_pidns != $h) \(.lineage)"' "$B" | sort -u)" "true other"
+# runc and crun run themselves from a detached read-only bind of their
+# binary, which the kernel renders "/": the record names the binary (its
+# path in its file system, kept only when it leads to the same inode)
+for rt in crun runc; do
+	bin=$(readlink -f "$(command -v $rt)")
+	expect_eq "benign corpus: $rt's records name its binary ($bin, stat -L inode)" \
+		"$(jq -r --arg rt "$rt" 'select((.op=="setns" or .op=="unshare") and
+			(.comm==$rt or (.comm|startswith($rt + ":["))) and .exe_ino!=null) |
+			"\(.exe) \(.exe_ino)"' "$B" | sort -u)" "$bin $(stat -L -c %i "$bin")"
+done
 expect_eq "benign corpus: no record names a directory (\"/\") as its executable" \
 	"$(jq -r 'select(.exe=="/") | "\(.pid) \(.comm)"' "$B" | head -3)" ""
 

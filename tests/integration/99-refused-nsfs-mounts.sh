@@ -6,7 +6,12 @@
 # (EPERM), the namespace (the net namespace; the pin's), the target path,
 # nobody's pid and uid, and a repeat that sums to the refused calls strace
 # saw (coalesced like other refused calls). An umount2 of an ordinary
-# mount that fails is no record.
+# mount that fails is no record. Binds of another process's namespace
+# (/proc/PID/ns/uts: a process of nobody's in a uts namespace of its own,
+# and one of root's; both refused EPERM, mount(2) asks for the capability
+# before it looks the source up) name that namespace (resolved at the
+# call's entry, 6.13+). A refused umount2 of a pin older than the recorder
+# (root's, made before it started: known from mountinfo) names it too.
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "refused nsfs mounts"
 require_cmd jq "refused nsfs mounts"
@@ -20,7 +25,23 @@ chmod 755 "$TMP"
 chmod 777 "$D"
 : >"$D/pin"
 : >"$D/target"
-trap 'umount "$D/pin" 2>/dev/null; umount "$D/plain" 2>/dev/null; cleanup_testlib' EXIT
+: >"$D/target2"
+: >"$D/target3"
+: >"$D/oldpin"
+OPID= RPID=
+trap 'umount "$D/pin" 2>/dev/null; umount "$D/plain" 2>/dev/null; umount "$D/oldpin" 2>/dev/null
+	kill $OPID $RPID 2>/dev/null; cleanup_testlib' EXIT
+# the other processes: nobody's in a uts namespace of its own, root's in one
+setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur -u sleep 60 &
+OPID=$!
+unshare -u sleep 60 &
+RPID=$!
+for i in $(seq 1 50); do
+	[ "$(ns_inum /proc/$OPID/ns/uts)" != "$(ns_inum /proc/self/ns/uts)" ] &&
+		[ "$(ns_inum /proc/$RPID/ns/uts)" != "$(ns_inum /proc/self/ns/uts)" ] && break
+	sleep 0.1
+done
+OUTS=$(ns_inum /proc/$OPID/ns/uts) RUTS=$(ns_inum /proc/$RPID/ns/uts)
 cat >"$D/probe.py" <<'PY'
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -28,16 +49,23 @@ d, n = sys.argv[1].encode(), int(sys.argv[2])
 for i in range(n):
     libc.mount(b"/proc/self/ns/net", d + b"/target", None, 4096, None)   # MS_BIND
 for i in range(n):
+    libc.mount(b"/proc/%s/ns/uts" % sys.argv[3].encode(), d + b"/target2", None, 4096, None)
+for i in range(n):
+    libc.mount(b"/proc/%s/ns/uts" % sys.argv[4].encode(), d + b"/target3", None, 4096, None)
+for i in range(n):
     libc.umount2(d + b"/pin", 0)
 for i in range(n):
     libc.umount2(d + b"/plain", 0)
+for i in range(n):
+    libc.umount2(d + b"/oldpin", 0)
 print(os.getpid())
 PY
+setup "root's pin older than the recorder" mount --bind /proc/self/ns/ipc "$D/oldpin"
 trace_start "$TMP/trace.jsonl" --op mount,umount || { fail "trace starts"; exit 0; }
 setup "root's pin" mount --bind /proc/self/ns/net "$D/pin"
 setup "an ordinary mount" mount -t tmpfs t "$D/plain"
 PID=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	strace -f -qq -e trace=mount,umount2 -e signal=none -o "$D/strace" python3 "$D/probe.py" "$D" "$N")
+	strace -f -qq -e trace=mount,umount2 -e signal=none -o "$D/strace" python3 "$D/probe.py" "$D" "$N" "$OPID" "$RPID")
 sleep 0.5
 trace_stop
 NET=$(ns_inum /proc/self/ns/net)
@@ -52,8 +80,19 @@ got() {
 }
 expect_eq "the refused binds: one coalesced record, EPERM, the net namespace, nobody, $N calls" \
 	"$(got "$D/target" mount)" "-1 EPERM net $NET $PID 65534 $N"
+expect_eq "workload: strace saw $N binds of nobody's process's uts, and of root's, refused EPERM" \
+	"$(grep -c "mount(\"/proc/$OPID/ns/uts\", \"$D/target2\".* = -1 EPERM" "$D/strace") \
+$(grep -c "mount(\"/proc/$RPID/ns/uts\", \"$D/target3\".* = -1 EPERM" "$D/strace")" "$N $N"
+expect_eq "the refused binds of another process's namespace (EPERM): that uts namespace, $N calls" \
+	"$(got "$D/target2" mount)" "-1 EPERM uts $OUTS $PID 65534 $N"
+expect_eq "the refused binds of root's process's namespace: that uts namespace, $N calls" \
+	"$(got "$D/target3" mount)" "-1 EPERM uts $RUTS $PID 65534 $N"
 expect_eq "the refused umounts of the pin: EPERM, the pin's namespace, nobody, $N calls" \
 	"$(got "$D/pin" umount | grep -- '^-1')" "-1 EPERM net $NET $PID 65534 $N"
+expect_eq "workload: strace saw $N refused umounts of the pin older than the recorder" \
+	"$(grep -c "umount2(\"$D/oldpin\", 0) = -1 EPERM" "$D/strace")" "$N"
+expect_eq "the refused umounts of the older pin: EPERM, its ipc namespace, nobody, $N calls" \
+	"$(got "$D/oldpin" umount)" "-1 EPERM ipc $(ns_inum /proc/self/ns/ipc) $PID 65534 $N"
 expect_eq "no record of the refused umounts of an ordinary mount" \
 	"$(jq -c --arg p "$D/plain" 'select(.path == $p)' "$TMP/trace.jsonl" | wc -l)" 0
 expect_eq "the pin is still root's: its mount record, no umount record of a call that succeeded" \

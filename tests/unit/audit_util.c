@@ -208,3 +208,13 @@ int tseg_count(struct tlog *t)
 	}
 	return (int)count;
 }
+
+bool tfinding(const struct audit_verify *v, const char *what)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->nfindings && i < AUDIT_VERIFY_FINDINGS; i++)
+		if (strstr(v->findings[i].what, what))
+			return true;
+	return false;
+}

@@ -28,6 +28,8 @@ void tlog_write(struct tlog *t, int n);
 
 /* 0 intact, 1 not; v filled. */
 int tlog_verify(struct tlog *t, struct audit_verify *v);
+/* Does any finding of v say what? */
+bool tfinding(const struct audit_verify *v, const char *what);
 
 /* Segment file path for number n. */
 void tseg_path(struct tlog *t, unsigned int n, char *out, size_t len);

@@ -16,6 +16,7 @@
 
 #include "audit_util.h"
 #include "cmd/commands.h"
+#include "fields.h"
 #include "search.h"
 
 static struct tlog t;
@@ -326,4 +327,31 @@ Test(audit_damaged, state_line_without_space_before_smac)
 	cr_assert_eq(tlog_verify(&t, &v), 1, "a damaged state file is not intact");
 	free(s);
 	tlog_cleanup(&t);
+}
+
+static void deaf_fields(struct audit_fields *f, const void *ctx)
+{
+	audit_f_str(f, "time", "2026-12-07T06:00:00.000000000Z", 30);
+	audit_f_str(f, "op", "log", 3);
+	audit_f_str(f, "action", "deaf", 4);
+	audit_f_str(f, "reason", "2 calls never came", 18);
+	audit_f_str(f, "heard_until", "2026-12-07T05:59:00.000000000Z", 30);
+}
+
+/* a recorder that said it went deaf: verify exits 5 and says from when */
+Test(audit_damaged, verify_exits_5_for_a_deaf_recorder)
+{
+	struct audit_log *l;
+	char e[256];
+
+	cr_assert_eq(verify_cmd(), 0, "%s%s", out, err);
+	l = audit_log_open(&t.o, e, sizeof(e));
+	cr_assert_not_null(l, "%s", e);
+	cr_assert_geq(audit_log_append_fields(l, 1796623200000000000LL, deaf_fields, NULL), 0);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(verify_cmd(), 5, "%s%s", out, err);
+	cr_expect(strstr(out, "DEAF: the recorder heard nothing from the kernel after "
+			      "2026-12-07T05:59:00.000000000Z (2 calls never came) and stopped"),
+		  "%s", out);
+	cr_expect(strstr(out, ": intact, but its recorder was deaf for a while: "), "%s", out);
 }

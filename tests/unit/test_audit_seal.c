@@ -58,17 +58,6 @@ static struct json_object *now_event(int pid, const char *comm)
 	return e;
 }
 
-/* Does any finding of the last verify say this? */
-static bool any_finding(const char *what)
-{
-	unsigned int i;
-
-	for (i = 0; i < v.nfindings && i < AUDIT_VERIFY_FINDINGS; i++)
-		if (strstr(v.findings[i].what, what))
-			return true;
-	return false;
-}
-
 static struct audit_log *sopen(void)
 {
 	char err[512];
@@ -198,9 +187,9 @@ Test(audit_seal, issue_attack_cut_to_first_close_rm_state_restart)
 	 * epochs, a loaded machine) the cut took its seal, and the restart in
 	 * the later epoch is what gives the cut away */
 	if (v.last_epoch == v.first_epoch)
-		cr_expect(any_finding("state missing"), "%s: %s", v.where, v.what);
+		cr_expect(tfinding(&v, "state missing"), "%s: %s", v.where, v.what);
 	else
-		cr_expect(any_finding("state missing") || any_finding("epoch key misuse"), "%s: %s",
+		cr_expect(tfinding(&v, "state missing") || tfinding(&v, "epoch key misuse"), "%s: %s",
 			  v.where, v.what);
 }
 
@@ -746,7 +735,7 @@ Test(audit_seal, a_light_record_is_held_to_its_epoch)
 	tspit(seg, d, len);
 	free(d);
 	cr_assert_eq(vverify(), 1, "a re-dated record passed");
-	cr_expect(any_finding("in the future"), "%s", v.what);
+	cr_expect(tfinding(&v, "in the future"), "%s", v.what);
 	cr_expect(strstr(v.where, "line 4"), "%s", v.where);
 }
 

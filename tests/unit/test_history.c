@@ -236,3 +236,38 @@ Test(history, no_last_ref_cannot_tell)
 	free(s);
 	lt_free(&tl);
 }
+
+/* a hostile process name or mount path is escaped, never printed raw */
+Test(history, hostile_names_escaped)
+{
+	struct lt_timeline tl;
+	struct lh_history h;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	lt_init(&tl, NSAUDIT_NS_NET, 4026532289u);
+	feed(&tl, R(1, "30.000", "\"op\":\"unshare\",\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+				 "\"pid\":100,\"comm\":\"a\\u001b[31m\\nb\""));
+	feed(&tl, R(2, "30.001", "\"op\":\"mount\",\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+				 "\"pid\":100,\"comm\":\"ip\",\"path\":\"/run/netns/x\\ny\""));
+	lt_finish(&tl);
+	cr_assert_eq(lh_build(&h, &tl, 0), 0);
+	lh_print(f, &tl, &h);
+	fclose(f);
+	cr_assert_null(strchr(buf, '\033'), "%s", buf);
+	/* the heading and one line per span: no newline of the records' */
+	{
+		size_t n = 0;
+		const char *p;
+
+		for (p = buf; *p; p++)
+			n += *p == '\n';
+		cr_assert_eq(n, 3, "%s", buf);
+	}
+	cr_assert_null(strstr(buf, "x\ny"), "%s", buf);
+	cr_assert_null(strstr(buf, "a\033"), "%s", buf);
+	free(buf);
+	lh_free(&h);
+	lt_free(&tl);
+}

@@ -305,6 +305,26 @@ Test(sink, journal_entry_fields)
 	json_object_put(rec);
 }
 
+/* An anchor record as the log makes it (v2 fields), naming seq. */
+static struct json_object *anchor_rec(int seq)
+{
+	static const char hex[] = "00112233445566778899aabbccddeeff";
+	struct json_object *a = json_object_new_object();
+
+	json_object_object_add(a, "op", json_object_new_string("log"));
+	json_object_object_add(a, "action", json_object_new_string("anchor"));
+	json_object_object_add(a, "log_id", json_object_new_string("0123456789abcdef"));
+	json_object_object_add(a, "key_id", json_object_new_string("fedcba9876543210"));
+	json_object_object_add(a, "seq", json_object_new_int(seq));
+	json_object_object_add(a, "segment", json_object_new_int(1));
+	json_object_object_add(a, "epoch", json_object_new_int(0));
+	json_object_object_add(a, "first_segment", json_object_new_int(1));
+	json_object_object_add(a, "mac", json_object_new_string(hex));
+	json_object_object_add(a, "why", json_object_new_string("commit"));
+	json_object_object_add(a, "amac", json_object_new_string(hex));
+	return a;
+}
+
 /*
  * Issue 40: the log's anchors never wait behind records. A receiver that
  * does not read, a record queue full (records counted lost): an anchor is
@@ -314,7 +334,7 @@ Test(sink, journal_entry_fields)
 Test(sink, anchors_overtake_a_full_record_queue, .timeout = 60)
 {
 	struct sockaddr_un un = { .sun_family = AF_UNIX };
-	struct json_object *o = record("x"), *a = json_object_new_object();
+	struct json_object *o = record("x"), *a = anchor_rec(4242);
 	char err[256], dir[] = "/tmp/nsaudit-sink-XXXXXX", buf[2048];
 	uint64_t lost_before, lost_after;
 	int rx, i, after = 0, seen = 0;
@@ -322,17 +342,6 @@ Test(sink, anchors_overtake_a_full_record_queue, .timeout = 60)
 	struct sink *s;
 	ssize_t n;
 
-	json_object_object_add(a, "op", json_object_new_string("log"));
-	json_object_object_add(a, "action", json_object_new_string("anchor"));
-	json_object_object_add(a, "log_id", json_object_new_string("0123456789abcdef"));
-	json_object_object_add(a, "key_id", json_object_new_string("fedcba9876543210"));
-	json_object_object_add(a, "seq", json_object_new_int(4242));
-	json_object_object_add(a, "segment", json_object_new_int(1));
-	json_object_object_add(a, "epoch", json_object_new_int(0));
-	json_object_object_add(a, "first_segment", json_object_new_int(1));
-	json_object_object_add(a, "mac", json_object_new_string("00112233445566778899aabbccddeeff"));
-	json_object_object_add(a, "why", json_object_new_string("commit"));
-	json_object_object_add(a, "amac", json_object_new_string("00112233445566778899aabbccddeeff"));
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(un.sun_path, sizeof(un.sun_path), "%s/log", dir);
 	rx = socket(AF_UNIX, SOCK_DGRAM, 0);
@@ -366,6 +375,55 @@ Test(sink, anchors_overtake_a_full_record_queue, .timeout = 60)
 	cr_assert_geq(after, 8, "records queued before the anchor went after it (%d)", after);
 	sink_close(s, 0);
 	json_object_put(o);
+	json_object_put(a);
+	close(rx);
+	unlink(un.sun_path);
+	rmdir(dir);
+}
+
+/*
+ * Issue 40: the anchors are a chain, so an anchor a receiver did not take
+ * because it went away (a syslog daemon restarted) is sent again when it
+ * is back, never counted lost like a record.
+ */
+Test(sink, an_anchor_waits_for_a_receiver_that_went_away, .timeout = 60)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct json_object *a = anchor_rec(77);
+	char err[256], dir[] = "/tmp/nsaudit-sink-XXXXXX", buf[2048];
+	struct timeval tv = { .tv_sec = 5 };
+	struct sink_spec sp;
+	struct sink *s;
+	int rx, i;
+	ssize_t n;
+	bool seen = false;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s/log", dir);
+	rx = socket(AF_UNIX, SOCK_DGRAM, 0);
+	cr_assert_eq(bind(rx, (struct sockaddr *)&un, sizeof(un)), 0);
+	snprintf(err, sizeof(err), "syslog:unix:%s", un.sun_path);
+	cr_assert_eq(sink_parse(err, &sp, err, sizeof(err)), 0);
+	s = sink_open(&sp, 16, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	/* the receiver goes away; the anchor is sent meanwhile */
+	close(rx);
+	unlink(un.sun_path);
+	sink_emit_anchor(s, a);
+	usleep(300 * 1000);
+	/* ... and comes back */
+	rx = socket(AF_UNIX, SOCK_DGRAM, 0);
+	cr_assert_eq(bind(rx, (struct sockaddr *)&un, sizeof(un)), 0);
+	setsockopt(rx, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	for (i = 0; i < 10 && !seen; i++) {
+		n = recv(rx, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		seen = strstr(buf, "nsaudit-anchor log_id=0123456789abcdef") != NULL;
+	}
+	cr_assert(seen, "the anchor arrived once the receiver was back");
+	sink_close(s, 0);
 	json_object_put(a);
 	close(rx);
 	unlink(un.sun_path);
