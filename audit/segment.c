@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "regfile.h"
 #include "segment.h"
 
@@ -47,7 +48,7 @@ static int cmp_uint(const void *a, const void *b)
 
 int audit_seg_list(int dirfd, unsigned int **nums, size_t *count)
 {
-	unsigned int *v = NULL, *nv;
+	unsigned int *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
 	DIR *d;
@@ -68,16 +69,11 @@ int audit_seg_list(int dirfd, unsigned int **nums, size_t *count)
 
 		if (!audit_seg_number(de->d_name, &num))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				closedir(d);
-				errno = ENOMEM;
-				return -1;
-			}
-			v = nv;
+		if (ARRAY_RESERVE(&v, &cap, n + 1)) {
+			free(v);
+			closedir(d);
+			errno = ENOMEM;
+			return -1;
 		}
 		v[n++] = num;
 	}

@@ -68,13 +68,16 @@ static __always_inline long num_at(const char *b, int off, int *end)
 	return i ? v : -1;
 }
 
-/* 6.13+: a task by its pid in the caller's pid namespace (what /proc/PID
- * names for it); absent on 6.1, where only the caller's own is resolved. */
+/*
+ * 6.13+: a task by its pid in the caller's pid namespace (what /proc/PID
+ * names for it). Called only from tp_enter_mount_vpid, which the loader
+ * loads only there (tracer_hooks.c): a kernel before 6.4 refuses a program
+ * with an unresolved kfunc call in it even where the call is never made,
+ * and libbpf 1.1 loads the object with the weak extern unresolved as long
+ * as no program that calls it is loaded.
+ */
 extern struct task_struct *bpf_task_from_vpid(s32 vpid) __ksym __weak;
 extern void bpf_task_release(struct task_struct *p) __ksym __weak;
-#ifndef bpf_ksym_exists	/* libbpf's bpf_helpers.h has it from 1.2 */
-#define bpf_ksym_exists(sym) (!!(sym))
-#endif
 
 static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
 							 int off, bool own);
@@ -89,7 +92,7 @@ static __always_inline struct ns_common *task_source_ns(struct task_struct *task
  * by user space through mountinfo.
  */
 static __always_inline struct ns_common *mount_source_ns(struct task_struct *task,
-							  const char *b)
+							  const char *b, bool others)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct task_struct *other;
@@ -109,7 +112,7 @@ static __always_inline struct ns_common *mount_source_ns(struct task_struct *tas
 	off = end + 1;
 	if (v == tgid)
 		return task_source_ns(task, b, off, true);
-	if (!bpf_ksym_exists(bpf_task_from_vpid) || !bpf_ksym_exists(bpf_task_release))
+	if (!others)
 		return NULL;
 	other = bpf_task_from_vpid(v);
 	if (!other)
@@ -165,8 +168,7 @@ static __always_inline struct ns_common *task_source_ns(struct task_struct *task
  * up in mountinfo (keyed by the actor's mount namespace, mnt_ns_inum) and
  * drops binds of ordinary files.
  */
-SEC("tracepoint/syscalls/sys_enter_mount")
-int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
+static __always_inline int enter_mount(struct trace_event_raw_sys_enter *ctx, bool others)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	__u64 flags = ctx->args[3];
@@ -193,12 +195,26 @@ int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
 	/* the exit finds the new mount: the newest, if not this one */
 	ts->p.args[2] = mntns_newest_mark();
 	bpf_probe_read_user_str(src, sizeof(src), (void *)ctx->args[0]);
-	ns = mount_source_ns(task, src);
+	ns = mount_source_ns(task, src, others);
 	if (ns) {
 		ts->p.target_type = ns_type(ns);
 		ns_ident(ns, &ts->p.target_inum, &ts->p.target_id);
 	}
 	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_mount")
+int tp_enter_mount(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter_mount(ctx, false);
+}
+
+/* The same, resolving another process's namespace too: loaded instead of
+ * tp_enter_mount where the kernel has bpf_task_from_vpid (6.13+). */
+SEC("tracepoint/syscalls/sys_enter_mount")
+int tp_enter_mount_vpid(struct trace_event_raw_sys_enter *ctx)
+{
+	return enter_mount(ctx, true);
 }
 
 /* The caller's mount namespace: the key of user space's mount table. */

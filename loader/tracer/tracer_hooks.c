@@ -210,7 +210,7 @@ void tbpf_choose_hooks(struct tracer *t)
 {
 	struct nsaudit_bpf *s = t->bpf.skel;
 	struct features ft;
-	bool patched, fentry, nstp, exit_only;
+	bool patched, fentry, nstp, exit_only, vpid;
 
 	skip_missing_syscalls(s);
 	features_probe(&ft, true);
@@ -258,7 +258,12 @@ void tbpf_choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.tp_fork, (WANT(CLONE) || exit_only) && !(nstp && patched));
 	bpf_program__set_autoload(s->progs.tp_enter_clone, WANT(CLONE));
 	bpf_program__set_autoload(s->progs.tp_exit_clone, WANT(CLONE));
-	bpf_program__set_autoload(s->progs.tp_enter_mount, WANT(MOUNT));
+	/* a refused bind of another process's namespace names it where the
+	 * kernel has bpf_task_from_vpid (6.13); a program that calls it does
+	 * not load before (pins_mount.bpf.c) */
+	vpid = kernel_at_least(6, 13);
+	bpf_program__set_autoload(s->progs.tp_enter_mount, WANT(MOUNT) && !vpid);
+	bpf_program__set_autoload(s->progs.tp_enter_mount_vpid, WANT(MOUNT) && vpid);
 	bpf_program__set_autoload(s->progs.tp_exit_mount, WANT(MOUNT));
 	bpf_program__set_autoload(s->progs.tp_enter_umount, WANT(UMOUNT));
 	bpf_program__set_autoload(s->progs.tp_exit_umount, WANT(UMOUNT));

@@ -23,15 +23,25 @@ HOST_UTS=$(ns_inum /proc/self/ns/uts)
 # run_format FMT OUT: trace in FMT while three things happen: an unshare,
 # a refused setns, and a process in a pid+mount namespace of its own
 # entering the host's net namespace (container-escape)
+# escaper_start FIFO: a process in a pid+mount namespace of its own, made
+# before the tracer loads (one the kernel side saw born of the host stays
+# the host); it enters the host's net namespace, a container-escape, when
+# escaper_go FIFO is called
+escaper_start() {
+	rm -f "$1"; mkfifo "$1"
+	(unshare -m -p --fork sh -c 'read x <"$1"; exec "$2" -n "$3" setns /proc/self/ns/net net' \
+		_ "$1" "$NSOPS" "$COMM" >/dev/null 2>&1 &)
+}
+escaper_go() { timeout 5 sh -c 'echo go >"$1"' _ "$1"; sleep 0.2; }
 run_format() {
 	local fmt=$1 out=$2
+	escaper_start "$out.go"
 	"$NSAUDIT" trace --format "$fmt" --comm "$COMM" >"$out" 2>"$out.err" &
 	TRACE_PID=$!
 	wait_ready "$out.err" "$TRACE_PID" || { fail "$fmt: trace starts"; cat "$out.err"; return 1; }
 	"$NSOPS" -n "$COMM" unshare uts >"$out.unshare"
 	"$NSOPS" -n "$COMM" setns-bad >/dev/null
-	unshare -m -p --fork "$NSOPS" -n "$COMM" setns /proc/self/ns/net net >/dev/null 2>&1 ||
-		unshare -m -p --fork "$NSOPS" -n "$COMM" setns /proc/$$/ns/net net >/dev/null
+	escaper_go "$out.go"
 	for _ in $(seq 1 40); do
 		[ "$(grep -c . "$out")" -ge 4 ] && break
 		sleep 0.05

@@ -43,7 +43,18 @@ RSPID=$!
 for _ in $(seq 1 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
 [ -S "$SOCK" ] || { fail "rsyslogd starts"; cat "$RSDIR/out"; exit 0; }
 
+# escaper_start FIFO: a process in a pid+mount namespace of its own, made
+# before the tracer loads (one the kernel side saw born of the host stays
+# the host); it enters the host's net namespace, a container-escape, when
+# escaper_go FIFO is called
+escaper_start() {
+	rm -f "$1"; mkfifo "$1"
+	(unshare -m -p --fork sh -c 'read x <"$1"; exec "$2" -n "$3" setns /proc/self/ns/net net' \
+		_ "$1" "$NSOPS" "$COMM" >/dev/null 2>&1 &)
+}
+escaper_go() { timeout 5 sh -c 'echo go >"$1"' _ "$1"; sleep 0.2; }
 OUT=$TMP/stdout.jsonl
+escaper_start "$TMP/go"
 # the administrator says what machine this is (machine-info(5) CHASSIS=)
 printf 'PRETTY_HOSTNAME="rack 4"\nCHASSIS="server"\n' >"$TMP/machine-info"
 NSAUDIT_MACHINE_INFO_FILE=$TMP/machine-info "$NSAUDIT" trace --format ocsf --comm "$COMM" \
@@ -53,8 +64,7 @@ TRACE_PID=$!
 wait_ready "$TMP/err" "$TRACE_PID" || { fail "trace with four sinks starts"; cat "$TMP/err"; exit 0; }
 "$NSOPS" -n "$COMM" unshare uts >"$TMP/unshare"
 "$NSOPS" -n "$COMM" setns-bad >/dev/null
-# a process in a pid+mount namespace of its own enters the host's net: an escape
-unshare -m -p --fork "$NSOPS" -n "$COMM" setns /proc/$$/ns/net net >/dev/null
+escaper_go "$TMP/go"
 for _ in $(seq 1 60); do [ "$(grep -c . "$OUT")" -ge 4 ] && break; sleep 0.05; done
 trace_stop
 for _ in $(seq 1 60); do	# rsyslog writes when it gets to it
