@@ -95,6 +95,43 @@ static __always_inline void actor_current(struct actor *a, __u32 op)
 }
 
 /*
+ * Calls lost, per actor and reason, then in the global counters: inlined
+ * where a ring record's reservation failed (a call between the reserve
+ * and the caller's NULL test made clang test the record twice, and 6.1's
+ * verifier cannot prune the second test on ring memory: "Unreleased
+ * reference"); actor_lost_count() elsewhere.
+ */
+static __always_inline void lost_count(const struct actor *a, __u32 reason, __u64 n)
+{
+	struct nsaudit_actor_lost_key k = {};
+	struct nsaudit_actor_lost_val *v;
+	__u32 zero = 0, *ep;
+
+	k.pid = a->pid;
+	k.uid = a->uid;
+	k.op = a->op;
+	k.reason = reason;
+	ep = bpf_map_lookup_elem(&lost_epoch, &zero);
+	k.epoch = ep ? *ep & 1 : 0;
+	v = bpf_map_lookup_elem(&actor_lost, &k);
+	if (!v) {
+		struct nsaudit_actor_lost_val nv = {};
+
+		if (a->comm)
+			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);
+		else
+			bpf_get_current_comm(nv.comm, sizeof(nv.comm));
+		bpf_map_update_elem(&actor_lost, &k, &nv, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&actor_lost, &k);
+	}
+	if (v)
+		__sync_fetch_and_add(&v->count, n);
+	if (reason < NSAUDIT_LOST_MAX)
+		__sync_fetch_and_add(&lost_reason[reason], n);
+	__sync_fetch_and_add(&lost_events, n);
+}
+
+/*
  * Calls lost, per actor and reason, then in the global counters. Global
  * subprograms (rare paths: a spent budget, a full ring): the verifier
  * checks each once per program, where inlined they were checked at each
@@ -106,11 +143,13 @@ int actor_lost_count(const struct actor *a, __u32 reason, __u64 n);
 
 /*
  * The ring is past its threshold: may the actor write one record now?
- * Only with a token of its thread group and of its uid, or, its uid's
- * spent, of the uid's reserve for a quiet thread group (rare first,
- * nsaudit.bpf.c); if not, its calls are counted lost (NSAUDIT_LOST_BUDGET)
- * and 1 says so. A global subprogram, as actor_lost_count().
+ * Only with a token of its thread group and of its uid (or the reserve of
+ * a quiet thread group); 1 if not, and the caller counts the calls lost.
+ * A global subprogram, as actor_lost_count(), that calls none itself:
+ * 6.1 allows 512 bytes of stack for a whole chain of calls, each frame
+ * rounded up to 32, and tp_exit_umount -> ... -> held_send ->
+ * actor_budget_spent -> actor_lost_count came to 544.
  */
-int actor_budget_spent(const struct actor *a, __u64 calls);
+int actor_budget_spent(const struct actor *a);
 
 #endif /* NSAUDIT_ACTOR_BUDGET_BPF_H */

@@ -100,24 +100,38 @@ static __always_inline void event_submit(struct nsaudit_event *e)
  * the record's repeat.
  */
 static __always_inline struct nsaudit_event *ring_reserve(bool rare_rec, __u64 size, __u64 calls,
-							  const struct actor *a)
+							  const struct actor *a, __u32 *why)
 {
 	struct nsaudit_event *e = NULL;
+	__u32 reason;
 
 	if (rare_rec) {
 		if (bpf_ringbuf_query(&rare, BPF_RB_AVAIL_DATA) >= rare_budget_bytes &&
-		    actor_budget_spent(a, calls))
-			return NULL;
+		    actor_budget_spent(a)) {
+			reason = NSAUDIT_LOST_BUDGET;
+			goto refused;
+		}
 		e = bpf_ringbuf_reserve(&rare, size, 0);
 	} else {
 		if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= main_budget_bytes &&
-		    actor_budget_spent(a, calls))
-			return NULL;
+		    actor_budget_spent(a)) {
+			reason = NSAUDIT_LOST_BUDGET;
+			goto refused;
+		}
 		e = bpf_ringbuf_reserve(&events, size, 0);
 	}
-	if (!e)
-		actor_lost_count(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
+	/* why: the caller counts (held_send(), rec_direct(): why holds the full
+	 * ring's reason, set before); nothing may come between the reservation
+	 * and its NULL test there (see lost_count()), nor deepen their frames */
+	if (!e && !why)
+		lost_count(a, rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING, calls);
 	return e;
+refused:
+	if (why)
+		*why = reason;
+	else
+		actor_lost_count(a, reason, calls);
+	return NULL;
 }
 
 /* Copy n bytes (a multiple of 8, known at compile time) as words. */
@@ -138,6 +152,9 @@ static __always_inline void copy_words(void *dst, const void *src, int n)
  * walked its four ways (path or not, which ring) again at each caller.
  */
 int held_send(struct tstate *ts, struct path_buf *hp);
+
+/* held_send() and rec_direct() return 0, or 1 + the reason a record was
+ * not taken (enum nsaudit_lost_reason): their caller counts it. */
 
 /*
  * Global subprograms (non-static, noinline): the verifier checks each once
@@ -184,7 +201,7 @@ static __always_inline struct nsaudit_event *event_reserve(__u32 op, __u32 probe
 
 	held_flush_current();
 	actor_current(&a, op);
-	e = ring_reserve(rare_rec, size, 1, &a);
+	e = ring_reserve(rare_rec, size, 1, &a, NULL);
 	if (!e)
 		return NULL;
 	__builtin_memset(e, 0, NSAUDIT_EVENT_SHORT);

@@ -77,7 +77,7 @@ __noinline int fill_actor(struct ev_short *head)
 {
 	struct nsaudit_event *e = (void *)head;
 
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = current_to_read();
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 ugid = bpf_get_current_uid_gid();
 	const struct cred *cred;
@@ -105,7 +105,7 @@ __noinline int fill_actor(struct ev_short *head)
 	 * it comes back a plain number (privileged programs may store one) */
 	*(volatile __u64 *)&e->exe_key = (__u64)exe;
 	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
-	e->lineage = lineage_of(task);
+	e->lineage = lineage_of(bpf_get_current_task_btf()); /* task storage: trusted */
 	return 0;
 }
 
@@ -141,34 +141,8 @@ __noinline int tslot_claim(struct tslot *s, __u32 tid, __u64 start, __u32 tgid)
 
 __noinline int actor_lost_count(const struct actor *a, __u32 reason, __u64 n)
 {
-	struct nsaudit_actor_lost_key k = {};
-	struct nsaudit_actor_lost_val *v;
-	__u32 zero = 0, *ep;
-
-	if (!a)
-		return 0;
-	k.pid = a->pid;
-	k.uid = a->uid;
-	k.op = a->op;
-	k.reason = reason;
-	ep = bpf_map_lookup_elem(&lost_epoch, &zero);
-	k.epoch = ep ? *ep & 1 : 0;
-	v = bpf_map_lookup_elem(&actor_lost, &k);
-	if (!v) {
-		struct nsaudit_actor_lost_val nv = {};
-
-		if (a->comm)
-			bpf_probe_read_kernel(nv.comm, sizeof(nv.comm), a->comm);
-		else
-			bpf_get_current_comm(nv.comm, sizeof(nv.comm));
-		bpf_map_update_elem(&actor_lost, &k, &nv, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&actor_lost, &k);
-	}
-	if (v)
-		__sync_fetch_and_add(&v->count, n);
-	if (reason < NSAUDIT_LOST_MAX)
-		__sync_fetch_and_add(&lost_reason[reason], n);
-	__sync_fetch_and_add(&lost_events, n);
+	if (a)
+		lost_count(a, reason, n);
 	return 0;
 }
 
@@ -224,7 +198,7 @@ static __always_inline bool rare_first(const struct actor *a, __u64 now)
 /* The thread group's token first (per-tgid before per-uid), then the
  * uid's, else, for a quiet thread group, the reserve. The clock is read
  * only here (the coarse clock is not a tracing program's helper). */
-__noinline int actor_budget_spent(const struct actor *a, __u64 calls)
+__noinline int actor_budget_spent(const struct actor *a)
 {
 	__u64 now;
 
@@ -235,7 +209,6 @@ __noinline int actor_budget_spent(const struct actor *a, __u64 calls)
 	    (cell_take((1ULL << 32) | a->uid, now, uid_interval_ns, uid_burst_ns) ||
 	     rare_first(a, now)))
 		return 0;
-	actor_lost_count(a, NSAUDIT_LOST_BUDGET, calls);
 	return 1;
 }
 __noinline int state_lost(__u32 op)
@@ -250,6 +223,7 @@ __noinline int state_lost(__u32 op)
 __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 {
 	struct nsaudit_event *h, *e;
+	__u32 why = 0;
 	struct actor a;
 	bool rare_rec;
 
@@ -262,18 +236,19 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 	a.ppid = h->ppid;
 	a.comm = h->comm;
 	rare_rec = is_rare(h->op, h->result);
+	why = rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING;
 
 	/* two reservations of constant sizes: the verifier wants one */
 	if (ts->held_has_path && hp) {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a);
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_PATH, h->repeat ?: 1, &a, &why);
 		if (!e)
-			return 0;
+			return 1 + why;
 		copy_words(e, h, NSAUDIT_EVENT_SHORT);
 		copy_words(e->path, hp, NSAUDIT_PATH_LEN);
 	} else {
-		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a);
+		e = ring_reserve(rare_rec, NSAUDIT_EVENT_SHORT, h->repeat ?: 1, &a, &why);
 		if (!e)
-			return 0;
+			return 1 + why;
 		copy_words(e, h, NSAUDIT_EVENT_SHORT);
 	}
 	e->kseq = __sync_fetch_and_add(&next_kseq, 1) + 1;
@@ -281,13 +256,29 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 	return 0;
 }
 
+/* held_send()'s record the rings did not take (r: its return, 1 + the
+ * reason): counted for the held record's actor, before the slot is used
+ * again */
+static __always_inline void held_lost(struct tstate *ts, int r)
+{
+	struct nsaudit_event *h = HELD(ts);
+	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .ppid = h->ppid,
+			   .comm = h->comm };
+
+	actor_lost_count(&a, (__u32)(r - 1), h->repeat ?: 1);
+}
+
 __noinline int held_flush(struct tstate *ts, struct path_buf *hp)
 {
+	int full;
+
 	if (!ts)
 		return 0;
 	if (__sync_val_compare_and_swap(&ts->held_state, HELD_IDLE, HELD_FLUSHER) != HELD_IDLE)
 		return 0;
-	held_send(ts, hp);
+	full = held_send(ts, hp);
+	if (full)
+		held_lost(ts, full);
 	held_release(&ts->held_state, HELD_FLUSHER, HELD_EMPTY);
 	return 0;
 }
@@ -296,21 +287,23 @@ __noinline int rec_direct(const struct ev_key *k, __u32 refs, const struct path_
 			  const struct pending *p)
 {
 	struct nsaudit_event *e;
+	__u32 why = 0;
 	struct actor a;
 	__u64 now = bpf_ktime_get_boot_ns();
 
 	if (!k)
 		return 0;
+	why = is_rare(k->op, k->result) ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING;
 	actor_current(&a, k->op);
 	if (path) {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a);
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_PATH, 1, &a, &why);
 		if (!e)
-			return 0;
+			return 1 + why;
 		copy_words(e->path, path, NSAUDIT_PATH_LEN);
 	} else {
-		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a);
+		e = ring_reserve(is_rare(k->op, k->result), NSAUDIT_EVENT_SHORT, 1, &a, &why);
 		if (!e)
-			return 0;
+			return 1 + why;
 	}
 	short_fill(e, k, now, refs, __sync_fetch_and_add(&next_kseq, 1) + 1, p);
 	event_submit(e);
@@ -331,6 +324,7 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 			  const struct path_buf *path, struct path_buf *hp)
 {
 	__u64 st;
+	int full;
 
 	if (!k)
 		return 0;
@@ -346,7 +340,9 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 			return 0;
 		}
 		/* a change: the held record goes, this one takes its place */
-		held_send(ts, hp);
+		full = held_send(ts, hp);
+		if (full)
+			held_lost(ts, full);
 	} else if (st != HELD_EMPTY || __sync_val_compare_and_swap(&ts->held_state, HELD_EMPTY,
 								   HELD_OWNER) != HELD_EMPTY) {
 		goto direct; /* the reader's flush is at it */
@@ -359,7 +355,13 @@ __noinline int commit_rec(struct tstate *ts, const struct ev_key *k, __u32 refs,
 	held_release(&ts->held_state, HELD_OWNER, HELD_IDLE);
 	return 0;
 direct:
-	rec_direct(k, refs, path, ts ? &ts->p : NULL);
+	full = rec_direct(k, refs, path, ts ? &ts->p : NULL);
+	if (full) {
+		struct actor a;
+
+		actor_current(&a, k->op);
+		actor_lost_count(&a, (__u32)(full - 1), 1);
+	}
 	return 0;
 }
 
@@ -485,6 +487,7 @@ struct actor_budget_map actor_budget SEC(".maps");
 
 /* Declared in actor.bpf.h, which says what each one is for. */
 const volatile __u64 exe_key_salt = 1;
+const volatile bool can_rdonly_cast = false;
 
 /* Declared in lineage.bpf.h, which says what each one is for. */
 const volatile bool lineage_on = false;

@@ -137,6 +137,11 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		t->bpf.skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 	/* a pinned recorder is restarted as another process: trace it too */
 	t->bpf.skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
+	/* bpf_rdonly_cast: the actor's loads cost the verifier no BTF scans
+	 * (current_to_read(), bpf/nsaudit/actor.bpf.h). The kfunc is 6.2's;
+	 * that tracepoint programs may call it is checked in 6.12's and
+	 * 6.18's sources: before, the trusted pointer as ever */
+	t->bpf.skel->rodata->can_rdonly_cast = kernel_at_least(6, 12);
 	tracer_lineage_config(t);
 	tbpf_choose_hooks(t);
 	phase_end(t, PH_OPEN, &since);

@@ -100,9 +100,15 @@ done
 # outside the host's pid namespace enters a host namespace (container-escape)
 sleep 60 &
 HP=$!
+# made before the tracer loads: one the kernel side saw born of the host
+# stays the host whatever namespaces it made (3e435d1)
+mkfifo "$TMP/go"
+unshare -m -p -f sh -c "read x <'$TMP/go'; exec nsenter --net=/proc/$HP/ns/net sleep 0.5" &
+ESC=$!
 OUT=$TMP/alert.jsonl
 trace_start "$OUT" --comm nsenter --sink "syslog:unix:$SOCK" || { fail "trace for an alert starts"; exit 0; }
-unshare -m -p -f sh -c "nsenter --net=/proc/$HP/ns/net sleep 0.5"
+timeout 5 sh -c 'echo go >"$1"' _ "$TMP/go"
+wait $ESC
 sleep 0.3
 trace_stop
 kill $HP
