@@ -359,6 +359,36 @@ static void flush_held(struct tracer *t)
 #define FLUSH_HELD_TICKS 4
 #define CLOCK_SYNC_TICKS 20
 
+/* a record reserved and not yet submitted when stopping: how long (ms) */
+#define TRACER_STOP_BUSY_MS 100
+
+/*
+ * Stopping: everything the rings held at the stop goes out, however slow
+ * the consumer. One stream_drain() pass ends after a poll interval (so a
+ * flood does not starve the loop's duties), which into a slow pipe left
+ * most of a full ring unread and unreported. Draining up to the producer
+ * positions read here, not until the rings are empty, ends even under a
+ * flood that outruns the writer: what comes after the stop is left to the
+ * kernel's ring like any record after the end.
+ */
+static void stream_drain_all(struct tracer *t)
+{
+	unsigned long end = ringbuf_reader_producer(&t->stream.rb);
+	unsigned long end_rare = ringbuf_reader_producer(&t->stream.rb_rare);
+	int busy = 0;
+
+	while (!t->stream.cb_err && (ringbuf_reader_released(&t->stream.rb) < end ||
+				     ringbuf_reader_released(&t->stream.rb_rare) < end_rare)) {
+		if (stream_drain(t)) {
+			busy = 0;
+			continue;
+		}
+		if (++busy > TRACER_STOP_BUSY_MS)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+}
+
 int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	       volatile sig_atomic_t *stop)
 {
@@ -407,7 +437,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 	}
 	/* stopping: whatever the kernel already holds is still delivered */
 	flush_held(t);
-	stream_drain(t);
+	stream_drain_all(t);
 	ledger_report_vanished_pins(t, true);
 	ledger_report_recursion(t);
 	ledger_report_lost_final(t);
