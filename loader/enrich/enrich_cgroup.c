@@ -29,6 +29,7 @@
 
 #include "clock.h"
 #include "enrich_impl.h"
+#include "hash.h"
 #include "nsnames.h"
 
 /* include/linux/exportfs.h: kernfs' handles carry the 64-bit node id */
@@ -228,11 +229,7 @@ static char *proc_cgroup(uint32_t pid)
 /* FNV-1a of a container id: the log budget's key for it (never 0). */
 static uint64_t container_key_of(const char *id)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (*id)
-		h = (h ^ (unsigned char)*id++) * 0x100000001b3ULL;
-	return h ?: 1;
+	return fnv64_str(FNV64_OFFSET_BASIS, id) ?: 1;
 }
 
 uint64_t enrich_container_key(struct enrich *en, uint64_t cgroup_id)

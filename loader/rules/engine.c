@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "rules_impl.h"
 
 /* the same (rule, process, target owner) within this is one operation */
@@ -98,28 +99,17 @@ int rules_severity(const struct rules *r, const char *id)
 	return ru ? ru->severity : -1;
 }
 
-/* 64-bit FNV-1a: a cheap, well-spread key for the de-duplication table */
-#define FNV64_OFFSET_BASIS 0xcbf29ce484222325ull
-#define FNV64_PRIME 0x100000001b3ull
-
-static uint64_t hash_str(uint64_t h, const char *s)
-{
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * FNV64_PRIME;
-	return h;
-}
-
 /* true when this (rule, actor, target) was alerted on just before */
 static bool seen_before(struct rules *r, const struct rule *rule, const struct rule_facts *f)
 {
-	uint64_t k = hash_str(FNV64_OFFSET_BASIS, rule->id);
+	uint64_t k = fnv64_str(FNV64_OFFSET_BASIS, rule->id);
 	struct dedup_ent *d;
 
 	k = (k ^ f->e->pid) * FNV64_PRIME;
 	if (f->target_host)
-		k = hash_str(k, "host");
+		k = fnv64_str(k, "host");
 	else if (f->target_ctr)
-		k = hash_str(k, f->target_ctr);
+		k = fnv64_str(k, f->target_ctr);
 	else
 		k = (k ^ ((uint64_t)f->e->ns_type << 32 | f->e->ns_inum)) * FNV64_PRIME;
 	k |= 1;

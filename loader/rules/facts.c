@@ -22,6 +22,7 @@
 #include "nstype.h"
 #include "rules_impl.h"
 #include "clock.h"
+#include "hash.h"
 
 #define FACTS_TTL_NS 1000000000LL
 /* forced re-reads of the runtimes' state at most this often */
@@ -89,20 +90,30 @@ static const struct actor_ent *actor_ns(struct facts_ctx *fx, uint32_t pid, int6
 	return a;
 }
 
-/* The container a cgroup path is a container's (by the runtime's id in it,
- * or a path component that is a known container's id), cached by id. */
+/*
+ * The container a cgroup path is a container's (by the runtime's id in it,
+ * or a path component that is a known container's id), cached by id and
+ * path. Not by id alone: the id is the v2 hierarchy's, and where runtimes
+ * place containers on v1 controllers only (hybrid, v1) the path is the
+ * v1 line of /proc/PID/cgroup (enrich_cgroup.c) while the id is v2's root
+ * (1) for every process: a container's path cached under id 1 made every
+ * host process that container's actor for a second.
+ */
 static const struct cgroup_ent *cgroup_ctr(struct facts_ctx *fx, uint64_t id, const char *path,
 					   int64_t now)
 {
-	struct cgroup_ent *c = &fx->cgroups[id % CGROUP_SLOTS];
+	struct cgroup_ent *c;
 	const struct container_info *ci = NULL;
 	const char *last;
 
 	if (!id || !path)
 		return NULL;
-	if (c->id == id && now - c->at_ns <= FACTS_TTL_NS)
+	c = &fx->cgroups[(id ^ fnv64_str(FNV64_OFFSET_BASIS, path)) % CGROUP_SLOTS];
+	if (c->id == id && !strcmp(c->path, path) && now - c->at_ns <= FACTS_TTL_NS)
 		return c->ctr[0] ? c : NULL;
-	c->id = id;
+	/* (a path too long to keep is never found again: looked at each time) */
+	c->id = strlen(path) < sizeof(c->path) ? id : 0;
+	snprintf(c->path, sizeof(c->path), "%s", path);
 	c->at_ns = now;
 	c->ctr[0] = c->name[0] = '\0';
 	if (!cgroup_container_id(path, c->ctr, sizeof(c->ctr))) {

@@ -99,6 +99,8 @@ bool persist_next(struct persist *p, struct facts_ctx *fx, int64_t now_ns, struc
 
 #define ACTOR_SLOTS 1024
 #define CGROUP_SLOTS 256
+/* longer cgroup paths are looked at each time, not remembered */
+#define CGROUP_PATH_LEN 256
 #define TRUST_MAX 128
 
 struct actor_ent {
@@ -109,6 +111,9 @@ struct actor_ent {
 
 struct cgroup_ent {
 	uint64_t id;
+	/* and the path: on hybrid and v1 layouts it is a v1 controller's
+	 * line, and every process in the v2 root shares id 1 */
+	char path[CGROUP_PATH_LEN];
 	int64_t at_ns;
 	char ctr[CONTAINER_ID_LEN];	/* "" : not a container's */
 	char name[CONTAINER_NAME_LEN];

@@ -387,3 +387,46 @@ Test(rules, alert_without_target_says_none)
 	cr_assert_str_eq(g.a[1].target, "");
 	rules_free(r);
 }
+
+/*
+ * issue 41: a container known by its cgroup path does not make every
+ * other record with the same cgroup id its own. On hybrid and v1 layouts
+ * the path is a v1 controller's line of /proc/PID/cgroup while the id is
+ * the v2 hierarchy's, the same (the root, 1) for the container's process
+ * and for every host process: found on this machine, a host process right
+ * after a pod's conmon raised container-escape crit naming the pod.
+ */
+Test(rules, cgroup_id_shared_by_host_and_container_paths)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	/* a container's process, known only by its cgroup's path */
+	in_container(&e, &x);
+	setns_host_net(&e);
+	x.actor_container = NULL;
+	x.actor_container_name = NULL;
+	x.cgroup = "/libpod_parent/" CTR_A "/libpod-payload";
+	e.cgroup_id = 1;
+	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 1);
+	cr_assert_str_eq(g.a[0].actor, CTR_A);
+	/* a host process in the v2 root (id 1 too), a moment later */
+	e.pid = 999980;
+	e.actor_pidns = HOST_PID;
+	e.actor_mntns = HOST_MNT;
+	x.cgroup = "/";
+	cr_assert_eq(rules_eval(r, &e, &x, 2, collect, &g), 0, "%s",
+		     g.n > 1 ? g.a[1].summary : "");
+	/* and the container's next record is still the container's */
+	in_container(&e, &x);
+	setns_host_net(&e);
+	x.actor_container = NULL;
+	x.cgroup = "/libpod_parent/" CTR_A "/libpod-payload";
+	e.cgroup_id = 1;
+	e.pid = 999979;
+	cr_assert_eq(rules_eval(r, &e, &x, 3, collect, &g), 1);
+	cr_assert_str_eq(g.a[1].actor, CTR_A);
+	rules_free(r);
+}
