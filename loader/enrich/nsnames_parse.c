@@ -105,18 +105,40 @@ static bool component_id(const char *c, size_t n, char *id, size_t len)
 	return true;
 }
 
+/* the component before start (its parent directory) is name */
+static bool parent_is(const char *path, const char *start, const char *name)
+{
+	size_t n = strlen(name);
+
+	return start - path >= (ptrdiff_t)n + 1 && !memcmp(start - n - 1, name, n) &&
+	       (start - n - 1 == path || start[-n - 2] == '/');
+}
+
+/*
+ * podman's cgroupfs layout: /libpod_parent/POD/libpod-ID for a pod's
+ * container, /libpod_parent/POD/conmon for the pod's conmon processes and
+ * the runtimes they run (on the host, in no container). A pod's id is no
+ * container's and conmon's cgroup names none.
+ */
 bool cgroup_container_id(const char *cgpath, char *id, size_t len)
 {
-	const char *end = cgpath + strlen(cgpath), *start;
+	const char *end = cgpath + strlen(cgpath), *start, *last;
+	bool pod, conmon = false;
 
 	while (end > cgpath && (end[-1] == '\n' || end[-1] == '/'))
 		end--;
+	last = end;
 	while (end > cgpath) {
 		start = end;
 		while (start > cgpath && start[-1] != '/')
 			start--;
-		if (end > start && component_id(start, end - start, id, len))
+		pod = end - start == 64 && all_hex(start, 64) &&
+		      parent_is(cgpath, start, "libpod_parent");
+		if (pod && conmon)
+			return false;
+		if (end > start && !pod && component_id(start, end - start, id, len))
 			return true;
+		conmon = end == last && end - start == 6 && !memcmp(start, "conmon", 6);
 		end = start;
 		while (end > cgpath && end[-1] == '/')
 			end--;

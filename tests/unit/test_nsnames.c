@@ -7,6 +7,7 @@
 #include "enrich/nsnames.h"
 
 #define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define HEX64B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 
 static const char *cid(const char *path)
 {
@@ -52,6 +53,14 @@ Test(nsnames, cgroup_not_containers)
 	/* conmon runs beside a container, it is not one */
 	cr_assert_null(cid("/machine.slice/libpod-conmon-" HEX64 ".scope"));
 	cr_assert_null(cid("/kubepods.slice/crio-conmon-" HEX64 ".scope"));
+	/* podman's cgroupfs pods: the pod's id is no container's, its conmon's
+	 * cgroup (and the runtimes conmon runs) names none */
+	cr_assert_null(cid("/libpod_parent/" HEX64 "/conmon"));
+	cr_assert_null(cid("/libpod_parent/" HEX64));
+	cr_assert_str_eq(cid("/libpod_parent/" HEX64 "/libpod-" HEX64B), HEX64B);
+	/* a child cgroup named conmon a container made is still a container's */
+	cr_assert_not_null(cid("/libpod_parent/libpod-" HEX64B "/" HEX64 "/conmon"));
+	cr_assert_str_eq(cid("/docker/" HEX64 "/conmon"), HEX64);
 	/* too short, not hex, upper case */
 	cr_assert_null(cid("/system.slice/docker-abc.scope"));
 	cr_assert_null(cid("/system.slice/docker-" "0123456789abcdefg123456789abcdef0123456789abcdef"
