@@ -81,6 +81,23 @@ static __always_inline struct pid_namespace *task_active_pidns(struct task_struc
 	return NULL;
 }
 
+/* The task's active pid namespace (probe reads: any task pointer). */
+static __always_inline struct ns_common *task_active_pidns_any(struct task_struct *task)
+{
+	struct pid *tp = BPF_CORE_READ(task, thread_pid);
+	struct pid_namespace *ns = NULL;
+	__u32 level;
+
+	if (!tp)
+		return NULL;
+	level = BPF_CORE_READ(tp, level) & 31;
+	bpf_probe_read_kernel(&ns, sizeof(ns),
+			      (void *)tp + bpf_core_field_offset(struct pid, numbers) +
+				      level * bpf_core_type_size(struct upid) +
+				      bpf_core_field_offset(struct upid, ns));
+	return ns ? &ns->ns : NULL;
+}
+
 /* The actor's namespaces now (mnt, pid, user, cgroup) into e; cred: the
  * task's, loaded once by the caller (each pointer loaded off the trusted
  * task costs 6.18's verifier scans of the kernel's BTF by name). A NULL

@@ -192,23 +192,6 @@ static __always_inline int ns_file_type(const char *n)
 	return -1;
 }
 
-/* The task's active pid namespace (probe reads: any task pointer). */
-static __always_inline struct ns_common *task_active_pidns_any(struct task_struct *task)
-{
-	struct pid *tp = BPF_CORE_READ(task, thread_pid);
-	struct pid_namespace *ns = NULL;
-	__u32 level;
-
-	if (!tp)
-		return NULL;
-	level = BPF_CORE_READ(tp, level) & 31;
-	bpf_probe_read_kernel(&ns, sizeof(ns),
-			      (void *)tp + bpf_core_field_offset(struct pid, numbers) +
-				      level * bpf_core_type_size(struct upid) +
-				      bpf_core_field_offset(struct upid, ns));
-	return ns ? &ns->ns : NULL;
-}
-
 /*
  * A refused open of "ns/TYPE" relative to dirfd (AT_FDCWD: the working
  * directory), when that is a /proc/PID (or /proc/PID/task/TID) directory

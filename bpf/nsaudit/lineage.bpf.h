@@ -51,10 +51,17 @@ struct runtime_exes_map {
 };
 extern struct runtime_exes_map runtime_exes SEC(".maps");
 
-/* kernel side only: a process that was away from the host's namespaces
- * before the load (start-up snapshot), and its descendants: their origin
- * is not known, their records are not FOLLOWED */
+/* kernel side only, set by the start-up snapshot for a process that was
+ * away from the host's namespaces before the load (and kept by its
+ * descendants). UNKNOWN: its origin cannot be told (no ancestor in the
+ * host's namespaces but init: reparented), its records are not FOLLOWED.
+ * HOSTBORN: its nearest ancestor in the host's namespaces runs no
+ * runtime (a host service's private namespaces, root's unshare -pf): it
+ * is what a process followed from its birth would be, FOLLOWED, no mark. */
 #define LINEAGE_UNKNOWN (1u << 8)
+#define LINEAGE_HOSTBORN (1u << 9)
+/* the start-up snapshot looks this many generations up */
+#define LINEAGE_SNAP_DEPTH 8
 
 struct lineage_val {
 	__u64 root_size;	/* the size of the trusted executable that marked it */
@@ -98,7 +105,8 @@ static __always_inline __u32 lineage_of(struct task_struct *task)
 	if (task->start_boottime >= lineage_since)
 		flags |= NSAUDIT_LINEAGE_FOLLOWED;
 	if (l)
-		flags |= NSAUDIT_LINEAGE_FOLLOWED | l->flags;
+		flags |= NSAUDIT_LINEAGE_FOLLOWED |
+			 (l->flags & (NSAUDIT_LINEAGE_RUNTIME | NSAUDIT_LINEAGE_CONTAINED));
 	return flags;
 }
 
@@ -124,6 +132,14 @@ static __always_inline void lineage_file(struct file *file, struct nsaudit_linea
 	k->dev = BPF_CORE_READ((struct inode *)ino, i_sb, s_dev);
 	k->pad = 0;
 	*size = BPF_CORE_READ(ino, i_size);
+}
+
+/* The file's size (probe reads: any file pointer). */
+static __always_inline __u64 lineage_size(struct file *file)
+{
+	struct inode___lineage *ino = (void *)BPF_CORE_READ(file, f_inode);
+
+	return BPF_CORE_READ(ino, i_size);
 }
 
 /* An unlinked file in memory: a memfd (runc's and crun's copy of themselves). */
@@ -162,6 +178,10 @@ static __always_inline void lineage_exec(struct file *file)
 		return;
 	lineage_file(file, &k, &size);
 	l = lineage_get(task);
+	/* a host process the snapshot found away: as if unmarked (an exec of
+	 * a runtime in the host's namespaces marks it, no other changes it) */
+	if (l && l->flags == LINEAGE_HOSTBORN)
+		l = NULL;
 	/* a container's process (or one of unknown origin) stays what it is */
 	if (l && l->flags != NSAUDIT_LINEAGE_RUNTIME)
 		return;
@@ -187,25 +207,114 @@ static __always_inline void lineage_exec(struct file *file)
 		bpf_task_storage_delete(&lineage_tasks, task);
 }
 
+/* The file's inode is a trusted executable's (its size into *size). */
+static __always_inline bool lineage_trusted(struct file *file, __u64 *size)
+{
+	struct nsaudit_lineage_key k;
+
+	lineage_file(file, &k, size);
+	return bpf_map_lookup_elem(&runtime_exes, &k) != NULL;
+}
+
+/* The task runs in the host's mount and pid namespaces (probe reads: any
+ * task pointer, as a bpf_loop step has them). */
+static __always_inline bool lineage_host_any(struct task_struct *task)
+{
+	struct ns_common *pidns = task_active_pidns_any(task);
+	__u32 mnt = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum), pid;
+
+	if (!pidns)
+		return false;
+	pid = BPF_CORE_READ(pidns, inum);
+	return (mnt == INIT_MNTNS_INUM || (host_mntns_inum && mnt == host_mntns_inum)) &&
+	       (pid == INIT_PIDNS_INUM || (host_pidns_inum && pid == host_pidns_inum));
+}
+
+/* lineage_origin's walk: one generation up a step (the pointers as
+ * numbers: a bpf_loop callback reads them by probe reads) */
+struct lineage_walk {
+	__u64 child;		/* struct task_struct *: this step's child */
+	__u64 child_exe;	/* struct file *: its executable */
+	__u64 host_exe;		/* found: the executable of the ancestor in the host's namespaces */
+	bool found;
+	bool unknown;
+	bool forks;		/* every step so far a fork: the same file */
+};
+
+static long lineage_step(__u64 i, void *ctx)
+{
+	struct lineage_walk *w = ctx;
+	struct task_struct *c = (void *)w->child, *p = BPF_CORE_READ(c, real_parent);
+	struct file *cexe = (void *)w->child_exe, *pexe;
+
+	if (!p || BPF_CORE_READ(p, tgid) <= 1) {
+		w->unknown = true;
+		return 1;
+	}
+	pexe = BPF_CORE_READ(p, mm, exe_file);
+	if (!pexe || lineage_memfd(cexe)) {
+		w->unknown = true;
+		return 1;
+	}
+	if (BPF_CORE_READ(cexe, f_inode) != BPF_CORE_READ(pexe, f_inode))
+		w->forks = false;
+	if (lineage_host_any(p)) {
+		w->found = true;
+		w->host_exe = (__u64)pexe;
+		return 1;
+	}
+	w->child = (__u64)p;
+	w->child_exe = (__u64)pexe;
+	return 0;
+}
+
+/*
+ * Where a task found away from the host's namespaces at start-up comes
+ * from, told from what the kernel still holds: its ancestors (real_parent)
+ * up to the nearest one in the host's mount and pid namespaces (H). H runs
+ * a trusted executable: the runtime's own stage when every step down to
+ * the task is a fork (the same file), RUNTIME; else its workload,
+ * CONTAINED (the exec history is gone: a stage's exec of anything else is
+ * taken for the container's program). H runs no runtime: HOSTBORN. H is
+ * init, none is found, or a step is a memfd copy (runc's and crun's stages
+ * at work: /proc, read at the record, tells those better): UNKNOWN.
+ * A bpf_loop: the verifier looks at one step, not at each generation.
+ */
+static __always_inline __u32 lineage_origin(struct task_struct *task, __u64 *root_size)
+{
+	struct lineage_walk w = {
+		.child = (__u64)task,
+		.child_exe = (__u64)BPF_CORE_READ(task, mm, exe_file),
+		.forks = true,
+	};
+	struct file *host_exe;
+
+	bpf_loop(LINEAGE_SNAP_DEPTH, lineage_step, &w, 0);
+	if (w.unknown || !w.found)
+		return LINEAGE_UNKNOWN;
+	host_exe = (void *)w.host_exe;
+	if (!lineage_trusted(host_exe, root_size))
+		return LINEAGE_HOSTBORN;
+	return w.forks ? NSAUDIT_LINEAGE_RUNTIME : NSAUDIT_LINEAGE_CONTAINED;
+}
+
 /* A task that was there before the hooks (the start-up snapshot): marked
- * if it runs a trusted executable in the host's namespaces; of unknown
- * origin if it is away from them (a container made before the load). */
+ * if it runs a trusted executable in the host's namespaces; away from
+ * them, by its origin (lineage_origin). */
 static __always_inline void lineage_note(struct task_struct *task)
 {
 	struct file *exe = task->mm->exe_file;
-	struct nsaudit_lineage_key k;
-	__u64 size;
+	__u64 size = 0;
 
 	/* (the snapshot's iterator runs again later, for enrich: a task born
 	 * since the load has been followed, it is not looked at) */
 	if (!lineage_on || !exe || task->start_boottime >= lineage_since || lineage_get(task))
 		return;
 	if (!lineage_host(task)) {
-		lineage_mark(task, LINEAGE_UNKNOWN, 0);
+		lineage_mark(task, lineage_origin(task, &size), size);
 		return;
 	}
-	lineage_file(exe, &k, &size);
-	if (bpf_map_lookup_elem(&runtime_exes, &k))
+	if (lineage_trusted(exe, &size))
 		lineage_mark(task, NSAUDIT_LINEAGE_RUNTIME, size);
 }
 
