@@ -1,0 +1,87 @@
+#!/bin/bash
+# Processes already running when nsaudit starts (issue 41): the start-up
+# snapshot tells where one found away from the host's namespaces came from
+# by its ancestors, as the kernel holds them (bpf/nsaudit/lineage.bpf.h,
+# lineage_origin), and its children made later keep that:
+#
+# - a host service in private mount and pid namespaces (unshare -m -p -f,
+#   started by this shell, no runtime) whose shell runs nsenter -t HOST -n
+#   after the trace started: lineage "other", no alert at warning or
+#   above (before: no lineage, and container-escape crit "pid:[N]");
+# - a "runtime" (a copy of unshare made trusted by --rules trusted_exes)
+#   whose workload (sh, another file, in a pid namespace the runtime made)
+#   runs the same nsenter: lineage "container", one container-escape crit
+#   naming its pid namespace.
+# Ground truth: /proc (each shell's pid namespace and parent), stat -L of
+# the host's net namespace, nsenter's exit status. "The host" is a sleep
+# this test starts (/proc/1/ns is closed on this machine).
+. "$(dirname "$0")/../lib/testlib.sh"
+require_root "pre-started lineage"
+for c in unshare nsenter jq; do require_cmd "$c" "pre-started lineage"; done
+BG=()
+cleanup() {
+	local p
+	for p in "${BG[@]}"; do kill "$p" 2>/dev/null; done
+	[ -n "${KEEP:-}" ] && rm -rf "$KEEP" && cp -a "$TMP" "$KEEP"
+	cleanup_testlib
+}
+trap cleanup EXIT
+wait_for() { local i; for i in $(seq 1 "${WAIT:-100}"); do "$@" && return 0; sleep 0.1; done; return 1; }
+child_of() { ps -o pid= --ppid "$1" | tr -d ' ' | head -1; }
+
+sleep 600 &	# "the host"
+HP=$!
+BG+=($HP)
+HOST_NET=$(ns_inum /proc/$HP/ns/net)
+HOST_PIDNS=$(ns_inum /proc/$HP/ns/pid)
+mkfifo "$TMP/go-svc" "$TMP/go-rt"
+# started before nsaudit: each shell waits for its go, then enters the host's net namespace
+unshare -m -p -f --propagation private sh -c \
+	"read x <'$TMP/go-svc'; nsenter -t $HP -n true; echo \$? >'$TMP/svc.rc'" &
+SVC_U=$!
+BG+=($SVC_U)
+cp "$(command -v unshare)" "$TMP/rt"
+printf 'trusted_exes: [%s]\n' "$TMP/rt" >"$TMP/rules.yaml"
+"$TMP/rt" -p -f sh -c "read x <'$TMP/go-rt'; nsenter -t $HP -n true; echo \$? >'$TMP/rt.rc'" &
+RT_U=$!
+BG+=($RT_U)
+wait_for bash -c "[ -n \"\$(ps -o pid= --ppid $SVC_U)\" ] && [ -n \"\$(ps -o pid= --ppid $RT_U)\" ]" ||
+	{ fail "pre-started lineage: the shells started"; exit 0; }
+SVC=$(child_of $SVC_U)
+RT=$(child_of $RT_U)
+SVC_PIDNS=$(ns_inum /proc/$SVC/ns/pid)
+RT_PIDNS=$(ns_inum /proc/$RT/ns/pid)
+[ "$SVC_PIDNS" != "$HOST_PIDNS" ] && [ "$RT_PIDNS" != "$HOST_PIDNS" ] ||
+	fail "pre-started lineage: the shells run in pid namespaces of their own (/proc)"
+expect_eq "pre-started lineage: the runtime's workload runs another file than the runtime (/proc/PID/exe)" \
+	"$([ "$(stat -L -c %i /proc/$RT/exe)" != "$(stat -L -c %i /proc/$RT_U/exe)" ] && echo other)" "other"
+
+B=$TMP/trace.jsonl
+trace_start "$B" --rules "$TMP/rules.yaml" || { fail "pre-started lineage: trace starts"; exit 0; }
+echo go >"$TMP/go-svc"
+echo go >"$TMP/go-rt"
+WAIT=300 wait_for test -s "$TMP/svc.rc" -a -s "$TMP/rt.rc"
+sleep 1
+trace_stop
+expect_eq "pre-started lineage: both nsenters entered the host's net namespace" \
+	"$(cat "$TMP/svc.rc" "$TMP/rt.rc" 2>/dev/null | tr '\n' ' ')" "0 0 "
+
+# the nsenter of each pid namespace: its setns into the host's net namespace
+setns_of() {
+	jq -r --argjson p "$1" --argjson n "$HOST_NET" \
+		'select(.op=="setns" and .result==0 and .actor_pidns==$p and .ns_inum==$n) |
+		"\(.comm) \(.lineage)"' "$B"
+}
+loud_of() {
+	jq -r 'select(.op=="alert" and
+		(.severity|IN("emerg","alert","crit","err","warning"))) |
+		"\(.rule) \(.severity) \(.actor_container) \(.comm)"' "$B" | grep -F "pid:[$1]"
+}
+expect_eq "pre-started lineage: a host service's nsenter (unshare -m -p -f before nsaudit): one setns record, lineage other" \
+	"$(setns_of "$SVC_PIDNS")" "nsenter other"
+expect_eq "pre-started lineage: a host service's nsenter: no alert at warning or above" \
+	"$(loud_of "$SVC_PIDNS")" ""
+expect_eq "pre-started lineage: a runtime's workload's nsenter: one setns record, lineage container" \
+	"$(setns_of "$RT_PIDNS")" "nsenter container"
+expect_eq "pre-started lineage: a runtime's workload's nsenter: one container-escape crit naming its pid namespace" \
+	"$(loud_of "$RT_PIDNS")" "container-escape crit pid:[$RT_PIDNS] nsenter"
