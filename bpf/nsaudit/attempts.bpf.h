@@ -12,8 +12,8 @@
  *   pidfd_getfd of another's nsfs fd     EPERM; the namespace is that fd's
  *   NS_GET_* on an nsfs fd               EPERM (no parent, out of reach), ...
  *
- * Included once, by nsaudit.bpf.c (after the ioctl and pidfd_getfd hooks'
- * helpers).
+ * Included once, by pins_fd.bpf.c, whose open, ioctl, pidfd_getfd and
+ * open_by_handle_at hooks call it.
  */
 #ifndef NSAUDIT_ATTEMPTS_BPF_H
 #define NSAUDIT_ATTEMPTS_BPF_H

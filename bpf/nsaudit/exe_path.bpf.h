@@ -8,7 +8,7 @@
  * mounts; at most EXE_WALK_DEPTH components (deeper: the path starts with
  * "..."). Runs only for those execs, never on a namespace call.
  *
- * Included once, by nsaudit.bpf.c.
+ * Included once, by lifecycle.bpf.c (tp_exec).
  */
 #ifndef NSAUDIT_EXE_PATH_BPF_H
 #define NSAUDIT_EXE_PATH_BPF_H

@@ -14,6 +14,7 @@
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
 #include "nsfile.bpf.h"
+#include "attempts.bpf.h"
 
 /* ---- nsfs fds made without open() --------------------------------------- */
 
@@ -41,8 +42,6 @@ static __always_inline bool ns_ioctl_makes_fd(__u32 nr)
 	return nr == NR_NS_GET_USERNS || nr == NR_NS_GET_PARENT || nr == NR_NS_MNT_GET_NEXT ||
 	       nr == NR_NS_MNT_GET_PREV;
 }
-
-#include "attempts.bpf.h"
 
 /*
  * An nsfs fd the current syscall returned: a record (op nsfd, via how) and
