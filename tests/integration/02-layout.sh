@@ -161,6 +161,17 @@ else
 	fail "layout: an include after a file's own code:$bad"
 fi
 
+# A clock is read in one place, common/clock.c, by a function whose name
+# says which clock it is (clock.h): a hand-made read grows its own
+# arithmetic and its own choice of clock (one "mono_ns" read BOOTTIME).
+bad=$(grep -n 'clock_gettime[[:space:]]*(' loader/*/*.[ch] audit/*.[ch] common/*.[ch] |
+	grep -v '^common/clock\.[ch]:' | cut -d: -f1,2 | tr '\n' ' ')
+if [ -z "$bad" ]; then
+	pass "layout: every clock is read through common/clock.h"
+else
+	fail "layout: a clock read by hand (use common/clock.h): $bad"
+fi
+
 # One number per integration test: the number is the run order, and two
 # scripts with one number leave it to the shell's collation.
 dup=$(ls tests/integration/ | sed -n 's/^\([0-9][0-9]*\)-.*\.sh$/\1/p' | sort | uniq -d | tr '\n' ' ')
