@@ -80,22 +80,6 @@ static __always_inline void handle_exit(long ret)
 	commit_key(ts, &k, 0);
 }
 
-/* The namespace type a PIDFD_GET_*_NAMESPACE command asks for. */
-static __always_inline __u32 pidfd_ioctl_type(__u32 nr)
-{
-	switch (nr) {
-	case 1: return NSAUDIT_NS_CGROUP;
-	case 2: return NSAUDIT_NS_IPC;
-	case 3: return NSAUDIT_NS_MNT;
-	case 4: return NSAUDIT_NS_NET;
-	case 5: case 6: return NSAUDIT_NS_PID;
-	case 7: case 8: return NSAUDIT_NS_TIME;
-	case 9: return NSAUDIT_NS_USER;
-	case 10: return NSAUDIT_NS_UTS;
-	}
-	return NSAUDIT_NS_UNKNOWN;
-}
-
 /*
  * pidfd_getfd's target: the nsfs file the other process has at fd (NULL
  * if none), read before the call, so that a refused copy still says what
