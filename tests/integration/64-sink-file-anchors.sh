@@ -73,6 +73,8 @@ for f in json ocsf ecs; do
 done
 expect_eq "ocsf: every line, anchors included, is valid OCSF (tests/lib/ocsf-check.jq)" \
 	"$(jq -c -f "$TESTS_DIR/lib/ocsf-check.jq" "$TMP/a.ocsf" | jq -s -c add)" "[]"
+expect_eq "ecs: every line, anchors included, is what ECS 8.17 defines (tests/lib/ecs-check.jq)" \
+	"$(jq -c -f "$TESTS_DIR/lib/ecs-check.jq" "$TMP/a.ecs" | jq -s -c add)" "[]"
 n=$(jq -c "select(.exe != null and (.exe | contains(\"\\\"action\\\":\\\"anchor\\\"\")))" "$TMP/a.json" | grep -c .)
 expect_eq "the records whose exe spells an anchor document are in the file" "$n" 3
 
