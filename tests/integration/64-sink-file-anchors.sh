@@ -41,7 +41,7 @@ cp "$NSOPS" "$TMP/bin/$EVIL/nsops"
 	--seal-interval 1s --sink "file:$TMP/a.json" --sink "file:$TMP/a.ocsf,format=ocsf" \
 	--sink "file:$TMP/a.ecs,format=ecs" 2>"$TMP/rec.err" &
 REC=$!
-for _ in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/rec.err" && break; sleep 0.05; done
+for _ in $(seq 1 200); do grep -qs "^nsaudit: ready" "$TMP/rec.err" && break; sleep 0.05; done
 grep -q '^nsaudit: ready' "$TMP/rec.err" || { fail "recorder ready: $(head -n 3 "$TMP/rec.err")"; exit 0; }
 for _ in 1 2 3; do
 	"$NSOPS" -n "$COMM" setns-loop 20 /proc/self/ns/net >/dev/null
