@@ -408,7 +408,7 @@ Test(rules, cgroup_id_shared_by_host_and_container_paths)
 	setns_host_net(&e);
 	x.actor_container = NULL;
 	x.actor_container_name = NULL;
-	x.cgroup = "/libpod_parent/" CTR_A "/libpod-payload";
+	x.cgroup = "/libpod_parent/libpod-" CTR_A;
 	e.cgroup_id = 1;
 	cr_assert_eq(rules_eval(r, &e, &x, 1, collect, &g), 1);
 	cr_assert_str_eq(g.a[0].actor, CTR_A);
@@ -423,7 +423,7 @@ Test(rules, cgroup_id_shared_by_host_and_container_paths)
 	in_container(&e, &x);
 	setns_host_net(&e);
 	x.actor_container = NULL;
-	x.cgroup = "/libpod_parent/" CTR_A "/libpod-payload";
+	x.cgroup = "/libpod_parent/libpod-" CTR_A;
 	e.cgroup_id = 1;
 	e.pid = 999979;
 	cr_assert_eq(rules_eval(r, &e, &x, 3, collect, &g), 1);
