@@ -53,7 +53,9 @@ static void report(struct sink *s, bool final)
 	uint64_t lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
 	int64_t now = now_ns();
 
-	if (lost == s->lost_reported || (!final && now - s->reported_ns < REPORT_NS))
+	/* the closing line always, when anything was lost: a "so far" line
+	 * that happened to come last is not the count in all */
+	if (final ? !lost : lost == s->lost_reported || now - s->reported_ns < REPORT_NS)
 		return;
 	fprintf(stderr, "nsaudit: sink %s: %llu records lost%s", sink_name(s),
 		(unsigned long long)lost, final ? " in all" : " so far");
