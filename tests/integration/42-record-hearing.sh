@@ -6,9 +6,11 @@
 # it records from can be detached from under it (bpftool link detach on
 # each), and after trying it still records a setns made meanwhile; kernel
 # filters that leave nothing to check with are said, not taken for deaf.
-# (Real deafness cannot be made from user space while the recorder holds
-# its links: tests/unit/test_hearing.c checks the deaf answer with a
-# tracer that has no programs, and verify's exit status 5.)
+# Real deafness cannot be made while a recorder holds its links; between
+# two recorders it can: the links of the open syscalls removed from the
+# pins, the next recorder reusing them goes deaf, writes a deaf record,
+# exits 1, and verify exits 5 (tests/unit/test_hearing.c: the same answer
+# from a tracer with no programs).
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "record hearing"
 require_cmd jq "record hearing"
@@ -66,6 +68,43 @@ expect_eq "... and recorded the setns made after (5 of pid $p)" "$got" 5
 "$NSAUDIT" verify --log-dir "$LOG" --key "$TMP/key" >"$TMP/v.out" 2>&1
 rc=$?
 check "verify: no deaf record, intact (exit 0 or 4, got $rc)" test $rc -eq 0 -o $rc -eq 4
+
+# Real deafness, end to end: the first recorder left its pins (--keep-pinned);
+# with no recorder holding them, whoever can write the pin dir removes the
+# links of the open syscalls' exits (the canary's call), so the programs of
+# those calls are gone from the kernel. The next recorder reuses the rest:
+# it still hears setns, but the canary's open is never reported.
+gone=""
+for l in "$PIN"/link_tp_exit_open "$PIN"/link_tp_exit_openat "$PIN"/link_tp_exit_openat2; do
+	[ -e "$l" ] || continue
+	gone+=" $(bpftool -j link show pinned "$l" | jq -r .id)"
+	rm "$l"
+done
+still=""
+for id in $gone; do bpftool link show id "$id" >/dev/null 2>&1 && still+=" $id"; done
+check "the open links ($gone) are gone from the kernel (bpftool link show id)" \
+	test -n "$gone" -a -z "$still"
+"$NSAUDIT" record --log-dir "$TMP/logd" --key "$TMP/key" --pin-dir "$PIN" --keep-pinned \
+	--hearing-interval 1 2>"$TMP/recd.err" &
+REC=$!
+wait_ready "$TMP/recd.err" $REC
+for i in $(seq 600); do kill -0 $REC 2>/dev/null || break; sleep 0.1; done
+kill -0 $REC 2>/dev/null && kill -9 $REC
+wait $REC
+rc=$?
+REC=
+expect_eq "open links removed from its pins: the recorder reusing them stops deaf (exit 1)" $rc 1
+check "... it said DEAF on stderr, naming the open of /proc/self/ns/net" \
+	grep -q "DEAF: .* in a row (open of /proc/self/ns/net) never came from the kernel" "$TMP/recd.err"
+deaf=$(cat "$TMP/logd"/nsaudit-*.log | jq -c 'select(.op=="log" and .action=="deaf")')
+check "... its log holds a deaf record: canaries >= 2, none heard" \
+	jq -e '.canaries >= 2 and .heard == 0' <<<"$deaf"
+expect_eq "... and no canary of it is in the log (none of its children's opens)" \
+	"$(cat "$TMP/logd"/nsaudit-*.log | jq -c 'select(.op=="open" and .comm=="nsaudit" and .path=="/proc/self/ns/net")' | wc -l)" 0
+"$NSAUDIT" verify --log-dir "$TMP/logd" --key "$TMP/key" >"$TMP/vd.out" 2>&1
+expect_eq "verify of that log: exit 5 (deaf)" $? 5
+check "... and says so: DEAF and 'its recorder was deaf'" \
+	sh -c "grep -q ': DEAF: the recorder heard nothing' '$TMP/vd.out' && grep -q 'intact, but its recorder was deaf' '$TMP/vd.out'"
 "$NSAUDIT" detach --pin-dir "$PIN" >/dev/null 2>&1
 
 # a restart: the average rate of what the log keeps, from its oldest record
