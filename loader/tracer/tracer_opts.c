@@ -93,6 +93,37 @@ const struct optab tracer_optab[] = {
 	OPTAB_END,
 };
 
+/* --pid: one more process to follow, as the kernel numbers it */
+static int set_pid(struct tracer_opts *o, const char *v, char *err, size_t errlen)
+{
+	long n;
+
+	if (parse_long(v, 1, 0x3fffffff, &n)) {
+		snprintf(err, errlen, "--pid '%.32s': not a process id", v);
+		return -1;
+	}
+	/* the kernel's pids are the initial pid namespace's */
+	if (!tracer_kernel_pid()) {
+		snprintf(err, errlen, "--pid %ld: nsaudit runs in a pid namespace of its "
+			 "own, whose pids are not those the kernel reports; run it in "
+			 "the host's (docker: --pid=host)", n);
+		return -1;
+	}
+	/* a pid that is not there now can only be another process later */
+	if (kill((pid_t)n, 0) && errno == ESRCH) {
+		snprintf(err, errlen, "--pid %ld: no such process", n);
+		return -1;
+	}
+	if (o->filter.n_pid >= AUDIT_FILTER_ANY_MAX) {
+		snprintf(err, errlen, "--pid: at most %d of them", AUDIT_FILTER_ANY_MAX);
+		return -1;
+	}
+	o->filter.pid[o->filter.n_pid++] = n;
+	/* one: filtered in the kernel too; more: in user space only */
+	o->pid = o->filter.n_pid == 1 ? (uint32_t)n : 0;
+	return 0;
+}
+
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char *err,
 		   size_t errlen)
 {
@@ -107,29 +138,8 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 	} else if (!strcmp(name, "rules")) {
 		o->rules_file = v;
 	} else if (!strcmp(name, "pid")) {
-		if (parse_long(v, 1, 0x3fffffff, &n)) {
-			snprintf(err, errlen, "--pid '%.32s': not a process id", v);
+		if (set_pid(o, v, err, errlen))
 			return -1;
-		}
-		/* the kernel's pids are the initial pid namespace's */
-		if (!tracer_kernel_pid()) {
-			snprintf(err, errlen, "--pid %ld: nsaudit runs in a pid namespace of its "
-				 "own, whose pids are not those the kernel reports; run it in "
-				 "the host's (docker: --pid=host)", n);
-			return -1;
-		}
-		/* a pid that is not there now can only be another process later */
-		if (kill((pid_t)n, 0) && errno == ESRCH) {
-			snprintf(err, errlen, "--pid %ld: no such process", n);
-			return -1;
-		}
-		if (o->filter.n_pid >= AUDIT_FILTER_ANY_MAX) {
-			snprintf(err, errlen, "--pid: at most %d of them", AUDIT_FILTER_ANY_MAX);
-			return -1;
-		}
-		o->filter.pid[o->filter.n_pid++] = n;
-		/* one: filtered in the kernel too; more: in user space only */
-		o->pid = o->filter.n_pid == 1 ? (uint32_t)n : 0;
 	} else if (!strcmp(name, "uid")) {
 		if (parse_long(v, 0, UINT32_MAX - 1, &n)) {
 			snprintf(err, errlen, "--uid '%.32s': not a user id", v);
