@@ -170,10 +170,14 @@ expect_eq "... and is not deaf for it (exit 0)" $rc 0
 
 # trace hears too: its canaries are records like any other, a filter that
 # hides them from the output does not make it deaf (heard before filters)
-"$NSAUDIT" trace --format json --hearing-interval 1 >"$TMP/tr.out" 2>"$TMP/tr.err" &
+# (--type net --op open: the kernel keeps other engineers' floods of other
+# calls out of the ring, where they could crowd the canaries out as lost)
+"$NSAUDIT" trace --format json --hearing-interval 1 --type net --op open >"$TMP/tr.out" \
+	2>"$TMP/tr.err" &
 TR=$!
 wait_ready "$TMP/tr.err" $TR
-"$NSAUDIT" trace --format json --hearing-interval 1 --comm nsaudit-none >"$TMP/trc.out" \
+"$NSAUDIT" trace --format json --hearing-interval 1 --type net --op open --comm nsaudit-none \
+	>"$TMP/trc.out" \
 	2>"$TMP/trc.err" &
 TRC=$!
 wait_ready "$TMP/trc.err" $TRC
@@ -181,16 +185,16 @@ sleep 4
 kill -INT $TR $TRC
 wait $TR; rc1=$?
 wait $TRC; rc2=$?
-TR= TRC=
-jq -c --argjson me "$TR" 'select(.op=="open" and .comm=="nsaudit" and .ppid==$me and
+trp=$TR TR= TRC=
+jq -c --argjson me "$trp" 'select(.op=="open" and .comm=="nsaudit" and .ppid==$me and
 	(.path|test("^/proc/self/task/[0-9]+/ns/net$")))' "$TMP/tr.out" >"$TMP/trcan"
 n=$(wc -l <"$TMP/trcan")
 check "trace: a canary a second, shown as a record ($n in 4 s)" test "$n" -ge 3
 expect_eq "... each in trace's own net namespace" \
 	"$(jq -r .ns_inum "$TMP/trcan" | sort -u)" "$(ns_inum /proc/self/ns/net)"
 expect_eq "... not deaf: SIGINT ends it, exit 0" "$rc1 $(grep -c DEAF "$TMP/tr.err")" "0 0"
-expect_eq "trace --comm that hides them: no record out, and not deaf (exit 0)" \
-	"$(wc -l <"$TMP/trc.out") $rc2 $(grep -c DEAF "$TMP/trc.err")" "0 0 0"
+expect_eq "trace --comm that hides them: no record out (but lost ones), not deaf (exit 0)" \
+	"$(jq -c 'select(.op != "lost")' "$TMP/trc.out" | wc -l) $rc2 $(grep -c DEAF "$TMP/trc.err")" "0 0 0"
 "$NSAUDIT" trace --pid $$ --hearing-interval 1 >/dev/null 2>"$TMP/trp.err" &
 TR=$!
 wait_ready "$TMP/trp.err" $TR
