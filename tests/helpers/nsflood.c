@@ -22,7 +22,8 @@
  *       record), ROUNDS rounds at random moments over SECONDS: unshare
  *       uts, clone with CLONE_NEWUTS, setns into another net namespace,
  *       a failed setns (EINVAL), open of another process's ns file, bind
- *       mount of it on a file in DIR and umount, a pidfd ioctl. Prints one
+ *       mount of it on a file in DIR and umount (another child again while
+ *       the pin is busy), a pidfd ioctl. Prints one
  *       line per operation: "OP PID TYPE INUM [PATH]", INUM read by the
  *       workload itself (fstat of the nsfs fd, or readlink).
  */
@@ -185,10 +186,11 @@ static unsigned long fd_inum(int fd)
 	return fstat(fd, &st) ? 0 : (unsigned long)st.st_ino;
 }
 
-/* A child doing one operation; it writes its own line; waited for. */
-static void in_child(void (*fn)(const char *arg, pid_t holder), const char *arg, pid_t holder)
+/* A child doing one operation; it writes its own line; waited for: its exit status. */
+static int in_child(void (*fn)(const char *arg, pid_t holder), const char *arg, pid_t holder)
 {
 	pid_t c = fork();
+	int status = 0;
 
 	if (c == 0) {
 		prctl(PR_SET_NAME, "nsrare");
@@ -197,7 +199,8 @@ static void in_child(void (*fn)(const char *arg, pid_t holder), const char *arg,
 		_exit(0);
 	}
 	if (c > 0)
-		waitpid(c, NULL, 0);
+		waitpid(c, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static void op_unshare(const char *arg, pid_t holder)
@@ -248,6 +251,15 @@ static void op_mount(const char *file, pid_t holder)
 		printf("mount %d net %lu %s\n", getpid(), inum_of(p), file);
 }
 
+/*
+ * An umount2 of a pin fails EBUSY while another process has it open for a
+ * moment (a holders scan opens every nsfs mount on the machine): the child
+ * says so, and a fresh child (another pid, so the refused call's record is
+ * not taken for the one printed) tries again, UMOUNT_TRIES times at most.
+ */
+#define UMOUNT_BUSY 2
+#define UMOUNT_TRIES 10
+
 static void op_umount(const char *file, pid_t holder)
 {
 	unsigned long ino = inum_of(file);
@@ -255,6 +267,8 @@ static void op_umount(const char *file, pid_t holder)
 	(void)holder;
 	if (!umount2(file, 0))
 		printf("umount %d net %lu %s\n", getpid(), ino, file);
+	else if (errno == EBUSY)
+		_exit(UMOUNT_BUSY);
 }
 
 static void op_pidfd(const char *arg, pid_t holder)
@@ -301,7 +315,7 @@ static int rare(long rounds, double seconds, const char *dir)
 	char file[512];
 	pid_t holder;
 	long r;
-	int k;
+	int k, t;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* "the host" of other namespaces: a child in a net namespace of its own */
@@ -327,7 +341,11 @@ static int rare(long rounds, double seconds, const char *dir)
 			case 3: in_child(op_setns_fail, NULL, holder); break;
 			case 4: in_child(op_open, NULL, holder); break;
 			case 5: in_child(op_mount, file, holder); break;
-			case 6: in_child(op_umount, file, holder); break;
+			case 6:
+				for (t = 0; t < UMOUNT_TRIES &&
+					    in_child(op_umount, file, holder) == UMOUNT_BUSY; t++)
+					usleep(20000);
+				break;
 			case 7: in_child(op_pidfd, NULL, holder); break;
 			}
 		}
