@@ -249,16 +249,19 @@ static void op_mount(const char *file, pid_t holder)
 	snprintf(p, sizeof(p), "/proc/%d/ns/net", holder);
 	if (!mount(p, file, NULL, MS_BIND, NULL))
 		printf("mount %d net %lu %s\n", getpid(), inum_of(p), file);
+	else
+		fprintf(stderr, "nsflood: mount %s: %s\n", file, strerror(errno));
 }
 
 /*
- * An umount2 of a pin fails EBUSY while another process has it open for a
- * moment (a holders scan opens every nsfs mount on the machine): the child
- * says so, and a fresh child (another pid, so the refused call's record is
- * not taken for the one printed) tries again, UMOUNT_TRIES times at most.
+ * An umount2 of a pin fails EBUSY while another process has it open (a
+ * holders scan, `nsaudit holders` or `lifetime`, opens every nsfs mount on
+ * the machine and holds it for seconds): the child says so, and a fresh
+ * child (another pid, so the refused call's record is not taken for the
+ * one printed) tries again, every 100 ms for up to 5 s.
  */
 #define UMOUNT_BUSY 2
-#define UMOUNT_TRIES 10
+#define UMOUNT_TRIES 50
 
 static void op_umount(const char *file, pid_t holder)
 {
@@ -269,6 +272,8 @@ static void op_umount(const char *file, pid_t holder)
 		printf("umount %d net %lu %s\n", getpid(), ino, file);
 	else if (errno == EBUSY)
 		_exit(UMOUNT_BUSY);
+	else
+		fprintf(stderr, "nsflood: umount2 %s: %s\n", file, strerror(errno));
 }
 
 static void op_pidfd(const char *arg, pid_t holder)
@@ -344,7 +349,9 @@ static int rare(long rounds, double seconds, const char *dir)
 			case 6:
 				for (t = 0; t < UMOUNT_TRIES &&
 					    in_child(op_umount, file, holder) == UMOUNT_BUSY; t++)
-					usleep(20000);
+					usleep(100000);
+				if (t == UMOUNT_TRIES)
+					fprintf(stderr, "nsflood: umount2 %s: busy for 5 s\n", file);
 				break;
 			case 7: in_child(op_pidfd, NULL, holder); break;
 			}

@@ -44,9 +44,9 @@ expect_eq "workload: P is in B and its copy in the host" \
 	"$(grep -c " $SHR/p " /proc/$H/mountinfo) $(grep -c " $SHR/p " /proc/self/mountinfo)" "1 1"
 sleep 1.5	# every mount record read, a sweep or two with nothing gone
 T0=$(date +%s.%N)
-# EBUSY while another process has the pin open a moment (a holders scan
+# EBUSY while another process has the pin open (a holders scan
 # of another tracer on the machine opens every nsfs mount): again
-for i in $(seq 1 20); do umount "$SHR/p" 2>/dev/null && break; sleep 0.1; done
+for i in $(seq 1 50); do umount "$SHR/p" 2>/dev/null && break; sleep 0.1; done
 expect_eq "ground truth: the umount propagated, P left B" \
 	"$(grep -c " $SHR/p " /proc/$H/mountinfo)" 0
 inferred() { jq -c "select(.op == \"umount\" and .origin == \"inferred\" and .mnt_ns == $BNS)" \

@@ -33,10 +33,10 @@ loop() {
 		# EBUSY while another process has the pin open a moment (a
 		# holders scan of another tracer opens every nsfs mount): again,
 		# by another process; the refused call is a record of its own
-		for t in $(seq 1 10); do
+		for t in $(seq 1 50); do
 			umount "$f" 2>/dev/null & p=$!
 			wait $p && { echo "$p $ino $f"; break; }
-			sleep 0.05
+			sleep 0.1
 		done
 	done
 }
