@@ -67,7 +67,7 @@ fi
 "$NSAUDIT" record --log-dir "$TMP/jlog" --key "$TMP/jkey" --no-pin --op setns --comm janc$$ \
 	--seal-interval 1s --sink journal 2>"$TMP/jrec.err" &
 RP=$!
-for _ in $(seq 1 200); do grep -q "^nsaudit: ready" "$TMP/jrec.err" && break; sleep 0.05; done
+for _ in $(seq 1 200); do grep -qs "^nsaudit: ready" "$TMP/jrec.err" && break; sleep 0.05; done
 for _ in 1 2; do "$NSOPS" -n janc$$ setns-loop 10 /proc/self/ns/net >/dev/null; sleep 1.2; done
 kill -INT $RP; wait $RP
 LID=$(head -n 1 "$TMP"/jlog/nsaudit-*.log | jq -r .log_id)

@@ -41,7 +41,7 @@ cp "$NSOPS" "$TMP/bin/$EVIL/nsops"
 	--seal-interval 1s --sink "file:$TMP/a.json" --sink "file:$TMP/a.ocsf,format=ocsf" \
 	--sink "file:$TMP/a.ecs,format=ecs" 2>"$TMP/rec.err" &
 REC=$!
-for _ in $(seq 1 200); do grep -q '^nsaudit: ready' "$TMP/rec.err" && break; sleep 0.05; done
+for _ in $(seq 1 200); do grep -qs "^nsaudit: ready" "$TMP/rec.err" && break; sleep 0.05; done
 grep -q '^nsaudit: ready' "$TMP/rec.err" || { fail "recorder ready: $(head -n 3 "$TMP/rec.err")"; exit 0; }
 for _ in 1 2 3; do
 	"$NSOPS" -n "$COMM" setns-loop 20 /proc/self/ns/net >/dev/null
@@ -73,6 +73,8 @@ for f in json ocsf ecs; do
 done
 expect_eq "ocsf: every line, anchors included, is valid OCSF (tests/lib/ocsf-check.jq)" \
 	"$(jq -c -f "$TESTS_DIR/lib/ocsf-check.jq" "$TMP/a.ocsf" | jq -s -c add)" "[]"
+expect_eq "ecs: every line, anchors included, is what ECS 8.17 defines (tests/lib/ecs-check.jq)" \
+	"$(jq -c -f "$TESTS_DIR/lib/ecs-check.jq" "$TMP/a.ecs" | jq -s -c add)" "[]"
 n=$(jq -c "select(.exe != null and (.exe | contains(\"\\\"action\\\":\\\"anchor\\\"\")))" "$TMP/a.json" | grep -c .)
 expect_eq "the records whose exe spells an anchor document are in the file" "$n" 3
 
