@@ -238,9 +238,19 @@ int audit_anchor_parse_line(const char *line, size_t len, struct audit_anchor *a
 {
 	static const char text[] = "nsaudit-anchor ";
 	static const char audit[] = "op=\"log\" action=\"anchor\" ";
-	const char *end = line + len, *p;
+	const char *end, *p;
+	char doc[512];
 
 	memset(a, 0, sizeof(*a));
+	/* a JSON document (a file sink's line, journalctl -o json): read by
+	 * its structure alone (anchor_json.c), then as the anchor's text */
+	if (len && line[0] == '{') {
+		if (audit_anchor_json_text(line, len, doc, sizeof(doc)))
+			return -1;
+		line = doc;
+		len = strlen(doc);
+	}
+	end = line + len;
 	/* syslog: the message text, after "TAG: " or at the start */
 	p = memmem(line, len, text, sizeof(text) - 1);
 	if (p && (p == line || (p - line >= 2 && p[-1] == ' ' && (p[-2] == ':' || p[-2] == ']'))))

@@ -308,12 +308,15 @@ static __always_inline long open_dirfd_arg(void)
 /*
  * The path of the open being exited, zero-padded (so that two records'
  * paths compare word by word), in this CPU's scratch; NULL only if the
- * scratch is missing. An unreadable path is an empty one.
+ * scratch is missing. An unreadable path is an empty one. A longer path
+ * than the record holds: its first bytes, and k says it was cut (then a
+ * coalesced repeat is one whose first bytes match and is cut too).
  */
-static __always_inline const struct path_buf *open_path_read(const char *upath)
+static __always_inline const struct path_buf *open_path_read(struct ev_key *k, const char *upath)
 {
 	__u32 zero = 0;
 	struct path_buf *pb = bpf_map_lookup_elem(&path_scratch, &zero);
+	long n;
 	int i;
 
 	if (!pb)
@@ -321,8 +324,11 @@ static __always_inline const struct path_buf *open_path_read(const char *upath)
 #pragma unroll
 	for (i = 0; i < NSAUDIT_PATH_LEN / 8; i++)
 		pb->w[i] = 0;
-	if (upath)
-		bpf_probe_read_user_str(pb, sizeof(*pb), upath);
+	if (!upath)
+		return pb;
+	n = bpf_probe_read_user_str(pb, sizeof(*pb), upath);
+	if (user_str_cut(n, (__u64)upath, sizeof(*pb)))
+		k->flags |= NSAUDIT_F_PATH_CUT;
 	return pb;
 }
 
@@ -348,6 +354,7 @@ __noinline int open_denied(long ret, int arg)
 {
 	const char *upath = open_path_arg(arg);
 	char head[PROC_NS_SCAN + 4] = {};
+	const struct path_buf *path;
 	struct ev_key k;
 	bool ns_dir;
 	int i;
@@ -370,7 +377,8 @@ __noinline int open_denied(long ret, int arg)
 	if (head[0] == 'n' && head[1] == 's' && head[2] == '/')
 		denied_rel_target(&k, arg ? (int)open_dirfd_arg() : AT_FDCWD_NR,
 				  ns_file_type(&head[3]));
-	commit_path(&k, 0, open_path_read(upath));
+	path = open_path_read(&k, upath);
+	commit_path(&k, 0, path);
 	return 0;
 }
 
@@ -390,6 +398,7 @@ __noinline int open_record(long ret, long nr, __u64 file_addr)
 {
 	struct file *file = (struct file *)file_addr;
 	int arg = nr != nr_open;
+	const struct path_buf *path;
 	struct ns_common *ns;
 	struct ev_key k;
 	__u32 type;
@@ -406,7 +415,8 @@ __noinline int open_record(long ret, long nr, __u64 file_addr)
 	k.flags |= NSAUDIT_F_HAS_NS;
 	k.fd = ret;
 	k.via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
-	commit_path(&k, ns_refcount(ns), open_path_read(open_path_arg(arg)));
+	path = open_path_read(&k, open_path_arg(arg));
+	commit_path(&k, ns_refcount(ns), path);
 	return 0;
 }
 

@@ -151,6 +151,10 @@ bool enrich_complete_denied(struct enrich *en, struct nsaudit_event *e)
 	 * the namespace at the call (bpf/nsaudit/attempts.bpf.h) */
 	if (e->flags & NSAUDIT_F_HAS_NS)
 		return true;
+	/* longer than the record holds: its end (type, pid) is not the
+	 * path's; the attempt is kept, naming nothing */
+	if (e->flags & NSAUDIT_F_PATH_CUT)
+		return true;
 	ns = ns_path_part(e->path, &type, &children, &pid);
 	if (!ns)
 		return false;

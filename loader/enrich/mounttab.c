@@ -71,7 +71,8 @@ static bool path_match(const void *ctx, size_t pos, const void *key)
 	const struct mount_pin *p = &((const struct mounttab *)ctx)->v[pos];
 	const struct path_key *k = key;
 
-	return p->mntns == k->mntns && !strcmp(p->path, k->path);
+	/* a cut path is never matched (it may be another mount's whole path) */
+	return p->mntns == k->mntns && !p->cut && !strcmp(p->path, k->path);
 }
 
 /*
@@ -126,6 +127,7 @@ bool mounttab_add(struct mounttab *m, uint32_t mntns, const char *path, int type
 	if (!p && !(p = append(m, mntns, path)))
 		return false;
 	p->copied = false;
+	p->cut = false;
 	p->type = type;
 	p->inum = inum;
 	return true;
@@ -191,6 +193,7 @@ bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int t
 		old_id = pos_id_hash(m, (size_t)(p - m->v));
 	}
 	p->copied = false;
+	p->cut = false;
 	p->type = type;
 	p->inum = inum;
 	p->mnt_id = mnt_id;
@@ -287,8 +290,17 @@ bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const ch
 	return self;
 }
 
+void mounttab_mark_cut(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uint64_t mnt_unique)
+{
+	struct mount_pin *p = find_id(m, mntns, mnt_id, mnt_unique);
+
+	if (p)
+		p->cut = true;
+}
+
 void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to)
 {
+	struct mount_pin *p;
 	size_t i, n = m->n;
 
 	if (from == to)
@@ -298,6 +310,15 @@ void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to)
 			continue;
 		/* what the new namespace already has was learned first-hand (its
 		 * record can come before the unshare's): not overwritten */
+		if (m->v[i].cut) { /* the copy's path is cut as well */
+			p = append(m, to, m->v[i].path);
+			if (p) {
+				p->type = m->v[i].type;
+				p->inum = m->v[i].inum;
+				p->copied = p->cut = true;
+			}
+			continue;
+		}
 		if (find(m, to, m->v[i].path))
 			continue;
 		if (mounttab_add(m, to, m->v[i].path, m->v[i].type, m->v[i].inum))

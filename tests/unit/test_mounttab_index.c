@@ -34,7 +34,7 @@ static uint32_t ns_of(unsigned int i)
 static const struct mount_pin *walk_path(const struct mounttab *m, uint32_t ns, const char *path)
 {
 	for (size_t i = 0; i < m->n; i++)
-		if (m->v[i].mntns == ns && !strcmp(m->v[i].path, path))
+		if (m->v[i].mntns == ns && !m->v[i].cut && !strcmp(m->v[i].path, path))
 			return &m->v[i];
 	return NULL;
 }
@@ -111,7 +111,9 @@ static void one_change(struct mounttab *m, unsigned int r, int step)
 		mounttab_copy_ns(m, ns, ns_of((r >> 4) + 1));
 		break;
 	case 5:
-		if ((r >> 27) % 4 == 0)
+		if ((r >> 27) % 4 == 1)
+			mounttab_mark_cut(m, ns, id, uniq);
+		else if ((r >> 27) % 4 == 0)
 			mounttab_drop_ns(m, ns, NULL, NULL);
 		else
 			mounttab_remove(m, ns, path, &type, &oi);
