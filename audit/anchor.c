@@ -13,6 +13,7 @@
 #include <sodium.h>
 
 #include "anchor.h"
+#include "array.h"
 #include "regfile.h"
 
 static const char *str_of(struct json_object *o, const char *k)
@@ -268,7 +269,7 @@ int audit_anchor_read(const char *path, struct audit_anchor **out, size_t *n, ch
 {
 	int fd = audit_open_regular(AT_FDCWD, path, O_RDONLY, 0);
 	FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
-	struct audit_anchor a, *v = NULL, *nv;
+	struct audit_anchor a, *v = NULL;
 	size_t cap = 0, cnt = 0, blen = 0;
 	uint64_t lineno = 0;
 	char *buf = NULL;
@@ -291,17 +292,12 @@ int audit_anchor_read(const char *path, struct audit_anchor **out, size_t *n, ch
 		if (audit_anchor_parse_line(buf, len, &a))
 			continue;
 		a.line = lineno;
-		if (cnt == cap) {
-			cap = cap ? 2 * cap : 64;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				snprintf(err, errlen, "out of memory");
-				free(v);
-				free(buf);
-				fclose(f);
-				return -1;
-			}
-			v = nv;
+		if (ARRAY_RESERVE(&v, &cap, cnt + 1)) {
+			snprintf(err, errlen, "out of memory");
+			free(v);
+			free(buf);
+			fclose(f);
+			return -1;
 		}
 		v[cnt++] = a;
 	}

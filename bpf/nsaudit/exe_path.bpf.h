@@ -9,7 +9,7 @@
  * no path, user space asks /proc). Longer than a record's path: its first
  * bytes, marked cut. Runs only for those execs, never on a namespace call.
  *
- * Included once, by nsaudit.bpf.c.
+ * Included once, by lifecycle.bpf.c (tp_exec).
  */
 #ifndef NSAUDIT_EXE_PATH_BPF_H
 #define NSAUDIT_EXE_PATH_BPF_H

@@ -16,6 +16,7 @@
 #include "nscache.bpf.h"
 #include "nsfile.bpf.h"
 #include "lineage.bpf.h"
+#include "exe_path.bpf.h"
 
 /* ---- exec: the path behind each executable's identity ----------------- */
 
@@ -32,8 +33,6 @@ struct {
 	__type(key, __u64);			/* a record's exe_key */
 	__type(value, struct nsaudit_exe_hist);
 } exe_paths SEC(".maps");
-
-#include "exe_path.bpf.h"
 
 /* task gives up slot s, which (tid, start) holds: its held record is
  * sent and the slot freed (unless the reader's flush is still sending

@@ -14,8 +14,13 @@
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
 #include "nsfile.bpf.h"
+#include "attempts.bpf.h"
 
 /* ---- nsfs fds made without open() --------------------------------------- */
+
+/* An ioctl command's number and type (include/uapi/asm-generic/ioctl.h). */
+#define IOC_NR(cmd)		((cmd) & 0xff)
+#define IOC_TYPE(cmd)		(((cmd) >> 8) & 0xff)
 
 #define NS_IOC_TYPE		0xb7
 
@@ -31,9 +36,46 @@
 
 #define NR_NS_MNT_GET_PREV	12
 
-#define NR_PIDFD_GET_NS_FIRST	1	/* PIDFD_GET_CGROUP_NAMESPACE */
+/* PIDFD_GET_*_NAMESPACE (include/uapi/linux/pidfd.h, Linux 6.11) */
+#define NR_PIDFD_GET_CGROUP_NAMESPACE		1
+#define NR_PIDFD_GET_IPC_NAMESPACE		2
+#define NR_PIDFD_GET_MNT_NAMESPACE		3
+#define NR_PIDFD_GET_NET_NAMESPACE		4
+#define NR_PIDFD_GET_PID_NAMESPACE		5
+#define NR_PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE	6
+#define NR_PIDFD_GET_TIME_NAMESPACE		7
+#define NR_PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE 8
+#define NR_PIDFD_GET_USER_NAMESPACE		9
+#define NR_PIDFD_GET_UTS_NAMESPACE		10
 
-#define NR_PIDFD_GET_NS_LAST	10	/* PIDFD_GET_UTS_NAMESPACE */
+#define NR_PIDFD_GET_NS_FIRST	NR_PIDFD_GET_CGROUP_NAMESPACE
+#define NR_PIDFD_GET_NS_LAST	NR_PIDFD_GET_UTS_NAMESPACE
+
+/* The namespace type a PIDFD_GET_*_NAMESPACE command asks for. */
+static __always_inline __u32 pidfd_ioctl_type(__u32 nr)
+{
+	switch (nr) {
+	case NR_PIDFD_GET_CGROUP_NAMESPACE:
+		return NSAUDIT_NS_CGROUP;
+	case NR_PIDFD_GET_IPC_NAMESPACE:
+		return NSAUDIT_NS_IPC;
+	case NR_PIDFD_GET_MNT_NAMESPACE:
+		return NSAUDIT_NS_MNT;
+	case NR_PIDFD_GET_NET_NAMESPACE:
+		return NSAUDIT_NS_NET;
+	case NR_PIDFD_GET_PID_NAMESPACE:
+	case NR_PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE:
+		return NSAUDIT_NS_PID;
+	case NR_PIDFD_GET_TIME_NAMESPACE:
+	case NR_PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE:
+		return NSAUDIT_NS_TIME;
+	case NR_PIDFD_GET_USER_NAMESPACE:
+		return NSAUDIT_NS_USER;
+	case NR_PIDFD_GET_UTS_NAMESPACE:
+		return NSAUDIT_NS_UTS;
+	}
+	return NSAUDIT_NS_UNKNOWN;
+}
 
 /* The NS_GET_* commands that make an nsfs fd (op nsfd). */
 static __always_inline bool ns_ioctl_makes_fd(__u32 nr)
@@ -41,8 +83,6 @@ static __always_inline bool ns_ioctl_makes_fd(__u32 nr)
 	return nr == NR_NS_GET_USERNS || nr == NR_NS_GET_PARENT || nr == NR_NS_MNT_GET_NEXT ||
 	       nr == NR_NS_MNT_GET_PREV;
 }
-
-#include "attempts.bpf.h"
 
 /*
  * An nsfs fd the current syscall returned: a record (op nsfd, via how) and
@@ -92,7 +132,7 @@ SEC("tracepoint/syscalls/sys_enter_ioctl")
 int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 {
 	__u32 cmd = ctx->args[1];
-	__u32 nr = cmd & 0xff, type = (cmd >> 8) & 0xff;
+	__u32 nr = IOC_NR(cmd), type = IOC_TYPE(cmd);
 	struct tstate *ts;
 	struct file *file;
 
@@ -157,8 +197,8 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
 	cmd = ts->p.arg;
-	nr = cmd & 0xff;
-	if (((cmd >> 8) & 0xff) == NS_IOC_TYPE && !ns_ioctl_makes_fd(nr)) {
+	nr = IOC_NR(cmd);
+	if (IOC_TYPE(cmd) == NS_IOC_TYPE && !ns_ioctl_makes_fd(nr)) {
 		/* no fd: who asked about which namespace (OWNER_UID always,
 		 * other queries of an nsfs file when they failed) */
 		if (!type_wanted(ts->p.target_type) ||
@@ -185,7 +225,7 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 		commit_key(ts, &k, 0);
 		return 0;
 	}
-	via = ((cmd >> 8) & 0xff) == PIDFD_IOC_TYPE ? NSAUDIT_VIA_PIDFD : NSAUDIT_VIA_NS_IOCTL;
+	via = IOC_TYPE(cmd) == PIDFD_IOC_TYPE ? NSAUDIT_VIA_PIDFD : NSAUDIT_VIA_NS_IOCTL;
 	if (via == NSAUDIT_VIA_PIDFD && pidfd_ioctl_tp) {
 		/* the patched kernel's tp_btf/nsfd records it: note the origin only */
 		if (ctx->ret >= 0) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "clock.h"
 #include "enrich_impl.h"
 #include "mountinfo.h"
@@ -276,7 +277,7 @@ static bool umount_by_identity(struct enrich *en, uint32_t mntns, const char *pa
 {
 	char real[PATH_MAX], file[96], line[PATH_MAX * 2];
 	size_t i, j, nids = 0, cap = 0;
-	uint32_t *ids = NULL, *nv;
+	uint32_t *ids = NULL;
 	bool hit = false;
 	FILE *f;
 
@@ -286,15 +287,9 @@ static bool umount_by_identity(struct enrich *en, uint32_t mntns, const char *pa
 	if (!mntns_mountinfo(en, mntns, file, sizeof(file)) || !(f = fopen(file, "re")))
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		if (nids == cap) {
-			cap = cap ? 2 * cap : 256;
-			nv = realloc(ids, cap * sizeof(*ids));
-			if (!nv)
-				break;
-			ids = nv;
-		}
-		if (nids < cap)
-			ids[nids++] = (uint32_t)strtoul(line, NULL, 10);
+		if (ARRAY_RESERVE(&ids, &cap, nids + 1))
+			break;
+		ids[nids++] = (uint32_t)strtoul(line, NULL, 10);
 	}
 	fclose(f);
 	for (i = 0; nids && i < en->pins.n && !hit; i++) {
