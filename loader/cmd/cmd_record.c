@@ -285,6 +285,22 @@ static int write_batch(void *ctx)
 	return 0;
 }
 
+/* Anchors a sink lost go into the log (audit_log_anchors_lost): a gap in
+ * the sink's anchor chain is then a loss the log admitted, not a deletion. */
+static void anchor_losses_tick(struct recorder *r)
+{
+	uint64_t n, first, last;
+	const char *spec;
+	int i;
+
+	for (i = 0; i < r->sinks.n; i++) {
+		n = sink_take_anchor_losses(r->sinks.s[i], &first, &last, &spec);
+		if (n && audit_log_anchors_lost(r->log, spec, first, last, n) < 0)
+			fprintf(stderr, "nsaudit record: writing that sink %s lost anchors %" PRIu64
+				"..%" PRIu64 ": %s\n", spec, first, last, audit_log_error(r->log));
+	}
+}
+
 static int end_batch(void *ctx)
 {
 	struct recorder *r = ctx;
@@ -296,6 +312,7 @@ static int end_batch(void *ctx)
 	}
 	space_tick(r);
 	pins_tick(r);
+	anchor_losses_tick(r);
 	if (hearing_tick(r))
 		return -1;
 	/* the sealing timer: an epoch ends whether records come or not */
@@ -559,6 +576,7 @@ int cmd_record(int argc, char **argv)
 	if (o.pin_dir && !keep_pinned && stop)
 		tracer_unpin(o.pin_dir);
 	/* the close record's anchor goes through the sinks: close them last */
+	anchor_losses_tick(&r);
 	if (audit_log_close(r.log) < 0 && !rc)
 		rc = -EIO;
 	sinks_close(&r.sinks);

@@ -30,8 +30,14 @@ struct batch_rec {
 	uint32_t len;
 };
 
-/* creation records written without a name, for the mount that names them */
-#define UNNAMED_BIRTHS 64
+/*
+ * Creation records written without a name, for the mount that names them.
+ * Between "ip netns add"'s unshare and its bind mount every other creation
+ * on the host takes a slot: 64 lost the link whenever other unshares ran
+ * at the same moment (60-audit-log under a parallel flood). 4096 (128 KiB)
+ * is searched only for a mount that names a namespace, a rare record.
+ */
+#define UNNAMED_BIRTHS 4096
 struct unnamed_birth {
 	uint64_t seq; /* in the log; 0: free */
 	uint64_t id;
