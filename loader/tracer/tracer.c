@@ -314,6 +314,7 @@ void tracer_close(struct tracer *t)
 		munmap(t->bpf.bss_mmap, t->bpf.bss_mmap_len);
 	tbpf_release_pins(t);
 	free(t->ledger.losses);
+	free(t->ledger.suspects.v);
 	log_budget_free(t->stream.budget);
 	enrich_free(t->en);
 	nsnames_free(t->names);
