@@ -48,6 +48,7 @@ struct unnamed_birth {
 /* hearing.c: the canary that shows the programs still reach the reader */
 struct hearing {
 	pid_t pid; /* the canary out now; 0: none */
+	char path[48]; /* what it opens: /proc/self/task/PID/ns/TYPE */
 	pid_t last_pid, prev_pid;
 	int64_t sent_ns, next_ns; /* CLOCK_MONOTONIC */
 	uint64_t lost_at_send;	  /* stats.lost then: a loss meanwhile cannot tell */
