@@ -12,6 +12,11 @@
  *             each namespace, then frees the nsproxy) or an nsfs inode
  *             (the last bind mount gone) or an nsfs file (the last fd
  *             closed).
+ *   let_go    a holder went and the namespace lives on (its count read
+ *             then in ns_refs): a task's nsproxy, or its nsfs inode (the
+ *             nsfs dentry that all its fds and bind mounts share), as
+ *             "nsaudit holders" counts them; for a namespace learned
+ *             alive only.
  *   released  the kernel's own free of the namespace: net returns to
  *             cache net_namespace from cleanup_net, pid to pid_namespace
  *             after a grace period; free_ipc, free_time_ns,
@@ -196,13 +201,14 @@ __noinline int freed_learn_cur(__u32 type)
 	return 0;
 }
 
-/* stage, holder, and no actor where the hook ran in no holder's context
- * (an RCU callback runs on whoever); then sent. */
+/* stage, holder, the count left (let_go; else 0), and no actor where the
+ * hook ran in no holder's context (an RCU callback runs on whoever); then
+ * sent. */
 static __always_inline void freed_finish(struct nsaudit_event *e, __u32 stage, __u32 holder,
-					 bool own_actor)
+					 bool own_actor, __u32 refs)
 {
 	e->arg = stage | (holder << 8);
-	e->ns_refs = 0;
+	e->ns_refs = refs;
 	if (!own_actor) {
 		e->pid = 0;
 		e->tid = 0;
@@ -228,23 +234,56 @@ static __always_inline void freed_emit_id(struct ns_common *ns, __u32 type, __u3
 	if (!e)
 		return;
 	e->ns_id = id;
-	freed_finish(e, stage, holder, own_actor);
+	freed_finish(e, stage, holder, own_actor, 0);
 }
 
 /* ns (of type) lost its last reference, if its count is 0: a record,
  * once, and its address learned for the kfree that follows. */
 #define FREED_OWN_ACTOR	1u	/* the current task let go: it is the actor */
 #define FREED_STRICT	2u	/* from a merged cache: a learned namespace only */
+#define FREED_LET_GO	4u	/* the holder's put is done: a count left is told */
+#define FREED_NO_LAST	8u	/* not a last_ref (mnt's nsfs inode, see freed_inode) */
+
+/*
+ * A holder went and the namespace lives on with refs references: told
+ * for a namespace learned alive (its inode and type still the object's),
+ * so that each holder's going is in the log, as "holders" counts them.
+ */
+static __always_inline void freed_let_go(struct ns_common *ns, __u32 type, __u32 holder,
+					 __u32 how, __u32 probe, __u32 refs)
+{
+	struct nsaudit_event *e;
+	struct freed_known *k;
+	__u32 inum;
+	__u64 id, obj;
+
+	ns_ident(ns, &inum, &id);
+	obj = ns_object(ns, type);
+	k = bpf_map_lookup_elem(&freed_addrs, &obj);
+	if (!freed_is(k, inum, type, false) || !freed_named(k))
+		return;
+	id = k->ns_id;
+	e = event_ns(NSAUDIT_OP_FREED, probe, type, ns, NSAUDIT_EVENT_SHORT, true);
+	if (!e)
+		return;
+	e->ns_id = id;
+	freed_finish(e, NSAUDIT_FREED_LET_GO, holder, how & FREED_OWN_ACTOR, refs);
+}
 
 __noinline int freed_check(__u64 ns_addr, __u32 type, __u32 holder, __u32 how, __u32 probe)
 {
 	struct ns_common *ns = (void *)ns_addr;
 	struct freed_known *k;
 	__u8 one = 1;
-	__u32 inum;
+	__u32 inum, refs;
 	__u64 id, key, obj;
 
-	if (!ns || type >= NSAUDIT_NS_MAX || ns_refcount(ns) != 0)
+	if (!ns || type >= NSAUDIT_NS_MAX)
+		return 0;
+	refs = ns_refcount(ns);
+	if (refs && (how & FREED_LET_GO))
+		freed_let_go(ns, type, holder, how, probe, refs);
+	if (refs || (how & FREED_NO_LAST))
 		return 0;
 	ns_ident(ns, &inum, &id);
 	/* the ns_id learned while it lived; a mount namespace's own is gone
@@ -290,7 +329,7 @@ __noinline int freed_nsproxy(__u64 addr)
 	struct uts_namespace *uts = BPF_CORE_READ(p, uts_ns);
 	struct ipc_namespace *ipc = BPF_CORE_READ(p, ipc_ns);
 	struct net *net = BPF_CORE_READ(p, net_ns);
-	__u32 how = freed_how(FC_NSPROXY, true);
+	__u32 how = freed_how(FC_NSPROXY, true) | FREED_LET_GO;
 
 	if (uts)
 		freed_check((__u64)&uts->ns, NSAUDIT_NS_UTS, NSAUDIT_FREED_BY_TASK, how, KCF);
@@ -314,10 +353,11 @@ __noinline int freed_nsproxy(__u64 addr)
 /*
  * An nsfs inode goes: its namespace was put at its eviction (the last fd
  * closed: freed_file saw that first; the last bind mount gone). Freed
- * after a grace period, on whatever runs then: no actor. Not for mnt:
- * putting a mount namespace waits for a grace period itself, so an nsfs
- * inode released earlier can be freed while the task that really let go
- * is still in free_nsproxy.
+ * after a grace period, on whatever runs then: no actor. A namespace that
+ * lives on was let go by its nsfs dentry (let_go, all types). No last_ref
+ * for mnt: putting a mount namespace waits for a grace period itself, so
+ * an nsfs inode released earlier can be freed while the task that really
+ * let go is still in free_nsproxy.
  */
 __noinline int freed_inode(__u64 addr)
 {
@@ -334,9 +374,9 @@ __noinline int freed_inode(__u64 addr)
 	if (!ns)
 		return 0;
 	type = ns_type(ns);
-	if (type != NSAUDIT_NS_MNT)
-		freed_check((__u64)ns, type, NSAUDIT_FREED_BY_NSFS, freed_how(FC_INODE, false),
-			    KCF);
+	freed_check((__u64)ns, type, NSAUDIT_FREED_BY_NSFS,
+		    freed_how(FC_INODE, false) | FREED_LET_GO |
+		    (type == NSAUDIT_NS_MNT ? FREED_NO_LAST : 0), KCF);
 	return 0;
 }
 

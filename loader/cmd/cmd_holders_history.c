@@ -254,7 +254,7 @@ static void print_leak(struct model *m, struct ns_ent *e, const struct lt_timeli
 		lt_print_event(stdout, tl, &tl->ev[l->left]);
 	if (l->left == SIZE_MAX)
 		printf("  (the creator pid %" PRId64 " holds it no more; when it let go is not in "
-		       "the log: exits are not recorded, the age counts from %s)\n",
+		       "the log: exits are recorded only by --op freed, the age counts from %s)\n",
 		       lh_creator_pid(tl, tl->ninc - 1),
 		       l->unnamed != SIZE_MAX ? "the last name's removal" : "its creation");
 	print_ns(m, e, "  ", false);

@@ -5,6 +5,7 @@
  * bpf/nsaudit/freed.bpf.c) with the holder that let go last, and how long
  * it lived and how long after its last name was removed.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -54,6 +55,31 @@ bool lt_print_freed(FILE *out, json_object *r)
 	else
 		fputs("a holder nsaudit does not follow (a socket, a device) let go", out);
 	fputc(')', out);
+	return jstr(r, "comm") != NULL;
+}
+
+/*
+ * A holder went and the namespace lived on (op freed's let_go): a task's
+ * nsproxy (exit, exec, setns or unshare away; the actor is the last task
+ * that shared it), or its nsfs dentry (all its fds closed and its bind
+ * mounts gone; after a grace period, no actor), with the count left.
+ */
+bool lt_print_let_go(FILE *out, json_object *r)
+{
+	const char *holder = jstr(r, "holder");
+	json_object *v;
+	int64_t refs = -1;
+
+	if (json_object_object_get_ex(r, "ns_refs", &v) && json_object_is_type(v, json_type_int))
+		refs = json_object_get_int64(v);
+	if (holder && !strcmp(holder, "task"))
+		fputs("a task holding it exited, exec'd or moved away", out);
+	else if (holder && !strcmp(holder, "nsfs"))
+		fputs("its nsfs file went: its last fd was closed, its last bind mount removed", out);
+	else
+		fputs("a holder went", out);
+	if (refs >= 0)
+		fprintf(out, "; %" PRId64 " reference%s left", refs, refs == 1 ? "" : "s");
 	return jstr(r, "comm") != NULL;
 }
 

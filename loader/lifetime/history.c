@@ -5,10 +5,12 @@
  * records.
  *
  * What the log has: a holder's beginning (created, entered, pinned by an
- * fd or a bind mount) and some ends (setns or unshare away, umount, and
- * with op freed the holder that let go last). An exit, an exec and a
- * close are not recorded by themselves: such an end is printed as not in
- * the log, never guessed.
+ * fd or a bind mount) and some ends (setns or unshare away, umount; with
+ * op freed each task's nsproxy gone (let_go: exit, exec, setns/unshare
+ * away), the nsfs dentry gone (all fds and bind mounts), and the holder
+ * that let go last). A close is not recorded by itself: such an end is
+ * printed as not in the log (or bounded by the nsfs dentry's going),
+ * never guessed.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -78,6 +80,8 @@ static struct lh_span *span_add(struct lh_history *h, enum lh_kind kind, json_ob
 	s->comm = jstr(rec, "comm");
 	s->from = from;
 	s->to = SIZE_MAX;
+	s->by = SIZE_MAX;
+	s->refs_left = -1;
 	return s;
 }
 
@@ -114,6 +118,58 @@ static struct lh_span *span_end(struct lh_history *h, enum lh_kind kind, json_ob
 	}
 	s->to = j;
 	return s;
+}
+
+/* The span of pid's task that ended with a setns or unshare away at or
+ * before event j: its nsproxy's let_go that follows is the same going. */
+static bool task_left(const struct lh_history *h, const struct lt_timeline *tl, int64_t pid)
+{
+	size_t i;
+
+	for (i = h->n; i-- > 0;) {
+		const struct lh_span *s = &h->v[i];
+
+		if (s->kind == LH_TASK && s->pid == pid && s->to != SIZE_MAX)
+			return tl->ev[s->to].kind == LT_LEFT;
+	}
+	return false;
+}
+
+/*
+ * A let_go: a task's nsproxy went (its span ends here, unless a setns or
+ * unshare away ended it already), or the nsfs dentry went: every fd and
+ * bind mount of it is gone by now, the one span of the dentry ends here
+ * (from its first pin since the last such going).
+ */
+static void on_let_go(struct lh_history *h, const struct lt_timeline *tl, size_t j)
+{
+	json_object *r = tl->ev[j].rec;
+	const char *holder = jstr(r, "holder");
+	int64_t pid = jint_or(r, "pid", -1), refs = jint_or(r, "ns_refs", -1);
+	struct lh_span *s = NULL;
+	size_t i, from = SIZE_MAX;
+
+	if (streq(holder, "task") && pid > 0) {
+		if (span_open(h, LH_TASK, pid, NULL) || !task_left(h, tl, pid))
+			s = span_end(h, LH_TASK, r, pid, NULL, j);
+	} else if (streq(holder, "nsfs")) {
+		for (i = 0; i < h->n; i++) {
+			struct lh_span *f = &h->v[i];
+
+			if (f->kind == LH_NSFS)
+				from = SIZE_MAX;
+			else if ((f->kind == LH_FD || f->kind == LH_MOUNT) && from == SIZE_MAX &&
+				 f->from != SIZE_MAX)
+				from = f->from;
+			if (f->kind == LH_FD && f->to == SIZE_MAX && f->by == SIZE_MAX)
+				f->by = j;
+		}
+		s = span_add(h, LH_NSFS, r, -1, from);
+		if (s)
+			s->to = j;
+	}
+	if (s)
+		s->refs_left = refs;
 }
 
 /* A freed record: the first is the death; a last_ref names the holder. */
@@ -171,6 +227,9 @@ static void on_event(struct lh_history *h, const struct lt_timeline *tl, size_t 
 		span_end(h, LH_MOUNT, r, pid, jstr(r, "path"), j);
 		h->unnamed = j;
 		break;
+	case LT_LET_GO:
+		on_let_go(h, tl, j);
+		break;
 	case LT_FREED:
 		on_freed(h, r, j);
 		break;
@@ -226,7 +285,10 @@ static const char *began(const struct lt_timeline *tl, const struct lh_span *s)
 {
 	if (s->from == SIZE_MAX)
 		return s->kind == LH_TASK ? "held (inherited or entered before the log)"
-					  : "held (opened before the log)";
+		       : s->kind == LH_NSFS ? "held (its first fd or mount is not in the log)"
+					    : "held (opened before the log)";
+	if (s->kind == LH_NSFS)
+		return "from its first fd or bind mount";
 	switch (tl->ev[s->from].kind) {
 	case LT_CREATED:
 		return "created it";
@@ -242,11 +304,22 @@ static const char *ended(const struct lt_timeline *tl, const struct lh_span *s)
 	if (s->last)
 		return s->kind == LH_FD ? "closed it: let go last"
 					: "exited, exec'd or moved away: let go last";
+	if (s->to == SIZE_MAX && s->kind == LH_FD && s->by != SIZE_MAX)
+		return "closed by the time its nsfs file went (closes are not recorded)";
 	if (s->to == SIZE_MAX)
-		return s->kind == LH_TASK ? "end not in the log (exits are not recorded)"
+		return s->kind == LH_TASK ? "end not in the log (only --op freed records exits)"
 		       : s->kind == LH_FD ? "end not in the log (closes are not recorded)"
 					  : "still mounted per the log";
-	return tl->ev[s->to].kind == LT_UNPINNED ? "umount" : "left (setns or unshare away)";
+	if (s->kind == LH_NSFS)
+		return "its last fd closed and its last bind mount gone: let go";
+	switch (tl->ev[s->to].kind) {
+	case LT_UNPINNED:
+		return "umount";
+	case LT_LET_GO:
+		return "exited, exec'd or moved away: let go";
+	default:
+		return "left (setns or unshare away)";
+	}
 }
 
 static void print_span(FILE *out, const struct lt_timeline *tl, const struct lh_span *s)
@@ -266,6 +339,9 @@ static void print_span(FILE *out, const struct lt_timeline *tl, const struct lh_
 		fputs("  mount ", out);
 		put_esc(out, s->path ? s->path : "?");
 		break;
+	case LH_NSFS:
+		fputs("  nsfs  (its fds and bind mounts)", out);
+		break;
 	}
 	if (s->comm && s->kind != LH_MOUNT) {
 		fputs(" (", out);
@@ -282,7 +358,11 @@ static void print_span(FILE *out, const struct lt_timeline *tl, const struct lh_
 		if (a >= 0 && b >= a)
 			fprintf(out, " (%.3f s)", b - a);
 	}
-	fprintf(out, "  %s; %s\n", began(tl, s), ended(tl, s));
+	fprintf(out, "  %s; %s", began(tl, s), ended(tl, s));
+	if (s->refs_left >= 0)
+		fprintf(out, " (%" PRId64 " reference%s left)", s->refs_left,
+			s->refs_left == 1 ? "" : "s");
+	fputc('\n', out);
 }
 
 void lh_print(FILE *out, const struct lt_timeline *tl, const struct lh_history *h)
@@ -324,7 +404,9 @@ bool lh_leak(const struct lt_timeline *tl, size_t inc, bool creator_here, size_t
 			out->named++;
 		else if (e->kind == LT_UNPINNED)
 			out->unnamed = j;
-		else if (e->kind == LT_LEFT && jint_or(e->rec, "pid", -1) == creator)
+		else if ((e->kind == LT_LEFT ||
+			  (e->kind == LT_LET_GO && streq(jstr(e->rec, "holder"), "task"))) &&
+			 jint_or(e->rec, "pid", -1) == creator)
 			out->left = j;
 		else
 			continue;

@@ -19,6 +19,8 @@ enum lh_kind {
 	LH_TASK,  /* a task's nsproxy (or creds: user) names it */
 	LH_FD,	  /* an open nsfs file */
 	LH_MOUNT, /* a bind mount of its nsfs file (a name) */
+	LH_NSFS,  /* its nsfs dentry, which all its fds and bind mounts share
+		   * (op freed let_go: it went while the namespace lived on) */
 };
 
 /* One holder's span. from/to are event indexes of tl; SIZE_MAX: that end
@@ -31,6 +33,9 @@ struct lh_span {
 	const char *comm; /* the process name, when a record gave it */
 	size_t from, to;
 	bool last; /* the freed record names it as the holder that let go last */
+	int64_t refs_left; /* to is an op freed let_go: the count it left; else -1 */
+	size_t by; /* LH_FD with no end: its nsfs dentry went at event by (the
+		    * close was then or before), or SIZE_MAX */
 };
 
 struct lh_history {
@@ -60,9 +65,10 @@ int64_t lh_creator_pid(const struct lt_timeline *tl, size_t inc);
  * needs a creation in the log, the creator not holding it, no name left,
  * and at least older seconds at time now since out->since: the latest of
  * its last name's umount and the creator's leaving it (setns or unshare
- * away), where the log has them, else its creation. An exit is not in the
- * log: when the creator's leaving is not (creator_left false), since is
- * the other moments' and the caller must say so.
+ * away, or with op freed the let_go of the creator's nsproxy: an exit or
+ * exec too), where the log has them, else its creation. When the
+ * creator's leaving is not in the log (creator_left false), since is the
+ * other moments' and the caller must say so.
  */
 struct lh_leak {
 	double since;	   /* seconds since the epoch */

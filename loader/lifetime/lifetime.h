@@ -28,7 +28,8 @@ enum lt_kind {
 	LT_REFUSED,  /* setns into it that failed */
 	LT_LEFT,     /* setns/unshare away from it (old_inum) */
 	LT_UNPINNED, /* umount of a bind mount of it */
-	LT_FREED,    /* ns_free (patched kernel) */
+	LT_LET_GO,   /* op freed let_go: a holder went, it lives on (stock kernels) */
+	LT_FREED,    /* ns_free (patched kernel), op freed's stages of its death */
 	LT_LOST,     /* records lost while it was alive: there may be gaps */
 	LT_KIND_MAX,
 };

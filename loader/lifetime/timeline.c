@@ -18,7 +18,8 @@
 static const char *const kind_names[LT_KIND_MAX] = {
     [LT_NONE] = "none",		[LT_CREATED] = "created", [LT_PINNED] = "pinned",
     [LT_ENTERED] = "entered",	[LT_REFUSED] = "refused", [LT_LEFT] = "left",
-    [LT_UNPINNED] = "unpinned", [LT_FREED] = "freed",	  [LT_LOST] = "lost",
+    [LT_UNPINNED] = "unpinned", [LT_LET_GO] = "let_go",   [LT_FREED] = "freed",
+    [LT_LOST] = "lost",
 };
 
 const char *lt_kind_name(enum lt_kind k)
@@ -96,7 +97,7 @@ void lt_free(struct lt_timeline *tl)
 
 enum lt_kind lt_classify(const struct lt_timeline *tl, json_object *rec, uint64_t *ns_id)
 {
-	const char *op = jstr(rec, "op"), *type;
+	const char *op = jstr(rec, "op"), *type, *stage;
 	int64_t inum, old, result = 0, id;
 	int o;
 
@@ -134,8 +135,13 @@ enum lt_kind lt_classify(const struct lt_timeline *tl, json_object *rec, uint64_
 		case NSAUDIT_OP_UMOUNT:
 			k = result ? LT_NONE : LT_UNPINNED;
 			break;
+		case NSAUDIT_OP_FREED:	/* stock kernels: a holder gone, or its death */
+			k = LT_FREED;
+			stage = jstr(rec, "stage");
+			if (stage && !strcmp(stage, "let_go"))
+				k = LT_LET_GO;
+			break;
 		case NSAUDIT_OP_NS_FREE:
-		case NSAUDIT_OP_FREED:	/* stock kernels: each stage of its death */
 			k = LT_FREED;
 			break;
 		default:
@@ -426,6 +432,10 @@ void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_eve
 		fputs("by umount of ", out);
 		put_esc(out, path ? path : "?");
 		print_who(out, r);
+		break;
+	case LT_LET_GO:
+		if (lt_print_let_go(out, r))
+			print_who(out, r);
 		break;
 	case LT_FREED:
 		if (lt_print_freed(out, r)) {
