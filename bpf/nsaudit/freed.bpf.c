@@ -317,10 +317,24 @@ static __always_inline __u32 freed_how(int i, bool own_actor)
 	       (freed_cache_merged & (1u << (i & 7)) ? FREED_STRICT : 0);
 }
 
+/*
+ * A let_go of what the current task's own nsproxy (the one that replaced
+ * the freed one: setns or unshare of another type) still names: the task
+ * holds it still, no holder went (holders counts nsproxies, and the new
+ * one took the reference the old one gave back). At exit it has none.
+ */
+#define FREED_GONE(cur, field, ns) \
+	(FREED_LET_GO & ((cur) && (void *)BPF_CORE_READ(cur, field) == (void *)(ns) ? 0 : ~0u))
+/* time: either slot of the new nsproxy may name it */
+#define FREED_TIME_GONE(cur, ns) \
+	(FREED_GONE(cur, time_ns, ns) & FREED_GONE(cur, time_ns_for_children, ns))
+
 /* free_nsproxy: each namespace was put before the nsproxy is freed. */
 __noinline int freed_nsproxy(__u64 addr)
 {
 	struct nsproxy *p = (void *)addr;
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct nsproxy *cur = BPF_CORE_READ(task, nsproxy);
 	struct cgroup_namespace *cg = BPF_CORE_READ(p, cgroup_ns);
 	struct time_namespace *tm = BPF_CORE_READ(p, time_ns);
 	struct time_namespace *tmc = BPF_CORE_READ(p, time_ns_for_children);
@@ -329,24 +343,32 @@ __noinline int freed_nsproxy(__u64 addr)
 	struct uts_namespace *uts = BPF_CORE_READ(p, uts_ns);
 	struct ipc_namespace *ipc = BPF_CORE_READ(p, ipc_ns);
 	struct net *net = BPF_CORE_READ(p, net_ns);
-	__u32 how = freed_how(FC_NSPROXY, true) | FREED_LET_GO;
+	__u32 how = freed_how(FC_NSPROXY, true);
 
 	if (uts)
-		freed_check((__u64)&uts->ns, NSAUDIT_NS_UTS, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&uts->ns, NSAUDIT_NS_UTS, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, uts_ns, uts), KCF);
 	if (ipc)
-		freed_check((__u64)&ipc->ns, NSAUDIT_NS_IPC, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&ipc->ns, NSAUDIT_NS_IPC, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, ipc_ns, ipc), KCF);
 	if (mnt)
-		freed_check((__u64)&mnt->ns, NSAUDIT_NS_MNT, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&mnt->ns, NSAUDIT_NS_MNT, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, mnt_ns, mnt), KCF);
 	if (pid)
-		freed_check((__u64)&pid->ns, NSAUDIT_NS_PID, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&pid->ns, NSAUDIT_NS_PID, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, pid_ns_for_children, pid), KCF);
 	if (cg)
-		freed_check((__u64)&cg->ns, NSAUDIT_NS_CGROUP, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&cg->ns, NSAUDIT_NS_CGROUP, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, cgroup_ns, cg), KCF);
 	if (tm)
-		freed_check((__u64)&tm->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&tm->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_TIME_GONE(cur, tm), KCF);
 	if (tmc && tmc != tm)
-		freed_check((__u64)&tmc->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&tmc->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_TIME_GONE(cur, tmc), KCF);
 	if (net)
-		freed_check((__u64)&net->ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&net->ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, net_ns, net), KCF);
 	return 0;
 }
 

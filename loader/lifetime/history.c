@@ -120,9 +120,12 @@ static struct lh_span *span_end(struct lh_history *h, enum lh_kind kind, json_ob
 	return s;
 }
 
-/* The span of pid's task that ended with a setns or unshare away at or
- * before event j: its nsproxy's let_go that follows is the same going. */
-static bool task_left(const struct lh_history *h, const struct lt_timeline *tl, int64_t pid)
+/* pid's latest task span ended at an event of kind k: a setns or unshare
+ * away and its old nsproxy's let_go are one going, whichever of the two
+ * records came first (the let_go is sent inside the call, the setns at
+ * its end). */
+static bool task_ended_by(const struct lh_history *h, const struct lt_timeline *tl, int64_t pid,
+			  enum lt_kind k)
 {
 	size_t i;
 
@@ -130,7 +133,7 @@ static bool task_left(const struct lh_history *h, const struct lt_timeline *tl, 
 		const struct lh_span *s = &h->v[i];
 
 		if (s->kind == LH_TASK && s->pid == pid && s->to != SIZE_MAX)
-			return tl->ev[s->to].kind == LT_LEFT;
+			return tl->ev[s->to].kind == k;
 	}
 	return false;
 }
@@ -150,7 +153,7 @@ static void on_let_go(struct lh_history *h, const struct lt_timeline *tl, size_t
 	size_t i, from = SIZE_MAX;
 
 	if (streq(holder, "task") && pid > 0) {
-		if (span_open(h, LH_TASK, pid, NULL) || !task_left(h, tl, pid))
+		if (span_open(h, LH_TASK, pid, NULL) || !task_ended_by(h, tl, pid, LT_LEFT))
 			s = span_end(h, LH_TASK, r, pid, NULL, j);
 	} else if (streq(holder, "nsfs")) {
 		for (i = 0; i < h->n; i++) {
@@ -221,7 +224,8 @@ static void on_event(struct lh_history *h, const struct lt_timeline *tl, size_t 
 		}
 		break;
 	case LT_LEFT:
-		span_end(h, LH_TASK, r, pid, NULL, j);
+		if (span_open(h, LH_TASK, pid, NULL) || !task_ended_by(h, tl, pid, LT_LET_GO))
+			span_end(h, LH_TASK, r, pid, NULL, j);
 		break;
 	case LT_UNPINNED:
 		span_end(h, LH_MOUNT, r, pid, jstr(r, "path"), j);
@@ -285,7 +289,7 @@ static const char *began(const struct lt_timeline *tl, const struct lh_span *s)
 {
 	if (s->from == SIZE_MAX)
 		return s->kind == LH_TASK ? "held (inherited or entered before the log)"
-		       : s->kind == LH_NSFS ? "held (its first fd or mount is not in the log)"
+		       : s->kind == LH_NSFS ? "made by a look-up not in the log (a stat, lsns)"
 					    : "held (opened before the log)";
 	if (s->kind == LH_NSFS)
 		return "from its first fd or bind mount";

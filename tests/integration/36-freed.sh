@@ -180,6 +180,25 @@ check_moment "fd" uts "$UTS" last_ref "$(awk -v a="$TH" 'BEGIN{printf "%.3f", a+
 	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" fd "$H"
 check "fd: not when its first holder died" awk -v a="$T0" -v b="$T1" 'BEGIN { exit !(b - a > 1) }'
 
+# --- a task moves to a new nsproxy that still names it: no holder went -------
+# unshare -u, then the same process unshares ipc: its first nsproxy is
+# freed, but the task holds the uts namespace on through the new one
+T0=$(now)
+unshare -u sh -c 'sleep 0.5; exec unshare -i sleep 1' & S=$!
+PIDS="$PIDS $S"
+for i in $(seq 1 100); do
+	[ "$(ns_inum /proc/$S/ns/uts 2>/dev/null)" != "$(ns_inum /proc/self/ns/uts)" ] && break
+	sleep 0.05
+done
+UTS=$(id_of uts "$(ns_inum /proc/$S/ns/uts)" ".pid == $S")
+wait "$S"
+T1=$(now)
+check_moment "a new nsproxy of the same task" uts "$UTS" last_ref \
+	"$(awk -v a="$T0" 'BEGIN{printf "%.3f", a+1.5}')" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" task "$S"
+expect_eq "a new nsproxy of the same task: no let_go by the task that held it on" \
+	"$(freed_of uts "$UTS" | awk '$2 == "let_go" && $3 == "task"' | wc -l)" 0
+
 # --- a bind mount outlives its process --------------------------------------
 unshare -i sleep 300 & S=$!
 PIDS="$PIDS $S"

@@ -381,6 +381,28 @@ Test(history, let_go_after_setns_away_is_the_same_going)
 	lt_free(&tl);
 }
 
+/* the let_go is sent inside setns, its record at the call's end: the
+ * let_go first, then the setns away, still one going */
+Test(history, let_go_before_its_setns_away_is_the_same_going)
+{
+	struct lt_timeline tl;
+	struct lh_history h;
+
+	lt_init(&tl, NSAUDIT_NS_NET, 4026532289u);
+	feed(&tl, let_go_story[0]);
+	feed(&tl, let_go_story[2]);
+	feed(&tl, R(7, "30.005", "\"op\":\"setns\",\"ns_type\":\"net\",\"ns_inum\":4026531833,"
+				 "\"old_inum\":4026532289,\"old_ns_id\":77,\"pid\":100,"
+				 "\"comm\":\"ip\""));
+	lt_finish(&tl);
+	cr_assert_eq(lh_build(&h, &tl, 0), 0);
+	cr_assert_eq(h.n, 1, "%zu spans", h.n);
+	cr_assert_eq(tl.ev[h.v[0].to].kind, LT_LET_GO);
+	cr_assert_eq(h.v[0].refs_left, 1);
+	lh_free(&h);
+	lt_free(&tl);
+}
+
 /* the creator's exit (its nsproxy's let_go) counts as its leaving */
 Test(history, leak_counts_from_the_creators_let_go)
 {
