@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "codec.h"
 #include "death.h"
 
 static const char *jstr(json_object *o, const char *k)
@@ -83,6 +84,23 @@ bool lt_print_let_go(FILE *out, json_object *r)
 	return jstr(r, "comm") != NULL;
 }
 
+/* "; the kernel freed it in pid=N (comm), the context of the last put" */
+void lt_print_freed_in(FILE *out, json_object *r)
+{
+	json_object *v;
+	const char *comm = jstr(r, "comm");
+
+	fputs("; the kernel freed it in", out);
+	if (json_object_object_get_ex(r, "pid", &v) && json_object_is_type(v, json_type_int))
+		fprintf(out, " pid=%" PRId64, json_object_get_int64(v));
+	if (comm) {
+		fputs(" (", out);
+		audit_text_escape(out, comm, strlen(comm));
+		fputc(')', out);
+	}
+	fputs(", the context of its last put", out);
+}
+
 double lt_rec_time(json_object *rec)
 {
 	const char *t = jstr(rec, "time");
@@ -102,6 +120,7 @@ void lt_print_death_spans(FILE *out, const struct lt_timeline *tl, const struct 
 {
 	double freed = -1, born = -1, unnamed = -1;
 	bool stages = false, last_ref = false;
+	json_object *freed_in = NULL;	/* a released record with an actor */
 	size_t j;
 
 	for (j = c->first; j <= c->last && j < tl->nev; j++) {
@@ -113,6 +132,8 @@ void lt_print_death_spans(FILE *out, const struct lt_timeline *tl, const struct 
 		if (e->kind == LT_FREED && stage) {
 			stages = true;
 			last_ref |= !strcmp(stage, "last_ref");
+			if (!strcmp(stage, "released") && jstr(e->rec, "comm"))
+				freed_in = e->rec;
 		}
 		if (e->kind == LT_FREED && freed < 0)
 			freed = lt_rec_time(e->rec);
@@ -124,10 +145,15 @@ void lt_print_death_spans(FILE *out, const struct lt_timeline *tl, const struct 
 	if (freed < 0)
 		return;
 	/* op freed saw it go, but not its last reference */
-	if (stages && !last_ref)
+	if (stages && !last_ref) {
 		fputs("last holder: cannot tell (no last_ref: a mount namespace's last bind mount "
-		      "or fd, a pid namespace's last struct pid, or a holder nsaudit does not "
-		      "follow let go)\n", out);
+		      "or fd, a pid namespace's last struct pid, a holder whose memory went after "
+		      "the namespace's, or a holder nsaudit does not follow let go)", out);
+		/* the kernel freed it in the context of its last put */
+		if (freed_in)
+			lt_print_freed_in(out, freed_in);
+		fputc('\n', out);
+	}
 	if (born >= 0)
 		fprintf(out, "lived %.3f s", freed - born);
 	if (unnamed >= 0 && unnamed <= freed)

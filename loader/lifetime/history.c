@@ -120,22 +120,22 @@ static struct lh_span *span_end(struct lh_history *h, enum lh_kind kind, json_ob
 	return s;
 }
 
-/* pid's latest task span ended at an event of kind k: a setns or unshare
- * away and its old nsproxy's let_go are one going, whichever of the two
- * records came first (the let_go is sent inside the call, the setns at
- * its end). */
-static bool task_ended_by(const struct lh_history *h, const struct lt_timeline *tl, int64_t pid,
-			  enum lt_kind k)
+/* pid's latest task span, if it ended at an event of kind k: a setns or
+ * unshare away and its old nsproxy's let_go are one going, whichever of
+ * the two records came first (the let_go is sent inside the call, the
+ * setns at its end). */
+static struct lh_span *task_ended_by(struct lh_history *h, const struct lt_timeline *tl,
+				     int64_t pid, enum lt_kind k)
 {
 	size_t i;
 
 	for (i = h->n; i-- > 0;) {
-		const struct lh_span *s = &h->v[i];
+		struct lh_span *s = &h->v[i];
 
 		if (s->kind == LH_TASK && s->pid == pid && s->to != SIZE_MAX)
-			return tl->ev[s->to].kind == k;
+			return tl->ev[s->to].kind == k ? s : NULL;
 	}
-	return false;
+	return NULL;
 }
 
 /*
@@ -153,7 +153,9 @@ static void on_let_go(struct lh_history *h, const struct lt_timeline *tl, size_t
 	size_t i, from = SIZE_MAX;
 
 	if (streq(holder, "task") && pid > 0) {
-		if (span_open(h, LH_TASK, pid, NULL) || !task_ended_by(h, tl, pid, LT_LEFT))
+		/* after its setns or unshare away: that span, with the count */
+		s = span_open(h, LH_TASK, pid, NULL) ? NULL : task_ended_by(h, tl, pid, LT_LEFT);
+		if (!s)
 			s = span_end(h, LH_TASK, r, pid, NULL, j);
 	} else if (streq(holder, "nsfs")) {
 		for (i = 0; i < h->n; i++) {
@@ -224,7 +226,11 @@ static void on_event(struct lh_history *h, const struct lt_timeline *tl, size_t 
 		}
 		break;
 	case LT_LEFT:
-		if (span_open(h, LH_TASK, pid, NULL) || !task_ended_by(h, tl, pid, LT_LET_GO))
+		/* after its let_go: the setns or unshare says more */
+		s = span_open(h, LH_TASK, pid, NULL) ? NULL : task_ended_by(h, tl, pid, LT_LET_GO);
+		if (s)
+			s->to = j;
+		else
 			span_end(h, LH_TASK, r, pid, NULL, j);
 		break;
 	case LT_UNPINNED:
@@ -380,6 +386,81 @@ void lh_print(FILE *out, const struct lt_timeline *tl, const struct lh_history *
 	fputs("holders over time (from the log; '?': not in it):\n", out);
 	for (i = 0; i < h->n; i++)
 		print_span(out, tl, &h->v[i]);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static const char *const kind_json[] = {
+	[LH_TASK] = "task", [LH_FD] = "fd", [LH_MOUNT] = "mount", [LH_NSFS] = "nsfs",
+};
+
+static json_object *brief_or_null(const struct lt_timeline *tl, size_t j)
+{
+	return j != SIZE_MAX ? lt_event_brief(&tl->ev[j]) : NULL;
+}
+
+static json_object *span_json(const struct lt_timeline *tl, const struct lh_span *s)
+{
+	json_object *o = json_object_new_object();
+	double a, b;
+
+	json_object_object_add(o, "kind", json_object_new_string(kind_json[s->kind]));
+	if (s->kind == LH_TASK || s->kind == LH_FD)
+		json_object_object_add(o, "pid", json_object_new_int64(s->pid));
+	if (s->kind == LH_FD && s->fd >= 0)
+		json_object_object_add(o, "fd", json_object_new_int64(s->fd));
+	if (s->kind == LH_MOUNT && s->path)
+		json_object_object_add(o, "path", json_object_new_string(s->path));
+	if (s->comm && s->kind != LH_MOUNT)
+		json_object_object_add(o, "comm", json_object_new_string(s->comm));
+	json_object_object_add(o, "from", brief_or_null(tl, s->from));
+	json_object_object_add(o, "to", brief_or_null(tl, s->to));
+	if (s->from != SIZE_MAX && s->to != SIZE_MAX) {
+		a = lt_rec_time(tl->ev[s->from].rec);
+		b = lt_rec_time(tl->ev[s->to].rec);
+		if (a >= 0 && b >= a)
+			json_object_object_add(o, "seconds", json_object_new_double(b - a));
+	}
+	json_object_object_add(o, "began", json_object_new_string(began(tl, s)));
+	json_object_object_add(o, "ended", json_object_new_string(ended(tl, s)));
+	json_object_object_add(o, "let_go_last", json_object_new_boolean(s->last));
+	if (s->refs_left >= 0)
+		json_object_object_add(o, "refs_left", json_object_new_int64(s->refs_left));
+	if (s->kind == LH_FD && s->to == SIZE_MAX && s->by != SIZE_MAX)
+		json_object_object_add(o, "closed_by", lt_event_brief(&tl->ev[s->by]));
+	return o;
+}
+
+json_object *lh_json(const struct lt_timeline *tl, const struct lh_history *h)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		json_object_array_add(a, span_json(tl, &h->v[i]));
+	return a;
+}
+
+json_object *lh_leak_json(const struct lt_timeline *tl, const struct lh_leak *l, double now)
+{
+	const struct lt_inc *c = &tl->inc[tl->ninc - 1];
+	json_object *o = json_object_new_object();
+	const char *type = tl->type >= 0 ? nstype_name((unsigned int)tl->type) : NULL;
+
+	json_object_object_add(o, "ns_type", type ? json_object_new_string(type) : NULL);
+	json_object_object_add(o, "ns_inum", json_object_new_int64(tl->inum));
+	json_object_object_add(o, "ns_id", c->ns_id ? json_object_new_int64((int64_t)c->ns_id)
+						     : NULL);
+	json_object_object_add(o, "alive_seconds", json_object_new_double(now - l->since));
+	json_object_object_add(o, "since", json_object_new_double(l->since));
+	json_object_object_add(o, "created", brief_or_null(tl, c->created));
+	json_object_object_add(o, "creator_pid",
+			       json_object_new_int64(lh_creator_pid(tl, tl->ninc - 1)));
+	json_object_object_add(o, "creator_left_in_log", json_object_new_boolean(l->creator_left));
+	json_object_object_add(o, "creator_left", brief_or_null(tl, l->left));
+	json_object_object_add(o, "names_in_log", json_object_new_int64((int64_t)l->named));
+	json_object_object_add(o, "unnamed", brief_or_null(tl, l->unnamed));
+	return o;
 }
 
 /* ---- leaks ------------------------------------------------------------- */

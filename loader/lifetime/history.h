@@ -54,6 +54,10 @@ void lh_free(struct lh_history *h);
 
 /* "holders over time:" and one line per span, then how it ended. */
 void lh_print(FILE *out, const struct lt_timeline *tl, const struct lh_history *h);
+/* The spans as a JSON array, each with what the text line says (kind,
+ * pid, fd, path, comm, from and to as brief records or null, seconds,
+ * began, ended, let_go_last, refs_left, closed_by). The caller puts it. */
+struct json_object *lh_json(const struct lt_timeline *tl, const struct lh_history *h);
 
 /* The pid that created incarnation inc (its creation record's), or -1. */
 int64_t lh_creator_pid(const struct lt_timeline *tl, size_t inc);
@@ -79,5 +83,10 @@ struct lh_leak {
 };
 bool lh_leak(const struct lt_timeline *tl, size_t inc, bool creator_here, size_t names_now,
 	     double now, double older, struct lh_leak *out);
+/* A leak as JSON: ns_type, ns_inum, ns_id, alive_seconds (at now), since,
+ * created, creator_left and unnamed (brief records or null),
+ * creator_pid, creator_left_in_log. The caller adds holders_now. */
+struct json_object *lh_leak_json(const struct lt_timeline *tl, const struct lh_leak *l,
+				 double now);
 
 #endif

@@ -131,6 +131,9 @@ void lt_print_inc_end(FILE *out, const struct lt_timeline *tl, size_t i);
 /* The record annotated for JSON output: a copy of rec plus "event" and
  * "incarnation" (1-based). The caller puts it. */
 struct json_object *lt_event_json(const struct lt_timeline *tl, const struct lt_event *e);
+/* {"seq", "time", "op", "pid", "comm", ...}: the record's few fields that say
+ * what it was. The caller puts it. */
+struct json_object *lt_event_brief(const struct lt_event *e);
 /* {"lifetime":{...}}: the summary object. The caller puts it. */
 struct json_object *lt_summary_json(const struct lt_timeline *tl);
 

@@ -557,7 +557,7 @@ json_object *lt_event_json(const struct lt_timeline *tl, const struct lt_event *
 	return o;
 }
 
-static json_object *event_brief(const struct lt_event *e)
+json_object *lt_event_brief(const struct lt_event *e)
 {
 	static const char *const keys[] = {"time", "op",	 "pid",	      "comm",
 					   "uid",  "path", "target_pid", "ns_name"};
@@ -598,13 +598,13 @@ json_object *lt_summary_json(const struct lt_timeline *tl)
 		json_object_object_add(j, "incarnation", json_object_new_int64((int64_t)i + 1));
 		json_object_object_add(j, "ns_id",
 				       c->ns_id ? json_object_new_int64((int64_t)c->ns_id) : NULL);
-		json_object_object_add(j, "first", event_brief(&tl->ev[c->first]));
-		json_object_object_add(j, "last", event_brief(&tl->ev[c->last]));
+		json_object_object_add(j, "first", lt_event_brief(&tl->ev[c->first]));
+		json_object_object_add(j, "last", lt_event_brief(&tl->ev[c->last]));
 		json_object_object_add(
-		    j, "created", c->created != SIZE_MAX ? event_brief(&tl->ev[c->created]) : NULL);
+		    j, "created", c->created != SIZE_MAX ? lt_event_brief(&tl->ev[c->created]) : NULL);
 		if (c->created != SIZE_MAX && lt_named_by(tl, &tl->ev[c->created]))
 			json_object_object_add(j, "named",
-					       event_brief(lt_named_by(tl, &tl->ev[c->created])));
+					       lt_event_brief(lt_named_by(tl, &tl->ev[c->created])));
 		for (k = LT_CREATED; k < LT_KIND_MAX; k++)
 			json_object_object_add(n, kind_names[k],
 					       json_object_new_int64((int64_t)c->count[k]));
@@ -619,10 +619,10 @@ json_object *lt_summary_json(const struct lt_timeline *tl)
 					       json_object_new_boolean(c->state != LT_FREED_SEEN));
 			if (c->last_real != SIZE_MAX)
 				json_object_object_add(f, "after",
-						       event_brief(&tl->ev[c->last_real]));
+						       lt_event_brief(&tl->ev[c->last_real]));
 			if (c->state == LT_REUSED)
 				json_object_object_add(f, "before",
-						       event_brief(&tl->ev[tl->inc[i + 1].first]));
+						       lt_event_brief(&tl->ev[tl->inc[i + 1].first]));
 			if (c->state == LT_GONE_REUSED)
 				json_object_object_add(f, "inode_now_ns_id",
 						       json_object_new_int64((int64_t)c->now_id));

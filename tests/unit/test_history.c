@@ -397,8 +397,8 @@ Test(history, let_go_before_its_setns_away_is_the_same_going)
 	lt_finish(&tl);
 	cr_assert_eq(lh_build(&h, &tl, 0), 0);
 	cr_assert_eq(h.n, 1, "%zu spans", h.n);
-	cr_assert_eq(tl.ev[h.v[0].to].kind, LT_LET_GO);
-	cr_assert_eq(h.v[0].refs_left, 1);
+	cr_assert_eq(tl.ev[h.v[0].to].kind, LT_LEFT, "the setns says more");
+	cr_assert_eq(h.v[0].refs_left, 1, "the count its let_go left");
 	lh_free(&h);
 	lt_free(&tl);
 }
