@@ -13,6 +13,7 @@
 #include <sodium.h>
 
 #include "anchor.h"
+#include "array.h"
 #include "regfile.h"
 
 static const char *str_of(struct json_object *o, const char *k)
@@ -238,9 +239,19 @@ int audit_anchor_parse_line(const char *line, size_t len, struct audit_anchor *a
 {
 	static const char text[] = "nsaudit-anchor ";
 	static const char audit[] = "op=\"log\" action=\"anchor\" ";
-	const char *end = line + len, *p;
+	const char *end, *p;
+	char doc[512];
 
 	memset(a, 0, sizeof(*a));
+	/* a JSON document (a file sink's line, journalctl -o json): read by
+	 * its structure alone (anchor_json.c), then as the anchor's text */
+	if (len && line[0] == '{') {
+		if (audit_anchor_json_text(line, len, doc, sizeof(doc)))
+			return -1;
+		line = doc;
+		len = strlen(doc);
+	}
+	end = line + len;
 	/* syslog: the message text, after "TAG: " or at the start */
 	p = memmem(line, len, text, sizeof(text) - 1);
 	if (p && (p == line || (p - line >= 2 && p[-1] == ' ' && (p[-2] == ':' || p[-2] == ']'))))
@@ -258,7 +269,7 @@ int audit_anchor_read(const char *path, struct audit_anchor **out, size_t *n, ch
 {
 	int fd = audit_open_regular(AT_FDCWD, path, O_RDONLY, 0);
 	FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
-	struct audit_anchor a, *v = NULL, *nv;
+	struct audit_anchor a, *v = NULL;
 	size_t cap = 0, cnt = 0, blen = 0;
 	uint64_t lineno = 0;
 	char *buf = NULL;
@@ -281,17 +292,12 @@ int audit_anchor_read(const char *path, struct audit_anchor **out, size_t *n, ch
 		if (audit_anchor_parse_line(buf, len, &a))
 			continue;
 		a.line = lineno;
-		if (cnt == cap) {
-			cap = cap ? 2 * cap : 64;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				snprintf(err, errlen, "out of memory");
-				free(v);
-				free(buf);
-				fclose(f);
-				return -1;
-			}
-			v = nv;
+		if (ARRAY_RESERVE(&v, &cap, cnt + 1)) {
+			snprintf(err, errlen, "out of memory");
+			free(v);
+			free(buf);
+			fclose(f);
+			return -1;
 		}
 		v[cnt++] = a;
 	}

@@ -13,6 +13,8 @@
  * prev since they are chained (v3); older lines lack them)
  * In the audit trail it is an AUDIT_USER message whose text starts
  *   op="log" action="anchor" log_id="HEX16" key_id="HEX16" seq=N segment=N mac="HEX64" ...
+ * A file sink writes it as a JSON document, read back by its structure
+ * (anchor_json.c).
  * Every field is hex or decimal: no process name can hold a well-formed
  * anchor line (the parser wants exactly these fields, in this order, and
  * nothing but known ones after them).
@@ -68,7 +70,14 @@ void audit_anchor_mac(const struct audit_anchor *a, const uint8_t key[AUDIT_KEY_
  * 0, or -1 when rec is not a well-formed anchor. */
 int audit_anchor_text(struct json_object *rec, char *out, size_t outlen);
 
-/* Every anchor in a syslog or auditd log file, in file order (malloc'd).
+/*
+ * A line that is one JSON document holding one of the log's anchors: a
+ * file sink's (flat, OCSF or ECS) or journalctl -o json's. 0 with the
+ * anchor's syslog text in out, or -1 (not such a document).
+ */
+int audit_anchor_json_text(const char *line, size_t len, char *out, size_t outlen);
+
+/* Every anchor in a syslog, auditd or JSON lines file, in file order (malloc'd).
  * 0, or -1 with err (unreadable file). */
 int audit_anchor_read(const char *path, struct audit_anchor **out, size_t *n, char *err,
 		      size_t errlen);

@@ -27,6 +27,11 @@ struct sbuf {
 	size_t len, cap;
 	bool oom;
 };
+/*
+ * Room for need more bytes and a NUL after len (geometric growth, from
+ * 256). false if out of memory: the buffer stays as it was and oom sticks.
+ */
+bool sb_reserve(struct sbuf *b, size_t need);
 void sb_put(struct sbuf *b, const void *s, size_t n);
 void sb_puts(struct sbuf *b, const char *s);
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

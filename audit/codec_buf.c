@@ -7,7 +7,7 @@
 
 #include "codec.h"
 
-static bool sb_grow(struct sbuf *b, size_t need)
+bool sb_reserve(struct sbuf *b, size_t need)
 {
 	size_t cap;
 	char *p;
@@ -31,7 +31,7 @@ static bool sb_grow(struct sbuf *b, size_t need)
 
 void sb_put(struct sbuf *b, const void *s, size_t n)
 {
-	if (!sb_grow(b, n))
+	if (!sb_reserve(b, n))
 		return;
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
@@ -56,7 +56,7 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
 		sb_put(b, tmp, (size_t)n);
 		return;
 	}
-	if (n < 0 || !sb_grow(b, (size_t)n)) {
+	if (n < 0 || !sb_reserve(b, (size_t)n)) {
 		b->oom = true;
 		return;
 	}

@@ -98,20 +98,32 @@ static const char *flat_string_slow(struct audit_flat *fl, const char *line, con
 	return c.p;
 }
 
-/* A string value at q (its opening quote): past its end, or NULL. */
-static const char *flat_string(struct audit_flat *fl, const char *line, const char *q,
-			       const char *end, struct audit_flat_field *fd)
+/*
+ * Past the plain bytes at p (printable ASCII but '"' and '\\'): at the
+ * string's closing quote if it is plain, else at what needs decoding, or
+ * at end. On a plain line (fl->plain) the string's quote stops this.
+ */
+static inline const char *flat_plain_end(const struct audit_flat *fl, const char *p,
+					 const char *end)
 {
-	const char *p = q + 1;
 	unsigned char ch;
 
-	if (fl->plain) /* the line's closing quote stops this */
+	if (fl->plain)
 		while (*p != '"')
 			p++;
 	else
 		while (p < end && (ch = (unsigned char)*p) >= 0x20 && ch < 0x7f && ch != '"' &&
 		       ch != '\\')
 			p++;
+	return p;
+}
+
+/* A string value at q (its opening quote): past its end, or NULL. */
+static const char *flat_string(struct audit_flat *fl, const char *line, const char *q,
+			       const char *end, struct audit_flat_field *fd)
+{
+	const char *p = flat_plain_end(fl, q + 1, end);
+
 	if (p >= end)
 		return NULL;
 	if (*p != '"')
@@ -222,18 +234,11 @@ static const char *flat_member(struct audit_flat *fl, const char *line, const ch
 {
 	struct audit_flat_field *fd = &fl->f[fl->n];
 	const char *k;
-	unsigned char ch;
 
 	if (*p != '"')
 		return NULL;
 	k = ++p;
-	if (fl->plain)
-		while (*p != '"')
-			p++;
-	else
-		while (p < end && (ch = (unsigned char)*p) >= 0x20 && ch < 0x7f && ch != '"' &&
-		       ch != '\\')
-			p++;
+	p = flat_plain_end(fl, p, end);
 	/* a plain key of one byte or more, and not "mac" (last, apart) */
 	if (p == k || end - p < 3 || p[0] != '"' || p[1] != ':' ||
 	    (p - k == 3 && !memcmp(k, "mac", 3)))

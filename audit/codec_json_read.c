@@ -264,6 +264,16 @@ static bool digit(const struct cur *c)
 	return c->p < c->end && *c->p >= '0' && *c->p <= '9';
 }
 
+/* One digit or more at c->p: past them; false (c->p unmoved) if none. */
+static bool digits(struct cur *c)
+{
+	if (!digit(c))
+		return false;
+	while (digit(c))
+		c->p++;
+	return true;
+}
+
 /* JSON's number grammar, integers in their one spelling (no leading zero,
  * no -0) and range, fractions finite; built into *out unless out is NULL.
  * 0, or -1 with c->p unmoved. */
@@ -286,20 +296,16 @@ static int scan_number(struct cur *c, struct json_object **out)
 		c->p++;
 	if (c->p < c->end && *c->p == '.') {
 		c->p++;
-		if (!digit(c))
+		if (!digits(c))
 			goto bad;
-		while (digit(c))
-			c->p++;
 		frac = true;
 	}
 	if (c->p < c->end && (*c->p == 'e' || *c->p == 'E')) {
 		c->p++;
 		if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
 			c->p++;
-		if (!digit(c))
+		if (!digits(c))
 			goto bad;
-		while (digit(c))
-			c->p++;
 		frac = true;
 	}
 	n = (size_t)(c->p - s);

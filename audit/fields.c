@@ -27,25 +27,9 @@ void audit_fields_object(struct audit_fields *f, struct json_object *obj)
 
 char *audit_fields_room(struct sbuf *b, size_t n)
 {
-	size_t cap;
-	char *p;
-
 	if (b->len + n + 1 <= b->cap)
 		return b->p + b->len;
-	if (b->oom)
-		return NULL;
-	/* grown the way sb_put grows it */
-	cap = b->cap ? b->cap : 256;
-	while (cap < b->len + n + 1)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p) {
-		b->oom = true;
-		return NULL;
-	}
-	b->p = p;
-	b->cap = cap;
-	return b->p + b->len;
+	return sb_reserve(b, n) ? b->p + b->len : NULL;
 }
 
 size_t audit_fields_dec(char *out, uint64_t v)

@@ -57,7 +57,7 @@ struct walk {
 	unsigned int max_dropped; /* segments <= this were removed by rotation */
 	unsigned int cur_seg;	  /* the segment being walked */
 	unsigned int *moved;	  /* segments a "missing" record accounts for */
-	size_t nmoved;
+	size_t nmoved, capmoved;
 	bool bad;
 	/* sealing */
 	bool sealed, have_epoch;

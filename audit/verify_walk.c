@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 #include <sodium.h>
 
+#include "array.h"
 #include "verify_impl.h"
 
 /*
@@ -126,12 +127,8 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 	walk_note_witness(w, name, lineno, r);
 	if (walk_is_log(r, "missing") && audit_rec_int(r, "missing_segment", &n) && n > 0 &&
 	    n <= UINT32_MAX) {
-		unsigned int *m = realloc(w->moved, (w->nmoved + 1) * sizeof(*m));
-
-		if (m) {
-			w->moved = m;
+		if (!ARRAY_RESERVE(&w->moved, &w->capmoved, w->nmoved + 1))
 			w->moved[w->nmoved++] = (unsigned int)n;
-		}
 		w->v->moved_segments++;
 		w->v->last_moved = (unsigned int)n;
 	}

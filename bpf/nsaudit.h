@@ -329,6 +329,10 @@ struct nsaudit_exe_info {
  * same inode.
  */
 #define NSAUDIT_EXE_F_FS_PATH	(1u << 0)
+/* path is longer than NSAUDIT_PATH_LEN holds: its first bytes only; user
+ * space takes the whole one from /proc/PID/exe while the process runs that
+ * file, else says "exe_cut" (an exec path may be PATH_MAX long) */
+#define NSAUDIT_EXE_F_CUT	(1u << 1)
 
 /*
  * The exe_paths value: the last exec keyed so, and the one before it. A

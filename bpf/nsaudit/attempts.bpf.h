@@ -12,8 +12,8 @@
  *   pidfd_getfd of another's nsfs fd     EPERM; the namespace is that fd's
  *   NS_GET_* on an nsfs fd               EPERM (no parent, out of reach), ...
  *
- * Included once, by nsaudit.bpf.c (after the ioctl and pidfd_getfd hooks'
- * helpers).
+ * Included once, by pins_fd.bpf.c, whose open, ioctl, pidfd_getfd and
+ * open_by_handle_at hooks call it.
  */
 #ifndef NSAUDIT_ATTEMPTS_BPF_H
 #define NSAUDIT_ATTEMPTS_BPF_H
@@ -78,22 +78,6 @@ static __always_inline void handle_exit(long ret)
 		k.flags |= NSAUDIT_F_HAS_NS;
 	}
 	commit_key(ts, &k, 0);
-}
-
-/* The namespace type a PIDFD_GET_*_NAMESPACE command asks for. */
-static __always_inline __u32 pidfd_ioctl_type(__u32 nr)
-{
-	switch (nr) {
-	case 1: return NSAUDIT_NS_CGROUP;
-	case 2: return NSAUDIT_NS_IPC;
-	case 3: return NSAUDIT_NS_MNT;
-	case 4: return NSAUDIT_NS_NET;
-	case 5: case 6: return NSAUDIT_NS_PID;
-	case 7: case 8: return NSAUDIT_NS_TIME;
-	case 9: return NSAUDIT_NS_USER;
-	case 10: return NSAUDIT_NS_UTS;
-	}
-	return NSAUDIT_NS_UNKNOWN;
 }
 
 /*

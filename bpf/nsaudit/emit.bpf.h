@@ -37,6 +37,23 @@ struct path_buf {
 };
 
 /*
+ * Whether a user string read into room bytes (n: what
+ * bpf_probe_read_user_str() returned) goes on past them: the room is full
+ * and the string's byte at room - 1, where the copy put its NUL, is none.
+ * A path of exactly room - 1 bytes is whole. A path may be PATH_MAX long;
+ * a record holds its first bytes and says so (NSAUDIT_F_PATH_CUT).
+ */
+static __always_inline bool user_str_cut(long n, __u64 ustr, __u32 room)
+{
+	char next = 0;
+
+	if (n < (long)room)
+		return false;
+	bpf_probe_read_user(&next, 1, (void *)(ustr + room - 1));
+	return next != 0;
+}
+
+/*
  * The path of a thread's held record, when it has one: its own task
  * storage, made only for threads that repeat opens of nsfs files, so that
  * every other thread's tstate stays short.

@@ -5,16 +5,17 @@
  * (nsenter, unshare ...) by exec of /proc/self/exe, fexecve by /dev/fd/N.
  * Walked up to the root of the exec'ing task's mount tree (its mount
  * namespace: a container's root for a process in a container), crossing
- * mounts; at most EXE_WALK_DEPTH components (deeper: the path starts with
- * "..."). Runs only for those execs, never on a namespace call.
+ * mounts; at most EXE_WALK_DEPTH components and EXE_BUF - 1 bytes (more:
+ * no path, user space asks /proc). Longer than a record's path: its first
+ * bytes, marked cut. Runs only for those execs, never on a namespace call.
  *
- * Included once, by nsaudit.bpf.c.
+ * Included once, by lifecycle.bpf.c (tp_exec).
  */
 #ifndef NSAUDIT_EXE_PATH_BPF_H
 #define NSAUDIT_EXE_PATH_BPF_H
 
 #define EXE_WALK_DEPTH 16
-#define EXE_NAME_MAX 64
+#define EXE_NAME_MAX 256	/* NAME_MAX + 1: every name whole */
 #define EXE_BUF 512	/* built from its end, then copied out */
 
 struct exe_walk_buf {
@@ -35,7 +36,8 @@ struct {
  * false if it could not be built. A file that is itself the root of a
  * mount attached nowhere (a detached bind of a binary: runc, crun) has no
  * path in any tree: its path in its own file system instead, and
- * *fs_path says so.
+ * *fs_path says so (NSAUDIT_EXE_F_FS_PATH); a path longer than out: its
+ * first bytes, and NSAUDIT_EXE_F_CUT there.
  */
 static __always_inline bool exe_path_walk(struct file *file, char *out, __u32 *fs_path)
 {
@@ -85,6 +87,9 @@ static __always_inline bool exe_path_walk(struct file *file, char *out, __u32 *f
 	}
 	if (i == EXE_WALK_DEPTH || pos == EXE_BUF - 1)
 		return false;
+	/* pos .. EXE_BUF - 2 is the path: more than out holds is cut */
+	if (EXE_BUF - 1 - pos > NSAUDIT_PATH_LEN - 1)
+		*fs_path |= NSAUDIT_EXE_F_CUT;
 	bpf_probe_read_kernel_str(out, NSAUDIT_PATH_LEN, &w->buf[pos & (EXE_BUF - 1)]);
 	return true;
 }

@@ -16,6 +16,7 @@
 #include "nscache.bpf.h"
 #include "nsfile.bpf.h"
 #include "lineage.bpf.h"
+#include "exe_path.bpf.h"
 
 /* ---- exec: the path behind each executable's identity ----------------- */
 
@@ -32,8 +33,6 @@ struct {
 	__type(key, __u64);			/* a record's exe_key */
 	__type(value, struct nsaudit_exe_hist);
 } exe_paths SEC(".maps");
-
-#include "exe_path.bpf.h"
 
 /* task gives up slot s, which (tid, start) holds: its held record is
  * sent and the slot freed (unless the reader's flush is still sending
@@ -94,8 +93,11 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	struct nsaudit_exe_info *v;
 	struct exe_walk_buf *w;
 	struct ns_common *mnt;
+	const char *interp;
+	char next = 0;
 	__u32 zero = 0;
 	__u64 k;
+	long n;
 
 	if ((__u32)old_pid != (__u32)bpf_get_current_pid_tgid())
 		tstate_exec_move(old_pid);
@@ -116,8 +118,15 @@ int BPF_PROG(tp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	v->mntns_id = 0;
 	v->flags = 0;
 	v->path[0] = '\0';
-	/* interp: the file finally run (a script's interpreter, not the script) */
-	bpf_probe_read_kernel_str(v->path, sizeof(v->path), BPF_CORE_READ(bprm, interp));
+	/* interp: the file finally run (a script's interpreter, not the script);
+	 * longer than the record's room: its first bytes, marked cut */
+	interp = BPF_CORE_READ(bprm, interp);
+	n = bpf_probe_read_kernel_str(v->path, sizeof(v->path), interp);
+	if (n == sizeof(v->path)) {
+		bpf_probe_read_kernel(&next, 1, interp + sizeof(v->path) - 1);
+		if (next)
+			v->flags |= NSAUDIT_EXE_F_CUT;
+	}
 	/* relative names, fexecve's /dev/fd/N and busybox's /proc/self/exe
 	 * say nothing: the file's own path, from its dentries (else none:
 	 * the entry is written anyway, an older one for the key is stale) */

@@ -423,16 +423,21 @@ static __always_inline bool pins_named_here(struct pin_walk *w)
 /*
  * A user path into a zero-padded path_buf (coalescing compares it word by
  * word), in the umount path scratch slot (the caller's claimed walk's)
- * after its names were split off.
+ * after its names were split off. Longer than the record holds: its first
+ * bytes, and k says it was cut.
  */
-static __always_inline const struct path_buf *user_path_buf(__u32 slot, const void *upath)
+static __always_inline const struct path_buf *user_path_buf(struct ev_key *k, __u32 slot,
+							    const void *upath)
 {
 	struct umount_path *b = bpf_map_lookup_elem(&umount_path_buf, &slot);
+	long n;
 
 	if (!b)
 		return NULL;
 	__builtin_memset(b->p, 0, sizeof(b->p));
-	bpf_probe_read_user_str(b->p, sizeof(b->p), upath);
+	n = bpf_probe_read_user_str(b->p, sizeof(b->p), upath);
+	if (user_str_cut(n, (__u64)upath, sizeof(b->p)))
+		k->flags |= NSAUDIT_F_PATH_CUT;
 	return (const struct path_buf *)b->p;
 }
 

@@ -14,8 +14,13 @@
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
 #include "nsfile.bpf.h"
+#include "attempts.bpf.h"
 
 /* ---- nsfs fds made without open() --------------------------------------- */
+
+/* An ioctl command's number and type (include/uapi/asm-generic/ioctl.h). */
+#define IOC_NR(cmd)		((cmd) & 0xff)
+#define IOC_TYPE(cmd)		(((cmd) >> 8) & 0xff)
 
 #define NS_IOC_TYPE		0xb7
 
@@ -31,9 +36,46 @@
 
 #define NR_NS_MNT_GET_PREV	12
 
-#define NR_PIDFD_GET_NS_FIRST	1	/* PIDFD_GET_CGROUP_NAMESPACE */
+/* PIDFD_GET_*_NAMESPACE (include/uapi/linux/pidfd.h, Linux 6.11) */
+#define NR_PIDFD_GET_CGROUP_NAMESPACE		1
+#define NR_PIDFD_GET_IPC_NAMESPACE		2
+#define NR_PIDFD_GET_MNT_NAMESPACE		3
+#define NR_PIDFD_GET_NET_NAMESPACE		4
+#define NR_PIDFD_GET_PID_NAMESPACE		5
+#define NR_PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE	6
+#define NR_PIDFD_GET_TIME_NAMESPACE		7
+#define NR_PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE 8
+#define NR_PIDFD_GET_USER_NAMESPACE		9
+#define NR_PIDFD_GET_UTS_NAMESPACE		10
 
-#define NR_PIDFD_GET_NS_LAST	10	/* PIDFD_GET_UTS_NAMESPACE */
+#define NR_PIDFD_GET_NS_FIRST	NR_PIDFD_GET_CGROUP_NAMESPACE
+#define NR_PIDFD_GET_NS_LAST	NR_PIDFD_GET_UTS_NAMESPACE
+
+/* The namespace type a PIDFD_GET_*_NAMESPACE command asks for. */
+static __always_inline __u32 pidfd_ioctl_type(__u32 nr)
+{
+	switch (nr) {
+	case NR_PIDFD_GET_CGROUP_NAMESPACE:
+		return NSAUDIT_NS_CGROUP;
+	case NR_PIDFD_GET_IPC_NAMESPACE:
+		return NSAUDIT_NS_IPC;
+	case NR_PIDFD_GET_MNT_NAMESPACE:
+		return NSAUDIT_NS_MNT;
+	case NR_PIDFD_GET_NET_NAMESPACE:
+		return NSAUDIT_NS_NET;
+	case NR_PIDFD_GET_PID_NAMESPACE:
+	case NR_PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE:
+		return NSAUDIT_NS_PID;
+	case NR_PIDFD_GET_TIME_NAMESPACE:
+	case NR_PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE:
+		return NSAUDIT_NS_TIME;
+	case NR_PIDFD_GET_USER_NAMESPACE:
+		return NSAUDIT_NS_USER;
+	case NR_PIDFD_GET_UTS_NAMESPACE:
+		return NSAUDIT_NS_UTS;
+	}
+	return NSAUDIT_NS_UNKNOWN;
+}
 
 /* The NS_GET_* commands that make an nsfs fd (op nsfd). */
 static __always_inline bool ns_ioctl_makes_fd(__u32 nr)
@@ -41,8 +83,6 @@ static __always_inline bool ns_ioctl_makes_fd(__u32 nr)
 	return nr == NR_NS_GET_USERNS || nr == NR_NS_GET_PARENT || nr == NR_NS_MNT_GET_NEXT ||
 	       nr == NR_NS_MNT_GET_PREV;
 }
-
-#include "attempts.bpf.h"
 
 /*
  * An nsfs fd the current syscall returned: a record (op nsfd, via how) and
@@ -92,7 +132,7 @@ SEC("tracepoint/syscalls/sys_enter_ioctl")
 int tp_enter_ioctl(struct trace_event_raw_sys_enter *ctx)
 {
 	__u32 cmd = ctx->args[1];
-	__u32 nr = cmd & 0xff, type = (cmd >> 8) & 0xff;
+	__u32 nr = IOC_NR(cmd), type = IOC_TYPE(cmd);
 	struct tstate *ts;
 	struct file *file;
 
@@ -157,8 +197,8 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;
 	cmd = ts->p.arg;
-	nr = cmd & 0xff;
-	if (((cmd >> 8) & 0xff) == NS_IOC_TYPE && !ns_ioctl_makes_fd(nr)) {
+	nr = IOC_NR(cmd);
+	if (IOC_TYPE(cmd) == NS_IOC_TYPE && !ns_ioctl_makes_fd(nr)) {
 		/* no fd: who asked about which namespace (OWNER_UID always,
 		 * other queries of an nsfs file when they failed) */
 		if (!type_wanted(ts->p.target_type) ||
@@ -185,7 +225,7 @@ int tp_exit_ioctl(struct trace_event_raw_sys_exit *ctx)
 		commit_key(ts, &k, 0);
 		return 0;
 	}
-	via = ((cmd >> 8) & 0xff) == PIDFD_IOC_TYPE ? NSAUDIT_VIA_PIDFD : NSAUDIT_VIA_NS_IOCTL;
+	via = IOC_TYPE(cmd) == PIDFD_IOC_TYPE ? NSAUDIT_VIA_PIDFD : NSAUDIT_VIA_NS_IOCTL;
 	if (via == NSAUDIT_VIA_PIDFD && pidfd_ioctl_tp) {
 		/* the patched kernel's tp_btf/nsfd records it: note the origin only */
 		if (ctx->ret >= 0) {
@@ -308,12 +348,15 @@ static __always_inline long open_dirfd_arg(void)
 /*
  * The path of the open being exited, zero-padded (so that two records'
  * paths compare word by word), in this CPU's scratch; NULL only if the
- * scratch is missing. An unreadable path is an empty one.
+ * scratch is missing. An unreadable path is an empty one. A longer path
+ * than the record holds: its first bytes, and k says it was cut (then a
+ * coalesced repeat is one whose first bytes match and is cut too).
  */
-static __always_inline const struct path_buf *open_path_read(const char *upath)
+static __always_inline const struct path_buf *open_path_read(struct ev_key *k, const char *upath)
 {
 	__u32 zero = 0;
 	struct path_buf *pb = bpf_map_lookup_elem(&path_scratch, &zero);
+	long n;
 	int i;
 
 	if (!pb)
@@ -321,8 +364,11 @@ static __always_inline const struct path_buf *open_path_read(const char *upath)
 #pragma unroll
 	for (i = 0; i < NSAUDIT_PATH_LEN / 8; i++)
 		pb->w[i] = 0;
-	if (upath)
-		bpf_probe_read_user_str(pb, sizeof(*pb), upath);
+	if (!upath)
+		return pb;
+	n = bpf_probe_read_user_str(pb, sizeof(*pb), upath);
+	if (user_str_cut(n, (__u64)upath, sizeof(*pb)))
+		k->flags |= NSAUDIT_F_PATH_CUT;
 	return pb;
 }
 
@@ -348,6 +394,7 @@ __noinline int open_denied(long ret, int arg)
 {
 	const char *upath = open_path_arg(arg);
 	char head[PROC_NS_SCAN + 4] = {};
+	const struct path_buf *path;
 	struct ev_key k;
 	bool ns_dir;
 	int i;
@@ -370,7 +417,8 @@ __noinline int open_denied(long ret, int arg)
 	if (head[0] == 'n' && head[1] == 's' && head[2] == '/')
 		denied_rel_target(&k, arg ? (int)open_dirfd_arg() : AT_FDCWD_NR,
 				  ns_file_type(&head[3]));
-	commit_path(&k, 0, open_path_read(upath));
+	path = open_path_read(&k, upath);
+	commit_path(&k, 0, path);
 	return 0;
 }
 
@@ -390,6 +438,7 @@ __noinline int open_record(long ret, long nr, __u64 file_addr)
 {
 	struct file *file = (struct file *)file_addr;
 	int arg = nr != nr_open;
+	const struct path_buf *path;
 	struct ns_common *ns;
 	struct ev_key k;
 	__u32 type;
@@ -406,7 +455,8 @@ __noinline int open_record(long ret, long nr, __u64 file_addr)
 	k.flags |= NSAUDIT_F_HAS_NS;
 	k.fd = ret;
 	k.via = file_is_bind_mount(file) ? NSAUDIT_VIA_BIND : NSAUDIT_VIA_PROC;
-	commit_path(&k, ns_refcount(ns), open_path_read(open_path_arg(arg)));
+	path = open_path_read(&k, open_path_arg(arg));
+	commit_path(&k, ns_refcount(ns), path);
 	return 0;
 }
 

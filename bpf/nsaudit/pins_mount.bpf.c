@@ -28,13 +28,9 @@
 static __always_inline void read_user_path(struct nsaudit_event *e, char *dst, __u64 upath,
 					   __u32 cut)
 {
-	char next = 0;
+	long n = bpf_probe_read_user_str(dst, NSAUDIT_PATH_LEN, (void *)upath);
 
-	if (bpf_probe_read_user_str(dst, NSAUDIT_PATH_LEN, (void *)upath) < NSAUDIT_PATH_LEN)
-		return;
-	/* the room is full: its end, or the path goes on after it */
-	bpf_probe_read_user(&next, 1, (void *)(upath + NSAUDIT_PATH_LEN - 1));
-	if (next)
+	if (user_str_cut(n, upath, NSAUDIT_PATH_LEN))
 		e->flags |= cut;
 }
 
@@ -233,6 +229,7 @@ static __always_inline __u32 cur_mnt_ns_inum(void)
  */
 static __always_inline void refused_bind(struct tstate *ts, long ret)
 {
+	const struct path_buf *path;
 	struct pin_walk *w;
 	struct ev_key k;
 
@@ -248,7 +245,8 @@ static __always_inline void refused_bind(struct tstate *ts, long ret)
 	k.ns_id = ts->p.target_id;
 	k.flags |= NSAUDIT_F_HAS_NS;
 	/* none free (four preempted exits on this CPU): the first, shared */
-	commit_path(&k, 0, user_path_buf(w ? w->slot : 0, (void *)ts->p.args[1]));
+	path = user_path_buf(&k, w ? w->slot : 0, (void *)ts->p.args[1]);
+	commit_path(&k, 0, path);
 	pin_walk_release(w);
 }
 
@@ -475,6 +473,7 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 					   struct pin_walk *w)
 {
 	struct nsaudit_pin *pin = NULL;
+	const struct path_buf *path;
 	struct ev_key k;
 	__u64 key;
 
@@ -496,7 +495,8 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 		k.ns_id = pin->ns_id;
 		k.flags |= NSAUDIT_F_HAS_NS;
 	}
-	commit_path(&k, 0, user_path_buf(w->slot, (void *)upath));
+	path = user_path_buf(&k, w->slot, (void *)upath);
+	commit_path(&k, 0, path);
 }
 
 SEC("tracepoint/syscalls/sys_exit_umount")

@@ -160,6 +160,12 @@ static __always_inline void umount_path_read(__u32 slot, const void *user_path)
 	b->valid = 0;
 	b->tail = pin_names_zero;
 	n = bpf_probe_read_user_str(b->p, sizeof(b->p), user_path);
+	/* longer than the room: its last names are not the ones read (a cut
+	 * name, another directory's): none, the path names no pin here */
+	if (user_str_cut(n, (__u64)user_path, sizeof(b->p))) {
+		b->len = 0;
+		return;
+	}
 	b->len = n > 1 ? n - 1 : 0; /* without the NUL */
 	t.j = b->len - 1;
 	bpf_loop(UMOUNT_PATH_LEN + 1, tail_split_step, &t, 0);

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -26,6 +25,7 @@
 #include "lifetime/history.h"
 #include "lifetime/lifetime.h"
 #include "lifetime/log_reader.h"
+#include "clock.h"
 #include "nstype.h"
 
 #define ERR(...) cmd_error("holders", 0, __VA_ARGS__)
@@ -324,11 +324,9 @@ static void print_leak(struct model *m, struct ns_ent *e, const struct lt_timeli
 static int leaks_scan(struct model *m, struct leak_set *s, double older, bool json)
 {
 	size_t i, judged = 0, leaks = 0;
-	struct timespec ts;
 	double now;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	now = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	now = (double)realtime_ns() / NSEC_PER_SEC;
 	for (i = 0; i < m->nns; i++) {
 		struct ns_ent *e = &m->ns[i];
 		struct lt_timeline *tl = set_find(s, e->type, e->inum);

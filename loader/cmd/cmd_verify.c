@@ -26,9 +26,10 @@ static const struct optab verify_optab[] = {
 	  "default DIR/.key, which proves nothing against\n"
 	  "whoever can write DIR (said on stderr)" },
 	{ "anchor", OPT_ANCHOR, "FILE",
-	  "a syslog file (as rsyslog wrote it) or an auditd log\n"
-	  "holding the log's anchors: nothing up to the last\n"
-	  "one may be missing" },
+	  "a syslog file (as rsyslog wrote it), an auditd log,\n"
+	  "a file: sink's JSON lines (flat, OCSF, ECS) or\n"
+	  "journalctl -o json output holding the log's anchors:\n"
+	  "nothing up to the last one may be missing" },
 	{ "quiet", 'q', NULL, "no summary line when intact" },
 	{ "help", 'h', NULL, "this help" },
 	OPTAB_END,
@@ -63,7 +64,9 @@ static void verify_usage(FILE *f, const struct cmd_opts *opts)
 		"Examples:\n"
 		"  nsaudit verify --log-dir /var/log/nsaudit --verification-key nsaudit-vk2-...\n"
 		"  nsaudit verify --log-dir /mnt/copy --verification-key /root/nsaudit.vk \\\n"
-		"                 --anchor /var/log/auth.log\n");
+		"                 --anchor /var/log/auth.log\n"
+		"  nsaudit verify --log-dir /mnt/copy --verification-key /root/nsaudit.vk \\\n"
+		"                 --anchor /var/log/nsaudit.ocsf.json   # a file:PATH,format=ocsf sink\n");
 }
 
 #define MAX_ANCHORS 16

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "array.h"
 #include "clock.h"
 #include "containers.h"
 #include "nstype.h"
@@ -42,14 +43,17 @@ struct actor_ent {
 struct containers {
 	char root[PATH_MAX]; /* "" for the real "/" */
 	struct container_info *v;
-	int n, cap;
+	int n;
+	size_t cap;
 	struct container_info *prev; /* the last refresh's: first-seen namespaces */
-	int nprev, capprev;
+	int nprev;
+	size_t capprev;
 	uint64_t gen; /* bumped per refresh: actor cache */
 	bool creating; /* a runtime's container has no init pid yet */
 	int64_t refreshed_ns;
 	struct podman_name *names;
-	int nnames, capnames;
+	int nnames;
+	size_t capnames;
 	struct timespec names_mtime;
 	struct actor_ent actors[ACTOR_SLOTS];
 };
@@ -175,15 +179,8 @@ static struct container_info *add(struct containers *c, const char *id)
 	for (i = 0; i < c->n; i++)
 		if (!strcmp(c->v[i].id, id))
 			return &c->v[i];
-	if (c->n == c->cap) {
-		int cap = c->cap ? 2 * c->cap : 16;
-		struct container_info *v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (ARRAY_RESERVE(&c->v, &c->cap, (size_t)c->n + 1))
+		return NULL;
 	ci = &c->v[c->n++];
 	memset(ci, 0, sizeof(*ci));
 	snprintf(ci->id, sizeof(ci->id), "%s", id);
@@ -197,15 +194,8 @@ static void note_name(void *ctx, const char *id, const char *name)
 
 	if (!plausible_id(id))
 		return;
-	if (c->nnames == c->capnames) {
-		int cap = c->capnames ? 2 * c->capnames : 16;
-
-		pn = realloc(c->names, cap * sizeof(*pn));
-		if (!pn)
-			return;
-		c->names = pn;
-		c->capnames = cap;
-	}
+	if (ARRAY_RESERVE(&c->names, &c->capnames, (size_t)c->nnames + 1))
+		return;
 	pn = &c->names[c->nnames++];
 	snprintf(pn->id, sizeof(pn->id), "%s", id);
 	snprintf(pn->name, sizeof(pn->name), "%s", name);
@@ -409,7 +399,8 @@ void containers_refresh(struct containers *c, bool force)
 	int64_t now = now_coarse_ns();
 	char dir[PATH_MAX + 32];
 	struct container_info *tmp;
-	int i, j, cap;
+	size_t cap;
+	int i, j;
 
 	if (!force && now - c->refreshed_ns < (c->creating ? REFRESH_BUSY_NS : REFRESH_NS))
 		return;

@@ -108,16 +108,23 @@ static void learn_exe(struct enrich *en, const struct nsaudit_task_snap *s)
 {
 	struct nsaudit_exe_hist h = { 0 };
 	struct nsaudit_exe_info *v = &h.cur;
-	char link[64];
+	char link[64], buf[PATH_MAX];
 	struct stat st;
 	ssize_t n;
 
 	if (!s->exe_key)
 		return;		/* kernel thread */
 	snprintf(link, sizeof(link), "/proc/%u/exe", s->pid);
-	n = readlink(link, v->path, sizeof(v->path) - 1);
+	n = readlink(link, buf, sizeof(buf) - 1);
 	if (n <= 0)
 		return;		/* gone */
+	/* longer than the entry holds: its first bytes, marked as the kernel
+	 * side marks them */
+	if ((size_t)n >= sizeof(v->path)) {
+		n = sizeof(v->path) - 1;
+		v->flags |= NSAUDIT_EXE_F_CUT;
+	}
+	memcpy(v->path, buf, (size_t)n);
 	v->path[n] = '\0';
 	v->mntns = s->inum[NSAUDIT_NS_MNT];
 	if (!stat(link, &st))
@@ -173,7 +180,8 @@ static bool same_file(const char *path, uint64_t ino, uint32_t kdev)
 	       (uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev)) == kdev;
 }
 
-static char *exe_from_map(struct enrich *en, const struct nsaudit_event *e, struct proc_info *p)
+static char *exe_from_map(struct enrich *en, const struct nsaudit_event *e, struct proc_info *p,
+			  bool *cut)
 {
 	uint64_t key = e->exe_key, ino = e->exe_ino, call_ns = e->ts_boot_ns;
 	struct nsaudit_exe_hist h;
@@ -194,6 +202,14 @@ static char *exe_from_map(struct enrich *en, const struct nsaudit_event *e, stru
 	 * the file an exec by fd ran: not known */
 	if (!strcmp(v->path, "/"))
 		return NULL;
+	/* the first bytes of a longer path: never resolved (they may name
+	 * another file), kept as they are and said to be cut */
+	if (v->flags & NSAUDIT_EXE_F_CUT) {
+		*cut = true;
+		p->exe_mntns = v->mntns;
+		p->exe_mntns_id = v->mntns_id;
+		return strdup(v->path);
+	}
 	/* runc and crun run themselves from a detached bind of their binary:
 	 * the path in its own file system names it only if it leads to the
 	 * very file here (the host's root: the runtime's binary) */
@@ -233,23 +249,35 @@ static char *exe_from_proc(uint32_t pid, uint64_t ino, struct proc_info *p)
 }
 
 const char *enrich_exe(struct enrich *en, const struct nsaudit_event *e, uint32_t *mntns,
-		       uint64_t *mntns_id)
+		       uint64_t *mntns_id, bool *cut)
 {
 	struct proc_info *p = proc_slot(en, e->pid, e->comm);
+	char *whole;
 
 	if (!p->exe_done || p->exe_key != e->exe_key || p->exe_ino != e->exe_ino) {
 		free(p->exe);
 		p->exe_mntns = 0;
 		p->exe_mntns_id = 0;
-		p->exe = exe_from_map(en, e, p);
-		if (!p->exe)
-			p->exe = exe_from_proc(e->pid, e->exe_ino, p);
+		p->exe_cut = false;
+		p->exe = exe_from_map(en, e, p, &p->exe_cut);
+		/* a cut path: the whole one while the process still runs the
+		 * record's file (PATH_MAX, same inode) */
+		if (!p->exe || p->exe_cut) {
+			whole = exe_from_proc(e->pid, e->exe_ino, p);
+			if (whole) {
+				free(p->exe);
+				p->exe = whole;
+				p->exe_cut = false;
+				p->exe_mntns_id = 0;
+			}
+		}
 		p->exe_key = e->exe_key;
 		p->exe_ino = e->exe_ino;
 		p->exe_done = true;
 	}
 	*mntns = p->exe ? p->exe_mntns : 0;
 	*mntns_id = p->exe ? p->exe_mntns_id : 0;
+	*cut = p->exe && p->exe_cut;
 	return p->exe;
 }
 

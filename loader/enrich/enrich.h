@@ -43,10 +43,12 @@ void enrich_set_task_iter(struct enrich *en, int link_fd);
  * The executable of a record's actor, from its exec (exe_key): the path
  * that exec ran (exe_paths), else /proc/PID/exe if it is still that file
  * (exe_ino). NULL if unknown. *mntns, *mntns_id: the mount namespace the
- * path is relative to (0: unknown).
+ * path is relative to (0: unknown). *cut: the path was longer than the
+ * kernel side's record of the exec holds and the process no longer runs
+ * that file: what is returned is its first bytes only.
  */
 const char *enrich_exe(struct enrich *en, const struct nsaudit_event *e, uint32_t *mntns,
-		       uint64_t *mntns_id);
+		       uint64_t *mntns_id, bool *cut);
 /* The cgroup path of a live process; NULL if unknown. */
 const char *enrich_cgroup(struct enrich *en, uint32_t pid, const char *comm, uint64_t id);
 /*

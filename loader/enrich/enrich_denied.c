@@ -27,6 +27,7 @@
 
 #include <bpf/bpf.h>
 
+#include "array.h"
 #include "clock.h"
 #include "enrich_impl.h"
 #include "nstype.h"
@@ -44,7 +45,6 @@ static uint32_t task_ns_by_iter(struct enrich *en, uint32_t pid, int type)
 {
 	int64_t now = clock_ns(CLOCK_MONOTONIC);
 	struct nsaudit_task_snap s;
-	struct task_ns *n;
 	size_t i;
 	int fd;
 
@@ -55,15 +55,8 @@ static uint32_t task_ns_by_iter(struct enrich *en, uint32_t pid, int type)
 		while (fd >= 0 && read(fd, &s, sizeof(s)) == sizeof(s)) {
 			if (s.tid != s.pid)
 				continue;
-			if (en->ntasks == en->captasks) {
-				size_t cap = en->captasks ? 2 * en->captasks : 1024;
-
-				n = realloc(en->tasks, cap * sizeof(*n));
-				if (!n)
-					break;
-				en->tasks = n;
-				en->captasks = cap;
-			}
+			if (ARRAY_RESERVE(&en->tasks, &en->captasks, en->ntasks + 1))
+				break;
 			en->tasks[en->ntasks].pid = s.pid;
 			memcpy(en->tasks[en->ntasks].inum, s.inum, sizeof(s.inum));
 			en->ntasks++;
@@ -150,6 +143,10 @@ bool enrich_complete_denied(struct enrich *en, struct nsaudit_event *e)
 	/* "ns/TYPE" relative to a /proc/PID directory: the kernel side read
 	 * the namespace at the call (bpf/nsaudit/attempts.bpf.h) */
 	if (e->flags & NSAUDIT_F_HAS_NS)
+		return true;
+	/* longer than the record holds: its end (type, pid) is not the
+	 * path's; the attempt is kept, naming nothing */
+	if (e->flags & NSAUDIT_F_PATH_CUT)
 		return true;
 	ns = ns_path_part(e->path, &type, &children, &pid);
 	if (!ns)

@@ -36,6 +36,7 @@ struct proc_info {
 	char *cgroup;
 	uint64_t cgroup_id;	/* the id cgroup was found for */
 	bool exe_done, cgroup_done;
+	bool exe_cut;		/* exe is the first bytes of a longer path */
 };
 
 /* A mount namespace and a task that was in it (to read its mountinfo). */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "clock.h"
 #include "enrich_impl.h"
 #include "mountinfo.h"
@@ -206,6 +207,8 @@ static bool complete_mount(struct enrich *en, struct nsaudit_event *e)
 		note_mntns(en, mntns, e->pid, e->tid);
 		mounttab_add_id(&en->pins, mntns, path, e->ns_type, e->ns_inum, e->mnt_id,
 				e->mnt_unique);
+		if (e->flags & NSAUDIT_F_PATH_CUT)
+			mounttab_mark_cut(&en->pins, mntns, e->mnt_id, e->mnt_unique);
 		return true;
 	}
 #ifdef NSAUDIT_F_MOVE
@@ -274,7 +277,7 @@ static bool umount_by_identity(struct enrich *en, uint32_t mntns, const char *pa
 {
 	char real[PATH_MAX], file[96], line[PATH_MAX * 2];
 	size_t i, j, nids = 0, cap = 0;
-	uint32_t *ids = NULL, *nv;
+	uint32_t *ids = NULL;
 	bool hit = false;
 	FILE *f;
 
@@ -284,15 +287,9 @@ static bool umount_by_identity(struct enrich *en, uint32_t mntns, const char *pa
 	if (!mntns_mountinfo(en, mntns, file, sizeof(file)) || !(f = fopen(file, "re")))
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		if (nids == cap) {
-			cap = cap ? 2 * cap : 256;
-			nv = realloc(ids, cap * sizeof(*ids));
-			if (!nv)
-				break;
-			ids = nv;
-		}
-		if (nids < cap)
-			ids[nids++] = (uint32_t)strtoul(line, NULL, 10);
+		if (ARRAY_RESERVE(&ids, &cap, nids + 1))
+			break;
+		ids[nids++] = (uint32_t)strtoul(line, NULL, 10);
 	}
 	fclose(f);
 	for (i = 0; nids && i < en->pins.n && !hit; i++) {
@@ -307,6 +304,30 @@ static bool umount_by_identity(struct enrich *en, uint32_t mntns, const char *pa
 	}
 	free(ids);
 	return hit;
+}
+
+/*
+ * An umount whose path is longer than the record holds (cut): never looked
+ * up by its first bytes (they may be another pin's whole path). A pin of
+ * the actor's mount namespace whose path starts with them may be the one:
+ * the record is kept, naming none; no such pin: an ordinary mount's.
+ */
+static bool umount_cut(struct enrich *en, const struct nsaudit_event *e, uint32_t mntns)
+{
+	char path[PATH_MAX];
+	size_t i, n;
+
+	absolute_path(e, path, sizeof(path));
+	n = strlen(path);
+	for (i = 0; i < en->pins.n; i++)
+		if ((!mntns || en->pins.v[i].mntns == mntns) &&
+		    !strncmp(en->pins.v[i].path, path, n))
+			break;
+	if (i == en->pins.n)
+		return false;
+	unresolved(en, "its path is longer than a record holds (cut), so it was not looked up",
+		   "umount");
+	return true;
 }
 
 /*
@@ -328,9 +349,11 @@ static bool complete_refused_umount(struct enrich *en, struct nsaudit_event *e)
 	char path[PATH_MAX];
 	uint32_t mntns;
 
-	absolute_path(e, path, sizeof(path));
 	/* the kernel side's, at the call (the refused caller is often gone) */
 	mntns = e->actor_mntns ?: actor_mntns(e);
+	if (e->flags & NSAUDIT_F_PATH_CUT)
+		return umount_cut(en, e, mntns);
+	absolute_path(e, path, sizeof(path));
 	hit = mntns ? mounttab_find(&en->pins, mntns, path) : NULL;
 	if (!hit || hit->exact)
 		return false;
@@ -358,8 +381,10 @@ static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 				   NULL);
 		return true;
 	}
-	absolute_path(e, path, sizeof(path));
 	mntns = actor_mntns(e);
+	if (e->flags & NSAUDIT_F_PATH_CUT)
+		return umount_cut(en, e, mntns);
+	absolute_path(e, path, sizeof(path));
 	if (mntns) {
 		if (!mounttab_remove(&en->pins, mntns, path, &type, &inum) &&
 		    !umount_by_identity(en, mntns, path, &type, &inum))
@@ -467,7 +492,9 @@ bool enrich_complete(struct enrich *en, struct nsaudit_event *e)
 	case NSAUDIT_OP_OPEN:
 		if (e->result < 0)	/* enrich_denied.c: any procfs */
 			return enrich_complete_denied(en, e);
-		e->target_pid = proc_ns_path_pid(e->path, e->pid);
+		/* a cut path's end is not the path's: no pid read from it */
+		if (!(e->flags & NSAUDIT_F_PATH_CUT))
+			e->target_pid = proc_ns_path_pid(e->path, e->pid);
 		return true;
 	case NSAUDIT_OP_UNSHARE:
 	case NSAUDIT_OP_CLONE:

@@ -27,7 +27,7 @@ static struct mount_pin *find(const struct mounttab *m, uint32_t mntns, const ch
 	size_t i;
 
 	for (i = 0; i < m->n; i++)
-		if (m->v[i].mntns == mntns && !strcmp(m->v[i].path, path))
+		if (m->v[i].mntns == mntns && !m->v[i].cut && !strcmp(m->v[i].path, path))
 			return &m->v[i];
 	return NULL;
 }
@@ -61,6 +61,7 @@ bool mounttab_add(struct mounttab *m, uint32_t mntns, const char *path, int type
 	if (!p && !(p = append(m, mntns, path)))
 		return false;
 	p->copied = false;
+	p->cut = false;
 	p->type = type;
 	p->inum = inum;
 	return true;
@@ -103,6 +104,7 @@ bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int t
 			return false;
 	}
 	p->copied = false;
+	p->cut = false;
 	p->type = type;
 	p->inum = inum;
 	p->mnt_id = mnt_id;
@@ -194,8 +196,17 @@ bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const ch
 	return self;
 }
 
+void mounttab_mark_cut(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uint64_t mnt_unique)
+{
+	struct mount_pin *p = find_id(m, mntns, mnt_id, mnt_unique);
+
+	if (p)
+		p->cut = true;
+}
+
 void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to)
 {
+	struct mount_pin *p;
 	size_t i, n = m->n;
 
 	if (from == to)
@@ -205,6 +216,15 @@ void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to)
 			continue;
 		/* what the new namespace already has was learned first-hand (its
 		 * record can come before the unshare's): not overwritten */
+		if (m->v[i].cut) { /* the copy's path is cut as well */
+			p = append(m, to, m->v[i].path);
+			if (p) {
+				p->type = m->v[i].type;
+				p->inum = m->v[i].inum;
+				p->copied = p->cut = true;
+			}
+			continue;
+		}
 		if (find(m, to, m->v[i].path))
 			continue;
 		if (mounttab_add(m, to, m->v[i].path, m->v[i].type, m->v[i].inum))

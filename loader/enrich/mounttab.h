@@ -37,6 +37,9 @@ struct mount_pin {
 	bool exact; /* the kernel side tracks this mount (bpf/nsaudit/pins.bpf.h):
 		     * its umount and its vanishing are reported from there,
 		     * never guessed here */
+	bool cut; /* path is the first bytes of a longer one (the record's
+		   * room): shown, never matched by path (it may be another
+		   * mount's whole path) */
 };
 
 struct mounttab {
@@ -61,6 +64,8 @@ bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int t
  * was none. */
 bool mounttab_remove_id(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uint64_t mnt_unique,
 			int *type, uint32_t *inum, char **path);
+/* The pin (mntns, mnt_id, mnt_unique) has a cut path (struct mount_pin). */
+void mounttab_mark_cut(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uint64_t mnt_unique);
 /* The pin at (mntns, path), or NULL. */
 const struct mount_pin *mounttab_find(const struct mounttab *m, uint32_t mntns, const char *path);
 /*

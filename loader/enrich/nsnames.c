@@ -313,7 +313,8 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	    resolve(n, type, e->old_inum, e->old_ns_id, old_hint, n->old_buf, sizeof(n->old_buf)))
 		*old = n->old_buf;
 	record_container(n, e, name);
-	if (e->op == NSAUDIT_OP_UMOUNT && e->path[0]) {
+	/* a cut path (its first bytes) names no mount: nothing learnt */
+	if (e->op == NSAUDIT_OP_UMOUNT && e->path[0] && !(e->flags & NSAUDIT_F_PATH_CUT)) {
 		/* the record names what it removes; then the name is gone */
 		if (!*name && has_ns) {
 			nn = type == NSAUDIT_NS_NET ? netns_name_from_path(e->path) : NULL;

@@ -45,20 +45,20 @@ struct holders_mount {
 
 struct holders_mounts {
 	struct holders_mount *v;
-	size_t n;
+	size_t n, cap;
 	/* Mount namespaces whose table could not be read, and why. */
 	struct unread_mntns {
 		uint32_t inum;
 		char why[128];
 	} * unread;
-	size_t nunread;
+	size_t nunread, capunread;
 	/* Helper processes that keep mount-only namespaces open during the
 	 * scan, so BPF can read their reference counts; their pids are not
 	 * holders. */
 	pid_t *helpers;
-	size_t nhelpers;
+	size_t nhelpers, caphelpers;
 	int *fds; /* our own fds opened for the same reason */
-	size_t nfds;
+	size_t nfds, capfds;
 };
 
 /*

@@ -35,6 +35,7 @@
 
 #include "holders_model.h"
 #include "enrich/nsnames.h"
+#include "array.h"
 #include "nstype.h"
 
 const char *const acct_names[ACCT_MAX] = {
@@ -69,14 +70,11 @@ struct ns_ent *ns_find(struct model *m, int type, uint32_t inum)
 static struct ns_ent *ns_add(struct model *m, int type, uint32_t inum)
 {
 	struct ns_ent *e = ns_find(m, type, inum);
-	void *nv;
 
 	if (e || !inum || type < 0)
 		return e;
-	nv = realloc(m->ns, (m->nns + 1) * sizeof(*m->ns));
-	if (!nv)
+	if (ARRAY_RESERVE(&m->ns, &m->capns, m->nns + 1))
 		return NULL;
-	m->ns = nv;
 	e = &m->ns[m->nns++];
 	memset(e, 0, sizeof(*e));
 	e->type = type;

@@ -47,7 +47,7 @@ struct model {
 	struct holders_mounts mounts;
 	struct nsnames *names; /* ip netns name, bind path, container:ID, host */
 	struct ns_ent *ns;
-	size_t nns;
+	size_t nns, capns;
 	pid_t self;
 };
 

@@ -26,27 +26,22 @@
 
 #include "holders_lib.h"
 #include "enrich/mountinfo.h"
+#include "array.h"
 #include "nstype.h"
 #include "io.h"
 
 static int push_mount(struct holders_mounts *m, const struct holders_mount *hm)
 {
-	void *nv = realloc(m->v, (m->n + 1) * sizeof(*m->v));
-
-	if (!nv)
+	if (ARRAY_RESERVE(&m->v, &m->cap, m->n + 1))
 		return -1;
-	m->v = nv;
 	m->v[m->n++] = *hm;
 	return 0;
 }
 
 static void push_unread(struct holders_mounts *m, uint32_t inum, const char *why)
 {
-	void *nv = realloc(m->unread, (m->nunread + 1) * sizeof(*m->unread));
-
-	if (!nv)
+	if (ARRAY_RESERVE(&m->unread, &m->capunread, m->nunread + 1))
 		return;
-	m->unread = nv;
 	m->unread[m->nunread].inum = inum;
 	snprintf(m->unread[m->nunread].why, sizeof(m->unread[0].why), "%s", why);
 	m->nunread++;
@@ -54,13 +49,10 @@ static void push_unread(struct holders_mounts *m, uint32_t inum, const char *why
 
 static void push_fd(struct holders_mounts *m, int fd)
 {
-	void *nv = realloc(m->fds, (m->nfds + 1) * sizeof(*m->fds));
-
-	if (!nv) {
+	if (ARRAY_RESERVE(&m->fds, &m->capfds, m->nfds + 1)) {
 		close(fd);
 		return;
 	}
-	m->fds = nv;
 	m->fds[m->nfds++] = fd;
 }
 
@@ -166,7 +158,6 @@ static int read_taskless(struct holders_mounts *m, uint32_t inum, int nsfd)
 	int data[2], ctl[2], st;
 	size_t first = m->n, i;
 	pid_t pid;
-	void *nv;
 	FILE *f;
 
 	if (pipe2(data, O_CLOEXEC))
@@ -211,12 +202,10 @@ static int read_taskless(struct holders_mounts *m, uint32_t inum, int nsfd)
 	}
 	for (i = first; i < m->n; i++)
 		m->v[i].via_pid = 0;
-	nv = realloc(m->helpers, (m->nhelpers + 1) * sizeof(*m->helpers));
-	if (!nv) {
+	if (ARRAY_RESERVE(&m->helpers, &m->caphelpers, m->nhelpers + 1)) {
 		stop_helper(pid, ctl[1]);
 		return -1;
 	}
-	m->helpers = nv;
 	m->helpers[m->nhelpers++] = pid;
 	/* the write end of ctl stays open: keep it with our fds */
 	push_fd(m, ctl[1]);
@@ -226,11 +215,11 @@ static int read_taskless(struct holders_mounts *m, uint32_t inum, int nsfd)
 int holders_mounts_read(const struct mntns_ref *refs, size_t nrefs, struct holders_mounts *m)
 {
 	char path[4096 + 64];
+	size_t nseen = 0, capseen = nrefs + 1, i, scanned;
 	uint32_t *seen;
-	size_t nseen = 0, i, scanned;
 
 	memset(m, 0, sizeof(*m));
-	seen = calloc(nrefs + 1, sizeof(*seen));
+	seen = calloc(capseen, sizeof(*seen));
 	if (!seen)
 		return -1;
 	/* 1. mount namespaces tasks are in: read through one of their tasks */
@@ -274,7 +263,6 @@ int holders_mounts_read(const struct mntns_ref *refs, size_t nrefs, struct holde
 	scanned = m->n;
 	for (i = 0; i < scanned; i++) {
 		struct holders_mount *hm = &m->v[i];
-		void *nseen_p;
 		int fd;
 
 		if (!hm->via_pid)
@@ -284,9 +272,7 @@ int holders_mounts_read(const struct mntns_ref *refs, size_t nrefs, struct holde
 		if (fd < 0)
 			continue;
 		if (hm->type == NSAUDIT_NS_MNT && !known_mntns(seen, nseen, hm->inum)) {
-			nseen_p = realloc(seen, (nseen + 1) * sizeof(*seen));
-			if (nseen_p) {
-				seen = nseen_p;
+			if (!ARRAY_RESERVE(&seen, &capseen, nseen + 1)) {
 				seen[nseen++] = hm->inum;
 				if (read_taskless(m, hm->inum, fd))
 					break;

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "probe/bpf_log.h"
+#include "array.h"
 #include "holders_lib.h"
 #include "holders.skel.h"
 
@@ -77,15 +78,8 @@ static int read_creds(struct holders_bpf *skel, struct holders_scan *scan)
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &inum))
 			continue;
-		if (scan->ncreds == cap) {
-			size_t nc = cap ? cap * 2 : 256;
-			void *nv = realloc(scan->creds, nc * sizeof(*scan->creds));
-
-			if (!nv)
-				return -ENOMEM;
-			scan->creds = nv;
-			cap = nc;
-		}
+		if (ARRAY_RESERVE(&scan->creds, &cap, scan->ncreds + 1))
+			return -ENOMEM;
 		scan->creds[scan->ncreds].addr = key;
 		scan->creds[scan->ncreds].user_inum = inum;
 		scan->ncreds++;

@@ -10,6 +10,7 @@
 #include "holders_fmt.h"
 #include "holders_model.h"
 #include "enrich/nsnames.h"
+#include "array.h"
 #include "nstype.h"
 
 struct tprint {
@@ -22,7 +23,7 @@ struct tprint {
 /* Holder lines are collected, then printed with ├─/└─ so the last is known. */
 struct lines {
 	char **v;
-	size_t n;
+	size_t n, cap;
 };
 
 static void line_add(struct lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -30,7 +31,6 @@ static void line_add(struct lines *l, const char *fmt, ...)
 {
 	va_list ap;
 	char *s = NULL;
-	void *nv;
 
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
@@ -38,12 +38,10 @@ static void line_add(struct lines *l, const char *fmt, ...)
 	va_end(ap);
 	if (!s)
 		return;
-	nv = realloc(l->v, (l->n + 1) * sizeof(*l->v));
-	if (!nv) {
+	if (ARRAY_RESERVE(&l->v, &l->cap, l->n + 1)) {
 		free(s);
 		return;
 	}
-	l->v = nv;
 	l->v[l->n++] = s;
 }
 

@@ -78,7 +78,7 @@ struct lt_timeline {
 	struct lt_event *ev;
 	size_t nev, cap;
 	struct lt_inc *inc;
-	size_t ninc;
+	size_t ninc, capinc;
 	/* about the log as a whole (lt_note_log) */
 	uint64_t records;    /* records seen */
 	uint64_t first_seq;  /* of the first record seen (0: none) */

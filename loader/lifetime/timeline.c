@@ -179,11 +179,10 @@ static void note_log(struct lt_timeline *tl, json_object *rec)
 
 static struct lt_inc *inc_new(struct lt_timeline *tl, uint64_t id)
 {
-	struct lt_inc *v = realloc(tl->inc, (tl->ninc + 1) * sizeof(*v));
+	struct lt_inc *v;
 
-	if (!v)
+	if (ARRAY_RESERVE(&tl->inc, &tl->capinc, tl->ninc + 1))
 		return NULL;
-	tl->inc = v;
 	v = &tl->inc[tl->ninc++];
 	memset(v, 0, sizeof(*v));
 	v->ns_id = id;

@@ -130,6 +130,9 @@ static void actor_span_fields(struct audit_fields *f, const struct nsaudit_event
 	name(f, "comm", e->comm, sizeof(e->comm));
 	if (x->exe)
 		name(f, "exe", x->exe, NAME_MAX_BYTES);
+	/* longer than the exec's record held, and no longer in /proc */
+	if (x->exe && x->exe_cut)
+		audit_f_bool(f, "exe_cut", true);
 	actor_fields(f, e, x);
 	if (x->cgroup)
 		name(f, "cgroup", x->cgroup, NAME_MAX_BYTES);
@@ -149,7 +152,7 @@ static void actor_span_fields(struct audit_fields *f, const struct nsaudit_event
  */
 struct actor_key {
 	uint32_t fmt, pid, tid, ppid, uid, euid, auid, exe_dev, exe_mntns;
-	uint32_t actor_mntns, actor_pidns, actor_userns, actor_cgroupns, lineage;
+	uint32_t actor_mntns, actor_pidns, actor_userns, actor_cgroupns, lineage, exe_cut;
 	char comm[NSAUDIT_COMM_LEN];
 	uint64_t exe_ino, exe_mntns_id, actor_mntns_id, actor_pidns_id, actor_userns_id,
 		 actor_cgroupns_id, cgroup_id;
@@ -180,6 +183,7 @@ static void key_of(struct actor_key *k, enum audit_format fmt, const struct nsau
 	memcpy(k->comm, e->comm, sizeof(k->comm));
 	k->exe_dev = e->exe_dev, k->exe_ino = e->exe_ino;
 	k->exe_mntns = x->exe_mntns, k->exe_mntns_id = x->exe_mntns_id;
+	k->exe_cut = x->exe && x->exe_cut;
 	k->actor_mntns = e->actor_mntns, k->actor_mntns_id = e->actor_mntns_id;
 	k->actor_pidns = e->actor_pidns, k->actor_pidns_id = e->actor_pidns_id;
 	k->actor_userns = e->actor_userns, k->actor_userns_id = e->actor_userns_id;

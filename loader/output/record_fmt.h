@@ -26,6 +26,7 @@ struct event_extra {
 	const char *old_name;
 	uint32_t exe_mntns;	/* the mount namespace exe is relative to (0: unknown) */
 	uint64_t exe_mntns_id;
+	bool exe_cut;		/* exe holds the first bytes of a longer path */
 	const char *container;	/* the container the record is about (id), or NULL */
 	const char *container_name; /* its name (podman's, docker's ...), or NULL */
 	const char *ns_container; /* the owner of ns_inum: "host", a container id, or NULL */

@@ -102,10 +102,10 @@ void persist_note(struct persist *p, struct facts_ctx *fx, const struct rule_fac
 		w->kind = WATCH_CTR;
 		snprintf(w->name, sizeof(w->name), "%s", f->target_ctr_name ?: "");
 		snprintf(w->id, sizeof(w->id), "%s", f->target_ctr);
-		if (e->op == NSAUDIT_OP_MOUNT)
+		if (e->op == NSAUDIT_OP_MOUNT && !(e->flags & NSAUDIT_F_PATH_CUT))
 			snprintf(w->path, sizeof(w->path), "%s", e->path);
 	} else if (e->op == NSAUDIT_OP_UMOUNT && e->ns_type == NSAUDIT_NS_NET &&
-		   (name = netns_name_from_path(e->path))) {
+		   !(e->flags & NSAUDIT_F_PATH_CUT) && (name = netns_name_from_path(e->path))) {
 		w = watch_add(p, WATCH_NETNS, NSAUDIT_NS_NET, e->ns_inum);
 		if (!w)
 			return;

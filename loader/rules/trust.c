@@ -17,11 +17,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "rules_impl.h"
 #include "array.h"
+#include "clock.h"
 
 /* where Debian and common installs put them; only those present count */
 static const char *const default_trusted[] = {
@@ -244,14 +244,6 @@ static bool trusted_now(struct facts_ctx *fx, const struct nsaudit_event *e, boo
 	return memfd && trusted_clone(fx, e->pid, (uint64_t)st.st_size);
 }
 
-static int64_t coarse_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /*
  * A process found trusted stays so while it runs the same executable
  * (the record's dev/ino at the call: an exec changes them): a runtime's
@@ -262,7 +254,7 @@ static int64_t coarse_ns(void)
 bool facts_trusted(struct facts_ctx *fx, const struct nsaudit_event *e, bool away)
 {
 	struct trusted_proc *p = &fx->tprocs[e->pid % TRUSTED_PROC_SLOTS];
-	int64_t now = coarse_ns();
+	int64_t now = now_coarse_ns();
 
 	/*
 	 * The kernel's answer at the call, where it has one: the actor's

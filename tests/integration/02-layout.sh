@@ -140,7 +140,9 @@ else
 fi
 
 # A header includes what it uses at its top, before any code of its own,
-# so that it can be read, and included, on its own.
+# so that it can be read, and included, on its own; a source file (a BPF
+# part's too) includes its headers at its top, so that no header depends
+# on what the file that includes it defined before it.
 bad=$(awk '
 	FNR == 1 { code = 0; inc = 0 }
 	{
@@ -152,11 +154,22 @@ bad=$(awk '
 		if (line ~ /^[[:space:]]*#[[:space:]]*include/) { if (code) printf " %s:%d", FILENAME, FNR; next }
 		if (line ~ /^[[:space:]]*#/ || line ~ /^[[:space:]]*$/) next
 		code = 1
-	}' $(ls bpf/*.h bpf/*/*.h loader/*/*.h audit/*.h common/*.h | grep -v 'vmlinux\.h$'))
+	}' $(ls bpf/*.[ch] bpf/*/*.[ch] loader/*/*.[ch] audit/*.[ch] common/*.[ch] | grep -v 'vmlinux\.h$'))
 if [ -z "$bad" ]; then
-	pass "layout: every header includes what it uses at its top"
+	pass "layout: every header and source file includes what it uses at its top"
 else
-	fail "layout: an include after a header's own code:$bad"
+	fail "layout: an include after a file's own code:$bad"
+fi
+
+# A clock is read in one place, common/clock.c, by a function whose name
+# says which clock it is (clock.h): a hand-made read grows its own
+# arithmetic and its own choice of clock (one "mono_ns" read BOOTTIME).
+bad=$(grep -n 'clock_gettime[[:space:]]*(' loader/*/*.[ch] audit/*.[ch] common/*.[ch] |
+	grep -v '^common/clock\.[ch]:' | cut -d: -f1,2 | tr '\n' ' ')
+if [ -z "$bad" ]; then
+	pass "layout: every clock is read through common/clock.h"
+else
+	fail "layout: a clock read by hand (use common/clock.h): $bad"
 fi
 
 # One number per integration test: the number is the run order, and two

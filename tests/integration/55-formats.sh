@@ -118,6 +118,8 @@ if run_format ecs "$OUT"; then
 		or .ecs.version == null or .host.id != $mid or .host.boot.id != $bid)) | length' \
 		--arg mid "$MID" --arg bid "$BID" "$OUT")
 	expect_eq "ecs: every line has @timestamp, event.kind, ecs.version, host.id, host.boot.id" "$bad" 0
+	expect_eq "ecs: every line is what ECS 8.17 defines (tests/lib/ecs-check.jq: fields, types, allowed values)" \
+		"$(jq -c -f "$TESTS_DIR/lib/ecs-check.jq" "$OUT" | jq -s -c add)" "[]"
 	u=$(jq -c "select(.event.action == \"unshare\" and .process.pid == $UPID)" "$OUT")
 	expect_eq "ecs: unshare: event, process, user, custom nsaudit.old_inum" \
 		"$(jq -r '"\(.event.kind) \(.event.outcome) \(.process.name) \(.user.id) \(.nsaudit.old_inum)"' <<<"$u")" \

@@ -7,7 +7,8 @@
 # socket activation passes them, and keeps a volatile journal under
 # /run/log/journal), and runs the tracer in the same mount namespace, so
 # libsystemd finds the socket at its standard path. What arrived is read
-# back with journalctl -o json and filtered by NSAUDIT_* fields.
+# back with journalctl -o json and filtered by NSAUDIT_* fields. A record
+# sends its anchors there too: verify --anchor reads journalctl -o json.
 . "$(dirname "$0")/../lib/testlib.sh"
 "$TESTS_DIR/lib/deps.sh" fleet >/dev/null 2>&1 || true	# what it drives, if missing
 require_root "journal sink"
@@ -61,6 +62,25 @@ if trace_start "$OUT2" --format ocsf --comm jocsf$$ --sink journal,format=ocsf; 
 else
 	fail "trace --sink journal,format=ocsf starts"
 fi
+# the log'"'"'s anchors through the journal: verify reads journalctl -o json
+"$NSAUDIT" keygen "$TMP/jkey" >"$TMP/jvk"
+"$NSAUDIT" record --log-dir "$TMP/jlog" --key "$TMP/jkey" --no-pin --op setns --comm janc$$ \
+	--seal-interval 1s --sink journal 2>"$TMP/jrec.err" &
+RP=$!
+for _ in $(seq 1 200); do grep -qs "^nsaudit: ready" "$TMP/jrec.err" && break; sleep 0.05; done
+for _ in 1 2; do "$NSOPS" -n janc$$ setns-loop 10 /proc/self/ns/net >/dev/null; sleep 1.2; done
+kill -INT $RP; wait $RP
+LID=$(head -n 1 "$TMP"/jlog/nsaudit-*.log | jq -r .log_id)
+for _ in $(seq 1 50); do J NSAUDIT_LOG_ID="$LID" NSAUDIT_WHY=close | grep -q . && break; sleep 0.1; done
+J NSAUDIT_LOG_ID="$LID" >"$TMP/janchors.json"
+n=$(jq -c "select(.NSAUDIT_ACTION == \"anchor\" and (.MESSAGE | startswith(\"nsaudit-anchor \")))" "$TMP/janchors.json" | grep -c .)
+last=$(jq -r "select(.NSAUDIT_ACTION == \"anchor\") | .NSAUDIT_SEQ" "$TMP/janchors.json" | sort -n | tail -n 1)
+[ "$n" -ge 3 ] && pass "journal: $n anchors of the log, MESSAGE their text" || fail "journal: anchors of the log ($n, want 3+)"
+timeout 60 "$NSAUDIT" verify --log-dir "$TMP/jlog" --verification-key "$(cat "$TMP/jvk")" \
+	--anchor "$TMP/janchors.json" >"$TMP/jverify" 2>&1
+expect_eq "journal: verify --anchor reads journalctl -o json: intact ($(cut -c1-100 "$TMP/jverify"))" $? 0
+check "journal: ... every anchor entry ($n) counted, anchored up to seq $last" \
+	grep -q "anchored up to seq $last ($n anchors)" "$TMP/jverify"
 kill $JPID; wait $JPID 2>/dev/null
 UPID=$(sed -n "s/^pid //p" "$TMP/unshare.out")
 n_trace=$(grep -c . "$OUT")

@@ -28,6 +28,7 @@ require_built "$NSOPS" "fleet"
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 HOSTS="1 2 3"
 LOAD_S=6		# seconds of load per host
+LOAD_N=150		# and at least this many unshare calls
 PORT=2514
 C=nsac$$		# the collector's netns
 PIDS=()
@@ -140,8 +141,13 @@ done
 
 # --- load on every host, the collector restarted in the middle of it
 for h in $HOSTS; do
-	(end=$((SECONDS + LOAD_S))
-	 while [ $SECONDS -lt $end ]; do "$NSOPS" -n "fleet$h$$" unshare uts >/dev/null; sleep 0.005; done) &
+	# LOAD_S seconds, and at least LOAD_N calls: on a machine busy with
+	# other work a process start can take 50 ms, and a load counted in
+	# seconds alone left under 100 records per host
+	(end=$((SECONDS + LOAD_S)) i=0
+	 while [ $SECONDS -lt $end ] || [ $i -lt $LOAD_N ]; do
+		"$NSOPS" -n "fleet$h$$" unshare uts >/dev/null; sleep 0.005; i=$((i + 1))
+	 done) &
 	PIDS+=($!)
 	eval "LOAD$h=$!"
 done

@@ -106,6 +106,8 @@ expect_eq "syslog sink ocsf: machine_id in the structured data is this machine's
 bad=$(jq -s -c 'map(select((."@timestamp" | type) != "string" or .host.id != $mid)) | length' \
 	--arg mid "$MID" "$TMP/ecs.jsonl")
 expect_eq "file sink ecs: $(grep -c . "$TMP/ecs.jsonl") lines, each with @timestamp and host.id" "$bad" 0
+expect_eq "file sink ecs: every line is what ECS 8.17 defines (tests/lib/ecs-check.jq)" \
+	"$(jq -c -f "$TESTS_DIR/lib/ecs-check.jq" "$TMP/ecs.jsonl" | jq -s -c add)" "[]"
 expect_eq "file sink ecs: the escape is an alert with T1611" \
 	"$(jq -r 'select(.event.kind == "alert") | .threat.technique.id[0]' "$TMP/ecs.jsonl" | head -1)" T1611
 expect_eq "file sink ecs: the unshare's process is the pid nsops printed" \

@@ -199,7 +199,8 @@ if [ $pd_rc -ne 0 ] && grep -q 'rlimit\|RLIMIT' "$TMP/podman-default.out"; then
 	skip "runtimes: podman run with its default rlimits: the container never starts" \
 		"rlimits: $(grep -o 'setrlimit[^:]*: [^:]*' "$TMP/podman-default.out" | head -1)"
 elif [ $pd_rc -eq 0 ]; then
-	pass "runtimes: podman run with its default rlimits works on this machine"
+	# not a check of nsaudit: its calls were compared with strace above
+	echo "runtimes: podman run with its default rlimits works on this machine" >&2
 else
 	fail "runtimes: podman run with its default rlimits: exit $pd_rc ($(tail -1 "$TMP/podman-default.out"))"
 fi

@@ -139,7 +139,7 @@ static bool enrich_one(struct enrich *en, struct nsnames *names, struct nsaudit_
 		return false;
 	x->seq = i + 1;
 	x->realtime_ns = enrich_realtime(en, e->ts_boot_ns);
-	x->exe = enrich_exe(en, e, &x->exe_mntns, &x->exe_mntns_id);
+	x->exe = enrich_exe(en, e, &x->exe_mntns, &x->exe_mntns_id, &x->exe_cut);
 	x->cgroup = enrich_cgroup(en, e->pid, e->comm, e->cgroup_id);
 	nsnames_for_event(names, e, &x->ns_name, &x->old_name);
 	return true;

@@ -328,7 +328,9 @@ Test(record_fmt, kept_actor_span_is_what_a_fresh_one_would_be)
 					x2.cgroup = r & 8 ? NULL : x2.cgroup;
 					break;
 				case 4:
-					if (r & 8)
+					if (r & (1u << 30))
+						x2.exe_cut = !x2.exe_cut;
+					else if (r & 8)
 						x2.exe_mntns ^= 1u << (r / 16 % 32);
 					else
 						x2.exe_mntns_id ^= 1ull << (r / 16 % 64);
