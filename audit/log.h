@@ -157,6 +157,15 @@ int audit_log_restart_lost_total(struct audit_log *l);
  */
 typedef void (*audit_anchor_fn)(void *ctx, struct json_object *anchor);
 void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx);
+/*
+ * A sink lost count of the anchors numbered first..last (its anchor lane
+ * overflowed while its receiver was down, a send failed for good): an
+ * {"op":"log","action":"anchors_lost"} record, chained and sealed like any
+ * other, so that verify calls that gap in the anchor chain a loss the log
+ * admitted when it happened, not a deletion. 0 or -errno.
+ */
+int audit_log_anchors_lost(struct audit_log *l, const char *sink, uint64_t first, uint64_t last,
+			   uint64_t count);
 
 /* Last error of a failing call on l, one line (for the caller's message). */
 const char *audit_log_error(const struct audit_log *l);

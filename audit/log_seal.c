@@ -130,6 +130,26 @@ void alog_anchor_durable(struct audit_log *l, uint64_t seq, const uint8_t *mac,
 	emit_anchor(l, make_anchor_at(l, "commit", seq, mac, segno));
 }
 
+int audit_log_anchors_lost(struct audit_log *l, const char *sink, uint64_t first, uint64_t last,
+			   uint64_t count)
+{
+	struct json_object *r = alog_own_record("anchors_lost");
+	char why[320];
+	int rc;
+
+	if (!r)
+		return -ENOMEM;
+	snprintf(why, sizeof(why), "sink %.256s: anchor lane full while its receiver was down, "
+		 "or a send failed", sink);
+	json_object_object_add(r, "count", json_object_new_uint64(count));
+	json_object_object_add(r, "first_n", json_object_new_uint64(first));
+	json_object_object_add(r, "last_n", json_object_new_uint64(last));
+	json_object_object_add(r, "reason", json_object_new_string(why));
+	rc = alog_emit(l, r);
+	json_object_put(r);
+	return rc;
+}
+
 void audit_log_set_anchor(struct audit_log *l, audit_anchor_fn fn, void *ctx)
 {
 	l->anchor_fn = fn;

@@ -184,6 +184,7 @@ out:
 	free(nums);
 	free(w.moved);
 	free(w.anc);
+	free(w.alost);
 	close(w.dirfd);
 	return rc;
 }

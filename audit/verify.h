@@ -60,6 +60,7 @@ struct audit_verify {
 	uint64_t anchor_first_seq, anchor_last_seq; /* this log's authentic anchors */
 	uint64_t anchor_chain_first, anchor_chain_last; /* their numbers (v3; 0: none) */
 	uint64_t anchors_lost_crash; /* not in the chain: queued when a recorder was killed */
+	uint64_t anchors_lost_sink;  /* not in the chain: a sink lost them, the log says */
 	char log_id[17], key_id[17]; /* which log, under which key, was checked */
 	int64_t clock_back_ns;	 /* the largest step back among them */
 	unsigned int anchors;	 /* anchors of this log found and matched */

@@ -30,6 +30,29 @@ static int cmp_n(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * Whether the log says a sink lost every anchor numbered lo..hi (its
+ * anchors_lost records, authenticated with the log): then a gap there is
+ * a loss the recorder admitted when it happened, not a deletion.
+ */
+static bool sink_lost(const struct walk *w, uint64_t lo, uint64_t hi)
+{
+	uint64_t reach;
+	size_t i;
+
+	while (lo <= hi) {
+		reach = 0;
+		for (i = 0; i < w->nalost; i++)
+			if (w->alost[i].first <= lo && w->alost[i].last >= lo &&
+			    w->alost[i].last > reach)
+				reach = w->alost[i].last;
+		if (!reach)
+			return false;
+		lo = reach + 1;
+	}
+	return true;
+}
+
 static bool same(const struct audit_anchor *x, const struct audit_anchor *y)
 {
 	return !sodium_memcmp(x->amac, y->amac, sizeof(x->amac));
@@ -72,6 +95,11 @@ static void link_to(struct walk *w, struct audit_anchor **v, size_t ps, size_t p
 		    ") names a previous anchor that %.100s does not hold (an anchor "
 		    "replaced?)",
 		    y->line, y->n, w->anc_file);
+		return;
+	}
+	/* a sink lost them, and the log said so when it happened */
+	if (pe > ps && sink_lost(w, v[ps]->n + 1, y->n - 1)) {
+		w->v->anchors_lost_sink += y->n - 1 - v[ps]->n;
 		return;
 	}
 	/* the first anchor after an unclean stop: the killed recorder's last
@@ -136,7 +164,9 @@ static void check_newest(struct walk *w, uint64_t newest)
 
 	/* a seal whose anchors may have been in flight at a crash after it
 	 * (a recover record follows it) is no evidence */
-	if (w->seal_anchors > newest && !w->seal_anchors_crashed) {
+	if (w->seal_anchors > newest && sink_lost(w, newest + 1, w->seal_anchors)) {
+		w->v->anchors_lost_sink += w->seal_anchors - newest;
+	} else if (w->seal_anchors > newest && !w->seal_anchors_crashed) {
 		audit_seg_name(w->seal_anchors_seg, name);
 		walk_bad(w, name, w->seal_anchors_line, w->seal_anchors_seq,
 		    "anchors deleted: the seal of epoch %" PRIu64 " says %" PRIu64 " anchors "
@@ -180,6 +210,26 @@ static void check_attested(struct walk *w)
 	}
 }
 
+#define WALK_ANCHOR_LOSSES 4096
+
+/* An anchors_lost record: the anchors first_n..last_n a sink lost. */
+static void note_sink_loss(struct walk *w, const struct audit_rec *r)
+{
+	int64_t first, last;
+	void *p;
+
+	if (!audit_rec_int(r, "first_n", &first) || !audit_rec_int(r, "last_n", &last) ||
+	    first <= 0 || last < first || w->nalost == WALK_ANCHOR_LOSSES)
+		return;
+	p = realloc(w->alost, (w->nalost + 1) * sizeof(*w->alost));
+	if (!p)
+		return;
+	w->alost = p;
+	w->alost[w->nalost].first = (uint64_t)first;
+	w->alost[w->nalost].last = (uint64_t)last;
+	w->nalost++;
+}
+
 /* During the walk: what the log says of its anchors (seal records: how
  * many had been sent), the newest drop record, and a retired log's end
  * (after it, only its close and seals). */
@@ -200,6 +250,8 @@ void walk_note_witness(struct walk *w, const char *name, uint64_t lineno,
 
 	if (walk_is_log(r, "drop") && audit_rec_int(r, "dropped", &n) && n > 0 && n < w->cur_seg)
 		w->last_drop_seq = r->seq;
+	if (walk_is_log(r, "anchors_lost"))
+		note_sink_loss(w, r);
 	if (!walk_is_log(r, "seal") || !audit_rec_int(r, "anchors", &n) || n <= 0 ||
 	    (uint64_t)n <= w->seal_anchors)
 		return;

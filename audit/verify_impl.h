@@ -91,6 +91,10 @@ struct walk {
 	unsigned int seal_anchors_seg;
 	bool seal_anchors_crashed; /* a recover record came after that seal */
 	uint64_t last_drop_seq;
+	/* anchors a sink lost, as the log's anchors_lost records say (first
+	 * and last n of each; at most WALK_ANCHOR_LOSSES kept) */
+	struct { uint64_t first, last; } *alost;
+	size_t nalost;
 	unsigned int garbage_seg; /* the last line that was not a record */
 	uint64_t garbage_line;
 	uint64_t torn_line; /* the newest segment's unfinished last line (0: none) */

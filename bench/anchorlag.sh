@@ -8,7 +8,8 @@
 # the anchors that arrived: the largest gap between two of them at the
 # receiver while records kept coming (what root could rewrite unseen), and
 # each one's reception time minus the time of the record it names
-# (event -> witnessed). As root; not part of make bench (it needs rsyslogd).
+# (event -> witnessed). As root; make bench runs it once a round (rows
+# anchor_gap_s, anchor_lag_median_s; n/a without rsyslogd).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NSAUDIT=${NSAUDIT:-$ROOT/build/nsaudit} DRIVER=${DRIVER:-$ROOT/build/bench/driver}

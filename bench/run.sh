@@ -21,7 +21,8 @@
 # (a subset of the configurations, e.g. "aa floor record rate"; "kmem" the
 # rows of op freed's kmem hooks (run_kmem); "rate" is
 # the max-rate runs, "logread" search and verify over logs (bench/logread.sh),
-# "startup" where a start goes (bench/startup.sh), "harness" the recorder
+# "startup" where a start goes (bench/startup.sh), "anchorlag" the tail
+# anchors' lag at the maximum rate (bench/anchorlag.sh), "harness" the recorder
 # alone and its parts per record: for trying the bench out, not for figures).
 set -u
 cd "$(dirname "$0")/.."
@@ -954,6 +955,31 @@ pins_reported() {	# pins_reported PID: inferred umount records of PID's pins
 	grep '"origin":"inferred"' "$T/pins.json" 2>/dev/null | grep -c "\"maker_pid\":$1,"
 }
 
+# How late the tail anchors leave at the maximum rate (issue 40): the
+# recorder of the max-rate rows sends its anchors to a private rsyslogd
+# while one producer calls setns as fast as it can (bench/anchorlag.sh):
+# the largest gap between two anchors at the receiver while records came,
+# and the median from a record to the anchor naming it at the receiver.
+run_anchorlag() {
+	local out gap med
+
+	if ! command -v rsyslogd >/dev/null; then
+		na anchor_gap_s "n/a (no rsyslogd)"
+		na anchor_lag_median_s "n/a (no rsyslogd)"
+		return 0
+	fi
+	out=$(NSAUDIT="$NSAUDIT" DRIVER="$DRIVER" "$ROOT/bench/anchorlag.sh" 1 "$RATE_SECS" \
+		2>"$T/anchorlag.err" | tail -n 1)
+	gap=$(sed -n 's/.* came \([0-9.]*\) s;.*/\1/p' <<<"$out")
+	med=$(sed -n 's/.*median \([0-9.]*\) s,.*/\1/p' <<<"$out")
+	if [ -z "$gap" ] || [ -z "$med" ]; then
+		log "anchorlag: no figures: $out $(tail -n 2 "$T/anchorlag.err")"
+		return 0
+	fi
+	sample anchor_gap_s "$gap"
+	sample anchor_lag_median_s "$med"
+}
+
 run_pins() {
 	local tool dir H a0 a1 t0 i tag what pid
 	if [ ! -x "$PINHOLD" ] || ! command -v setpriv >/dev/null || ! command -v unshare >/dev/null; then
@@ -1223,6 +1249,8 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 	[ "$HAVE_RECORD" = 1 ] && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" retention "* ]]; } &&
 		run_retention
 	{ [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" pins "* ]]; } && run_pins
+	[ "$HAVE_RECORD" = 1 ] && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" anchorlag "* ]]; } &&
+		run_anchorlag
 	if [ "$RUN_RATE" = 0 ]; then
 		[ "$HAVE_RECORD" = 1 ] && [[ " ${BENCH_ONLY:-} " == *" harness "* ]] && run_harness
 		round_ratios
@@ -1509,6 +1537,8 @@ def row($k; $what):
 (row("seal_legacy_records_per_s"; "the same records/s with a key of the previous kind (no sealing)") | @tsv),
 (row("seal_legacy_cpu_ns_per_record"; "recorder CPU per record, key of the previous kind, ns") | @tsv),
 (row("seal_throughput_ratio"; "records per recorder CPU-second, sealed / previous kind (same round)") | @tsv),
+(row("anchor_gap_s"; "largest gap between tail anchors at a real rsyslogd while records came, s (max rate)") | @tsv),
+(row("anchor_lag_median_s"; "a record to its anchor received by rsyslogd, median s (max rate)") | @tsv),
 (row("search_records_per_s_nomatch"; "search --comm X matching nothing, records/s (wall)") | @tsv),
 (row("search_records_per_s_all"; "search --format json matching every record, records/s (into a file)") | @tsv),
 (row("grep_all_records_per_s"; "grep printing every line of the same segments, records/s (into a file)") | @tsv),

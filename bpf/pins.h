@@ -37,12 +37,20 @@ struct nsaudit_pin {
 	char maker_comm[16];
 };
 
+/* What the sweep saw of a gone pin's mount namespace. */
+enum nsaudit_pin_ns_state {
+	NSAUDIT_PIN_NS_LIVED = 0,	/* its root mount was still in it */
+	NSAUDIT_PIN_NS_DIED = 1,	/* its root mount had left it */
+	NSAUDIT_PIN_NS_UNKNOWN = 2,	/* not looked at (no index entry) */
+};
+
 /* One record of the sweep_pins iterator: a pin no longer attached. */
 struct nsaudit_pin_gone {
 	__u64 key;		/* the pin_mounts key to delete (mnt_unique) */
-	__u32 ns_died;		/* 1: its mount namespace died (the kernel
-				 * side saw its root mount leave it): no
-				 * umount call is in flight there */
+	__u32 ns_died;		/* NSAUDIT_PIN_NS_*: whether its mount
+				 * namespace died (the kernel side saw its
+				 * root mount leave it: no umount call is in
+				 * flight there) */
 	__u32 pad;
 	struct nsaudit_pin pin;
 };

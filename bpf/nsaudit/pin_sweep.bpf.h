@@ -6,12 +6,16 @@
  *
  * A pass walks the pins of the namespaces that died (all their pins went
  * with them: said so, user space reports them at once) and, in turns,
- * SWEEP_LIVE_BUCKETS buckets of the living ones (a pin a lazy or
- * propagated umount took, which no umount exit of its namespace saw: user
- * space reports it when two passes in a row found it). Why not all pins
- * every pass: the pass is an RCU read section, which every umount2 on the
+ * SWEEP_LIVE_BUCKETS buckets of the living ones (a pin a propagated umount
+ * took, which no umount exit of its namespace saw: user space reports it
+ * once it is still in pin_mounts a while after). Why not all pins every
+ * pass: the pass is an RCU read section, which every umount2 on the
  * machine waits for (namespace_unlock's grace period); with 10,000 pins
  * held, walking them all made root's umount2 cost 6-43 ms (issue 47).
+ * Instead, after an umount succeeded anywhere (pin_umounts: only an umount
+ * propagates one), user space runs passes back to back until every living
+ * namespace had a whole turn (pin_sweep_round moved on by two), each pass
+ * a short read section.
  *
  * Included by pins_mount.bpf.c, after pins.bpf.h.
  */
@@ -39,7 +43,7 @@ struct sweep_list {
 	__u32 round;		/* the round this pass belongs to */
 	__u32 pad;
 	__u64 key[SWEEP_MAX];
-	__u8 died[SWEEP_MAX];	/* its namespace died */
+	__u8 died[SWEEP_MAX];	/* NSAUDIT_PIN_NS_*: whether its namespace died */
 	__u64 drop[SWEEP_DROP_MAX];
 	struct pin_walk walk;	/* the namespace being walked */
 };
@@ -51,20 +55,19 @@ struct {
 	__type(value, struct sweep_list);
 } sweep_scratch SEC(".maps");
 
-/* The round of turns over living namespaces (passes may run on any CPU). */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} sweep_round SEC(".maps");
+/*
+ * The last round of turns over living namespaces every one of them had
+ * (passes may run on any CPU); user space reads it (a whole round after an
+ * umount: this moved on by two).
+ */
+__u32 pin_sweep_round = 0;
 
 /*
  * A pin that is no longer attached, into the list, but not one an umount
  * in flight in its namespace detached (its exit records it, with the
  * actor). 1: the list is full.
  */
-static __always_inline long pin_left_one(__u64 key, const struct nsaudit_pin *pin, bool died)
+static __always_inline long pin_left_one(__u64 key, const struct nsaudit_pin *pin, __u8 died)
 {
 	__u32 zero = 0, i;
 	struct sweep_list *l = bpf_map_lookup_elem(&sweep_scratch, &zero);
@@ -88,13 +91,16 @@ static long pin_walk_visit(struct pin_walk *w, __u32 loc, __u64 key, struct nsau
 		return pin_gone_one(&w->g, loc, key, pin);
 	if (w->mode == PIN_WALK_NAMED)
 		return pin_named_one(&w->g, loc, key, pin);
-	return pin_left_one(key, pin, w->dead);
+	return pin_left_one(key, pin, w->dead ? NSAUDIT_PIN_NS_DIED : NSAUDIT_PIN_NS_LIVED);
 }
 
-/* bpf_for_each_map_elem callback: every pin, should the index be unusable. */
+/*
+ * bpf_for_each_map_elem callback: every pin, should the index be unusable
+ * (no namespace's root to look at: whether it died, user space tells).
+ */
 static long pin_left_cb(void *map, __u64 *key, struct nsaudit_pin *pin, void *ctx)
 {
-	return pin_left_one(*key, pin, false);
+	return pin_left_one(*key, pin, NSAUDIT_PIN_NS_UNKNOWN);
 }
 
 /*
@@ -157,22 +163,24 @@ static long sweep_ns_cb(void *map, __u64 *mns_key, struct pin_ns *h, void *ctx)
 /* The walks of one pass; l->key[0 .. n) the pins found gone. */
 static __always_inline void sweep_walk(struct sweep_list *l)
 {
-	__u32 zero = 0, *round = bpf_map_lookup_elem(&sweep_round, &zero);
 	__u32 i;
 
 	l->n = 0;
 	l->ndrop = 0;
-	if (pin_index_unusable() || !round) {
+	if (pin_index_unusable()) {
 		bpf_for_each_map_elem(&pin_mounts, pin_left_cb, NULL, 0);
+		/* every pin was looked at: a whole round */
+		if (l->n < SWEEP_MAX)
+			__sync_fetch_and_add(&pin_sweep_round, 1);
 		return;
 	}
 	l->live_left = SWEEP_LIVE_BUCKETS;
 	l->pending = 0;
-	l->round = *round + 1;	/* 0 is a new namespace's */
+	l->round = pin_sweep_round + 1;	/* 0 is a new namespace's */
 	bpf_for_each_map_elem(&pin_ns, sweep_ns_cb, NULL, 0);
 	/* every living namespace had its turn: the next round */
 	if (!l->pending && l->n < SWEEP_MAX)
-		*round = l->round;
+		pin_sweep_round = l->round;
 	#pragma clang loop unroll(disable)
 	for (i = 0; i < SWEEP_DROP_MAX; i++) {
 		if (i >= l->ndrop)

@@ -158,6 +158,13 @@ static __always_inline __u64 mount_unique(struct mount___pins *m)
 #define PIN_SERIAL_BIT (1ULL << 63)
 __u64 pin_serial = 0;
 
+/*
+ * Umount calls that succeeded, anywhere: only an umount propagates one into
+ * other mount namespaces (their pins leave unseen by any exit there); user
+ * space sweeps every living namespace's pins when this moved (issue 47).
+ */
+__u64 pin_umounts = 0;
+
 /* The namespace an nsfs mount pins (its root is the nsfs inode), or NULL. */
 static __always_inline struct ns_common *mount_pinned_ns(struct mount___pins *m)
 {

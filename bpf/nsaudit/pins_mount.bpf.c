@@ -506,6 +506,9 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	struct umount_call c = {};
 	struct pin_walk *w;
 
+	/* counted whatever the filters: the sweep's cue (pin_sweep.bpf.h) */
+	if (!ctx->ret)
+		__sync_fetch_and_add(&pin_umounts, 1);
 	if (!ts)
 		return 0;
 	ts->p.op = NSAUDIT_OP_NONE;

@@ -57,7 +57,6 @@ struct recorder {
 	const char *pin_dir;	/* --pin-dir, or NULL (--no-pin) */
 	int64_t pins_checked;	/* when the pins were last looked at */
 	bool pins_gone;		/* said once */
-	int64_t hearing_ns;	/* --hearing-interval; 0: not checked */
 	bool deaf;		/* the kernel's records stopped coming */
 	char deaf_why[320];
 	struct {		/* how long the log space lasts: said once */
@@ -138,7 +137,7 @@ static void deaf_fields(struct audit_fields *f, const void *ctx)
  */
 static int hearing_tick(struct recorder *r)
 {
-	int rc = tracer_hearing_tick(r->t, r->hearing_ns, r->deaf_why, sizeof(r->deaf_why));
+	int rc = tracer_hearing_tick(r->t, r->deaf_why, sizeof(r->deaf_why));
 
 	if (rc > 0)
 		cmd_error("record", 0, "note: cannot check that the kernel's records still come "
@@ -285,6 +284,22 @@ static int write_batch(void *ctx)
 	return 0;
 }
 
+/* Anchors a sink lost go into the log (audit_log_anchors_lost): a gap in
+ * the sink's anchor chain is then a loss the log admitted, not a deletion. */
+static void anchor_losses_tick(struct recorder *r)
+{
+	uint64_t n, first, last;
+	const char *spec;
+	int i;
+
+	for (i = 0; i < r->sinks.n; i++) {
+		n = sink_take_anchor_losses(r->sinks.s[i], &first, &last, &spec);
+		if (n && audit_log_anchors_lost(r->log, spec, first, last, n) < 0)
+			fprintf(stderr, "nsaudit record: writing that sink %s lost anchors %" PRIu64
+				"..%" PRIu64 ": %s\n", spec, first, last, audit_log_error(r->log));
+	}
+}
+
 static int end_batch(void *ctx)
 {
 	struct recorder *r = ctx;
@@ -296,6 +311,7 @@ static int end_batch(void *ctx)
 	}
 	space_tick(r);
 	pins_tick(r);
+	anchor_losses_tick(r);
 	if (hearing_tick(r))
 		return -1;
 	/* the sealing timer: an epoch ends whether records come or not */
@@ -324,7 +340,7 @@ static void send_anchor(void *ctx, struct json_object *anchor)
 		r->metrics.seal_ns = r->metrics.anchor_ns;
 }
 
-enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR, OPT_HEARING };
+enum { OPT_NO_PIN = 0x180, OPT_KEEP_PINNED, OPT_PIN_DIR };
 
 static const struct optab record_optab[] = {
 	OPTAB_HEADING("Options:"),
@@ -340,12 +356,6 @@ static const struct optab record_optab[] = {
 	  "or upgrade without a gap); by default only a crash\n"
 	  "leaves them, and a clean stop detaches" },
 	{ "no-pin", OPT_NO_PIN, NULL, "nothing pinned: stopping the recorder stops tracing" },
-	{ "hearing-interval", OPT_HEARING, "SECONDS",
-	  "every SECONDS (default 60; 0: never) a child of the\n"
-	  "recorder opens /proc/self/ns/net, whose record must\n"
-	  "come from the kernel: if two in a row do not (and\n"
-	  "none was counted lost), the recorder writes a \"deaf\"\n"
-	  "record, says so and exits 1 (verify reports it)" },
 	OPTAB_END,
 };
 
@@ -380,10 +390,8 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 	char err[256];
 	pid_t who;
 	int c, rc;
-	long n;
 
 	r->lo = lo;
-	r->hearing_ns = 60 * NSEC_PER_SEC;
 	tracer_opts_init(o);
 	audit_log_opts_init(lo);
 	o->pin_dir = NSAUDIT_PIN_DIR;
@@ -401,12 +409,6 @@ static int parse_args(int argc, char **argv, struct tracer_opts *o, struct audit
 			break;
 		case OPT_KEEP_PINNED:
 			*keep_pinned = true;
-			break;
-		case OPT_HEARING:
-			if (parse_long(optarg, 0, 86400, &n))
-				return cmd_error("record", EXIT_USAGE, "--hearing-interval '%.32s': "
-						 "seconds, 0 to 86400", optarg);
-			r->hearing_ns = n * NSEC_PER_SEC;
 			break;
 		case OPT_PIN_DIR:
 			if (optarg[0] != '/')
@@ -454,7 +456,8 @@ static int exit_status(int rc, const struct recorder *r, const char *dir)
 {
 	if (r->deaf)
 		return cmd_error("record", 1, "stopped: deaf (the \"deaf\" record in %s says "
-				 "why; the pins are kept for the next recorder)", dir);
+				 "why%s)", dir, r->pin_dir ? "; the pins are kept for the next "
+				 "recorder" : "");
 	if (r->failed)
 		return cmd_error("record", 1,
 				 "stopped: the log cannot take more records (see the last "
@@ -559,6 +562,7 @@ int cmd_record(int argc, char **argv)
 	if (o.pin_dir && !keep_pinned && stop)
 		tracer_unpin(o.pin_dir);
 	/* the close record's anchor goes through the sinks: close them last */
+	anchor_losses_tick(&r);
 	if (audit_log_close(r.log) < 0 && !rc)
 		rc = -EIO;
 	sinks_close(&r.sinks);

@@ -40,6 +40,8 @@ struct trace_out {
 	unsigned long long written, unwritten; /* records out; read but not out */
 	struct metrics metrics;	/* --metrics-file */
 	struct tracer *t;
+	bool deaf;		/* the kernel's records stopped coming */
+	char deaf_why[320];
 };
 
 /* A failed write: remembered once, with the record it cut. */
@@ -106,13 +108,34 @@ static int flush_out(void *ctx)
 	return fflush(stdout) ? out_failed(out) : 0;
 }
 
-/* after each drain: stdout flushed, metrics when due */
+/*
+ * The kernel's records must still come (tracer_hearing_tick): a trace that
+ * hears nothing says so and stops with exit status 1, rather than show a
+ * quiet host. -1: deaf.
+ */
+static int hearing_tick(struct trace_out *out)
+{
+	int rc = tracer_hearing_tick(out->t, out->deaf_why, sizeof(out->deaf_why));
+
+	if (rc > 0)
+		cmd_error("trace", 0, "note: cannot check that the kernel's records still come "
+			  "(%s)", out->deaf_why);
+	if (rc >= 0)
+		return 0;
+	out->deaf = true;
+	cmd_error("trace", 0, "DEAF: %s; stopping", out->deaf_why);
+	return -1;
+}
+
+/* after each drain: stdout flushed, metrics when due, still hearing */
 static int end_batch(void *ctx)
 {
 	struct trace_out *out = ctx;
 
 	cmd_metrics_tick(&out->metrics, out->t, out->sinks, false);
-	return flush_out(ctx);
+	if (flush_out(ctx) < 0)
+		return -1;
+	return hearing_tick(out);
 }
 
 #define OPT_FORMAT 'f'
@@ -141,7 +164,8 @@ static void usage(FILE *f, const struct cmd_opts *opts)
 		"stderr once attached; Ctrl-C (SIGINT) or SIGTERM drains what the kernel\n"
 		"holds, ends on a whole line and exits 0 (a second one: at once). If stdout\n"
 		"fails it says how many records it could not write and exits 1 (a closed\n"
-		"pipe, as with '| head': 0).\n\n");
+		"pipe, as with '| head': 0). If the kernel's records stop coming\n"
+		"(--hearing-interval) it says DEAF and exits 1.\n\n");
 	cmd_help(f, opts);
 	fprintf(f,
 		"\nExamples:\n"
@@ -293,6 +317,8 @@ int cmd_trace(int argc, char **argv)
 			  strerror(out.werr), out.written, out.unwritten);
 		return 1;
 	}
+	if (out.deaf)	/* said when it was found */
+		return 1;
 	if (rc == -ECANCELED)
 		return 0;
 	if (rc < 0) {

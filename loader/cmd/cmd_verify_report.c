@@ -105,6 +105,8 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 		      v->anchor_chain_last);
 	if (v->anchors_lost_crash)
 		EXTRA(" (%" PRIu64 " lost when a recorder was killed)", v->anchors_lost_crash);
+	if (v->anchors_lost_sink)
+		EXTRA(" (%" PRIu64 " lost by a sink, as the log recorded)", v->anchors_lost_sink);
 	if (v->other_anchors && v->other_closed)
 		EXTRA(", %" PRIu64 " anchor%s of an earlier log %s under this key, ended at seq "
 		      "%" PRIu64,

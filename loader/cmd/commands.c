@@ -68,6 +68,7 @@ void cmd_lib_opts(struct cmd_opts *o, const struct optab *own, bool log)
 
 	memset(o, 0, sizeof(*o));
 	optab_cat(o->tab, CMD_OPTS_MAX, own);
+	optab_cat(o->tab, CMD_OPTS_MAX, tracer_hearing_optab);
 	if (log) {
 		optab_cat(o->tab, CMD_OPTS_MAX, log_heading);
 		optab_cat(o->tab, CMD_OPTS_MAX, audit_log_optab);

@@ -91,13 +91,14 @@ bool enrich_dead_pin(struct enrich *en, struct nsaudit_event *e, uint32_t *mntns
 /*
  * A pin the kernel side saw leave its mount namespace with no umount call
  * of its own (bpf/nsaudit/pins.bpf.h sweep_pins): its umount record (probe user,
- * NSAUDIT_F_PIN_VANISHED), and whether no process is left in that mount
- * namespace (*ns_died). Also when user space's table lacks it (its mount
- * record was lost): then without a path, unresolved saying why
- * (enrich_unresolved). Returns true.
+ * NSAUDIT_F_PIN_VANISHED), and whether that mount namespace died (*ns_died):
+ * the kernel side's word (ns_state, NSAUDIT_PIN_NS_*) where it looked, else
+ * whether a process or a pin is left in it. Also when user space's table
+ * lacks it (its mount record was lost): then without a path, unresolved
+ * saying why (enrich_unresolved). Returns true.
  */
-bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct nsaudit_event *e,
-		     bool *ns_died);
+bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, uint32_t ns_state,
+		     struct nsaudit_event *e, bool *ns_died);
 
 /* "/proc/123/ns/net", "/proc/self/task/5/ns/uts", ... -> 123 (self: pid). */
 int proc_ns_path_pid(const char *path, uint32_t self_pid);

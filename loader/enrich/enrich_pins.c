@@ -421,8 +421,8 @@ static bool complete_umount(struct enrich *en, struct nsaudit_event *e)
 	return true;
 }
 
-bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct nsaudit_event *e,
-		     bool *ns_died)
+bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, uint32_t ns_state,
+		     struct nsaudit_event *e, bool *ns_died)
 {
 	char *path = NULL;
 	uint32_t inum;
@@ -457,9 +457,18 @@ bool enrich_pin_left(struct enrich *en, const struct nsaudit_pin *pin, struct ns
 	if (!known)
 		unresolved(en, "its mount record was lost (see the lost records): no path",
 			   "umount");
-	/* by identity where the kernel can tell (inodes are reused) */
+	/*
+	 * The kernel side looked at the namespace's root mount: its word.
+	 * Else by identity where listmount can say it lives (a recorder
+	 * without CAP_SYS_ADMIN is told ENOENT of every other namespace,
+	 * living or not: no answer), else by inode (reused, a last resort).
+	 */
+	if (ns_state != NSAUDIT_PIN_NS_UNKNOWN) {
+		*ns_died = ns_state == NSAUDIT_PIN_NS_DIED;
+		return true;
+	}
 	alive = mntns_id_alive(pin->mnt_ns_id);
-	*ns_died = alive >= 0 ? !alive : !mntns_alive(en, pin->mnt_ns_inum);
+	*ns_died = alive == 1 ? false : !mntns_alive(en, pin->mnt_ns_inum);
 	return true;
 }
 

@@ -8,8 +8,11 @@
 
 /*
  * 1: the mount namespace with this 64-bit id (6.18 ns_id) exists; 0: it
- * does not (any more); -1: cannot tell (id 0, a kernel without listmount
- * by namespace id). An fd or a bind mount that holds it keeps it alive.
+ * does not (any more), or it is another namespace and the caller lacks
+ * CAP_SYS_ADMIN over it (listmount says ENOENT for both: a recorder that
+ * dropped its capabilities can trust only 1); -1: cannot tell (id 0, a
+ * kernel without listmount by namespace id). An fd or a bind mount that
+ * holds it keeps it alive.
  */
 int mntns_id_alive(uint64_t id);
 

@@ -155,8 +155,7 @@ static bool resolve(struct nsnames *n, int type, uint32_t inum, uint64_t nsid, u
 	if (type < 0 || type >= NSAUDIT_NS_MAX || !inum)
 		return false;
 	poll_inotify(n, now);
-	if ((n->mounts_dirty && now - n->mounts_read_ns >= MOUNT_DIRTY_NS) ||
-	    now - n->mounts_read_ns >= MOUNT_STALE_NS)
+	if (mounts_due(n, now))
 		reread_mounts(n, now);
 	s = nsnames_mount_name(n, type, inum);
 	if (!s && is_host(n, type, inum))

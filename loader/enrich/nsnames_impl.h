@@ -32,6 +32,8 @@
 
 #define MOUNT_STALE_NS (5000 * MS)	/* ... and at least this often when used */
 
+#define MOUNT_COST_FACTOR 20	/* ... but at most 1/20 of the time re-reading */
+
 #define INOTIFY_POLL_NS (20 * MS)
 
 struct mount_ent {
@@ -66,6 +68,7 @@ struct nsnames {
 	size_t nmounts, capmounts;
 	bool mounts_dirty;
 	int64_t mounts_read_ns;
+	int64_t mounts_cost_ns;		/* what the last re-read took */
 	struct mntns_ent mntns[MAX_MNTNS];
 	int nmntns;
 	struct cache_ent cache[CACHE_SLOTS];
@@ -86,6 +89,7 @@ bool read_ns(uint32_t pid, int type, uint32_t *inum);
 bool pid_container(uint32_t pid, char *id, size_t len);
 void names_note_mntns(struct nsnames *n, uint32_t inum, uint32_t pid);
 void reread_mounts(struct nsnames *n, int64_t now);
+bool mounts_due(const struct nsnames *n, int64_t now);
 bool is_host(const struct nsnames *n, int type, uint32_t inum);
 struct cache_ent *slot(struct nsnames *n, int type, uint32_t inum);
 void cache_named(struct nsnames *n, int type, uint32_t inum, uint32_t pid,

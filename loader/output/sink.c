@@ -53,7 +53,9 @@ static void report(struct sink *s, bool final)
 	uint64_t lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
 	int64_t now = now_ns();
 
-	if (lost == s->lost_reported || (!final && now - s->reported_ns < REPORT_NS))
+	/* the closing line always, when anything was lost: a "so far" line
+	 * that happened to come last is not the count in all */
+	if (final ? !lost : lost == s->lost_reported || now - s->reported_ns < REPORT_NS)
 		return;
 	fprintf(stderr, "nsaudit: sink %s: %llu records lost%s", sink_name(s),
 		(unsigned long long)lost, final ? " in all" : " so far");
@@ -198,6 +200,19 @@ static int send_one(struct sink *s, struct sink_msg *m, bool keep)
 	return rc;
 }
 
+/* Lock held: anchor n (0: unnumbered) is lost; the log is told
+ * (sink_take_anchor_losses), so that verify can tell a loss from a deletion. */
+static void anchor_lost(struct sink *s, uint64_t n)
+{
+	if (!n)
+		return;
+	if (!s->anc_lost || n < s->anc_lost_first)
+		s->anc_lost_first = n;
+	if (n > s->anc_lost_last)
+		s->anc_lost_last = n;
+	s->anc_lost++;
+}
+
 /*
  * An anchor the receiver did not take because it went away (a restarted
  * syslog daemon): first in its lane again, sent when the sink reconnects.
@@ -261,6 +276,8 @@ static void *writer(void *arg)
 		if (rc) {
 			s->last_errno = -rc;
 			__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
+			if (anchor)
+				anchor_lost(s, m.anchor_n);
 			if (reconnect_on(rc)) {
 				s->connected = false;
 				s->retry_ns = now_ns() + RETRY_NS;
@@ -386,6 +403,7 @@ void sink_emit(struct sink *s, struct json_object *rec)
 	if (!s->thread_ok && !s->thread_failed)
 		start_writer(s);
 	m.data = format_for(s, rec, false, &m.len, &m.success);
+	m.anchor_n = 0;
 	if (!m.data) {
 		__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
 		return;
@@ -406,6 +424,7 @@ void sink_emit(struct sink *s, struct json_object *rec)
 
 void sink_emit_anchor(struct sink *s, struct json_object *anchor)
 {
+	struct json_object *n;
 	struct sink_msg m;
 
 	if (!s)
@@ -413,12 +432,18 @@ void sink_emit_anchor(struct sink *s, struct json_object *anchor)
 	if (!s->thread_ok && !s->thread_failed)
 		start_writer(s);
 	m.data = format_for(s, anchor, true, &m.len, &m.success);
+	m.anchor_n = json_object_object_get_ex(anchor, "n", &n) ?
+		     (uint64_t)json_object_get_int64(n) : 0;
 	if (!m.data) {
 		__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
+		pthread_mutex_lock(&s->lock);
+		anchor_lost(s, m.anchor_n);
+		pthread_mutex_unlock(&s->lock);
 		return;
 	}
 	pthread_mutex_lock(&s->lock);
 	if (s->aqlen == SINK_ANCHOR_QUEUE) { /* superseded by this newer head */
+		anchor_lost(s, s->aq[s->aqhead].anchor_n);
 		free(s->aq[s->aqhead].data);
 		s->aqhead = (s->aqhead + 1) % SINK_ANCHOR_QUEUE;
 		s->aqlen--;
@@ -439,6 +464,21 @@ void sink_get_stats(struct sink *s, struct sink_stats *st)
 	st->lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
 	st->depth = s->qlen;
 	pthread_mutex_unlock(&s->lock);
+}
+
+uint64_t sink_take_anchor_losses(struct sink *s, uint64_t *first, uint64_t *last,
+				 const char **spec)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->anc_lost;
+	*first = s->anc_lost_first;
+	*last = s->anc_lost_last;
+	s->anc_lost = s->anc_lost_first = s->anc_lost_last = 0;
+	pthread_mutex_unlock(&s->lock);
+	*spec = s->sp.spec;
+	return n;
 }
 
 uint64_t sink_loss_source(void *ctx, char *what, size_t len)

@@ -103,6 +103,15 @@ void sink_get_stats(struct sink *s, struct sink_stats *st);
  * not sent them (it sends its own "lost" message once it can).
  */
 uint64_t sink_loss_source(void *ctx, char *what, size_t len);
+/*
+ * The log's anchors this sink lost since the last call (its lane full of
+ * newer ones while the receiver was down, a send that failed for good):
+ * how many (0: none), the lowest and highest number (n) among them, and
+ * the sink's spec. The recorder writes them into the log, so that verify
+ * calls the gap a loss the log admitted, not a deletion.
+ */
+uint64_t sink_take_anchor_losses(struct sink *s, uint64_t *first, uint64_t *last,
+				 const char **spec);
 /* Send what is queued (for up to timeout_ms), stop, report losses, free. */
 void sink_close(struct sink *s, int timeout_ms);
 

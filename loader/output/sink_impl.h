@@ -55,6 +55,7 @@ struct sink_msg {
 	char *data;
 	size_t len;
 	bool success;
+	uint64_t anchor_n;	/* an anchor's number (n); 0: a record */
 };
 
 /*
@@ -93,6 +94,9 @@ struct sink {
 	struct sink_msg aq[SINK_ANCHOR_QUEUE];
 	size_t aqhead, aqlen;
 	uint64_t anchors_superseded;
+	/* anchors this sink lost (lane full, a send that failed for good) that
+	 * the log has not been told of yet: how many, lowest and highest n */
+	uint64_t anc_lost, anc_lost_first, anc_lost_last;
 	bool closing, busy;
 	int64_t deadline_ns;		/* closing: give up after this */
 	uint64_t queued, sent, lost, lost_told, lost_reported;

@@ -6,9 +6,14 @@
  * Its links cannot be detached while it holds them (raw_tp, perf and iter
  * links have no BPF_LINK_DETACH), but whoever reads its pinned rings takes
  * the records, and a kernel may drop a tracepoint. So, every interval, a
- * child of the tracer opens /proc/self/ns/TYPE: a call its programs must
- * report (the tracer's own process is never traced, a child is). The
- * record is written as any other; what is checked is only that it came.
+ * child of the tracer opens /proc/self/task/PID/ns/TYPE, PID its own: a
+ * call its programs must report (the tracer's own process is never
+ * traced, a child is). The record is written as any other; what is
+ * checked is only that it came. It is known by that path, not by its pid:
+ * the kernel's pids are the initial pid namespace's, and a tracer in a
+ * container knows its children by its own namespace's (which /proc/self
+ * is in: a /proc of another pid namespace has no such path, and the check
+ * is said to be off).
  * A canary whose record was counted lost, or that the kernel filters
  * (--pid, --op without open) cannot tell: said, never taken for deafness.
  */
@@ -34,6 +39,18 @@
 /* misses in a row (nothing lost meanwhile) that mean deaf */
 #define HEARING_MISSES 2
 
+const struct optab tracer_hearing_optab[] = {
+	{ "hearing-interval", TRACER_OPT_HEARING, "SECONDS",
+	  "every SECONDS (default 60; 0: never) a child of\n"
+	  "nsaudit opens its /proc/self/task/PID/ns/net, whose\n"
+	  "record must come from the kernel (it is shown like\n"
+	  "any other, comm nsaudit): if two in a row do not\n"
+	  "(and none was counted lost), nsaudit is deaf: it\n"
+	  "says DEAF, stops and exits 1 (record first writes a\n"
+	  "\"deaf\" record, which verify reports)" },
+	OPTAB_END,
+};
+
 /* The type the canary opens: one the kernel's type filter lets through. */
 static int canary_type(const struct tracer *t)
 {
@@ -45,18 +62,39 @@ static int canary_type(const struct tracer *t)
 	return -1;
 }
 
-static pid_t send_canary(int type)
+/* The path a canary of pid opens: its own thread's in /proc/self. */
+static void canary_path(char *buf, size_t len, pid_t pid, int type)
 {
-	char path[64];
-	pid_t pid;
+	snprintf(buf, len, "/proc/self/task/%d/ns/%s", (int)pid, nstype_proc_name(type, false));
+}
 
-	snprintf(path, sizeof(path), "/proc/self/ns/%s", nstype_proc_name(type, false));
-	pid = fork();
+static pid_t send_canary(struct hearing *h, int type)
+{
+	pid_t pid = fork();
+
 	if (pid == 0) {	/* async-signal-safe calls only: the parent has threads */
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		char path[sizeof(h->path)], digits[12];
+		const char *name = nstype_proc_name(type, false);
+		pid_t me = getpid();
+		size_t n = 0, i = 0;
 
-		_exit(fd < 0);
+		do {
+			digits[i++] = (char)('0' + me % 10);
+			me /= 10;
+		} while (me && i < sizeof(digits));
+		memcpy(path, "/proc/self/task/", 16);
+		n = 16;
+		while (i)
+			path[n++] = digits[--i];
+		memcpy(path + n, "/ns/", 4);
+		n += 4;
+		for (i = 0; name[i] && n < sizeof(path) - 1; i++)
+			path[n++] = name[i];
+		path[n] = '\0';
+		_exit(open(path, O_RDONLY | O_CLOEXEC) < 0);
 	}
+	if (pid > 0)
+		canary_path(h->path, sizeof(h->path), pid, type);
 	return pid;
 }
 
@@ -90,9 +128,10 @@ static bool all_read(struct tracer *t, struct hearing *h, int64_t now)
 	return true;
 }
 
-int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t len)
+int tracer_hearing_tick(struct tracer *t, char *why, size_t len)
 {
 	struct hearing *h = &t->stream.hearing;
+	int64_t interval_ns = t->o.hearing_ns;
 	int64_t now = clock_ns(CLOCK_MONOTONIC);
 	int type = canary_type(t), st;
 	int64_t deadline = interval_ns < HEARING_DEADLINE_NS ? interval_ns : HEARING_DEADLINE_NS;
@@ -126,16 +165,16 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 			/* its open failed (no /proc here?): nothing was asked of
 			 * the kernel, so nothing can be told from its silence */
 			h->off = true;
-			snprintf(why, len, "a child of the recorder cannot open /proc/self/ns/%s",
-				 nstype_proc_name(type, false));
+			snprintf(why, len, "a child of the recorder cannot open %s (a /proc "
+				 "of another pid namespace?)", h->path);
 			return 1;
 		} else if (WIFEXITED(h->status) && t->stream.stats.lost == h->lost_at_send) {
 			h->misses++;	/* opened, not lost, not heard */
 		}
 		if (h->misses >= HEARING_MISSES) {
 			snprintf(why, len, "%u calls of pid %d and %d in a row (open of "
-				 "/proc/self/ns/%s) never came from the kernel, and no record "
-				 "was counted lost: its programs no longer reach this reader",
+				 "/proc/self/task/PID/ns/%s) never came from the kernel, and no "
+				 "record was counted lost: its programs no longer reach this reader",
 				 h->misses, (int)h->prev_pid, (int)h->last_pid,
 				 nstype_proc_name(type, false));
 			return -1;
@@ -154,7 +193,7 @@ int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t
 	h->sent_ns = now;
 	h->next_ns = now + interval_ns;
 	h->prev_pid = h->last_pid;
-	h->pid = send_canary(type);
+	h->pid = send_canary(h, type);
 	if (h->pid < 0) {
 		h->pid = 0;	/* no process to spare: next time */
 		return 0;
@@ -168,7 +207,8 @@ void stream_hearing_saw(struct tracer *t, const struct nsaudit_event *e)
 {
 	struct hearing *h = &t->stream.hearing;
 
-	if (h->pid > 0 && e->pid == (uint32_t)h->pid && e->op == NSAUDIT_OP_OPEN) {
+	if (h->pid > 0 && e->op == NSAUDIT_OP_OPEN &&
+	    !strncmp(e->path, h->path, sizeof(e->path))) {
 		h->heard = true;
 		h->heard_total++;
 		h->heard_real_ns = clock_ns(CLOCK_REALTIME);

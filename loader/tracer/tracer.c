@@ -92,14 +92,16 @@ static void snapshot(struct tracer *t)
  * Show the open programs one nsfs file, so that they learn its file
  * operations and tell every later open apart with one compare
  * (open_is_nsfs() in bpf/nsaudit/nsfile.bpf.h). This process's own open is
- * not recorded: prime_tgid says whose it is. Without /proc the first nsfs
- * open on the machine teaches them instead.
+ * not recorded: prime_tgid says whose it is (in a pid namespace of its own
+ * it cannot say, and the open is recorded rather than another process's
+ * muted). Without /proc the first nsfs open on the machine teaches them
+ * instead.
  */
 static void prime_open_check(struct tracer *t)
 {
 	int fd;
 
-	t->bpf.skel->bss->prime_tgid = getpid();
+	t->bpf.skel->bss->prime_tgid = tracer_kernel_pid();
 	fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
@@ -135,8 +137,10 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 		      sizeof(t->bpf.skel->rodata->exe_key_salt),
 		      0) != sizeof(t->bpf.skel->rodata->exe_key_salt))
 		t->bpf.skel->rodata->exe_key_salt = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
-	/* a pinned recorder is restarted as another process: trace it too */
-	t->bpf.skel->rodata->self_tgid = t->o.pin_dir ? 0 : getpid();
+	/* a pinned recorder is restarted as another process: trace it too;
+	 * in a pid namespace of its own its kernel pid is unknown, and
+	 * getpid() would mute another process: traced too */
+	t->bpf.skel->rodata->self_tgid = t->o.pin_dir ? 0 : tracer_kernel_pid();
 	/* bpf_rdonly_cast: the actor's loads cost the verifier no BTF scans
 	 * (current_to_read(), bpf/nsaudit/actor.bpf.h). The kfunc is 6.2's;
 	 * that tracepoint programs may call it is checked in 6.12's and
@@ -314,6 +318,7 @@ void tracer_close(struct tracer *t)
 		munmap(t->bpf.bss_mmap, t->bpf.bss_mmap_len);
 	tbpf_release_pins(t);
 	free(t->ledger.losses);
+	free(t->ledger.suspects.v);
 	log_budget_free(t->stream.budget);
 	enrich_free(t->en);
 	nsnames_free(t->names);

@@ -41,11 +41,19 @@ struct tracer_opts {
 	uint32_t log_budget;	/* --log-budget: records/s per uid where records
 				 * are written (log_budget.h); 0: none (trace's
 				 * default; record's is LOG_BUDGET_UID) */
+	int64_t hearing_ns;	/* --hearing-interval (hearing.c); 0: not checked */
 };
 
 #define NSAUDIT_PIN_DIR "/sys/fs/bpf/nsaudit"
 
 void tracer_opts_init(struct tracer_opts *o);
+/*
+ * This process's pid as the kernel's programs report pids (the initial pid
+ * namespace's), or 0 when it runs in a pid namespace of its own (a
+ * container's): getpid() is then that namespace's, which may be another
+ * process's pid in the kernel's records.
+ */
+pid_t tracer_kernel_pid(void);
 
 /*
  * The tracer's options (filters, rules, --ring-size, --verbose...) as a
@@ -61,7 +69,11 @@ void tracer_opts_init(struct tracer_opts *o);
 #define TRACER_OPT_NO_RULES 0x106
 #define TRACER_OPT_UID 0x107
 #define TRACER_OPT_LOG_BUDGET 0x108
+#define TRACER_OPT_HEARING 0x109
 extern const struct optab tracer_optab[];
+/* --hearing-interval (hearing.c): not a filter, so a table of its own,
+ * listed with the command's own options */
+extern const struct optab tracer_hearing_optab[];
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, char *err,
 		   size_t errlen);
 /*
@@ -162,12 +174,13 @@ void tracer_get_stats(const struct tracer *t, struct tracer_stats *s);
 
 /*
  * Whether the kernel's programs still reach this reader (hearing.c): every
- * interval_ns a child opens /proc/self/ns/TYPE, whose record must come.
+ * --hearing-interval (o.hearing_ns) a child opens /proc/self/task/PID/ns/TYPE, whose record
+ * must come.
  * Call it often (each batch); 0: heard, or not due yet; 1: this tracer's
  * kernel filters leave nothing to test with, why says which (once; "" and
- * 0 for interval_ns 0: not asked); -1: deaf, why says what did not come.
+ * 0 for an interval of 0: not asked); -1: deaf, why says what did not come.
  */
-int tracer_hearing_tick(struct tracer *t, int64_t interval_ns, char *why, size_t len);
+int tracer_hearing_tick(struct tracer *t, char *why, size_t len);
 /* canaries sent and heard so far, and when the last came (CLOCK_REALTIME
  * ns; 0: none yet) */
 void tracer_hearing_counts(const struct tracer *t, uint64_t *sent, uint64_t *heard,

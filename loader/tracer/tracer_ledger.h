@@ -4,7 +4,7 @@
  * could not deliver (per actor and reason), every record a later stage
  * dropped, programs the kernel skipped, pins that left unseen, each made a
  * record once, also across a recorder's restart. Its methods are
- * ledger_*.
+ * ledger_* (tracer_loss.c; the pins that left: tracer_vanished.c).
  */
 #ifndef NSAUDIT_TRACER_LEDGER_H
 #define NSAUDIT_TRACER_LEDGER_H
@@ -22,12 +22,15 @@ struct tracer;
 
 #define LOSS_SOURCES_MAX 8
 
-/* Pins a sweep found no longer attached (bpf/nsaudit/pins.bpf.h). */
-#define GONE_MAX 256 /* a sweep's most: SWEEP_MAX, bpf/nsaudit/pins.bpf.h */
-
-struct gone_list {
-	struct nsaudit_pin_gone v[GONE_MAX];
-	size_t n;
+/*
+ * A pin a sweep found gone from a namespace that lived: reported once it
+ * is still in pin_mounts PIN_SWEEP_NS later (no umount exit took it),
+ * tracer_vanished.c.
+ */
+struct pin_suspect {
+	uint64_t key;		/* its pin_mounts key */
+	int64_t seen_ns;	/* first found gone (CLOCK_MONOTONIC) */
+	uint32_t ns_state;	/* NSAUDIT_PIN_NS_* then */
 };
 
 struct tracer_ledger {
@@ -38,8 +41,13 @@ struct tracer_ledger {
 	bool reason_prev_valid;
 	struct actor_loss *losses;		/* one pass of them */
 	struct prog_misses misses;		/* programs skipped for recursion */
-	struct gone_list gone;			/* pins the last sweep found gone */
-	int64_t gone_ns;			/* when (CLOCK_MONOTONIC) */
+	struct {				/* pins found gone, not yet told */
+		struct pin_suspect *v;
+		size_t n, cap;
+	} suspects;
+	int64_t sweep_ns;			/* the last sweep (CLOCK_MONOTONIC) */
+	int64_t rounds_ns;			/* the last whole turns after umounts */
+	uint64_t umounts_swept;			/* pin_umounts whole turns followed */
 	uint64_t lost_seen;			/* of the kernel's lost_events counter */
 	uint64_t reason_seen[NSAUDIT_LOST_MAX]; /* of its lost_reason[]: reported,
 						 * per actor or anonymous */
@@ -68,7 +76,17 @@ void ledger_report_lost(struct tracer *t);
 /* Stopping: passes until everything counted so far has been taken. */
 void ledger_report_lost_final(struct tracer *t);
 
+/* tracer_vanished.c */
+
+/*
+ * Pins the kernel side saw leave without an umount call (sweep_pins):
+ * umount records made by user space, with the cause. final: stopping.
+ */
 void ledger_report_vanished_pins(struct tracer *t, bool final);
+
+/* One record user space makes (not the kernel side), with what made it. */
+void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cause,
+		      const struct nsaudit_pin *maker);
 
 /* Calls no program saw: the kernel skipped it (recursion), say so. */
 void ledger_report_recursion(struct tracer *t);

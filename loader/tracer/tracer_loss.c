@@ -21,7 +21,6 @@
 #include "log_budget.h"
 #include "nstype.h"
 #include "output/record_fmt.h"
-#include "pin_sweep.h"
 #include "prog_misses.h"
 #include "tracer_impl.h"
 
@@ -115,8 +114,8 @@ void ledger_report_lost_final(struct tracer *t)
 }
 
 /* One record user space makes (not the kernel side), with what made it. */
-static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cause,
-			     const struct nsaudit_pin *maker)
+void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cause,
+		      const struct nsaudit_pin *maker)
 {
 	struct event_extra x = { 0 };
 	char comm[sizeof(maker->maker_comm) + 1];
@@ -140,113 +139,6 @@ static void emit_user_record(struct tracer *t, struct nsaudit_event *e, const ch
 	}
 	if (stream_wanted(t, e, &x))
 		stream_hand_on(t, e, &x);
-}
-
-static void gone_add(void *ctx, const struct nsaudit_pin_gone *g)
-{
-	struct gone_list *l = ctx;
-
-	if (l->n < GONE_MAX)
-		l->v[l->n++] = *g;
-}
-
-static bool gone_has(const struct gone_list *l, uint64_t key)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (l->v[i].key == key)
-			return true;
-	return false;
-}
-
-/*
- * Pins the kernel side saw leave without an umount call (sweep_pins):
- * umount records with the cause. A pin whose mount namespace died (the
- * kernel side says so: no umount can be in flight there) is reported at
- * once. Of the others, the kernel side already leaves out the pins of a
- * mount namespace with an umount in flight (its exit reports them,
- * bpf/nsaudit/umount_inflight.bpf.h); as a fallback where that could not
- * be counted, such a pin is reported when two sweeps in a row, at least
- * PIN_SWEEP_NS apart by the clock (not by passes: a flooded reader makes
- * passes back to back), found it gone. The rings are drained before: a
- * pin's mount record, made before it could leave, is then in the table.
- * final: stopping, the second sweep follows the first after a pause.
- */
-#define PIN_SWEEP_NS 200000000LL
-/*
- * A pass walks only the namespaces that died and a few buckets of the
- * living (bpf/nsaudit/pin_sweep.bpf.h); while the last one found nothing
- * gone, the next comes only after this.
- */
-#define PIN_SWEEP_IDLE_NS 1000000000LL
-/*
- * Passes back to back while each is full of pins of dead namespaces: the
- * death of a namespace holding 10,000 pins is told in about a second
- * (issue 47), the reader away from its rings for a few ms a pass.
- */
-#define PIN_SWEEP_BURST 8
-
-/* One pass's pins: those to report now. Whether more died than it held. */
-static bool vanished_pass(struct tracer *t, const struct gone_list *now, bool timed)
-{
-	struct nsaudit_event e;
-	char cause[160];
-	size_t i, died = 0;
-	bool ns_died;
-
-	for (i = 0; i < now->n && !t->stream.cb_err; i++) {
-		const struct nsaudit_pin_gone *g = &now->v[i];
-
-		/* the others only two timed passes in a row */
-		if (!g->ns_died && (!timed || !gone_has(&t->ledger.gone, g->key)))
-			continue;
-		died += g->ns_died;
-		pin_forget(t->bpf.pins_fd, g->key);
-		if (!enrich_pin_left(t->en, &g->pin, &e, &ns_died))
-			continue;
-		if (ns_died || g->ns_died)
-			snprintf(cause, sizeof(cause), "its mount namespace mnt:[%u] died",
-				 g->pin.mnt_ns_inum);
-		else
-			snprintf(cause, sizeof(cause),
-				 "it left mount namespace mnt:[%u] without an umount call seen "
-				 "(a lazy or propagated umount)", g->pin.mnt_ns_inum);
-		emit_user_record(t, &e, cause, &g->pin);
-	}
-	return now->n >= GONE_MAX && died;
-}
-
-void ledger_report_vanished_pins(struct tracer *t, bool final)
-{
-	struct gone_list now = { .n = 0 }, more;
-	int64_t now_ns = clock_ns(CLOCK_MONOTONIC);
-	bool again;
-	int pass;
-
-	if (final) {
-		pin_sweep(t->bpf.sweep_link_fd, gone_add, &t->ledger.gone);
-		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
-	} else if (now_ns - t->ledger.gone_ns <
-		   (t->ledger.gone.n ? PIN_SWEEP_NS : PIN_SWEEP_IDLE_NS)) {
-		return;
-	}
-	if (pin_sweep(t->bpf.sweep_link_fd, gone_add, &now) < 0)
-		return;
-	stream_drain(t);
-	again = vanished_pass(t, &now, true);
-	/* the timed pass's, for the next timed pass (a burst's are ms apart) */
-	t->ledger.gone = now;
-	t->ledger.gone_ns = now_ns;
-	/* stopping: every pin of a dead namespace (pin_mounts holds 16,384) */
-	for (pass = 1; again && pass < (final ? 80 : PIN_SWEEP_BURST) && !t->stream.cb_err;
-	     pass++) {
-		more.n = 0;
-		if (pin_sweep(t->bpf.sweep_link_fd, gone_add, &more) < 0)
-			return;
-		stream_drain(t);
-		again = vanished_pass(t, &more, false);
-	}
 }
 
 static void recursion_lost(void *ctx, const char *name, uint64_t more)

@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "clock.h"
 #include "enrich/runtime_state.h"
 #include "nstype.h"
 #include "rules/rules.h"
@@ -19,6 +22,19 @@ void tracer_opts_init(struct tracer_opts *o)
 	o->op_mask = 0xffffffff & ~(1u << NSAUDIT_OP_FREED);
 	o->ring_size = 4 << 20;
 	o->poll_ms = 50;
+	o->hearing_ns = 60 * NSEC_PER_SEC;
+}
+
+/* include/linux/proc_ns.h: the initial pid namespace's fixed inode */
+#define PROC_PID_INIT_INO 0xeffffffcu
+
+pid_t tracer_kernel_pid(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino != PROC_PID_INIT_INO)
+		return 0;
+	return getpid();
 }
 
 /* the tracer's options, in --help order (optab.h) */
@@ -77,6 +93,37 @@ const struct optab tracer_optab[] = {
 	OPTAB_END,
 };
 
+/* --pid: one more process to follow, as the kernel numbers it */
+static int set_pid(struct tracer_opts *o, const char *v, char *err, size_t errlen)
+{
+	long n;
+
+	if (parse_long(v, 1, 0x3fffffff, &n)) {
+		snprintf(err, errlen, "--pid '%.32s': not a process id", v);
+		return -1;
+	}
+	/* the kernel's pids are the initial pid namespace's */
+	if (!tracer_kernel_pid()) {
+		snprintf(err, errlen, "--pid %ld: nsaudit runs in a pid namespace of its "
+			 "own, whose pids are not those the kernel reports; run it in "
+			 "the host's (docker: --pid=host)", n);
+		return -1;
+	}
+	/* a pid that is not there now can only be another process later */
+	if (kill((pid_t)n, 0) && errno == ESRCH) {
+		snprintf(err, errlen, "--pid %ld: no such process", n);
+		return -1;
+	}
+	if (o->filter.n_pid >= AUDIT_FILTER_ANY_MAX) {
+		snprintf(err, errlen, "--pid: at most %d of them", AUDIT_FILTER_ANY_MAX);
+		return -1;
+	}
+	o->filter.pid[o->filter.n_pid++] = n;
+	/* one: filtered in the kernel too; more: in user space only */
+	o->pid = o->filter.n_pid == 1 ? (uint32_t)n : 0;
+	return 0;
+}
+
 int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char *err,
 		   size_t errlen)
 {
@@ -91,22 +138,8 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 	} else if (!strcmp(name, "rules")) {
 		o->rules_file = v;
 	} else if (!strcmp(name, "pid")) {
-		if (parse_long(v, 1, 0x3fffffff, &n)) {
-			snprintf(err, errlen, "--pid '%.32s': not a process id", v);
+		if (set_pid(o, v, err, errlen))
 			return -1;
-		}
-		/* a pid that is not there now can only be another process later */
-		if (kill((pid_t)n, 0) && errno == ESRCH) {
-			snprintf(err, errlen, "--pid %ld: no such process", n);
-			return -1;
-		}
-		if (o->filter.n_pid >= AUDIT_FILTER_ANY_MAX) {
-			snprintf(err, errlen, "--pid: at most %d of them", AUDIT_FILTER_ANY_MAX);
-			return -1;
-		}
-		o->filter.pid[o->filter.n_pid++] = n;
-		/* one: filtered in the kernel too; more: in user space only */
-		o->pid = o->filter.n_pid == 1 ? (uint32_t)n : 0;
 	} else if (!strcmp(name, "uid")) {
 		if (parse_long(v, 0, UINT32_MAX - 1, &n)) {
 			snprintf(err, errlen, "--uid '%.32s': not a user id", v);
@@ -162,6 +195,12 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *v, char 
 			return -1;
 		}
 		o->log_budget = (uint32_t)n;
+	} else if (!strcmp(name, "hearing-interval")) {
+		if (parse_long(v, 0, 86400, &n)) {
+			snprintf(err, errlen, "--hearing-interval '%.32s': seconds, 0 to 86400", v);
+			return -1;
+		}
+		o->hearing_ns = n * NSEC_PER_SEC;
 	} else if (!strcmp(name, "runtime-root")) {
 		if (runtime_root_set(v, err, errlen))
 			return -1;

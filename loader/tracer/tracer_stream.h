@@ -30,8 +30,14 @@ struct batch_rec {
 	uint32_t len;
 };
 
-/* creation records written without a name, for the mount that names them */
-#define UNNAMED_BIRTHS 64
+/*
+ * Creation records written without a name, for the mount that names them.
+ * Between "ip netns add"'s unshare and its bind mount every other creation
+ * on the host takes a slot: 64 lost the link whenever other unshares ran
+ * at the same moment (60-audit-log under a parallel flood). 4096 (128 KiB)
+ * is searched only for a mount that names a namespace, a rare record.
+ */
+#define UNNAMED_BIRTHS 4096
 struct unnamed_birth {
 	uint64_t seq; /* in the log; 0: free */
 	uint64_t id;
@@ -42,6 +48,7 @@ struct unnamed_birth {
 /* hearing.c: the canary that shows the programs still reach the reader */
 struct hearing {
 	pid_t pid; /* the canary out now; 0: none */
+	char path[48]; /* what it opens: /proc/self/task/PID/ns/TYPE */
 	pid_t last_pid, prev_pid;
 	int64_t sent_ns, next_ns; /* CLOCK_MONOTONIC */
 	uint64_t lost_at_send;	  /* stats.lost then: a loss meanwhile cannot tell */

@@ -22,7 +22,8 @@
  *       record), ROUNDS rounds at random moments over SECONDS: unshare
  *       uts, clone with CLONE_NEWUTS, setns into another net namespace,
  *       a failed setns (EINVAL), open of another process's ns file, bind
- *       mount of it on a file in DIR and umount, a pidfd ioctl. Prints one
+ *       mount of it on a file in DIR and umount (another child again while
+ *       the pin is busy), a pidfd ioctl. Prints one
  *       line per operation: "OP PID TYPE INUM [PATH]", INUM read by the
  *       workload itself (fstat of the nsfs fd, or readlink).
  */
@@ -185,10 +186,11 @@ static unsigned long fd_inum(int fd)
 	return fstat(fd, &st) ? 0 : (unsigned long)st.st_ino;
 }
 
-/* A child doing one operation; it writes its own line; waited for. */
-static void in_child(void (*fn)(const char *arg, pid_t holder), const char *arg, pid_t holder)
+/* A child doing one operation; it writes its own line; waited for: its exit status. */
+static int in_child(void (*fn)(const char *arg, pid_t holder), const char *arg, pid_t holder)
 {
 	pid_t c = fork();
+	int status = 0;
 
 	if (c == 0) {
 		prctl(PR_SET_NAME, "nsrare");
@@ -197,7 +199,8 @@ static void in_child(void (*fn)(const char *arg, pid_t holder), const char *arg,
 		_exit(0);
 	}
 	if (c > 0)
-		waitpid(c, NULL, 0);
+		waitpid(c, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static void op_unshare(const char *arg, pid_t holder)
@@ -246,7 +249,19 @@ static void op_mount(const char *file, pid_t holder)
 	snprintf(p, sizeof(p), "/proc/%d/ns/net", holder);
 	if (!mount(p, file, NULL, MS_BIND, NULL))
 		printf("mount %d net %lu %s\n", getpid(), inum_of(p), file);
+	else
+		fprintf(stderr, "nsflood: mount %s: %s\n", file, strerror(errno));
 }
+
+/*
+ * An umount2 of a pin fails EBUSY while another process has it open (a
+ * holders scan, `nsaudit holders` or `lifetime`, opens every nsfs mount on
+ * the machine and holds it for seconds): the child says so, and a fresh
+ * child (another pid, so the refused call's record is not taken for the
+ * one printed) tries again, every 100 ms for up to 5 s.
+ */
+#define UMOUNT_BUSY 2
+#define UMOUNT_TRIES 50
 
 static void op_umount(const char *file, pid_t holder)
 {
@@ -255,6 +270,10 @@ static void op_umount(const char *file, pid_t holder)
 	(void)holder;
 	if (!umount2(file, 0))
 		printf("umount %d net %lu %s\n", getpid(), ino, file);
+	else if (errno == EBUSY)
+		_exit(UMOUNT_BUSY);
+	else
+		fprintf(stderr, "nsflood: umount2 %s: %s\n", file, strerror(errno));
 }
 
 static void op_pidfd(const char *arg, pid_t holder)
@@ -301,7 +320,7 @@ static int rare(long rounds, double seconds, const char *dir)
 	char file[512];
 	pid_t holder;
 	long r;
-	int k;
+	int k, t;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* "the host" of other namespaces: a child in a net namespace of its own */
@@ -327,7 +346,13 @@ static int rare(long rounds, double seconds, const char *dir)
 			case 3: in_child(op_setns_fail, NULL, holder); break;
 			case 4: in_child(op_open, NULL, holder); break;
 			case 5: in_child(op_mount, file, holder); break;
-			case 6: in_child(op_umount, file, holder); break;
+			case 6:
+				for (t = 0; t < UMOUNT_TRIES &&
+					    in_child(op_umount, file, holder) == UMOUNT_BUSY; t++)
+					usleep(100000);
+				if (t == UMOUNT_TRIES)
+					fprintf(stderr, "nsflood: umount2 %s: busy for 5 s\n", file);
+				break;
 			case 7: in_child(op_pidfd, NULL, holder); break;
 			}
 		}

@@ -2,7 +2,9 @@
 # Flood fairness (issue 32): one actor's flood never costs another actor's
 # record. For each flood kind an unprivileged user can repeat (open of
 # /proc/self/ns/net, NS_GET_USERNS ioctl, pidfd PIDFD_GET_NET_NAMESPACE,
-# failed setns, unshare in its own user namespace), in the default mode and
+# failed setns, unshare in its own user namespace), and (issue 47) opens by
+# a container root mapped to 100000 and ioctls by a second root process,
+# in the default mode and
 # with --no-coalesce: while nobody floods for FLOOD_SECS, root makes
 # FLOOD_RARE_ROUNDS rounds of rare operations at random moments (unshare,
 # clone CLONE_NEWUTS, setns into another netns, failed setns, open of
@@ -29,7 +31,10 @@ NSFLOOD=$(dirname "$NSAUDIT")/helpers/nsflood
 require_built "$NSFLOOD" "flood fairness"
 SECS=${FLOOD_SECS:-6}
 ROUNDS=${FLOOD_RARE_ROUNDS:-20}
-KINDS=${FLOOD_KINDS:-"open ioctl pidfd setns_fail unshare"}
+# a kind alone is nobody's; WHO:KIND names another flooder: mapped (uid
+# 100000, root of its own user namespace: a container root mapped to
+# 100000) or root (a second root process, the rare one's uid)
+KINDS=${FLOOD_KINDS:-"open ioctl pidfd setns_fail unshare mapped:open root:ioctl"}
 PINS=$TMP/pins
 mkdir -p "$PINS"
 RARE_SECS=$(awk -v s="$SECS" 'BEGIN { printf "%.2f", s * 0.9 }')
@@ -37,7 +42,7 @@ trap 'for f in "$PINS"/pin.*; do umount "$f" 2>/dev/null; done; cleanup_testlib'
 
 # the op a flood kind's records have
 flood_op() {
-	case $1 in
+	case ${1#*:} in
 	open) echo open ;;
 	ioctl | pidfd) echo nsfd ;;
 	setns_fail) echo setns ;;
@@ -51,8 +56,13 @@ run_mode() {
 	shift
 	trace_start "$out" "$@" || { fail "flood fairness ($mode): trace starts"; return 1; }
 	for kind in $KINDS; do
-		setpriv --reuid=nobody --regid=nogroup --clear-groups \
-			"$NSFLOOD" flood "$kind" "$SECS" >"$TMP/$mode-$kind.flood" 2>&1 &
+		case $kind in
+		mapped:*) setpriv --reuid=100000 --regid=100000 --clear-groups unshare -Ur \
+				"$NSFLOOD" flood "${kind#*:}" "$SECS" ;;
+		root:*) "$NSFLOOD" flood "${kind#*:}" "$SECS" ;;
+		*) setpriv --reuid=nobody --regid=nogroup --clear-groups \
+				"$NSFLOOD" flood "$kind" "$SECS" ;;
+		esac >"$TMP/$mode-$kind.flood" 2>&1 &
 		fpid=$!
 		"$NSFLOOD" rare "$ROUNDS" "$RARE_SECS" "$PINS" >"$TMP/$mode-$kind.rare" 2>&1
 		wait $fpid
@@ -143,7 +153,7 @@ check_rare() {
 		*) tag= ;;
 		esac
 		if [ "$want" -lt "$ROUNDS" ]; then
-			fail "flood $kind ($mode): root made only $want of $ROUNDS $o operations$tag"
+			fail "flood $kind ($mode): root made only $want of $ROUNDS $o operations$tag ($(grep -m 2 '^nsflood:' "$rare" | tr '\n' ' '))"
 		else
 			expect_eq "flood $kind ($mode): root's $want $o records arrive exact$tag" "$got" "$want"
 		fi

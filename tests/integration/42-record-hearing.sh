@@ -1,14 +1,20 @@
 #!/bin/bash
 # A recorder knows it still hears the kernel: every --hearing-interval a
-# child of it opens /proc/self/ns/net, and that record must come. Checked
-# against ground truth: the canary's records name the recorder's own net
-# namespace (stat -L /proc/PID/ns/net) and its children's pids; no link
+# child of it opens /proc/self/task/PID/ns/net, and that record must come.
+# Checked against ground truth: the canary's records name the recorder's
+# own net namespace (stat -L /proc/PID/ns/net) and its children's pids
+# (the kernel's: in a pid namespace of its own the recorder knows its
+# canaries by the path they opened, and is not deaf for it); no link
 # it records from can be detached from under it (bpftool link detach on
 # each), and after trying it still records a setns made meanwhile; kernel
 # filters that leave nothing to check with are said, not taken for deaf.
-# (Real deafness cannot be made from user space while the recorder holds
-# its links: tests/unit/test_hearing.c checks the deaf answer with a
-# tracer that has no programs, and verify's exit status 5.)
+# trace has the same check: its canaries are shown, a filter that hides
+# them does not make it deaf, --pid is said.
+# Real deafness cannot be made while a recorder holds its links; between
+# two recorders it can: the links of the open syscalls removed from the
+# pins, the next recorder reusing them goes deaf, writes a deaf record,
+# exits 1, and verify exits 5 (tests/unit/test_hearing.c: the same answer
+# from a tracer with no programs).
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "record hearing"
 require_cmd jq "record hearing"
@@ -16,8 +22,8 @@ NSOPS=$(dirname "$NSAUDIT")/helpers/nsops
 require_built "$NSOPS" "record hearing"
 PIN=/sys/fs/bpf/nsaudit-it-hear-$$
 LOG=$TMP/log
-REC=
-trap '[ -n "$REC" ] && kill -9 $REC 2>/dev/null; "$NSAUDIT" detach --pin-dir $PIN >/dev/null 2>&1; cleanup_testlib' EXIT
+REC= TR= TRC=
+trap 'kill -9 $REC $TR $TRC 2>/dev/null; "$NSAUDIT" detach --pin-dir $PIN >/dev/null 2>&1; cleanup_testlib' EXIT
 
 "$NSAUDIT" keygen "$TMP/key" >/dev/null
 "$NSAUDIT" record --log-dir "$LOG" --key "$TMP/key" --pin-dir "$PIN" --keep-pinned \
@@ -32,11 +38,14 @@ check "a new log: at start it says it cannot tell the rate yet, and the one-uid 
 sleep 4
 canaries() {
 	cat "$LOG"/nsaudit-*.log | jq -c --argjson me "$REC" \
-		'select(.op=="open" and .path=="/proc/self/ns/net" and .comm=="nsaudit" and .ppid==$me)' \
+		'select(.op=="open" and (.path|test("^/proc/self/task/[0-9]+/ns/net$")) and .comm=="nsaudit" and .ppid==$me)' \
 		2>/dev/null
 }
-expect_eq "... no canary is left a zombie (children of the recorder in state Z)" \
-	"$(ps --ppid $REC -o stat= | grep -c '^Z')" 0
+# a canary that just exited is a zombie until the next pass (50 ms) reaps it
+zombies() { ps --ppid $REC -o pid=,stat= | awk '$2 ~ /^Z/ {print $1}' | sort; }
+z1=$(zombies); sleep 0.5; z2=$(zombies)
+expect_eq "... no canary is left a zombie (children of the recorder in state Z, 0.5 s apart)" \
+	"$(comm -12 <(echo "$z1") <(echo "$z2") | grep -c .)" 0
 canaries >"$TMP/canaries"
 n=$(wc -l <"$TMP/canaries")
 check "a canary a second reaches the log ($n in 4 s)" test "$n" -ge 3
@@ -44,6 +53,8 @@ expect_eq "... each one names the recorder's own net namespace (stat -L)" \
 	"$(jq -r .ns_inum "$TMP/canaries" | sort -u)" "$netns"
 check "... and is made by a child of the recorder, each its own" \
 	test "$(jq -r .pid "$TMP/canaries" | sort -u | wc -l)" -eq "$n"
+expect_eq "... opening its own thread's file (/proc/self/task/PID/ns/net, PID its pid)" \
+	"$(jq -r 'select(.path != "/proc/self/task/\(.pid)/ns/net")' "$TMP/canaries")" ""
 
 # no link can be taken away from a running recorder
 ids=$(for l in "$PIN"/link_*; do bpftool -j link show pinned "$l" | jq -r .id; done)
@@ -66,7 +77,64 @@ expect_eq "... and recorded the setns made after (5 of pid $p)" "$got" 5
 "$NSAUDIT" verify --log-dir "$LOG" --key "$TMP/key" >"$TMP/v.out" 2>&1
 rc=$?
 check "verify: no deaf record, intact (exit 0 or 4, got $rc)" test $rc -eq 0 -o $rc -eq 4
+
+# Real deafness, end to end: the first recorder left its pins (--keep-pinned);
+# with no recorder holding them, whoever can write the pin dir removes the
+# links of the open syscalls' exits (the canary's call), so the programs of
+# those calls are gone from the kernel. The next recorder reuses the rest:
+# it still hears setns, but the canary's open is never reported.
+gone=""
+for l in "$PIN"/link_tp_exit_open "$PIN"/link_tp_exit_openat "$PIN"/link_tp_exit_openat2; do
+	[ -e "$l" ] || continue
+	gone+=" $(bpftool -j link show pinned "$l" | jq -r .id)"
+	rm "$l"
+done
+still=""
+for id in $gone; do bpftool link show id "$id" >/dev/null 2>&1 && still+=" $id"; done
+check "the open links ($gone) are gone from the kernel (bpftool link show id)" \
+	test -n "$gone" -a -z "$still"
+"$NSAUDIT" record --log-dir "$TMP/logd" --key "$TMP/key" --pin-dir "$PIN" --keep-pinned \
+	--hearing-interval 1 2>"$TMP/recd.err" &
+REC=$!
+wait_ready "$TMP/recd.err" $REC
+for i in $(seq 600); do kill -0 $REC 2>/dev/null || break; sleep 0.1; done
+kill -0 $REC 2>/dev/null && kill -9 $REC
+wait $REC
+rc=$?
+REC=
+expect_eq "open links removed from its pins: the recorder reusing them stops deaf (exit 1)" $rc 1
+check "... it said DEAF on stderr, naming the canaries' open" \
+	grep -q "DEAF: .* in a row (open of /proc/self/task/PID/ns/net) never came from the kernel" "$TMP/recd.err"
+deaf=$(cat "$TMP/logd"/nsaudit-*.log | jq -c 'select(.op=="log" and .action=="deaf")')
+check "... its log holds a deaf record: canaries >= 2, none heard" \
+	jq -e '.canaries >= 2 and .heard == 0' <<<"$deaf"
+expect_eq "... and no canary of it is in the log (none of its children's opens)" \
+	"$(cat "$TMP/logd"/nsaudit-*.log | jq -c 'select(.op=="open" and .comm=="nsaudit" and (.path|test("^/proc/self/task/[0-9]+/ns/net$")))' | wc -l)" 0
+"$NSAUDIT" verify --log-dir "$TMP/logd" --key "$TMP/key" >"$TMP/vd.out" 2>&1
+expect_eq "verify of that log: exit 5 (deaf)" $? 5
+check "... and says so: DEAF and 'its recorder was deaf'" \
+	sh -c "grep -q ': DEAF: the recorder heard nothing' '$TMP/vd.out' && grep -q 'intact, but its recorder was deaf' '$TMP/vd.out'"
 "$NSAUDIT" detach --pin-dir "$PIN" >/dev/null 2>&1
+
+# A recorder in its own pid namespace (a container's): the kernel reports
+# its canaries by their pids in the initial one, which it does not know;
+# it knows them by the path each opened, and is not deaf for it.
+unshare -p -f --mount-proc --kill-child "$NSAUDIT" record --log-dir "$TMP/logp" --no-pin \
+	--hearing-interval 1 2>"$TMP/recp.err" &
+REC=$!
+wait_ready "$TMP/recp.err" $REC
+sleep 4
+kill -0 $REC 2>/dev/null && pass "a recorder in its own pid namespace is not deaf after 4 s" ||
+	fail "a recorder in its own pid namespace stopped: $(grep DEAF "$TMP/recp.err")"
+kill -TERM $(pgrep -P $REC) 2>/dev/null	# unshare does not pass SIGTERM on
+wait $REC
+REC=
+cat "$TMP/logp"/nsaudit-*.log | jq -c 'select(.op=="open" and .comm=="nsaudit" and
+	(.path|test("^/proc/self/task/[0-9]+/ns/net$")))' >"$TMP/canp"
+np=$(wc -l <"$TMP/canp")
+check "... its canaries are in its log ($np in 4 s)" test "$np" -ge 3
+expect_eq "... each with the kernel's pid, not the one in its path (the namespace's)" \
+	"$(jq -r 'select(.path == "/proc/self/task/\(.pid)/ns/net")' "$TMP/canp")" ""
 
 # a restart: the average rate of what the log keeps, from its oldest record
 first=$(head -1 "$LOG"/nsaudit-000001.log | jq -r .time)
@@ -99,3 +167,40 @@ REC=
 check "--op without open: it says it cannot check (and why)" \
 	grep -q "cannot check that the kernel's records still come (--op or --type" "$TMP/rec2.err"
 expect_eq "... and is not deaf for it (exit 0)" $rc 0
+
+# trace hears too: its canaries are records like any other, a filter that
+# hides them from the output does not make it deaf (heard before filters)
+# (--type net --op open: the kernel keeps other engineers' floods of other
+# calls out of the ring, where they could crowd the canaries out as lost)
+"$NSAUDIT" trace --format json --hearing-interval 1 --type net --op open >"$TMP/tr.out" \
+	2>"$TMP/tr.err" &
+TR=$!
+wait_ready "$TMP/tr.err" $TR
+"$NSAUDIT" trace --format json --hearing-interval 1 --type net --op open --comm nsaudit-none \
+	>"$TMP/trc.out" \
+	2>"$TMP/trc.err" &
+TRC=$!
+wait_ready "$TMP/trc.err" $TRC
+sleep 4
+kill -INT $TR $TRC
+wait $TR; rc1=$?
+wait $TRC; rc2=$?
+trp=$TR TR= TRC=
+jq -c --argjson me "$trp" 'select(.op=="open" and .comm=="nsaudit" and .ppid==$me and
+	(.path|test("^/proc/self/task/[0-9]+/ns/net$")))' "$TMP/tr.out" >"$TMP/trcan"
+n=$(wc -l <"$TMP/trcan")
+check "trace: a canary a second, shown as a record ($n in 4 s)" test "$n" -ge 3
+expect_eq "... each in trace's own net namespace" \
+	"$(jq -r .ns_inum "$TMP/trcan" | sort -u)" "$(ns_inum /proc/self/ns/net)"
+expect_eq "... not deaf: SIGINT ends it, exit 0" "$rc1 $(grep -c DEAF "$TMP/tr.err")" "0 0"
+expect_eq "trace --comm that hides them: no record out (but lost ones), not deaf (exit 0)" \
+	"$(jq -c 'select(.op != "lost")' "$TMP/trc.out" | wc -l) $rc2 $(grep -c DEAF "$TMP/trc.err")" "0 0 0"
+"$NSAUDIT" trace --pid $$ --hearing-interval 1 >/dev/null 2>"$TMP/trp.err" &
+TR=$!
+wait_ready "$TMP/trp.err" $TR
+sleep 1.5
+kill -INT $TR; wait $TR
+rc=$?
+TR=
+check "trace --pid: it says it cannot check (and why), exit 0" \
+	sh -c "[ $rc -eq 0 ] && grep -q \"trace: note: cannot check that the kernel's records still come (--pid\" '$TMP/trp.err'"

@@ -5,8 +5,10 @@
 # rounds of rare operations (nsflood rare: unshare, clone, setns, failed
 # setns, open, bind mount, umount, pidfd ioctl, each in a fresh child). The
 # flooders: nobody's NS_GET_USERNS ioctls, nobody as uid 0 of its own user
-# namespace unsharing, and a second root process's ioctls (the same uid as
-# the rare one: rare first, within a uid). After the run, from the log:
+# namespace unsharing, a container root mapped to 100000 (uid 100000 as
+# root of its own user namespace) opening /proc/self/ns/net, and a second
+# root process's ioctls (the same uid as the rare one: rare first, within
+# a uid). After the run, from the log:
 #   - root's rare records are all there, exact (pid, op, namespace) once;
 #   - no segment was dropped (the first is still there) and verify passes;
 #   - the flooder's records + the lost records naming it == its calls;
@@ -19,7 +21,7 @@ NSFLOOD=$(dirname "$NSAUDIT")/helpers/nsflood
 require_built "$NSFLOOD" "record flood retention"
 SECS=${FLOOD_SECS:-10}
 ROUNDS=${FLOOD_RARE_ROUNDS:-20}
-KINDS=${RETENTION_KINDS:-"nobody:ioctl nobody:unshare root:ioctl"}
+KINDS=${RETENTION_KINDS:-"nobody:ioctl nobody:unshare mapped:open root:ioctl"}
 PIN=/sys/fs/bpf/nsaudit-it-retention-$$
 LOG=$TMP/log
 PINS=$TMP/pins
@@ -35,12 +37,13 @@ REC=$!
 wait_ready "$TMP/rec.err" $REC || { fail "record starts: $(tail -n 3 "$TMP/rec.err")"; exit 0; }
 for k in $KINDS; do
 	who=${k%%:*} kind=${k#*:}
-	if [ "$who" = nobody ]; then
-		setpriv --reuid=nobody --regid=nogroup --clear-groups \
-			"$NSFLOOD" flood "$kind" "$SECS" >"$TMP/$k.flood" 2>&1 &
-	else
-		"$NSFLOOD" flood "$kind" "$SECS" >"$TMP/$k.flood" 2>&1 &
-	fi
+	case $who in
+	nobody) setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$NSFLOOD" flood "$kind" "$SECS" ;;
+	mapped) setpriv --reuid=100000 --regid=100000 --clear-groups unshare -Ur \
+			"$NSFLOOD" flood "$kind" "$SECS" ;;
+	*) "$NSFLOOD" flood "$kind" "$SECS" ;;
+	esac >"$TMP/$k.flood" 2>&1 &
 	fpid=$!
 	"$NSFLOOD" rare "$ROUNDS" "$RARE_SECS" "$PINS" >"$TMP/$k.rare" 2>&1
 	wait $fpid
@@ -96,7 +99,7 @@ for k in $KINDS; do
 				print ok + 0
 			}' "$TMP/$k.rare" "$TMP/rare-cand.tsv")
 		if [ "$want" -lt "$ROUNDS" ]; then
-			fail "flood $k: root made only $want of $ROUNDS $o operations"
+			fail "flood $k: root made only $want of $ROUNDS $o operations ($(grep -m 2 '^nsflood:' "$TMP/$k.rare" | tr '\n' ' '))"
 		else
 			expect_eq "flood $k: root's $want $o records are in the log, exact" "$got" "$want"
 		fi

@@ -59,6 +59,15 @@ verify() {	# verify DIR OUT ARGS...: exit status
 	timeout 120 "$NSAUDIT" verify --log-dir "$d" "$@" >"$out" 2>&1
 }
 fresh() { rm -rf "$W"; cp -a "$P" "$W"; }
+# wait_segments DIR: until the log rotated once (the records written: a
+# loaded machine's recorder takes its time), at most 20 s
+wait_segments() {
+	local i
+	for i in $(seq 1 100); do
+		[ "$(ls "$1" | grep -c '^nsaudit-')" -ge 2 ] && return 0
+		sleep 0.2
+	done
+}
 attack() { "$ATK" op "$1" "$W" "${3:-$TMP/host-key}" $2 || fail "attacker op $1"; }
 
 # A pristine log: a few epochs of 1 s, anchored.
@@ -204,11 +213,7 @@ L7=$TMP/lost K7=$TMP/key7
 VK7=$("$NSAUDIT" keygen "$K7")
 record "$L7" "$K7" --max-size 4K || exit 0
 "$NSOPS" -n witness setns-loop 40 /proc/self/ns/net >/dev/null
-# until the records are written (a loaded machine's recorder takes its time)
-for i in $(seq 1 100); do
-	[ "$(ls "$L7" | grep -c '^nsaudit-')" -ge 2 ] && break
-	sleep 0.2
-done
+wait_segments "$L7"
 kill -9 $REC; wait $REC 2>/dev/null; REC=
 n7=$(ls "$L7" | grep -c '^nsaudit-')
 [ "$n7" -ge 2 ] && pass "7. the log rotated ($n7 segments)" || fail "7. the log rotated ($n7 segments)"
@@ -225,7 +230,8 @@ expect_eq "7. the same log untouched: intact" $rc 0
 L8=$TMP/lost8 K8=$TMP/key8
 VK8=$("$NSAUDIT" keygen "$K8")
 PINNED="--pin-dir $PIN --ring-size 65536" record "$L8" "$K8" --max-size 4K || exit 0
-"$NSOPS" -n witness setns-loop 40 /proc/self/ns/net >/dev/null; sleep 1
+"$NSOPS" -n witness setns-loop 40 /proc/self/ns/net >/dev/null
+wait_segments "$L8"
 kill -9 $REC; wait $REC 2>/dev/null; REC=
 W=$L8 attack raise-lost 99932 "$K8"
 "$NSOPS" -n witness setns-loop 20000 /proc/self/ns/net >/dev/null	# while it is down

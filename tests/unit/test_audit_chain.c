@@ -173,6 +173,59 @@ Test(audit_chain, the_newest_anchors_deleted_are_seen_from_the_log)
 	cr_expect(tfinding(&v, "anchors deleted: the seal of epoch"), "%s", v.what);
 }
 
+/* A sink that loses the anchors numbered lost_lo..lost_hi (its lane full
+ * while the receiver was down): they never reach the file. */
+static uint64_t lost_lo, lost_hi;
+
+static void lossy_syslog(void *ctx, struct json_object *a)
+{
+	struct json_object *n;
+	uint64_t k;
+
+	k = json_object_object_get_ex(a, "n", &n) ? (uint64_t)json_object_get_int64(n) : 0;
+	if (k >= lost_lo && k <= lost_hi)
+		return;
+	to_syslog(ctx, a);
+}
+
+/* A log whose sink lost anchors 3..5; told records how many it admits. */
+static void lossy_log(uint64_t told_hi)
+{
+	char err[512];
+	struct audit_log *l = audit_log_open(&t.o, err, sizeof(err));
+
+	cr_assert_not_null(l, "open: %s", err);
+	lost_lo = 3, lost_hi = 5;
+	audit_log_set_anchor(l, lossy_syslog, NULL);
+	append(l, 8);
+	/* what the recorder does once its sink says so */
+	cr_assert_eq(audit_log_anchors_lost(l, "syslog:unix:/dev/log", 3, told_hi, told_hi - 2),
+		     0, "%s", audit_log_error(l));
+	append(l, 2);
+	cr_assert_eq(audit_log_close(l), 0);
+}
+
+/*
+ * Anchors a sink lost (issue 40, 3): the log says so in an anchors_lost
+ * record, chained like any other, and verify counts the gap as that loss
+ * (intact); a gap the log does not admit in full is still a deletion.
+ */
+Test(audit_chain, anchors_a_sink_lost_are_a_loss_the_log_admits)
+{
+	lossy_log(5);
+	cr_assert_eq(vverify(), 0, "%s: %s", v.where, v.what);
+	cr_expect_eq(v.anchors_lost_sink, 3);
+	cr_expect_eq(v.anchor_chain_first, 1);
+	cr_expect_gt(v.anchor_chain_last, 8);
+}
+
+Test(audit_chain, a_gap_the_log_does_not_admit_in_full_is_a_deletion)
+{
+	lossy_log(4); /* anchor 5 missing too, the log says 3..4 only */
+	cr_assert_eq(vverify(), 1, "a gap wider than the admitted loss went unseen");
+	cr_expect(tfinding(&v, "anchors deleted: anchor 5 "), "%s", v.what);
+}
+
 Test(audit_chain, an_anchor_replaced_by_another_of_the_log_is_a_fork)
 {
 	int n = pristine();

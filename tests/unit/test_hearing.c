@@ -5,7 +5,7 @@
  *
  * The tracer here has no programs at all: it truly hears nothing, which is
  * what a recorder whose programs went away is. The canaries it sends are
- * real processes opening /proc/self/ns/net.
+ * real processes opening /proc/self/task/PID/ns/net.
  */
 #include <criterion/criterion.h>
 #include <json-c/json.h>
@@ -27,6 +27,13 @@ static struct tracer *deaf_tracer(void)
 	return t;
 }
 
+static int hearing_tick_every(struct tracer *t, int64_t interval_ns, char *why,
+				     size_t len)
+{
+	t->o.hearing_ns = interval_ns;
+	return tracer_hearing_tick(t, why, len);
+}
+
 /* Tick every 20 ms for at most ms: the first non-zero answer, or 0. */
 static int tick_for(struct tracer *t, int64_t interval_ns, int ms, char *why, size_t len,
 		    bool answer_canaries)
@@ -36,12 +43,15 @@ static int tick_for(struct tracer *t, int64_t interval_ns, int ms, char *why, si
 
 	for (i = 0; i < ms / 20; i++) {
 		if (answer_canaries && t->stream.hearing.pid > 0) {
-			struct nsaudit_event e = { .op = NSAUDIT_OP_OPEN,
-						   .pid = (uint32_t)t->stream.hearing.pid };
+			struct nsaudit_event e = { .op = NSAUDIT_OP_OPEN };
 
+			/* the kernel's pid is not the tracer's (a pid namespace):
+			 * the path the canary opened is what tells it */
+			e.pid = (uint32_t)t->stream.hearing.pid + 100000;
+			snprintf(e.path, sizeof(e.path), "%s", t->stream.hearing.path);
 			stream_hearing_saw(t, &e);
 		}
-		rc = tracer_hearing_tick(t, interval_ns, why, len);
+		rc = hearing_tick_every(t, interval_ns, why, len);
 		if (rc)
 			return rc;
 		nanosleep(&ts, NULL);
@@ -93,7 +103,7 @@ Test(hearing, a_loss_cannot_tell, .timeout = 30)
 
 	for (i = 0; i < 200 && !rc; i++) {
 		t->stream.stats.lost++;	/* the kernel counts lost calls all along */
-		rc = tracer_hearing_tick(t, 200 * NSEC_PER_MSEC, why, sizeof(why));
+		rc = hearing_tick_every(t, 200 * NSEC_PER_MSEC, why, sizeof(why));
 		nanosleep(&ts, NULL);
 	}
 	cr_expect_eq(rc, 0, "%s", why);
@@ -106,13 +116,13 @@ Test(hearing, kernel_filters_cannot_tell)
 	char why[320] = "";
 
 	t->o.pid = 1;
-	cr_expect_eq(tracer_hearing_tick(t, NSEC_PER_SEC, why, sizeof(why)), 1);
+	cr_expect_eq(hearing_tick_every(t, NSEC_PER_SEC, why, sizeof(why)), 1);
 	cr_expect(strstr(why, "--pid"), "%s", why);
-	cr_expect_eq(tracer_hearing_tick(t, NSEC_PER_SEC, why, sizeof(why)), 0, "said once");
+	cr_expect_eq(hearing_tick_every(t, NSEC_PER_SEC, why, sizeof(why)), 0, "said once");
 	t->stream.hearing.off = false;
 	t->o.pid = 0;
 	t->o.op_mask = 1u << NSAUDIT_OP_SETNS;
-	cr_expect_eq(tracer_hearing_tick(t, NSEC_PER_SEC, why, sizeof(why)), 1);
+	cr_expect_eq(hearing_tick_every(t, NSEC_PER_SEC, why, sizeof(why)), 1);
 	cr_expect(strstr(why, "--op"), "%s", why);
 	free(t);
 }

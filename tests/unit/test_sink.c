@@ -322,6 +322,7 @@ static struct json_object *anchor_rec(int seq)
 	json_object_object_add(a, "mac", json_object_new_string(hex));
 	json_object_object_add(a, "why", json_object_new_string("commit"));
 	json_object_object_add(a, "amac", json_object_new_string(hex));
+	json_object_object_add(a, "n", json_object_new_int(seq));
 	return a;
 }
 
@@ -427,5 +428,50 @@ Test(sink, an_anchor_waits_for_a_receiver_that_went_away, .timeout = 60)
 	json_object_put(a);
 	close(rx);
 	unlink(un.sun_path);
+	rmdir(dir);
+}
+
+/*
+ * Issue 40: anchors a sink loses (its lane full of newer ones while the
+ * receiver is down) are counted by number for the log to say so
+ * (sink_take_anchor_losses: the recorder writes an anchors_lost record),
+ * the oldest first; the newest heads are kept.
+ */
+Test(sink, anchors_lost_from_a_full_lane_are_told_by_number, .timeout = 60)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	char err[256], dir[] = "/tmp/nsaudit-sink-XXXXXX";
+	uint64_t n, first, last;
+	struct sink_spec sp;
+	const char *spec;
+	struct sink *s;
+	int rx, i;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s/log", dir);
+	rx = socket(AF_UNIX, SOCK_DGRAM, 0);
+	cr_assert_eq(bind(rx, (struct sockaddr *)&un, sizeof(un)), 0);
+	snprintf(err, sizeof(err), "syslog:unix:%s", un.sun_path);
+	cr_assert_eq(sink_parse(err, &sp, err, sizeof(err)), 0);
+	s = sink_open(&sp, 16, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	close(rx);	/* the receiver is gone for all of them */
+	unlink(un.sun_path);
+	cr_assert_eq(sink_take_anchor_losses(s, &first, &last, &spec), 0, "none lost yet");
+	for (i = 1; i <= SINK_ANCHOR_QUEUE + 5; i++) {
+		struct json_object *a = anchor_rec(i);
+
+		sink_emit_anchor(s, a);
+		json_object_put(a);
+	}
+	n = sink_take_anchor_losses(s, &first, &last, &spec);
+	/* five superseded, and perhaps the one the writer held when the lane
+	 * filled up behind it */
+	cr_expect(n >= 5 && n <= 6, "%" PRIu64 " anchors lost", n);
+	cr_expect_eq(first, 1, "the oldest go first");
+	cr_expect(last >= 5 && last <= 6, "up to anchor %" PRIu64, last);
+	cr_expect_str_eq(spec, sp.spec);
+	cr_expect_eq(sink_take_anchor_losses(s, &first, &last, &spec), 0, "told once");
+	sink_close(s, 0);
 	rmdir(dir);
 }
