@@ -185,7 +185,11 @@ static __always_inline struct ns_common *task_active_pidns_any(struct task_struc
 
 	if (!tp)
 		return NULL;
-	level = BPF_CORE_READ(tp, level) & 31;
+	/* levels run 0..32 (MAX_PID_NS_LEVEL): a mask of 31 read level 32,
+	 * which an unprivileged user reaches by nesting, as the host's */
+	level = BPF_CORE_READ(tp, level);
+	if (level > 32)
+		return NULL;
 	bpf_probe_read_kernel(&ns, sizeof(ns),
 			      (void *)tp + bpf_core_field_offset(struct pid, numbers) +
 				      level * bpf_core_type_size(struct upid) +

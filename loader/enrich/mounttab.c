@@ -19,15 +19,81 @@ void mounttab_free(struct mounttab *m)
 	for (i = 0; i < m->n; i++)
 		free(m->v[i].path);
 	free(m->v);
+	posindex_free(&m->by_path);
+	posindex_free(&m->by_id);
 	mounttab_init(m);
 }
 
+static uint32_t path_hash(uint32_t mntns, const char *path)
+{
+	return posindex_hash_str(posindex_hash_u64(POSINDEX_HASH_INIT, mntns), path);
+}
+
+/* the id key: mnt_unique for an exact pin, else (mntns, mnt_id) */
+static uint32_t id_hash(uint32_t mntns, uint32_t mnt_id, uint64_t mnt_unique)
+{
+	if (mnt_unique)
+		return posindex_hash_u64(posindex_hash_u64(POSINDEX_HASH_INIT, 1), mnt_unique);
+	return posindex_hash_u64(posindex_hash_u64(posindex_hash_u64(POSINDEX_HASH_INIT, 2), mntns),
+				 mnt_id);
+}
+
+static uint32_t pos_path_hash(const void *ctx, size_t pos)
+{
+	const struct mount_pin *p = &((const struct mounttab *)ctx)->v[pos];
+
+	return path_hash(p->mntns, p->path);
+}
+
+static uint32_t pos_id_hash(const void *ctx, size_t pos)
+{
+	const struct mount_pin *p = &((const struct mounttab *)ctx)->v[pos];
+
+	return id_hash(p->mntns, p->mnt_id, p->mnt_unique);
+}
+
+/* Element pos changed in place: its index entries follow if its keys moved. */
+static void rekey(struct mounttab *m, size_t pos, uint32_t old_path, uint32_t old_id)
+{
+	if (pos_path_hash(m, pos) != old_path)
+		posindex_touch(&m->by_path, pos);
+	if (pos_id_hash(m, pos) != old_id)
+		posindex_touch(&m->by_id, pos);
+}
+
+struct path_key {
+	uint32_t mntns;
+	const char *path;
+};
+
+static bool path_match(const void *ctx, size_t pos, const void *key)
+{
+	const struct mount_pin *p = &((const struct mounttab *)ctx)->v[pos];
+	const struct path_key *k = key;
+
+	/* a cut path is never matched (it may be another mount's whole path) */
+	return p->mntns == k->mntns && !p->cut && !strcmp(p->path, k->path);
+}
+
+/*
+ * The first pin at (mntns, path). The index is a cache of the table, so a
+ * const table's is brought up to date too; without memory for it, a walk.
+ * A namespace with 10,000 pins made every mountinfo read O(n^2) (seconds
+ * of start-up CPU with one user's pins held).
+ */
 static struct mount_pin *find(const struct mounttab *m, uint32_t mntns, const char *path)
 {
+	struct mounttab *mm = (struct mounttab *)m;
+	struct path_key k = { mntns, path };
 	size_t i;
+	long at;
 
+	if (posindex_sync(&mm->by_path, m->n, pos_path_hash, m)) {
+		at = posindex_find(&m->by_path, path_hash(mntns, path), path_match, m, &k);
+		return at < 0 ? NULL : &mm->v[at];
+	}
 	for (i = 0; i < m->n; i++)
-		if (m->v[i].mntns == mntns && !m->v[i].cut && !strcmp(m->v[i].path, path))
+		if (path_match(m, i, &k))
 			return &m->v[i];
 	return NULL;
 }
@@ -67,19 +133,37 @@ bool mounttab_add(struct mounttab *m, uint32_t mntns, const char *path, int type
 	return true;
 }
 
+struct id_key {
+	uint32_t mntns, mnt_id;
+	uint64_t mnt_unique;
+};
+
+static bool id_match(const void *ctx, size_t pos, const void *key)
+{
+	const struct mount_pin *p = &((const struct mounttab *)ctx)->v[pos];
+	const struct id_key *k = key;
+
+	return k->mnt_unique ? p->mnt_unique == k->mnt_unique
+			     : p->mntns == k->mntns && p->mnt_id == k->mnt_id && !p->mnt_unique;
+}
+
 /* Inodes and mount ids are reused: an exact pin is found by mnt_unique. */
-static struct mount_pin *find_id(const struct mounttab *m, uint32_t mntns, uint32_t mnt_id,
+static struct mount_pin *find_id(struct mounttab *m, uint32_t mntns, uint32_t mnt_id,
 				 uint64_t mnt_unique)
 {
+	struct id_key k = { mntns, mnt_id, mnt_unique };
 	size_t i;
+	long at;
 
-	for (i = 0; (mnt_id || mnt_unique) && i < m->n; i++) {
-		const struct mount_pin *p = &m->v[i];
-
-		if (mnt_unique ? p->mnt_unique == mnt_unique
-			       : p->mntns == mntns && p->mnt_id == mnt_id && !p->mnt_unique)
-			return &m->v[i];
+	if (!mnt_id && !mnt_unique)
+		return NULL;
+	if (posindex_sync(&m->by_id, m->n, pos_id_hash, m)) {
+		at = posindex_find(&m->by_id, id_hash(mntns, mnt_id, mnt_unique), id_match, m, &k);
+		return at < 0 ? NULL : &m->v[at];
 	}
+	for (i = 0; i < m->n; i++)
+		if (id_match(m, i, &k))
+			return &m->v[i];
 	return NULL;
 }
 
@@ -87,9 +171,12 @@ bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int t
 		     uint32_t inum, uint32_t mnt_id, uint64_t mnt_unique)
 {
 	struct mount_pin *p = find_id(m, mntns, mnt_id, mnt_unique);
+	uint32_t old_path = 0, old_id = 0;
 	char *np;
 
 	if (p) {	/* the same mount: moved (or seen again) */
+		old_path = pos_path_hash(m, (size_t)(p - m->v));
+		old_id = pos_id_hash(m, (size_t)(p - m->v));
 		np = strdup(path);
 		if (!np)
 			return false;
@@ -102,6 +189,8 @@ bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int t
 		if ((!p || p->mnt_unique || (p->mnt_id && p->mnt_id != mnt_id)) &&
 		    !(p = append(m, mntns, path)))
 			return false;
+		old_path = pos_path_hash(m, (size_t)(p - m->v));
+		old_id = pos_id_hash(m, (size_t)(p - m->v));
 	}
 	p->copied = false;
 	p->cut = false;
@@ -110,6 +199,7 @@ bool mounttab_add_id(struct mounttab *m, uint32_t mntns, const char *path, int t
 	p->mnt_id = mnt_id;
 	p->mnt_unique = mnt_unique;
 	p->exact = mnt_unique != 0;
+	rekey(m, (size_t)(p - m->v), old_path, old_id);
 	return true;
 }
 
@@ -117,6 +207,8 @@ static void remove_at(struct mounttab *m, size_t i)
 {
 	free(m->v[i].path);
 	m->v[i] = m->v[--m->n];
+	posindex_stale(&m->by_path);	/* the last element moved to i */
+	posindex_stale(&m->by_id);
 }
 
 bool mounttab_remove(struct mounttab *m, uint32_t mntns, const char *path, int *type,
@@ -184,12 +276,14 @@ bool mounttab_move(struct mounttab *m, uint32_t mntns, const char *src, const ch
 				continue;
 			free(p->path);
 			p->path = np;
+			posindex_touch(&m->by_path, i);
 			*type = p->type;
 			*inum = p->inum;
 			self = true;
 		} else if ((np = rebase(p->path, src, dst))) {
 			free(p->path);
 			p->path = np;
+			posindex_touch(&m->by_path, i);
 			(*below)++;
 		}
 	}

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "posindex.h"
+
 struct mount_pin {
 	uint32_t mntns; /* the mount namespace the mount is in */
 	char *path;
@@ -45,6 +47,7 @@ struct mount_pin {
 struct mounttab {
 	struct mount_pin *v;
 	size_t n, cap;
+	struct posindex by_path, by_id;	/* find()'s and find_id()'s, over v */
 };
 
 void mounttab_init(struct mounttab *m);

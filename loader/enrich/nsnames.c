@@ -59,6 +59,7 @@ void nsnames_free(struct nsnames *n)
 		return;
 	clear_mounts(n);
 	free(n->mounts);
+	posindex_free(&n->mount_ix);
 	containers_free(n->ctr);
 	if (n->ino_fd >= 0)
 		close(n->ino_fd);

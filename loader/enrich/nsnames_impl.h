@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "nsnames.h"
+#include "posindex.h"
 
 #define NETNS_DIR "/run/netns"
 
@@ -66,6 +67,7 @@ struct nsnames {
 	uint32_t self_mntns;
 	struct mount_ent *mounts;
 	size_t nmounts, capmounts;
+	struct posindex mount_ix;	/* nsnames_add_mount's duplicate check */
 	bool mounts_dirty;
 	int64_t mounts_read_ns;
 	int64_t mounts_cost_ns;		/* what the last re-read took */

@@ -21,6 +21,7 @@
 #include "nstype.h"
 #include "enrich.h"
 #include "array.h"
+#include "posindex.h"
 
 /*
  * The initial namespaces have fixed inode numbers (include/linux/proc_ns.h:
@@ -37,6 +38,42 @@ static const uint32_t init_inum[NSAUDIT_NS_MAX] = {
 
 /* --- the mount table ----------------------------------------------------- */
 
+static uint32_t mount_hash(int type, uint32_t inum, const char *path)
+{
+	return posindex_hash_str(posindex_hash_u64(posindex_hash_u64(POSINDEX_HASH_INIT,
+								     (uint32_t)type), inum), path);
+}
+
+static uint32_t pos_mount_hash(const void *ctx, size_t pos)
+{
+	const struct mount_ent *m = &((const struct nsnames *)ctx)->mounts[pos];
+
+	return mount_hash(m->type, m->inum, m->path);
+}
+
+static bool mount_match(const void *ctx, size_t pos, const void *key)
+{
+	const struct mount_ent *m = &((const struct nsnames *)ctx)->mounts[pos];
+	const struct mount_ent *k = key;
+
+	return m->inum == k->inum && m->type == k->type && !strcmp(m->path, k->path);
+}
+
+/* Known already? By the index (10,000 pins of one namespace made a walk per
+ * look-up 10,000 string compares), or a walk without one. */
+static bool has_mount(struct nsnames *n, const struct mount_ent *k)
+{
+	size_t i;
+
+	if (posindex_sync(&n->mount_ix, n->nmounts, pos_mount_hash, n))
+		return posindex_find(&n->mount_ix, mount_hash(k->type, k->inum, k->path),
+				     mount_match, n, k) >= 0;
+	for (i = 0; i < n->nmounts; i++)
+		if (mount_match(n, i, k))
+			return true;
+	return false;
+}
+
 static void mount_append(struct nsnames *n, const char *path, int type, uint32_t inum)
 {
 	if (ARRAY_RESERVE(&n->mounts, &n->capmounts, n->nmounts + 1))
@@ -51,13 +88,10 @@ static void mount_append(struct nsnames *n, const char *path, int type, uint32_t
 /* One mount a record names: once (it may be in the table from mountinfo). */
 void nsnames_add_mount(struct nsnames *n, const char *path, int type, uint32_t inum)
 {
-	size_t i;
+	const struct mount_ent k = { .path = (char *)path, .type = type, .inum = inum };
 
-	for (i = 0; i < n->nmounts; i++)
-		if (n->mounts[i].inum == inum && n->mounts[i].type == type &&
-		    !strcmp(n->mounts[i].path, path))
-			return;
-	mount_append(n, path, type, inum);
+	if (!has_mount(n, &k))
+		mount_append(n, path, type, inum);
 }
 
 void nsnames_remove_mount(struct nsnames *n, const char *path)
@@ -68,6 +102,7 @@ void nsnames_remove_mount(struct nsnames *n, const char *path)
 		if (!strcmp(n->mounts[i].path, path)) {
 			free(n->mounts[i].path);
 			n->mounts[i] = n->mounts[--n->nmounts];
+			posindex_stale(&n->mount_ix);	/* the last one moved to i */
 		} else {
 			i++;
 		}
@@ -81,6 +116,7 @@ void clear_mounts(struct nsnames *n)
 	for (i = 0; i < n->nmounts; i++)
 		free(n->mounts[i].path);
 	n->nmounts = 0;
+	posindex_stale(&n->mount_ix);
 }
 
 /*

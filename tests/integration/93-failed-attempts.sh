@@ -115,3 +115,35 @@ expect_eq "refused relative open (dirfd /proc/PID, ns/pid): the namespace (stat 
 	"$(jq -sc --argjson p "$(val pid "$o_rel")" 'map(select(.op=="open" and .pid==$p and .result<0) |
 		[.error, .path, .ns_type, .ns_inum, (.ns_id != null), .target_pid])' "$OUT2")" \
 	"[[\"EACCES\",\"ns/pid\",\"pid\",$(ns_inum /proc/$NETP/ns/pid),true,$NETP]]"
+
+# --- a target 32 pid namespaces deep (MAX_PID_NS_LEVEL; an unprivileged
+# user reaches it by nesting): a refused relative open of its ns/pid names
+# its own pid namespace (stat -L), never the host's (level 32 masked with
+# 31 once read as level 0, the initial pid namespace)
+DEEP=$TMP/deep.sh
+cat >"$DEEP" <<'SH'
+#!/bin/sh
+if [ "$1" -gt 0 ]; then exec unshare -p -f "$0" $(($1 - 1)); fi
+exec sleep 60
+SH
+chmod 755 "$DEEP"
+"$DEEP" 32 &
+BG+=($!)
+DP=
+for i in $(seq 1 100); do
+	DP=$(pgrep -P "$(pgrep -f "unshare -p -f $DEEP 0" | head -1)" sleep 2>/dev/null | head -1)
+	[ -n "$DP" ] && break
+	sleep 0.1
+done
+expect_eq "a process 32 pid namespaces deep (NSpid has 33 ids)" \
+	"$(awk '/^NSpid:/ { print NF - 1 }' "/proc/${DP:-0}/status" 2>/dev/null)" 33
+OUT3=$TMP/deep.jsonl
+trace_start "$OUT3" --op open || { fail "trace --op open starts"; exit 0; }
+o_deep=$("$NSF" open-rel-eacces "/proc/$DP" ns/pid)
+sleep 0.3
+trace_stop
+expect_eq "refused relative open of ns/pid of a task at pid level 32: its own namespace (stat -L), not the host's" \
+	"$(jq -sc --argjson p "$(val pid "$o_deep")" 'map(select(.op=="open" and .pid==$p and .result<0) |
+		[.error, .ns_type, .ns_inum, .target_pid])' "$OUT3")" \
+	"[[\"EACCES\",\"pid\",$(ns_inum "/proc/$DP/ns/pid"),$DP]]"
+kill "$DP" 2>/dev/null

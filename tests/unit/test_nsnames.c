@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "enrich/nsnames.h"
+#include "enrich/nsnames_impl.h"
 
 #define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
@@ -165,5 +166,52 @@ Test(nsnames, host_namespaces_by_fixed_inode)
 	cr_assert_str_eq(nsnames_lookup(n, NSAUDIT_NS_USER, 0xeffffffdu, 0) ?: "(null)", "host");
 	cr_assert_null(nsnames_lookup(n, NSAUDIT_NS_UTS, 0, 0));
 	cr_assert_null(nsnames_lookup(n, 99, 0xeffffffeu, 0));
+	nsnames_free(n);
+}
+
+/*
+ * The mount table's duplicate check goes through an index
+ * (nsnames_scan.c): after each of 20,000 random adds, removals and clears
+ * on few paths and inodes, the table holds each (type, inode, path) once,
+ * and exactly those a set kept beside it holds.
+ */
+Test(nsnames, mount_table_index_keeps_each_mount_once)
+{
+	static const char *const paths[6] = { "/run/netns/a", "/run/netns/b", "/p",
+					      "/p/q",	      "/q",	      "/run/netns/c" };
+	bool want[6][3][4] = { 0 };
+	struct nsnames *n = nsnames_new();
+	unsigned int seed = 48;
+
+	cr_assert_not_null(n);
+	clear_mounts(n);
+	for (int step = 0; step < 20000; step++) {
+		unsigned int r = (unsigned int)rand_r(&seed), p = r % 6, t = (r >> 4) % 3,
+			     i = (r >> 8) % 4;
+		size_t count = 0;
+
+		if ((r >> 12) % 5 < 3) {
+			nsnames_add_mount(n, paths[p], (int)t, 4294900000u + i);
+			want[p][t][i] = true;
+		} else if ((r >> 12) % 50 < 49) {
+			nsnames_remove_mount(n, paths[p]);
+			memset(want[p], 0, sizeof(want[p]));
+		} else {
+			clear_mounts(n);
+			memset(want, 0, sizeof(want));
+		}
+		for (p = 0; p < 6; p++)
+			for (t = 0; t < 3; t++)
+				for (i = 0; i < 4; i++)
+					count += want[p][t][i];
+		cr_assert_eq(n->nmounts, count, "step %d: %zu mounts, %zu expected", step,
+			     n->nmounts, count);
+		for (size_t k = 0; k < n->nmounts; k++) {
+			for (p = 0; strcmp(paths[p], n->mounts[k].path); p++)
+				;
+			cr_assert(want[p][n->mounts[k].type][n->mounts[k].inum - 4294900000u],
+				  "step %d: %s is in the table and should not be", step, paths[p]);
+		}
+	}
 	nsnames_free(n);
 }
