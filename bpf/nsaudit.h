@@ -134,12 +134,15 @@ enum nsaudit_via {
  * went to 0 as this holder let go (the actor, unless NSAUDIT_F_NO_ACTOR);
  * cleanup: net only, cleanup_net's work began taking it apart (after its
  * last reference, whoever held it); released: the kernel freed the
- * namespace's memory (net: at a later cleanup_net's end, 6.18).
+ * namespace's memory (net: at a later cleanup_net's end, 6.18); let_go: a
+ * holder (task: an nsproxy; nsfs: the nsfs dentry) went and ns_refs
+ * references are left.
  */
 enum nsaudit_freed_stage {
 	NSAUDIT_FREED_LAST_REF = 1,
 	NSAUDIT_FREED_RELEASED = 2,
 	NSAUDIT_FREED_CLEANUP = 3,	/* net: cleanup_net took it apart */
+	NSAUDIT_FREED_LET_GO = 4,	/* a holder went, ns_refs are left */
 };
 
 enum nsaudit_freed_holder {

@@ -12,6 +12,11 @@
  *             each namespace, then frees the nsproxy) or an nsfs inode
  *             (the last bind mount gone) or an nsfs file (the last fd
  *             closed).
+ *   let_go    a holder went and the namespace lives on (its count read
+ *             then in ns_refs): a task's nsproxy, or its nsfs inode (the
+ *             nsfs dentry that all its fds and bind mounts share), as
+ *             "nsaudit holders" counts them; for a namespace learned
+ *             alive only.
  *   released  the kernel's own free of the namespace: net returns to
  *             cache net_namespace from cleanup_net, pid to pid_namespace
  *             after a grace period; free_ipc, free_time_ns,
@@ -196,13 +201,14 @@ __noinline int freed_learn_cur(__u32 type)
 	return 0;
 }
 
-/* stage, holder, and no actor where the hook ran in no holder's context
- * (an RCU callback runs on whoever); then sent. */
+/* stage, holder, the count left (let_go; else 0), and no actor where the
+ * hook ran in no holder's context (an RCU callback runs on whoever); then
+ * sent. */
 static __always_inline void freed_finish(struct nsaudit_event *e, __u32 stage, __u32 holder,
-					 bool own_actor)
+					 bool own_actor, __u32 refs)
 {
 	e->arg = stage | (holder << 8);
-	e->ns_refs = 0;
+	e->ns_refs = refs;
 	if (!own_actor) {
 		e->pid = 0;
 		e->tid = 0;
@@ -228,23 +234,56 @@ static __always_inline void freed_emit_id(struct ns_common *ns, __u32 type, __u3
 	if (!e)
 		return;
 	e->ns_id = id;
-	freed_finish(e, stage, holder, own_actor);
+	freed_finish(e, stage, holder, own_actor, 0);
 }
 
 /* ns (of type) lost its last reference, if its count is 0: a record,
  * once, and its address learned for the kfree that follows. */
 #define FREED_OWN_ACTOR	1u	/* the current task let go: it is the actor */
 #define FREED_STRICT	2u	/* from a merged cache: a learned namespace only */
+#define FREED_LET_GO	4u	/* the holder's put is done: a count left is told */
+#define FREED_NO_LAST	8u	/* not a last_ref (mnt's nsfs inode, see freed_inode) */
+
+/*
+ * A holder went and the namespace lives on with refs references: told
+ * for a namespace learned alive (its inode and type still the object's),
+ * so that each holder's going is in the log, as "holders" counts them.
+ */
+static __always_inline void freed_let_go(struct ns_common *ns, __u32 type, __u32 holder,
+					 __u32 how, __u32 probe, __u32 refs)
+{
+	struct nsaudit_event *e;
+	struct freed_known *k;
+	__u32 inum;
+	__u64 id, obj;
+
+	ns_ident(ns, &inum, &id);
+	obj = ns_object(ns, type);
+	k = bpf_map_lookup_elem(&freed_addrs, &obj);
+	if (!freed_is(k, inum, type, false) || !freed_named(k))
+		return;
+	id = k->ns_id;
+	e = event_ns(NSAUDIT_OP_FREED, probe, type, ns, NSAUDIT_EVENT_SHORT, true);
+	if (!e)
+		return;
+	e->ns_id = id;
+	freed_finish(e, NSAUDIT_FREED_LET_GO, holder, how & FREED_OWN_ACTOR, refs);
+}
 
 __noinline int freed_check(__u64 ns_addr, __u32 type, __u32 holder, __u32 how, __u32 probe)
 {
 	struct ns_common *ns = (void *)ns_addr;
 	struct freed_known *k;
 	__u8 one = 1;
-	__u32 inum;
+	__u32 inum, refs;
 	__u64 id, key, obj;
 
-	if (!ns || type >= NSAUDIT_NS_MAX || ns_refcount(ns) != 0)
+	if (!ns || type >= NSAUDIT_NS_MAX)
+		return 0;
+	refs = ns_refcount(ns);
+	if (refs && (how & FREED_LET_GO))
+		freed_let_go(ns, type, holder, how, probe, refs);
+	if (refs || (how & FREED_NO_LAST))
 		return 0;
 	ns_ident(ns, &inum, &id);
 	/* the ns_id learned while it lived; a mount namespace's own is gone
@@ -278,10 +317,24 @@ static __always_inline __u32 freed_how(int i, bool own_actor)
 	       (freed_cache_merged & (1u << (i & 7)) ? FREED_STRICT : 0);
 }
 
+/*
+ * A let_go of what the current task's own nsproxy (the one that replaced
+ * the freed one: setns or unshare of another type) still names: the task
+ * holds it still, no holder went (holders counts nsproxies, and the new
+ * one took the reference the old one gave back). At exit it has none.
+ */
+#define FREED_GONE(cur, field, ns) \
+	(FREED_LET_GO & ((cur) && (void *)BPF_CORE_READ(cur, field) == (void *)(ns) ? 0 : ~0u))
+/* time: either slot of the new nsproxy may name it */
+#define FREED_TIME_GONE(cur, ns) \
+	(FREED_GONE(cur, time_ns, ns) & FREED_GONE(cur, time_ns_for_children, ns))
+
 /* free_nsproxy: each namespace was put before the nsproxy is freed. */
 __noinline int freed_nsproxy(__u64 addr)
 {
 	struct nsproxy *p = (void *)addr;
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct nsproxy *cur = BPF_CORE_READ(task, nsproxy);
 	struct cgroup_namespace *cg = BPF_CORE_READ(p, cgroup_ns);
 	struct time_namespace *tm = BPF_CORE_READ(p, time_ns);
 	struct time_namespace *tmc = BPF_CORE_READ(p, time_ns_for_children);
@@ -293,31 +346,40 @@ __noinline int freed_nsproxy(__u64 addr)
 	__u32 how = freed_how(FC_NSPROXY, true);
 
 	if (uts)
-		freed_check((__u64)&uts->ns, NSAUDIT_NS_UTS, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&uts->ns, NSAUDIT_NS_UTS, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, uts_ns, uts), KCF);
 	if (ipc)
-		freed_check((__u64)&ipc->ns, NSAUDIT_NS_IPC, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&ipc->ns, NSAUDIT_NS_IPC, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, ipc_ns, ipc), KCF);
 	if (mnt)
-		freed_check((__u64)&mnt->ns, NSAUDIT_NS_MNT, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&mnt->ns, NSAUDIT_NS_MNT, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, mnt_ns, mnt), KCF);
 	if (pid)
-		freed_check((__u64)&pid->ns, NSAUDIT_NS_PID, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&pid->ns, NSAUDIT_NS_PID, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, pid_ns_for_children, pid), KCF);
 	if (cg)
-		freed_check((__u64)&cg->ns, NSAUDIT_NS_CGROUP, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&cg->ns, NSAUDIT_NS_CGROUP, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, cgroup_ns, cg), KCF);
 	if (tm)
-		freed_check((__u64)&tm->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&tm->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_TIME_GONE(cur, tm), KCF);
 	if (tmc && tmc != tm)
-		freed_check((__u64)&tmc->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&tmc->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_TIME_GONE(cur, tmc), KCF);
 	if (net)
-		freed_check((__u64)&net->ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_TASK, how, KCF);
+		freed_check((__u64)&net->ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_TASK,
+			    how | FREED_GONE(cur, net_ns, net), KCF);
 	return 0;
 }
 
 /*
  * An nsfs inode goes: its namespace was put at its eviction (the last fd
  * closed: freed_file saw that first; the last bind mount gone). Freed
- * after a grace period, on whatever runs then: no actor. Not for mnt:
- * putting a mount namespace waits for a grace period itself, so an nsfs
- * inode released earlier can be freed while the task that really let go
- * is still in free_nsproxy.
+ * after a grace period, on whatever runs then: no actor. A namespace that
+ * lives on was let go by its nsfs dentry (let_go, all types). No last_ref
+ * for mnt: putting a mount namespace waits for a grace period itself, so
+ * an nsfs inode released earlier can be freed while the task that really
+ * let go is still in free_nsproxy.
  */
 __noinline int freed_inode(__u64 addr)
 {
@@ -334,9 +396,9 @@ __noinline int freed_inode(__u64 addr)
 	if (!ns)
 		return 0;
 	type = ns_type(ns);
-	if (type != NSAUDIT_NS_MNT)
-		freed_check((__u64)ns, type, NSAUDIT_FREED_BY_NSFS, freed_how(FC_INODE, false),
-			    KCF);
+	freed_check((__u64)ns, type, NSAUDIT_FREED_BY_NSFS,
+		    freed_how(FC_INODE, false) | FREED_LET_GO |
+		    (type == NSAUDIT_NS_MNT ? FREED_NO_LAST : 0), KCF);
 	return 0;
 }
 

@@ -31,14 +31,17 @@ static const struct optab holders_optab[] = {
 	  "entered, opened, mounted; left, umount), the one that let\n"
 	  "go last and its death (with --op ...,freed on stock\n"
 	  "kernels, ns_free on the patched one), or its holders now.\n"
-	  "Exits and closes are not recorded: such an end is '?'" },
+	  "With --op ...,freed each task that let go (exit, exec) and\n"
+	  "the nsfs file of its fds and mounts going are in the log,\n"
+	  "with the count left; closes are not: such an end is '?'" },
 	{ "leaks", OPT_LEAKS, NULL,
 	  "namespaces alive now at least --older seconds after their\n"
 	  "creator (the unshare caller, the clone child) stopped\n"
 	  "holding them and their last bind mount was removed, per\n"
 	  "the log, with their holders now (the leaked CNI netns).\n"
-	  "The age counts from the last of those the log has; a\n"
-	  "creator's exit is not in it, and the line says so. A\n"
+	  "The age counts from the last of those the log has (the\n"
+	  "creator's exit only with --op ...,freed; the line says\n"
+	  "when it is not there). A\n"
 	  "namespace whose creation is not in the log is not judged" },
 	{ "older", OPT_OLDER, "SECONDS", "the age for --leaks (default 60)" },
 	{ "log-dir", OPT_LOG_DIR, "DIR", "the log directory (--history, --leaks)" },
@@ -50,8 +53,9 @@ static void usage(FILE *f, const struct cmd_opts *opts)
 {
 	fprintf(f, "Usage: nsaudit holders NS [--format text|json]\n"
 		   "       nsaudit holders --all [--format text|json]\n"
-		   "       nsaudit holders NS --history --log-dir DIR\n"
-		   "       nsaudit holders --leaks [--older SECONDS] --log-dir DIR\n\n"
+		   "       nsaudit holders NS --history --log-dir DIR [--format text|json]\n"
+		   "       nsaudit holders --leaks [--older SECONDS] --log-dir DIR\n"
+		   "                       [--format text|json]\n\n"
 		   "List everything that keeps a namespace alive, and reconcile it with the\n"
 		   "kernel's reference count (read by BPF iterators):\n"
 		   "  task    threads in it (pid/time: also *_for_children)\n"
@@ -153,8 +157,8 @@ static int parse_args(int argc, char **argv, struct holders_args *a)
 		    a->history ? "--history" : "--leaks");
 		return EXIT_USAGE;
 	}
-	if ((a->history || a->leaks) && (a->json || a->all || (a->history && a->leaks))) {
-		ERR("--history and --leaks go alone, in text (try 'nsaudit holders --help')");
+	if ((a->history || a->leaks) && (a->all || (a->history && a->leaks))) {
+		ERR("--history and --leaks go alone (try 'nsaudit holders --help')");
 		return EXIT_USAGE;
 	}
 	if (a->leaks) {
@@ -226,9 +230,9 @@ int cmd_holders(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (a.leaks)
-		return holders_leaks(a.log_dir, a.older);
+		return holders_leaks(a.log_dir, a.older, a.json);
 	if (a.history)
-		return holders_history(a.log_dir, &a.spec);
+		return holders_history(a.log_dir, &a.spec, a.json);
 	ret = 1;
 	if (model_load(&m, err, sizeof(err))) {
 		ERR("%s", err);

@@ -90,8 +90,48 @@ static void state_now(struct lt_timeline *tl)
 	}
 }
 
-int holders_history(const char *dir, const struct nsspec *spec)
+/* {"history": {ns_type, ns_inum, log_dir, verified: false, incarnations:
+ * [{incarnation, ns_id, state, spans, death (the records), holders_now}]}} */
+static void history_json(const struct lt_timeline *tl, const char *dir,
+			 json_object *incs)
 {
+	json_object *top = json_object_new_object(), *o = json_object_new_object();
+	const char *type = tl->type >= 0 ? nstype_name((unsigned int)tl->type) : NULL;
+
+	json_object_object_add(top, "history", o);
+	json_object_object_add(o, "ns_type", type ? json_object_new_string(type) : NULL);
+	json_object_object_add(o, "ns_inum", json_object_new_int64(tl->inum));
+	json_object_object_add(o, "log_dir", json_object_new_string(dir));
+	json_object_object_add(o, "verified", json_object_new_boolean(false));
+	json_object_object_add(o, "incarnations", incs);
+	puts(json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
+	json_object_put(top);
+}
+
+static json_object *inc_json(const struct lt_timeline *tl, size_t i, const struct lh_history *h)
+{
+	const struct lt_inc *c = &tl->inc[i];
+	json_object *o = json_object_new_object(), *death = json_object_new_array();
+	size_t j;
+
+	json_object_object_add(o, "incarnation", json_object_new_int64((int64_t)i + 1));
+	json_object_object_add(o, "ns_id", c->ns_id ? json_object_new_int64((int64_t)c->ns_id)
+						     : NULL);
+	json_object_object_add(o, "state", json_object_new_string(lt_state_name(c->state)));
+	json_object_object_add(o, "spans", lh_json(tl, h));
+	for (j = c->first; j <= c->last && j < tl->nev; j++)
+		if (tl->ev[j].inc == i && tl->ev[j].kind == LT_FREED)
+			json_object_array_add(death, lt_event_json(tl, &tl->ev[j]));
+	json_object_object_add(o, "death", death);
+	json_object_object_add(o, "holders_now",
+			       c->state == LT_ALIVE && c->holders ? json_object_get(c->holders)
+								  : NULL);
+	return o;
+}
+
+int holders_history(const char *dir, const struct nsspec *spec, bool json)
+{
+	json_object *incs = json ? json_object_new_array() : NULL;
 	struct audit_filter about = {0};
 	struct lt_timeline tl;
 	struct log_reader rd;
@@ -120,23 +160,34 @@ int holders_history(const char *dir, const struct nsspec *spec)
 		goto out;
 	}
 	state_now(&tl);
-	printf("%s: holders over time from %s (not verified here: 'nsaudit verify')\n", lab,
-	       dir);
+	if (!json)
+		printf("%s: holders over time from %s (not verified here: 'nsaudit verify')\n",
+		       lab, dir);
 	for (i = 0; i < tl.ninc; i++) {
 		struct lh_history h;
 
-		lt_print_inc_head(stdout, &tl, i);
+		if (!json)
+			lt_print_inc_head(stdout, &tl, i);
 		if (lh_build(&h, &tl, i)) {
 			ERR("%s", strerror(ENOMEM));
 			lh_free(&h);
 			goto out;
 		}
-		lh_print(stdout, &tl, &h);
+		if (json) {
+			json_object_array_add(incs, inc_json(&tl, i, &h));
+		} else {
+			lh_print(stdout, &tl, &h);
+			print_end(&tl, i);
+		}
 		lh_free(&h);
-		print_end(&tl, i);
+	}
+	if (json) {
+		history_json(&tl, dir, incs);
+		incs = NULL;
 	}
 	ret = fflush(stdout) ? 1 : 0;
 out:
+	json_object_put(incs);
 	lt_free(&tl);
 	close(rd.dirfd);
 	return ret;
@@ -230,13 +281,23 @@ static size_t names_now(const struct model *m, const struct ns_ent *e)
 	return n;
 }
 
-/* One leak: what the log says and its holders now. */
+/* One leak: what the log says and its holders now; json: a {"leak": ...}
+ * line. */
 static void print_leak(struct model *m, struct ns_ent *e, const struct lt_timeline *tl,
-		       const struct lh_leak *l, double now)
+		       const struct lh_leak *l, double now, bool json)
 {
 	const struct lt_inc *c = &tl->inc[tl->ninc - 1];
 	char lab[48];
 
+	if (json) {
+		json_object *top = json_object_new_object(), *o = lh_leak_json(tl, l, now);
+
+		json_object_object_add(o, "holders_now", ns_json(m, e));
+		json_object_object_add(top, "leak", o);
+		puts(json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
+		json_object_put(top);
+		return;
+	}
 	nstype_label(lab, sizeof(lab), e->type, e->inum);
 	printf("%s", lab);
 	if (c->ns_id)
@@ -254,13 +315,13 @@ static void print_leak(struct model *m, struct ns_ent *e, const struct lt_timeli
 		lt_print_event(stdout, tl, &tl->ev[l->left]);
 	if (l->left == SIZE_MAX)
 		printf("  (the creator pid %" PRId64 " holds it no more; when it let go is not in "
-		       "the log: exits are not recorded, the age counts from %s)\n",
+		       "the log: exits are recorded only by --op freed, the age counts from %s)\n",
 		       lh_creator_pid(tl, tl->ninc - 1),
 		       l->unnamed != SIZE_MAX ? "the last name's removal" : "its creation");
 	print_ns(m, e, "  ", false);
 }
 
-static int leaks_scan(struct model *m, struct leak_set *s, double older)
+static int leaks_scan(struct model *m, struct leak_set *s, double older, bool json)
 {
 	size_t i, judged = 0, leaks = 0;
 	double now;
@@ -285,7 +346,22 @@ static int leaks_scan(struct model *m, struct leak_set *s, double older)
 			     names_now(m, e), now, older, &l))
 			continue;
 		leaks++;
-		print_leak(m, e, tl, &l, now);
+		print_leak(m, e, tl, &l, now, json);
+	}
+	if (json) {
+		json_object *top = json_object_new_object(), *o = json_object_new_object();
+
+		json_object_object_add(o, "alive", json_object_new_int64((int64_t)m->nns));
+		json_object_object_add(o, "judged", json_object_new_int64((int64_t)judged));
+		json_object_object_add(o, "leaks", json_object_new_int64((int64_t)leaks));
+		json_object_object_add(o, "older", json_object_new_double(older));
+		json_object_object_add(o, "records", json_object_new_int64((int64_t)s->records));
+		json_object_object_add(o, "verified", json_object_new_boolean(false));
+		json_object_object_add(top, "leaks", o);
+		puts(json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
+		json_object_put(top);
+		print_notes(m, stderr);
+		return 0;
 	}
 	printf("%zu alive now; %zu with their creation in the log (the others cannot be "
 	       "judged); %zu alive at least %.1f s after their creator and names were gone\n",
@@ -294,7 +370,7 @@ static int leaks_scan(struct model *m, struct leak_set *s, double older)
 	return 0;
 }
 
-int holders_leaks(const char *dir, double older)
+int holders_leaks(const char *dir, double older, bool json)
 {
 	struct leak_set s = {0};
 	struct log_reader rd;
@@ -330,9 +406,10 @@ int holders_leaks(const char *dir, double older)
 		}
 		lt_finish(&s.tl[i]);
 	}
-	printf("leaks in %s (%" PRIu64 " records; not verified here: 'nsaudit verify'):\n", dir,
-	       s.records);
-	ret = leaks_scan(&m, &s, older);
+	if (!json)
+		printf("leaks in %s (%" PRIu64 " records; not verified here: 'nsaudit verify'):\n",
+		       dir, s.records);
+	ret = leaks_scan(&m, &s, older, json);
 	if (fflush(stdout))
 		ret = 1;
 out:

@@ -2,7 +2,7 @@
 /*
  * cmd_lifetime.c - "nsaudit lifetime NS --log-dir DIR": the timeline of one
  * namespace from a log written by "nsaudit record" (created, pinned,
- * entered, left, unpinned, freed), the holders it has now, and with
+ * entered, left, unpinned, let_go, freed), the holders it has now, and with
  * --follow the records that arrive later.
  *
  * The log is read with the audit module's reader (segment.h, codec.h);
@@ -182,6 +182,10 @@ static void usage(FILE *f, const struct cmd_opts *opts)
 		   "  entered   setns into it (refused: a setns that failed)\n"
 		   "  left      setns or unshare away from it\n"
 		   "  unpinned  umount of a bind mount of it\n"
+		   "  let_go    (stock kernels, --op ...,freed) a holder went and it lived\n"
+		   "            on: a task's nsproxy (exit, exec, setns or unshare away) or\n"
+		   "            its nsfs file (its last fd and bind mount gone), with the\n"
+		   "            references left\n"
 		   "  freed     an ns_free record (patched kernel); on stock kernels the\n"
 		   "            records of a recorder run with --op ...,freed: the moment its\n"
 		   "            last reference went and the holder that let go last (a task,\n"

@@ -5,12 +5,14 @@
  * bpf/nsaudit/freed.bpf.c) with the holder that let go last, and how long
  * it lived and how long after its last name was removed.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <json-c/json.h>
 
+#include "codec.h"
 #include "death.h"
 
 static const char *jstr(json_object *o, const char *k)
@@ -57,6 +59,48 @@ bool lt_print_freed(FILE *out, json_object *r)
 	return jstr(r, "comm") != NULL;
 }
 
+/*
+ * A holder went and the namespace lived on (op freed's let_go): a task's
+ * nsproxy (exit, exec, setns or unshare away; the actor is the last task
+ * that shared it), or its nsfs dentry (all its fds closed and its bind
+ * mounts gone; after a grace period, no actor), with the count left.
+ */
+bool lt_print_let_go(FILE *out, json_object *r)
+{
+	const char *holder = jstr(r, "holder");
+	json_object *v;
+	int64_t refs = -1;
+
+	if (json_object_object_get_ex(r, "ns_refs", &v) && json_object_is_type(v, json_type_int))
+		refs = json_object_get_int64(v);
+	if (holder && !strcmp(holder, "task"))
+		fputs("a task holding it exited, exec'd or moved away", out);
+	else if (holder && !strcmp(holder, "nsfs"))
+		fputs("its nsfs file went: its last fd was closed, its last bind mount removed", out);
+	else
+		fputs("a holder went", out);
+	if (refs >= 0)
+		fprintf(out, "; %" PRId64 " reference%s left", refs, refs == 1 ? "" : "s");
+	return jstr(r, "comm") != NULL;
+}
+
+/* "; the kernel freed it in pid=N (comm), the context of the last put" */
+void lt_print_freed_in(FILE *out, json_object *r)
+{
+	json_object *v;
+	const char *comm = jstr(r, "comm");
+
+	fputs("; the kernel freed it in", out);
+	if (json_object_object_get_ex(r, "pid", &v) && json_object_is_type(v, json_type_int))
+		fprintf(out, " pid=%" PRId64, json_object_get_int64(v));
+	if (comm) {
+		fputs(" (", out);
+		audit_text_escape(out, comm, strlen(comm));
+		fputc(')', out);
+	}
+	fputs(", the context of its last put", out);
+}
+
 double lt_rec_time(json_object *rec)
 {
 	const char *t = jstr(rec, "time");
@@ -76,6 +120,7 @@ void lt_print_death_spans(FILE *out, const struct lt_timeline *tl, const struct 
 {
 	double freed = -1, born = -1, unnamed = -1;
 	bool stages = false, last_ref = false;
+	json_object *freed_in = NULL;	/* a released record with an actor */
 	size_t j;
 
 	for (j = c->first; j <= c->last && j < tl->nev; j++) {
@@ -87,6 +132,8 @@ void lt_print_death_spans(FILE *out, const struct lt_timeline *tl, const struct 
 		if (e->kind == LT_FREED && stage) {
 			stages = true;
 			last_ref |= !strcmp(stage, "last_ref");
+			if (!strcmp(stage, "released") && jstr(e->rec, "comm"))
+				freed_in = e->rec;
 		}
 		if (e->kind == LT_FREED && freed < 0)
 			freed = lt_rec_time(e->rec);
@@ -98,10 +145,15 @@ void lt_print_death_spans(FILE *out, const struct lt_timeline *tl, const struct 
 	if (freed < 0)
 		return;
 	/* op freed saw it go, but not its last reference */
-	if (stages && !last_ref)
+	if (stages && !last_ref) {
 		fputs("last holder: cannot tell (no last_ref: a mount namespace's last bind mount "
-		      "or fd, a pid namespace's last struct pid, or a holder nsaudit does not "
-		      "follow let go)\n", out);
+		      "or fd, a pid namespace's last struct pid, a holder whose memory went after "
+		      "the namespace's, or a holder nsaudit does not follow let go)", out);
+		/* the kernel freed it in the context of its last put */
+		if (freed_in)
+			lt_print_freed_in(out, freed_in);
+		fputc('\n', out);
+	}
 	if (born >= 0)
 		fprintf(out, "lived %.3f s", freed - born);
 	if (unnamed >= 0 && unnamed <= freed)

@@ -5,10 +5,12 @@
  * records.
  *
  * What the log has: a holder's beginning (created, entered, pinned by an
- * fd or a bind mount) and some ends (setns or unshare away, umount, and
- * with op freed the holder that let go last). An exit, an exec and a
- * close are not recorded by themselves: such an end is printed as not in
- * the log, never guessed.
+ * fd or a bind mount) and some ends (setns or unshare away, umount; with
+ * op freed each task's nsproxy gone (let_go: exit, exec, setns/unshare
+ * away), the nsfs dentry gone (all fds and bind mounts), and the holder
+ * that let go last). A close is not recorded by itself: such an end is
+ * printed as not in the log (or bounded by the nsfs dentry's going),
+ * never guessed.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -78,6 +80,8 @@ static struct lh_span *span_add(struct lh_history *h, enum lh_kind kind, json_ob
 	s->comm = jstr(rec, "comm");
 	s->from = from;
 	s->to = SIZE_MAX;
+	s->by = SIZE_MAX;
+	s->refs_left = -1;
 	return s;
 }
 
@@ -114,6 +118,63 @@ static struct lh_span *span_end(struct lh_history *h, enum lh_kind kind, json_ob
 	}
 	s->to = j;
 	return s;
+}
+
+/* pid's latest task span, if it ended at an event of kind k: a setns or
+ * unshare away and its old nsproxy's let_go are one going, whichever of
+ * the two records came first (the let_go is sent inside the call, the
+ * setns at its end). */
+static struct lh_span *task_ended_by(struct lh_history *h, const struct lt_timeline *tl,
+				     int64_t pid, enum lt_kind k)
+{
+	size_t i;
+
+	for (i = h->n; i-- > 0;) {
+		struct lh_span *s = &h->v[i];
+
+		if (s->kind == LH_TASK && s->pid == pid && s->to != SIZE_MAX)
+			return tl->ev[s->to].kind == k ? s : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * A let_go: a task's nsproxy went (its span ends here, unless a setns or
+ * unshare away ended it already), or the nsfs dentry went: every fd and
+ * bind mount of it is gone by now, the one span of the dentry ends here
+ * (from its first pin since the last such going).
+ */
+static void on_let_go(struct lh_history *h, const struct lt_timeline *tl, size_t j)
+{
+	json_object *r = tl->ev[j].rec;
+	const char *holder = jstr(r, "holder");
+	int64_t pid = jint_or(r, "pid", -1), refs = jint_or(r, "ns_refs", -1);
+	struct lh_span *s = NULL;
+	size_t i, from = SIZE_MAX;
+
+	if (streq(holder, "task") && pid > 0) {
+		/* after its setns or unshare away: that span, with the count */
+		s = span_open(h, LH_TASK, pid, NULL) ? NULL : task_ended_by(h, tl, pid, LT_LEFT);
+		if (!s)
+			s = span_end(h, LH_TASK, r, pid, NULL, j);
+	} else if (streq(holder, "nsfs")) {
+		for (i = 0; i < h->n; i++) {
+			struct lh_span *f = &h->v[i];
+
+			if (f->kind == LH_NSFS)
+				from = SIZE_MAX;
+			else if ((f->kind == LH_FD || f->kind == LH_MOUNT) && from == SIZE_MAX &&
+				 f->from != SIZE_MAX)
+				from = f->from;
+			if (f->kind == LH_FD && f->to == SIZE_MAX && f->by == SIZE_MAX)
+				f->by = j;
+		}
+		s = span_add(h, LH_NSFS, r, -1, from);
+		if (s)
+			s->to = j;
+	}
+	if (s)
+		s->refs_left = refs;
 }
 
 /* A freed record: the first is the death; a last_ref names the holder. */
@@ -165,11 +226,19 @@ static void on_event(struct lh_history *h, const struct lt_timeline *tl, size_t 
 		}
 		break;
 	case LT_LEFT:
-		span_end(h, LH_TASK, r, pid, NULL, j);
+		/* after its let_go: the setns or unshare says more */
+		s = span_open(h, LH_TASK, pid, NULL) ? NULL : task_ended_by(h, tl, pid, LT_LET_GO);
+		if (s)
+			s->to = j;
+		else
+			span_end(h, LH_TASK, r, pid, NULL, j);
 		break;
 	case LT_UNPINNED:
 		span_end(h, LH_MOUNT, r, pid, jstr(r, "path"), j);
 		h->unnamed = j;
+		break;
+	case LT_LET_GO:
+		on_let_go(h, tl, j);
 		break;
 	case LT_FREED:
 		on_freed(h, r, j);
@@ -226,7 +295,10 @@ static const char *began(const struct lt_timeline *tl, const struct lh_span *s)
 {
 	if (s->from == SIZE_MAX)
 		return s->kind == LH_TASK ? "held (inherited or entered before the log)"
-					  : "held (opened before the log)";
+		       : s->kind == LH_NSFS ? "made by a look-up not in the log (a stat, lsns)"
+					    : "held (opened before the log)";
+	if (s->kind == LH_NSFS)
+		return "from its first fd or bind mount";
 	switch (tl->ev[s->from].kind) {
 	case LT_CREATED:
 		return "created it";
@@ -242,11 +314,22 @@ static const char *ended(const struct lt_timeline *tl, const struct lh_span *s)
 	if (s->last)
 		return s->kind == LH_FD ? "closed it: let go last"
 					: "exited, exec'd or moved away: let go last";
+	if (s->to == SIZE_MAX && s->kind == LH_FD && s->by != SIZE_MAX)
+		return "closed by the time its nsfs file went (closes are not recorded)";
 	if (s->to == SIZE_MAX)
-		return s->kind == LH_TASK ? "end not in the log (exits are not recorded)"
+		return s->kind == LH_TASK ? "end not in the log (only --op freed records exits)"
 		       : s->kind == LH_FD ? "end not in the log (closes are not recorded)"
 					  : "still mounted per the log";
-	return tl->ev[s->to].kind == LT_UNPINNED ? "umount" : "left (setns or unshare away)";
+	if (s->kind == LH_NSFS)
+		return "its last fd closed and its last bind mount gone: let go";
+	switch (tl->ev[s->to].kind) {
+	case LT_UNPINNED:
+		return "umount";
+	case LT_LET_GO:
+		return "exited, exec'd or moved away: let go";
+	default:
+		return "left (setns or unshare away)";
+	}
 }
 
 static void print_span(FILE *out, const struct lt_timeline *tl, const struct lh_span *s)
@@ -266,6 +349,9 @@ static void print_span(FILE *out, const struct lt_timeline *tl, const struct lh_
 		fputs("  mount ", out);
 		put_esc(out, s->path ? s->path : "?");
 		break;
+	case LH_NSFS:
+		fputs("  nsfs  (its fds and bind mounts)", out);
+		break;
 	}
 	if (s->comm && s->kind != LH_MOUNT) {
 		fputs(" (", out);
@@ -282,7 +368,11 @@ static void print_span(FILE *out, const struct lt_timeline *tl, const struct lh_
 		if (a >= 0 && b >= a)
 			fprintf(out, " (%.3f s)", b - a);
 	}
-	fprintf(out, "  %s; %s\n", began(tl, s), ended(tl, s));
+	fprintf(out, "  %s; %s", began(tl, s), ended(tl, s));
+	if (s->refs_left >= 0)
+		fprintf(out, " (%" PRId64 " reference%s left)", s->refs_left,
+			s->refs_left == 1 ? "" : "s");
+	fputc('\n', out);
 }
 
 void lh_print(FILE *out, const struct lt_timeline *tl, const struct lh_history *h)
@@ -296,6 +386,81 @@ void lh_print(FILE *out, const struct lt_timeline *tl, const struct lh_history *
 	fputs("holders over time (from the log; '?': not in it):\n", out);
 	for (i = 0; i < h->n; i++)
 		print_span(out, tl, &h->v[i]);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static const char *const kind_json[] = {
+	[LH_TASK] = "task", [LH_FD] = "fd", [LH_MOUNT] = "mount", [LH_NSFS] = "nsfs",
+};
+
+static json_object *brief_or_null(const struct lt_timeline *tl, size_t j)
+{
+	return j != SIZE_MAX ? lt_event_brief(&tl->ev[j]) : NULL;
+}
+
+static json_object *span_json(const struct lt_timeline *tl, const struct lh_span *s)
+{
+	json_object *o = json_object_new_object();
+	double a, b;
+
+	json_object_object_add(o, "kind", json_object_new_string(kind_json[s->kind]));
+	if (s->kind == LH_TASK || s->kind == LH_FD)
+		json_object_object_add(o, "pid", json_object_new_int64(s->pid));
+	if (s->kind == LH_FD && s->fd >= 0)
+		json_object_object_add(o, "fd", json_object_new_int64(s->fd));
+	if (s->kind == LH_MOUNT && s->path)
+		json_object_object_add(o, "path", json_object_new_string(s->path));
+	if (s->comm && s->kind != LH_MOUNT)
+		json_object_object_add(o, "comm", json_object_new_string(s->comm));
+	json_object_object_add(o, "from", brief_or_null(tl, s->from));
+	json_object_object_add(o, "to", brief_or_null(tl, s->to));
+	if (s->from != SIZE_MAX && s->to != SIZE_MAX) {
+		a = lt_rec_time(tl->ev[s->from].rec);
+		b = lt_rec_time(tl->ev[s->to].rec);
+		if (a >= 0 && b >= a)
+			json_object_object_add(o, "seconds", json_object_new_double(b - a));
+	}
+	json_object_object_add(o, "began", json_object_new_string(began(tl, s)));
+	json_object_object_add(o, "ended", json_object_new_string(ended(tl, s)));
+	json_object_object_add(o, "let_go_last", json_object_new_boolean(s->last));
+	if (s->refs_left >= 0)
+		json_object_object_add(o, "refs_left", json_object_new_int64(s->refs_left));
+	if (s->kind == LH_FD && s->to == SIZE_MAX && s->by != SIZE_MAX)
+		json_object_object_add(o, "closed_by", lt_event_brief(&tl->ev[s->by]));
+	return o;
+}
+
+json_object *lh_json(const struct lt_timeline *tl, const struct lh_history *h)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		json_object_array_add(a, span_json(tl, &h->v[i]));
+	return a;
+}
+
+json_object *lh_leak_json(const struct lt_timeline *tl, const struct lh_leak *l, double now)
+{
+	const struct lt_inc *c = &tl->inc[tl->ninc - 1];
+	json_object *o = json_object_new_object();
+	const char *type = tl->type >= 0 ? nstype_name((unsigned int)tl->type) : NULL;
+
+	json_object_object_add(o, "ns_type", type ? json_object_new_string(type) : NULL);
+	json_object_object_add(o, "ns_inum", json_object_new_int64(tl->inum));
+	json_object_object_add(o, "ns_id", c->ns_id ? json_object_new_int64((int64_t)c->ns_id)
+						     : NULL);
+	json_object_object_add(o, "alive_seconds", json_object_new_double(now - l->since));
+	json_object_object_add(o, "since", json_object_new_double(l->since));
+	json_object_object_add(o, "created", brief_or_null(tl, c->created));
+	json_object_object_add(o, "creator_pid",
+			       json_object_new_int64(lh_creator_pid(tl, tl->ninc - 1)));
+	json_object_object_add(o, "creator_left_in_log", json_object_new_boolean(l->creator_left));
+	json_object_object_add(o, "creator_left", brief_or_null(tl, l->left));
+	json_object_object_add(o, "names_in_log", json_object_new_int64((int64_t)l->named));
+	json_object_object_add(o, "unnamed", brief_or_null(tl, l->unnamed));
+	return o;
 }
 
 /* ---- leaks ------------------------------------------------------------- */
@@ -324,7 +489,9 @@ bool lh_leak(const struct lt_timeline *tl, size_t inc, bool creator_here, size_t
 			out->named++;
 		else if (e->kind == LT_UNPINNED)
 			out->unnamed = j;
-		else if (e->kind == LT_LEFT && jint_or(e->rec, "pid", -1) == creator)
+		else if ((e->kind == LT_LEFT ||
+			  (e->kind == LT_LET_GO && streq(jstr(e->rec, "holder"), "task"))) &&
+			 jint_or(e->rec, "pid", -1) == creator)
 			out->left = j;
 		else
 			continue;

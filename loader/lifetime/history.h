@@ -19,6 +19,8 @@ enum lh_kind {
 	LH_TASK,  /* a task's nsproxy (or creds: user) names it */
 	LH_FD,	  /* an open nsfs file */
 	LH_MOUNT, /* a bind mount of its nsfs file (a name) */
+	LH_NSFS,  /* its nsfs dentry, which all its fds and bind mounts share
+		   * (op freed let_go: it went while the namespace lived on) */
 };
 
 /* One holder's span. from/to are event indexes of tl; SIZE_MAX: that end
@@ -31,6 +33,9 @@ struct lh_span {
 	const char *comm; /* the process name, when a record gave it */
 	size_t from, to;
 	bool last; /* the freed record names it as the holder that let go last */
+	int64_t refs_left; /* to is an op freed let_go: the count it left; else -1 */
+	size_t by; /* LH_FD with no end: its nsfs dentry went at event by (the
+		    * close was then or before), or SIZE_MAX */
 };
 
 struct lh_history {
@@ -49,6 +54,10 @@ void lh_free(struct lh_history *h);
 
 /* "holders over time:" and one line per span, then how it ended. */
 void lh_print(FILE *out, const struct lt_timeline *tl, const struct lh_history *h);
+/* The spans as a JSON array, each with what the text line says (kind,
+ * pid, fd, path, comm, from and to as brief records or null, seconds,
+ * began, ended, let_go_last, refs_left, closed_by). The caller puts it. */
+struct json_object *lh_json(const struct lt_timeline *tl, const struct lh_history *h);
 
 /* The pid that created incarnation inc (its creation record's), or -1. */
 int64_t lh_creator_pid(const struct lt_timeline *tl, size_t inc);
@@ -60,9 +69,10 @@ int64_t lh_creator_pid(const struct lt_timeline *tl, size_t inc);
  * needs a creation in the log, the creator not holding it, no name left,
  * and at least older seconds at time now since out->since: the latest of
  * its last name's umount and the creator's leaving it (setns or unshare
- * away), where the log has them, else its creation. An exit is not in the
- * log: when the creator's leaving is not (creator_left false), since is
- * the other moments' and the caller must say so.
+ * away, or with op freed the let_go of the creator's nsproxy: an exit or
+ * exec too), where the log has them, else its creation. When the
+ * creator's leaving is not in the log (creator_left false), since is the
+ * other moments' and the caller must say so.
  */
 struct lh_leak {
 	double since;	   /* seconds since the epoch */
@@ -73,5 +83,10 @@ struct lh_leak {
 };
 bool lh_leak(const struct lt_timeline *tl, size_t inc, bool creator_here, size_t names_now,
 	     double now, double older, struct lh_leak *out);
+/* A leak as JSON: ns_type, ns_inum, ns_id, alive_seconds (at now), since,
+ * created, creator_left and unnamed (brief records or null),
+ * creator_pid, creator_left_in_log. The caller adds holders_now. */
+struct json_object *lh_leak_json(const struct lt_timeline *tl, const struct lh_leak *l,
+				 double now);
 
 #endif

@@ -28,7 +28,8 @@ enum lt_kind {
 	LT_REFUSED,  /* setns into it that failed */
 	LT_LEFT,     /* setns/unshare away from it (old_inum) */
 	LT_UNPINNED, /* umount of a bind mount of it */
-	LT_FREED,    /* ns_free (patched kernel) */
+	LT_LET_GO,   /* op freed let_go: a holder went, it lives on (stock kernels) */
+	LT_FREED,    /* ns_free (patched kernel), op freed's stages of its death */
 	LT_LOST,     /* records lost while it was alive: there may be gaps */
 	LT_KIND_MAX,
 };
@@ -130,6 +131,9 @@ void lt_print_inc_end(FILE *out, const struct lt_timeline *tl, size_t i);
 /* The record annotated for JSON output: a copy of rec plus "event" and
  * "incarnation" (1-based). The caller puts it. */
 struct json_object *lt_event_json(const struct lt_timeline *tl, const struct lt_event *e);
+/* {"seq", "time", "op", "pid", "comm", ...}: the record's few fields that say
+ * what it was. The caller puts it. */
+struct json_object *lt_event_brief(const struct lt_event *e);
 /* {"lifetime":{...}}: the summary object. The caller puts it. */
 struct json_object *lt_summary_json(const struct lt_timeline *tl);
 

@@ -18,7 +18,8 @@
 static const char *const kind_names[LT_KIND_MAX] = {
     [LT_NONE] = "none",		[LT_CREATED] = "created", [LT_PINNED] = "pinned",
     [LT_ENTERED] = "entered",	[LT_REFUSED] = "refused", [LT_LEFT] = "left",
-    [LT_UNPINNED] = "unpinned", [LT_FREED] = "freed",	  [LT_LOST] = "lost",
+    [LT_UNPINNED] = "unpinned", [LT_LET_GO] = "let_go",   [LT_FREED] = "freed",
+    [LT_LOST] = "lost",
 };
 
 const char *lt_kind_name(enum lt_kind k)
@@ -96,7 +97,7 @@ void lt_free(struct lt_timeline *tl)
 
 enum lt_kind lt_classify(const struct lt_timeline *tl, json_object *rec, uint64_t *ns_id)
 {
-	const char *op = jstr(rec, "op"), *type;
+	const char *op = jstr(rec, "op"), *type, *stage;
 	int64_t inum, old, result = 0, id;
 	int o;
 
@@ -134,8 +135,13 @@ enum lt_kind lt_classify(const struct lt_timeline *tl, json_object *rec, uint64_
 		case NSAUDIT_OP_UMOUNT:
 			k = result ? LT_NONE : LT_UNPINNED;
 			break;
+		case NSAUDIT_OP_FREED:	/* stock kernels: a holder gone, or its death */
+			k = LT_FREED;
+			stage = jstr(rec, "stage");
+			if (stage && !strcmp(stage, "let_go"))
+				k = LT_LET_GO;
+			break;
 		case NSAUDIT_OP_NS_FREE:
-		case NSAUDIT_OP_FREED:	/* stock kernels: each stage of its death */
 			k = LT_FREED;
 			break;
 		default:
@@ -426,6 +432,10 @@ void lt_print_event(FILE *out, const struct lt_timeline *tl, const struct lt_eve
 		put_esc(out, path ? path : "?");
 		print_who(out, r);
 		break;
+	case LT_LET_GO:
+		if (lt_print_let_go(out, r))
+			print_who(out, r);
+		break;
 	case LT_FREED:
 		if (lt_print_freed(out, r)) {
 			fputs(" last holder:", out);
@@ -546,7 +556,7 @@ json_object *lt_event_json(const struct lt_timeline *tl, const struct lt_event *
 	return o;
 }
 
-static json_object *event_brief(const struct lt_event *e)
+json_object *lt_event_brief(const struct lt_event *e)
 {
 	static const char *const keys[] = {"time", "op",	 "pid",	      "comm",
 					   "uid",  "path", "target_pid", "ns_name"};
@@ -587,13 +597,13 @@ json_object *lt_summary_json(const struct lt_timeline *tl)
 		json_object_object_add(j, "incarnation", json_object_new_int64((int64_t)i + 1));
 		json_object_object_add(j, "ns_id",
 				       c->ns_id ? json_object_new_int64((int64_t)c->ns_id) : NULL);
-		json_object_object_add(j, "first", event_brief(&tl->ev[c->first]));
-		json_object_object_add(j, "last", event_brief(&tl->ev[c->last]));
+		json_object_object_add(j, "first", lt_event_brief(&tl->ev[c->first]));
+		json_object_object_add(j, "last", lt_event_brief(&tl->ev[c->last]));
 		json_object_object_add(
-		    j, "created", c->created != SIZE_MAX ? event_brief(&tl->ev[c->created]) : NULL);
+		    j, "created", c->created != SIZE_MAX ? lt_event_brief(&tl->ev[c->created]) : NULL);
 		if (c->created != SIZE_MAX && lt_named_by(tl, &tl->ev[c->created]))
 			json_object_object_add(j, "named",
-					       event_brief(lt_named_by(tl, &tl->ev[c->created])));
+					       lt_event_brief(lt_named_by(tl, &tl->ev[c->created])));
 		for (k = LT_CREATED; k < LT_KIND_MAX; k++)
 			json_object_object_add(n, kind_names[k],
 					       json_object_new_int64((int64_t)c->count[k]));
@@ -608,10 +618,10 @@ json_object *lt_summary_json(const struct lt_timeline *tl)
 					       json_object_new_boolean(c->state != LT_FREED_SEEN));
 			if (c->last_real != SIZE_MAX)
 				json_object_object_add(f, "after",
-						       event_brief(&tl->ev[c->last_real]));
+						       lt_event_brief(&tl->ev[c->last_real]));
 			if (c->state == LT_REUSED)
 				json_object_object_add(f, "before",
-						       event_brief(&tl->ev[tl->inc[i + 1].first]));
+						       lt_event_brief(&tl->ev[tl->inc[i + 1].first]));
 			if (c->state == LT_GONE_REUSED)
 				json_object_object_add(f, "inode_now_ns_id",
 						       json_object_new_int64((int64_t)c->now_id));

@@ -269,13 +269,14 @@ static void container_fields(struct audit_fields *f, const struct event_extra *x
 
 /*
  * A namespace's death (op freed): the stage (last_ref: its count went to 0
- * as holder let go; released: the kernel freed it) and the holder.
+ * as holder let go; released: the kernel freed it; let_go: a holder went
+ * before the last, ns_refs left) and the holder.
  */
 static void freed_fields(struct audit_fields *f, const struct nsaudit_event *e)
 {
 	static const char *const stages[] = {
 		[NSAUDIT_FREED_LAST_REF] = "last_ref", [NSAUDIT_FREED_RELEASED] = "released",
-		[NSAUDIT_FREED_CLEANUP] = "cleanup",
+		[NSAUDIT_FREED_CLEANUP] = "cleanup", [NSAUDIT_FREED_LET_GO] = "let_go",
 	};
 	static const char *const holders[] = {
 		[NSAUDIT_FREED_BY_KERNEL] = "kernel", [NSAUDIT_FREED_BY_TASK] = "task",

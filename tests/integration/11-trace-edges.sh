@@ -59,7 +59,7 @@ expect_eq "hostile path: exact bytes round-trip through JSON" \
 # --- a refused pin: an unprivileged nsenter against root's process
 OUT=$TMP/denied.jsonl
 sleep 30 & sl=$!
-trace_start "$OUT" --op open
+trace_start "$OUT" --op open --uid 65534	# not trace's own canaries (--hearing-interval), nor others' opens
 setpriv --reuid=65534 --regid=65534 --clear-groups nsenter -t $sl -n true 2>/dev/null
 setpriv --reuid=65534 --regid=65534 --clear-groups cat /proc/$sl/environ 2>/dev/null
 sleep 0.2

@@ -5,6 +5,10 @@
 #   a sleeping process (all eight types), an fd in another process, a bind
 #   mount, "ip netns exec NAME sleep 3" outliving "ip netns del", a socket
 #   in another process, a child user namespace.
+# And each holder that goes before the last (stage let_go): a task's
+# nsproxy (the actor is the task this script kills first) and the nsfs
+# dentry (a bind mount removed while a process holds it), with the count
+# left, against the holders this script leaves.
 # Bound: a record at most FREED_BOUND seconds after the release (the RCU
 # grace periods and workqueues of a loaded machine), never before it.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -57,7 +61,7 @@ freed_of() {
 	jq -r --arg t "$1" --argjson i "$2" 'select(.op == "freed" and .ns_type == $t and .ns_id == $i) |
 		((.time | sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601) as $s |
 		 (.time | capture("(?<f>\\.[0-9]+)Z").f | tonumber) as $f |
-		 "\($s + $f) \(.stage) \(.holder) \(.pid // 0) \(.comm // "-")")' "$OUT" 2>/dev/null
+		 "\($s + $f) \(.stage) \(.holder) \(.pid // 0) \(.comm // "-") \(.ns_refs // 0)")' "$OUT" 2>/dev/null
 }
 # wait_freed TYPE INUM STAGE: until such a record is there (10 s)
 wait_freed() {
@@ -85,6 +89,36 @@ check_moment() {
 	[ -n "$holder" ] && expect_eq "$what: $type holder" "$h" "$holder"
 	[ -n "$pid" ] && expect_eq "$what: $type: the actor is the holder that let go last" "$p" "$pid"
 }
+# check_let_go WHAT TYPE ID LO HI HOLDER PID REFS: the first let_go record
+# of HOLDER (and PID, 0: no actor) since LO lies in [LO, HI], names REFS
+# left, and comes before the namespace's last_ref; an actor's let_go never
+# before LO. (An nsfs let_go before LO is the script's own: each stat of
+# /proc/PID/ns/TYPE makes an nsfs dentry and lets it go.)
+let_go_of() {
+	freed_of "$1" "$2" | awk -v h="$3" -v p="$4" -v lo="$5" \
+		'$2 == "let_go" && $3 == h && $4 == p && $1 >= lo' | head -n 1
+}
+check_let_go() {
+	local what=$1 type=$2 id=$3 lo=$4 hi=$5 holder=$6 pid=$7 refs=$8 line t r lt i
+	for i in $(seq 1 100); do
+		line=$(let_go_of "$type" "$id" "$holder" "$pid" "$lo")
+		[ -n "$line" ] && break
+		sleep 0.1
+	done
+	if [ -z "$line" ]; then
+		fail "$what: no let_go record of $holder ${pid/#0/(no actor)} for $type ns_id $id since $lo"
+		return
+	fi
+	read -r t _ _ _ _ r <<<"$line"
+	if in_window "$t" "$lo" "$hi"; then pass "$what: $type let_go of $holder when it went (+$(awk -v a="$t" -v b="$lo" 'BEGIN{printf "%.3f", a-b}') s)"
+	else fail "$what: $type let_go of $holder at $t, not in [$lo, $hi]"; fi
+	expect_eq "$what: $type let_go: references left" "$r" "$refs"
+	[ "$pid" = 0 ] || expect_eq "$what: $type: no let_go by pid $pid before it went" \
+		"$(let_go_of "$type" "$id" "$holder" "$pid" 0 | awk -v lo="$lo" '$1 < lo' | wc -l)" 0
+	lt=$(freed_of "$type" "$id" | grep " last_ref " | head -n 1 | cut -d' ' -f1)
+	[ -z "$lt" ] || check "$what: $type let_go before its last_ref" \
+		awk -v a="$t" -v b="$lt" 'BEGIN { exit !(a <= b) }'
+}
 
 # --- a sleeping process holds one namespace of each type -------------------
 unshare -U -u -i -n -m -p -f -C -T --map-root-user sleep 300 2>/dev/null & U=$!
@@ -99,7 +133,9 @@ for t in net uts ipc mnt pid user cgroup time; do
 	IN[$t]=$(id_of $t "$(ns_inum /proc/$C/ns/$t)" ".pid == $U")
 done
 sleep 0.3
-before=$(for t in net uts ipc mnt pid user cgroup time; do freed_of $t "${IN[$t]}"; done | wc -l)
+# (its holders come and go meanwhile: each stat of /proc/PID/ns/TYPE above
+# makes an nsfs dentry and lets it go, a let_go)
+before=$(for t in net uts ipc mnt pid user cgroup time; do freed_of $t "${IN[$t]}"; done | grep -vc " let_go ")
 expect_eq "process: no freed record while it lives" "$before" 0
 T0=$(now)
 kill -KILL "$C"	# pid 1 of its pid namespace: TERM is ignored
@@ -110,6 +146,11 @@ HI=$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')
 # its child by the moment it takes to see it die
 for t in uts ipc mnt cgroup time net; do
 	check_moment "process" $t "${IN[$t]}" last_ref "$T0" "$HI" task "$U"
+done
+# the child (pid 1 of the pid namespace; its own nsproxy, for the time
+# namespace it entered) went first: one reference, unshare's, was left
+for t in uts ipc mnt cgroup net; do
+	check_let_go "process, its child first" $t "${IN[$t]}" "$T0" "$HI" task "$C" 1
 done
 check_moment "process" net "${IN[net]}" cleanup "$T0" "$HI"
 check_moment "process" pid "${IN[pid]}" released "$T0" "$HI" kernel
@@ -127,13 +168,36 @@ UTS=$(id_of uts "$(ns_inum /proc/$S/ns/uts)" ".pid == $S")
 TH=$(now)	# the fd holder's sleep 2 ends 2 s after this at the earliest
 bash -c "exec 7</proc/$S/ns/uts; exec sleep 2" & H=$!
 sleep 0.3
+TK=$(now)
 kill "$S"; wait "$S" 2>/dev/null
 T0=$(now)
 wait "$H"
 T1=$(now)
+# the namespace's own process went first, the fd's nsfs dentry was left
+check_let_go "fd" uts "$UTS" "$TK" "$(awk -v a="$T0" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" \
+	task "$S" 1
 check_moment "fd" uts "$UTS" last_ref "$(awk -v a="$TH" 'BEGIN{printf "%.3f", a+2}')" \
 	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" fd "$H"
 check "fd: not when its first holder died" awk -v a="$T0" -v b="$T1" 'BEGIN { exit !(b - a > 1) }'
+
+# --- a task moves to a new nsproxy that still names it: no holder went -------
+# unshare -u, then the same process unshares ipc: its first nsproxy is
+# freed, but the task holds the uts namespace on through the new one
+T0=$(now)
+unshare -u sh -c 'sleep 0.5; exec unshare -i sleep 1' & S=$!
+PIDS="$PIDS $S"
+for i in $(seq 1 100); do
+	[ "$(ns_inum /proc/$S/ns/uts 2>/dev/null)" != "$(ns_inum /proc/self/ns/uts)" ] && break
+	sleep 0.05
+done
+UTS=$(id_of uts "$(ns_inum /proc/$S/ns/uts)" ".pid == $S")
+wait "$S"
+T1=$(now)
+check_moment "a new nsproxy of the same task" uts "$UTS" last_ref \
+	"$(awk -v a="$T0" 'BEGIN{printf "%.3f", a+1.5}')" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" task "$S"
+expect_eq "a new nsproxy of the same task: no let_go by the task that held it on" \
+	"$(freed_of uts "$UTS" | awk '$2 == "let_go" && $3 == "task"' | wc -l)" 0
 
 # --- a bind mount outlives its process --------------------------------------
 unshare -i sleep 300 & S=$!
@@ -145,15 +209,41 @@ done
 IPC=$(id_of ipc "$(ns_inum /proc/$S/ns/ipc)" ".pid == $S")
 touch "$TMP/bind"
 setup "bind mount /proc/$S/ns/ipc" mount --bind "/proc/$S/ns/ipc" "$TMP/bind"
+TK=$(now)
 kill "$S"; wait "$S" 2>/dev/null
 sleep 1
-expect_eq "bind mount: not freed while mounted" "$(freed_of ipc "$IPC" | wc -l)" 0
+expect_eq "bind mount: not freed while mounted" "$(freed_of ipc "$IPC" | grep -vc " let_go ")" 0
+check_let_go "bind mount" ipc "$IPC" "$TK" "$(now)" task "$S" 1
 T1=$(now)
 umount "$TMP/bind"
 check_moment "bind mount" ipc "$IPC" last_ref "$T1" \
 	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" nsfs
 check_moment "bind mount" ipc "$IPC" released "$T1" \
 	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
+
+# --- a bind mount removed while its process lives: the nsfs dentry goes first -
+unshare -i sleep 300 & S=$!
+PIDS="$PIDS $S"
+for i in $(seq 1 100); do
+	[ "$(ns_inum /proc/$S/ns/ipc 2>/dev/null)" != "$(ns_inum /proc/self/ns/ipc)" ] && break
+	sleep 0.05
+done
+IPC=$(id_of ipc "$(ns_inum /proc/$S/ns/ipc)" ".pid == $S")
+setup "bind mount /proc/$S/ns/ipc (umount first)" mount --bind "/proc/$S/ns/ipc" "$TMP/bind"
+sleep 0.5
+T0=$(now)
+umount "$TMP/bind"
+# the nsfs inode goes after a grace period, on whatever runs then: no
+# actor; the process's reference is left
+check_let_go "umount before the process" ipc "$IPC" "$T0" \
+	"$(awk -v a="$(now)" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" nsfs 0 1
+expect_eq "umount before the process: no death while it lives" \
+	"$(freed_of ipc "$IPC" | grep -vc " let_go ")" 0
+T0=$(now)
+kill "$S"; wait "$S" 2>/dev/null
+T1=$(now)
+check_moment "umount before the process" ipc "$IPC" last_ref "$T0" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" task "$S"
 
 # --- ip netns exec NAME sleep 3 holds it 3 s past ip netns del ---------------
 FROM=$(wc -l <"$OUT")
@@ -257,6 +347,13 @@ done
 check "lifetime: the last holder is the sleep that outlived ip netns del" \
 	grep -Eq "freed +\(its last reference went: the last task holding it .*last holder: pid=$E \(sleep\)" <<<"$out"
 check "lifetime: the cleanup moment" grep -q "freed    (cleanup_net began taking it apart)" <<<"$out"
+# each holder gone before: ip netns add's own process (it made the
+# namespace and exits; the name is left), the name (the nsfs dentry, as
+# ip netns del removed it; the sleep is left)
+check "lifetime: ip netns add's process let go, the name left" \
+	grep -Eq "let_go +a task holding it exited, exec'd or moved away; [1-9][0-9]* references? left pid=[0-9]+ \(ip\)" <<<"$out"
+check "lifetime: the name's nsfs file let go, the sleep left" \
+	grep -Eq "let_go +its nsfs file went: .*; [1-9][0-9]* references? left" <<<"$out"
 check "lifetime: how long it lived after its last name was removed" \
 	grep -Eq "^lived [0-9.]+ s; died (1\.[5-9]|[2-9]\.)[0-9]* s after its last name was removed" <<<"$out"
 kill -INT "$R"; wait "$R"

@@ -87,6 +87,18 @@ else
 	pass "--leaks leaves out a netns its creator still holds"
 fi
 check "--leaks: the summary line" grep -Eq "^[0-9]+ alive now; [0-9]+ with their creation in the log" <<<"$out"
+# the same in JSON: one {"leak": ...} line each, then the counts
+js=$("$NSAUDIT" holders --leaks --older 2 --format json --log-dir "$LOG" 2>/dev/null); rc=$?
+expect_eq "--leaks --format json exits 0" "$rc" 0
+check "--leaks json: every line is JSON" jq -e . <<<"$js"
+check "--leaks json: the leak with its creation, its name's removal and its holder now" \
+	jq -se --argjson i "$INUM" --argjson p "$HOLD_PID" 'any(.[] | .leak // empty;
+		.ns_inum == $i and .created.op == "unshare" and .unnamed.op == "umount" and
+		.alive_seconds >= 2 and any(.holders_now.holders[]; .kind == "task" and .pid == $p))' <<<"$js"
+check "--leaks json: not the named or the creator-held netns" \
+	jq -se --argjson a "$NAMED" --argjson b "$CRE" \
+		'all(.[] | .leak // empty; .ns_inum != $a and .ns_inum != $b)' <<<"$js"
+check "--leaks json: the counts last" jq -se '.[-1].leaks.judged >= 1 and .[-1].leaks.leaks >= 1' <<<"$js"
 out=$("$NSAUDIT" holders --leaks --older 3600 --log-dir "$LOG" 2>/dev/null)
 if grep -q "^net:\[$INUM\]" <<<"$out"; then
 	fail "--leaks --older 3600 lists net:[$INUM], alive for seconds"
@@ -118,6 +130,15 @@ done
 check "--history: the sleep (pid $SLEEP) let go last" \
 	grep -Eq "^  task  pid=$SLEEP .*entered \(setns\); exited, exec'd or moved away: let go last" <<<"$out"
 check "--history: the death (its last reference went)" grep -q "freed    (its last reference went" <<<"$out"
+check "--history: the creator's let_go as it left, with the count (the name) left" \
+	grep -Eq "^  task  pid=[0-9]+ \(ip\)  .*created it; left \(setns or unshare away\) \(1 reference left\)" <<<"$out"
+js=$("$NSAUDIT" holders "net:$INUM" --history --format json --log-dir "$LOG" 2>/dev/null); rc=$?
+expect_eq "--history --format json exits 0" "$rc" 0
+check "--history json: the sleep let go last, the death's records, not alive" \
+	jq -e --argjson p "$SLEEP" '.history.incarnations[-1] |
+		select(.state == "freed" and .holders_now == null and
+		       any(.spans[]; .kind == "task" and .pid == $p and .let_go_last and .from.op == "setns") and
+		       any(.death[]; .op == "freed" and .stage == "last_ref" and .pid == $p))' <<<"$js"
 if grep -q "alive now" <<<"$out"; then fail "--history: still alive after the sleep went: $out"; else
 	pass "--history: no longer alive"; fi
 

@@ -271,3 +271,151 @@ Test(history, hostile_names_escaped)
 	lh_free(&h);
 	lt_free(&tl);
 }
+
+/*
+ * op freed's let_go (stock kernels): each holder's going with the count it
+ * left. ip netns add (pid 100) exits, a sleep (pid 200) entered and an fd
+ * of pid 300 hold it; the name and the fd go (the nsfs dentry), the sleep
+ * goes last.
+ */
+static const char *const let_go_story[] = {
+    R(4, "30.000", "\"op\":\"unshare\",\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+		   "\"ns_id\":77,\"pid\":100,\"comm\":\"ip\""),
+    R(5, "30.001", "\"op\":\"mount\",\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+		   "\"ns_id\":77,\"pid\":100,\"comm\":\"ip\",\"path\":\"/run/netns/blue\""),
+    R(6, "30.005", "\"op\":\"freed\",\"ns_type\":\"net\",\"ns_inum\":4026532289,\"ns_id\":77,"
+		   "\"stage\":\"let_go\",\"holder\":\"task\",\"pid\":100,\"comm\":\"ip\","
+		   "\"ns_refs\":1"),
+    R(7, "31.000", "\"op\":\"setns\",\"ns_type\":\"net\",\"ns_inum\":4026532289,\"ns_id\":77,"
+		   "\"pid\":200,\"comm\":\"sleep\""),
+    R(8, "31.500", "\"op\":\"open\",\"ns_type\":\"net\",\"ns_inum\":4026532289,\"ns_id\":77,"
+		   "\"pid\":300,\"comm\":\"cat\",\"fd\":3"),
+    R(9, "32.000", "\"op\":\"umount\",\"ns_type\":\"net\",\"ns_inum\":4026532289,\"ns_id\":77,"
+		   "\"pid\":400,\"comm\":\"ip\",\"path\":\"/run/netns/blue\""),
+    R(10, "33.020", "\"op\":\"freed\",\"ns_type\":\"net\",\"ns_inum\":4026532289,\"ns_id\":77,"
+		    "\"stage\":\"let_go\",\"holder\":\"nsfs\",\"ns_refs\":1"),
+    R(11, "35.000", "\"op\":\"freed\",\"ns_type\":\"net\",\"ns_inum\":4026532289,\"ns_id\":77,"
+		    "\"stage\":\"last_ref\",\"holder\":\"task\",\"pid\":200,\"comm\":\"sleep\""),
+};
+
+static void load_let_go(struct lt_timeline *tl, size_t n)
+{
+	size_t i;
+
+	lt_init(tl, NSAUDIT_NS_NET, 4026532289u);
+	for (i = 0; i < n; i++)
+		feed(tl, let_go_story[i]);
+	lt_finish(tl);
+}
+
+Test(history, let_go_ends_each_holder)
+{
+	struct lt_timeline tl;
+	struct lh_history h;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	load_let_go(&tl, sizeof(let_go_story) / sizeof(let_go_story[0]));
+	cr_assert_eq(tl.ninc, 1, "a let_go is not a death: one namespace");
+	cr_assert_eq(tl.inc[0].count[LT_LET_GO], 2);
+	cr_assert_eq(tl.inc[0].count[LT_FREED], 1);
+	cr_assert_eq(lh_build(&h, &tl, 0), 0);
+	cr_assert_eq(h.n, 5, "creator, mount, sleep, fd, nsfs: %zu", h.n);
+	/* the creator's exit is in the log now, with the count it left */
+	cr_assert_eq(h.v[0].pid, 100);
+	cr_assert_eq(tl.ev[h.v[0].to].seq, 6);
+	cr_assert_eq(h.v[0].refs_left, 1);
+	cr_assert_not(h.v[0].last);
+	/* the fd's close is bounded by the nsfs dentry's going */
+	cr_assert_eq(h.v[3].kind, LH_FD);
+	cr_assert_eq(h.v[3].to, SIZE_MAX);
+	cr_assert_eq(tl.ev[h.v[3].by].seq, 10);
+	/* the nsfs dentry: from the first pin (the mount) to its going */
+	cr_assert_eq(h.v[4].kind, LH_NSFS);
+	cr_assert_eq(tl.ev[h.v[4].from].seq, 5);
+	cr_assert_eq(tl.ev[h.v[4].to].seq, 10);
+	cr_assert_eq(h.v[4].refs_left, 1);
+	/* the sleep let go last */
+	cr_assert_eq(h.v[2].pid, 200);
+	cr_assert(h.v[2].last);
+	f = open_memstream(&buf, &len);
+	lh_print(f, &tl, &h);
+	fclose(f);
+	cr_assert(strstr(buf, "task  pid=100 (ip)  2026-12-03T09:17:30.000Z -> "
+			      "2026-12-03T09:17:30.005Z (0.005 s)  created it; exited, exec'd or "
+			      "moved away: let go (1 reference left)"),
+		  "%s", buf);
+	cr_assert(strstr(buf, "fd    pid=300 fd=3 (cat)  2026-12-03T09:17:31.500Z -> ?  opened "
+			      "its file; closed by the time its nsfs file went"),
+		  "%s", buf);
+	cr_assert(strstr(buf, "nsfs  (its fds and bind mounts)  2026-12-03T09:17:30.001Z -> "
+			      "2026-12-03T09:17:33.020Z (3.019 s)  from its first fd or bind mount; "
+			      "its last fd closed and its last bind mount gone: let go "
+			      "(1 reference left)"),
+		  "%s", buf);
+	free(buf);
+	lh_free(&h);
+	lt_free(&tl);
+}
+
+/* a setns away, then the old nsproxy's let_go: one going, not two spans */
+Test(history, let_go_after_setns_away_is_the_same_going)
+{
+	struct lt_timeline tl;
+	struct lh_history h;
+
+	lt_init(&tl, NSAUDIT_NS_NET, 4026532289u);
+	feed(&tl, let_go_story[0]);
+	feed(&tl, R(6, "30.002", "\"op\":\"setns\",\"ns_type\":\"net\",\"ns_inum\":4026531833,"
+				 "\"old_inum\":4026532289,\"old_ns_id\":77,\"pid\":100,"
+				 "\"comm\":\"ip\""));
+	feed(&tl, R(7, "30.003", "\"op\":\"freed\",\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+				 "\"ns_id\":77,\"stage\":\"let_go\",\"holder\":\"task\","
+				 "\"pid\":100,\"comm\":\"ip\",\"ns_refs\":1"));
+	lt_finish(&tl);
+	cr_assert_eq(lh_build(&h, &tl, 0), 0);
+	cr_assert_eq(h.n, 1, "%zu spans", h.n);
+	cr_assert_eq(tl.ev[h.v[0].to].kind, LT_LEFT);
+	lh_free(&h);
+	lt_free(&tl);
+}
+
+/* the let_go is sent inside setns, its record at the call's end: the
+ * let_go first, then the setns away, still one going */
+Test(history, let_go_before_its_setns_away_is_the_same_going)
+{
+	struct lt_timeline tl;
+	struct lh_history h;
+
+	lt_init(&tl, NSAUDIT_NS_NET, 4026532289u);
+	feed(&tl, let_go_story[0]);
+	feed(&tl, let_go_story[2]);
+	feed(&tl, R(7, "30.005", "\"op\":\"setns\",\"ns_type\":\"net\",\"ns_inum\":4026531833,"
+				 "\"old_inum\":4026532289,\"old_ns_id\":77,\"pid\":100,"
+				 "\"comm\":\"ip\""));
+	lt_finish(&tl);
+	cr_assert_eq(lh_build(&h, &tl, 0), 0);
+	cr_assert_eq(h.n, 1, "%zu spans", h.n);
+	cr_assert_eq(tl.ev[h.v[0].to].kind, LT_LEFT, "the setns says more");
+	cr_assert_eq(h.v[0].refs_left, 1, "the count its let_go left");
+	lh_free(&h);
+	lt_free(&tl);
+}
+
+/* the creator's exit (its nsproxy's let_go) counts as its leaving */
+Test(history, leak_counts_from_the_creators_let_go)
+{
+	struct lt_timeline tl;
+	struct lh_leak l;
+
+	lt_init(&tl, NSAUDIT_NS_NET, 4026532289u);
+	feed(&tl, let_go_story[0]);
+	feed(&tl, let_go_story[2]);
+	lt_finish(&tl);
+	cr_assert(lh_leak(&tl, 0, false, 0, T(100), 60, &l));
+	cr_assert(l.creator_left);
+	cr_assert_eq(tl.ev[l.left].seq, 6);
+	cr_assert_float_eq(l.since, T(0.005), 1e-6);
+	lt_free(&tl);
+}

@@ -382,3 +382,38 @@ Test(lifetime, created_seq_across_ids_is_a_conflict)
 	cr_assert_null(lt_named_by(&tl, &tl.ev[1]));
 	lt_free(&tl);
 }
+
+/* op freed's let_go: a holder gone while the namespace lives on, with the
+ * count left; not a death (no new incarnation, the state stays open) */
+Test(lifetime, let_go_is_a_holder_gone)
+{
+	struct lt_timeline tl;
+	char *s;
+
+	lt_init(&tl, NSAUDIT_NS_NET, NET);
+	cr_assert_eq(feed(&tl, "{\"seq\":4,\"time\":\"2026-12-03T09:17:37.650Z\",\"op\":\"unshare\","
+			       "\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+			       "\"ns_id\":9,\"pid\":7,\"comm\":\"ip\"}"),
+		     LT_CREATED);
+	cr_assert_eq(feed(&tl, "{\"seq\":5,\"time\":\"2026-12-03T09:17:38.000Z\",\"op\":\"freed\","
+			       "\"ns_type\":\"net\",\"ns_inum\":4026532289,\"ns_id\":9,"
+			       "\"stage\":\"let_go\",\"holder\":\"task\",\"pid\":7,\"comm\":\"ip\","
+			       "\"ns_refs\":2}"),
+		     LT_LET_GO);
+	cr_assert_eq(feed(&tl, "{\"seq\":6,\"time\":\"2026-12-03T09:17:39.000Z\",\"op\":\"freed\","
+			       "\"ns_type\":\"net\",\"ns_inum\":4026532289,\"ns_id\":9,"
+			       "\"stage\":\"let_go\",\"holder\":\"nsfs\",\"ns_refs\":1}"),
+		     LT_LET_GO);
+	lt_finish(&tl);
+	cr_assert_eq(tl.ninc, 1);
+	cr_assert_eq(tl.inc[0].state, LT_OPEN, "let go, not freed");
+	s = event_text(&tl, 1);
+	cr_assert_str_eq(s, "2026-12-03T09:17:38.000Z let_go   a task holding it exited, exec'd "
+			    "or moved away; 2 references left pid=7 (ip) seq=5\n");
+	free(s);
+	s = event_text(&tl, 2);
+	cr_assert_str_eq(s, "2026-12-03T09:17:39.000Z let_go   its nsfs file went: its last fd "
+			    "was closed, its last bind mount removed; 1 reference left seq=6\n");
+	free(s);
+	lt_free(&tl);
+}

@@ -11,7 +11,10 @@
 # go last: the process itself (all eight types), an fd in another process
 # (its pid the fourth field),
 # a bind mount (ipc, and mnt), a child user namespace's death for its
-# parent. The host compares (tests/vm/host.d/65-freed-events.sh).
+# parent. The holders that go first (the fd's and the bind mounts' own
+# processes) are in /out/freed-letgo.txt ("CASE TYPE INODE PID REFS": the
+# process that lets go first, the count it leaves). The host compares
+# (tests/vm/host.d/65-freed-events.sh).
 k=${NSAUDIT_KERNEL:-unknown}
 if [ ! -x /bin/nsaudit ] || [ ! -x /bin/nsops ]; then
 	echo "FAIL: guest: freed: no static nsaudit or nsops in the initramfs"
@@ -19,7 +22,9 @@ if [ ! -x /bin/nsaudit ] || [ ! -x /bin/nsops ]; then
 fi
 mkdir -p /out /tmp/freed
 T=/out/freed-truth.txt
+L=/out/freed-letgo.txt
 : >$T
+: >$L
 case $k in
 patched-*) ops=freed,ns_free,unshare,clone ;;
 *) ops=freed,unshare,clone ;;
@@ -101,6 +106,7 @@ settled $fdns uts
 sh -c "exec 3</proc/$fdns/ns/uts; exec sleep 1000" &
 fdholder=$!
 echo "fd uts $(ino $fdns uts) $fdholder" >>$T
+echo "fd uts $(ino $fdns uts) $fdns 1" >>$L
 # 5. ipc and mnt held last by a bind mount
 unshare -i -m sleep 1000 &
 bind=$!
@@ -110,6 +116,8 @@ mount --bind /proc/$bind/ns/ipc /tmp/freed/ipc
 mount --bind /proc/$bind/ns/mnt /tmp/freed/mnt
 echo "bind ipc $(ino $bind ipc)" >>$T
 echo "bind mnt $(ino $bind mnt)" >>$T
+echo "bind ipc $(ino $bind ipc) $bind 1" >>$L
+echo "bind mnt $(ino $bind mnt) $bind 1" >>$L
 sleep 1
 
 # let go, one case at a time (the holders that are not last go first)

@@ -6,7 +6,11 @@
 # kind the guest made let go last. On the patched kernel: that namespace's
 # ns_free is one record, and op freed's first record of it (the moment a
 # stock kernel gives) is within BOUND seconds of it; and every ns_free of
-# the run has such a freed record. Prints PASS:/FAIL: lines.
+# the run has such a freed record. The holders that went first
+# (freed-letgo.txt: CASE TYPE INODE PID REFS) each have a let_go record of
+# a task with that pid and count left, before the namespace's death (the
+# let_go records are no part of the death compared above). Prints
+# PASS:/FAIL: lines.
 #
 # Bound: FREED_VM_BOUND seconds (default 0.5): an RCU grace period and a
 # workqueue run under TCG; measured differences are printed.
@@ -27,7 +31,7 @@ fi
 recs=$(jq -c 'select(.op == "freed" or .op == "ns_free") |
 	((.time | sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601) +
 	 (.time | capture("(?<f>\\.[0-9]+)Z").f | tonumber)) as $t |
-	{op, t: $t, type: .ns_type, inum: .ns_inum, stage, holder, pid}' "$ev" | jq -s .)
+	{op, t: $t, type: .ns_type, inum: .ns_inum, stage, holder, pid, refs: .ns_refs}' "$ev" | jq -s .)
 
 # the holder a case lets go last, as the last_ref record names it ("" for
 # none: pid's last reference is a struct pid's; a mount namespace held by
@@ -52,7 +56,8 @@ while read -r case type inum holder_pid; do
 	[ -n "$inum" ] || continue
 	n=$((n + 1))
 	f=$(jq -c --arg t "$type" --argjson i "$inum" \
-		'map(select(.op == "freed" and .type == $t and .inum == $i)) | sort_by(.t)' <<<"$recs")
+		'map(select(.op == "freed" and .stage != "let_go" and .type == $t and .inum == $i)) |
+		sort_by(.t)' <<<"$recs")
 	if [ "$case:$type" = bind:mnt ]; then
 		# its last reference through nsfs is not told apart from a
 		# task's in flight, and 6.1 tail-calls its kfree: cannot tell
@@ -81,9 +86,18 @@ while read -r case type inum holder_pid; do
 		# __fput), or the nsfs inode's free after it: never another actor
 		r=$(jq -c 'map(select(.stage == "last_ref")) | .[0]' <<<"$f")
 		rp=$(jq -r '.pid // 0' <<<"$r")
+		# or none claimed, where the namespace's memory went in the
+		# closer's own exit before its file's and inode's (freed after
+		# a grace period, 6.1): then its count is not read from freed
+		# memory, and the released record's actor is the closer
+		relp=$(jq -r 'map(select(.stage == "released")) | .[0].pid // 0' <<<"$f")
 		case $got:$rp:$filp_rcu in
 		fd:$holder_pid: | fd:0:1 | nsfs:0:*)
 			echo "PASS: freed events: $case: $type:[$inum] last holder $got (actor ${rp/#0/none}; the fd holder was pid $holder_pid)" ;;
+		:0:1)
+			[ "$relp" = "$holder_pid" ] &&
+				echo "PASS: freed events: $case: $type:[$inum] no last_ref claimed (cannot tell); released in the fd holder's exit (pid $holder_pid)" ||
+				echo "FAIL: freed events: $case: $type:[$inum] no last_ref, released by pid $relp, not the fd holder $holder_pid" ;;
 		*)	echo "FAIL: freed events: $case: $type:[$inum] last holder '$got' actor $rp, not the fd of pid $holder_pid" ;;
 		esac
 	fi
@@ -102,6 +116,30 @@ while read -r case type inum holder_pid; do
 	fi
 done <"$truth"
 [ "$n" = 12 ] || echo "FAIL: freed events: the guest made $n of its 12 namespaces ($(tr '\n' ';' <"$truth"))"
+
+# the holders that went first: a let_go of that task, the count it left
+nl=0
+while read -r case type inum pid refs; do
+	[ -n "$refs" ] || continue
+	nl=$((nl + 1))
+	lg=$(jq -c --arg t "$type" --argjson i "$inum" --argjson p "$pid" \
+		'map(select(.op == "freed" and .stage == "let_go" and .holder == "task" and
+			.type == $t and .inum == $i and .pid == $p)) | sort_by(.t)' <<<"$recs")
+	if [ "$(jq length <<<"$lg")" != 1 ]; then
+		echo "FAIL: freed events: $case: $type:[$inum] $(jq length <<<"$lg") let_go records of task $pid, not 1"
+		continue
+	fi
+	got=$(jq -r '.[0].refs' <<<"$lg")
+	death=$(jq -r --arg t "$type" --argjson i "$inum" '[.[] | select(.op == "freed" and
+		.stage != "let_go" and .type == $t and .inum == $i) | .t] | min // "none"' <<<"$recs")
+	if [ "$got" = "$refs" ] && { [ "$death" = none ] ||
+		jq -e -n --argjson a "$(jq '.[0].t' <<<"$lg")" --argjson d "$death" '$a <= $d' >/dev/null; }; then
+		echo "PASS: freed events: $case: $type:[$inum] let_go of task $pid first, $got reference(s) left (death: ${death/#none/not claimed})"
+	else
+		echo "FAIL: freed events: $case: $type:[$inum] let_go of task $pid left $got (want $refs), at $(jq '.[0].t' <<<"$lg"), death $death"
+	fi
+done <"$(dirname "$truth")/freed-letgo.txt"
+[ "$nl" = 3 ] || echo "FAIL: freed events: the guest named $nl of its 3 holders that go first (freed-letgo.txt)"
 
 # patched: every ns_free of the run has a freed record of the same
 # namespace within the bound (namespaces the workload did not name too),
