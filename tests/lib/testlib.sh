@@ -75,7 +75,16 @@ trace_stop() {
 	TRACE_PID=
 	return $rc
 }
-cleanup_testlib() { trace_stop >/dev/null 2>&1; rm -rf "$TMP"; }
+# A mount a test left under $TMP (a pin's umount refused EBUSY while a
+# foreign reader had it open) is detached lazily: no test leaves the host
+# a bind mount of one of its namespaces (50-names would see it as a name).
+cleanup_testlib() {
+	local m
+	trace_stop >/dev/null 2>&1
+	awk -v t="$TMP/" 'index($5, t) == 1 { print $5 }' /proc/self/mountinfo 2>/dev/null |
+		sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
+	rm -rf "$TMP"
+}
 trap cleanup_testlib EXIT
 
 # Needs: a capability or tool; prints SKIP and exits when missing.
