@@ -158,8 +158,11 @@ json_object *ns_json(const struct model *m, const struct ns_ent *e)
 			continue;
 		r = json_object_new_object();
 		jadd_str(r, "kind", "child");
-		jadd_str(r, "type", nstype_name(c->type));
-		jadd_int(r, "inum", c->inum);
+		/* the child named as records and the top level name it */
+		jadd_str(r, "ns_type", nstype_name(c->type));
+		jadd_int(r, "ns_inum", c->inum);
+		if (c->k.ns_id)
+			jadd_int(r, "ns_id", (int64_t)c->k.ns_id);
 		jadd_str(r, "relation", c->type == e->type ? "nested" : "owned");
 		json_object_array_add(h, r);
 	}

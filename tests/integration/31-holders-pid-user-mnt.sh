@@ -49,9 +49,15 @@ expect_eq "refs = 2 pids + 1 nsproxy + 1 unattributed (proc superblock)" \
 
 json=$("$NSAUDIT" holders "user:$USERNS" --format json)
 jcheck "user ns: owned pid namespace as child" --argjson i "$PIDNS" \
-	'.holders[]|select(.kind=="child" and .type=="pid" and .inum==$i and .relation=="owned")'
+	'.holders[]|select(.kind=="child" and .ns_type=="pid" and .ns_inum==$i and .relation=="owned")'
 jcheck "user ns: owned mnt namespace as child" --argjson i "$MNTNS" \
-	'.holders[]|select(.kind=="child" and .type=="mnt" and .inum==$i)'
+	'.holders[]|select(.kind=="child" and .ns_type=="mnt" and .ns_inum==$i)'
+# a child by identity: its ns_id is the kernel's (NS_GET_ID), where it has ids
+want_id=$(python3 -c "$NS_ID_PY
+print(ns_id('/proc/$INNER/ns/pid'))")
+expect_eq "user ns: the owned pid namespace child carries its ns_id (NS_GET_ID)" \
+	"$(jq -r --argjson i "$PIDNS" '.holders[]|select(.kind=="child" and .ns_inum==$i)|.ns_id // ""' <<<"$json")" \
+	"$want_id"
 jcheck "user ns: cred references counted" '.accounting.cred >= 1 and .accounting.child == 2'
 jcheck "user ns: tasks listed" --argjson p "$INNER" '.holders[]|select(.kind=="task" and .pid==$p)'
 
@@ -62,7 +68,7 @@ NESTED=$(pgrep -f "^sleep 302" | head -1)
 NESTEDNS=$(ns_inum /proc/$NESTED/ns/pid)
 json=$("$NSAUDIT" holders "pid:$PIDNS" --format json)
 jcheck "nested pid namespace listed as child" --argjson i "$NESTEDNS" \
-	'.holders[]|select(.kind=="child" and .type=="pid" and .inum==$i and .relation=="nested")'
+	'.holders[]|select(.kind=="child" and .ns_type=="pid" and .ns_inum==$i and .relation=="nested")'
 expect_eq "child counted as a reference" "$(jq .accounting.child <<<"$json")" 1
 json=$("$NSAUDIT" holders "pid:$NESTEDNS" --format json)
 expect_eq "nested: parent is the outer pid namespace" "$(jq .parent <<<"$json")" "$PIDNS"
