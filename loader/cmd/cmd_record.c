@@ -137,15 +137,9 @@ static void deaf_fields(struct audit_fields *f, const void *ctx)
  */
 static int hearing_tick(struct recorder *r)
 {
-	int rc = tracer_hearing_tick(r->t, r->deaf_why, sizeof(r->deaf_why));
-
-	if (rc > 0)
-		cmd_error("record", 0, "note: cannot check that the kernel's records still come "
-			  "(%s)", r->deaf_why);
-	if (rc >= 0)
+	if (!cmd_hearing_tick("record", r->t, r->deaf_why, sizeof(r->deaf_why)))
 		return 0;
 	r->deaf = true;
-	cmd_error("record", 0, "DEAF: %s; stopping", r->deaf_why);
 	if (audit_log_append_fields(r->log, clock_ns(CLOCK_REALTIME), deaf_fields, r) < 0 ||
 	    audit_log_commit(r->log) < 0)
 		r->failed = 1;

@@ -115,15 +115,9 @@ static int flush_out(void *ctx)
  */
 static int hearing_tick(struct trace_out *out)
 {
-	int rc = tracer_hearing_tick(out->t, out->deaf_why, sizeof(out->deaf_why));
-
-	if (rc > 0)
-		cmd_error("trace", 0, "note: cannot check that the kernel's records still come "
-			  "(%s)", out->deaf_why);
-	if (rc >= 0)
+	if (!cmd_hearing_tick("trace", out->t, out->deaf_why, sizeof(out->deaf_why)))
 		return 0;
 	out->deaf = true;
-	cmd_error("trace", 0, "DEAF: %s; stopping", out->deaf_why);
 	return -1;
 }
 

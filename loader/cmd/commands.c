@@ -127,6 +127,19 @@ int cmd_lib_opt(const char *cmd, struct sinks *sinks, struct audit_log_opts *lo,
 	return rc < 0 ? cmd_error(cmd, EXIT_USAGE, "%s", err) : 0;
 }
 
+int cmd_hearing_tick(const char *cmd, struct tracer *t, char *why, size_t len)
+{
+	int rc = tracer_hearing_tick(t, why, len);
+
+	if (rc > 0)
+		cmd_error(cmd, 0, "note: cannot check that the kernel's records still come (%s)",
+			  why);
+	if (rc >= 0)
+		return 0;
+	cmd_error(cmd, 0, "DEAF: %s; stopping", why);
+	return -1;
+}
+
 void cmd_ready(const struct tracer *t, int64_t t0, bool verbose, const char *log_dir)
 {
 	int64_t total = (clock_ns(CLOCK_MONOTONIC) - t0) / 100000, in;

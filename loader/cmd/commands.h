@@ -51,6 +51,14 @@ int cmd_retire(int argc, char **argv);
 struct tracer;
 void cmd_ready(const struct tracer *t, int64_t t0, bool verbose, const char *log_dir);
 
+/*
+ * The kernel's records must still come (tracer_hearing_tick): 0 while they
+ * do (or a note on stderr when that cannot be checked), -1 deaf, said as
+ * "nsaudit CMD: DEAF: WHY; stopping" with why (len bytes) kept for the
+ * caller's own record of it.
+ */
+int cmd_hearing_tick(const char *cmd, struct tracer *t, char *why, size_t len);
+
 /* "nsaudit CMD: MESSAGE" and a newline on stderr; returns rc. */
 int cmd_error(const char *cmd, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
