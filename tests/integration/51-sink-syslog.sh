@@ -104,15 +104,17 @@ done
 # outside the host's pid namespace enters a host namespace (container-escape)
 sleep 60 &
 HP=$!
-# made before the tracer loads: one the kernel side saw born of the host
-# stays the host whatever namespaces it made (3e435d1)
+# made before the tracer loads (one the kernel side saw born of the host
+# stays the host whatever namespaces it made, 3e435d1) and left to init (a
+# process found away from the host whose ancestry reaches this shell, a
+# host process, is the host too, 7ac5bdc; one whose parent is gone is of
+# unknown origin, as a runtime's daemonized workload is)
 mkfifo "$TMP/go"
-unshare -m -p -f sh -c "read x <'$TMP/go'; exec nsenter --net=/proc/$HP/ns/net sleep 0.5" &
-ESC=$!
+(unshare -m -p -f sh -c "read x <'$TMP/go'; nsenter --net=/proc/$HP/ns/net sleep 0.5; touch '$TMP/esc.done'" &)
 OUT=$TMP/alert.jsonl
 trace_start "$OUT" --comm nsenter --sink "syslog:unix:$SOCK" || { fail "trace for an alert starts"; exit 0; }
 timeout 5 sh -c 'echo go >"$1"' _ "$TMP/go"
-wait $ESC
+for i in $(seq 1 100); do [ -e "$TMP/esc.done" ] && break; sleep 0.1; done
 sleep 0.3
 trace_stop
 kill $HP
