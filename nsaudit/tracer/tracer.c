@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -103,6 +104,14 @@ static void prime_open_check(struct tracer *t)
 
 	t->bpf.skel->bss->prime_tgid = tracer_kernel_pid();
 	fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	/* op freed: a UNIX socket of each kind, whose free names its cache
+	 * where it is merged into another (freed_caches.bpf.h) */
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0)
+		close(fd);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0)
 		close(fd);
 	t->bpf.skel->bss->prime_tgid = 0;
