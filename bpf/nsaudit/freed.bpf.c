@@ -41,9 +41,6 @@
 #include "nsaudit.h"
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
-
-extern __u32 prime_tgid;	/* nsaudit.bpf.c: the loader priming its hooks */
-
 #include "freed_caches.bpf.h"
 
 #define FREED_SITES 8

@@ -17,6 +17,8 @@
 #ifndef NSAUDIT_FREED_CACHES_BPF_H
 #define NSAUDIT_FREED_CACHES_BPF_H
 
+extern __u32 prime_tgid;	/* nsaudit.bpf.c: the loader priming its hooks */
+
 #define FC_NET		NSAUDIT_FC_NET
 #define FC_PID		NSAUDIT_FC_PID
 #define FC_NSPROXY	NSAUDIT_FC_NSPROXY
