@@ -335,14 +335,14 @@ static int process_event(struct tracer *t, const void *data, size_t len)
  * Coalesced records held by threads that went quiet: one pass of the
  * flush_held iterator sends them (every few polls, and when stopping).
  */
-static void flush_held(struct tracer *t)
+static void flush_held(struct tracer_bpf *b)
 {
 	char buf[64];
 	int fd;
 
-	if (t->bpf.flush_link_fd < 0)
+	if (b->flush_link_fd < 0)
 		return;
-	fd = bpf_iter_create(t->bpf.flush_link_fd);
+	fd = bpf_iter_create(b->flush_link_fd);
 	if (fd < 0)
 		return;
 	while (read(fd, buf, sizeof(buf)) > 0)
@@ -409,7 +409,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 			return n;
 		/* coalesced records of quiet threads, every ~200 ms */
 		if (ticks % FLUSH_HELD_TICKS == FLUSH_HELD_TICKS - 1)
-			flush_held(t);
+			flush_held(&t->bpf);
 		drained = stream_drain(t);
 		ledger_report_lost(t);
 		ledger_report_user_losses(t);
@@ -436,7 +436,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 			nanosleep(&(struct timespec){.tv_nsec = TRACER_PASS_PAUSE_NS}, NULL);
 	}
 	/* stopping: whatever the kernel already holds is still delivered */
-	flush_held(t);
+	flush_held(&t->bpf);
 	stream_drain_all(t);
 	ledger_report_vanished_pins(t, true);
 	ledger_report_recursion(t);

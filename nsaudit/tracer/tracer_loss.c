@@ -210,7 +210,7 @@ void ledger_report_user_losses(struct tracer *t)
 static void budget_lost(void *ctx, const struct actor_loss *a, uint64_t n)
 {
 	struct tracer *t = ctx;
-	struct nsaudit_bpf__bss *c = tbpf_counters(t);
+	struct nsaudit_bpf__bss *c = tbpf_counters(&t->bpf);
 	struct nsaudit_actor_lost_key k;
 	struct nsaudit_actor_lost_val v;
 	uint32_t zero = 0, epoch = 0;

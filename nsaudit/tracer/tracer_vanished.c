@@ -82,9 +82,9 @@ static void tell_pin(struct tracer *t, const struct nsaudit_pin *pin, uint32_t n
 }
 
 /* Whether this reader took the pin out of pin_mounts (no exit did). */
-static bool claim_pin(struct tracer *t, uint64_t key)
+static bool claim_pin(struct tracer_bpf *b, uint64_t key)
 {
-	return t->bpf.pins_fd >= 0 && !bpf_map_delete_elem(t->bpf.pins_fd, &key);
+	return b->pins_fd >= 0 && !bpf_map_delete_elem(b->pins_fd, &key);
 }
 
 static void suspect_add(struct tracer *t, const struct nsaudit_pin_gone *g, int64_t now_ns)
@@ -126,7 +126,7 @@ static bool sweep_pass(struct tracer *t, int64_t now_ns, int *err)
 			continue;
 		}
 		died++;
-		if (claim_pin(t, g->key))
+		if (claim_pin(&t->bpf, g->key))
 			tell_pin(t, &g->pin, g->ns_died);
 	}
 	return l.n >= PASS_MAX && died;
@@ -147,7 +147,7 @@ static void suspects_settle(struct tracer *t, int64_t before)
 		/* looked up before the claim: the delete may be the exit's */
 		if (t->bpf.pins_fd < 0 || bpf_map_lookup_elem(t->bpf.pins_fd, &v[i].key, &pin))
 			continue;	/* an umount's exit took it */
-		if (claim_pin(t, v[i].key))
+		if (claim_pin(&t->bpf, v[i].key))
 			tell_pin(t, &pin, v[i].ns_state);
 	}
 	t->ledger.suspects.n = kept;
@@ -155,7 +155,7 @@ static void suspects_settle(struct tracer *t, int64_t before)
 
 void ledger_report_vanished_pins(struct tracer *t, bool final)
 {
-	struct nsaudit_bpf__bss *c = tbpf_counters(t);
+	struct nsaudit_bpf__bss *c = tbpf_counters(&t->bpf);
 	int64_t now_ns = clock_ns(CLOCK_MONOTONIC), wait;
 	uint64_t umounts = c ? __atomic_load_n(&c->pin_umounts, __ATOMIC_RELAXED) : 0;
 	uint32_t round0 = c ? __atomic_load_n(&c->pin_sweep_round, __ATOMIC_RELAXED) : 0;
