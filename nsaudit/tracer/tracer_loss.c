@@ -36,7 +36,7 @@ static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int
 	e.arg = t->ledger.lost_seen;
 	t->stream.stats.lost += n;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
-	stream_hand_on(t, &e, &x);
+	stream_hand_on(&t->stream, &e, &x);
 }
 
 /* The kernel's totals at this pass, for the anonymous part of the next. */
@@ -138,7 +138,7 @@ void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cau
 		stream_record_container(t, e, &x);
 	}
 	if (stream_wanted(t, e, &x))
-		stream_hand_on(t, e, &x);
+		stream_hand_on(&t->stream, e, &x);
 }
 
 static void recursion_lost(void *ctx, const char *name, uint64_t more)
