@@ -87,17 +87,17 @@ static bool claim_pin(struct tracer_bpf *b, uint64_t key)
 	return b->pins_fd >= 0 && !bpf_map_delete_elem(b->pins_fd, &key);
 }
 
-static void suspect_add(struct tracer *t, const struct nsaudit_pin_gone *g, int64_t now_ns)
+static void suspect_add(struct tracer_ledger *lg, const struct nsaudit_pin_gone *g, int64_t now_ns)
 {
 	struct pin_suspect *s;
 	size_t i;
 
-	for (i = 0; i < t->ledger.suspects.n; i++)
-		if (t->ledger.suspects.v[i].key == g->key)
+	for (i = 0; i < lg->suspects.n; i++)
+		if (lg->suspects.v[i].key == g->key)
 			return;
-	if (ARRAY_RESERVE(&t->ledger.suspects.v, &t->ledger.suspects.cap, i + 1))
+	if (ARRAY_RESERVE(&lg->suspects.v, &lg->suspects.cap, i + 1))
 		return;	/* no memory: the next pass finds it again */
-	s = &t->ledger.suspects.v[t->ledger.suspects.n++];
+	s = &lg->suspects.v[lg->suspects.n++];
 	s->key = g->key;
 	s->seen_ns = now_ns;
 	s->ns_state = g->ns_died;
@@ -122,7 +122,7 @@ static bool sweep_pass(struct tracer *t, int64_t now_ns, int *err)
 		const struct nsaudit_pin_gone *g = &l.v[i];
 
 		if (g->ns_died != NSAUDIT_PIN_NS_DIED) {
-			suspect_add(t, g, now_ns);
+			suspect_add(&t->ledger, g, now_ns);
 			continue;
 		}
 		died++;
