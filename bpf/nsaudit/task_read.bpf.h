@@ -10,14 +10,17 @@
  * linear scans of ~126,000 types), at every walk that reaches the load:
  * ~180 such loads were ~36 % of a start's CPU after fill_actor's were
  * gone. Off bpf_rdonly_cast()'s pointer, none: the verifier holds it
- * untrusted, so what is loaded off it is untrusted too, as the result of
- * such a load already was. The loads are the same fault-safe BTF loads
+ * untrusted, so what is loaded off it is untrusted too (as most results
+ * of such loads off the trusted task were already). The loads are the same fault-safe BTF loads
  * (every BTF load is), the values the same; the kfunc is a register move
  * once JITed. Helpers and kfuncs that want a trusted task (task storage)
  * are given the task itself, never this.
  *
- * Included by tslot.bpf.h and actor.bpf.h; can_rdonly_cast is defined in
- * nsaudit.bpf.c.
+ * Only nsaudit.bpf.c may call these: libbpf 1.1's static linker fails on
+ * an extern function (the kfunc) used by more than one part ("failed to
+ * resolve size of underlying type"). Other parts call its global
+ * subprograms (cur_may_have_storage() ...). Included by actor.bpf.h;
+ * can_rdonly_cast is defined in nsaudit.bpf.c.
  */
 #ifndef NSAUDIT_TASK_READ_BPF_H
 #define NSAUDIT_TASK_READ_BPF_H
