@@ -244,11 +244,14 @@ int sweep_pins(struct bpf_iter__task *ctx)
 
 	if (!task || task->pid != bpf_get_current_pid_tgid() >> 32 || task->pid != task->tgid)
 		return 0;
+	/* loaded before the walk: a pointer loaded off a trusted one costs
+	 * 6.18's verifier a scan of the kernel's BTF by name at each visit,
+	 * and the walk's paths come out of it apart */
+	c.seq = ctx->meta->seq;
 	l = bpf_map_lookup_elem(&sweep_scratch, &zero);
 	if (!l)
 		return 0;
 	sweep_walk(l);
-	c.seq = ctx->meta->seq;
 	c.l = l;
 	c.n = l->n;
 	bpf_loop(SWEEP_MAX, sweep_emit, &c, 0);
