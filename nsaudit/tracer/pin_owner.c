@@ -119,7 +119,7 @@ pid_t tracer_pin_dir_user(const char *dir)
  */
 static void check_manifest(struct tracer *t, uint32_t n, uint64_t sum)
 {
-	struct nsaudit_bpf__bss *c = tbpf_counters(t);
+	struct nsaudit_bpf__bss *c = tbpf_counters(&t->bpf);
 
 	if (!c || !c->pinned_links || (n == c->pinned_links && sum == c->pinned_links_sum))
 		return;
