@@ -492,12 +492,9 @@ static int search_opt(struct search_args *a, const char *name, const char *val)
 		bool since = name[0] == 's';
 
 		if (audit_time_arg(val, a->now, since ? &f->since_ns : &f->until_ns))
-			return cmd_error("search", EXIT_USAGE,
-					 "--%s: '%.64s' is not a time (RFC 3339, @EPOCH, now, "
-					 "boot, today, yesterday, this-week, week-ago, this-month, "
-					 "this-year, 2026-12-07 08:40, 08:40, or ago as 10m, 2h, "
-					 "7d, '5 min ago')",
-					 name, val);
+			return cmd_error("search", EXIT_USAGE, "--%s: '%.64s' is not a time (RFC 3339, "
+					 "@EPOCH, today, this-week, 2026-12-07 08:40, 08:40, 2h, "
+					 "'5 min ago', ...: see --help)", name, val);
 		*(since ? &f->has_since : &f->has_until) = true;
 	} else if (!strcmp(name, "format")) {
 		if (strcmp(val, "json") && strcmp(val, "text"))
