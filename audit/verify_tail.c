@@ -188,6 +188,13 @@ int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *e
 		w->v->anchor_first_seq = w->anc[0].seq;
 		w->v->anchor_last_seq = w->anc[w->nanc - 1].seq;
 	}
+	/* the erased log's anchors are the finding, whether or not the log
+	 * that replaced it sent any of its own */
+	if (!w->nanc && w->v->other_anchors && !w->v->other_closed) {
+		free(all);
+		w->anc = NULL;
+		return 0;
+	}
 	if (!w->nanc) {
 		snprintf(err, errlen,
 			 "%.200s: no authentic anchor of this log in it (log id %s, key id %s; "

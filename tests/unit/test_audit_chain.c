@@ -238,6 +238,28 @@ Test(audit_chain, an_anchor_replaced_by_another_of_the_log_is_a_fork)
 	(void)n;
 }
 
+/*
+ * The log deleted and begun again with the host's sealing state, this time
+ * with no sink: the file holds none of the new log's anchors, only the
+ * erased one's. That is the finding ("another history"), not "no anchor to
+ * check against" (which named neither log).
+ */
+Test(audit_chain, a_new_log_that_sent_no_anchor_is_still_another_history)
+{
+	struct audit_log *l;
+	char err[512], cmd[600];
+
+	pristine();
+	snprintf(cmd, sizeof(cmd), "rm -f %s/nsaudit-* %s/.nsaudit-state", t.dir, t.dir);
+	cr_assert_eq(system(cmd), 0);
+	l = audit_log_open(&t.o, err, sizeof(err));
+	cr_assert_not_null(l, "open: %s", err);
+	append(l, 3);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), AUDIT_VERIFY_TAMPERED, "%s: %s", v.where, v.what);
+	cr_assert_not_null(strstr(v.what, "another history under this key"), "%s", v.what);
+}
+
 Test(audit_chain, restarts_clean_and_after_a_crash_keep_the_chain)
 {
 	struct audit_log *l;
