@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * holders.h - records the holders iterators (bpf/holders.bpf.c) write into
- * their seq_file, read by loader/holders/holders_model.c.
+ * their seq_file, read by nsaudit/holders/holders_model.c.
  *
  * iter/task writes one struct holders_task per thread; iter/task_file writes
  * one struct holders_file per open nsfs file or socket. Every namespace seen

@@ -43,7 +43,7 @@ man_text=$(sed 's/\\-/-/g; s/\\f[BIRP]//g' "$MAN")
 # string is written anywhere but beside common/optab.c's generator, so an
 # option cannot be accepted without being in --help.
 stray=$(cd "$ROOT" && grep -nE '[^_]getopt(_long)? *\(|struct option [a-z_]+\[[A-Z_0-9]*\] *=' \
-	common/*.c audit/*.c loader/*/*.c | grep -v -e '^loader/cmd/commands.c:' -e '^common/optab.c:')
+	common/*.c audit/*.c nsaudit/*/*.c | grep -v -e '^nsaudit/cmd/commands.c:' -e '^common/optab.c:')
 expect_eq "options are parsed only from the one table (common/optab.h)" "$stray" ""
 
 for c in $COMMANDS; do

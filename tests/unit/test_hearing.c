@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * A recorder that hears nothing says so (loader/tracer/hearing.c), and
+ * A recorder that hears nothing says so (nsaudit/tracer/hearing.c), and
  * verify reports a log whose recorder said it (exit status 5).
  *
  * The tracer here has no programs at all: it truly hears nothing, which is

@@ -2,7 +2,7 @@
 /*
  * alert_fmt.h - an alert record: its shape (what a rule fills in), its
  * severities, and its fields for every output (record_fmt.c calls
- * alert_fields). The rules make alerts (loader/rules/); outputs write them.
+ * alert_fields). The rules make alerts (nsaudit/rules/); outputs write them.
  */
 #ifndef NSAUDIT_OUTPUT_ALERT_FMT_H
 #define NSAUDIT_OUTPUT_ALERT_FMT_H

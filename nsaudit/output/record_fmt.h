@@ -50,7 +50,7 @@ struct event_extra {
 	 * without a name (ip netns add: unshare, then the bind mount): that
 	 * record's seq in the log, linking the name to it; 0: none */
 	uint64_t created_seq;
-	const struct rule_alert *alert; /* an alert ("op":"alert", loader/rules/)
+	const struct rule_alert *alert; /* an alert ("op":"alert", nsaudit/rules/)
 					 * about the record e: e's actor fields */
 };
 

@@ -36,7 +36,7 @@ struct tracer_opts {
 	char container[CONTAINER_NAME_LEN]; /* --container: id, id prefix or name */
 	const char *rules_file;	/* --rules FILE: tune and extend the rules */
 	bool no_rules;		/* --no-rules: no detections */
-	struct rules *rules;	/* the detections (loader/rules/), made by the
+	struct rules *rules;	/* the detections (nsaudit/rules/), made by the
 				 * command from the two above; NULL: none */
 	uint32_t log_budget;	/* --log-budget: records/s per uid where records
 				 * are written (log_budget.h); 0: none (trace's
@@ -84,7 +84,7 @@ int tracer_set_opt(struct tracer_opts *o, const char *name, const char *val, cha
 int tracer_parse_opt(struct tracer_opts *o, int argc, char **argv, int *used, char *err,
 		     size_t errlen);
 /*
- * The rules (loader/rules/rules.h) --rules and --no-rules ask for, into
+ * The rules (nsaudit/rules/rules.h) --rules and --no-rules ask for, into
  * o->rules: 0, or -1 with a line naming the file and line in err.
  */
 int tracer_rules_open(struct tracer_opts *o, char *err, size_t errlen);
@@ -168,7 +168,7 @@ struct tracer_stats {
 	uint64_t records;	/* handed to on_event */
 	uint64_t lost;		/* the kernel side could not deliver */
 	uint64_t dropped;	/* not about a namespace after all (ordinary binds) */
-	uint64_t alerts;	/* of the records, alerts (loader/rules/) */
+	uint64_t alerts;	/* of the records, alerts (nsaudit/rules/) */
 };
 void tracer_get_stats(const struct tracer *t, struct tracer_stats *s);
 

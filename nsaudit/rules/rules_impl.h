@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
-/* rules_impl.h - what the files of loader/rules/ share; not a public API. */
+/* rules_impl.h - what the files of nsaudit/rules/ share; not a public API. */
 #ifndef NSAUDIT_RULES_IMPL_H
 #define NSAUDIT_RULES_IMPL_H
 

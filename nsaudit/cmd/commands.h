@@ -4,7 +4,7 @@
  * command lines.
  *
  * Each subcommand is "int cmd_NAME(int argc, char **argv)" in
- * loader/cmd/cmd_NAME.c, with argv[0] the subcommand's name; it returns the
+ * nsaudit/cmd/cmd_NAME.c, with argv[0] the subcommand's name; it returns the
  * process exit status:
  *   0 success, 1 runtime failure (or "not intact" for verify),
  *   2 usage error (bad option or value).

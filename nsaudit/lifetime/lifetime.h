@@ -109,7 +109,7 @@ void lt_finish(struct lt_timeline *tl);
 
 /*
  * names.c: every creation event's named_by, from the mounts' created_seq
- * (the seq of the creation record a mount named; loader/tracer/
+ * (the seq of the creation record a mount named; nsaudit/tracer/
  * name_link.c), matched by seq, never by inode. lt_named_by(): that mount's
  * event for a creation, or NULL.
  */

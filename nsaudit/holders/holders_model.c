@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * holders_model.c - who keeps a namespace alive: the model behind "nsaudit holders"
- * (loader/cmd/cmd_holders.c) and "nsaudit lifetime" (holders_now.c).
+ * (nsaudit/cmd/cmd_holders.c) and "nsaudit lifetime" (holders_now.c).
  *
  * Two BPF iterators (bpf/holders.bpf.c) list every thread's namespaces and
  * every open nsfs file and socket, each namespace with the kernel's

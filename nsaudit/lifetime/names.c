@@ -6,7 +6,7 @@
  * /run/netns/NAME: its creation record is written (and sealed) before the
  * name exists. The recorder links them: the mount that names a namespace
  * created unnamed carries created_seq, the creation record's seq
- * (loader/tracer/name_link.c). Here the timeline follows that link by seq,
+ * (nsaudit/tracer/name_link.c). Here the timeline follows that link by seq,
  * not by inode: on kernels without ns_id the inode is all a record says,
  * and inodes are reused.
  */

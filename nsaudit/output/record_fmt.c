@@ -427,7 +427,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	const char *type = nstype_name(e->ns_type), *via = via_name(e->via);
 	char ts[RFC3339_LEN];
 
-	if (x->alert) {		/* a detection (loader/rules/): its own fields */
+	if (x->alert) {		/* a detection (nsaudit/rules/): its own fields */
 		alert_fields(f, e, x->alert, x->container, ts, rfc3339(x->realtime_ns, ts));
 		host_fields(f);
 		return;

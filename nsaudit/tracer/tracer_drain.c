@@ -245,7 +245,7 @@ bool stream_wanted(struct tracer *t, const struct nsaudit_event *e, const struct
 }
 
 /*
- * An alert (loader/rules/) as a record of its own, right after the one it
+ * An alert (nsaudit/rules/) as a record of its own, right after the one it
  * is about (about: NULL for one found by time, a pin left behind).
  */
 static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudit_event *about)

@@ -90,7 +90,7 @@ static void add_param(FILE *f, const char *key, const char *val)
 	free(esc);
 }
 
-/* An alert's "severity" (syslog level names, loader/rules/) as RFC 5424's. */
+/* An alert's "severity" (syslog level names, nsaudit/rules/) as RFC 5424's. */
 static int syslog_severity(const char *s)
 {
 	static const char *const names[] = { "emerg", "alert", "crit", "err",
