@@ -83,7 +83,9 @@ struct walk {
 	/* anchors of this log that authenticate, by seq */
 	struct audit_anchor *anc;
 	size_t nanc, next_anc;
-	const char *anc_file;
+	const char *anc_file;	  /* the --anchor file, or "the N --anchor files" */
+	char anc_files[40];
+	const char *other_file;	  /* where another log's newest anchor is */
 	uint64_t after_anchor;	  /* records after the newest anchor matched */
 	/* what the log says of the anchors: the seal naming most anchors
 	 * sent (0: none says), and the newest drop record's seq */

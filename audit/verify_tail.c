@@ -116,6 +116,7 @@ static void other_log(struct walk *w, struct audit_anchor *a)
 		 * authentic "end" retires a log */
 		v->other_closed = a->why_auth && !strcmp(a->why, "end");
 		v->other_line = a->line;
+		w->other_file = a->file;
 	}
 }
 
@@ -150,7 +151,7 @@ static void pick_anchors(struct walk *w, struct audit_anchor *all, size_t n)
 int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen)
 {
 	struct audit_anchor *all = NULL, *one;
-	size_t n = 0, m, i;
+	size_t n = 0, m, i, k;
 
 	if (!o->anchors || !o->anchors[0])
 		return 0;
@@ -169,14 +170,22 @@ int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *e
 			return -1;
 		}
 		all = grown;
+		for (k = 0; k < m; k++)
+			one[k].file = o->anchors[i];
 		memcpy(all + n, one, m * sizeof(*one));
 		n += m;
 		free(one);
-		w->anc_file = o->anchors[i];
+	}
+	/* messages about the stream as a whole: the file, or how many */
+	if (i == 1) {
+		w->anc_file = o->anchors[0];
+	} else {
+		snprintf(w->anc_files, sizeof(w->anc_files), "the %zu --anchor files", i);
+		w->anc_file = w->anc_files;
 	}
 	pick_anchors(w, all, n);
 	if (w->v->other_anchors && !w->v->other_closed)
-		walk_bad(w, w->anc_file, w->v->other_line, 0,
+		walk_bad(w, w->other_file, w->v->other_line, 0,
 			 "another history under this key: %" PRIu64 " authentic anchor%s of log %s "
 			 "(up to seq %" PRIu64
 			 ") signed with key %s, which never ended, while this "
@@ -307,7 +316,7 @@ static void check_anchors(struct walk *w)
 		walk_bad(w, name, 0, v->last_seq,
 			 "tail cut: the log ends at seq %" PRIu64 " but the anchor at %.100s line "
 			 "%" PRIu64 " says seq %" PRIu64 " (segment %06u) was written",
-			 v->last_seq, w->anc_file, a->line, a->seq, a->segment);
+			 v->last_seq, a->file, a->line, a->seq, a->segment);
 	}
 	/* segments the newest anchor saw retained cannot be gone unless a
 	 * later anchor saw them dropped */
@@ -318,7 +327,7 @@ static void check_anchors(struct walk *w)
 			 ") says segments "
 			 "from %06u on were retained, but the log starts at %06u: dropped with no "
 			 "anchor to witness it",
-			 w->anc_file, a->line, a->first_segment, v->first_segment);
+			 a->file, a->line, a->first_segment, v->first_segment);
 	}
 }
 

@@ -153,6 +153,28 @@ Test(audit_chain, a_middle_anchor_deleted_is_a_gap)
 	cr_expect(tfinding(&v, "anchors deleted: anchor"), "%s", v.what);
 }
 
+/* Two --anchor files (a rotated syslog and the current one): a finding
+ * names the file the anchor is in, not the last one given. */
+Test(audit_chain, a_finding_names_the_anchor_file_it_is_in)
+{
+	const char *files[3] = {NULL, anchors, NULL};
+	struct audit_verify_opts o = {.dir = t.dir, .vk = vk, .anchors = files};
+	char older[200], cmd[600], err[512];
+	int n = pristine();
+
+	/* the first half of the anchors went to the older file */
+	snprintf(older, sizeof(older), "%s/messages.1", t.root);
+	snprintf(cmd, sizeof(cmd), "head -n %d %s >%s && sed -i 1,%dd %s", n / 2, anchors, older,
+		 n / 2, anchors);
+	cr_assert_eq(system(cmd), 0);
+	files[0] = older;
+	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 0, "%s: %s %s", v.where, v.what, err);
+	tdel_line(older, 2);
+	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 1, "an anchor deleted went unseen");
+	cr_expect(tfinding(&v, "anchors deleted: anchor"), "%s", v.what);
+	cr_expect_eq(strncmp(v.where, older, strlen(older)), 0, "named %s", v.where);
+}
+
 Test(audit_chain, the_newest_anchors_deleted_are_seen_from_the_log)
 {
 	int n = pristine(), i;
