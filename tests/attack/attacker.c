@@ -409,6 +409,20 @@ static void attack(const char *dir, struct log *l, unsigned int op)
 	if (n < 4 || !l->nseg)
 		return;
 	k = 1 + (size_t)rand() % (n - 1);
+	/* ops 11 and up: the same attacks aimed after the last seal, where
+	 * the key held still MACs and only the anchors (and the state) tell */
+	if (op >= 11) {
+		size_t s = 0, i;
+
+		for (i = 0; i < n; i++)
+			if (strstr(*at(l, i, NULL, NULL), "\"action\":\"seal\""))
+				s = i;
+		if (s + 2 >= n)
+			return;
+		k = s + 1 + (size_t)rand() % (n - s - 1);
+		op = (unsigned int[]){0, 2, 3, 4, 5, 9, 10}[op % 7];
+		note("tail");
+	}
 	switch (op) {
 	case 0: /* cut the end back to record k, state to match */
 		while (count(l) > k)
@@ -1133,7 +1147,7 @@ int main(int argc, char **argv)
 		/* with an anchor file, some seeds leave the log alone */
 		nops = argc == 6 ? (unsigned int)rand() % 5 : 1 + (unsigned int)rand() % 4;
 		for (j = 0; j < nops; j++)
-			attack(tmp, &l, (unsigned int)rand() % 11);
+			attack(tmp, &l, (unsigned int)rand() % (argc == 6 ? 18 : 11));
 		save(tmp, &l);
 		if (argc == 6) {
 			afile_load(argv[5], &af);

@@ -215,3 +215,22 @@ for key in "$TMP/host-key" none; do
 		grep -q " [1-9][0-9]* not intact" "$TMP/atk"
 	grep VIOLATION "$TMP/atk" | head -n 5
 done
+# ... and on a log whose recorder was killed in its second epoch: after the
+# last seal the key held still MACs, and only the anchors tell a cut or a
+# rewrite there (the attacker aims half its attacks at that tail)
+KX=$TMP/key-killed X=$TMP/killed
+"$NSAUDIT" keygen "$KX" >"$TMP/vkx"
+record "$X" "$KX" --seal-interval 4s --max-size 16K --anchor-interval 200 || exit 0
+xpid=$REC
+for i in 1 2 3 4 5 6 7 8; do "$NSOPS" -n evidence setns-loop 30 /proc/self/ns/net >/dev/null; sleep 0.6; done
+sleep 0.5; kill -9 $REC; wait $REC 2>/dev/null; REC=
+sleep 0.5
+grep "nsaudit\[$xpid\]" "$MSGS" >"$TMP/killed-anchors"
+verify "$X" "$TMP/vx" --verification-key "$(cat "$TMP/vkx")" --anchor "$TMP/killed-anchors"; rc=$?
+expect_eq "killed recorder's log: intact ($(tail -n 1 "$TMP/vx" | cut -c1-160))" $rc 0
+check "killed recorder's log: records after the last seal" grep -q "records of epoch [0-9]* not sealed yet" "$TMP/vx"
+for key in "$KX" none; do
+	"$ATK" "$X" "$TMP/vkx" "$key" 300 "$TMP/killed-anchors" >"$TMP/atk" 2>&1; rc=$?
+	expect_eq "attacker on the killed log ($key, anchors too): $(tail -n 1 "$TMP/atk")" $rc 0
+	grep VIOLATION "$TMP/atk" | head -n 5
+done

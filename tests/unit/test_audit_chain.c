@@ -282,6 +282,53 @@ Test(audit_chain, a_new_log_that_sent_no_anchor_is_still_another_history)
 	cr_assert_not_null(strstr(v.what, "another history under this key"), "%s", v.what);
 }
 
+/*
+ * Three logs under one key: the first retired (its newest anchor an
+ * authentic end), the second erased without an end, the third in the
+ * directory. The erased one is the finding, whatever comes after its
+ * anchors in the file: a line replayed with logger (the first log's end
+ * anchor, authentic) made the newest other anchor in file order an end
+ * and verify called the replaced history intact.
+ */
+Test(audit_chain, an_ended_log_replayed_does_not_end_another)
+{
+	struct audit_log *l;
+	char err[512], cmd[900], endline[600] = "";
+	FILE *f;
+
+	l = aopen();
+	append(l, 2);
+	cr_assert_eq(audit_log_retire(l, err, sizeof(err)), 0, "%s", err);
+	f = fopen(anchors, "r");
+	cr_assert_not_null(f);
+	while (fgets(endline, sizeof(endline), f) && !strstr(endline, "why=end"))
+		;
+	fclose(f);
+	cr_assert_not_null(strstr(endline, "why=end"), "no end anchor: %s", endline);
+	/* the second log, in a fresh directory, erased without an end */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", t.dir);
+	cr_assert_eq(system(cmd), 0);
+	l = aopen();
+	append(l, 2);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(system(cmd), 0);
+	/* the third: this directory's */
+	l = aopen();
+	append(l, 2);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), AUDIT_VERIFY_TAMPERED, "%s: %s", v.where, v.what);
+	cr_expect_not_null(strstr(v.what, "another history under this key"), "%s", v.what);
+	/* anyone logs the first log's end anchor again */
+	f = fopen(anchors, "a");
+	cr_assert_not_null(f);
+	fputs(endline, f);
+	fclose(f);
+	cr_assert_eq(vverify(), AUDIT_VERIFY_TAMPERED, "a replayed end hid an erased log: %s",
+		     v.what);
+	cr_expect_not_null(strstr(v.what, "another history under this key"), "%s", v.what);
+	cr_expect_eq(v.other_logs, 2);
+}
+
 Test(audit_chain, restarts_clean_and_after_a_crash_keep_the_chain)
 {
 	struct audit_log *l;
