@@ -24,8 +24,12 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 # Where a source's includes are found: the generated skeletons, then the
 # layers (see below) and the rooms of nsaudit/.
 INCLUDES := -I$(BUILD) -Ibpf -Icommon -Iaudit -Insaudit
+# -Werror=incompatible-pointer-types: a method takes its own object (a
+# struct tracer_stream *, not the struct tracer * around it); a caller
+# passing the wrong one must not build, as it would with only a warning.
 CFLAGS   ?= -g -O2
 CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -D_GNU_SOURCE \
+            -Werror=incompatible-pointer-types \
             -DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES)
 # libbpf is linked statically: the binary then runs on any kernel with BTF.
 LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \

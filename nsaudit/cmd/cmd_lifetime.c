@@ -157,8 +157,9 @@ static const struct optab lifetime_optab[] = {
 	{ "log-dir", 'd', "DIR", "the log directory (required)" },
 	{ "key", 'k', "FILE",
 	  "verify the log with this key first (default DIR/.key\n"
-	  "if there is one); a log that is not intact is reported\n"
-	  "on stderr (the timeline still prints)" },
+	  "if there is one); verify's verdict is said on stderr\n"
+	  "and after the first line (the timeline still prints;\n"
+	  "JSON: verified, and verify_status as verify exits)" },
 	{ "verification-key", 'V', "KEY", "the same with the key 'nsaudit keygen' printed" },
 	{ "format", 'f', "FMT",
 	  "text (default): one line per event; json: the matching\n"
@@ -263,7 +264,8 @@ struct lifetime {
 	struct out o;
 	const char *key, *vk, *arg; /* --key, --verification-key, NS */
 	bool follow;
-	bool verified, intact;
+	bool verified;
+	int verdict;	  /* audit_verify()'s, when verified */
 	json_object *now; /* holders now of a namespace alive but not in the log */
 	char lab[48];	  /* "net:[4026532289]" */
 	/* NS named one namespace (a path, a name, PID:TYPE): its ns_id, or for
@@ -356,7 +358,7 @@ static int verify_first(struct lifetime *lt)
 {
 	struct audit_verify_opts vo = {.dir = lt->rd.dir, .key_path = lt->key, .vk = lt->vk};
 	struct audit_verify v;
-	char err[512];
+	char err[512], line[1024];
 	int r;
 
 	if (!lt->key && !lt->vk && faccessat(lt->rd.dirfd, ".key", R_OK, 0))
@@ -367,10 +369,12 @@ static int verify_first(struct lifetime *lt)
 		return -1;
 	}
 	lt->verified = true;
-	lt->intact = r == 0;
-	if (!lt->intact)
-		ERR("warning: the log is not intact: %s: %s (the timeline may be wrong)", v.where,
-		    v.what);
+	lt->verdict = r;
+	if (r == AUDIT_VERIFY_PARTIAL)
+		ERR("note: the log is %s", verify_verdict_line(r, &v, line, sizeof(line)));
+	else if (r > 0)
+		ERR("warning: the log is %s (the timeline may be wrong)",
+		    verify_verdict_line(r, &v, line, sizeof(line)));
 	return 0;
 }
 
@@ -417,11 +421,36 @@ static void print_timeline_json(struct lifetime *lt)
 					       json_object_new_int64((int64_t)lt->only + 1) : NULL);
 		json_object_object_add(l, "log_dir", json_object_new_string(lt->rd.dir));
 		json_object_object_add(l, "verified",
-				       lt->verified ? json_object_new_boolean(lt->intact) : NULL);
+				       lt->verified ? json_object_new_boolean(!lt->verdict) : NULL);
+		json_object_object_add(l, "verify_status",
+				       lt->verified ? json_object_new_int(lt->verdict) : NULL);
 		if (lt->now) /* alive, but not in the log */
 			json_object_object_add(l, "holders_now", json_object_get(lt->now));
 	}
 	print_json(s);
+}
+
+/* What verify_first() found, said after the header line: the verdict as
+ * verify says it (intact as far as the key reaches is not "not intact"). */
+static const char *verdict_note(const struct lifetime *lt)
+{
+	if (!lt->verified)
+		return " (not verified: no --key, no DIR/.key)\n";
+	switch (lt->verdict) {
+	case AUDIT_VERIFY_INTACT:
+		return lt->key || lt->vk ? " (verified intact)\n"
+					 : " (verified intact) with the log's own DIR/.key only: "
+					   "whoever can rewrite the log can rewrite that key too "
+					   "(use --key)\n";
+	case AUDIT_VERIFY_PARTIAL:
+		return " (verified intact as far as the key reaches: see stderr)\n";
+	case AUDIT_VERIFY_CRASH:
+		return " (verified intact up to a crash tail: see stderr)\n";
+	case AUDIT_VERIFY_DEAF:
+		return " (verified intact, but its recorder was deaf for a while: see stderr)\n";
+	default:
+		return " (NOT INTACT: see stderr)\n";
+	}
 }
 
 static void print_timeline_text(struct lifetime *lt)
@@ -431,13 +460,7 @@ static void print_timeline_text(struct lifetime *lt)
 	size_t i, j;
 
 	printf("%s: %zu of %" PRIu64 " records in %s are about it%s", lt->lab, tl->nev, tl->records,
-	       lt->rd.dir,
-	       !lt->verified ? " (not verified: no --key, no DIR/.key)\n"
-	       : lt->intact && !lt->key && !lt->vk
-		   ? " (verified intact) with the log's own DIR/.key only: whoever can "
-		     "rewrite the log can rewrite that key too (use --key)\n"
-	       : lt->intact ? " (verified intact)\n"
-			    : " (NOT INTACT: see stderr)\n");
+	       lt->rd.dir, verdict_note(lt));
 	if (tl->ninc > 1)
 		printf("%zu namespaces had this inode one after another (inode numbers "
 		       "are reused; the records' ns_id tells them apart)\n",

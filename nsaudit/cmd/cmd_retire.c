@@ -6,12 +6,17 @@
  * history under this key" for verify --anchor; the directory takes no
  * more records after it (record refuses it).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "log.h"
 #include "output/sink.h"
+#include "segment.h"
 
 enum { OPT_LOG_DIR = 0x100, OPT_KEY, OPT_SINK };
 
@@ -41,6 +46,33 @@ static void retire_usage(FILE *f, const struct cmd_opts *o)
 	fprintf(f, "\nExamples:\n"
 		   "  nsaudit retire --log-dir /var/log/nsaudit --key /etc/nsaudit/seal "
 		   "--sink syslog\n");
+}
+
+/*
+ * Only a log can be retired: opening DIR as the recorder does would make a
+ * missing or mistyped directory, a key and a log in it, and "retire" that
+ * (exit 0, as if the log the user meant had ended). 0, or -1 with why.
+ */
+static int has_log(const char *dir, char *err, size_t errlen)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	unsigned int *nums = NULL;
+	size_t n = 0;
+
+	if (fd < 0 || audit_seg_list(fd, &nums, &n)) {
+		snprintf(err, errlen, "%.200s: %s (nothing retired)", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	free(nums);
+	if (!n) {
+		snprintf(err, errlen, "%.200s: no log segments (nsaudit-NNNNNN.log): no log to "
+			 "retire", dir);
+		return -1;
+	}
+	return 0;
 }
 
 static void to_sinks(void *ctx, struct json_object *anchor)
@@ -98,6 +130,8 @@ int cmd_retire(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (has_log(lo.dir, err, sizeof(err)))
+		return cmd_error("retire", 1, "%s", err);
 	if (sinks_open(&sk, err, sizeof(err)))
 		return cmd_error("retire", 1, "%s", err);
 	l = audit_log_open(&lo, err, sizeof(err));

@@ -65,8 +65,10 @@ static const struct optab search_optab[] = {
 	{ "until", 0x207, "T", "the same forms as --since" },
 	{ "format", 0x208, "F", "text (default: one line, lsns style) or json (JSON lines)" },
 	{ "key", 0x209, "FILE",
-	  "verify the log first with its sealing state; a warning\n"
-	  "on stderr if it is not intact" },
+	  "verify the log first with its sealing state; verify's\n"
+	  "verdict on stderr: a warning if it is not intact, a\n"
+	  "note if intact only as far as the key reaches (a\n"
+	  "sealing state after a stop: --verification-key checks all)" },
 	{ "verification-key", 0x20a, "KEY", "the same with the key 'nsaudit keygen' printed" },
 	{ "help", 'h', NULL, "this text" },
 	OPTAB_END,
@@ -557,7 +559,7 @@ static int parse_args(int argc, char **argv, struct search_args *a)
 static int verify_first(struct search_args *a)
 {
 	struct audit_verify v;
-	char err[512];
+	char err[512], line[1024];
 	int r;
 
 	if (!a->vo.key_path && !a->vo.vk)
@@ -567,7 +569,9 @@ static int verify_first(struct search_args *a)
 	if (r < 0)
 		return cmd_error("search", -1, "%s", err);
 	if (r > 0)
-		cmd_error("search", 0, "warning: the log is NOT INTACT: %s: %s", v.where, v.what);
+		cmd_error("search", 0, "%s: the log is %s",
+			  r == AUDIT_VERIFY_PARTIAL ? "note" : "warning",
+			  verify_verdict_line(r, &v, line, sizeof(line)));
 	return 0;
 }
 

@@ -139,6 +139,35 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 		EXTRA(", checked with the log's own key only");
 }
 
+/*
+ * search and lifetime verify first and say the verdict in one line. Each
+ * verdict is said as verify says it: a log intact only as far as the key
+ * reaches (a sealing key after the recorder stopped has erased the older
+ * epochs' keys: the usual case), up to a crash tail, or with a deaf
+ * recorder is not "not intact".
+ */
+const char *verify_verdict_line(int rc, const struct audit_verify *v, char *buf, size_t len)
+{
+	char seq[32] = "";
+
+	if (v->bad_seq)
+		snprintf(seq, sizeof(seq), " (seq %" PRIu64 ")", v->bad_seq);
+	if (rc == AUDIT_VERIFY_PARTIAL)
+		snprintf(buf, len, "intact as far as the key reaches: epochs %" PRIu64 "..%" PRIu64
+			 " checked, %" PRIu64 " record%s of older epochs for order only (their keys "
+			 "are erased: --verification-key checks them)", v->checked_from_epoch,
+			 v->last_epoch, v->unchecked, v->unchecked == 1 ? "" : "s");
+	else if (rc == AUDIT_VERIFY_DEAF)
+		snprintf(buf, len, "intact, but its recorder was deaf for a while (seq %" PRIu64
+			 ", %s): what happened then is neither in the log nor counted lost",
+			 v->deaf_seq, v->deaf_time);
+	else
+		snprintf(buf, len, "%s: %s%s%s%s",
+			 rc == AUDIT_VERIFY_CRASH ? "intact up to a crash tail" : "NOT INTACT",
+			 v->where, v->where[0] ? ": " : "", v->what, seq);
+	return buf;
+}
+
 int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *v, int rc,
 		 bool quiet)
 {

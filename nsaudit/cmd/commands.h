@@ -34,6 +34,9 @@ struct audit_verify;
 struct audit_verify_opts;
 int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *v, int rc,
 		 bool quiet);
+/* The verdict rc (> 0) in one line for a command that verifies first
+ * (search, lifetime): "NOT INTACT: ..." only for a log that is not. */
+const char *verify_verdict_line(int rc, const struct audit_verify *v, char *buf, size_t len);
 int cmd_search(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_holders(int argc, char **argv);

@@ -139,7 +139,10 @@ json_object *ns_json(const struct model *m, const struct ns_ent *e)
 			continue;
 		r = json_object_new_object();
 		jadd_str(r, "kind", "mount");
-		jadd_str(r, "path", hm->path);
+		if (hm->path[0])
+			jadd_str(r, "path", hm->path);
+		else
+			json_object_object_add(r, "path", NULL);
 		jadd_int(r, "mnt_ns", hm->mnt_ns);
 		jadd_int(r, "mount_id", hm->mount_id);
 		if (hm->via_pid)

@@ -25,6 +25,10 @@ struct holders_scan {
 		uint32_t user_inum;
 	} * creds;
 	size_t ncreds;
+	struct holders_nsfs_mount *mounts; /* every nsfs mount the walk met */
+	size_t nmounts;
+	struct holders_mnt_walk *walks; /* every mount namespace it met */
+	size_t nwalks;
 };
 
 /* Run both iterators. Returns 0, or -1 with a reason in err. */
@@ -37,8 +41,11 @@ struct holders_mount {
 	uint32_t mount_id;
 	int type;	 /* enum nsaudit_ns_type of the namespace mounted */
 	uint32_t inum;	 /* and its inode */
-	pid_t via_pid;	 /* a task in mnt_ns whose mountinfo showed it; 0 if none */
-	char path[4096]; /* mount point, as seen inside mnt_ns */
+	struct holders_ns k; /* the namespace mounted, as the walk read it */
+	uint64_t mnt_id_unique, sm_ns_id; /* for statmount(2); 0: not known */
+	pid_t via_pid;	 /* a task in mnt_ns whose mountinfo gave path; 0 if none */
+	bool taskless;	 /* no task is in mnt_ns */
+	char path[4096]; /* mount point, as seen inside mnt_ns; "" if not read */
 };
 
 /* mountinfo lines are parsed by mountinfo.h */
@@ -52,29 +59,22 @@ struct holders_mounts {
 		char why[128];
 	} * unread;
 	size_t nunread, capunread;
-	/* Helper processes that keep mount-only namespaces open during the
-	 * scan, so BPF can read their reference counts; their pids are not
-	 * holders. */
-	pid_t *helpers;
-	size_t nhelpers, caphelpers;
-	int *fds; /* our own fds opened for the same reason */
-	size_t nfds, capfds;
 };
 
 /*
- * Read the nsfs mounts of every mount namespace: those in tasks' nsproxies
- * (task_mntns: inum and one pid each), then those only reachable through a
- * mount-namespace fd (pid, fd) or an nsfs mount of a mount namespace (found
- * recursively). Opens every nsfs mount found so its namespace shows up in
- * the BPF file scan. Returns 0 or -1 (out of memory).
+ * The nsfs mounts the scan's walk found (scan->mounts), with their paths:
+ * from /proc/PID/mountinfo of one task in each mount namespace (refs: the
+ * tasks' mount namespaces, inum and one pid each), or from statmount(2)
+ * (6.8+) for a mount namespace no task is in. Nothing is opened, entered
+ * or held: a concurrent umount of any of them succeeds. Returns 0 or -1
+ * (out of memory).
  */
 struct mntns_ref {
 	uint32_t inum;
-	pid_t pid; /* a task in it, or the holder of fd */
-	int fd;	   /* -1: pid is in it; else an fd of pid on it */
+	pid_t pid; /* a task in it */
 };
-int holders_mounts_read(const struct mntns_ref *refs, size_t nrefs, struct holders_mounts *m);
-void holders_mounts_release(struct holders_mounts *m); /* close fds, stop helpers */
+int holders_mounts_read(const struct holders_scan *scan, const struct mntns_ref *refs,
+			size_t nrefs, struct holders_mounts *m);
 void holders_mounts_free(struct holders_mounts *m);
 
 /*

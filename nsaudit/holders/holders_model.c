@@ -5,9 +5,9 @@
  *
  * Two BPF iterators (bpf/holders.bpf.c) list every thread's namespaces and
  * every open nsfs file and socket, each namespace with the kernel's
- * reference count; /proc/PID/mountinfo (one task per mount namespace, or a
- * helper that enters a task-less one) adds the bind mounts. The references
- * are then reconciled with the holders found:
+ * reference count, and every mount namespace's nsfs mounts (walked in the
+ * kernel's mount tree: holders_mounts.c says why nothing is opened or
+ * entered). The references are then reconciled with the holders found:
  *
  *   nsproxy      each distinct struct nsproxy naming the namespace: 1 (time:
  *                1 per slot, time and time_for_children; pid: only
@@ -97,14 +97,7 @@ static void ns_note(struct model *m, int type, const struct holders_ns *k)
 
 bool is_ours(const struct model *m, pid_t pid)
 {
-	size_t i;
-
-	if (pid == m->self)
-		return true;
-	for (i = 0; i < m->mounts.nhelpers; i++)
-		if (m->mounts.helpers[i] == pid)
-			return true;
-	return false;
+	return pid == m->self;
 }
 
 /* Every namespace the scan and the mounts name, and their owners and
@@ -126,9 +119,11 @@ static int collect(struct model *m)
 						       : type_of_flag(f->ns.clone_flag),
 			&f->ns);
 	}
-	for (i = 0; i < m->mounts.n; i++)
+	for (i = 0; i < m->mounts.n; i++) {
 		if (!ns_add(m, m->mounts.v[i].type, m->mounts.v[i].inum))
 			return -1;
+		ns_note(m, m->mounts.v[i].type, &m->mounts.v[i].k);
+	}
 	/* owners and parents of what we saw exist too */
 	for (i = 0; i < m->nns; i++) {
 		struct ns_ent e = m->ns[i];
@@ -279,9 +274,11 @@ static int ns_cmp(const void *a, const void *b)
 	return x->inum < y->inum ? -1 : x->inum > y->inum;
 }
 
+/* One task per mount namespace a task is in (the mount namespaces whose
+ * mountinfo names the paths of their nsfs mounts). */
 static void mntns_refs(const struct holders_scan *s, struct mntns_ref **out, size_t *n)
 {
-	struct mntns_ref *v = calloc(s->ntasks + s->nfiles + 1, sizeof(*v));
+	struct mntns_ref *v = calloc(s->ntasks + 1, sizeof(*v));
 	size_t i, k = 0;
 
 	*out = v;
@@ -292,38 +289,28 @@ static void mntns_refs(const struct holders_scan *s, struct mntns_ref **out, siz
 		if (s->tasks[i].ns[NSAUDIT_NS_MNT].inum &&
 		    !(s->tasks[i].flags & HOLDERS_TF_KTHREAD))
 			v[k++] = (struct mntns_ref){s->tasks[i].ns[NSAUDIT_NS_MNT].inum,
-						    (pid_t)s->tasks[i].tid, -1};
-	for (i = 0; i < s->nfiles; i++)
-		if (s->files[i].kind == HOLDERS_FILE_NSFS &&
-		    type_of_flag(s->files[i].ns.clone_flag) == NSAUDIT_NS_MNT)
-			v[k++] = (struct mntns_ref){s->files[i].ns.inum, (pid_t)s->files[i].pid,
-						    (int)s->files[i].fd};
+						    (pid_t)s->tasks[i].tid};
 	*n = k;
 }
 
 int model_load(struct model *m, char *err, size_t errlen)
 {
-	struct holders_scan first;
 	struct mntns_ref *refs;
 	size_t nrefs;
 
 	m->self = getpid();
-	/* 1. where are the mount namespaces? 2. read their nsfs mounts and open
-	 * them; 3. scan again, now seeing mount-only namespaces too. */
-	if (holders_scan_run(&first, err, errlen))
+	/* one scan: tasks, files, and the nsfs mounts of every mount
+	 * namespace met (walked in the kernel; nothing is opened or held),
+	 * then the mount points' paths */
+	if (holders_scan_run(&m->scan, err, errlen))
 		return -1;
-	mntns_refs(&first, &refs, &nrefs);
-	if (holders_mounts_read(refs, nrefs, &m->mounts)) {
+	mntns_refs(&m->scan, &refs, &nrefs);
+	if (!refs || holders_mounts_read(&m->scan, refs, nrefs, &m->mounts)) {
 		free(refs);
-		holders_scan_free(&first);
 		snprintf(err, errlen, "reading mount tables: %s", strerror(ENOMEM));
 		return -1;
 	}
 	free(refs);
-	holders_scan_free(&first);
-	if (holders_scan_run(&m->scan, err, errlen))
-		return -1;
-	holders_mounts_release(&m->mounts);
 	if (build(m)) {
 		snprintf(err, errlen, "building the namespace table: %s", strerror(ENOMEM));
 		return -1;

@@ -1,34 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * holders_mounts.c - nsfs bind mounts in every mount namespace.
+ * holders_mounts.c - nsfs bind mounts in every mount namespace, found
+ * without holding any of them.
  *
- * BPF has no mount iterator, so the mount tables come from
- * /proc/PID/mountinfo of one task per mount namespace. A mount namespace no
- * task is in (kept alive by an fd or by a bind mount of it) is read by a
- * helper child that setns()es into it and reads its own mountinfo.
+ * The BPF scan walks every mount namespace's mount tree (bpf/holders.bpf.c)
+ * and keeps each nsfs mount with the namespace mounted there and its
+ * reference count. What BPF cannot give cheaply is the mount point's path:
+ * it comes from /proc/PID/mountinfo of one task in the mount namespace
+ * (matched by mount id and the namespace mounted), or, for a mount
+ * namespace no task is in, from statmount(2) by its 64-bit mount id and
+ * the namespace's id (6.8+).
  *
- * Every nsfs mount found is opened (by us, or by the helper from inside its
- * namespace) and kept open during the BPF scan: the open file then shows
- * the namespace to iter/task_file, which reads its reference count. The
- * open adds no reference: the mount already pins the namespace's nsfs
- * dentry, and all fds and mounts share that one dentry.
+ * Why not open the mounts, or enter the namespaces, as nsaudit once did: an
+ * open file on a bind mount (or a process whose root or cwd is in a mount
+ * namespace) keeps those mounts busy, and anyone's umount2() of them fails
+ * EBUSY meanwhile ("target is busy"). An audit tool must not break what it
+ * observes: reading mountinfo and statmount take the namespace's lock for
+ * reading, which a concurrent umount waits for, and nothing else.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "holders_lib.h"
 #include "enrich/mountinfo.h"
 #include "array.h"
 #include "nstype.h"
-#include "io.h"
 
 static int push_mount(struct holders_mounts *m, const struct holders_mount *hm)
 {
@@ -47,267 +49,207 @@ static void push_unread(struct holders_mounts *m, uint32_t inum, const char *why
 	m->nunread++;
 }
 
-static void push_fd(struct holders_mounts *m, int fd)
-{
-	if (ARRAY_RESERVE(&m->fds, &m->capfds, m->nfds + 1)) {
-		close(fd);
-		return;
-	}
-	m->fds[m->nfds++] = fd;
-}
-
-/* Parse a whole mountinfo text of mount namespace mnt_ns into m. */
-static int add_table(struct holders_mounts *m, uint32_t mnt_ns, pid_t via_pid, FILE *f)
+/* The path of every mount of mount namespace mnt_ns that mountinfo f shows:
+ * matched by mount id and by the namespace mounted (ids are reused). */
+static void paths_from_mountinfo(struct holders_mounts *m, uint32_t mnt_ns, pid_t pid, FILE *f)
 {
 	struct mountinfo_line *ml = malloc(sizeof(*ml));
-	struct holders_mount *hm = malloc(sizeof(*hm));
 	char *line = NULL;
-	size_t cap = 0;
-	int ret = 0;
+	size_t cap = 0, i;
 
-	if (!ml || !hm) {
-		free(ml);
-		free(hm);
-		return -1;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		if (mountinfo_parse_line(line, ml) || strcmp(ml->fstype, "nsfs"))
+	while (ml && getline(&line, &cap, f) > 0) {
+		int type;
+		uint32_t inum;
+
+		if (mountinfo_parse_line(line, ml) || strcmp(ml->fstype, "nsfs") ||
+		    nsfs_root_parse(ml->root, &type, &inum))
 			continue;
-		memset(hm, 0, sizeof(*hm));
-		if (nsfs_root_parse(ml->root, &hm->type, &hm->inum))
-			continue;
-		hm->mnt_ns = mnt_ns;
-		hm->mount_id = ml->mount_id;
-		hm->via_pid = via_pid;
-		snprintf(hm->path, sizeof(hm->path), "%s", ml->path);
-		if (push_mount(m, hm)) {
-			ret = -1;
-			break;
+		for (i = 0; i < m->n; i++) {
+			struct holders_mount *hm = &m->v[i];
+
+			if (hm->mnt_ns == mnt_ns && hm->mount_id == ml->mount_id &&
+			    hm->type == type && hm->inum == inum && !hm->path[0]) {
+				snprintf(hm->path, sizeof(hm->path), "%s", ml->path);
+				hm->via_pid = pid;
+			}
 		}
 	}
 	free(line);
 	free(ml);
-	free(hm);
-	return ret;
 }
 
-static bool known_mntns(const uint32_t *seen, size_t n, uint32_t inum)
+#ifndef __NR_statmount
+#define __NR_statmount 457 /* the same number on every architecture */
+#endif
+
+/* statmount(2)'s request and answer (6.8+; uapi linux/mount.h), which
+ * Debian 12's headers predate. */
+struct sm_req {
+	uint32_t size;
+	uint32_t mnt_ns_fd;
+	uint64_t mnt_id;
+	uint64_t param;
+	uint64_t mnt_ns_id;
+};
+
+struct sm_buf {
+	uint32_t size, mnt_opts;
+	uint64_t mask;
+	uint32_t sb_dev_major, sb_dev_minor;
+	uint64_t sb_magic;
+	uint32_t sb_flags, fs_type;
+	uint64_t mnt_id, mnt_parent_id;
+	uint32_t mnt_id_old, mnt_parent_id_old;
+	uint64_t mnt_attr, mnt_propagation, mnt_peer_group, mnt_master, propagate_from;
+	uint32_t mnt_root, mnt_point;
+	uint64_t mnt_ns_id;
+	uint64_t spare[49];
+	char str[3 * 4096 + 64];
+};
+
+#define SM_MNT_BASIC 0x02u
+#define SM_MNT_ROOT  0x08u
+#define SM_MNT_POINT 0x10u
+
+/* The path of hm, in a mount namespace no task is in, by statmount(2): the
+ * mount by its 64-bit id in the namespace of that id, checked to be the
+ * namespace walked. 0, or -1 (no statmount, or the mount is gone). */
+static int path_from_statmount(struct holders_mount *hm, struct sm_buf *b)
+{
+	struct sm_req req = {
+		.size = sizeof(req),
+		.mnt_id = hm->mnt_id_unique,
+		.param = SM_MNT_BASIC | SM_MNT_ROOT | SM_MNT_POINT,
+		.mnt_ns_id = hm->sm_ns_id,
+	};
+	int type;
+	uint32_t inum;
+
+	if (!hm->mnt_id_unique || !hm->sm_ns_id)
+		return -1;
+	memset(b, 0, offsetof(struct sm_buf, str));
+	if (syscall(__NR_statmount, &req, b, sizeof(*b), 0))
+		return -1;
+	if ((b->mask & (SM_MNT_BASIC | SM_MNT_ROOT | SM_MNT_POINT)) !=
+		(SM_MNT_BASIC | SM_MNT_ROOT | SM_MNT_POINT) ||
+	    b->mnt_root >= sizeof(b->str) || b->mnt_point >= sizeof(b->str))
+		return -1;
+	b->str[sizeof(b->str) - 1] = '\0';
+	if (b->mnt_id_old != hm->mount_id || nsfs_root_parse(b->str + b->mnt_root, &type, &inum) ||
+	    type != hm->type || inum != hm->inum)
+		return -1;
+	snprintf(hm->path, sizeof(hm->path), "%s", b->str + b->mnt_point);
+	return 0;
+}
+
+static bool has_task(const struct mntns_ref *refs, size_t nrefs, uint32_t inum, pid_t *pid)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (seen[i] == inum)
+	for (i = 0; i < nrefs; i++)
+		if (refs[i].inum == inum) {
+			*pid = refs[i].pid;
 			return true;
+		}
 	return false;
 }
 
-/*
- * The helper child: enter mount namespace nsfd, open every nsfs mount there
- * (so that the parent's BPF scan sees them), send its mountinfo on out,
- * then hold the files open until ctl is closed.
- */
-static void __attribute__((noreturn)) taskless_helper(int nsfd, int out, int ctl)
+/* What a walk that did not finish says. */
+static const char *walk_why(uint32_t status)
 {
-	int proc = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC), mi;
-	char buf[8192], *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *in;
-
-	if (proc < 0 || setns(nsfd, CLONE_NEWNS))
-		_exit(1);
-	mi = openat(proc, "mountinfo", O_RDONLY | O_CLOEXEC);
-	if (mi < 0)
-		_exit(1);
-	in = fdopen(mi, "r");
-	while (in && getline(&line, &cap, in) > 0) {
-		struct mountinfo_line ml;
-		int t;
-		uint32_t x;
-
-		if (!mountinfo_parse_line(line, &ml) && !strcmp(ml.fstype, "nsfs") &&
-		    !nsfs_root_parse(ml.root, &t, &x))
-			open(ml.path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	}
-	if (in)
-		rewind(in);
-	while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (write_all(out, buf, n))
-			_exit(1);
-	close(out);
-	/* Hold the files open until the parent has scanned. */
-	while (read(ctl, buf, 1) < 0 && errno == EINTR)
-		;
-	_exit(0);
+	if (status & HOLDERS_WALK_FULL)
+		return "more nsfs mounts than nsaudit keeps (65536): some are not listed";
+	if (status & HOLDERS_WALK_CHANGED)
+		return "its mount tree changed while it was walked: run again";
+	if (status & HOLDERS_WALK_BUDGET)
+		return "its mount tree was too large to walk (or changed while it was walked)";
+	return "not walked: the walk's step budget ran out first";
 }
 
-static void stop_helper(pid_t pid, int ctl)
+/* The paths of the mounts in mount namespace hm->mnt_ns; "" when it has
+ * no task and statmount cannot tell. */
+static void paths_of(struct holders_mounts *m, size_t first, const struct mntns_ref *refs,
+		     size_t nrefs, struct sm_buf *b)
 {
-	close(ctl);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
-
-/*
- * A mount namespace no task is in: a helper child enters it through nsfd,
- * writes its mountinfo to a pipe, opens every nsfs mount point, and waits
- * (holding them open) until we close the control pipe.
- */
-static int read_taskless(struct holders_mounts *m, uint32_t inum, int nsfd)
-{
-	int data[2], ctl[2], st;
-	size_t first = m->n, i;
+	struct holders_mount *hm = &m->v[first];
+	uint32_t mnt_ns = hm->mnt_ns;
+	char path[64];
+	bool unread = false;
 	pid_t pid;
-	FILE *f;
-
-	if (pipe2(data, O_CLOEXEC))
-		return -1;
-	if (pipe2(ctl, O_CLOEXEC)) {
-		close(data[0]);
-		close(data[1]);
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		close(data[0]);
-		close(data[1]);
-		close(ctl[0]);
-		close(ctl[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(data[0]);
-		close(ctl[1]);
-		taskless_helper(nsfd, data[1], ctl[0]);
-	}
-	close(data[1]);
-	close(ctl[0]);
-	f = fdopen(data[0], "r");
-	if (!f || add_table(m, inum, 0, f)) {
-		if (f)
-			fclose(f);
-		else
-			close(data[0]);
-		stop_helper(pid, ctl[1]);
-		return -1;
-	}
-	fclose(f);
-	if (m->n == first) {
-		/* Either no nsfs mounts, or the helper could not read the table. */
-		close(ctl[1]);
-		waitpid(pid, &st, 0);
-		if (!WIFEXITED(st) || WEXITSTATUS(st))
-			push_unread(m, inum, "could not enter it to read its mount table");
-		return 0;
-	}
-	for (i = first; i < m->n; i++)
-		m->v[i].via_pid = 0;
-	if (ARRAY_RESERVE(&m->helpers, &m->caphelpers, m->nhelpers + 1)) {
-		stop_helper(pid, ctl[1]);
-		return -1;
-	}
-	m->helpers[m->nhelpers++] = pid;
-	/* the write end of ctl stays open: keep it with our fds */
-	push_fd(m, ctl[1]);
-	return 0;
-}
-
-int holders_mounts_read(const struct mntns_ref *refs, size_t nrefs, struct holders_mounts *m)
-{
-	char path[4096 + 64];
-	size_t nseen = 0, capseen = nrefs + 1, i, scanned;
-	uint32_t *seen;
-
-	memset(m, 0, sizeof(*m));
-	seen = calloc(capseen, sizeof(*seen));
-	if (!seen)
-		return -1;
-	/* 1. mount namespaces tasks are in: read through one of their tasks */
-	for (i = 0; i < nrefs; i++) {
-		FILE *f;
-
-		if (refs[i].fd >= 0 || known_mntns(seen, nseen, refs[i].inum))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/mountinfo", refs[i].pid);
-		f = fopen(path, "re");
-		if (!f)
-			continue; /* the task exited: another of the same ns may do */
-		if (add_table(m, refs[i].inum, refs[i].pid, f)) {
-			fclose(f);
-			free(seen);
-			return -1;
-		}
-		fclose(f);
-		seen[nseen++] = refs[i].inum;
-	}
-	/* 2. task-less mount namespaces pinned by fds */
-	for (i = 0; i < nrefs; i++) {
-		int fd;
-
-		if (refs[i].fd < 0 || known_mntns(seen, nseen, refs[i].inum))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fd/%d", refs[i].pid, refs[i].fd);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (read_taskless(m, refs[i].inum, fd)) {
-			close(fd);
-			free(seen);
-			return -1;
-		}
-		close(fd);
-		seen[nseen++] = refs[i].inum;
-	}
-	/* 3. open every nsfs mount visible from a task; task-less mount
-	 * namespaces bind-mounted there are read like the fd-pinned ones */
-	scanned = m->n;
-	for (i = 0; i < scanned; i++) {
-		struct holders_mount *hm = &m->v[i];
-		int fd;
-
-		if (!hm->via_pid)
-			continue; /* a helper holds it open already */
-		snprintf(path, sizeof(path), "/proc/%d/root%s", hm->via_pid, hm->path);
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		if (fd < 0)
-			continue;
-		if (hm->type == NSAUDIT_NS_MNT && !known_mntns(seen, nseen, hm->inum)) {
-			if (!ARRAY_RESERVE(&seen, &capseen, nseen + 1)) {
-				seen[nseen++] = hm->inum;
-				if (read_taskless(m, hm->inum, fd))
-					break;
-				hm = &m->v[i]; /* m->v may have moved */
-			}
-		}
-		push_fd(m, fd);
-	}
-	/* Mount namespaces bind-mounted only inside task-less ones are not
-	 * followed further. */
-	for (i = scanned; i < m->n; i++)
-		if (m->v[i].type == NSAUDIT_NS_MNT && !known_mntns(seen, nseen, m->v[i].inum))
-			push_unread(m, m->v[i].inum,
-				    "bind-mounted only inside another task-less mount namespace");
-	free(seen);
-	return 0;
-}
-
-void holders_mounts_release(struct holders_mounts *m)
-{
 	size_t i;
 
-	for (i = 0; i < m->nfds; i++)
-		close(m->fds[i]);
-	m->nfds = 0;
-	for (i = 0; i < m->nhelpers; i++)
-		waitpid(m->helpers[i], NULL, 0);
+	bool task = has_task(refs, nrefs, mnt_ns, &pid);
+
+	if (task) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
+		f = fopen(path, "re");
+		if (f) {
+			paths_from_mountinfo(m, mnt_ns, pid, f);
+			fclose(f);
+		}
+	}
+	/* a task-less one, or mounts mountinfo did not show (changed since) */
+	for (i = first; i < m->n; i++) {
+		if (m->v[i].mnt_ns != mnt_ns)
+			continue;
+		m->v[i].taskless = !task;
+		if (!m->v[i].path[0] && path_from_statmount(&m->v[i], b))
+			unread = true;
+	}
+	if (unread)
+		push_unread(m, mnt_ns,
+			    task ? "some nsfs mounts went or changed as it was read: "
+				   "they are listed without a path"
+				 : "no task is in it and statmount(2) (6.8+) could not name "
+				   "its mount points: its nsfs mounts are listed without a path");
+}
+
+int holders_mounts_read(const struct holders_scan *scan, const struct mntns_ref *refs,
+			size_t nrefs, struct holders_mounts *m)
+{
+	struct sm_buf *b;
+	size_t i, j;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < scan->nmounts; i++) {
+		const struct holders_nsfs_mount *r = &scan->mounts[i];
+		struct holders_mount hm = {
+			.mnt_ns = r->mnt_ns_inum,
+			.mount_id = r->mnt_id,
+			.type = nstype_from_clone_flag(r->ns.clone_flag),
+			.inum = r->ns.inum,
+			.k = r->ns,
+			.mnt_id_unique = r->mnt_id_unique,
+			.sm_ns_id = r->sm_ns_id,
+		};
+
+		if (hm.type < 0 || !hm.inum)
+			continue;
+		if (push_mount(m, &hm))
+			return -1;
+	}
+	for (i = 0; i < scan->nwalks; i++)
+		if (scan->walks[i].status)
+			push_unread(m, scan->walks[i].inum, walk_why(scan->walks[i].status));
+	b = malloc(sizeof(*b));
+	if (!b)
+		return -1;
+	/* once per mount namespace: the first mount of each */
+	for (i = 0; i < m->n; i++) {
+		for (j = 0; j < i && m->v[j].mnt_ns != m->v[i].mnt_ns; j++)
+			;
+		if (j == i)
+			paths_of(m, i, refs, nrefs, b);
+	}
+	free(b);
+	return 0;
 }
 
 void holders_mounts_free(struct holders_mounts *m)
 {
-	holders_mounts_release(m);
 	free(m->v);
 	free(m->unread);
-	free(m->helpers);
-	free(m->fds);
 	memset(m, 0, sizeof(*m));
 }

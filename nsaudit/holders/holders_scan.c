@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * holders_scan.c - run the holders iterators (bpf/holders.bpf.c) once and
- * keep every record they wrote, plus the creds map.
+ * keep every record they wrote, plus the creds map and the mount walk's
+ * nsfs mounts.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -87,6 +88,36 @@ static int read_creds(struct holders_bpf *skel, struct holders_scan *scan)
 	return 0;
 }
 
+/* Every value of a hash map keyed by u64, into a malloc'd array. */
+static int read_map(int fd, size_t vsize, void **out, size_t *n)
+{
+	uint64_t key, next, *prev = NULL;
+	size_t cap = 0;
+	char *v = NULL;
+
+	*out = NULL;
+	*n = 0;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (*n + 1 > cap) {
+			char *nv = realloc(v, (cap ? cap * 2 : 64) * vsize);
+
+			if (!nv) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+			cap = cap ? cap * 2 : 64;
+		}
+		if (bpf_map_lookup_elem(fd, &key, v + *n * vsize))
+			continue; /* gone meanwhile */
+		(*n)++;
+	}
+	*out = v;
+	return 0;
+}
+
 int holders_scan_run(struct holders_scan *scan, char *err, size_t errlen)
 {
 	struct bpf_link *tlink = NULL, *flink = NULL;
@@ -125,8 +156,12 @@ int holders_scan_run(struct holders_scan *scan, char *err, size_t errlen)
 	}
 	scan->files = (struct holders_file *)buf;
 	scan->nfiles = len / sizeof(struct holders_file);
-	if (read_creds(skel, scan)) {
-		snprintf(err, errlen, "reading the creds map: %s", strerror(ENOMEM));
+	if (read_creds(skel, scan) ||
+	    read_map(bpf_map__fd(skel->maps.nsfs_mounts), sizeof(*scan->mounts),
+		     (void **)&scan->mounts, &scan->nmounts) ||
+	    read_map(bpf_map__fd(skel->maps.mnt_walks), sizeof(*scan->walks),
+		     (void **)&scan->walks, &scan->nwalks)) {
+		snprintf(err, errlen, "reading the scan's maps: %s", strerror(ENOMEM));
 		goto fail;
 	}
 	bpf_link__destroy(tlink);
@@ -146,5 +181,7 @@ void holders_scan_free(struct holders_scan *scan)
 	free(scan->tasks);
 	free(scan->files);
 	free(scan->creds);
+	free(scan->mounts);
+	free(scan->walks);
 	memset(scan, 0, sizeof(*scan));
 }

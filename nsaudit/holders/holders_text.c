@@ -173,8 +173,9 @@ static void mount_lines(const struct model *m, const struct ns_ent *e, struct li
 			continue;
 		nstype_label(mnt, sizeof(mnt), NSAUDIT_NS_MNT, hm->mnt_ns);
 		line_add(l, "mount   %s in %s%s",
-			 audit_text_escape_buf(hm->path, path, sizeof(path)), mnt,
-			 hm->via_pid ? "" : " (a mount namespace no task is in)");
+			 hm->path[0] ? audit_text_escape_buf(hm->path, path, sizeof(path))
+				     : "(path not read)",
+			 mnt, hm->taskless ? " (a mount namespace no task is in)" : "");
 	}
 }
 

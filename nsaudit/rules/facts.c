@@ -65,7 +65,7 @@ bool facts_host_ns(const struct facts_ctx *fx, int type, uint32_t inum)
 	return inum == init_inum[type];
 }
 
-static uint32_t read_ns(uint32_t pid, const char *type)
+uint32_t facts_proc_ns(uint32_t pid, const char *type)
 {
 	char path[64];
 	struct stat st;
@@ -84,8 +84,8 @@ static const struct actor_ent *actor_ns(struct facts_ctx *fx, uint32_t pid, int6
 	if (a->pid != pid || now - a->at_ns > FACTS_TTL_NS) {
 		a->pid = pid;
 		a->at_ns = now;
-		a->pidns = read_ns(pid, "pid");
-		a->mntns = read_ns(pid, "mnt");
+		a->pidns = facts_proc_ns(pid, "pid");
+		a->mntns = facts_proc_ns(pid, "mnt");
 	}
 	return a;
 }
@@ -297,7 +297,7 @@ static bool own_ns(struct facts_ctx *fx, const char *ctr, const struct nsaudit_e
 	ci = nsnames_find_container(fx->names, ctr);
 	/* the init itself entering it is how it got there: an escape */
 	return ci && ci->pid && ci->pid != e->pid && ci->inum[e->ns_type] == e->ns_inum &&
-	       read_ns(ci->pid, nstype_name(e->ns_type)) == e->ns_inum;
+	       facts_proc_ns(ci->pid, nstype_name(e->ns_type)) == e->ns_inum;
 }
 
 void facts_fill(struct facts_ctx *fx, const struct nsaudit_event *e, const struct event_extra *x,

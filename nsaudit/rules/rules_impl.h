@@ -152,5 +152,7 @@ struct facts_ctx {
 
 /* Whether (type, inum) is the host's (names, else the kernel's fixed inodes). */
 bool facts_host_ns(const struct facts_ctx *fx, int type, uint32_t inum);
+/* The inode /proc/PID/ns/TYPE names now (TYPE as /proc spells it); 0: none. */
+uint32_t facts_proc_ns(uint32_t pid, const char *type);
 
 #endif

@@ -22,6 +22,7 @@
 #include "rules_impl.h"
 #include "array.h"
 #include "clock.h"
+#include "nstype.h"
 
 /* where Debian and common installs put them; only those present count */
 static const char *const default_trusted[] = {
@@ -134,13 +135,10 @@ static uint32_t parent_of(uint32_t pid)
 	return ppid;
 }
 
-static bool host_mnt(const struct facts_ctx *fx, uint32_t pid)
+/* Whether pid is in the host's namespace of type (what /proc says now). */
+static bool host_ns(const struct facts_ctx *fx, uint32_t pid, int type)
 {
-	char path[64];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/proc/%u/ns/mnt", pid);
-	return !stat(path, &st) && facts_host_ns(fx, NSAUDIT_NS_MNT, (uint32_t)st.st_ino);
+	return facts_host_ns(fx, type, facts_proc_ns(pid, nstype_name(type)));
 }
 
 /* A memfd copy of a trusted runtime: every stage up to it is one too. */
@@ -155,7 +153,7 @@ static bool trusted_clone(const struct facts_ctx *fx, uint32_t pid, uint64_t siz
 		if (pid <= 1 || !proc_exe(pid, &st, &memfd))
 			return false;
 		if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)))
-			return (uint64_t)st.st_size == size && host_mnt(fx, pid);
+			return (uint64_t)st.st_size == size && host_ns(fx, pid, NSAUDIT_NS_MNT);
 		if (!memfd || (uint64_t)st.st_size != size)
 			return false;
 	}
@@ -173,15 +171,6 @@ static bool runtime_stage(const struct facts_ctx *fx, const struct stat *st, boo
 		if (fx->trust[i].size == (uint64_t)st->st_size)
 			return true;
 	return false;
-}
-
-static bool host_pid(const struct facts_ctx *fx, uint32_t pid)
-{
-	char path[64];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/proc/%u/ns/pid", pid);
-	return !stat(path, &st) && facts_host_ns(fx, NSAUDIT_NS_PID, (uint32_t)st.st_ino);
 }
 
 /*
@@ -214,7 +203,7 @@ static bool runtime_lineage(const struct facts_ctx *fx, const struct nsaudit_eve
 		    !(child_memfd && size == (uint64_t)st.st_size))
 			return false;
 		if (trusted_id(fx, st.st_ino, facts_kdev(st.st_dev)))
-			return host_mnt(fx, pid) && host_pid(fx, pid);
+			return host_ns(fx, pid, NSAUDIT_NS_MNT) && host_ns(fx, pid, NSAUDIT_NS_PID);
 		ino = st.st_ino;
 		dev = facts_kdev(st.st_dev);
 		size = (uint64_t)st.st_size;

@@ -105,9 +105,9 @@ static pid_t send_canary(struct hearing *h, int type)
  * the child first; a reader that cannot catch up within
  * HEARING_DRAIN_MAX_NS is judged on what it has read.
  */
-static bool all_read(struct tracer *t, struct hearing *h, int64_t now)
+static bool all_read(struct tracer_stream *s, struct hearing *h, int64_t now)
 {
-	const struct ringbuf_reader *r[2] = { &t->stream.rb, &t->stream.rb_rare };
+	const struct ringbuf_reader *r[2] = { &s->rb, &s->rb_rare };
 	int i, st;
 
 	if (!h->reaped && waitpid(h->pid, &st, 0) == h->pid) {
@@ -153,7 +153,7 @@ int tracer_hearing_tick(struct tracer *t, char *why, size_t len)
 		deadline = HEARING_DEADLINE_MIN_NS;
 	if (h->pid > 0 && !h->heard && now - h->sent_ns < deadline)
 		return 0;
-	if (h->pid > 0 && !h->heard && !all_read(t, h, now))
+	if (h->pid > 0 && !h->heard && !all_read(&t->stream, h, now))
 		return 0;	/* a backlog: its record may still be in a ring */
 	if (h->pid > 0) {	/* the canary's time is up: came, lost or not */
 		if (!h->reaped && waitpid(h->pid, &st, 0) == h->pid)
@@ -203,9 +203,9 @@ int tracer_hearing_tick(struct tracer *t, char *why, size_t len)
 	return 0;
 }
 
-void stream_hearing_saw(struct tracer *t, const struct nsaudit_event *e)
+void stream_hearing_saw(struct tracer_stream *s, const struct nsaudit_event *e)
 {
-	struct hearing *h = &t->stream.hearing;
+	struct hearing *h = &s->hearing;
 
 	if (h->pid > 0 && e->op == NSAUDIT_OP_OPEN &&
 	    !strncmp(e->path, h->path, sizeof(e->path))) {

@@ -20,7 +20,8 @@ static bool same_ns(const struct unnamed_birth *b, const struct nsaudit_event *e
 	       (!b->id || !e->ns_id || b->id == e->ns_id);
 }
 
-void stream_name_link_before(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
+void stream_name_link_before(struct tracer_stream *s, const struct nsaudit_event *e,
+			     struct event_extra *x)
 {
 	struct unnamed_birth *b = NULL;
 	size_t i;
@@ -32,15 +33,15 @@ void stream_name_link_before(struct tracer *t, const struct nsaudit_event *e, st
 	 * it, the newest is the namespace alive now (an inode is reused only
 	 * once its namespace is gone) */
 	for (i = 0; i < UNNAMED_BIRTHS; i++)
-		if (same_ns(&t->stream.unnamed[i], e) && (!b || t->stream.unnamed[i].seq > b->seq))
-			b = &t->stream.unnamed[i];
+		if (same_ns(&s->unnamed[i], e) && (!b || s->unnamed[i].seq > b->seq))
+			b = &s->unnamed[i];
 	if (b) {
 		x->created_seq = b->seq;
 		b->seq = 0;
 	}
 }
 
-void stream_name_link_after(struct tracer *t, const struct nsaudit_event *e,
+void stream_name_link_after(struct tracer_stream *s, const struct nsaudit_event *e,
 			    const struct event_extra *x, uint64_t log_seq)
 {
 	struct unnamed_birth *b;
@@ -48,7 +49,7 @@ void stream_name_link_after(struct tracer *t, const struct nsaudit_event *e,
 	if ((e->op != NSAUDIT_OP_UNSHARE && e->op != NSAUDIT_OP_CLONE) || e->result < 0 ||
 	    !(e->flags & NSAUDIT_F_HAS_NS) || x->ns_name || !log_seq)
 		return;
-	b = &t->stream.unnamed[t->stream.unnamed_next++ % UNNAMED_BIRTHS];
+	b = &s->unnamed[s->unnamed_next++ % UNNAMED_BIRTHS];
 	b->type = e->ns_type;
 	b->inum = e->ns_inum;
 	b->id = e->ns_id;

@@ -138,11 +138,11 @@ int tbpf_hold_pinned_links(struct tracer *t, char *err, size_t errlen)
 	return 0;
 }
 
-void tbpf_release_pins(struct tracer *t)
+void tbpf_release_pins(struct tracer_bpf *b)
 {
-	while (t->bpf.nheld > 0)
-		close(t->bpf.held_links[--t->bpf.nheld]);
-	if (t->bpf.pin_lock_fd >= 0)
-		close(t->bpf.pin_lock_fd);
-	t->bpf.pin_lock_fd = -1;
+	while (b->nheld > 0)
+		close(b->held_links[--b->nheld]);
+	if (b->pin_lock_fd >= 0)
+		close(b->pin_lock_fd);
+	b->pin_lock_fd = -1;
 }

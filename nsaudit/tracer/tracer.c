@@ -97,15 +97,15 @@ static void snapshot(struct tracer *t)
  * muted). Without /proc the first nsfs open on the machine teaches them
  * instead.
  */
-static void prime_open_check(struct tracer *t)
+static void prime_open_check(struct tracer_bpf *b)
 {
 	int fd;
 
-	t->bpf.skel->bss->prime_tgid = tracer_kernel_pid();
+	b->skel->bss->prime_tgid = tracer_kernel_pid();
 	fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
-	t->bpf.skel->bss->prime_tgid = 0;
+	b->skel->bss->prime_tgid = 0;
 }
 
 /*
@@ -149,7 +149,7 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	tracer_lineage_config(t);
 	tbpf_choose_hooks(t);
 	phase_end(t, PH_OPEN, &since);
-	rc = tbpf_load_programs(t);
+	rc = tbpf_load_programs(&t->bpf);
 	if (rc) {
 		bpf_log_show(-rc);
 		snprintf(err, errlen, "loading BPF programs: %s%s", strerror(-rc),
@@ -160,13 +160,13 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	tracer_lineage_fill(t);
 	rc = nsaudit_bpf__attach(t->bpf.skel);
 	if (!rc)
-		rc = tbpf_open_siblings_attach(t);
+		rc = tbpf_open_siblings_attach(&t->bpf);
 	if (rc) {
 		bpf_log_show(-rc);
 		snprintf(err, errlen, "attaching BPF programs: %s", strerror(-rc));
 		return -1;
 	}
-	prime_open_check(t);
+	prime_open_check(&t->bpf);
 	tracer_lineage_begin(t);
 	if (t->o.pin_dir && tbpf_pin_all(t, err, errlen))
 		return -1;
@@ -312,11 +312,11 @@ void tracer_close(struct tracer *t)
 		nsaudit_bpf__destroy(t->bpf.halves[0]);
 		nsaudit_bpf__destroy(t->bpf.halves[1]);
 	} else {
-		tbpf_close_reused(t);
+		tbpf_close_reused(&t->bpf);
 	}
 	if (t->bpf.bss_mmap)
 		munmap(t->bpf.bss_mmap, t->bpf.bss_mmap_len);
-	tbpf_release_pins(t);
+	tbpf_release_pins(&t->bpf);
 	free(t->ledger.losses);
 	free(t->ledger.suspects.v);
 	log_budget_free(t->stream.budget);

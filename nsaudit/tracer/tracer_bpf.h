@@ -83,26 +83,26 @@ int tbpf_pin_all(struct tracer *t, char *err, size_t errlen);
  */
 int tbpf_reuse_pins(struct tracer *t, char *err, size_t errlen);
 /* What tbpf_reuse_pins() opened (fds of -1 skipped), closed. */
-void tbpf_close_reused(struct tracer *t);
+void tbpf_close_reused(struct tracer_bpf *b);
 
 /* pin_owner.c: the pin dir's lock (one recorder each), a reusing
  * recorder's hold on the pinned links; tbpf_release_pins() drops both */
 int tbpf_pin_dir_claim(struct tracer *t, char *err, size_t errlen);
 int tbpf_hold_pinned_links(struct tracer *t, char *err, size_t errlen);
-void tbpf_release_pins(struct tracer *t);
+void tbpf_release_pins(struct tracer_bpf *b);
 
 /* The kernel's counters (.bss), mapped (tracer_pins.c); NULL if they cannot be. */
-struct nsaudit_bpf__bss *tbpf_counters(struct tracer *t);
+struct nsaudit_bpf__bss *tbpf_counters(struct tracer_bpf *b);
 
 /* tracer_hooks.c */
 
 void tbpf_choose_hooks(struct tracer *t);
-int tbpf_open_siblings_attach(struct tracer *t);
+int tbpf_open_siblings_attach(struct tracer_bpf *b);
 
 /* tracer_load.c */
 
 /* Load skel's chosen programs, on two CPUs at once where there are two,
  * the skeleton then pointing at them. 0, or a negative errno. */
-int tbpf_load_programs(struct tracer *t);
+int tbpf_load_programs(struct tracer_bpf *b);
 
 #endif

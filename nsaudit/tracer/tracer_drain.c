@@ -27,13 +27,13 @@
 #include "rules/rules.h"
 #include "tracer_impl.h"
 
-static bool already_written(struct tracer *t, uint64_t kseq)
+static bool already_written(struct tracer_stream *s, uint64_t kseq)
 {
 	size_t i;
 
-	for (i = 0; i < t->stream.nresume; i++) {
-		if (t->stream.resume_kseq[i] == kseq) {
-			t->stream.resume_kseq[i] = t->stream.resume_kseq[--t->stream.nresume];
+	for (i = 0; i < s->nresume; i++) {
+		if (s->resume_kseq[i] == kseq) {
+			s->resume_kseq[i] = s->resume_kseq[--s->nresume];
 			return true;
 		}
 	}
@@ -87,7 +87,7 @@ bool stream_container_wanted(struct tracer *t, const struct event_extra *x)
 }
 
 /* Take the next record of a ring into the batch: 1, or 0 when it has none. */
-static int batch_take(struct tracer *t, struct ringbuf_reader *r)
+static int batch_take(struct tracer_stream *s, struct ringbuf_reader *r)
 {
 	struct batch_rec *b;
 	const void *data;
@@ -97,7 +97,7 @@ static int batch_take(struct tracer *t, struct ringbuf_reader *r)
 		if (!ringbuf_reader_next(r, &data, &len))
 			return 0;
 	} while (len < NSAUDIT_EVENT_SHORT);	/* not one of ours: skipped */
-	b = &t->stream.recs[t->stream.nrecs++];
+	b = &s->recs[s->nrecs++];
 	memcpy(&b->kseq, (const char *)data + offsetof(struct nsaudit_event, kseq),
 	       sizeof(b->kseq));
 	b->data = data;
@@ -114,12 +114,12 @@ static int by_kseq(const void *a, const void *b)
 
 /* One ring read by one CPU is mostly in kseq order already: sorting it
  * again was ~1 % of a flooded recorder's CPU. */
-static bool batch_in_order(const struct tracer *t)
+static bool batch_in_order(const struct tracer_stream *s)
 {
 	size_t i;
 
-	for (i = 1; i < t->stream.nrecs; i++)
-		if (t->stream.recs[i - 1].kseq > t->stream.recs[i].kseq)
+	for (i = 1; i < s->nrecs; i++)
+		if (s->recs[i - 1].kseq > s->recs[i].kseq)
 			return false;
 	return true;
 }
@@ -132,11 +132,11 @@ static int process_event(struct tracer *t, const void *data, size_t len);
  * are released past where their producers were at the restart, none can
  * come again and the per-record search ends.
  */
-static void resume_check(struct tracer *t)
+static void resume_check(struct tracer_stream *s)
 {
-	if (t->stream.nresume && ringbuf_reader_released(&t->stream.rb) >= t->stream.resume_end &&
-	    ringbuf_reader_released(&t->stream.rb_rare) >= t->stream.resume_end_rare)
-		t->stream.nresume = 0;
+	if (s->nresume && ringbuf_reader_released(&s->rb) >= s->resume_end &&
+	    ringbuf_reader_released(&s->rb_rare) >= s->resume_end_rare)
+		s->nresume = 0;
 }
 
 /*
@@ -165,13 +165,14 @@ size_t stream_drain(struct tracer *t)
 
 	while (!t->stream.cb_err) {
 		t->stream.nrecs = 0;
-		while (t->stream.nrecs < TRACER_BATCH_MAX && batch_take(t, &t->stream.rb_rare))
+		while (t->stream.nrecs < TRACER_BATCH_MAX &&
+		       batch_take(&t->stream, &t->stream.rb_rare))
 			;
-		while (t->stream.nrecs < TRACER_BATCH_MAX && batch_take(t, &t->stream.rb))
+		while (t->stream.nrecs < TRACER_BATCH_MAX && batch_take(&t->stream, &t->stream.rb))
 			;
 		if (!t->stream.nrecs)
 			break;
-		if (!batch_in_order(t))
+		if (!batch_in_order(&t->stream))
 			qsort(t->stream.recs, t->stream.nrecs, sizeof(*t->stream.recs), by_kseq);
 		for (i = 0; i < t->stream.nrecs; i++)
 			process_event(t, t->stream.recs[i].data, t->stream.recs[i].len);
@@ -185,7 +186,7 @@ size_t stream_drain(struct tracer *t)
 		ledger_report_budget_losses(t);
 		ringbuf_reader_release(&t->stream.rb_rare);
 		ringbuf_reader_release(&t->stream.rb);
-		resume_check(t);
+		resume_check(&t->stream);
 		total += t->stream.nrecs;
 		if (t->stream.nrecs < TRACER_BATCH_MAX || clock_ns(CLOCK_MONOTONIC) >= until)
 			break;
@@ -196,10 +197,10 @@ size_t stream_drain(struct tracer *t)
 
 /* Wait for a wakeup of either ring (forced past a fill threshold) or the
  * timeout; the records are read by stream_drain(), not here. */
-static int wait_rings(struct tracer *t, int ms)
+static int wait_rings(struct tracer_stream *s, int ms)
 {
 	struct epoll_event ev[2];
-	int n = epoll_wait(t->stream.epoll_fd, ev, 2, ms);
+	int n = epoll_wait(s->epoll_fd, ev, 2, ms);
 
 	return n < 0 ? -errno : n;
 }
@@ -209,10 +210,8 @@ static int wait_rings(struct tracer *t, int ms)
  * side, an alert, the loss ledger): it takes the next seq, is counted,
  * and goes to the consumer's on_event. 0, or -1 once the consumer stopped.
  */
-int stream_hand_on(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x)
+int stream_hand_on(struct tracer_stream *s, const struct nsaudit_event *e, struct event_extra *x)
 {
-	struct tracer_stream *s = &t->stream;
-
 	if (s->cb_err)
 		return -1;
 	x->seq = ++s->seq;
@@ -268,7 +267,7 @@ static int emit_alert(void *ctx, const struct rule_alert *a, const struct nsaudi
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.alert = a;
 	x.exe = a->exe;
-	return stream_hand_on(t, &e, &x);
+	return stream_hand_on(&t->stream, &e, &x);
 }
 
 /* Whether the log budget lets e's actor write it (no budget: always). */
@@ -293,9 +292,9 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	e.comm[sizeof(e.comm) - 1] = '\0';
 	e.path[sizeof(e.path) - 1] = '\0';
 	e.src_path[sizeof(e.src_path) - 1] = '\0';
-	if (t->stream.nresume && already_written(t, e.kseq))
+	if (t->stream.nresume && already_written(&t->stream, e.kseq))
 		return 0;
-	stream_hearing_saw(t, &e);
+	stream_hearing_saw(&t->stream, &e);
 	if (!stream_comm_may_match(t, e.comm))
 		return 0;
 	if (!enrich_complete(t->en, &e)) {
@@ -319,11 +318,11 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	/* with --container, only its records spend the budget */
 	if (t->o.container[0] && !budget_ok(t, &e))
 		return 0;
-	stream_name_link_before(t, &e, &x);
-	if (stream_hand_on(t, &e, &x))
+	stream_name_link_before(&t->stream, &e, &x);
+	if (stream_hand_on(&t->stream, &e, &x))
 		return 0;
 	seq = t->stream.cb.written_seq ? t->stream.cb.written_seq(t->stream.ctx) : x.seq;
-	stream_name_link_after(t, &e, &x, seq);
+	stream_name_link_after(&t->stream, &e, &x, seq);
 	if (t->o.rules) {
 		tracer_lineage_check(t);
 		rules_eval(t->o.rules, &e, &x, seq, emit_alert, t);
@@ -335,14 +334,14 @@ static int process_event(struct tracer *t, const void *data, size_t len)
  * Coalesced records held by threads that went quiet: one pass of the
  * flush_held iterator sends them (every few polls, and when stopping).
  */
-static void flush_held(struct tracer *t)
+static void flush_held(struct tracer_bpf *b)
 {
 	char buf[64];
 	int fd;
 
-	if (t->bpf.flush_link_fd < 0)
+	if (b->flush_link_fd < 0)
 		return;
-	fd = bpf_iter_create(t->bpf.flush_link_fd);
+	fd = bpf_iter_create(b->flush_link_fd);
 	if (fd < 0)
 		return;
 	while (read(fd, buf, sizeof(buf)) > 0)
@@ -404,12 +403,12 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 		 * almost nothing); a full-ish ring forces one. So poll mostly
 		 * times out, and every timeout drains what has accumulated.
 		 */
-		n = wait_rings(t, t->o.poll_ms);
+		n = wait_rings(&t->stream, t->o.poll_ms);
 		if (n < 0 && n != -EINTR)
 			return n;
 		/* coalesced records of quiet threads, every ~200 ms */
 		if (ticks % FLUSH_HELD_TICKS == FLUSH_HELD_TICKS - 1)
-			flush_held(t);
+			flush_held(&t->bpf);
 		drained = stream_drain(t);
 		ledger_report_lost(t);
 		ledger_report_user_losses(t);
@@ -436,7 +435,7 @@ int tracer_run(struct tracer *t, const struct tracer_callbacks *cb, void *ctx,
 			nanosleep(&(struct timespec){.tv_nsec = TRACER_PASS_PAUSE_NS}, NULL);
 	}
 	/* stopping: whatever the kernel already holds is still delivered */
-	flush_held(t);
+	flush_held(&t->bpf);
 	stream_drain_all(t);
 	ledger_report_vanished_pins(t, true);
 	ledger_report_recursion(t);

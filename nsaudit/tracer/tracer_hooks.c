@@ -24,15 +24,15 @@ const struct open_sibling open_siblings[OPEN_SIBLINGS] = {
 
 /* Which of them this kernel has (arm64 has no open); tp_exit_openat also
  * goes there. */
-static void open_siblings_probe(struct tracer *t)
+static void open_siblings_probe(struct tracer_bpf *b)
 {
 	int i;
 
 	for (i = 0; i < OPEN_SIBLINGS; i++)
-		t->bpf.open_sibling[i] = bpf_program__autoload(t->bpf.open_prog) &&
-					 tracepoint_exists("syscalls", open_siblings[i].event);
+		b->open_sibling[i] = bpf_program__autoload(b->open_prog) &&
+				     tracepoint_exists("syscalls", open_siblings[i].event);
 #ifdef SYS_open
-	t->bpf.skel->rodata->nr_open = SYS_open;
+	b->skel->rodata->nr_open = SYS_open;
 #endif
 }
 
@@ -40,16 +40,16 @@ static void open_siblings_probe(struct tracer *t)
  * tp_exit_openat's other attachments (open_siblings_probe()). 0, or a
  * negative errno.
  */
-int tbpf_open_siblings_attach(struct tracer *t)
+int tbpf_open_siblings_attach(struct tracer_bpf *b)
 {
 	int i;
 
 	for (i = 0; i < OPEN_SIBLINGS; i++) {
-		if (!t->bpf.open_sibling[i])
+		if (!b->open_sibling[i])
 			continue;
-		t->bpf.open_links[i] = bpf_program__attach_tracepoint(t->bpf.open_prog, "syscalls",
-								      open_siblings[i].event);
-		if (!t->bpf.open_links[i])
+		b->open_links[i] = bpf_program__attach_tracepoint(b->open_prog, "syscalls",
+								  open_siblings[i].event);
+		if (!b->open_links[i])
 			return -errno;
 	}
 	return 0;
@@ -72,14 +72,14 @@ static void add_call(char *calls, size_t size, const char *name)
  * Name the hook set from the programs that will load, e.g.
  * "tracepoint/syscalls:setns,unshare,openat raw_tp/sched_process_fork".
  */
-static void describe_hooks(struct tracer *t)
+static void describe_hooks(struct tracer_bpf *b)
 {
 	static const char sys[] = "tracepoint/syscalls/sys_";
 	char calls[TRACER_HOOKS_CALLS_LEN] = "", other[TRACER_HOOKS_OTHER_LEN] = "";
 	struct bpf_program *p;
 	int i;
 
-	bpf_object__for_each_program(p, t->bpf.skel->obj) {
+	bpf_object__for_each_program(p, b->skel->obj) {
 		const char *sec = bpf_program__section_name(p);
 
 		if (!bpf_program__autoload(p))
@@ -89,13 +89,13 @@ static void describe_hooks(struct tracer *t)
 			continue;
 		}
 		add_call(calls, sizeof(calls), strchr(sec + sizeof(sys) - 1, '_') + 1);
-		if (p != t->bpf.open_prog)
+		if (p != b->open_prog)
 			continue;
 		for (i = 0; i < OPEN_SIBLINGS; i++)
-			if (t->bpf.open_sibling[i])
+			if (b->open_sibling[i])
 				add_call(calls, sizeof(calls), open_siblings[i].name);
 	}
-	snprintf(t->bpf.hooks, sizeof(t->bpf.hooks), "%s%s%s",
+	snprintf(b->hooks, sizeof(b->hooks), "%s%s%s",
 		 calls[0] ? "tracepoint/syscalls:" : "", calls, calls[0] ? other : other + 1);
 }
 
@@ -105,7 +105,7 @@ static void describe_hooks(struct tracer *t)
  * kallsyms) kfree's hook stays out: the kmem_cache_free one still gives
  * every last_ref and net's and pid's release.
  */
-static void choose_freed_hooks(struct tracer *t, bool want)
+static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 {
 	static const struct {
 		const char *fn;
@@ -130,7 +130,7 @@ static void choose_freed_hooks(struct tracer *t, bool want)
 	};
 	enum { NF = sizeof(fns) / sizeof(fns[0]) };
 	struct ksym_range r[NF + NSAUDIT_FC_MAX] = {};
-	struct nsaudit_bpf *s = t->bpf.skel;
+	struct nsaudit_bpf *s = b->skel;
 	size_t i, n = 0;
 
 	_Static_assert(sizeof(fns) / sizeof(fns[0]) - 2 <= sizeof(s->rodata->kfree_site_lo) /
@@ -296,11 +296,11 @@ void tbpf_choose_hooks(struct tracer *t)
 	bpf_program__set_autoload(s->progs.tp_exit_openat, false);
 	bpf_program__set_autoload(s->progs.tp_exit_openat_fops, false);
 	bpf_program__set_autoload(t->bpf.open_prog, WANT(OPEN));
-	choose_freed_hooks(t, WANT(FREED));
+	choose_freed_hooks(&t->bpf, WANT(FREED));
 	/* runtimes' lineage, for the rules (bpf/nsaudit/lineage.bpf.h) */
 	bpf_program__set_autoload(s->progs.tp_exec_lineage, s->rodata->lineage_on);
 	bpf_program__set_autoload(s->progs.tp_fork_lineage, s->rodata->lineage_on);
 #undef WANT
-	open_siblings_probe(t);
-	describe_hooks(t);
+	open_siblings_probe(&t->bpf);
+	describe_hooks(&t->bpf);
 }

@@ -71,7 +71,7 @@ void tracer_lineage_check(struct tracer *t)
 
 	if (t->lineage_lost || !t->o.rules)
 		return;
-	c = tbpf_counters(t);
+	c = tbpf_counters(&t->bpf);
 	if (c && !__atomic_load_n(&c->lineage_lost, __ATOMIC_RELAXED))
 		return;
 	/* unmapped counters say nothing: no unmarked record is taken as an answer */

@@ -210,9 +210,9 @@ static bool cpu_idle(void)
  * once where there are two CPUs, and point the skeleton at them. 0, or a
  * negative errno (the verifier's log kept for bpf_log_show()).
  */
-int tbpf_load_programs(struct tracer *t)
+int tbpf_load_programs(struct tracer_bpf *b)
 {
-	struct nsaudit_bpf *a = t->bpf.skel;
+	struct nsaudit_bpf *a = b->skel;
 	struct half h[2] = { { NULL } };
 	bool chosen[SPLIT_MAX], in_first[SPLIT_MAX], mine[SPLIT_MAX];
 	int n = a->skeleton->prog_cnt, i, k, rc;
@@ -258,13 +258,13 @@ int tbpf_load_programs(struct tracer *t)
 
 		if (!chosen[i])
 			continue;
-		if (t->bpf.open_prog == *slot)
-			t->bpf.open_prog = loaded;
+		if (b->open_prog == *slot)
+			b->open_prog = loaded;
 		*slot = loaded;
 	}
 	verifier_stats_print(a, n, true);
-	t->bpf.halves[0] = h[0].skel;
-	t->bpf.halves[1] = h[1].skel;
+	b->halves[0] = h[0].skel;
+	b->halves[1] = h[1].skel;
 	return 0;
 out:
 	free(stats_log);

@@ -36,15 +36,15 @@ static void emit_lost(struct tracer *t, const struct actor_loss *a, unsigned int
 	e.arg = t->ledger.lost_seen;
 	t->stream.stats.lost += n;
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
-	stream_hand_on(t, &e, &x);
+	stream_hand_on(&t->stream, &e, &x);
 }
 
 /* The kernel's totals at this pass, for the anonymous part of the next. */
-static void keep_lost_totals(struct tracer *t, const struct nsaudit_bpf__bss *bss)
+static void keep_lost_totals(struct tracer_ledger *lg, const struct nsaudit_bpf__bss *bss)
 {
-	memcpy(t->ledger.reason_prev, bss->lost_reason, sizeof(t->ledger.reason_prev));
-	t->ledger.events_prev = bss->lost_events;
-	t->ledger.reason_prev_valid = true;
+	memcpy(lg->reason_prev, bss->lost_reason, sizeof(lg->reason_prev));
+	lg->events_prev = bss->lost_events;
+	lg->reason_prev_valid = true;
 }
 
 /*
@@ -79,7 +79,7 @@ void ledger_report_lost(struct tracer *t)
 				  t->ledger.losses[i].v.count);
 	/* without the per-actor map (older pins), the totals say it all */
 	if (t->bpf.actor_lost_fd < 0 || t->bpf.lost_epoch_fd < 0)
-		keep_lost_totals(t, &bss);
+		keep_lost_totals(&t->ledger, &bss);
 	/*
 	 * The anonymous part, per reason, but never more in all than the
 	 * total says is unreported: after a restart the per-reason split of
@@ -99,7 +99,7 @@ void ledger_report_lost(struct tracer *t)
 		emit_lost(t, NULL, r, d);
 		avail -= d;
 	}
-	keep_lost_totals(t, &bss);
+	keep_lost_totals(&t->ledger, &bss);
 }
 
 /* Stopping: passes until everything counted so far has been taken. */
@@ -138,7 +138,7 @@ void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cau
 		stream_record_container(t, e, &x);
 	}
 	if (stream_wanted(t, e, &x))
-		stream_hand_on(t, e, &x);
+		stream_hand_on(&t->stream, e, &x);
 }
 
 static void recursion_lost(void *ctx, const char *name, uint64_t more)
@@ -210,7 +210,7 @@ void ledger_report_user_losses(struct tracer *t)
 static void budget_lost(void *ctx, const struct actor_loss *a, uint64_t n)
 {
 	struct tracer *t = ctx;
-	struct nsaudit_bpf__bss *c = tbpf_counters(t);
+	struct nsaudit_bpf__bss *c = tbpf_counters(&t->bpf);
 	struct nsaudit_actor_lost_key k;
 	struct nsaudit_actor_lost_val v;
 	uint32_t zero = 0, epoch = 0;

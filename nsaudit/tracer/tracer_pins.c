@@ -68,9 +68,9 @@ static const struct {
 	{ "link_sweep_pins", FD(sweep_link_fd) },
 };
 
-static int *bpf_fd(struct tracer *t, ssize_t off)
+static int *bpf_fd(struct tracer_bpf *b, ssize_t off)
 {
-	return (int *)((char *)&t->bpf + off);
+	return (int *)((char *)b + off);
 }
 
 /* The pinned object name in t's pin dir, opened: its fd, or -1. */
@@ -154,13 +154,13 @@ int tbpf_reuse_pins(struct tracer *t, char *err, size_t errlen)
 
 	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++)
 		if (pinned_maps[i].fd != NO_FD)
-			*bpf_fd(t, pinned_maps[i].fd) = pinned_get(t, pinned_maps[i].name);
+			*bpf_fd(&t->bpf, pinned_maps[i].fd) = pinned_get(t, pinned_maps[i].name);
 	for (i = 0; i < ARRAY_SIZE(pinned_links); i++)
-		*bpf_fd(t, pinned_links[i].fd) = pinned_get(t, pinned_links[i].name);
+		*bpf_fd(&t->bpf, pinned_links[i].fd) = pinned_get(t, pinned_links[i].name);
 	cfg_fd = pinned_get(t, "config");
 	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++)
 		if (pinned_maps[i].required && pinned_maps[i].fd != NO_FD &&
-		    *bpf_fd(t, pinned_maps[i].fd) < 0)
+		    *bpf_fd(&t->bpf, pinned_maps[i].fd) < 0)
 			missing = true;
 	if (missing || cfg_fd < 0 || bpf_map_lookup_elem(cfg_fd, &zero, &cfg)) {
 		snprintf(err, errlen, "%s holds incomplete pinned state (%s); "
@@ -187,7 +187,7 @@ int tbpf_reuse_pins(struct tracer *t, char *err, size_t errlen)
 
 /* What tbpf_reuse_pins() opened, closed (a fresh load's fds are the
  * skeleton's). */
-void tbpf_close_reused(struct tracer *t)
+void tbpf_close_reused(struct tracer_bpf *b)
 {
 	size_t i;
 	int *fd;
@@ -195,12 +195,12 @@ void tbpf_close_reused(struct tracer *t)
 	for (i = 0; i < ARRAY_SIZE(pinned_maps); i++) {
 		if (pinned_maps[i].fd == NO_FD)
 			continue;
-		fd = bpf_fd(t, pinned_maps[i].fd);
+		fd = bpf_fd(b, pinned_maps[i].fd);
 		if (*fd >= 0)
 			close(*fd);
 	}
 	for (i = 0; i < ARRAY_SIZE(pinned_links); i++) {
-		fd = bpf_fd(t, pinned_links[i].fd);
+		fd = bpf_fd(b, pinned_links[i].fd);
 		if (*fd >= 0)
 			close(*fd);
 	}
@@ -212,24 +212,24 @@ void tbpf_close_reused(struct tracer *t)
  * map cannot be mapped (then such calls are reported from memory, lost
  * with a crashed recorder).
  */
-struct nsaudit_bpf__bss *tbpf_counters(struct tracer *t)
+struct nsaudit_bpf__bss *tbpf_counters(struct tracer_bpf *b)
 {
 	struct bpf_map_info info = { 0 };
 	uint32_t len = sizeof(info);
 	void *p;
 
-	if (t->bpf.skel)
-		return t->bpf.skel->bss;
-	if (t->bpf.bss_mmap)
-		return t->bpf.bss_mmap;
-	if (bpf_obj_get_info_by_fd(t->bpf.bss_fd, &info, &len) ||
-	    !(info.map_flags & BPF_F_MMAPABLE) || info.value_size < sizeof(*t->bpf.skel->bss))
+	if (b->skel)
+		return b->skel->bss;
+	if (b->bss_mmap)
+		return b->bss_mmap;
+	if (bpf_obj_get_info_by_fd(b->bss_fd, &info, &len) ||
+	    !(info.map_flags & BPF_F_MMAPABLE) || info.value_size < sizeof(*b->skel->bss))
 		return NULL;
-	p = mmap(NULL, info.value_size, PROT_READ | PROT_WRITE, MAP_SHARED, t->bpf.bss_fd, 0);
+	p = mmap(NULL, info.value_size, PROT_READ | PROT_WRITE, MAP_SHARED, b->bss_fd, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	t->bpf.bss_mmap = p;
-	t->bpf.bss_mmap_len = info.value_size;
+	b->bss_mmap = p;
+	b->bss_mmap_len = info.value_size;
 	return p;
 }
 

@@ -87,7 +87,7 @@ struct tracer_stream {
 };
 
 /* hearing.c: an event read from the rings, before any filter */
-void stream_hearing_saw(struct tracer *t, const struct nsaudit_event *e);
+void stream_hearing_saw(struct tracer_stream *s, const struct nsaudit_event *e);
 
 /* tracer_filter.c: o.filter (search's filter) on an event, for every
  * record kind but lost ones; the early --comm test, before enrichment */
@@ -97,9 +97,9 @@ bool stream_comm_may_match(const struct tracer *t, const char *comm);
 /* name_link.c: a mount naming a namespace created unnamed gets
  * created_seq (before it is written); a creation written unnamed is
  * remembered with its seq in the log (after) */
-void stream_name_link_before(struct tracer *t, const struct nsaudit_event *e,
+void stream_name_link_before(struct tracer_stream *s, const struct nsaudit_event *e,
 			     struct event_extra *x);
-void stream_name_link_after(struct tracer *t, const struct nsaudit_event *e,
+void stream_name_link_after(struct tracer_stream *s, const struct nsaudit_event *e,
 			    const struct event_extra *x, uint64_t log_seq);
 
 /* tracer_drain.c */
@@ -126,7 +126,7 @@ size_t stream_drain(struct tracer *t);
  * into x->seq, counted in the stats (records, alerts), handed to
  * on_event. 0, or -1 once the consumer has stopped (cb_err).
  */
-int stream_hand_on(struct tracer *t, const struct nsaudit_event *e, struct event_extra *x);
+int stream_hand_on(struct tracer_stream *s, const struct nsaudit_event *e, struct event_extra *x);
 
 /* Whether a completed record is one the command asked for (--container,
  * --type, --op, --pid, --uid, --comm); lost records always are. */

@@ -82,22 +82,22 @@ static void tell_pin(struct tracer *t, const struct nsaudit_pin *pin, uint32_t n
 }
 
 /* Whether this reader took the pin out of pin_mounts (no exit did). */
-static bool claim_pin(struct tracer *t, uint64_t key)
+static bool claim_pin(struct tracer_bpf *b, uint64_t key)
 {
-	return t->bpf.pins_fd >= 0 && !bpf_map_delete_elem(t->bpf.pins_fd, &key);
+	return b->pins_fd >= 0 && !bpf_map_delete_elem(b->pins_fd, &key);
 }
 
-static void suspect_add(struct tracer *t, const struct nsaudit_pin_gone *g, int64_t now_ns)
+static void suspect_add(struct tracer_ledger *lg, const struct nsaudit_pin_gone *g, int64_t now_ns)
 {
 	struct pin_suspect *s;
 	size_t i;
 
-	for (i = 0; i < t->ledger.suspects.n; i++)
-		if (t->ledger.suspects.v[i].key == g->key)
+	for (i = 0; i < lg->suspects.n; i++)
+		if (lg->suspects.v[i].key == g->key)
 			return;
-	if (ARRAY_RESERVE(&t->ledger.suspects.v, &t->ledger.suspects.cap, i + 1))
+	if (ARRAY_RESERVE(&lg->suspects.v, &lg->suspects.cap, i + 1))
 		return;	/* no memory: the next pass finds it again */
-	s = &t->ledger.suspects.v[t->ledger.suspects.n++];
+	s = &lg->suspects.v[lg->suspects.n++];
 	s->key = g->key;
 	s->seen_ns = now_ns;
 	s->ns_state = g->ns_died;
@@ -122,11 +122,11 @@ static bool sweep_pass(struct tracer *t, int64_t now_ns, int *err)
 		const struct nsaudit_pin_gone *g = &l.v[i];
 
 		if (g->ns_died != NSAUDIT_PIN_NS_DIED) {
-			suspect_add(t, g, now_ns);
+			suspect_add(&t->ledger, g, now_ns);
 			continue;
 		}
 		died++;
-		if (claim_pin(t, g->key))
+		if (claim_pin(&t->bpf, g->key))
 			tell_pin(t, &g->pin, g->ns_died);
 	}
 	return l.n >= PASS_MAX && died;
@@ -147,7 +147,7 @@ static void suspects_settle(struct tracer *t, int64_t before)
 		/* looked up before the claim: the delete may be the exit's */
 		if (t->bpf.pins_fd < 0 || bpf_map_lookup_elem(t->bpf.pins_fd, &v[i].key, &pin))
 			continue;	/* an umount's exit took it */
-		if (claim_pin(t, v[i].key))
+		if (claim_pin(&t->bpf, v[i].key))
 			tell_pin(t, &pin, v[i].ns_state);
 	}
 	t->ledger.suspects.n = kept;
@@ -155,7 +155,7 @@ static void suspects_settle(struct tracer *t, int64_t before)
 
 void ledger_report_vanished_pins(struct tracer *t, bool final)
 {
-	struct nsaudit_bpf__bss *c = tbpf_counters(t);
+	struct nsaudit_bpf__bss *c = tbpf_counters(&t->bpf);
 	int64_t now_ns = clock_ns(CLOCK_MONOTONIC), wait;
 	uint64_t umounts = c ? __atomic_load_n(&c->pin_umounts, __ATOMIC_RELAXED) : 0;
 	uint32_t round0 = c ? __atomic_load_n(&c->pin_sweep_round, __ATOMIC_RELAXED) : 0;

@@ -118,7 +118,8 @@ else
 	fail "layout: a file declares or exports what no header says:$bad"
 fi
 bad=""
-for dir in audit common nsaudit/*; do
+for dir in audit/ common/ nsaudit/*/; do
+	dir=${dir%/}
 	edges=$(for f in "$dir"/*.[ch]; do
 		case $f in *_impl.h) continue ;; esac
 		m=$(basename "${f%.[ch]}")

@@ -49,7 +49,7 @@ static int tick_for(struct tracer *t, int64_t interval_ns, int ms, char *why, si
 			 * the path the canary opened is what tells it */
 			e.pid = (uint32_t)t->stream.hearing.pid + 100000;
 			snprintf(e.path, sizeof(e.path), "%s", t->stream.hearing.path);
-			stream_hearing_saw(t, &e);
+			stream_hearing_saw(&t->stream, &e);
 		}
 		rc = hearing_tick_every(t, interval_ns, why, len);
 		if (rc)
