@@ -72,6 +72,11 @@ static void print_findings(const struct audit_verify_opts *vo, const struct audi
 		fprintf(stderr, " (seq %" PRIu64 ")", v->bad_seq);
 	if (v->nfindings > 1)
 		fprintf(stderr, " [%u findings, %u of them tampering]", v->nfindings, v->ntamper);
+	/* which log, under which key, was found so: a log begun again reads
+	 * like the old one unless its id is said */
+	if (v->log_id[0] || v->key_id[0])
+		fprintf(stderr, " (log %s, key %s)", v->log_id[0] ? v->log_id : "-",
+			v->key_id[0] ? v->key_id : "-");
 	fprintf(stderr, "\n");
 }
 
