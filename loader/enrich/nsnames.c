@@ -276,7 +276,9 @@ const struct container_info *nsnames_find_container(struct nsnames *n, const cha
  * was read by id at the call (enrich_cgroup), so the answer does not
  * depend on the reader being quicker than the actor: runc's and crun's
  * stages, and a container's own `unshare -u true`, exit at once, and no
- * runtime state knows a container while it is being made. A namespace
+ * runtime state knows a container while it is being made (containerd's
+ * own cgroup, /NAMESPACE/ID, names its task by the bundle the shim made
+ * first). A namespace
  * made outside any container's cgroup is no container's by this: the
  * cache entry a dead namespace of the same inode left is dropped. Not for
  * clone(2): its child may start in another cgroup (CLONE_INTO_CGROUP, as
@@ -290,7 +292,8 @@ static void note_made(struct nsnames *n, const struct nsaudit_event *e, const ch
 	if (e->op != NSAUDIT_OP_UNSHARE || e->result != 0 || !(e->flags & NSAUDIT_F_HAS_NS) ||
 	    is_host(n, type, e->ns_inum))
 		return;
-	if (cgroup && cgroup_container_id(cgroup, id, sizeof(id)))
+	if (cgroup && (cgroup_container_id(cgroup, id, sizeof(id)) ||
+		       (n->ctr && containers_containerd_task(n->ctr, cgroup, id, sizeof(id)))))
 		cache_made(n, type, e->ns_inum, e->ns_id, e->pid, id, now_coarse_ns());
 	else
 		cache_made(n, type, e->ns_inum, e->ns_id, e->pid, NULL, now_coarse_ns());

@@ -8,6 +8,7 @@
 
 #include "enrich/nsnames.h"
 #include "enrich/nsnames_impl.h"
+#include "tracer/attribution.h"
 
 #define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define HEX64B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
@@ -294,5 +295,53 @@ Test(nsnames, made_by_a_gone_process_named_by_its_cgroup_at_the_call)
 	cr_assert_null(made(n, NSAUDIT_OP_UNSHARE, gone_pid(), inum + 1, 0, "/user.slice"));
 	/* a failed unshare made nothing */
 	cr_assert_null(made_r(n, NSAUDIT_OP_UNSHARE, -1, gone_pid(), inum + 2, 0, "/docker/" HEX64));
+	nsnames_free(n);
+}
+
+/*
+ * issue 41: a namespace a runtime's process made (lineage runtime at the
+ * call) that nothing names (its maker gone, its cgroup gone) says it
+ * cannot tell whose it is (unresolved), beside what else was unresolved;
+ * one its maker's cgroup names has its container and says nothing more;
+ * a host process's unnamed one says nothing (it is nobody's container's).
+ */
+Test(nsnames, unnamed_runtime_made_namespace_says_it_cannot_tell)
+{
+	struct nsnames *n = nsnames_new();
+	struct nsaudit_event e = { .op = NSAUDIT_OP_UNSHARE, .ns_type = NSAUDIT_NS_NET,
+				   .flags = NSAUDIT_F_HAS_NS, .ns_inum = 4026599101u, .ns_id = 9101,
+				   .lineage = NSAUDIT_LINEAGE_FOLLOWED | NSAUDIT_LINEAGE_RUNTIME,
+				   .actor_pidns = 0xeffffffcu };
+	struct event_extra x = { .unresolved = "exe: gone" };
+	const char *old;
+
+	cr_assert_not_null(n);
+	e.pid = e.tid = gone_pid();
+	nsnames_for_event(n, &e, NULL, &x.ns_name, &old);
+	attribution_target(n, &e, &x);
+	cr_assert_null(x.ns_container);
+	cr_assert(x.unresolved &&
+			  strstr(x.unresolved, "exe: gone; ns_container: made by a container "
+					       "runtime's process") &&
+			  strstr(x.unresolved, "its maker's cgroup was gone"),
+		  "got %s", x.unresolved ?: "(null)");
+
+	memset(&x, 0, sizeof(x));
+	e.ns_inum++;
+	e.ns_id++;
+	x.cgroup = "/docker/" HEX64;
+	nsnames_for_event(n, &e, x.cgroup, &x.ns_name, &old);
+	attribution_target(n, &e, &x);
+	cr_assert_str_eq(x.ns_container ?: "(null)", HEX64);
+	cr_assert_null(x.unresolved);
+
+	memset(&x, 0, sizeof(x));
+	e.ns_inum++;
+	e.ns_id++;
+	e.lineage = NSAUDIT_LINEAGE_FOLLOWED;
+	nsnames_for_event(n, &e, "/user.slice", &x.ns_name, &old);
+	attribution_target(n, &e, &x);
+	cr_assert_null(x.ns_container);
+	cr_assert_null(x.unresolved, "a host process's namespace: nothing to tell");
 	nsnames_free(n);
 }
