@@ -1,6 +1,6 @@
 # nsaudit - who pinned or entered which Linux namespace, and when it died.
 #
-#   make          build build/nsaudit (BPF objects, skeletons, loader, audit)
+#   make          build build/nsaudit (BPF objects, skeletons, the nsaudit/ command, audit)
 #   make run      install what is missing, build, and trace live (Ctrl-C stops)
 #   make test     unit (Criterion) + integration (real BPF) + guest (QEMU) tests
 #   make vmtest   only the guest tests: patched 6.1 kernel under QEMU
@@ -22,10 +22,14 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 # --- user space -----------------------------------------------------------
 # Where a source's includes are found: the generated skeletons, then the
-# layers (see below) and the loader's rooms.
-INCLUDES := -I$(BUILD) -Ibpf -Icommon -Iaudit -Iloader
+# layers (see below) and the rooms of nsaudit/.
+INCLUDES := -I$(BUILD) -Ibpf -Icommon -Iaudit -Insaudit
+# -Werror=incompatible-pointer-types: a method takes its own object (a
+# struct tracer_stream *, not the struct tracer * around it); a caller
+# passing the wrong one must not build, as it would with only a warning.
 CFLAGS   ?= -g -O2
 CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -D_GNU_SOURCE \
+            -Werror=incompatible-pointer-types \
             -DNSAUDIT_VERSION='"$(VERSION)"' $(INCLUDES)
 # libbpf is linked statically: the binary then runs on any kernel with BTF.
 LDLIBS   := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -ljson-c -lsodium \
@@ -60,10 +64,11 @@ SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(BPF_OBJS))
 BPF_ARCH_OBJS := $(patsubst %,$(BPF_DIR)/%.bpf.o,$(BPF_OBJS))
 
 # User space is three layers, each including only from the ones below it:
-#   loader/  the nsaudit command, in rooms (below)
-#   audit/   the log library: write, verify, search engine, codec
-#   common/  vocabulary both use: namespace types, operations, user spellings
-# loader/ is rooms, one job each, lowest first; a room includes only from
+#   nsaudit/  the nsaudit command (build/nsaudit), in rooms (below); its
+#             BPF side is bpf/nsaudit/
+#   audit/    the log library: write, verify, search engine, codec
+#   common/   vocabulary both use: namespace types, operations, user spellings
+# nsaudit/ is rooms, one job each, lowest first; a room includes only from
 # the rooms before it in this list (docs/architecture.md):
 #   probe     what this kernel allows; libbpf's messages
 #   enrich    names and enrichment: processes, cgroups, containers, ip netns,
@@ -74,16 +79,16 @@ BPF_ARCH_OBJS := $(patsubst %,$(BPF_DIR)/%.bpf.o,$(BPF_OBJS))
 #   tracer    load, choose hooks, attach, drain the rings, pins
 #   lifetime  one namespace's timeline from a log
 #   cmd       main.c, one cmd_NAME.c per subcommand, the shared option chain
-# Includes name the room ("names/nsnames.h"), except within one room.
+# Includes name the room ("enrich/nsnames.h"), except within one room.
 # Every .c of the layers goes into the binary (and the unit tests); main.c
 # only into the binary.
-LOADER_ROOMS := probe enrich output holders rules tracer lifetime cmd
-COMMON_SRCS := $(wildcard common/*.c)
-AUDIT_SRCS  := $(wildcard audit/*.c)
-LOADER_SRCS := $(foreach r,$(LOADER_ROOMS),$(wildcard loader/$(r)/*.c))
+COMMAND_ROOMS := probe enrich output holders rules tracer lifetime cmd
+COMMON_SRCS  := $(wildcard common/*.c)
+AUDIT_SRCS   := $(wildcard audit/*.c)
+COMMAND_SRCS := $(foreach r,$(COMMAND_ROOMS),$(wildcard nsaudit/$(r)/*.c))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS) $(AUDIT_SRCS) \
-	$(filter-out loader/cmd/main.c,$(LOADER_SRCS)))
-MAIN_OBJ := $(BUILD)/obj/loader/cmd/main.o
+	$(filter-out nsaudit/cmd/main.c,$(COMMAND_SRCS)))
+MAIN_OBJ := $(BUILD)/obj/nsaudit/cmd/main.o
 
 .SECONDARY:
 .PHONY: all bpf vmlinux run test unit integration vmtest bench fuzz perf deps install clean format
@@ -134,8 +139,8 @@ $(BUILD)/nsaudit: $(MAIN_OBJ) $(LIB_OBJS)
 # A fully static nsaudit for the patched-kernel guest's busybox initramfs.
 STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lsodium -lcap-ng -laudit -lyaml -lpthread
 # Debian has no static libsystemd: its journal sink says it is not built in.
-JOURNAL_OBJ := $(BUILD)/obj/loader/output/sink_journal.o
-$(BUILD)/obj-static/sink_journal.o: loader/output/sink_journal.c | $(SKELS)
+JOURNAL_OBJ := $(BUILD)/obj/nsaudit/output/sink_journal.o
+$(BUILD)/obj-static/sink_journal.o: nsaudit/output/sink_journal.c | $(SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DNSAUDIT_NO_JOURNAL -c $< -o $@
 $(BUILD)/nsaudit-static: $(MAIN_OBJ) $(filter-out $(JOURNAL_OBJ),$(LIB_OBJS)) \
@@ -255,7 +260,7 @@ $(BUILD)/obj/%.d $(BUILD)/asan/%.d $(BUILD)/fuzzobj/%.d: ;
 -include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
 
 format:
-	clang-format -i bpf/*.[ch] common/*.[ch] audit/*.[ch] loader/*/*.[ch] tests/unit/*.c
+	clang-format -i bpf/*.[ch] common/*.[ch] audit/*.[ch] nsaudit/*/*.[ch] tests/unit/*.c
 
 clean:
 	rm -rf $(BUILD)

@@ -3,7 +3,7 @@
  * search.c - the search engine of the log library: which records a filter
  * matches, the time syntax of --since/--until, a record as one readable
  * line, and the mount records that name a path. "nsaudit search" (in
- * loader/cmd/cmd_search.c) drives it over a log's segments.
+ * nsaudit/cmd/cmd_search.c) drives it over a log's segments.
  */
 #include <errno.h>
 #include <fcntl.h>

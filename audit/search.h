@@ -41,7 +41,7 @@ struct audit_filter_ns {
 struct audit_filter {
 	uint32_t ops; /* 1 << enum nsaudit_op; 0 = any */
 	bool op_log;  /* the log's own records ("op":"log") */
-	bool op_alert; /* detections ("op":"alert", loader/rules/) */
+	bool op_alert; /* detections ("op":"alert", nsaudit/rules/) */
 	uint32_t types; /* 1 << enum nsaudit_ns_type of ns_type; 0 = any */
 	const char *rule; /* an alert's rule id, exact (implies alerts) */
 	const char *severity; /* alerts at this syslog level or more urgent */
@@ -76,7 +76,7 @@ int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns);
  * A record as the filter sees it: its string and number fields by key
  * (the log's names: "op", "pid", "comm", "ns_id"...), whatever holds them.
  * search reads a parsed line (audit_view_of_rec); trace and record their
- * events before they are written (loader/tracer/tracer_filter.c): one
+ * events before they are written (nsaudit/tracer/tracer_filter.c): one
  * filter for all three.
  */
 struct audit_view {

@@ -4,7 +4,7 @@
  * every segment in order (verify_walk.c), what only the whole log shows
  * (verify_tail.c), and a verdict that says what was proved: intact only
  * when every record was checked with its own epoch's key.
- * "nsaudit verify" (loader/cmd_verify*.c) prints it.
+ * "nsaudit verify" (nsaudit/cmd/cmd_verify*.c) prints it.
  */
 #include <errno.h>
 #include <fcntl.h>

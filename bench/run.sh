@@ -1061,7 +1061,7 @@ run_harness() {
 	sample recorder_disk_records_per_s "$(field records_per_s "$out")"
 	sample recorder_disk_cpu_ns_per_record "$(field cpu_ns_per_record "$out")"
 	sample recorder_disk_records_per_cpu_s "$(awk -v c="$(field cpu_ns_per_record "$out")" 'BEGIN { printf "%.0f", (c > 0 ? 1e9 / c : 0) }')"
-	# the detection rules (loader/rules/, on by default): their own CPU per
+	# the detection rules (nsaudit/rules/, on by default): their own CPU per
 	# record, measured apart (the same records with and without them), and
 	# that as a share of what the recorder spends per record (budget: 10 %)
 	out=$("$HARNESS" -n "$N_HARNESS" -p fields -s batch -r -P -d "$T/harness" 2>/dev/null) ||

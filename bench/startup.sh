@@ -2,7 +2,7 @@
 #
 # attach_ms (run.sh) is the wall time from starting "nsaudit record" to its
 # ready line. Here, once per round, "nsaudit record --verbose" prints where
-# its tracer's time went (tracer_open(): loader/tracer/tracer.c) and these
+# its tracer's time went (tracer_open(): nsaudit/tracer/tracer.c) and these
 # rows take it apart, ms:
 #   startup_ms           start to ready, the recorder's own clock
 #   startup_names_ms     names, /proc, mounts, container runtime state

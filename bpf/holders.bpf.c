@@ -122,6 +122,197 @@ static __always_inline void fill_ns(struct holders_ns *out, struct ns_common *ns
 	ns_owner(out, ns, out->clone_flag);
 }
 
+/*
+ * The mount walk (struct holders_nsfs_mount in holders.h says why): each
+ * mount namespace met is queued once (mnt_walks remembers it), and one
+ * bpf_loop walks the queue, one step per call: down to a mount's first
+ * child, else on to its next sibling, else up to its parent. The tree is
+ * read without namespace_sem, under the RCU read lock the iterator runs in
+ * (struct mount is freed after a grace period): a mount that leaves the
+ * tree under the walk starts it again from the root, up to WALK_RESTARTS
+ * times, then ends it as "changed"; a loop or a tree too large ends it at
+ * the step budget; user space says so.
+ */
+#define WALK_STEPS (1u << 20)
+#define WALK_RESTARTS 8
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, u64);
+	__type(value, struct holders_nsfs_mount);
+} nsfs_mounts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, u64);
+	__type(value, struct holders_mnt_walk);
+} mnt_walks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 16384);
+	__type(value, u64);
+} walk_queue SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct holders_nsfs_mount);
+} mount_buf SEC(".maps");
+
+struct walk_ctx {
+	u64 key; /* the mount namespace walked (its address), 0: none */
+	struct mount *root, *cur;
+	struct holders_mnt_walk w;
+	u64 sm_ns_id; /* 6.8-6.17: mnt_namespace.seq; 6.18: ns.ns_id */
+	u32 restarts;
+	bool down; /* cur was just visited: try its children next */
+};
+
+/* Queue a mount namespace for walking, once per scan. */
+static __always_inline void walk_queue_ns(struct mnt_namespace *ns)
+{
+	struct holders_mnt_walk w = { .status = HOLDERS_WALK_QUEUED };
+	u64 key = (u64)ns;
+
+	if (!ns || (unsigned long)ns >= (unsigned long)-4095L)
+		return;
+	ns_ident(&ns->ns, &w.inum, &w.ns_id);
+	if (!bpf_map_update_elem(&mnt_walks, &key, &w, BPF_NOEXIST))
+		bpf_map_push_elem(&walk_queue, &key, 0);
+}
+
+static __always_inline void walk_visit(struct walk_ctx *c, struct mount *m)
+{
+	struct holders_nsfs_mount *r;
+	struct ns_common *ns;
+	u64 key = (u64)m;
+	u32 zero = 0;
+
+	c->w.mounts++;
+	if (BPF_CORE_READ(m, mnt.mnt_sb, s_magic) != NSFS_MAGIC ||
+	    (u64)BPF_CORE_READ(m, mnt_ns) != c->key)
+		return;
+	r = bpf_map_lookup_elem(&mount_buf, &zero);
+	if (!r)
+		return;
+	__builtin_memset(r, 0, sizeof(*r));
+	r->mnt_ns_id = c->w.ns_id;
+	r->mnt_ns_inum = c->w.inum;
+	r->mnt_id = BPF_CORE_READ(m, mnt_id);
+	if (bpf_core_field_exists(m->mnt_id_unique))
+		r->mnt_id_unique = BPF_CORE_READ(m, mnt_id_unique);
+	r->sm_ns_id = c->sm_ns_id;
+	ns = BPF_CORE_READ(m, mnt.mnt_root, d_inode, i_private);
+	fill_ns(&r->ns, ns);
+	c->w.nsfs++;
+	if (bpf_map_update_elem(&nsfs_mounts, &key, r, BPF_ANY))
+		c->w.status |= HOLDERS_WALK_FULL;
+	if (r->ns.clone_flag == CLONE_NEWNS)
+		walk_queue_ns((void *)ns - bpf_core_field_offset(struct mnt_namespace, ns));
+}
+
+/* The walk of c->key is over: keep how it went. */
+static __always_inline void walk_end(struct walk_ctx *c, u32 status)
+{
+	c->w.status |= status;
+	bpf_map_update_elem(&mnt_walks, &c->key, &c->w, BPF_EXIST);
+	c->key = 0;
+	c->cur = NULL;
+}
+
+static long walk_step(u64 i, void *arg)
+{
+	struct walk_ctx *c = arg;
+	struct list_head *head, *next;
+	struct holders_mnt_walk *w;
+	struct mount *m;
+
+	if (!c->key) {
+		struct mnt_namespace *ns;
+
+		if (bpf_map_pop_elem(&walk_queue, &c->key))
+			return 1; /* nothing left */
+		w = bpf_map_lookup_elem(&mnt_walks, &c->key);
+		if (!w) {
+			c->key = 0;
+			return 0;
+		}
+		c->w = *w;
+		c->w.status = 0;
+		c->restarts = 0;
+		ns = (void *)c->key;
+		c->sm_ns_id = c->w.ns_id;
+		if (!c->sm_ns_id && bpf_core_field_exists(struct mnt_namespace___v61, seq))
+			c->sm_ns_id = BPF_CORE_READ((struct mnt_namespace___v61 *)ns, seq);
+		c->root = BPF_CORE_READ(ns, root);
+		c->cur = c->root;
+		if (!c->cur) {
+			walk_end(c, HOLDERS_WALK_CHANGED);
+			return 0;
+		}
+		walk_visit(c, c->cur);
+		c->down = true;
+		return 0;
+	}
+	m = c->cur;
+	if (c->down) {
+		head = &m->mnt_mounts;
+		next = BPF_CORE_READ(m, mnt_mounts.next);
+		if (next && next != head) {
+			c->cur = (void *)next - bpf_core_field_offset(struct mount, mnt_child);
+			walk_visit(c, c->cur);
+			return 0;
+		}
+		c->down = false;
+		return 0;
+	}
+	/* m's subtree is done: its next sibling, else its parent's turn */
+	if (m == c->root) {
+		walk_end(c, 0);
+		return 0;
+	}
+	next = BPF_CORE_READ(m, mnt_child.next);
+	if (!next || next == &m->mnt_child ||
+	    (u64)BPF_CORE_READ(m, mnt_ns) != c->key) {
+		/* it left the tree: its siblings are lost, so start again
+		 * from the root (nsfs_mounts is keyed by mount: no doubles) */
+		if (c->restarts++ >= WALK_RESTARTS) {
+			walk_end(c, HOLDERS_WALK_CHANGED);
+			return 0;
+		}
+		c->cur = c->root;
+		c->down = true;
+		return 0;
+	}
+	m = BPF_CORE_READ(m, mnt_parent);
+	if (next != &m->mnt_mounts) {
+		c->cur = (void *)next - bpf_core_field_offset(struct mount, mnt_child);
+		walk_visit(c, c->cur);
+		c->down = true;
+		return 0;
+	}
+	c->cur = m;
+	return 0;
+}
+
+/* Walk every mount namespace queued (ns first, if new). */
+static __always_inline void walk_mounts(struct mnt_namespace *ns)
+{
+	struct walk_ctx c = {};
+	long n;
+
+	walk_queue_ns(ns);
+	n = bpf_loop(WALK_STEPS, walk_step, &c, 0);
+	if (n >= WALK_STEPS && c.key)
+		walk_end(&c, HOLDERS_WALK_BUDGET);
+}
+
 static __always_inline void note_cred(const struct cred *cred)
 {
 	u64 key = (u64)cred;
@@ -190,6 +381,8 @@ int holders_task(struct bpf_iter__task *ctx)
 			&BPF_CORE_READ(nsp, time_ns_for_children)->ns);
 	}
 	bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
+	if (nsp)
+		walk_mounts(BPF_CORE_READ(nsp, mnt_ns));
 	return 0;
 }
 
@@ -233,6 +426,12 @@ int holders_file(struct bpf_iter__task_file *ctx)
 			r->mnt_id = BPF_CORE_READ(mnt, mnt_id);
 		}
 		bpf_d_path((struct path *)&file->f_path, r->path, sizeof(r->path));
+		if (r->ns.clone_flag == CLONE_NEWNS) {
+			bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
+			walk_mounts((void *)BPF_CORE_READ(inode, i_private) -
+				    bpf_core_field_offset(struct mnt_namespace, ns));
+			return 0;
+		}
 	} else {
 		struct socket *sock = BPF_CORE_READ(file, private_data);
 		struct sock *sk = BPF_CORE_READ(sock, sk);

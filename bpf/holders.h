@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * holders.h - records the holders iterators (bpf/holders.bpf.c) write into
- * their seq_file, read by loader/holders/holders_model.c.
+ * their seq_file, read by nsaudit/holders/holders_model.c.
  *
  * iter/task writes one struct holders_task per thread; iter/task_file writes
  * one struct holders_file per open nsfs file or socket. Every namespace seen
@@ -81,5 +81,36 @@ struct holders_file {
 	struct holders_ns ns;
 	char path[HOLDERS_PATH_LEN]; /* nsfs: bpf_d_path of the file */
 };
+
+/*
+ * The nsfs mounts (bind mounts of namespace files) of every mount namespace
+ * the iterators meet (a task's, an nsfs fd's, one bind-mounted in another):
+ * walked in the kernel's mount tree, so nsaudit never opens, enters or
+ * otherwise holds a mount while it looks (an open file on a bind mount
+ * makes its umount fail EBUSY). Map nsfs_mounts: struct mount address ->
+ * this record.
+ */
+struct holders_nsfs_mount {
+	__u64 mnt_ns_id;   /* 6.18: the id of the mount namespace it is in */
+	__u32 mnt_ns_inum; /* that mount namespace's inode */
+	__u32 mnt_id;	   /* its mount id (mountinfo's first field) */
+	__u64 mnt_id_unique; /* 6.8+: its 64-bit id (statmount's); 0 before */
+	__u64 sm_ns_id;	   /* the mount namespace's id as statmount takes it; 0: none */
+	struct holders_ns ns; /* the namespace mounted there */
+};
+
+/* Map mnt_walks: mount namespace address -> how its walk went. */
+struct holders_mnt_walk {
+	__u64 ns_id;
+	__u32 inum;
+	__u32 status; /* HOLDERS_WALK_* bits; 0: every mount visited */
+	__u32 mounts; /* mounts visited */
+	__u32 nsfs;   /* nsfs mounts among them */
+};
+
+#define HOLDERS_WALK_QUEUED  (1u << 0) /* found, never walked (step budget) */
+#define HOLDERS_WALK_CHANGED (1u << 1) /* a mount left the tree as it was walked */
+#define HOLDERS_WALK_BUDGET  (1u << 2) /* the step budget ran out inside it */
+#define HOLDERS_WALK_FULL    (1u << 3) /* nsfs_mounts was full: some not kept */
 
 #endif /* HOLDERS_H */

@@ -213,7 +213,7 @@ enum nsaudit_lost_reason {
 				 * spent its budget at the log (counted by user
 				 * space into the same map and counters, so it
 				 * survives the recorder's crash:
-				 * loader/tracer/log_budget.h) */
+				 * nsaudit/tracer/log_budget.h) */
 	NSAUDIT_LOST_MAX,
 };
 

@@ -151,6 +151,8 @@ typedef int __kernel_pid_t;
 
 typedef unsigned int __kernel_uid32_t;
 
+typedef long long int __kernel_loff_t;
+
 typedef u32 __kernel_dev_t;
 
 typedef __kernel_dev_t dev_t;
@@ -159,12 +161,14 @@ typedef __kernel_pid_t pid_t;
 
 typedef __kernel_uid32_t uid_t;
 
+typedef __kernel_loff_t loff_t;
+
 typedef struct {
 	int counter;
 } atomic_t;
 
 struct list_head {
-	long: 64;
+	struct list_head *next;
 	long: 64;
 };
 
@@ -221,6 +225,8 @@ typedef struct {
 struct mm_struct;
 
 struct pid;
+
+struct fs_struct;
 
 struct files_struct;
 
@@ -417,7 +423,7 @@ struct task_struct {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
+	struct fs_struct *fs;
 	struct files_struct *files;
 	long: 64;
 	struct nsproxy *nsproxy;
@@ -1163,8 +1169,10 @@ struct inode {
 	long: 64;
 	long: 64;
 	long unsigned int i_ino;
-	long: 64;
-	long: 64;
+	union {
+		unsigned int __i_nlink;
+	};
+	loff_t i_size;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -2087,6 +2095,15 @@ struct cgroup_namespace {
 	long: 64;
 };
 
+struct fs_struct {
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct path pwd;
+};
+
 typedef struct {
 	struct net *net;
 } possible_net_t;
@@ -2565,7 +2582,8 @@ struct kmem_cache {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
+	int: 32;
+	int refcount;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -3620,10 +3638,8 @@ struct mount {
 		struct rb_node mnt_node;
 	};
 	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
+	struct list_head mnt_mounts;
+	struct list_head mnt_child;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -3656,7 +3672,7 @@ struct mount {
 
 struct mnt_namespace {
 	struct ns_common ns;
-	long: 64;
+	struct mount *root;
 	struct {
 		long: 64;
 		struct rb_node *mnt_last_node;
@@ -3673,6 +3689,19 @@ struct mnt_namespace {
 	long: 64;
 	long: 64;
 	long: 64;
+};
+
+struct proc_inode {
+	struct pid *pid;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct inode vfs_inode;
 };
 
 

@@ -176,7 +176,7 @@ static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u6
  * children of one parent draw from it is bounded too (a sixteenth), so a
  * fork flood, whose children are each new and quiet, shares one parent's
  * part of it and leaves the rest to the uid's other processes. The same
- * rule as the log's budget (loader/tracer/log_budget.c), at the rings.
+ * rule as the log's budget (nsaudit/tracer/log_budget.c), at the rings.
  * Cells: kind 2 the uid's reserve, kind 3 a parent's part of it.
  */
 #define RARE_TOKENS 32

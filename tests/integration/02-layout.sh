@@ -1,8 +1,8 @@
 #!/bin/bash
 # The source layout keeps its rules (docs/architecture.md):
-#  - loader/ rooms include only from rooms below them (the order of
-#    LOADER_ROOMS in the Makefile), and no room includes a command;
-#  - audit/ and common/ include nothing from loader/, common/ nothing from audit/;
+#  - nsaudit/ rooms include only from rooms below them (the order of
+#    COMMAND_ROOMS in the Makefile), and no room includes a command;
+#  - audit/ and common/ include nothing from nsaudit/, common/ nothing from audit/;
 #  - no source file over 650 lines, no function over 100 (the same
 #    measure as the project's before-stop check);
 #  - files reach each other only through headers, and no two parts of a
@@ -10,16 +10,16 @@
 . "$(dirname "$0")/../lib/testlib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-rooms=$(sed -n 's/^LOADER_ROOMS *:= *//p' Makefile)
-[ -n "$rooms" ] || { fail "layout: no LOADER_ROOMS in the Makefile"; exit 1; }
+rooms=$(sed -n 's/^COMMAND_ROOMS *:= *//p' Makefile)
+[ -n "$rooms" ] || { fail "layout: no COMMAND_ROOMS in the Makefile"; exit 1; }
 rank() { local i=0 r; for r in $rooms; do [ "$r" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo -1; }
 
 bad=""
-for d in loader/*/; do
+for d in nsaudit/*/; do
 	room=$(basename "$d")
-	[ "$(rank "$room")" -ge 0 ] || bad+=" loader/$room/ is not in LOADER_ROOMS;"
+	[ "$(rank "$room")" -ge 0 ] || bad+=" nsaudit/$room/ is not in COMMAND_ROOMS;"
 done
-for f in loader/*/*.[ch]; do
+for f in nsaudit/*/*.[ch]; do
 	room=$(basename "$(dirname "$f")")
 	me=$(rank "$room")
 	while read -r inc; do
@@ -33,12 +33,12 @@ for f in loader/*/*.[ch]; do
 	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
 done
 if [ -z "$bad" ]; then
-	pass "layout: every loader room includes only rooms below it ($rooms)"
+	pass "layout: every room of nsaudit/ includes only rooms below it ($rooms)"
 else
 	fail "layout: includes against the room order:$bad"
 fi
 
-lhdrs=$(cd loader && ls */*.h | xargs -n1 basename | tr '\n' '|')
+lhdrs=$(cd nsaudit && ls */*.h | xargs -n1 basename | tr '\n' '|')
 bad=""
 for f in audit/*.[ch] common/*.[ch]; do
 	grep -Eq "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([a-z]+/)?(${lhdrs%|})\"" "$f" && bad+=" $f"
@@ -55,7 +55,7 @@ else
 fi
 
 srcs=$(git ls-files '*.c' '*.h' 2>/dev/null | grep -v -e '^tests/' -e 'vmlinux\.h$' -e '\.skel\.h$')
-[ -n "$srcs" ] || srcs=$(find bpf common audit loader bench -name '*.[ch]' ! -name vmlinux.h)
+[ -n "$srcs" ] || srcs=$(find bpf common audit nsaudit bench -name '*.[ch]' ! -name vmlinux.h)
 # The limits are a signal, not a seam: a file may be longer where its
 # design says so, if its opening comment says why ("Longer than 650
 # lines: ..." within its first 30 lines).
@@ -71,7 +71,7 @@ fi
 # A room's *_impl.h is that room's own: no other room (and no lower layer)
 # reaches into another room's internals except through its public header.
 bad=""
-for f in loader/*/*.[ch] audit/*.[ch] common/*.[ch]; do
+for f in nsaudit/*/*.[ch] audit/*.[ch] common/*.[ch]; do
 	dir=$(dirname "$f")
 	while read -r inc; do
 		case $inc in */*_impl.h) [ "${inc%%/*}" = "$(basename "$dir")" ] || bad+=" $f includes $inc;" ;;
@@ -88,12 +88,12 @@ fi
 # Files reach each other only through headers: no .c file declares what
 # another file defines (a prototype or an extern at file scope), every
 # function a .c file exports is declared in a header, and within a room
-# (audit/, common/, each loader room) no two parts depend on each other
+# (audit/, common/, each room of nsaudit/) no two parts depend on each other
 # both ways (a part: NAME.c with NAME.h; a room's *_impl.h composes its
 # parts and is not counted as one).
-csrcs=$(git ls-files 'loader/*.c' 'audit/*.c' 'common/*.c' 2>/dev/null)
-[ -n "$csrcs" ] || csrcs=$(ls loader/*/*.c audit/*.c common/*.c)
-hdrs=$(ls loader/*/*.h audit/*.h common/*.h)
+csrcs=$(git ls-files 'nsaudit/*.c' 'audit/*.c' 'common/*.c' 2>/dev/null)
+[ -n "$csrcs" ] || csrcs=$(ls nsaudit/*/*.c audit/*.c common/*.c)
+hdrs=$(ls nsaudit/*/*.h audit/*.h common/*.h)
 bad=$(awk '
 	FNR == 1 { acc = "" }
 	acc == "" && /^[A-Za-z_]/ && !/^[A-Za-z_][A-Za-z0-9_]*:/ &&
@@ -118,7 +118,8 @@ else
 	fail "layout: a file declares or exports what no header says:$bad"
 fi
 bad=""
-for dir in audit common loader/*; do
+for dir in audit/ common/ nsaudit/*/; do
+	dir=${dir%/}
 	edges=$(for f in "$dir"/*.[ch]; do
 		case $f in *_impl.h) continue ;; esac
 		m=$(basename "${f%.[ch]}")
@@ -154,7 +155,7 @@ bad=$(awk '
 		if (line ~ /^[[:space:]]*#[[:space:]]*include/) { if (code) printf " %s:%d", FILENAME, FNR; next }
 		if (line ~ /^[[:space:]]*#/ || line ~ /^[[:space:]]*$/) next
 		code = 1
-	}' $(ls bpf/*.[ch] bpf/*/*.[ch] loader/*/*.[ch] audit/*.[ch] common/*.[ch] | grep -v 'vmlinux\.h$'))
+	}' $(ls bpf/*.[ch] bpf/*/*.[ch] nsaudit/*/*.[ch] audit/*.[ch] common/*.[ch] | grep -v 'vmlinux\.h$'))
 if [ -z "$bad" ]; then
 	pass "layout: every header and source file includes what it uses at its top"
 else
@@ -164,7 +165,7 @@ fi
 # A clock is read in one place, common/clock.c, by a function whose name
 # says which clock it is (clock.h): a hand-made read grows its own
 # arithmetic and its own choice of clock (one "mono_ns" read BOOTTIME).
-bad=$(grep -n 'clock_gettime[[:space:]]*(' loader/*/*.[ch] audit/*.[ch] common/*.[ch] |
+bad=$(grep -n 'clock_gettime[[:space:]]*(' nsaudit/*/*.[ch] audit/*.[ch] common/*.[ch] |
 	grep -v '^common/clock\.[ch]:' | cut -d: -f1,2 | tr '\n' ' ')
 if [ -z "$bad" ]; then
 	pass "layout: every clock is read through common/clock.h"

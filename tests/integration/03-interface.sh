@@ -14,7 +14,9 @@ require_built "$NSAUDIT" "interface"
 trap cleanup_testlib EXIT
 PATH=$(cd "$(dirname "$NSAUDIT")" && pwd):$PATH	# the completion asks "nsaudit CMD --help"
 [ "$(command -v nsaudit)" -ef "$NSAUDIT" ] || ln -sf "$NSAUDIT" "$TMP/nsaudit" && PATH=$TMP:$PATH
-COMMANDS="trace record verify search keygen holders lifetime probe detach retire"
+# every command "nsaudit --help" lists, and no other
+COMMANDS=$("$NSAUDIT" --help | sed -n '/^Commands:/,/^$/p' | sed -n 's/^  \([a-z]\+\) .*/\1/p')
+expect_eq "nsaudit --help lists the commands" "$(wc -w <<<"$COMMANDS")" 10
 
 # The options a command's --help lists: its usage lines and option lines.
 help_opts() {
@@ -43,8 +45,20 @@ man_text=$(sed 's/\\-/-/g; s/\\f[BIRP]//g' "$MAN")
 # string is written anywhere but beside common/optab.c's generator, so an
 # option cannot be accepted without being in --help.
 stray=$(cd "$ROOT" && grep -nE '[^_]getopt(_long)? *\(|struct option [a-z_]+\[[A-Z_0-9]*\] *=' \
-	common/*.c audit/*.c loader/*/*.c | grep -v -e '^loader/cmd/commands.c:' -e '^common/optab.c:')
+	common/*.c audit/*.c nsaudit/*/*.c | grep -v -e '^nsaudit/cmd/commands.c:' -e '^common/optab.c:')
 expect_eq "options are parsed only from the one table (common/optab.h)" "$stray" ""
+
+# each command is in the README's table, the synopsis of docs/commands.md,
+# the man page's and the completion's
+nodoc=""
+for c in $COMMANDS; do
+	grep -q "^| \`nsaudit $c\` |" "$ROOT/README.md" || nodoc+=" README:$c"
+	grep -Eq "^nsaudit $c( |$)" "$DOC" || nodoc+=" commands.md:$c"
+	grep -q "^\.SY \"nsaudit $c\"" "$MAN" || nodoc+=" man:$c"
+	grep -qw "$c" <<<"$(complete_words "")" || nodoc+=" completion:$c"
+done
+expect_eq "every command is in the README, docs/commands.md, the man page, the completion" \
+	"$nodoc" ""
 
 for c in $COMMANDS; do
 	opts=$(help_opts "$c")

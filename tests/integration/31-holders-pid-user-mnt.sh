@@ -89,13 +89,29 @@ wait_for bash -c "[ \$(stat -L -c %i /proc/$MH/ns/mnt) != \$(stat -L -c %i /proc
 LONE=$(ns_inum /proc/$MH/ns/mnt)
 mount --make-private --bind "$TMP" "$TMP" 2>/dev/null	# nsfs mounts need a private parent
 mount --bind "/proc/$MH/ns/mnt" "$MNTPT" || fail "bind-mounting a mount namespace"
-# inside it, a bind mount of a netns: only reachable through the task-less namespace
+# inside it, a bind mount of a uts namespace file: only reachable through
+# the task-less namespace (nsaudit walks its mount tree in the kernel; the
+# path comes from statmount(2), 6.8+)
+HUTS=$(ns_inum /proc/self/ns/uts)
+nsenter -t "$MH" -m sh -c 'mount -t tmpfs nsaudit-t31 /mnt && touch /mnt/u &&
+	mount --bind /proc/self/ns/uts /mnt/u' || fail "a bind mount inside the mount namespace"
 kill "$MH"; wait "$MH" 2>/dev/null
 json=$("$NSAUDIT" holders "mnt:$LONE" --format json)
 expect_eq "task-less mount namespace found by its bind mount" "$(jq -r .ns_type <<<"$json")" "mnt"
 jcheck "its bind mount listed" --arg p "$MNTPT" '.holders[]|select(.kind=="mount" and .path==$p)'
 expect_eq "no tasks in it" "$(jq '[.holders[]|select(.kind=="task")]|length' <<<"$json")" 0
 expect_eq "refs read by BPF: the dentry only" "$(jq '[.refs,.accounting.nsfs_dentry]|tostring' <<<"$json")" '"[1,1]"'
+json=$("$NSAUDIT" holders "uts:$HUTS" --format json)
+if [ "$(uname -r | awk -F. '{ print ($1 > 6 || ($1 == 6 && $2 >= 8)) }')" = 1 ]; then
+	jcheck "a bind mount inside the task-less mount namespace, with its path" \
+		--argjson m "$LONE" '.holders[]|select(.kind=="mount" and .mnt_ns==$m and .path=="/mnt/u")'
+else
+	jcheck "a bind mount inside the task-less mount namespace (no statmount: no path)" \
+		--argjson m "$LONE" '.holders[]|select(.kind=="mount" and .mnt_ns==$m and .path==null)'
+fi
+out=$("$NSAUDIT" holders "uts:$HUTS")
+check "text: says no task is in that mount namespace" \
+	grep -q "mount   /mnt/u in mnt:\[$LONE\] (a mount namespace no task is in)" <<<"$out"
 umount "$MNTPT"; umount "$TMP" 2>/dev/null
 
 # --all: every namespace, the new ones included

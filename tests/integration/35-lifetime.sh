@@ -226,5 +226,5 @@ cp -a "$LOG" "$TMP/tampered"
 seg=$(ls "$TMP/tampered" | grep '^nsaudit-' | head -n 1)
 sed -i "s/\"comm\":\"ip\"/\"comm\":\"xx\"/" "$TMP/tampered/$seg"
 out=$("$NSAUDIT" lifetime "net:$INUM" --log-dir "$TMP/tampered" --key "$LOG/.key" 2>"$TMP/err"); rc=$?
-check "--key on a changed log: warns on stderr" grep -q "^nsaudit lifetime: warning: the log is not intact" "$TMP/err"
+check "--key on a changed log: warns on stderr" grep -q "^nsaudit lifetime: warning: the log is NOT INTACT" "$TMP/err"
 check "--key on a changed log: says NOT INTACT" grep -q "NOT INTACT" <<<"$out"

@@ -221,6 +221,18 @@ bad "detach: --pin-dir not on bpffs" 1 "not a directory in a bpf file system" "$
 check "detach: files in a wrong --pin-dir survive" test -f "$V/link_x" -a -f "$V/events-not"
 bad "detach: --pin-dir is a file" 1 "Not a directory" "$N" detach --pin-dir "$A_FILE"
 
+echo "-- retire"
+# a mistyped directory was made, given a key and a log, and "retired", exit 0
+bad "retire: no --log-dir" 2 "--log-dir DIR is required" "$N" retire
+bad "retire: a missing directory" 1 "No such file or directory \\(nothing retired\\)" \
+	"$N" retire --log-dir "$TMP/no-such-log"
+check "retire: the missing directory is not made" test ! -e "$TMP/no-such-log"
+mkdir "$TMP/no-log"
+bad "retire: a directory without a log" 1 "no log segments .*no log to retire" \
+	"$N" retire --log-dir "$TMP/no-log"
+check "retire: nothing is written into it" test -z "$(ls -A "$TMP/no-log")"
+bad "retire: a file" 1 "Not a directory" "$N" retire --log-dir "$A_FILE"
+
 echo "-- probe"
 bad "probe: unknown option" 2 "unknown option '--frob'" "$N" probe --frob
 bad "probe: extra argument" 2 "unknown option 'extra'" "$N" probe extra

@@ -29,8 +29,8 @@ for i in $(seq 1 600); do	# valgrind is slow to start: up to 60 s
 done
 if ! grep -q '^nsaudit: ready' "$TMP/rec.err"; then
 	wait $VG 2>/dev/null
-	# a loader that crashes or cannot start under valgrind is a failure
-	fail "record under valgrind: the loader does not start: $(grep -v '^--' "$TMP/rec.err" | head -2 | tr '\n' ' ')$(grep -m1 -o 'Process terminating with default action of signal [0-9]* ([A-Z]*)' "$TMP/vg.log")"
+	# a recorder that crashes or cannot start under valgrind is a failure
+	fail "record under valgrind: nsaudit record does not start: $(grep -v '^--' "$TMP/rec.err" | head -2 | tr '\n' ' ')$(grep -m1 -o 'Process terminating with default action of signal [0-9]* ([A-Z]*)' "$TMP/vg.log")"
 	VG=
 	exit 0
 fi

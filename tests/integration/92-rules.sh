@@ -1,5 +1,5 @@
 #!/bin/bash
-# Detections on real runtimes (loader/rules/, docs/rules.md). While
+# Detections on real runtimes (nsaudit/rules/, docs/rules.md). While
 # "nsaudit trace --format json" runs with its default rules:
 #
 # Benign corpus, in its own trace: podman run and exec (crun and runc),

@@ -16,7 +16,7 @@
  * object: a json-c object per record through audit_log_append (the way
  * every record went before, and still the log's own records do); trace:
  * "nsaudit trace --format json" into a file in DIR. -r: the detection
- * rules (loader/rules/) evaluate every record, as they do by default in
+ * rules (nsaudit/rules/) evaluate every record, as they do by default in
  * trace and record (the bench's rules_ns_per_record is the difference
  * between runs with and without). Prints one key=value
  * line: records, wall and CPU seconds, records/s (wall) and CPU ns per

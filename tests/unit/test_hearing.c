@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * A recorder that hears nothing says so (loader/tracer/hearing.c), and
+ * A recorder that hears nothing says so (nsaudit/tracer/hearing.c), and
  * verify reports a log whose recorder said it (exit status 5).
  *
  * The tracer here has no programs at all: it truly hears nothing, which is
@@ -49,7 +49,7 @@ static int tick_for(struct tracer *t, int64_t interval_ns, int ms, char *why, si
 			 * the path the canary opened is what tells it */
 			e.pid = (uint32_t)t->stream.hearing.pid + 100000;
 			snprintf(e.path, sizeof(e.path), "%s", t->stream.hearing.path);
-			stream_hearing_saw(t, &e);
+			stream_hearing_saw(&t->stream, &e);
 		}
 		rc = hearing_tick_every(t, interval_ns, why, len);
 		if (rc)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* Holders over time and the leak judgement (loader/lifetime/history.c)
+/* Holders over time and the leak judgement (nsaudit/lifetime/history.c)
  * from hand-written records. */
 #include <criterion/criterion.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* The lifetime timeline (loader/lifetime/timeline.c) from hand-written records. */
+/* The lifetime timeline (nsaudit/lifetime/timeline.c) from hand-written records. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The rules engine (loader/rules/) on synthetic records: which rule fires
+ * The rules engine (nsaudit/rules/) on synthetic records: which rule fires
  * for which facts, once per operation, trust by executable identity (not
  * name), and the alert record's fields.
  */

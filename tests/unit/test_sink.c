@@ -247,7 +247,7 @@ Test(sink, slow_receiver_never_blocks, .timeout = 30)
 	rmdir(dir);
 }
 
-/* An alert (loader/rules/) goes out with its rule's severity. */
+/* An alert (nsaudit/rules/) goes out with its rule's severity. */
 Test(sink, syslog_alert_severity)
 {
 	struct json_object *o = json_object_new_object();
