@@ -73,7 +73,7 @@ static __always_inline void tstate_exec_move(__u32 old_tid)
 	tslot_leave(tslot_of(old_tid, true), old_tid, task);
 	if (!setns_exit_only)
 		return;
-	ts = tstate_find(task, true);
+	ts = tstate_find_cur(true);
 	if (ts) {
 		task_nsset_btf(&set, task);
 		cache_refill(ts, &set);
@@ -326,11 +326,9 @@ __noinline int thread_exit(void)
 SEC("raw_tp/sched_process_exit")
 int BPF_PROG(tp_exit_flush, struct task_struct *p)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-
 	/* most threads never had a state: one load off the task (the rest
 	 * is a global subprogram, out of this common path's code page) */
-	if (task_may_have_storage(task))
+	if (cur_may_have_storage())
 		thread_exit();
 	return 0;
 }

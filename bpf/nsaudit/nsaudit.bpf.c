@@ -62,6 +62,12 @@ __u64 lost_reason[NSAUDIT_LOST_MAX] = {};
 __u64 next_kseq = 0;
 __u64 nsfs_fops SEC(".data.nsfs") = 0;
 __u32 prime_tgid = 0;
+/* Written by user space only, never by a program: the links a recorder
+ * pinned, their number and the sum of their names' hashes, so that one
+ * reusing the pins can tell that some were removed while none ran (its
+ * programs gone, those calls unheard): tracer_pins.c, pin_owner.c. */
+__u32 pinned_links = 0;
+__u64 pinned_links_sum = 0;
 struct events_map events SEC(".maps");
 struct rare_map rare SEC(".maps");
 struct held_path_map held_path SEC(".maps");
@@ -105,8 +111,33 @@ __noinline int fill_actor(struct ev_short *head)
 	 * it comes back a plain number (privileged programs may store one) */
 	*(volatile __u64 *)&e->exe_key = (__u64)exe;
 	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
-	e->lineage = lineage_of(bpf_get_current_task_btf()); /* task storage: trusted */
+	e->lineage = lineage_of_current();
 	return 0;
+}
+
+/*
+ * Loads off the current task that many call sites make, here once, off
+ * current_to_read() (task_read.bpf.h: no BTF scans by 6.18's verifier).
+ * Only this part may call bpf_rdonly_cast: libbpf 1.1's static linker
+ * fails on an extern function that more than one part uses.
+ */
+__noinline int cur_may_have_storage(void)
+{
+	return task_may_have_storage(current_to_read());
+}
+
+/* The caller's mount namespace: the key of user space's mount table. */
+__noinline __u32 cur_mnt_ns_inum(void)
+{
+	struct ns_common *ns = task_ns_btf(current_to_read(), NSAUDIT_NS_MNT);
+
+	return ns ? ns->inum : 0;
+}
+
+/* The current task runs in the host's mount and pid namespaces (lineage). */
+__noinline int cur_lineage_host(void)
+{
+	return lineage_host(current_to_read());
 }
 
 /*
@@ -431,7 +462,7 @@ __noinline int emit_switch(struct tstate *ts, long ret)
 	if (!ts)
 		return 0;
 	p = &ts->p;
-	task_nsset_btf(&set, bpf_get_current_task_btf());
+	task_nsset_btf(&set, current_to_read());
 	if (!p->nsmask) {
 		/* setns(-1, 0), a pidfd with flags 0, ...: the type is unknown */
 		switch_key(&k, p, NSAUDIT_NS_UNKNOWN, ret);

@@ -432,6 +432,59 @@ Test(sink, an_anchor_waits_for_a_receiver_that_went_away, .timeout = 60)
 }
 
 /*
+ * Issue 43: a record in hand when the receiver went away (a syslog daemon
+ * restarting: its socket gone) waits in the queue like an anchor and is
+ * sent when the receiver is back; before, it was counted lost at once (one
+ * record per restart of a host's rsyslogd, seen in the fleet test).
+ */
+Test(sink, a_record_waits_for_a_receiver_that_went_away, .timeout = 60)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct json_object *r = record("rwait");
+	char err[256], dir[] = "/tmp/nsaudit-sink-XXXXXX", buf[4096];
+	struct timeval tv = { .tv_sec = 5 };
+	struct sink_stats st;
+	struct sink_spec sp;
+	struct sink *s;
+	int rx, i;
+	ssize_t n;
+	bool seen = false;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s/log", dir);
+	rx = socket(AF_UNIX, SOCK_DGRAM, 0);
+	cr_assert_eq(bind(rx, (struct sockaddr *)&un, sizeof(un)), 0);
+	snprintf(err, sizeof(err), "syslog:unix:%s", un.sun_path);
+	cr_assert_eq(sink_parse(err, &sp, err, sizeof(err)), 0);
+	s = sink_open(&sp, 16, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	/* the receiver goes away; the record is sent meanwhile */
+	close(rx);
+	unlink(un.sun_path);
+	sink_emit(s, r);
+	usleep(300 * 1000);
+	/* ... and comes back */
+	rx = socket(AF_UNIX, SOCK_DGRAM, 0);
+	cr_assert_eq(bind(rx, (struct sockaddr *)&un, sizeof(un)), 0);
+	setsockopt(rx, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	for (i = 0; i < 10 && !seen; i++) {
+		n = recv(rx, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		seen = strstr(buf, "comm=\"rwait\"") != NULL;
+	}
+	sink_get_stats(s, &st);
+	cr_expect(seen, "the record arrived once the receiver was back");
+	cr_expect_eq(st.lost, 0, "nothing lost: %llu", (unsigned long long)st.lost);
+	sink_close(s, 0);
+	json_object_put(r);
+	close(rx);
+	unlink(un.sun_path);
+	rmdir(dir);
+}
+
+/*
  * Issue 40: anchors a sink loses (its lane full of newer ones while the
  * receiver is down) are counted by number for the log to say so
  * (sink_take_anchor_losses: the recorder writes an anchors_lost record),
