@@ -62,6 +62,12 @@ __u64 lost_reason[NSAUDIT_LOST_MAX] = {};
 __u64 next_kseq = 0;
 __u64 nsfs_fops SEC(".data.nsfs") = 0;
 __u32 prime_tgid = 0;
+/* Written by user space only, never by a program: the links a recorder
+ * pinned, their number and the sum of their names' hashes, so that one
+ * reusing the pins can tell that some were removed while none ran (its
+ * programs gone, those calls unheard): tracer_pins.c, pin_owner.c. */
+__u32 pinned_links = 0;
+__u64 pinned_links_sum = 0;
 struct events_map events SEC(".maps");
 struct rare_map rare SEC(".maps");
 struct held_path_map held_path SEC(".maps");

@@ -237,14 +237,6 @@ int tp_enter_mount_vpid(struct trace_event_raw_sys_enter *ctx)
 	return enter_mount(ctx, true);
 }
 
-/* pin_note() of the mount at address m (pins.bpf.h says why global). */
-__noinline int pin_note_at(__u64 m, struct nsaudit_pin *pin)
-{
-	if (!pin)
-		return 0;
-	return pin_note((struct mount___pins *)m, pin);
-}
-
 /* The caller's mount namespace: the key of user space's mount table (a
  * global subprogram in nsaudit.bpf.c: one look, no BTF scans). */
 __u32 cur_mnt_ns_inum(void);
@@ -375,7 +367,7 @@ int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
 			type = ns_type(ns);
 			file_mnt_ns(file, &anon);
 			/* the fd's own mount is the one now attached */
-			pinned = pin_note_at((__u64)file_mount(file), &pin);
+			pinned = pin_note(file_mount(file), &pin);
 		}
 	}
 	if (!type_wanted(type))
