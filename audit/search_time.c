@@ -8,6 +8,8 @@
  * own times are UTC with a Z, so a zone is never guessed for them.
  */
 #include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +19,11 @@
 
 #define NS 1000000000LL
 
-/* Local midnight of the day now_ns falls in, days later (may be < 0). */
-static int local_midnight(int64_t now_ns, int days, int64_t *ns)
+enum day_start { DAY_OF, WEEK_OF, MONTH_OF, YEAR_OF };
+
+/* Local midnight of the day now_ns falls in, days later (may be < 0), or
+ * of the first day of its week (Sunday, as ausearch), month or year. */
+static int local_midnight(int64_t now_ns, int days, enum day_start of, int64_t *ns)
 {
 	time_t t = (time_t)(now_ns / NS);
 	struct tm tm;
@@ -27,6 +32,12 @@ static int local_midnight(int64_t now_ns, int days, int64_t *ns)
 		return -1;
 	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
 	tm.tm_mday += days;
+	if (of == WEEK_OF)
+		tm.tm_mday -= tm.tm_wday;
+	if (of >= MONTH_OF)
+		tm.tm_mday = 1;
+	if (of == YEAR_OF)
+		tm.tm_mon = 0;
 	tm.tm_isdst = -1;
 	t = mktime(&tm);
 	if (t == (time_t)-1)
@@ -35,14 +46,68 @@ static int local_midnight(int64_t now_ns, int days, int64_t *ns)
 	return 0;
 }
 
+/* When this system booted (/proc/stat btime), as ausearch's "boot". */
+static int boot_time(int64_t *ns)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	char line[256];
+	long long bt;
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc && fgets(line, sizeof(line), f))
+		if (sscanf(line, "btime %lld", &bt) == 1 && bt > 0) {
+			*ns = bt * NS;
+			rc = 0;
+		}
+	fclose(f);
+	return rc;
+}
+
+/* ausearch's words: now, recent, boot, today, yesterday, this-week,
+ * week-ago, this-month, this-year (and journalctl's tomorrow). 0, -1 not
+ * one of them, -2 one that cannot be answered here. */
+static int time_word(const char *s, int64_t now_ns, int64_t *ns)
+{
+	static const struct {
+		const char *word;
+		int days;
+		enum day_start of;
+	} days[] = {
+		{ "today", 0, DAY_OF },		{ "yesterday", -1, DAY_OF },
+		{ "tomorrow", 1, DAY_OF },	{ "this-week", 0, WEEK_OF },
+		{ "week-ago", -7, DAY_OF },	{ "this-month", 0, MONTH_OF },
+		{ "this-year", 0, YEAR_OF },
+	};
+	size_t i;
+
+	if (!strcmp(s, "now")) {
+		*ns = now_ns;
+		return 0;
+	}
+	if (!strcmp(s, "recent")) { /* ausearch: 10 minutes ago */
+		*ns = now_ns - 600 * NS;
+		return 0;
+	}
+	if (!strcmp(s, "boot"))
+		return boot_time(ns) ? -2 : 0;
+	for (i = 0; i < sizeof(days) / sizeof(days[0]); i++)
+		if (!strcmp(s, days[i].word))
+			return local_midnight(now_ns, days[i].days, days[i].of, ns) ? -2 : 0;
+	return -1;
+}
+
 /* "2026-12-07", "2026-12-07 08:40[:05]", "2026-12-07T08:40[:05]" (no
- * zone), "08:40[:05]" (today): local time. */
+ * zone), "08:40[:05]" (today): local time; with " UTC" after it (as
+ * journalctl takes it), UTC. */
 static int local_time(const char *s, int64_t now_ns, int64_t *ns)
 {
 	static const char *const forms[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S",
 					     "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d",
 					     "%H:%M:%S", "%H:%M" };
-	size_t i;
+	size_t i, len = strlen(s);
+	bool utc = len > 4 && !strcmp(s + len - 4, " UTC");
 
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		struct tm tm = { 0 };
@@ -51,14 +116,14 @@ static int local_time(const char *s, int64_t now_ns, int64_t *ns)
 
 		if (i >= 5) {	/* a time of day: today's date */
 			t = (time_t)(now_ns / NS);
-			if (!localtime_r(&t, &tm))
+			if (!(utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)))
 				return -1;
 		}
 		end = strptime(s, forms[i], &tm);
-		if (!end || *end)
+		if (!end || (utc ? strcmp(end, " UTC") : *end))
 			continue;
 		tm.tm_isdst = -1;
-		t = mktime(&tm);
+		t = utc ? timegm(&tm) : mktime(&tm);
 		if (t == (time_t)-1)
 			return -1;
 		*ns = (int64_t)t * NS;
@@ -116,23 +181,13 @@ static int span_ago(const char *s, int64_t now_ns, int64_t *ns)
 int audit_time_arg(const char *s, int64_t now_ns, int64_t *ns)
 {
 	char *end;
+	int rc;
 
 	if (!s || !*s)
 		return -1;
-	if (!strcmp(s, "now")) {
-		*ns = now_ns;
-		return 0;
-	}
-	if (!strcmp(s, "recent")) { /* ausearch: 10 minutes ago */
-		*ns = now_ns - 600 * NS;
-		return 0;
-	}
-	if (!strcmp(s, "today"))
-		return local_midnight(now_ns, 0, ns);
-	if (!strcmp(s, "yesterday"))
-		return local_midnight(now_ns, -1, ns);
-	if (!strcmp(s, "tomorrow"))
-		return local_midnight(now_ns, 1, ns);
+	rc = time_word(s, now_ns, ns);
+	if (rc != -1)
+		return rc ? -1 : 0;
 	if (s[0] == '@') {
 		double d;
 

@@ -15,6 +15,7 @@
 #define NSAUDIT_ACTOR_BPF_H
 
 #include "tstate.bpf.h"
+#include "task_read.bpf.h"
 
 /* Set by the loader before load (random): exe keys are no kernel addresses. */
 extern const volatile __u64 exe_key_salt;
@@ -27,34 +28,6 @@ extern const volatile __u64 exe_key_salt;
 static __always_inline __u64 exe_key_of(__u64 file)
 {
 	return file ? (file ^ exe_key_salt) * 0x9e3779b97f4a7c15ULL : 0;
-}
-
-/* A typed pointer as one the verifier does not hold trusted (6.2+). */
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
-
-/* Set by the loader before load (.rodata): the kernel has bpf_rdonly_cast
- * (6.2+). Without it the cast below is dead code, which the verifier
- * (6.1 included) drops before it looks at the call. */
-extern const volatile bool can_rdonly_cast;
-
-/*
- * The current task, to read its fields: bpf_get_current_task_btf(), cast
- * to a pointer the verifier does not hold trusted. Every pointer loaded
- * off a trusted task (->cred, ->mm, ->nsproxy ...) costs 6.18's verifier
- * scans of the kernel's BTF by name (btf_nested_type_is_trusted), at
- * every walk that reaches the load: ~45 % of a start's CPU, fill_actor's
- * loads in every program that writes most of it. Off the cast, none; the
- * loads are the same fault-safe BTF loads (the first hop's results were
- * untrusted already). Helpers that want a trusted task (task storage)
- * keep bpf_get_current_task_btf().
- */
-static __always_inline struct task_struct *current_to_read(void)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-
-	if (can_rdonly_cast)
-		return bpf_rdonly_cast(task, bpf_core_type_id_kernel(struct task_struct));
-	return task;
 }
 
 /*

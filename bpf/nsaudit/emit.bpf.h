@@ -202,8 +202,13 @@ static __always_inline void held_flush_task(struct task_struct *task)
 /* Before any other record of the current thread: its held one goes first. */
 static __always_inline void held_flush_current(void)
 {
-	if (coalesce)
-		held_flush_task(bpf_get_current_task_btf());
+	struct tstate *ts;
+
+	if (!coalesce)
+		return;
+	ts = tstate_find_cur(false);
+	if (ts)
+		held_flush_ts(ts, bpf_get_current_task_btf());
 }
 
 /*
@@ -413,7 +418,7 @@ static __always_inline void commit_path(const struct ev_key *k, __u32 refs,
 	struct path_buf *hp = NULL;
 
 	if (coalesce) {
-		ts = tstate_find(task, true);
+		ts = tstate_find_cur(true);
 		hp = bpf_task_storage_get(&held_path, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	}
 	commit_rec(ts, k, refs, path, hp);

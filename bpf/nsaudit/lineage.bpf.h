@@ -91,15 +91,18 @@ static __always_inline struct lineage_val *lineage_get(struct task_struct *task)
 	return bpf_task_storage_get(&lineage_tasks, task, 0, 0);
 }
 
-/* What a record says of its actor (a typed task pointer). */
-static __always_inline __u32 lineage_of(struct task_struct *task)
+/* What a record says of its actor, the current task (lineage_get() with
+ * its storage test as cur_may_have_storage(): no BTF scans). */
+static __always_inline __u32 lineage_of_current(void)
 {
-	struct lineage_val *l;
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct lineage_val *l = NULL;
 	__u32 flags = 0;
 
 	if (!lineage_on)
 		return 0;
-	l = lineage_get(task);
+	if (cur_may_have_storage())
+		l = bpf_task_storage_get(&lineage_tasks, task, 0, 0);
 	if (l && (l->flags & LINEAGE_UNKNOWN))
 		return 0;
 	if (task->start_boottime >= lineage_since)
@@ -167,6 +170,10 @@ static __always_inline void lineage_mark(struct task_struct *task, __u32 flags, 
 }
 
 /* The current task exec'd file (sched_process_exec): mark, keep or clear. */
+/* lineage_host() of the current task: a global subprogram (nsaudit.bpf.c),
+ * whose loads cost the verifier no BTF scans (task_read.bpf.h) */
+int cur_lineage_host(void);
+
 static __always_inline void lineage_exec(struct file *file)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
@@ -189,7 +196,7 @@ static __always_inline void lineage_exec(struct file *file)
 		/* a runtime running another (podman's conmon, conmon's runc)
 		 * wherever it is: podman --userns=auto runs them from a
 		 * mount namespace of its own */
-		if (l || lineage_host(task)) {
+		if (l || cur_lineage_host()) {
 			lineage_mark(task, NSAUDIT_LINEAGE_RUNTIME, size);
 			return;
 		}
@@ -201,7 +208,7 @@ static __always_inline void lineage_exec(struct file *file)
 	/* the runtime's workload: its exec away from the host (a container's
 	 * program after pivot_root, an exec'd process after setns), else a
 	 * helper the runtime runs on the host */
-	if (!lineage_host(task))
+	if (!cur_lineage_host())
 		l->flags = NSAUDIT_LINEAGE_CONTAINED;
 	else
 		bpf_task_storage_delete(&lineage_tasks, task);
@@ -303,14 +310,16 @@ static __always_inline __u32 lineage_origin(struct task_struct *task, __u64 *roo
  * them, by its origin (lineage_origin). */
 static __always_inline void lineage_note(struct task_struct *task)
 {
-	struct file *exe = task->mm->exe_file;
+	/* probe reads: loads off the iterator's (trusted) task cost 6.18's
+	 * verifier BTF scans, and this runs once per task, at start */
+	struct file *exe = BPF_CORE_READ(task, mm, exe_file);
 	__u64 size = 0;
 
 	/* (the snapshot's iterator runs again later, for enrich: a task born
 	 * since the load has been followed, it is not looked at) */
 	if (!lineage_on || !exe || task->start_boottime >= lineage_since || lineage_get(task))
 		return;
-	if (!lineage_host(task)) {
+	if (!lineage_host_any(task)) {
 		lineage_mark(task, lineage_origin(task, &size), size);
 		return;
 	}

@@ -62,6 +62,15 @@ __u64 lost_reason[NSAUDIT_LOST_MAX] = {};
 __u64 next_kseq = 0;
 __u64 nsfs_fops SEC(".data.nsfs") = 0;
 __u32 prime_tgid = 0;
+/* set by the loader once the start-up snapshot is taken: snapshot_tasks
+ * runs again later only to read (lifecycle.bpf.c) */
+__u32 snapshot_taken = 0;
+/* Written by user space only, never by a program: the links a recorder
+ * pinned, their number and the sum of their names' hashes, so that one
+ * reusing the pins can tell that some were removed while none ran (its
+ * programs gone, those calls unheard): tracer_pins.c, pin_owner.c. */
+__u32 pinned_links = 0;
+__u64 pinned_links_sum = 0;
 struct events_map events SEC(".maps");
 struct rare_map rare SEC(".maps");
 struct held_path_map held_path SEC(".maps");
@@ -105,8 +114,33 @@ __noinline int fill_actor(struct ev_short *head)
 	 * it comes back a plain number (privileged programs may store one) */
 	*(volatile __u64 *)&e->exe_key = (__u64)exe;
 	e->exe_key = exe_key_of(*(volatile __u64 *)&e->exe_key);
-	e->lineage = lineage_of(bpf_get_current_task_btf()); /* task storage: trusted */
+	e->lineage = lineage_of_current();
 	return 0;
+}
+
+/*
+ * Loads off the current task that many call sites make, here once, off
+ * current_to_read() (task_read.bpf.h: no BTF scans by 6.18's verifier).
+ * Only this part may call bpf_rdonly_cast: libbpf 1.1's static linker
+ * fails on an extern function that more than one part uses.
+ */
+__noinline int cur_may_have_storage(void)
+{
+	return task_may_have_storage(current_to_read());
+}
+
+/* The caller's mount namespace: the key of user space's mount table. */
+__noinline __u32 cur_mnt_ns_inum(void)
+{
+	struct ns_common *ns = task_ns_btf(current_to_read(), NSAUDIT_NS_MNT);
+
+	return ns ? ns->inum : 0;
+}
+
+/* The current task runs in the host's mount and pid namespaces (lineage). */
+__noinline int cur_lineage_host(void)
+{
+	return lineage_host(current_to_read());
 }
 
 /*
@@ -122,6 +156,13 @@ __noinline int tslot_claim(struct tslot *s, __u32 tid, __u64 start, __u32 tgid)
 	if (!s || !start || start == TSLOT_BUSY)
 		return 0;
 	old = *(volatile __u64 *)&s->start;
+	/* already this thread's: the start-up snapshot made it so for the
+	 * thread (or the thread for itself: the snapshot's look came first)
+	 * since the caller looked. Taken again, the state would be wiped,
+	 * and with it a call pending since then: its exit would find no
+	 * entry and the call would be neither a record nor a lost count */
+	if (old == start && s->tid == tid)
+		return 1;
 	if (old == TSLOT_BUSY || (old && s->tid != tid))
 		return 0;	/* another thread's, or being taken */
 	if (__sync_val_compare_and_swap(&s->start, old, TSLOT_BUSY) != old)
@@ -431,7 +472,7 @@ __noinline int emit_switch(struct tstate *ts, long ret)
 	if (!ts)
 		return 0;
 	p = &ts->p;
-	task_nsset_btf(&set, bpf_get_current_task_btf());
+	task_nsset_btf(&set, current_to_read());
 	if (!p->nsmask) {
 		/* setns(-1, 0), a pidfd with flags 0, ...: the type is unknown */
 		switch_key(&k, p, NSAUDIT_NS_UNKNOWN, ret);

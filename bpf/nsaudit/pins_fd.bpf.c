@@ -310,7 +310,7 @@ int tp_exit_open_by_handle_at(struct trace_event_raw_sys_exit *ctx)
 	handle_exit(ctx->ret);
 	if (ctx->ret < 0 || !op_wanted(NSAUDIT_OP_NSFD))
 		return 0;
-	nsfs_fd_made(tstate_find(bpf_get_current_task_btf(), true), ctx->ret, NSAUDIT_VIA_HANDLE,
+	nsfs_fd_made(tstate_find_cur(true), ctx->ret, NSAUDIT_VIA_HANDLE,
 		     0, 0);
 	return 0;
 }

@@ -295,7 +295,7 @@ static __always_inline void setns_exit_alone(long ret)
 
 	if (!op_wanted(NSAUDIT_OP_SETNS)) {
 		/* not recorded, but the cache must not lie to a later look */
-		ts = tstate_find(task, false);
+		ts = tstate_find_cur(false);
 		if (ts && ret == 0) {
 			ts->c_valid = 0;
 			ts->c_changed = 1;

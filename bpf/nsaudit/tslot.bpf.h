@@ -147,17 +147,28 @@ static __always_inline struct tslot *tslot_held(__u32 tid, __u64 start)
 }
 
 /*
+ * task_may_have_storage() of the current task, in a global subprogram
+ * (nsaudit.bpf.c): its load of a pointer off the task is verified once
+ * per program, not at every walk that reaches one of the many call sites,
+ * and off current_to_read(), so 6.18's verifier scans no BTF for it (the
+ * load at each site was ~40 % of those scans). Its value is the same.
+ */
+int cur_may_have_storage(void);
+
+/*
  * A task's state (a typed pointer: the current task, an iterator's): in
  * its own slot or its spare; made if create (the slot marked, see
- * tslot_mark). NULL if it has none, or none could be made.
+ * tslot_mark). NULL if it has none, or none could be made. maybe: the
+ * task's task_may_have_storage().
  */
-static __always_inline struct tstate *tstate_find(struct task_struct *task, bool create)
+static __always_inline struct tstate *tstate_find_as(struct task_struct *task, bool create,
+						     bool maybe)
 {
 	__u32 tid = task->pid;
 	__u64 start = task->start_boottime;
-	struct tslot *s;
+	struct tslot *s, *own;
 
-	if (task_may_have_storage(task)) {
+	if (maybe) {
 		s = tslot_held(tid, start);
 		if (s)
 			return &s->ts;
@@ -166,9 +177,17 @@ static __always_inline struct tstate *tstate_find(struct task_struct *task, bool
 		return NULL;
 	s = tslot_of(tid, false);
 	if (!s || !tslot_claim(s, tid, start, task->tgid)) {
+		own = s;
 		s = tslot_of(tid, true);	/* its own is another live thread's */
 		if (!s || !tslot_claim(s, tid, start, task->tgid))
 			return NULL;
+		/* or was being made this thread's by the start-up snapshot
+		 * (another CPU) when it looked: one slot, the one the look-ups
+		 * try first, or the pending call would be left in the other */
+		if (tslot_mine(own, tid, start)) {
+			tslot_free(s, start);
+			s = own;
+		}
 	}
 	if (bpf_task_storage_get(&tslot_mark, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))
 		return &s->ts;
@@ -180,11 +199,22 @@ static __always_inline struct tstate *tstate_find(struct task_struct *task, bool
  * made (a global subprogram: out of the hooks' common path). */
 int state_lost(__u32 op);
 
+static __always_inline struct tstate *tstate_find(struct task_struct *task, bool create)
+{
+	return tstate_find_as(task, create, task_may_have_storage(task));
+}
+
+/* The current thread's state (tstate_find()). */
+static __always_inline struct tstate *tstate_find_cur(bool create)
+{
+	return tstate_find_as(bpf_get_current_task_btf(), create, cur_may_have_storage());
+}
+
 /* This thread's state, created if needed; a failure is counted (the call
  * of op could not be followed). */
 static __always_inline struct tstate *tstate_get(__u32 op)
 {
-	struct tstate *ts = tstate_find(bpf_get_current_task_btf(), true);
+	struct tstate *ts = tstate_find_cur(true);
 
 	if (!ts)
 		state_lost(op);
@@ -194,7 +224,7 @@ static __always_inline struct tstate *tstate_get(__u32 op)
 /* This thread's pending work for op, at a syscall's exit; NULL if none. */
 static __always_inline struct tstate *tstate_pending(__u32 op)
 {
-	struct tstate *ts = tstate_find(bpf_get_current_task_btf(), false);
+	struct tstate *ts = tstate_find_cur(false);
 
 	return ts && ts->p.op == op ? ts : NULL;
 }

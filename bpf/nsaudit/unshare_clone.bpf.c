@@ -39,7 +39,7 @@ SEC("tracepoint/syscalls/sys_exit_unshare")
 int tp_exit_unshare(struct trace_event_raw_sys_exit *ctx)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct tstate *ts = tstate_find(task, false);
+	struct tstate *ts = tstate_find_cur(false);
 	struct task_nsset set;
 
 	if (!ts || ts->p.op != NSAUDIT_OP_UNSHARE) {

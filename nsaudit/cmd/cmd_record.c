@@ -344,7 +344,9 @@ static const struct optab record_optab[] = {
 	  "where links and the ring stay pinned (default\n"
 	  NSAUDIT_PIN_DIR "); a restarted recorder drains\n"
 	  "what was traced meanwhile. One recorder per DIR: a\n"
-	  "second is refused. 'nsaudit detach' removes it." },
+	  "second is refused. A link removed from DIR while no\n"
+	  "recorder ran: the next one says DEAF at once (those\n"
+	  "calls went unheard). 'nsaudit detach' removes it." },
 	{ "keep-pinned", OPT_KEEP_PINNED, NULL,
 	  "leave them pinned on a clean stop too (for a restart\n"
 	  "or upgrade without a gap); by default only a crash\n"

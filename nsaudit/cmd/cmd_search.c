@@ -57,9 +57,11 @@ static const struct optab search_optab[] = {
 	  "one container the log saw has (else: an error that\n"
 	  "lists them)" },
 	{ "since", 0x206, "T",
-	  "T: RFC 3339, @EPOCH, now, recent, today, yesterday,\n"
-	  "a local date or time (2026-12-07, '2026-12-07 08:40',\n"
-	  "08:40), or ago as 90s, 10m, 2h, 7d, '5 min ago';\n"
+	  "T: RFC 3339, @EPOCH, ausearch's now, recent, boot,\n"
+	  "today, yesterday, this-week, week-ago, this-month,\n"
+	  "this-year, a local date or time (2026-12-07,\n"
+	  "'2026-12-07 08:40', 08:40; ' UTC' after it: UTC), or\n"
+	  "ago as 90s, 10m, 2h, 7d, '5 min ago';\n"
 	  "segments that end before T are not read (unless the\n"
 	  "clock was set back across them)" },
 	{ "until", 0x207, "T", "the same forms as --since" },
@@ -490,11 +492,9 @@ static int search_opt(struct search_args *a, const char *name, const char *val)
 		bool since = name[0] == 's';
 
 		if (audit_time_arg(val, a->now, since ? &f->since_ns : &f->until_ns))
-			return cmd_error("search", EXIT_USAGE,
-					 "--%s: '%.64s' is not a time (RFC 3339, @EPOCH, now, "
-					 "today, yesterday, 2026-12-07 08:40, 08:40, or ago as "
-					 "10m, 2h, 7d, '5 min ago')",
-					 name, val);
+			return cmd_error("search", EXIT_USAGE, "--%s: '%.64s' is not a time (RFC 3339, "
+					 "@EPOCH, today, this-week, 2026-12-07 08:40, 08:40, 2h, "
+					 "'5 min ago', ...: see --help)", name, val);
 		*(since ? &f->has_since : &f->has_until) = true;
 	} else if (!strcmp(name, "format")) {
 		if (strcmp(val, "json") && strcmp(val, "text"))

@@ -182,9 +182,9 @@ static void tell_lost(struct sink *s)
 	free(lm.data);
 }
 
-/* Lock not held: send m (once more on a fresh connection); 0 or -errno. */
-/* keep: on a failure the caller keeps m (an anchor goes again) */
-static int send_one(struct sink *s, struct sink_msg *m, bool keep)
+/* Lock not held: send m (once more on a fresh connection); 0 or -errno.
+ * On a failure m is the caller's still (it may go again). */
+static int send_one(struct sink *s, struct sink_msg *m)
 {
 	int rc;
 
@@ -194,7 +194,7 @@ static int send_one(struct sink *s, struct sink_msg *m, bool keep)
 		if (!transport_connect(s))
 			rc = transport_send(s, m);
 	}
-	if (!rc || !keep)
+	if (!rc)
 		free(m->data);
 	report(s, false);
 	return rc;
@@ -228,6 +228,28 @@ static int anchor_again(struct sink *s, struct sink_msg *m, int rc)
 	s->aqhead = (s->aqhead + SINK_ANCHOR_QUEUE - 1) % SINK_ANCHOR_QUEUE;
 	s->aq[s->aqhead] = *m;
 	s->aqlen++;
+	s->connected = false;
+	s->retry_ns = now_ns() + RETRY_NS;
+	return 0;
+}
+
+/*
+ * A record the receiver did not take because it went away (a syslog daemon
+ * restarting: its socket gone or refusing): first in the queue again, sent
+ * when the sink reconnects, as an anchor is. Its bytes hold its dedup key,
+ * so a collector knows it if it had come after all. 0 requeued; -1 the
+ * queue filled up meanwhile, or the error was not the receiver going away:
+ * it is lost (and counted).
+ */
+static int record_again(struct sink *s, struct sink_msg *m, int rc)
+{
+	if (!reconnect_on(rc) || s->qlen == s->qcap) {
+		free(m->data);
+		return -1;
+	}
+	s->qhead = (s->qhead + s->qcap - 1) % s->qcap;
+	s->q[s->qhead] = *m;
+	s->qlen++;
 	s->connected = false;
 	s->retry_ns = now_ns() + RETRY_NS;
 	return 0;
@@ -267,14 +289,15 @@ static void *writer(void *arg)
 		s->busy = true;
 		pthread_mutex_unlock(&s->lock);
 
-		rc = send_one(s, &m, anchor);
+		rc = send_one(s, &m);
 
 		pthread_mutex_lock(&s->lock);
 		s->busy = false;
-		if (rc && anchor && !anchor_again(s, &m, rc))
+		if (rc)
+			s->last_errno = -rc;
+		if (rc && !(anchor ? anchor_again(s, &m, rc) : record_again(s, &m, rc)))
 			continue;
 		if (rc) {
-			s->last_errno = -rc;
 			__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
 			if (anchor)
 				anchor_lost(s, m.anchor_n);

@@ -136,6 +136,10 @@ int tracer_hearing_tick(struct tracer *t, char *why, size_t len)
 	int type = canary_type(t), st;
 	int64_t deadline = interval_ns < HEARING_DEADLINE_NS ? interval_ns : HEARING_DEADLINE_NS;
 
+	if (t->bpf.links_gone[0]) {	/* pins missing links: deaf from the start */
+		snprintf(why, len, "%s", t->bpf.links_gone);
+		return -1;
+	}
 	if (h->off)
 		return 0;
 	if (!interval_ns || t->o.pid || !(t->o.op_mask & (1u << NSAUDIT_OP_OPEN)) || type < 0) {

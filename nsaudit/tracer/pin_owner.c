@@ -109,12 +109,36 @@ pid_t tracer_pin_dir_user(const char *dir)
 	return who;
 }
 
+/*
+ * The links held against the ones the first recorder pinned (.bss): a
+ * link pin removed while no recorder ran has taken its program with it,
+ * and the calls it hooked go unheard, then and now. Only the open's
+ * canary could tell, and only for opens: so it is said at once, as
+ * deafness (tracer_hearing_tick). Pins of a version without the manifest
+ * (0) cannot tell.
+ */
+static void check_manifest(struct tracer *t, uint32_t n, uint64_t sum)
+{
+	struct nsaudit_bpf__bss *c = tbpf_counters(&t->bpf);
+
+	if (!c || !c->pinned_links || (n == c->pinned_links && sum == c->pinned_links_sum))
+		return;
+	snprintf(t->bpf.links_gone, sizeof(t->bpf.links_gone),
+		 "%u link%s pinned in %.120s, not the %u its first recorder pinned (some were "
+		 "removed while no recorder ran): the calls their programs hooked were not "
+		 "heard since; 'nsaudit detach' removes the rest, and the next recorder "
+		 "loads every program again", n, n == 1 ? "" : "s", t->o.pin_dir,
+		 c->pinned_links);
+}
+
 /* Every link pinned in the dir, held open: they stay attached while we live. */
 int tbpf_hold_pinned_links(struct tracer *t, char *err, size_t errlen)
 {
 	char path[512];
 	struct dirent *d;
 	DIR *dir = opendir(t->o.pin_dir);
+	uint64_t sum = 0;
+	uint32_t n = 0;
 
 	if (!dir) {
 		snprintf(err, errlen, "%s: %s", t->o.pin_dir, strerror(errno));
@@ -133,8 +157,11 @@ int tbpf_hold_pinned_links(struct tracer *t, char *err, size_t errlen)
 			return -1;
 		}
 		t->bpf.held_links[t->bpf.nheld++] = fd;
+		n++;
+		sum += tbpf_link_name_hash(d->d_name);
 	}
 	closedir(dir);
+	check_manifest(t, n, sum);
 	return 0;
 }
 

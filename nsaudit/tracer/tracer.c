@@ -197,6 +197,8 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	enrich_set_exe_map(t->en, bpf_map__fd(t->bpf.skel->maps.exe_paths), false);
 	phase_end(t, PH_ATTACH, &since);
 	snapshot(t);
+	/* from now on the iterator only reads (enrich's look-ups) */
+	t->bpf.skel->bss->snapshot_taken = 1;
 	phase_end(t, PH_SNAPSHOT, &since);
 	if (t->bpf.skel->links.snapshot_tasks)
 		enrich_set_task_iter(t->en, bpf_link__fd(t->bpf.skel->links.snapshot_tasks));

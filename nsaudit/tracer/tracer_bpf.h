@@ -63,12 +63,17 @@ struct tracer_bpf {
 	int pin_lock_fd;		/* the pin dir, flock()ed: one recorder each */
 	int held_links[HELD_LINKS_MAX]; /* reused pins: their links, held open */
 	int nheld;
+	/* reused pins that lack links their first recorder pinned: why this
+	 * one is deaf from the start (tracer_hearing_tick() says it) */
+	char links_gone[320];
 	char hooks[TRACER_HOOKS_LEN]; /* "nsaudit: ready (hooks: ...)" */
 };
 
 /* tracer_pins.c */
 
 int tbpf_pin_path(char *buf, size_t len, const char *dir, const char *name);
+/* A link pin's name, hashed: pinned_links_sum adds them up (FNV-1a). */
+uint64_t tbpf_link_name_hash(const char *name);
 
 /*
  * Pin the ring, the counters and every link, so that the programs keep

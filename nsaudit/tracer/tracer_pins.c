@@ -83,14 +83,43 @@ static int pinned_get(struct tracer *t, const char *name)
 	return bpf_obj_get(path);
 }
 
+uint64_t tbpf_link_name_hash(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 0x100000001b3ull;
+	return h;
+}
+
+/* One link pinned as DIR/NAME, and counted in the manifest (.bss). */
+static int pin_link(struct tracer *t, struct bpf_link *link, const char *name, uint32_t *n,
+		    uint64_t *sum)
+{
+	char path[512];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", t->o.pin_dir, name);
+	rc = bpf_link__pin(link, path);
+	if (!rc) {
+		(*n)++;
+		*sum += tbpf_link_name_hash(name);
+	}
+	return rc;
+}
+
 /*
  * Pin the ring, the counters and every link, so that the programs keep
- * running and the ring keeps filling while no recorder is alive.
+ * running and the ring keeps filling while no recorder is alive. How many
+ * links and which (a sum of their names' hashes) goes into .bss, pinned
+ * with it: a recorder reusing the pins checks that all are still there.
  */
 int tbpf_pin_all(struct tracer *t, char *err, size_t errlen)
 {
-	char path[512];
+	char path[512], name[256];
 	struct statfs sfs;
+	uint64_t sum = 0;
+	uint32_t n = 0;
 	int i, rc = 0;
 
 	if (mkdir(t->o.pin_dir, 0700) && errno != EEXIST) {
@@ -118,20 +147,21 @@ int tbpf_pin_all(struct tracer *t, char *err, size_t errlen)
 		/* the snapshot iterator runs once at start: nothing to keep */
 		if (!link || prog == t->bpf.skel->progs.snapshot_tasks)
 			continue;
-		snprintf(path, sizeof(path), "%s/link_%s", t->o.pin_dir, bpf_program__name(prog));
-		rc = bpf_link__pin(link, path);
+		snprintf(name, sizeof(name), "link_%s", bpf_program__name(prog));
+		rc = pin_link(t, link, name, &n, &sum);
 		if (rc)
 			goto fail;
 	}
 	for (i = 0; i < OPEN_SIBLINGS; i++) {
 		if (!t->bpf.open_links[i])
 			continue;
-		snprintf(path, sizeof(path), "%s/link_tp_exit_%s", t->o.pin_dir,
-			 open_siblings[i].name);
-		rc = bpf_link__pin(t->bpf.open_links[i], path);
+		snprintf(name, sizeof(name), "link_tp_exit_%s", open_siblings[i].name);
+		rc = pin_link(t, t->bpf.open_links[i], name, &n, &sum);
 		if (rc)
 			goto fail;
 	}
+	t->bpf.skel->bss->pinned_links_sum = sum;
+	t->bpf.skel->bss->pinned_links = n;
 	return 0;
 fail:
 	snprintf(err, errlen, "pinning in %s: %s", t->o.pin_dir, strerror(errno ?: -rc));
