@@ -106,6 +106,9 @@ struct sink {
 	 * one twice (RELP resends what it had not acknowledged) can tell */
 	char run[17];
 	uint64_t msg_seq;
+	/* file: when the path was last compared with the open file (rotated
+	 * or removed: opened again) */
+	int64_t file_checked_ns;
 };
 
 /* sink_transport.c, called on the writer thread: 0 or -errno */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 #include <libaudit.h>
 
+#include "clock.h"
 #include "sink.h"
 #include "sink_impl.h"
 
@@ -100,6 +102,34 @@ static int send_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * A file sink's path no longer names the file it writes (logrotate moved
+ * it and made a new one, or it was removed): what goes on being written
+ * would reach no reader of the path, or nobody once the old file is
+ * compressed and removed. Looked at once a second; the path is opened
+ * again (made, 0600, if missing). 0, or -errno if it cannot be.
+ */
+static int file_follow_path(struct sink *s)
+{
+	struct stat now, open_st;
+	int64_t t = now_ns();
+	int fd;
+
+	if (s->fd >= 0 && t - s->file_checked_ns < 1000000000LL)
+		return 0;
+	s->file_checked_ns = t;
+	if (s->fd >= 0 && !fstat(s->fd, &open_st) && !stat(s->sp.file, &now) &&
+	    now.st_dev == open_st.st_dev && now.st_ino == open_st.st_ino)
+		return 0;
+	fd = open(s->sp.file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = fd;
+	return 0;
+}
+
 /* 0 sent; <0 failed (-ENOTCONN etc.: reconnect) */
 int transport_send(struct sink *s, const struct sink_msg *m)
 {
@@ -116,6 +146,9 @@ int transport_send(struct sink *s, const struct sink_msg *m)
 	case SINK_JOURNAL:
 		return journal_send(m);
 	case SINK_FILE:		/* one write per line: O_APPEND keeps lines whole */
+		rc = file_follow_path(s);
+		if (rc)
+			return rc;
 		errno = 0;
 		return write(s->fd, m->data, m->len) == (ssize_t)m->len ? 0 : (errno ? -errno : -EIO);
 	case SINK_SYSLOG_TCP:

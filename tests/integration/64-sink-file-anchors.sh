@@ -11,7 +11,10 @@
 #  - a tail cut after a SIGKILL (the state removed) is NOT INTACT
 #    against each file's anchors, naming the file, line and seq;
 #  - an anchor document forged without the key (a later seq) is no anchor;
-#    and a record whose exe path spells an anchor document is a record.
+#    and a record whose exe path spells an anchor document is a record;
+#  - a file moved away under a running recorder (logrotate, no signal):
+#    what comes after is in a new file at the path, and the log verifies
+#    against the two files together.
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "file sink anchors"
 require_cmd jq "file sink anchors"
@@ -106,3 +109,27 @@ for f in json ocsf ecs; do
 	check "$f: ... named: tail cut, the anchor's file and line" \
 		grep -q "NOT INTACT: tail cut: .*anchor at $TMP/a.$f line [0-9]* says seq" "$TMP/v-cut-$f"
 done
+
+# --- rotated as logrotate does (moved, no signal) while a recorder runs:
+# the sink opens its path again, the records after the move are in the
+# new file, and the log verifies against both files together
+LOG=$TMP/log2
+VK=$("$NSAUDIT" keygen "$TMP/key2")
+"$NSAUDIT" record --log-dir "$LOG" --key "$TMP/key2" --no-pin --no-coalesce --op setns --comm "$COMM" \
+	--sink "file:$TMP/r.json" 2>"$TMP/rec2.err" &
+REC=$!
+for _ in $(seq 1 200); do grep -qs "^nsaudit: ready" "$TMP/rec2.err" && break; sleep 0.05; done
+"$NSOPS" -n "$COMM" setns-loop 5 /proc/self/ns/net >/dev/null
+sleep 0.5
+mv "$TMP/r.json" "$TMP/r.json.1"
+sleep 1.5	# the sink looks at its path once a second
+"$NSOPS" -n "$COMM" setns-loop 5 /proc/self/ns/net >/dev/null
+sleep 0.5
+kill -TERM $REC; wait $REC; REC=
+expect_eq "rotated: the records after the move are in the new file at PATH" \
+	"$(jq -c 'select(.op == "setns")' "$TMP/r.json" 2>/dev/null | grep -c .)" 5
+expect_eq "rotated: the moved file has the ones before it" \
+	"$(jq -c 'select(.op == "setns")' "$TMP/r.json.1" | grep -c .)" 5
+verify "$TMP/v-rot" --anchor "$TMP/r.json.1" --anchor "$TMP/r.json"; rc=$?
+expect_eq "rotated: the log verifies against both files ($(cut -c1-120 "$TMP/v-rot"))" $rc 0
+check "rotated: anchors of the closing stop are in the new file" grep -q '"why":"close"' "$TMP/r.json"

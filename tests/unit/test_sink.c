@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* Sinks: spec parsing, RFC 5424 and audit formatting, losses never block. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -481,6 +482,70 @@ Test(sink, a_record_waits_for_a_receiver_that_went_away, .timeout = 60)
 	json_object_put(r);
 	close(rx);
 	unlink(un.sun_path);
+	rmdir(dir);
+}
+
+/* how many lines of path hold needle, waiting up to 5 s for at least want */
+static int lines_with(const char *path, const char *needle, int want)
+{
+	char line[8192];
+	int i, n = 0;
+	FILE *f;
+
+	for (i = 0; i < 100; i++) {
+		n = 0;
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f))
+			n += strstr(line, needle) != NULL;
+		if (f)
+			fclose(f);
+		if (n >= want)
+			break;
+		usleep(50 * 1000);
+	}
+	return n;
+}
+
+/*
+ * Issue 43: a file sink follows its path. logrotate moves the file and
+ * makes a new one (or the old one is compressed and removed): a sink that
+ * kept writing its first file wrote where no shipper reads, or into a
+ * removed file, silently. Now it opens the path again within a second.
+ */
+Test(sink, a_file_sink_follows_its_path_across_rotation, .timeout = 60)
+{
+	struct json_object *a = record("rotA"), *b = record("rotB"), *c = record("rotC");
+	char err[512], dir[] = "/tmp/nsaudit-sink-XXXXXX", path[256], moved[300];
+	struct sink_spec sp;
+	struct sink *s;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f.jsonl", dir);
+	snprintf(moved, sizeof(moved), "%s.1", path);
+	snprintf(err, sizeof(err), "file:%s", path);
+	cr_assert_eq(sink_parse(err, &sp, err, sizeof(err)), 0, "%s", err);
+	s = sink_open(&sp, 16, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	sink_emit(s, a);
+	cr_assert_eq(lines_with(path, "\"rotA\"", 1), 1);
+	/* rotated: moved, a new file made by the rotator */
+	cr_assert_eq(rename(path, moved), 0);
+	close(open(path, O_WRONLY | O_CREAT | O_EXCL, 0600));
+	usleep(1100 * 1000);
+	sink_emit(s, b);
+	cr_expect_eq(lines_with(path, "\"rotB\"", 1), 1, "the next record is in the new file");
+	cr_expect_eq(lines_with(moved, "\"rotB\"", 0), 0, "not in the moved one");
+	/* removed: made again */
+	cr_assert_eq(unlink(path), 0);
+	usleep(1100 * 1000);
+	sink_emit(s, c);
+	cr_expect_eq(lines_with(path, "\"rotC\"", 1), 1, "a removed file is made again");
+	sink_close(s, 1000);
+	json_object_put(a);
+	json_object_put(b);
+	json_object_put(c);
+	unlink(path);
+	unlink(moved);
 	rmdir(dir);
 }
 
