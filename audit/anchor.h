@@ -38,6 +38,7 @@ struct audit_anchor {
 	uint8_t mac[AUDIT_MAC_LEN];
 	size_t mac_len; /* 32 or 16 (format version 3) */
 	uint64_t line; /* in the file it was read from */
+	const char *file; /* that file, as given to verify (verify sets it) */
 	unsigned int first_segment; /* the oldest segment retained then (0: not said) */
 	uint8_t amac[AUDIT_TAG_LEN]; /* the anchor's own MAC, with its epoch's key */
 	bool has_amac;

@@ -185,6 +185,7 @@ out:
 	free(w.moved);
 	free(w.anc);
 	free(w.alost);
+	free(w.others);
 	close(w.dirfd);
 	return rc;
 }

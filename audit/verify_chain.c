@@ -73,10 +73,10 @@ static void fork_at(struct walk *w, const struct audit_anchor *x, const struct a
 {
 	if (y->seq > x->seq && restart(y))
 		return;
-	walk_bad(w, w->anc_file, y->line, y->seq,
-	    "anchor chain forked: anchors at lines %" PRIu64 " and %" PRIu64
+	walk_bad(w, y->file, y->line, y->seq,
+	    "anchor chain forked: anchors at %.100s line %" PRIu64 " and %.100s line %" PRIu64
 	    " both say they are anchor %" PRIu64 " of log %s (an anchor replaced?)",
-	    x->line, y->line, y->n, w->log_id);
+	    x->file, x->line, y->file, y->line, y->n, w->log_id);
 }
 
 /* y's predecessor: an anchor numbered y->n - 1 (v[ps..pe), the group
@@ -90,7 +90,7 @@ static void link_to(struct walk *w, struct audit_anchor **v, size_t ps, size_t p
 		for (j = ps; j < pe; j++)
 			if (!sodium_memcmp(v[j]->amac, y->prev, sizeof(y->prev)))
 				return;
-		walk_bad(w, w->anc_file, y->line, y->seq,
+		walk_bad(w, y->file, y->line, y->seq,
 		    "anchor chain broken: the anchor at line %" PRIu64 " (anchor %" PRIu64
 		    ") names a previous anchor that %.100s does not hold (an anchor "
 		    "replaced?)",
@@ -108,7 +108,7 @@ static void link_to(struct walk *w, struct audit_anchor **v, size_t ps, size_t p
 		w->v->anchors_lost_crash += y->n - 1 - (pe > ps ? v[ps]->n : 0);
 		return;
 	}
-	walk_bad(w, w->anc_file, y->line, y->seq,
+	walk_bad(w, y->file, y->line, y->seq,
 	    "anchors deleted: anchor %" PRIu64 " of log %s is missing from %.100s, before "
 	    "the one at line %" PRIu64 " (deleted from the sink, or never delivered: the "
 	    "anchor chain has a gap)",
@@ -143,7 +143,7 @@ static uint64_t check_links(struct walk *w)
 		/* the first one kept need not be anchor 1 (an older syslog file
 		 * holds the rest); anchor 1 names no previous one */
 		if (v[i]->n == 1 && sodium_memcmp(v[i]->prev, zero, sizeof(zero)))
-			walk_bad(w, w->anc_file, v[i]->line, v[i]->seq,
+			walk_bad(w, v[i]->file, v[i]->line, v[i]->seq,
 			    "anchor chain broken: the anchor at line %" PRIu64
 			    " says it is the first of log %s but names a previous one",
 			    v[i]->line, w->log_id);
@@ -201,11 +201,11 @@ static void check_attested(struct walk *w)
 		lo = a->chained && a->first_seq ? a->first_seq : a->seq;
 		if (!v->records || lo >= v->first_seq || w->last_drop_seq > a->seq)
 			continue;
-		walk_bad(w, w->anc_file, a->line, lo,
+		walk_bad(w, a->file, a->line, lo,
 		    "attested records gone: the anchor at %.100s line %" PRIu64 " saw seq %" PRIu64
 		    "..%" PRIu64 " retained, but the log starts at seq %" PRIu64 " and no drop "
 		    "record written after that anchor removed them",
-		    w->anc_file, a->line, lo, a->seq, v->first_seq);
+		    a->file, a->line, lo, a->seq, v->first_seq);
 		return; /* one finding says it; the newer anchors repeat it */
 	}
 }

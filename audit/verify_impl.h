@@ -83,7 +83,18 @@ struct walk {
 	/* anchors of this log that authenticate, by seq */
 	struct audit_anchor *anc;
 	size_t nanc, next_anc;
-	const char *anc_file;
+	const char *anc_file;	  /* the --anchor file, or "the N --anchor files" */
+	char anc_files[40];
+	const char *other_file;	  /* where another log's newest anchor is */
+	/* other logs under this key, each by its own newest authentic anchor
+	 * (verify_tail.c other_log): one that never ended is a finding */
+	struct walk_other {
+		char log_id[AUDIT_KEY_ID_HEX + 1];
+		uint64_t n, seq, line, count;
+		const char *file;
+		bool ended;
+	} *others;
+	size_t nothers;
 	uint64_t after_anchor;	  /* records after the newest anchor matched */
 	/* what the log says of the anchors: the seal naming most anchors
 	 * sent (0: none says), and the newest drop record's seq */

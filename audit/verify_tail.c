@@ -99,24 +99,65 @@ static int anchor_auth(struct walk *w, struct audit_anchor *a)
  */
 static void other_log(struct walk *w, struct audit_anchor *a)
 {
-	struct audit_verify *v = w->v;
+	struct walk_other *o = NULL, *grown;
+	bool end;
+	size_t i;
 
 	if (anchor_auth(w, a) <= 0)
 		return;
-	if (strcmp(v->other_log_id, a->log_id)) { /* (in file order: at least) */
-		v->other_logs++;
-		memcpy(v->other_log_id, a->log_id, sizeof(v->other_log_id));
-		v->other_last_seq = 0;
+	/* per log id: anchors of several logs come interleaved (two sinks,
+	 * files given in any order, a line replayed with logger), so the
+	 * newest anchor in file order says nothing of the others' */
+	for (i = 0; i < w->nothers && !o; i++)
+		if (!strcmp(w->others[i].log_id, a->log_id))
+			o = &w->others[i];
+	if (!o) {
+		grown = realloc(w->others, (w->nothers + 1) * sizeof(*w->others));
+		if (!grown)
+			return;
+		w->others = grown;
+		o = &w->others[w->nothers++];
+		memset(o, 0, sizeof(*o));
+		memcpy(o->log_id, a->log_id, sizeof(o->log_id));
 	}
-	v->other_anchors++;
-	if (a->seq >= v->other_last_seq) {
-		v->other_last_seq = a->seq;
-		/* a clean stop is no end (a restart goes on with the same log,
-		 * and whoever stops the recorder can make one): only an
-		 * authentic "end" retires a log */
-		v->other_closed = a->why_auth && !strcmp(a->why, "end");
-		v->other_line = a->line;
+	o->count++;
+	/* a clean stop is no end (a restart goes on with the same log, and
+	 * whoever stops the recorder can make one): only an authentic "end"
+	 * as the log's newest anchor (highest number, then seq) retires it;
+	 * two newest ones that disagree are no end */
+	end = a->why_auth && !strcmp(a->why, "end");
+	if (o->count == 1 || a->n > o->n || (a->n == o->n && a->seq > o->seq)) {
+		o->n = a->n;
+		o->seq = a->seq;
+		o->ended = end;
+		o->line = a->line;
+		o->file = a->file;
+	} else if (a->n == o->n && a->seq == o->seq) {
+		o->ended = o->ended && end;
 	}
+}
+
+/* The other logs' verdict: the first that never ended, else the newest. */
+static void other_logs(struct walk *w)
+{
+	struct audit_verify *v = w->v;
+	const struct walk_other *pick = NULL;
+	size_t i;
+
+	for (i = 0; i < w->nothers && !(pick && !pick->ended); i++)
+		if (!pick || !w->others[i].ended)
+			pick = &w->others[i];
+	v->other_logs = (unsigned int)w->nothers;
+	if (!pick)
+		return;
+	if (pick->ended) /* all ended: the one whose end came last in the files */
+		pick = &w->others[w->nothers - 1];
+	memcpy(v->other_log_id, pick->log_id, sizeof(v->other_log_id));
+	v->other_anchors = pick->count;
+	v->other_last_seq = pick->seq;
+	v->other_line = pick->line;
+	v->other_closed = pick->ended;
+	w->other_file = pick->file;
 }
 
 /* Anchors of this log (log id from its first header; a v1 log has none)
@@ -150,7 +191,7 @@ static void pick_anchors(struct walk *w, struct audit_anchor *all, size_t n)
 int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *err, size_t errlen)
 {
 	struct audit_anchor *all = NULL, *one;
-	size_t n = 0, m, i;
+	size_t n = 0, m, i, k;
 
 	if (!o->anchors || !o->anchors[0])
 		return 0;
@@ -169,14 +210,23 @@ int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *e
 			return -1;
 		}
 		all = grown;
+		for (k = 0; k < m; k++)
+			one[k].file = o->anchors[i];
 		memcpy(all + n, one, m * sizeof(*one));
 		n += m;
 		free(one);
-		w->anc_file = o->anchors[i];
+	}
+	/* messages about the stream as a whole: the file, or how many */
+	if (i == 1) {
+		w->anc_file = o->anchors[0];
+	} else {
+		snprintf(w->anc_files, sizeof(w->anc_files), "the %zu --anchor files", i);
+		w->anc_file = w->anc_files;
 	}
 	pick_anchors(w, all, n);
+	other_logs(w);
 	if (w->v->other_anchors && !w->v->other_closed)
-		walk_bad(w, w->anc_file, w->v->other_line, 0,
+		walk_bad(w, w->other_file, w->v->other_line, 0,
 			 "another history under this key: %" PRIu64 " authentic anchor%s of log %s "
 			 "(up to seq %" PRIu64
 			 ") signed with key %s, which never ended, while this "
@@ -187,6 +237,13 @@ int walk_load_anchors(struct walk *w, const struct audit_verify_opts *o, char *e
 	if (w->nanc) {
 		w->v->anchor_first_seq = w->anc[0].seq;
 		w->v->anchor_last_seq = w->anc[w->nanc - 1].seq;
+	}
+	/* the erased log's anchors are the finding, whether or not the log
+	 * that replaced it sent any of its own */
+	if (!w->nanc && w->v->other_anchors && !w->v->other_closed) {
+		free(all);
+		w->anc = NULL;
+		return 0;
 	}
 	if (!w->nanc) {
 		snprintf(err, errlen,
@@ -300,7 +357,7 @@ static void check_anchors(struct walk *w)
 		walk_bad(w, name, 0, v->last_seq,
 			 "tail cut: the log ends at seq %" PRIu64 " but the anchor at %.100s line "
 			 "%" PRIu64 " says seq %" PRIu64 " (segment %06u) was written",
-			 v->last_seq, w->anc_file, a->line, a->seq, a->segment);
+			 v->last_seq, a->file, a->line, a->seq, a->segment);
 	}
 	/* segments the newest anchor saw retained cannot be gone unless a
 	 * later anchor saw them dropped */
@@ -311,7 +368,7 @@ static void check_anchors(struct walk *w)
 			 ") says segments "
 			 "from %06u on were retained, but the log starts at %06u: dropped with no "
 			 "anchor to witness it",
-			 w->anc_file, a->line, a->first_segment, v->first_segment);
+			 a->file, a->line, a->first_segment, v->first_segment);
 	}
 }
 

@@ -165,7 +165,7 @@ static int account(struct walk *w, const char *name, uint64_t lineno, const stru
 			walk_bad(w, name, lineno, r->seq,
 				 "rewritten: the anchor at %.100s %s says seq %" PRIu64
 				 " had another MAC",
-				 w->anc_file, where, r->seq);
+				 a->file, where, r->seq);
 		w->v->anchors++;
 		w->v->anchored_seq = r->seq;
 		w->after_anchor = 0;

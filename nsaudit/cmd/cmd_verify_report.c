@@ -29,10 +29,27 @@ static void fmt_ns(int64_t ns, char *out, size_t len)
 	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Where a finding is: a file of the log directory (DIR/NAME), or a line of
+ * an --anchor file, named as it was given (not inside DIR). */
+static const char *where_dir(const struct audit_verify_opts *vo, const char *where)
+{
+	size_t i, n;
+
+	for (i = 0; vo->anchors && vo->anchors[i]; i++) {
+		n = strlen(vo->anchors[i]);
+		if (!strncmp(where, vo->anchors[i], n) && (!where[n] || !strncmp(where + n, " line ", 6)))
+			return "";
+	}
+	return vo->dir;
+}
+
+#define WHERE(vo, w) where_dir(vo, w), where_dir(vo, w)[0] && (w)[0] ? "/" : "", (w)
+
 /* Every finding, one line each, on stdout (to be read, kept, diffed); the
  * verdict with the first tampering (or the crash tail) is one line on
  * stderr. */
-static void print_findings(const char *dir, const struct audit_verify *v, int rc)
+static void print_findings(const struct audit_verify_opts *vo, const struct audit_verify *v,
+			   int rc)
 {
 	unsigned int i,
 	    kept = v->nfindings < AUDIT_VERIFY_FINDINGS ? v->nfindings : AUDIT_VERIFY_FINDINGS;
@@ -40,8 +57,8 @@ static void print_findings(const char *dir, const struct audit_verify *v, int rc
 	for (i = 0; i < kept && v->nfindings > 1; i++) {
 		const struct audit_finding *f = &v->findings[i];
 
-		printf("nsaudit verify: finding %u: %s%s%s: %s%s", i + 1, dir,
-		       f->where[0] ? "/" : "", f->where, f->crash ? "crash tail: " : "", f->what);
+		printf("nsaudit verify: finding %u: %s%s%s: %s%s", i + 1, WHERE(vo, f->where),
+		       f->crash ? "crash tail: " : "", f->what);
 		if (f->seq)
 			printf(" (seq %" PRIu64 ")", f->seq);
 		printf("\n");
@@ -49,12 +66,17 @@ static void print_findings(const char *dir, const struct audit_verify *v, int rc
 	if (v->nfindings > kept)
 		printf("nsaudit verify: ... and %u more findings\n", v->nfindings - kept);
 	fflush(stdout);
-	fprintf(stderr, "nsaudit verify: %s%s%s: %s: %s", dir, v->where[0] ? "/" : "", v->where,
+	fprintf(stderr, "nsaudit verify: %s%s%s: %s: %s", WHERE(vo, v->where),
 		rc == AUDIT_VERIFY_CRASH ? "INTACT UP TO A CRASH TAIL" : "NOT INTACT", v->what);
 	if (v->bad_seq)
 		fprintf(stderr, " (seq %" PRIu64 ")", v->bad_seq);
 	if (v->nfindings > 1)
 		fprintf(stderr, " [%u findings, %u of them tampering]", v->nfindings, v->ntamper);
+	/* which log, under which key, was found so: a log begun again reads
+	 * like the old one unless its id is said */
+	if (v->log_id[0] || v->key_id[0])
+		fprintf(stderr, " (log %s, key %s)", v->log_id[0] ? v->log_id : "-",
+			v->key_id[0] ? v->key_id : "-");
 	fprintf(stderr, "\n");
 }
 
@@ -166,7 +188,7 @@ int verify_print(const struct audit_verify_opts *vo, const struct audit_verify *
 			"key too, so this proves nothing against tampering\n",
 			vo->dir);
 	if (rc == AUDIT_VERIFY_TAMPERED || rc == AUDIT_VERIFY_CRASH) {
-		print_findings(vo->dir, v, rc);
+		print_findings(vo, v, rc);
 		if (rc == AUDIT_VERIFY_TAMPERED)
 			return rc;
 		verdict = "intact up to a crash tail";

@@ -273,6 +273,14 @@ bool containers_docker_name(struct containers *c, const char *id, char *name, si
 	return ci.name[0] != '\0';
 }
 
+bool containers_containerd_task(struct containers *c, const char *cgpath, char *id, size_t len)
+{
+	char dir[PATH_MAX];
+
+	runtime_root(RT_ROOT_CONTAINERD, c->root, dir, sizeof(dir));
+	return containerd_task_of_cgroup(dir, cgpath, id, len);
+}
+
 /* One runtime state directory: DIR/ID/FILE per container. */
 static void read_runtime(struct containers *c, const char *dir, const char *rt, const char *file)
 {

@@ -87,6 +87,10 @@ const struct container_info *containers_find(struct containers *c, const char *w
  * state is: a container being made). */
 bool containers_docker_name(struct containers *c, const char *id, char *name, size_t len);
 
+/* A containerd task whose cgroup is cgpath (/NAMESPACE/ID, containerd's
+ * own, cgroupfs) and whose bundle exists: its id into id. */
+bool containers_containerd_task(struct containers *c, const char *cgpath, char *id, size_t len);
+
 /* Number of containers known (after the last refresh). */
 int containers_count(const struct containers *c);
 /* The i-th container known (0 .. containers_count() - 1), or NULL. */

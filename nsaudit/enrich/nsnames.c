@@ -98,7 +98,10 @@ static const char *container_name(struct nsnames *n, int type, uint32_t inum, ui
 		c->backoff_ns = SCAN_INTERVAL_NS;
 	}
 	if (c->named) {
-		if (now - c->checked_ns < REVALIDATE_NS)
+		/* the same ns_id is the same namespace (never reused): its
+		 * owner does not change, also once the process it was found
+		 * from is gone (a runtime's stage exits at once) */
+		if (now - c->checked_ns < REVALIDATE_NS || (nsid && c->nsid == nsid))
 			goto named;
 		/* inodes are reused: is the process still in it? */
 		if (read_ns(c->pid, type, &cur) && cur == inum) {
@@ -265,8 +268,39 @@ const struct container_info *nsnames_find_container(struct nsnames *n, const cha
 	return ci;
 }
 
-void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const char **name,
-		       const char **old)
+/*
+ * A namespace the record's actor made by unshare(2): it is the container's
+ * whose cgroup the actor was in at the call (the actor is in the new
+ * namespace, or its children will be: pid, time), which is what a look at
+ * the actor's /proc/PID/cgroup says while it lives. The record's cgroup
+ * was read by id at the call (enrich_cgroup), so the answer does not
+ * depend on the reader being quicker than the actor: runc's and crun's
+ * stages, and a container's own `unshare -u true`, exit at once, and no
+ * runtime state knows a container while it is being made (containerd's
+ * own cgroup, /NAMESPACE/ID, names its task by the bundle the shim made
+ * first). A namespace
+ * made outside any container's cgroup is no container's by this: the
+ * cache entry a dead namespace of the same inode left is dropped. Not for
+ * clone(2): its child may start in another cgroup (CLONE_INTO_CGROUP, as
+ * crun and systemd do); the child itself is asked (hint).
+ */
+static void note_made(struct nsnames *n, const struct nsaudit_event *e, const char *cgroup)
+{
+	char id[CONTAINER_ID_LEN];
+	int type = (int)e->ns_type;
+
+	if (e->op != NSAUDIT_OP_UNSHARE || e->result != 0 || !(e->flags & NSAUDIT_F_HAS_NS) ||
+	    is_host(n, type, e->ns_inum))
+		return;
+	if (cgroup && (cgroup_container_id(cgroup, id, sizeof(id)) ||
+		       (n->ctr && containers_containerd_task(n->ctr, cgroup, id, sizeof(id)))))
+		cache_made(n, type, e->ns_inum, e->ns_id, e->pid, id, now_coarse_ns());
+	else
+		cache_made(n, type, e->ns_inum, e->ns_id, e->pid, NULL, now_coarse_ns());
+}
+
+void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const char *cgroup,
+		       const char **name, const char **old)
 {
 	bool ok = e->result >= 0 || e->op == NSAUDIT_OP_OPEN;
 	bool has_ns = e->flags & NSAUDIT_F_HAS_NS, has_old = e->flags & NSAUDIT_F_HAS_OLD;
@@ -278,6 +312,7 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	*name = *old = NULL;
 	if (type < 0 || type >= NSAUDIT_NS_MAX)
 		return;
+	note_made(n, e, cgroup);
 	switch (e->op) {
 	case NSAUDIT_OP_MOUNT:
 		if (has_ns && e->path[0] == '/' && !(e->flags & NSAUDIT_F_PATH_CUT))

@@ -44,9 +44,11 @@ void nsnames_free(struct nsnames *n);
  * ns_inum, *old for old_inum; NULL where there is none. The strings stay
  * valid until the next call. Mount and umount records also update the
  * mount table (a umount record still carries the name it removes).
+ * cgroup: the actor's cgroup path at the call (enrich_cgroup), or NULL: a
+ * namespace the actor made by unshare is its container's.
  */
-void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const char **name,
-		       const char **old);
+void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const char *cgroup,
+		       const char **name, const char **old);
 
 /* The name of (type, inum), or NULL. hint_pid: a process probably in it
  * (0 if none), checked first. The string stays valid until the next call. */

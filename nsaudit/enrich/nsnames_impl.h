@@ -96,6 +96,8 @@ bool is_host(const struct nsnames *n, int type, uint32_t inum);
 struct cache_ent *slot(struct nsnames *n, int type, uint32_t inum);
 void cache_named(struct nsnames *n, int type, uint32_t inum, uint32_t pid,
 		 const char *id, int64_t now);
+void cache_made(struct nsnames *n, int type, uint32_t inum, uint64_t nsid, uint32_t pid,
+		const char *id, int64_t now);
 
 /*
  * One pass over /proc: every mount namespace (one task each), and the

@@ -288,6 +288,31 @@ void cache_named(struct nsnames *n, int type, uint32_t inum, uint32_t pid,
 }
 
 /*
+ * A namespace just made (nsnames.c note_made): it is id's (NULL: no
+ * container's), whatever the slot said of a dead namespace of the same
+ * inode. nsid: the record's ns_id (0 on kernels without one).
+ */
+void cache_made(struct nsnames *n, int type, uint32_t inum, uint64_t nsid, uint32_t pid,
+		const char *id, int64_t now)
+{
+	struct cache_ent *c = slot(n, type, inum);
+
+	if (!id && (c->type != type || c->inum != inum))
+		return;	/* another namespace's entry: nothing to drop */
+	memset(c, 0, sizeof(*c));
+	c->type = type;
+	c->inum = inum;
+	c->backoff_ns = SCAN_INTERVAL_NS;
+	if (!id)
+		return;
+	c->named = true;
+	c->nsid = nsid;
+	c->pid = pid;
+	c->checked_ns = now;
+	snprintf(c->id, sizeof(c->id), "%s", id);
+}
+
+/*
  * One pass over /proc: every mount namespace (one task each), and the
  * namespaces of every process whose cgroup is a container's.
  */

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* runtime_state.c - runtime state roots and the parsers of their files. */
+#include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <json-c/json.h>
 
 #include "runtime_state.h"
@@ -142,4 +145,53 @@ bool docker_config_name(const char *json, char *name, size_t len)
 		snprintf(name, len, "%s", s[0] == '/' ? s + 1 : s);
 	json_object_put(o);
 	return ok && *name;
+}
+
+/* a directory name a runtime may have made: no "", ".", "..", no '/' */
+static bool dir_name_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || s[0] == '.')
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isgraph((unsigned char)s[i]) || s[i] == '/')
+			return false;
+	return true;
+}
+
+/*
+ * containerd's own cgroup for a task (ctr, cgroupfs): /NAMESPACE/ID, with
+ * an ID the user chose (no id to recognise in it). containerd's shim makes
+ * the task's bundle, ROOT/io.containerd.runtime.v2.task/NAMESPACE/ID,
+ * before runc runs: while runc's stage makes the container's namespaces
+ * (no runc state yet), that directory says whose they are.
+ */
+bool containerd_task_of_cgroup(const char *root, const char *cgpath, char *id, size_t len)
+{
+	char path[PATH_MAX * 2];
+	size_t nl, tl;
+	const char *a, *b;
+	struct stat st;
+
+	if (!cgpath || cgpath[0] != '/')
+		return false;
+	a = cgpath + 1;
+	b = strchr(a, '/');
+	if (!b)
+		return false;
+	nl = (size_t)(b - a);
+	tl = strcspn(b + 1, "/\n");
+	/* nothing after ID but a '/' or a newline */
+	if (b[1 + tl] && strcmp(b + 1 + tl, "/") && strcmp(b + 1 + tl, "\n"))
+		return false;
+	if (!dir_name_ok(a, nl) || !dir_name_ok(b + 1, tl) || tl + 1 > len || nl + tl > PATH_MAX)
+		return false;
+	snprintf(path, sizeof(path), "%s/io.containerd.runtime.v2.task/%.*s/%.*s", root, (int)nl, a,
+		 (int)tl, b + 1);
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	memcpy(id, b + 1, tl);
+	id[tl] = '\0';
+	return true;
 }

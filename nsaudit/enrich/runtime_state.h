@@ -9,6 +9,7 @@
  *   docker     EXEC/runtime-runc/NS/ID/state.json  /run/docker (exec root)
  *              DATA/containers/ID/config.v2.json   /var/lib/docker (data root)
  *   containerd ROOT/runc/NS/ID/state.json          /run/containerd
+ *              ROOT/io.containerd.runtime.v2.task/NS/ID (a task's bundle)
  *   podman     ROOT/overlay-containers/containers.json  /var/lib/containers/storage
  *
  * runc's state names its bundle (label "bundle=DIR"); the bundle's OCI
@@ -55,5 +56,9 @@ bool runc_state_parse(const char *json, uint32_t *pid, char *bundle, size_t len)
 bool oci_config_meta(const char *json, struct oci_meta *m);
 /* Docker's containers/ID/config.v2.json: "Name" without its leading '/'. */
 bool docker_config_name(const char *json, char *name, size_t len);
+/* containerd's task whose own cgroup (/NAMESPACE/ID, cgroupfs) is cgpath
+ * and whose bundle ROOT/io.containerd.runtime.v2.task/NAMESPACE/ID exists
+ * (root: containerd's state dir): its ID into id. */
+bool containerd_task_of_cgroup(const char *root, const char *cgpath, char *id, size_t len);
 
 #endif

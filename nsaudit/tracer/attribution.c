@@ -91,6 +91,27 @@ static const char *named_container(struct nsnames *n, const char *nsname, const 
 	return ns_ci.id;
 }
 
+/*
+ * A namespace a runtime's process made (lineage runtime, at the call) is
+ * for a container, or the runtime's own: when nothing named it (no
+ * runtime state yet, its maker gone, its cgroup gone or no container's),
+ * the record says it cannot tell, not just nothing (issue 41).
+ */
+static void unnamed_made(const struct nsaudit_event *e, struct event_extra *x)
+{
+	static char buf[640];
+
+	if ((e->op != NSAUDIT_OP_UNSHARE && e->op != NSAUDIT_OP_CLONE) || e->result < 0 ||
+	    !(e->lineage & NSAUDIT_LINEAGE_RUNTIME) || x->ns_name)
+		return;
+	snprintf(buf, sizeof(buf), "%s%sns_container: made by a container runtime's process; "
+		 "whose it is could not be told when the record was read (%s)",
+		 x->unresolved ?: "", x->unresolved ? "; " : "",
+		 x->cgroup ? "no runtime's state, nor its maker's cgroup, named a container"
+			   : "its maker's cgroup was gone");
+	x->unresolved = buf;
+}
+
 void attribution_target(struct nsnames *n, const struct nsaudit_event *e, struct event_extra *x)
 {
 	struct containers *c = nsnames_containers(n);
@@ -119,4 +140,6 @@ void attribution_target(struct nsnames *n, const struct nsaudit_event *e, struct
 		x->container = x->ns_container;
 		x->container_name = x->ns_container_name;
 	}
+	if (!x->ns_container)
+		unnamed_made(e, x);
 }

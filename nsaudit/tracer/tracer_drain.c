@@ -310,7 +310,7 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 	x.realtime_ns = enrich_realtime(t->en, e.ts_boot_ns);
 	x.exe = enrich_exe(t->en, &e, &x.exe_mntns, &x.exe_mntns_id, &x.exe_cut);
 	x.cgroup = enrich_cgroup(t->en, e.pid, e.comm, e.cgroup_id);
-	nsnames_for_event(t->names, &e, &x.ns_name, &x.old_name);
+	nsnames_for_event(t->names, &e, x.cgroup, &x.ns_name, &x.old_name);
 	x.unresolved = enrich_unresolved(t->en, &e, x.exe, x.cgroup);
 	stream_record_container(t, &e, &x);
 	if (!stream_wanted(t, &e, &x))

@@ -134,7 +134,7 @@ void emit_user_record(struct tracer *t, struct nsaudit_event *e, const char *cau
 		x.maker_uid = maker->maker_uid;
 	}
 	if (e->op != NSAUDIT_OP_LOST) {
-		nsnames_for_event(t->names, e, &x.ns_name, &x.old_name);
+		nsnames_for_event(t->names, e, NULL, &x.ns_name, &x.old_name);
 		stream_record_container(t, e, &x);
 	}
 	if (stream_wanted(t, e, &x))

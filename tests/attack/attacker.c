@@ -32,6 +32,7 @@
 
 #include <sodium.h>
 
+#include "anchor.h"
 #include "chain.h"
 #include "codec.h"
 #include "seal.h"
@@ -408,6 +409,20 @@ static void attack(const char *dir, struct log *l, unsigned int op)
 	if (n < 4 || !l->nseg)
 		return;
 	k = 1 + (size_t)rand() % (n - 1);
+	/* ops 11 and up: the same attacks aimed after the last seal, where
+	 * the key held still MACs and only the anchors (and the state) tell */
+	if (op >= 11) {
+		size_t s = 0, i;
+
+		for (i = 0; i < n; i++)
+			if (strstr(*at(l, i, NULL, NULL), "\"action\":\"seal\""))
+				s = i;
+		if (s + 2 >= n)
+			return;
+		k = s + 1 + (size_t)rand() % (n - s - 1);
+		op = (unsigned int[]){0, 2, 3, 4, 5, 9, 10}[op % 7];
+		note("tail");
+	}
 	switch (op) {
 	case 0: /* cut the end back to record k, state to match */
 		while (count(l) > k)
@@ -736,12 +751,341 @@ static int single(const char *op, const char *dir, const char *arg)
 	return 0;
 }
 
+/*
+ * Issue 40: the anchor stream attacked too (attacker ... SEEDS ANCHOR_FILE).
+ * The sink's file is copied per seed and attacked at random: lines anyone
+ * can log (forged anchors naming far or near epochs, hostile tags, junk),
+ * replays and duplicates, lines reordered, and, with the key held, anchors
+ * forged with the current epoch's key (any n, prev, why, seq, first_*);
+ * those leave every authentic anchor in place, as an off-host sink would.
+ * Deleting a line or truncating the file at a byte takes some away (a sink
+ * on the host); then only the sealed records are promised.
+ */
+struct afile {
+	char **lines;
+	size_t n;
+};
+
+static struct audit_anchor *pristine_anc; /* every anchor the sink got */
+static size_t npristine_anc;
+static bool anchors_taken; /* an anchor line deleted or cut this seed */
+
+static void afile_load(const char *path, struct afile *f)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t got;
+
+	memset(f, 0, sizeof(*f));
+	while (fp && (got = getline(&buf, &cap, fp)) >= 0) {
+		if (got && buf[got - 1] == '\n')
+			buf[--got] = 0;
+		f->lines = realloc(f->lines, (f->n + 1) * sizeof(char *));
+		f->lines[f->n++] = xstrndup(buf, (size_t)got);
+	}
+	free(buf);
+	if (fp)
+		fclose(fp);
+}
+
+static void afile_add(struct afile *f, const char *line)
+{
+	size_t at = f->n ? (size_t)rand() % (f->n + 1) : 0;
+
+	if (rand() % 2)
+		at = f->n; /* most arrive after the recorder's */
+	f->lines = realloc(f->lines, (f->n + 1) * sizeof(char *));
+	memmove(f->lines + at + 1, f->lines + at, (f->n - at) * sizeof(char *));
+	f->lines[at] = strdup(line);
+	f->n++;
+}
+
+/* The attacked log's record at seq, if any: its mac as written. */
+static bool log_mac_at(struct log *l, uint64_t seq, uint8_t mac[AUDIT_MAC_LEN], size_t *len)
+{
+	size_t i, n = count(l), body;
+	char pre[40];
+
+	snprintf(pre, sizeof(pre), "{\"seq\":%" PRIu64 ",", seq);
+	for (i = 0; i < n; i++) {
+		const char *line = *at(l, i, NULL, NULL);
+
+		if (!strncmp(line, pre, strlen(pre)) && tail_mac(line, mac, &body)) {
+			*len = AUDIT_TAG_LEN;
+			return true;
+		}
+	}
+	return false;
+}
+
+static uint64_t rnd64(void)
+{
+	return ((uint64_t)rand() << 31) ^ (uint64_t)rand();
+}
+
+/* One anchor line as a sink writes it (a logger line when tag says so). */
+static void anchor_line(const struct audit_anchor *a, const char *tag, char *out, size_t cap)
+{
+	char mac[AUDIT_MAC_HEX + 1], prev[33], amac[33];
+
+	audit_hex(a->mac, a->mac_len ? a->mac_len : AUDIT_TAG_LEN, mac);
+	audit_hex(a->prev, AUDIT_TAG_LEN, prev);
+	audit_hex(a->amac, AUDIT_TAG_LEN, amac);
+	snprintf(out, cap,
+		 "2026-12-07T00:00:00.000000+00:00 vm %s nsaudit-anchor log_id=%s key_id=%s "
+		 "seq=%" PRIu64 " segment=%u epoch=%" PRIu64 " first_segment=%u first_seq=%" PRIu64
+		 " n=%" PRIu64 " mac=%s why=%s prev=%s amac=%s",
+		 tag, a->log_id, a->key_id, a->seq, a->segment, a->epoch, a->first_segment,
+		 a->first_seq, a->n, mac, a->why, prev, amac);
+}
+
+/* An anchor of this log, fields drawn near the real ones or anywhere. */
+static void anchor_forge(struct log *l, struct audit_anchor *a, bool keyed)
+{
+	static const char *const whys[] = {"start", "recover", "end", "commit", "seal", "close"};
+	const struct audit_anchor *real =
+	    npristine_anc ? &pristine_anc[(size_t)rand() % npristine_anc] : NULL;
+	const struct audit_anchor *last = npristine_anc ? &pristine_anc[npristine_anc - 1] : NULL;
+	size_t n = count(l);
+
+	memset(a, 0, sizeof(*a));
+	if (real) {
+		*a = *real;
+		log_id_of(l, a->log_id);
+	}
+	a->chained = true;
+	switch (rand() % 4) {
+	case 0: a->n = last ? last->n + 1 : 1; break;
+	case 1: a->n = real ? real->n : 1; break;
+	case 2: a->n = 1 + rnd64() % 1000; break;
+	default: a->n = last ? last->n : 1; break;
+	}
+	if (last && rand() % 2)
+		memcpy(a->prev, last->amac, sizeof(a->prev));
+	else
+		randombytes_buf(a->prev, sizeof(a->prev));
+	strcpy(a->why, whys[rand() % 6]);
+	a->seq = rand() % 2 && n ? (uint64_t)(n - (size_t)rand() % (n > 5 ? 5 : n)) : rnd64() % 100000;
+	if (!log_mac_at(l, a->seq, a->mac, &a->mac_len)) {
+		a->mac_len = AUDIT_TAG_LEN;
+		randombytes_buf(a->mac, AUDIT_TAG_LEN);
+	}
+	if (rand() % 2) {
+		a->first_segment = l->nseg ? l->s[0].num : 1;
+		a->first_seq = 1 + (uint64_t)(rand() % 50);
+	}
+	if (keyed && have_key) {
+		struct audit_keyring kr;
+		uint8_t k[AUDIT_KEY_LEN];
+
+		a->epoch = key.epoch + (uint64_t)(rand() % 3);
+		audit_keyring_from_seal(&kr, &key);
+		if (!audit_keyring_get(&kr, a->epoch, k))
+			audit_anchor_mac(a, k, a->amac);
+		audit_keyring_wipe(&kr);
+		sodium_memzero(k, sizeof(k));
+	} else {
+		a->epoch = rand() % 2 ? rnd64() : (real ? real->epoch : 0);
+		randombytes_buf(a->amac, sizeof(a->amac));
+	}
+}
+
+static void anchor_attack(struct afile *f, struct log *l)
+{
+	static const char *const tags[] = {"nsaudit[1]:", "logger:", "x:", "evil[2]:",
+					   "a] nsaudit-anchor", "nobody:"};
+	struct audit_anchor a;
+	char line[1024];
+	size_t i, j, k;
+
+	switch (rand() % 7) {
+	case 0: /* forged lines anyone can log, near and far epochs */
+		for (k = 1 + (size_t)rand() % 20; k-- > 0;) {
+			anchor_forge(l, &a, false);
+			anchor_line(&a, tags[rand() % 6], line, sizeof(line));
+			afile_add(f, line);
+		}
+		note("a-forged");
+		break;
+	case 1: /* a line replayed, verbatim or under another tag */
+		if (!f->n)
+			return;
+		i = (size_t)rand() % f->n;
+		if (rand() % 2) {
+			afile_add(f, f->lines[i]);
+		} else {
+			const char *p = strstr(f->lines[i], "nsaudit-anchor ");
+
+			snprintf(line, sizeof(line), "2026-12-07T00:00:00+00:00 vm nobody: %s",
+				 p ? p : f->lines[i]);
+			afile_add(f, line);
+		}
+		note("a-replay");
+		break;
+	case 2: /* two lines reordered (delivery order is no evidence) */
+		if (f->n < 2)
+			return;
+		i = (size_t)rand() % f->n;
+		j = (size_t)rand() % f->n;
+		{
+			char *t = f->lines[i];
+
+			f->lines[i] = f->lines[j];
+			f->lines[j] = t;
+		}
+		note("a-reorder");
+		break;
+	case 3: /* forged with the key held */
+		if (!have_key)
+			return;
+		for (k = 1 + (size_t)rand() % 3; k-- > 0;) {
+			anchor_forge(l, &a, true);
+			anchor_line(&a, "nsaudit[9]:", line, sizeof(line));
+			afile_add(f, line);
+		}
+		note("a-keyed");
+		break;
+	case 4: /* an anchor line deleted */
+		for (k = 0; k < 8 && f->n; k++) {
+			i = (size_t)rand() % f->n;
+			if (strstr(f->lines[i], "nsaudit-anchor ")) {
+				free(f->lines[i]);
+				memmove(f->lines + i, f->lines + i + 1,
+					(f->n - i - 1) * sizeof(char *));
+				f->n--;
+				anchors_taken = true;
+				note("a-delete");
+				return;
+			}
+		}
+		break;
+	case 5: /* the file cut at a byte of its last line */
+		if (!f->n || !f->lines[f->n - 1][0])
+			return;
+		f->lines[f->n - 1][(size_t)rand() % strlen(f->lines[f->n - 1])] = 0;
+		anchors_taken = true;
+		note("a-cut");
+		break;
+	default: /* junk bytes, a NUL, a very long line */
+		memset(line, 'A' + rand() % 26, sizeof(line) - 1);
+		line[sizeof(line) - 1] = 0;
+		memcpy(line, "x: nsaudit-anchor log_id=", 25);
+		afile_add(f, line);
+		note("a-junk");
+		break;
+	}
+}
+
+static void afile_save(const char *path, const struct afile *f)
+{
+	FILE *fp = fopen(path, "w");
+	size_t i;
+
+	for (i = 0; fp && i < f->n; i++)
+		fprintf(fp, "%s\n", f->lines[i]);
+	if (fp)
+		fclose(fp);
+}
+
+static void afile_free(struct afile *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->lines[i]);
+	free(f->lines);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The pristine record with this seq, if the attacked log holds it as it was. */
+static const char *line_of_seq(struct log *l, uint64_t seq)
+{
+	size_t i, n = count(l);
+	char pre[40];
+
+	snprintf(pre, sizeof(pre), "{\"seq\":%" PRIu64 ",", seq);
+	for (i = 0; i < n; i++)
+		if (!strncmp(*at(l, i, NULL, NULL), pre, strlen(pre)))
+			return *at(l, i, NULL, NULL);
+	return NULL;
+}
+
+static bool has_drop(struct log *l)
+{
+	size_t i, n = count(l);
+
+	for (i = 0; i < n; i++)
+		if (strstr(*at(l, i, NULL, NULL), "\"action\":\"drop\""))
+			return true;
+	return false;
+}
+
+/*
+ * What the anchors promise, when every authentic one is still in the file:
+ * each record an anchor saw (first_seq..seq) is in the log as it was, or
+ * gone from the front with a drop record saying so. NULL, or what broke.
+ */
+static const char *attested_kept(struct log *pristine, struct log *l, char *why, size_t cap)
+{
+	uint64_t first = 0, s;
+	size_t i;
+	const char *p = l->nseg && l->s[0].n ? l->s[0].lines[0] : NULL;
+
+	if (p && !strncmp(p, "{\"seq\":", 7))
+		first = strtoull(p + 7, NULL, 10);
+	for (i = 0; i < npristine_anc; i++) {
+		const struct audit_anchor *a = &pristine_anc[i];
+
+		for (s = a->first_seq ? a->first_seq : a->seq; s <= a->seq; s++) {
+			const char *want = line_of_seq(pristine, s), *got;
+
+			if (!want)
+				continue;
+			if (s < first && has_drop(l))
+				continue;
+			got = line_of_seq(l, s);
+			if (!got || strcmp(got, want)) {
+				snprintf(why, cap, "anchor %" PRIu64 " (line %" PRIu64
+					 ") saw seq %" PRIu64 ", %s",
+					 a->n, a->line, s, got ? "changed" : "gone");
+				return why;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* One reader: a log verify calls intact holds no line the parser refuses. */
+static const char *one_reading(struct log *l, char *why, size_t cap)
+{
+	size_t i, n = count(l);
+	struct audit_rec r;
+	char err[128];
+
+	for (i = 0; i < n; i++) {
+		struct seg *s;
+		size_t j;
+		const char *line = *at(l, i, &s, &j);
+
+		if (j + 1 == s->n && s->torn)
+			continue;
+		if (audit_rec_parse(line, strlen(line), &r, err, sizeof(err))) {
+			snprintf(why, cap, "line %.60s... refused by the parser (%s)", line, err);
+			return why;
+		}
+		audit_rec_free(&r);
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct log pristine, l;
 	char tmp[] = "/tmp/nsaudit-attack.XXXXXX", cmd[9000], err[256], **sealed = NULL;
+	char afpath[64], why[512];
 	size_t nsealed = 0, i, total;
-	unsigned int seeds, seed, notintact = 0, kept = 0, bad = 0;
+	unsigned int seeds, seed, first_seed, notintact = 0, kept = 0, bad = 0, refused = 0;
 	struct audit_verify *v = calloc(1, sizeof(*v));
 
 	/* attacker op NAME DIR STATE_FILE|none [ARG] */
@@ -754,10 +1098,22 @@ int main(int argc, char **argv)
 		}
 		return single(argv[2], argv[3], argc > 5 ? argv[5] : NULL);
 	}
-	if (argc != 5 || sodium_init() < 0 || !mkdtemp(tmp) || !v) {
-		fprintf(stderr, "usage: attacker PRISTINE_DIR VK STATE_FILE|none SEEDS\n");
+	if ((argc != 5 && argc != 6) || sodium_init() < 0 || !mkdtemp(tmp) || !v) {
+		fprintf(stderr,
+			"usage: attacker PRISTINE_DIR VK STATE_FILE|none SEEDS [ANCHOR_FILE]\n");
 		return 2;
 	}
+	if (argc == 6 && audit_anchor_read(argv[5], &pristine_anc, &npristine_anc, err,
+					   sizeof(err))) {
+		fprintf(stderr, "attacker: %s\n", err);
+		return 2;
+	}
+	snprintf(afpath, sizeof(afpath), "%s.anchors", tmp);
+	first_seed = getenv("ATTACKER_FIRST_SEED") ? (unsigned int)atoi(getenv("ATTACKER_FIRST_SEED")) : 1;
+	printf("attacker: seeds %u..%u (srand(seed); ATTACKER_FIRST_SEED=S with SEEDS 1 "
+	       "and ATTACKER_VERBOSE=1 replays one)%s\n",
+	       first_seed, first_seed + (unsigned int)atoi(argv[4]) - 1,
+	       argc == 6 ? ", the anchor file attacked too" : "");
 	have_key = strcmp(argv[3], "none") != 0;
 	if (have_key && audit_seal_load(argv[3], &key, err, sizeof(err))) {
 		fprintf(stderr, "attacker: %s\n", err);
@@ -773,41 +1129,71 @@ int main(int argc, char **argv)
 	sealed = calloc(nsealed + 1, sizeof(char *));
 	for (i = 0; i < nsealed; i++)
 		sealed[i] = *at(&pristine, i, NULL, NULL);
-	for (seed = 1; seed <= seeds; seed++) {
+	for (seed = first_seed; seed < first_seed + seeds; seed++) {
+		const char *const anchors[] = {afpath, NULL};
 		struct audit_verify_opts o = {.dir = tmp, .vk = argv[2]};
+		const char *broke = NULL;
+		struct afile af = {0};
 		unsigned int nops, j;
 		int rc;
 
 		srand(seed);
 		ops_done[0] = 0;
+		anchors_taken = false;
 		snprintf(cmd, sizeof(cmd), "rm -rf %s && cp -a %s %s", tmp, argv[1], tmp);
 		if (system(cmd))
 			return 2;
 		load(tmp, &l);
-		nops = 1 + (unsigned int)rand() % 4;
+		/* with an anchor file, some seeds leave the log alone */
+		nops = argc == 6 ? (unsigned int)rand() % 5 : 1 + (unsigned int)rand() % 4;
 		for (j = 0; j < nops; j++)
-			attack(tmp, &l, (unsigned int)rand() % 11);
+			attack(tmp, &l, (unsigned int)rand() % (argc == 6 ? 18 : 11));
 		save(tmp, &l);
+		if (argc == 6) {
+			afile_load(argv[5], &af);
+			for (j = (unsigned int)rand() % 3; j > 0; j--)
+				anchor_attack(&af, &l);
+			afile_save(afpath, &af);
+			afile_free(&af);
+			o.anchors = anchors;
+		}
 		rc = audit_verify(&o, v, err, sizeof(err));
 		if (getenv("ATTACKER_VERBOSE"))
-			printf("seed %u %s: %d %s: %s\n", seed, ops_done, rc, v->where, v->what);
+			printf("seed %u %s: %d %s: %s %s\n", seed, ops_done, rc, v->where, v->what,
+			       rc < 0 ? err : "");
 		if (rc == AUDIT_VERIFY_TAMPERED && v->nfindings) {
 			notintact++;
-		} else if (sealed_kept(&l, sealed, nsealed)) {
+			free_log(&l);
+			continue;
+		}
+		/* a refusal that says why (no authentic anchor left) is no verdict */
+		if (rc < 0) {
+			refused++;
+			free_log(&l);
+			continue;
+		}
+		/* said intact: what it promises must hold */
+		if (!sealed_kept(&l, sealed, nsealed))
+			broke = "sealed records changed";
+		else if (argc == 6 && !anchors_taken)
+			broke = attested_kept(&pristine, &l, why, sizeof(why));
+		if (!broke)
+			broke = one_reading(&l, why, sizeof(why));
+		if (!broke) {
 			kept++;
 		} else {
 			bad++;
-			printf(
-			    "attacker: VIOLATION seed %u (%s key, ops %s): sealed records changed "
-			    "but verify says %d: %s %s\n",
-			    seed, have_key ? "current" : "no", ops_done, rc, v->where, v->what);
+			printf("attacker: VIOLATION seed %u (%s key, ops %s): %s, but verify says "
+			       "%d: %s %s\n",
+			       seed, have_key ? "current" : "no", ops_done, broke, rc, v->where,
+			       v->what);
 		}
 		free_log(&l);
 	}
-	printf("attacker: %u seeds (%s key), %u not intact, %u still intact (no sealed record "
-	       "touched), %u violations\n",
-	       seeds, have_key ? "current" : "no", notintact, kept, bad);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	printf("attacker: %u seeds (%s key), %u not intact, %u refused (why on stderr with "
+	       "ATTACKER_VERBOSE), %u still intact (nothing promised touched), %u violations\n",
+	       seeds, have_key ? "current" : "no", notintact, refused, kept, bad);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", tmp, afpath);
 	if (system(cmd))
 		return 2;
 	return bad ? 1 : 0;

@@ -60,6 +60,7 @@ record "$P" "$K" --seal-interval 1s --max-size 16K --keep 1000 || exit 0
 for i in 1 2 3 4 5 6; do "$NSOPS" -n evidence setns-loop 60 /proc/self/ns/net >/dev/null; sleep 1; done
 kill -INT $REC; wait $REC; REC=
 cp -p "$K" "$TMP/host-key"	# what root on the host holds at the end
+cp "$MSGS" "$TMP/pristine-anchors"	# what the sink got of it (the attacker's)
 verify "$P" "$TMP/v0" --verification-key "$VK" --anchor "$MSGS"; rc=$?
 expect_eq "pristine log: intact ($(tail -n 1 "$TMP/v0" | cut -c1-200))" $rc 0
 check "pristine: the summary says up to when it is sealed" grep -q "sealed up to 20" "$TMP/v0"
@@ -200,9 +201,36 @@ else
 	fail "9. mount a small tmpfs"
 fi
 
-# The attacker at random: with the host's current key, and with none.
+# The attacker at random: with the host's current key, and with none;
+# then with the sink's file attacked too (issue 40: forged, replayed,
+# reordered, deleted and cut anchor lines, anchors forged with the key
+# held), where every record an authentic anchor attested must stay.
 for key in "$TMP/host-key" none; do
 	"$ATK" "$P" "$TMP/vk" "$key" 150 >"$TMP/atk" 2>&1; rc=$?
 	expect_eq "attacker ($key): $(tail -n 1 "$TMP/atk")" $rc 0
 	check "attacker ($key): some seeds were caught" grep -q " [1-9][0-9]* not intact" "$TMP/atk"
+	"$ATK" "$P" "$TMP/vk" "$key" 300 "$TMP/pristine-anchors" >"$TMP/atk" 2>&1; rc=$?
+	expect_eq "attacker ($key, anchors too): $(tail -n 1 "$TMP/atk")" $rc 0
+	check "attacker ($key, anchors too): some seeds were caught" \
+		grep -q " [1-9][0-9]* not intact" "$TMP/atk"
+	grep VIOLATION "$TMP/atk" | head -n 5
+done
+# ... and on a log whose recorder was killed in its second epoch: after the
+# last seal the key held still MACs, and only the anchors tell a cut or a
+# rewrite there (the attacker aims half its attacks at that tail)
+KX=$TMP/key-killed X=$TMP/killed
+"$NSAUDIT" keygen "$KX" >"$TMP/vkx"
+record "$X" "$KX" --seal-interval 4s --max-size 16K --anchor-interval 200 || exit 0
+xpid=$REC
+for i in 1 2 3 4 5 6 7 8; do "$NSOPS" -n evidence setns-loop 30 /proc/self/ns/net >/dev/null; sleep 0.6; done
+sleep 0.5; kill -9 $REC; wait $REC 2>/dev/null; REC=
+sleep 0.5
+grep "nsaudit\[$xpid\]" "$MSGS" >"$TMP/killed-anchors"
+verify "$X" "$TMP/vx" --verification-key "$(cat "$TMP/vkx")" --anchor "$TMP/killed-anchors"; rc=$?
+expect_eq "killed recorder's log: intact ($(tail -n 1 "$TMP/vx" | cut -c1-160))" $rc 0
+check "killed recorder's log: records after the last seal" grep -q "records of epoch [0-9]* not sealed yet" "$TMP/vx"
+for key in "$KX" none; do
+	"$ATK" "$X" "$TMP/vkx" "$key" 300 "$TMP/killed-anchors" >"$TMP/atk" 2>&1; rc=$?
+	expect_eq "attacker on the killed log ($key, anchors too): $(tail -n 1 "$TMP/atk")" $rc 0
+	grep VIOLATION "$TMP/atk" | head -n 5
 done

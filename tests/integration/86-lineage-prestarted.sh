@@ -11,7 +11,11 @@
 # - a "runtime" (a copy of unshare made trusted by --rules trusted_exes)
 #   whose workload (sh, another file, in a pid namespace the runtime made)
 #   runs the same nsenter: lineage "container", one container-escape crit
-#   naming its pid namespace.
+#   naming its pid namespace;
+# - host services in pid namespaces of their own with their own /proc
+#   (unshare -p -f --mount-proc: "nsenter -t 1 -n" is their own shell's),
+#   one with a private network reaching the host's through a bind of it,
+#   started before nsaudit and after it: lineage "other", no alert.
 # Ground truth: /proc (each shell's pid namespace and parent), stat -L of
 # the host's net namespace, nsenter's exit status. "The host" is a sleep
 # this test starts (/proc/1/ns is closed on this machine).
@@ -56,11 +60,35 @@ RT_PIDNS=$(ns_inum /proc/$RT/ns/pid)
 expect_eq "pre-started lineage: the runtime's workload runs another file than the runtime (/proc/PID/exe)" \
 	"$([ "$(stat -L -c %i /proc/$RT/exe)" != "$(stat -L -c %i /proc/$RT_U/exe)" ] && echo other)" "other"
 
+# host services whose pid namespace has its own /proc (--mount-proc: pid 1
+# is their own shell), one with a private network reaching the host's
+# through a bind of it (what JoinsNamespaceOf= and ip netns do): each
+# shell writes its pid namespace (its inode: the same in any procfs) and
+# nsenter's status; "pre" ones run before nsaudit, "post" ones after
+touch "$TMP/hostnet"
+mount --bind /proc/$HP/ns/net "$TMP/hostnet" || fail "pre-started lineage: bind of the host's net namespace"
+mp() {	# mp NAME [unshare options]: the shell waits for go-NAME when it exists
+	local n=$1; shift
+	unshare -p -f --mount-proc "$@" sh -c "[ -p '$TMP/go-$n' ] && read x <'$TMP/go-$n'
+		case $n in *net) nsenter --net='$TMP/hostnet' true;; *) nsenter -t 1 -n true;; esac
+		rc=\$?; echo \$(stat -L -c %i /proc/self/ns/pid) \$rc >'$TMP/$n.mp'"
+}
+mkfifo "$TMP/go-pre-own" "$TMP/go-pre-net"
+mp pre-own &
+BG+=($!)
+mp pre-net -n &
+BG+=($!)
+
 B=$TMP/trace.jsonl
 trace_start "$B" --rules "$TMP/rules.yaml" || { fail "pre-started lineage: trace starts"; exit 0; }
 echo go >"$TMP/go-svc"
 echo go >"$TMP/go-rt"
-WAIT=300 wait_for test -s "$TMP/svc.rc" -a -s "$TMP/rt.rc"
+echo go >"$TMP/go-pre-own"
+echo go >"$TMP/go-pre-net"
+mp post-own
+mp post-net -n
+WAIT=300 wait_for test -s "$TMP/svc.rc" -a -s "$TMP/rt.rc" -a -s "$TMP/pre-own.mp" -a -s "$TMP/pre-net.mp"
+umount "$TMP/hostnet"
 sleep 1
 trace_stop
 expect_eq "pre-started lineage: both nsenters entered the host's net namespace" \
@@ -85,3 +113,15 @@ expect_eq "pre-started lineage: a runtime's workload's nsenter: one setns record
 	"$(setns_of "$RT_PIDNS")" "nsenter container"
 expect_eq "pre-started lineage: a runtime's workload's nsenter: one container-escape crit naming its pid namespace" \
 	"$(loud_of "$RT_PIDNS")" "container-escape crit pid:[$RT_PIDNS] nsenter"
+# --mount-proc host services, before and after nsaudit (issue 41 C): one
+# setns record into the host's net namespace each, lineage other, no alert
+# (nsaudit of 02:54 UTC Dec 7 raised container-escape crit for each)
+for n in pre-own pre-net post-own post-net; do
+	read -r pidns rc <"$TMP/$n.mp" 2>/dev/null
+	expect_eq "pre-started lineage: $n (unshare -p -f --mount-proc): nsenter entered the host's net namespace from a pid namespace of its own" \
+		"$rc $([ "${pidns:-$HOST_PIDNS}" != "$HOST_PIDNS" ] && echo own)" "0 own"
+	expect_eq "pre-started lineage: $n: one setns record, lineage other" \
+		"$(setns_of "${pidns:-0}")" "nsenter other"
+	expect_eq "pre-started lineage: $n: no alert at warning or above" \
+		"$(loud_of "${pidns:-0}")" ""
+done

@@ -8,7 +8,9 @@
 # workload: docker inspect (id, name, init pid), readlink and stat -L of
 # /proc/PID/ns/* and of the files run, never from nsaudit.
 #   - docker run: the namespaces runc makes and enters name the container
-#     (id and docker's name); docker exec: the exec'd process's records
+#     (id and docker's name), every one of every container, also when
+#     runc's stage exited before its record was read (issue 41: by the
+#     cgroup at the call); docker exec: the exec'd process's records
 #     have its container as actor_container (id and name)
 #   - a container's copy of a host runtime binary (/usr/sbin/runc) run in
 #     the container and by a host process joined to the container's mount
@@ -159,6 +161,32 @@ got=$(j --arg id "$A_ID" 'select(.op=="unshare" and .ns_type=="mnt" and .ns_inum
 	[.container, .container_name, .ns_name]' | sort -u)
 expect_eq "docker run: runc's unshare of the container's mount namespace names it (id, docker's name)" \
 	"$got" "[\"$A_ID\",\"$T-a\",\"container:$A_ID\"]"
+# every namespace runc's stage makes for a container (its unshare, which
+# exits at once: no runtime state knows the container yet) names that
+# container, also when the stage is gone before its record is read: by
+# the cgroup the record says it was in at the call (issue 41). Ground
+# truth: docker inspect (id, pid), the namespaces' inode and ns_id from
+# /proc/PID/ns (NS_GET_ID); A2's and A3's uts were entered afterwards.
+made_ok=0 made_n=0 made_bad=
+for c in "$A_ID $A_PID mnt uts ipc net pid" "$B_ID $B_PID mnt uts ipc net pid" \
+	"$A2_ID $A2_PID mnt ipc net pid" "$A3_ID $A3_PID mnt ipc net pid" "$R2_ID $R2_PID mnt uts ipc net pid"; do
+	read -r cid cpid types <<<"$c"
+	nsids=$(ids_of "$cpid")
+	for t in $types; do
+		made_n=$((made_n + 1))
+		read -r _ ino nsid < <(grep "^$t " <<<"$nsids")
+		got=$(j --arg t "$t" 'select(.op=="unshare" and .result==0 and .ns_type==$t and
+			.ns_inum=='"${ino:-0}"' and .ns_id=='"${nsid:-0}"') | .ns_container' | sort -u | tr -d '"' | tr '\n' ' ')
+		if [ "$got" = "$cid " ]; then
+			made_ok=$((made_ok + 1))
+		else
+			made_bad+="${cid:0:12} $t: [$got]; "
+		fi
+	done
+done
+expect_eq "docker run: every namespace runc's stage made (unshare) names its container (docker inspect id; /proc inode and ns_id; 5 containers)" \
+	"$made_bad" ""
+expect_eq "docker run: each of the 23 namespaces checked" "$made_ok of $made_n" "23 of 23"
 # --- docker exec: unshare -u by the exec'd process (busybox applet by path)
 UTS_NEW=$(sed -n 's/^uts:\[\([0-9]*\)\]$/\1/p' <<<"$E_OUT")
 # the first one made it (the inode is free again once it is gone)

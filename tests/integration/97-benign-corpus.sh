@@ -235,6 +235,7 @@ if containerd_start; then
 	timeout 60 ctr -n "$TAG" run --rm --rootfs "$R" "$TAG-ctr" /bin/true >"$TMP/ctr.out" 2>&1 ||
 		fail "benign: ctr run --rootfs ($(tail -1 "$TMP/ctr.out"))"
 	OURS+=("$TAG-ctr")
+	CTR_RAN=1
 else
 	fail "benign: containerd starts ($(tail -1 "$TMP/containerd.log"))"
 fi
@@ -305,6 +306,24 @@ for rt in crun runc; do
 			(.comm==$rt or (.comm|startswith($rt + ":["))) and .exe_ino!=null) |
 			"\(.exe) \(.exe_ino)"' "$B" | sort -u)" "$bin $(stat -L -c %i "$bin")"
 done
+# A namespace runc's or crun's stage made (their unshare, marked runtime at
+# the call) names its container, or says it cannot tell (unresolved), never
+# nothing: the stage exits at once, and a --rm container's cgroup may be
+# gone too by the time the record is read. ctr's container, cgroup
+# /NAMESPACE/ID (containerd's own, an id ctr's user chose): named by the
+# bundle containerd's shim made before runc ran (no runc state yet).
+expect_eq "benign corpus: every namespace a runtime's stage made names its container or says it cannot tell" \
+	"$(jq -r 'select(.op=="unshare" and .result==0 and .lineage=="runtime" and
+		((.comm|tostring) as $c | $c=="crun" or ($c|startswith("runc:["))) and
+		.ns_container==null and ((.unresolved // "")|contains("ns_container: ")|not)) |
+		"\(.pid) \(.comm) \(.ns_type) \(.cgroup)"' "$B" | head -3)" ""
+if [ -n "${CTR_RAN:-}" ]; then
+	expect_eq "benign: ctr run: the namespaces runc's stage made in cgroup /$TAG/$TAG-ctr name the task" \
+		"$(jq -r --arg cg "/$TAG/$TAG-ctr" 'select(.op=="unshare" and .result==0 and .cgroup==$cg and
+			(.comm|tostring|startswith("runc"))) | .ns_container' "$B" | sort -u)" \
+		"$(jq -r --arg cg "/$TAG/$TAG-ctr" 'select(.op=="unshare" and .result==0 and .cgroup==$cg and
+			(.comm|tostring|startswith("runc"))) | .pid' "$B" | head -1 | sed "s/.*/$TAG-ctr/")"
+fi
 expect_eq "benign corpus: no record names a directory (\"/\") as its executable" \
 	"$(jq -r 'select(.exe=="/") | "\(.pid) \(.comm)"' "$B" | head -3)" ""
 

@@ -97,7 +97,7 @@ static int64_t rules_cpu_ns(struct rules *rules, struct enrich *en, struct nsnam
 			enrich_complete(en, &e);
 			x.seq = i + 1;
 			x.cgroup = enrich_cgroup(en, e.pid, e.comm, e.cgroup_id);
-			nsnames_for_event(names, &e, &x.ns_name, &x.old_name);
+			nsnames_for_event(names, &e, x.cgroup, &x.ns_name, &x.old_name);
 			if (pass)
 				rules_eval(rules, &e, &x, x.seq, append_alert, NULL);
 		}
@@ -141,7 +141,7 @@ static bool enrich_one(struct enrich *en, struct nsnames *names, struct nsaudit_
 	x->realtime_ns = enrich_realtime(en, e->ts_boot_ns);
 	x->exe = enrich_exe(en, e, &x->exe_mntns, &x->exe_mntns_id, &x->exe_cut);
 	x->cgroup = enrich_cgroup(en, e->pid, e->comm, e->cgroup_id);
-	nsnames_for_event(names, e, &x->ns_name, &x->old_name);
+	nsnames_for_event(names, e, x->cgroup, &x->ns_name, &x->old_name);
 	return true;
 }
 

@@ -153,6 +153,28 @@ Test(audit_chain, a_middle_anchor_deleted_is_a_gap)
 	cr_expect(tfinding(&v, "anchors deleted: anchor"), "%s", v.what);
 }
 
+/* Two --anchor files (a rotated syslog and the current one): a finding
+ * names the file the anchor is in, not the last one given. */
+Test(audit_chain, a_finding_names_the_anchor_file_it_is_in)
+{
+	const char *files[3] = {NULL, anchors, NULL};
+	struct audit_verify_opts o = {.dir = t.dir, .vk = vk, .anchors = files};
+	char older[200], cmd[600], err[512];
+	int n = pristine();
+
+	/* the first half of the anchors went to the older file */
+	snprintf(older, sizeof(older), "%s/messages.1", t.root);
+	snprintf(cmd, sizeof(cmd), "head -n %d %s >%s && sed -i 1,%dd %s", n / 2, anchors, older,
+		 n / 2, anchors);
+	cr_assert_eq(system(cmd), 0);
+	files[0] = older;
+	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 0, "%s: %s %s", v.where, v.what, err);
+	tdel_line(older, 2);
+	cr_assert_eq(audit_verify(&o, &v, err, sizeof(err)), 1, "an anchor deleted went unseen");
+	cr_expect(tfinding(&v, "anchors deleted: anchor"), "%s", v.what);
+	cr_expect_eq(strncmp(v.where, older, strlen(older)), 0, "named %s", v.where);
+}
+
 Test(audit_chain, the_newest_anchors_deleted_are_seen_from_the_log)
 {
 	int n = pristine(), i;
@@ -236,6 +258,75 @@ Test(audit_chain, an_anchor_replaced_by_another_of_the_log_is_a_fork)
 	cr_assert_eq(vverify(), 1);
 	cr_expect(tfinding(&v, "anchors deleted: anchor 2 ") || tfinding(&v, "forked"), "%s", v.what);
 	(void)n;
+}
+
+/*
+ * The log deleted and begun again with the host's sealing state, this time
+ * with no sink: the file holds none of the new log's anchors, only the
+ * erased one's. That is the finding ("another history"), not "no anchor to
+ * check against" (which named neither log).
+ */
+Test(audit_chain, a_new_log_that_sent_no_anchor_is_still_another_history)
+{
+	struct audit_log *l;
+	char err[512], cmd[600];
+
+	pristine();
+	snprintf(cmd, sizeof(cmd), "rm -f %s/nsaudit-* %s/.nsaudit-state", t.dir, t.dir);
+	cr_assert_eq(system(cmd), 0);
+	l = audit_log_open(&t.o, err, sizeof(err));
+	cr_assert_not_null(l, "open: %s", err);
+	append(l, 3);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), AUDIT_VERIFY_TAMPERED, "%s: %s", v.where, v.what);
+	cr_assert_not_null(strstr(v.what, "another history under this key"), "%s", v.what);
+}
+
+/*
+ * Three logs under one key: the first retired (its newest anchor an
+ * authentic end), the second erased without an end, the third in the
+ * directory. The erased one is the finding, whatever comes after its
+ * anchors in the file: a line replayed with logger (the first log's end
+ * anchor, authentic) made the newest other anchor in file order an end
+ * and verify called the replaced history intact.
+ */
+Test(audit_chain, an_ended_log_replayed_does_not_end_another)
+{
+	struct audit_log *l;
+	char err[512], cmd[900], endline[600] = "";
+	FILE *f;
+
+	l = aopen();
+	append(l, 2);
+	cr_assert_eq(audit_log_retire(l, err, sizeof(err)), 0, "%s", err);
+	f = fopen(anchors, "r");
+	cr_assert_not_null(f);
+	while (fgets(endline, sizeof(endline), f) && !strstr(endline, "why=end"))
+		;
+	fclose(f);
+	cr_assert_not_null(strstr(endline, "why=end"), "no end anchor: %s", endline);
+	/* the second log, in a fresh directory, erased without an end */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", t.dir);
+	cr_assert_eq(system(cmd), 0);
+	l = aopen();
+	append(l, 2);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(system(cmd), 0);
+	/* the third: this directory's */
+	l = aopen();
+	append(l, 2);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(vverify(), AUDIT_VERIFY_TAMPERED, "%s: %s", v.where, v.what);
+	cr_expect_not_null(strstr(v.what, "another history under this key"), "%s", v.what);
+	/* anyone logs the first log's end anchor again */
+	f = fopen(anchors, "a");
+	cr_assert_not_null(f);
+	fputs(endline, f);
+	fclose(f);
+	cr_assert_eq(vverify(), AUDIT_VERIFY_TAMPERED, "a replayed end hid an erased log: %s",
+		     v.what);
+	cr_expect_not_null(strstr(v.what, "another history under this key"), "%s", v.what);
+	cr_expect_eq(v.other_logs, 2);
 }
 
 Test(audit_chain, restarts_clean_and_after_a_crash_keep_the_chain)

@@ -243,3 +243,35 @@ Test(containers, docker_and_containerd_state)
 	snprintf(p, sizeof(p), "rm -rf %s", root);
 	system(p);
 }
+
+/*
+ * ctr's task (containerd's own cgroup /NAMESPACE/ID, an ID the user
+ * chose): named by the bundle containerd's shim made before runc ran, the
+ * only state there is while runc's stage makes its namespaces (issue 41).
+ * No bundle, a deeper or shallower path, or a ".." component: none.
+ */
+Test(containers, containerd_task_by_its_cgroup_and_bundle)
+{
+	char root[] = "/tmp/nsaudit-ctr-XXXXXX", p[1024], id[CONTAINER_ID_LEN];
+	struct containers *c;
+
+	cr_assert(mkdtemp(root));
+	snprintf(p, sizeof(p), "mkdir -p %s/run/containerd/io.containerd.runtime.v2.task/nsb7/nsb7-ctr",
+		 root);
+	cr_assert_eq(system(p), 0);
+	c = containers_new(root);
+	cr_assert(c);
+	cr_assert(containers_containerd_task(c, "/nsb7/nsb7-ctr", id, sizeof(id)));
+	cr_assert_str_eq(id, "nsb7-ctr");
+	cr_assert(containers_containerd_task(c, "/nsb7/nsb7-ctr\n", id, sizeof(id)));
+	cr_assert_not(containers_containerd_task(c, "/nsb7/other", id, sizeof(id)),
+		      "no bundle: no task");
+	cr_assert_not(containers_containerd_task(c, "/nsb7/nsb7-ctr/sub", id, sizeof(id)));
+	cr_assert_not(containers_containerd_task(c, "/nsb7", id, sizeof(id)));
+	cr_assert_not(containers_containerd_task(c, "/", id, sizeof(id)));
+	cr_assert_not(containers_containerd_task(c, "/../nsb7-ctr", id, sizeof(id)));
+	cr_assert_not(containers_containerd_task(c, "/.hidden/x", id, sizeof(id)));
+	containers_free(c);
+	snprintf(p, sizeof(p), "rm -rf %s", root);
+	system(p);
+}

@@ -3,9 +3,12 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "enrich/nsnames.h"
 #include "enrich/nsnames_impl.h"
+#include "tracer/attribution.h"
 
 #define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define HEX64B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
@@ -222,5 +225,123 @@ Test(nsnames, mount_table_index_keeps_each_mount_once)
 				  "step %d: %s is in the table and should not be", step, paths[p]);
 		}
 	}
+	nsnames_free(n);
+}
+
+/* A pid that was a process and is gone: a runtime's stage after its call. */
+static uint32_t gone_pid(void)
+{
+	pid_t p = fork();
+
+	if (p == 0)
+		_exit(0);
+	cr_assert_gt(p, 0);
+	cr_assert_eq(waitpid(p, NULL, 0), p);
+	return (uint32_t)p;
+}
+
+static const char *made_r(struct nsnames *n, int op, int result, uint32_t pid, uint32_t inum,
+			  uint64_t nsid, const char *cgroup)
+{
+	struct nsaudit_event e = { 0 };
+	const char *name, *old;
+
+	e.op = op;
+	e.result = result;
+	e.ns_type = NSAUDIT_NS_UTS;
+	e.flags = NSAUDIT_F_HAS_NS;
+	e.ns_inum = inum;
+	e.ns_id = nsid;
+	e.pid = e.tid = pid;
+	strcpy(e.comm, "runc:[1:CHILD]");
+	nsnames_for_event(n, &e, cgroup, &name, &old);
+	return name;
+}
+
+static const char *made(struct nsnames *n, int op, uint32_t pid, uint32_t inum, uint64_t nsid,
+			const char *cgroup)
+{
+	return made_r(n, op, 0, pid, inum, nsid, cgroup);
+}
+
+/*
+ * issue 41: a namespace a runtime's stage made by unshare, the stage gone
+ * before its record is read (runc:[1:CHILD] exits at once; no runtime
+ * state knows the container yet): named by the cgroup the record says the
+ * stage was in at the call, not left unnamed; a later record of the same
+ * namespace (ns_id) keeps the name after the maker is gone; the same inode
+ * made again outside any container is not the dead one's.
+ */
+Test(nsnames, made_by_a_gone_process_named_by_its_cgroup_at_the_call)
+{
+	struct nsnames *n = nsnames_new();
+	uint32_t inum = 4026599001u;
+	struct cache_ent *c;
+
+	cr_assert_not_null(n);
+	cr_assert_str_eq(made(n, NSAUDIT_OP_UNSHARE, gone_pid(), inum, 7001, "/docker/" HEX64) ?:
+				 "(null)",
+			 "container:" HEX64);
+	c = slot(n, NSAUDIT_NS_UTS, inum);
+	c->checked_ns -= 10 * REVALIDATE_NS;	/* its maker was looked at long ago */
+	cr_assert_str_eq(made(n, NSAUDIT_OP_SETNS, gone_pid(), inum, 7001, "/") ?: "(null)",
+			 "container:" HEX64, "a later record of the same ns_id keeps the name");
+	cr_assert_null(made(n, NSAUDIT_OP_UNSHARE, gone_pid(), inum, 7002, "/user.slice"),
+		       "the inode made again by a host process is no container's");
+	/* kernels without ns_id: the creation alone says the inode is new */
+	cr_assert_str_eq(made(n, NSAUDIT_OP_UNSHARE, gone_pid(), inum + 1, 0, "/docker/" HEX64B) ?:
+				 "(null)",
+			 "container:" HEX64B);
+	cr_assert_null(made(n, NSAUDIT_OP_UNSHARE, gone_pid(), inum + 1, 0, "/user.slice"));
+	/* a failed unshare made nothing */
+	cr_assert_null(made_r(n, NSAUDIT_OP_UNSHARE, -1, gone_pid(), inum + 2, 0, "/docker/" HEX64));
+	nsnames_free(n);
+}
+
+/*
+ * issue 41: a namespace a runtime's process made (lineage runtime at the
+ * call) that nothing names (its maker gone, its cgroup gone) says it
+ * cannot tell whose it is (unresolved), beside what else was unresolved;
+ * one its maker's cgroup names has its container and says nothing more;
+ * a host process's unnamed one says nothing (it is nobody's container's).
+ */
+Test(nsnames, unnamed_runtime_made_namespace_says_it_cannot_tell)
+{
+	struct nsnames *n = nsnames_new();
+	struct nsaudit_event e = { .op = NSAUDIT_OP_UNSHARE, .ns_type = NSAUDIT_NS_NET,
+				   .flags = NSAUDIT_F_HAS_NS, .ns_inum = 4026599101u, .ns_id = 9101,
+				   .lineage = NSAUDIT_LINEAGE_FOLLOWED | NSAUDIT_LINEAGE_RUNTIME,
+				   .actor_pidns = 0xeffffffcu };
+	struct event_extra x = { .unresolved = "exe: gone" };
+	const char *old;
+
+	cr_assert_not_null(n);
+	e.pid = e.tid = gone_pid();
+	nsnames_for_event(n, &e, NULL, &x.ns_name, &old);
+	attribution_target(n, &e, &x);
+	cr_assert_null(x.ns_container);
+	cr_assert(x.unresolved &&
+			  strstr(x.unresolved, "exe: gone; ns_container: made by a container "
+					       "runtime's process") &&
+			  strstr(x.unresolved, "its maker's cgroup was gone"),
+		  "got %s", x.unresolved ?: "(null)");
+
+	memset(&x, 0, sizeof(x));
+	e.ns_inum++;
+	e.ns_id++;
+	x.cgroup = "/docker/" HEX64;
+	nsnames_for_event(n, &e, x.cgroup, &x.ns_name, &old);
+	attribution_target(n, &e, &x);
+	cr_assert_str_eq(x.ns_container ?: "(null)", HEX64);
+	cr_assert_null(x.unresolved);
+
+	memset(&x, 0, sizeof(x));
+	e.ns_inum++;
+	e.ns_id++;
+	e.lineage = NSAUDIT_LINEAGE_FOLLOWED;
+	nsnames_for_event(n, &e, "/user.slice", &x.ns_name, &old);
+	attribution_target(n, &e, &x);
+	cr_assert_null(x.ns_container);
+	cr_assert_null(x.unresolved, "a host process's namespace: nothing to tell");
 	nsnames_free(n);
 }
