@@ -5,7 +5,8 @@
 # "unshare -u true" and then SIGINT while the tracer is blocked writing:
 # the output ends on a whole line, every line is a JSON object, each of
 # the 1500 unshares the loop ran (ground truth: the loop's own count and
-# its pids) is there (drained), and the exit code is 0. The same with
+# its pids) is there (drained) or, when another user's flood filled the
+# ring, counted in a lost record, and the exit code is 0. The same with
 # SIGTERM. A stdout that fails (/dev/full: ENOSPC) is said on stderr with
 # how many records were not written, and the exit code is 1.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -51,14 +52,27 @@ for sig in INT TERM; do
 import json, sys
 pids = {int(l) for l in open(sys.argv[2]) if l.strip()}
 seen = set()
+ours_lost = other_lost = 0
 for l in open(sys.argv[1]):
     r = json.loads(l)
     if r.get("op") == "unshare" and r.get("ns_type") == "uts" and r.get("pid") in pids:
         seen.add(r["pid"])
-print(len(seen))
+    elif r.get("op") == "lost" and r.get("lost_op") in ("unshare", None):
+        if r.get("pid") in pids:
+            ours_lost += r.get("count", 0)
+        elif "pid" not in r:
+            other_lost += r.get("count", 0)
+# Written + counted lost for the loop's pids must be exactly its 1500; a
+# lost count naming no actor (another user's flood filled the ring) may
+# hold some of ours, so it can only close a gap, never excuse a surplus.
+n, ours, anon = len(seen), ours_lost, other_lost
+if n + ours == 1500 or (n + ours < 1500 and n + ours + anon >= 1500):
+    print("ok")
+else:
+    print(f"{n} written + {ours} lost (+ {anon} unattributed) of 1500")
 PY
 )
-	expect_eq "trace shutdown: SIG$sig: all 1500 unshares the loop ran were drained and written" "$got" 1500
+	expect_eq "trace shutdown: SIG$sig: each of the 1500 unshares the loop ran was written or counted lost (drained at the stop)" "$got" ok
 done
 
 "$NSAUDIT" trace --format json >/dev/full 2>"$TMP/full.err" &
