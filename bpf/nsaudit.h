@@ -135,8 +135,8 @@ enum nsaudit_via {
  * cleanup: net only, cleanup_net's work began taking it apart (after its
  * last reference, whoever held it); released: the kernel freed the
  * namespace's memory (net: at a later cleanup_net's end, 6.18); let_go: a
- * holder (task: an nsproxy; nsfs: the nsfs dentry) went and ns_refs
- * references are left.
+ * holder (task: an nsproxy; nsfs: the nsfs dentry; socket: a socket of a
+ * net namespace) went and ns_refs references are left.
  */
 enum nsaudit_freed_stage {
 	NSAUDIT_FREED_LAST_REF = 1,
@@ -154,6 +154,8 @@ enum nsaudit_freed_holder {
 	NSAUDIT_FREED_BY_OWNER,		/* user: its free work ran (creds, the
 					 * namespaces it owned, its children) */
 	NSAUDIT_FREED_BY_FD,		/* the last nsfs file closed: the actor */
+	NSAUDIT_FREED_BY_SOCKET,	/* net: a socket that held it was freed
+					 * (UNIX, TCP, UDP; no actor) */
 };
 /*
  * The kmem caches op freed follows (freed.bpf.c's freed_cache[] index; the

@@ -2130,6 +2130,8 @@ struct sock_common {
 	long: 64;
 };
 
+struct proto;
+
 struct sock {
 	struct sock_common __sk_common;
 	long: 64;
@@ -2190,7 +2192,7 @@ struct sock {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
+	struct proto *sk_prot_creator;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -2222,6 +2224,67 @@ struct socket {
 	long: 64;
 	long: 64;
 	struct sock *sk;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
+struct kmem_cache;
+
+struct proto {
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct kmem_cache *slab;
+	long: 64;
+	long: 64;
 	long: 64;
 	long: 64;
 	long: 64;

@@ -13,10 +13,11 @@
  *             (the last bind mount gone) or an nsfs file (the last fd
  *             closed).
  *   let_go    a holder went and the namespace lives on (its count read
- *             then in ns_refs): a task's nsproxy, or its nsfs inode (the
- *             nsfs dentry that all its fds and bind mounts share), as
+ *             then in ns_refs): a task's nsproxy, its nsfs inode (the
+ *             nsfs dentry that all its fds and bind mounts share), or a
+ *             socket of a net namespace (UNIX, TCP, UDP caches), as
  *             "nsaudit holders" counts them; for a namespace learned
- *             alive only.
+ *             alive only. A socket that let go last is a last_ref too.
  *   released  the kernel's own free of the namespace: net returns to
  *             cache net_namespace from cleanup_net, pid to pid_namespace
  *             after a grace period; free_ipc, free_time_ns,
@@ -41,8 +42,6 @@
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
 #include "freed_caches.bpf.h"
-
-extern __u32 prime_tgid;	/* nsaudit.bpf.c: the loader priming its hooks */
 
 #define FREED_SITES 8
 #define KCF NSAUDIT_PROBE_TP_KMEM_CACHE_FREE
@@ -427,6 +426,26 @@ __noinline int freed_file(__u64 addr, __u64 call_site)
 	if (ns)
 		freed_check((__u64)ns, ns_type(ns), NSAUDIT_FREED_BY_FD,
 			    freed_how(FC_FILP, call_site - filp_rcu_lo >= filp_rcu_len), KCF);
+	return 0;
+}
+
+/*
+ * A socket of one of the protocols' caches is freed (freed_caches.bpf.h):
+ * __sk_destruct put its net namespace just before, so the count read now
+ * is what is left. From an RCU callback, a timer or the closer: no actor.
+ * Strict: a learned namespace only (a merged cache frees other objects).
+ */
+__noinline int freed_sock(__u64 addr)
+{
+	struct sock *sk = (void *)addr;
+	struct net *net;
+
+	if (!sock_net_ref(sk))
+		return 0;	/* a kernel socket took no reference */
+	net = BPF_CORE_READ(sk, __sk_common.skc_net.net);
+	if (net)
+		freed_check((__u64)&net->ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_SOCKET,
+			    FREED_STRICT | FREED_LET_GO, KCF);
 	return 0;
 }
 

@@ -17,6 +17,8 @@
 #ifndef NSAUDIT_FREED_CACHES_BPF_H
 #define NSAUDIT_FREED_CACHES_BPF_H
 
+extern __u32 prime_tgid;	/* nsaudit.bpf.c: the loader priming its hooks */
+
 #define FC_NET		NSAUDIT_FC_NET
 #define FC_PID		NSAUDIT_FC_PID
 #define FC_NSPROXY	NSAUDIT_FC_NSPROXY
@@ -116,6 +118,84 @@ __noinline int freed_cache_which(const struct cache_name *n, __u32 size)
 	return -1;
 }
 
+/*
+ * Socket caches (a socket holds its net namespace, sk_net_refcnt): the
+ * protocols' own slabs, learned at their first free by object size and
+ * name like the others. __sk_destruct puts the net namespace, then frees
+ * the socket: the count read at the free is the count left. Sockets from
+ * kmalloc (netlink, packet, ...) are freed where no call site tells them
+ * apart: not followed.
+ */
+__u64 freed_sock_cache[8] = {}; /* 0-5: by size and name; 6, 7: primed */
+
+/* The sizes of struct unix_sock, tcp_sock, tcp6_sock, udp_sock and
+ * udp6_sock, from the running kernel's BTF (the loader; 0: none): the
+ * committed vmlinux.h need not carry those large types. */
+enum { FS_UNIX, FS_TCP, FS_TCP6, FS_UDP, FS_UDP6, FS_MAX };
+const volatile __u32 freed_sock_sizes[FS_MAX] = {};
+
+#define SOCK_SIZE(t) (freed_sock_sizes[t])
+
+static __always_inline bool freed_sock_size(__u32 size)
+{
+	return size && (size == SOCK_SIZE(FS_UNIX) || size == SOCK_SIZE(FS_TCP) ||
+			size == SOCK_SIZE(FS_TCP6) || size == SOCK_SIZE(FS_UDP) ||
+			size == SOCK_SIZE(FS_UDP6));
+}
+
+/* Which socket cache slot a cache named name[16] of size bytes is (-1: none). */
+__noinline int freed_sock_which(const struct cache_name *n, __u32 size)
+{
+	const char *name;
+
+	if (!n)
+		return -1;
+	name = n->s;
+	if (size == SOCK_SIZE(FS_UNIX) && name_is(name, "UNIX", 5))
+		return 0;
+	if (size == SOCK_SIZE(FS_UNIX) && name_is(name, "UNIX-STREAM", 12))
+		return 1;
+	if (size == SOCK_SIZE(FS_TCP) && name_is(name, "TCP", 4))
+		return 2;
+	if (size == SOCK_SIZE(FS_TCP6) && name_is(name, "TCPv6", 6))
+		return 3;
+	if (size == SOCK_SIZE(FS_UDP) && name_is(name, "UDP", 4))
+		return 4;
+	if (size == SOCK_SIZE(FS_UDP6) && name_is(name, "UDPv6", 6))
+		return 5;
+	return -1;
+}
+
+int freed_sock(__u64 addr);
+
+/*
+ * A socket cache merged into another (6.18 merges UNIX's: no cache of its
+ * name or size is seen) is learned from the loader's own sockets, made
+ * and closed while it primes (prime_tgid; tracer.c): a free in that
+ * process whose object is a socket of that very cache (sk_prot_creator's
+ * slab) names it. Slots 6 and 7 (UNIX datagram and stream).
+ */
+__noinline int freed_sock_prime(__u64 c, __u64 addr)
+{
+	struct sock *sk = (void *)addr;
+	__u16 family;
+	int i;
+
+	if ((__u64)BPF_CORE_READ(sk, sk_prot_creator, slab) != c)
+		return 0;
+	family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	if (family != 1 /* AF_UNIX */)
+		return 0;
+	for (i = 0; i < 8; i++)
+		if (freed_sock_cache[i] == c)
+			return 0;
+	if (!freed_sock_cache[6])
+		freed_sock_cache[6] = c;
+	else
+		freed_sock_cache[7] = c;
+	return 0;
+}
+
 /* A free from learned cache i (enum freed_cache). */
 __noinline int freed_dispatch(int i, __u64 ptr, __u64 call_site)
 {
@@ -166,6 +246,7 @@ int tp_kmem_cache_free(__u64 *ctx)
 	struct kmem_cache *s = (void *)ctx[2];
 	__u64 c = (__u64)s;
 	__u32 size;
+	int i;
 
 	if (!freed_vars_done)
 		freed_learn_vars();
@@ -184,8 +265,34 @@ int tp_kmem_cache_free(__u64 *ctx)
 		return freed_object(freed_ptr_arg(ctx), NSAUDIT_NS_UTS);
 	if (c == freed_cache[FC_USER])
 		return freed_object(freed_ptr_arg(ctx), NSAUDIT_NS_USER);
+#pragma unroll
+	for (i = 0; i < 8; i++)
+		if (c == freed_sock_cache[i])
+			return freed_sock(freed_ptr_arg(ctx));
+	if (prime_tgid && prime_tgid == bpf_get_current_pid_tgid() >> 32) {
+		__u64 cv = 0;	/* a plain number for the callee */
+
+		bpf_probe_read_kernel(&cv, sizeof(cv), &ctx[2]);
+		freed_sock_prime(cv, freed_ptr_arg(ctx));
+	}
 	/* not one of ours, or not learned yet: the size says which could be */
 	size = s->object_size;
+	if (freed_sock_size(size)) {
+		struct cache_name name = {};
+
+#pragma unroll
+		for (i = 0; i < 8; i++)
+			if (c == freed_cache_not[i])
+				return 0;
+		bpf_probe_read_kernel_str(name.s, sizeof(name.s), s->name);
+		i = freed_sock_which(&name, size);
+		if (i < 0) {
+			freed_cache_not[freed_cache_not_next++ & 7] = c;
+			return 0;
+		}
+		freed_sock_cache[i & 7] = c;
+		return freed_sock(freed_ptr_arg(ctx));
+	}
 	if (size == bpf_core_type_size(struct nsproxy) || size == bpf_core_type_size(struct inode) ||
 	    size == bpf_core_type_size(struct file) ||
 	    size == bpf_core_type_size(struct net) ||
@@ -193,7 +300,6 @@ int tp_kmem_cache_free(__u64 *ctx)
 	    size == bpf_core_type_size(struct uts_namespace) ||
 	    size == bpf_core_type_size(struct user_namespace)) {
 		struct cache_name name = {};
-		int i;
 
 #pragma unroll
 		for (i = 0; i < 8; i++)

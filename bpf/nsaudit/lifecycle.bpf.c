@@ -311,14 +311,20 @@ int BPF_PROG(tp_fork_lineage, struct task_struct *parent, struct task_struct *ch
 }
 
 /* A thread's held (coalesced) record goes out before the thread does,
- * and its slot goes free. */
+ * and its slot goes free: both, if a race at the start-up snapshot left
+ * it two (a slot left owned by a thread gone is another tid's spare that
+ * cannot be had). */
 __noinline int thread_exit(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 start = task->start_boottime;
-	struct tslot *s = tslot_held(task->pid, start);
+	__u32 tid = task->pid;
+	struct tslot *s = tslot_of(tid, false);
 
-	if (s)
+	if (tslot_mine(s, tid, start))
+		tslot_release(s, start, task);
+	s = tslot_of(tid, true);
+	if (tslot_mine(s, tid, start))
 		tslot_release(s, start, task);
 	return 0;
 }
@@ -368,20 +374,35 @@ int BPF_PROG(tp_ns_free, unsigned int nstype, struct ns_common *ns)
 
 /* ---- startup snapshot: who is where before we started ------------------ */
 
+/* nsaudit.bpf.c: set by the loader once the start-up pass is taken */
+extern __u32 snapshot_taken;
+
+/*
+ * The start-up pass gives every thread there before us its state (a
+ * thread slot with its namespace cache), lineage and the host's birth
+ * set. The same iterator runs again later for enrich (a task's namespaces
+ * where /proc refuses us): then it only reads. Claiming slots and
+ * refilling caches of running threads several times a second raced their
+ * own hooks (a call pending in a slot taken again, a cache refilled
+ * half-way through a setns) and took slots for threads already gone.
+ */
 SEC("iter/task")
 int snapshot_tasks(struct bpf_iter__task *ctx)
 {
 	struct seq_file *seq = ctx->meta->seq;
 	struct task_struct *task = ctx->task;
 	struct nsaudit_task_snap s = {};
+	bool first = !snapshot_taken;
 	int t;
 
 	if (!task)
 		return 0;
-	cache_fill_task(task);
-	lineage_note(task);
-	if (setns_exit_only)
-		birth_host_note(task);
+	if (first) {
+		cache_fill_task(task);
+		lineage_note(task);
+		if (setns_exit_only)
+			birth_host_note(task);
+	}
 	/*
 	 * One line per process, and one per thread that is in other namespaces
 	 * than its leader (a thread's setns or unshare changes only its own):
@@ -406,7 +427,7 @@ int snapshot_tasks(struct bpf_iter__task *ctx)
 			continue;
 		ns_ident(ns, &s.inum[t], &id);
 		/* what was there before us: its kfree must be known */
-		if (freed_wanted && s.inum[t] < 0xeffffff0u)	/* not a static init_*_ns */
+		if (first && freed_wanted && s.inum[t] < 0xeffffff0u) /* not a static init_*_ns */
 			freed_learn((__u64)ns, t);
 	}
 	bpf_seq_write(seq, &s, sizeof(s));

@@ -62,6 +62,9 @@ __u64 lost_reason[NSAUDIT_LOST_MAX] = {};
 __u64 next_kseq = 0;
 __u64 nsfs_fops SEC(".data.nsfs") = 0;
 __u32 prime_tgid = 0;
+/* set by the loader once the start-up snapshot is taken: snapshot_tasks
+ * runs again later only to read (lifecycle.bpf.c) */
+__u32 snapshot_taken = 0;
 /* Written by user space only, never by a program: the links a recorder
  * pinned, their number and the sum of their names' hashes, so that one
  * reusing the pins can tell that some were removed while none ran (its
@@ -153,6 +156,13 @@ __noinline int tslot_claim(struct tslot *s, __u32 tid, __u64 start, __u32 tgid)
 	if (!s || !start || start == TSLOT_BUSY)
 		return 0;
 	old = *(volatile __u64 *)&s->start;
+	/* already this thread's: the start-up snapshot made it so for the
+	 * thread (or the thread for itself: the snapshot's look came first)
+	 * since the caller looked. Taken again, the state would be wiped,
+	 * and with it a call pending since then: its exit would find no
+	 * entry and the call would be neither a record nor a lost count */
+	if (old == start && s->tid == tid)
+		return 1;
 	if (old == TSLOT_BUSY || (old && s->tid != tid))
 		return 0;	/* another thread's, or being taken */
 	if (__sync_val_compare_and_swap(&s->start, old, TSLOT_BUSY) != old)

@@ -77,7 +77,13 @@ static __always_inline void cache_refill(struct tstate *ts, const struct task_ns
 	cache_fill(ts);
 }
 
-/* The same for a task the start-up snapshot visits (once per thread). */
+/*
+ * The same for a task the start-up snapshot visits (once per thread). The
+ * hooks are attached by then: a thread whose own namespace change has
+ * filled its cache since (c_changed) keeps it. Refilled now, it could be
+ * read half-way through a setns (the kernel has switched, the exit hook
+ * has not run): the record would say it left the namespace it entered.
+ */
 static __always_inline void cache_fill_task(struct task_struct *task)
 {
 	struct task_nsset set;
@@ -86,7 +92,7 @@ static __always_inline void cache_fill_task(struct task_struct *task)
 	if (!setns_exit_only || (filter_tgid && BPF_CORE_READ(task, tgid) != filter_tgid))
 		return;
 	ts = tstate_find(task, true);
-	if (ts) {
+	if (ts && !ts->c_changed) {
 		task_nsset(&set, task);
 		cache_refill(ts, &set);
 	}

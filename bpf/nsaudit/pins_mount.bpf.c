@@ -237,6 +237,30 @@ int tp_enter_mount_vpid(struct trace_event_raw_sys_enter *ctx)
 	return enter_mount(ctx, true);
 }
 
+/* pin_note_at()'s pin while it is made: 6.1's verifier takes a map value
+ * or the stack as a map update's value, not a subprogram's argument. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct nsaudit_pin);
+} pin_note_scratch SEC(".maps");
+
+/* pin_note() of the mount at address m (pins.bpf.h says why global). */
+__noinline int pin_note_at(__u64 m, struct nsaudit_pin *pin)
+{
+	struct nsaudit_pin *p;
+	__u32 zero = 0;
+
+	if (!pin)
+		return 0;
+	p = bpf_map_lookup_elem(&pin_note_scratch, &zero);
+	if (!p || !pin_note((struct mount___pins *)m, p))
+		return 0;
+	__builtin_memcpy(pin, p, sizeof(*pin));
+	return 1;
+}
+
 /* The caller's mount namespace: the key of user space's mount table (a
  * global subprogram in nsaudit.bpf.c: one look, no BTF scans). */
 __u32 cur_mnt_ns_inum(void);
@@ -367,7 +391,7 @@ int tp_exit_move_mount(struct trace_event_raw_sys_exit *ctx)
 			type = ns_type(ns);
 			file_mnt_ns(file, &anon);
 			/* the fd's own mount is the one now attached */
-			pinned = pin_note(file_mount(file), &pin);
+			pinned = pin_note_at((__u64)file_mount(file), &pin);
 		}
 	}
 	if (!type_wanted(type))

@@ -166,7 +166,7 @@ static __always_inline struct tstate *tstate_find_as(struct task_struct *task, b
 {
 	__u32 tid = task->pid;
 	__u64 start = task->start_boottime;
-	struct tslot *s;
+	struct tslot *s, *own;
 
 	if (maybe) {
 		s = tslot_held(tid, start);
@@ -177,9 +177,17 @@ static __always_inline struct tstate *tstate_find_as(struct task_struct *task, b
 		return NULL;
 	s = tslot_of(tid, false);
 	if (!s || !tslot_claim(s, tid, start, task->tgid)) {
+		own = s;
 		s = tslot_of(tid, true);	/* its own is another live thread's */
 		if (!s || !tslot_claim(s, tid, start, task->tgid))
 			return NULL;
+		/* or was being made this thread's by the start-up snapshot
+		 * (another CPU) when it looked: one slot, the one the look-ups
+		 * try first, or the pending call would be left in the other */
+		if (tslot_mine(own, tid, start)) {
+			tslot_free(s, start);
+			s = own;
+		}
 	}
 	if (bpf_task_storage_get(&tslot_mark, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))
 		return &s->ts;

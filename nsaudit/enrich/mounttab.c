@@ -298,6 +298,14 @@ void mounttab_mark_cut(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uint
 		p->cut = true;
 }
 
+void mounttab_mark_copied(struct mounttab *m, uint32_t mntns, uint32_t mnt_id)
+{
+	struct mount_pin *p = find_id(m, mntns, mnt_id, 0);
+
+	if (p)
+		p->copied = true;
+}
+
 void mounttab_copy_ns(struct mounttab *m, uint32_t from, uint32_t to)
 {
 	struct mount_pin *p;

@@ -69,6 +69,8 @@ bool mounttab_remove_id(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uin
 			int *type, uint32_t *inum, char **path);
 /* The pin (mntns, mnt_id, mnt_unique) has a cut path (struct mount_pin). */
 void mounttab_mark_cut(struct mounttab *m, uint32_t mntns, uint32_t mnt_id, uint64_t mnt_unique);
+/* The pin (mntns, mnt_id) came with its mount namespace (struct mount_pin). */
+void mounttab_mark_copied(struct mounttab *m, uint32_t mntns, uint32_t mnt_id);
 /* The pin at (mntns, path), or NULL. */
 const struct mount_pin *mounttab_find(const struct mounttab *m, uint32_t mntns, const char *path);
 /*

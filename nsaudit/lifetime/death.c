@@ -53,8 +53,12 @@ bool lt_print_freed(FILE *out, json_object *r)
 		fputs("its last nsfs file or bind mount went, who released it is not known", out);
 	else if (holder && !strcmp(holder, "owner_work"))
 		fputs("its free work ran after its last holder (creds, a child, a namespace it owned) let go", out);
+	else if (holder && !strcmp(holder, "socket"))
+		fputs("a socket in it was freed (UNIX, TCP or UDP; after its close, or a TCP "
+		      "socket's last timer)", out);
 	else
-		fputs("a holder nsaudit does not follow (a socket, a device) let go", out);
+		fputs("a holder nsaudit does not follow (a netlink or packet socket, a device) let go",
+		      out);
 	fputc(')', out);
 	return jstr(r, "comm") != NULL;
 }
@@ -77,6 +81,8 @@ bool lt_print_let_go(FILE *out, json_object *r)
 		fputs("a task holding it exited, exec'd or moved away", out);
 	else if (holder && !strcmp(holder, "nsfs"))
 		fputs("its nsfs file went: its last fd was closed, its last bind mount removed", out);
+	else if (holder && !strcmp(holder, "socket"))
+		fputs("a socket in it was freed", out);
 	else
 		fputs("a holder went", out);
 	if (refs >= 0)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -105,6 +106,14 @@ static void prime_open_check(struct tracer_bpf *b)
 	fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
+	/* op freed: a UNIX socket of each kind, whose free names its cache
+	 * where it is merged into another (freed_caches.bpf.h) */
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0)
+		close(fd);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0)
+		close(fd);
 	b->skel->bss->prime_tgid = 0;
 }
 
@@ -188,6 +197,8 @@ static int load_fresh(struct tracer *t, char *err, size_t errlen)
 	enrich_set_exe_map(t->en, bpf_map__fd(t->bpf.skel->maps.exe_paths), false);
 	phase_end(t, PH_ATTACH, &since);
 	snapshot(t);
+	/* from now on the iterator only reads (enrich's look-ups) */
+	t->bpf.skel->bss->snapshot_taken = 1;
 	phase_end(t, PH_SNAPSHOT, &since);
 	if (t->bpf.skel->links.snapshot_tasks)
 		enrich_set_task_iter(t->en, bpf_link__fd(t->bpf.skel->links.snapshot_tasks));

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "array.h"
@@ -99,6 +100,30 @@ static void describe_hooks(struct tracer_bpf *b)
 		 calls[0] ? "tracepoint/syscalls:" : "", calls, calls[0] ? other : other + 1);
 }
 
+/* The socket structs whose caches op freed follows (freed_caches.bpf.h),
+ * sized from the running kernel's BTF; a type it lacks stays 0 (off). */
+static void freed_sock_sizes(struct nsaudit_bpf *s)
+{
+	static const char *const types[] = { "unix_sock", "tcp_sock", "tcp6_sock", "udp_sock",
+					     "udp6_sock" };
+	struct btf *btf = btf__load_vmlinux_btf();
+	size_t i;
+
+	_Static_assert(sizeof(types) / sizeof(types[0]) ==
+			       sizeof(s->rodata->freed_sock_sizes) /
+				       sizeof(s->rodata->freed_sock_sizes[0]),
+		       "socket types");
+	if (!btf)
+		return;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		__s32 id = btf__find_by_name_kind(btf, types[i], BTF_KIND_STRUCT);
+		__s64 size = id > 0 ? btf__resolve_size(btf, id) : 0;
+
+		s->rodata->freed_sock_sizes[i] = size > 0 ? (uint32_t)size : 0;
+	}
+	btf__free(btf);
+}
+
 /*
  * op freed (bpf/nsaudit/freed.bpf.c): the free functions whose kfree call
  * sites free a namespace, from kallsyms. Without them (no root view of
@@ -150,6 +175,7 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 	}
 	for (i = 0; i < NSAUDIT_FC_MAX; i++)
 		s->rodata->freed_cache_var[i] = r[NF + i].lo;
+	freed_sock_sizes(s);
 	for (i = 0; i < NF; i++) {
 		if (!r[i].lo)
 			continue;

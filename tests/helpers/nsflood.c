@@ -11,8 +11,15 @@
  *         setns_fail  setns(net fd, CLONE_NEWUTS): EINVAL
  *         unshare     unshare(CLONE_NEWUSER) once, then unshare(CLONE_NEWUTS)
  *                     (a new namespace each time: nothing to coalesce)
+ *         mixed       NS_GET_* ioctls in turn, each call's record unlike
+ *                     the one before (nothing to coalesce): NS_GET_USERNS
+ *                     of its net namespace (+ close), NS_GET_OWNER_UID of
+ *                     its user namespace, NS_GET_PARENT of its user
+ *                     namespace (refused: EPERM), NS_GET_PARENT of its
+ *                     net namespace (refused: EINVAL)
  *       prints "pid N" first and "calls N" at the end: the calls that each
- *       make one record of the kind (op open/nsfd/nsfd/setns/unshare).
+ *       make one record of the kind (op open/nsfd/nsfd/setns/unshare,
+ *       mixed: nsfd or query).
  *   nsflood forkflood SECONDS
  *       a fork flood (issue 47): children one after the other for SECONDS,
  *       each making FORK_CALLS NS_GET_USERNS ioctls; prints "pid N" (the
@@ -70,12 +77,46 @@ static int open_ns(const char *path)
 	return fd;
 }
 
+#define NS_GET_PARENT 0xb702
+#define NS_GET_OWNER_UID 0xb704
+
+/* One call of the mixed flood: the next of four NS_GET_* ioctls, each
+ * a record of its own (made or refused, the answer or the errno). */
+static int mixed_once(int net, int user)
+{
+	static unsigned int step;
+	unsigned int uid;
+	int r;
+
+	switch (step++ % 4) {
+	case 0:
+		r = ioctl(net, NS_GET_USERNS, 0);
+		break;
+	case 1:
+		return ioctl(user, NS_GET_OWNER_UID, &uid) == 0;
+	case 2:
+		r = ioctl(user, NS_GET_PARENT, 0);
+		break;
+	default:
+		r = ioctl(net, NS_GET_PARENT, 0);
+		break;
+	}
+	if (r >= 0)
+		close(r);
+	return 1;	/* made or refused: one record */
+}
+
 /* One call of the kind; 1 if it makes one record of the kind. */
 static int flood_once(const char *kind, int fd)
 {
+	static int user = -1;
 	int r;
 
-	if (!strcmp(kind, "open")) {
+	if (!strcmp(kind, "mixed")) {
+		if (user < 0)
+			user = open_ns("/proc/self/ns/user");
+		return mixed_once(fd, user);
+	} else if (!strcmp(kind, "open")) {
 		r = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 		if (r < 0)
 			return 0;
@@ -101,7 +142,7 @@ static int flood(const char *kind, double seconds)
 	int fd = -1, i;
 
 	prctl(PR_SET_NAME, "nsflood");
-	if (!strcmp(kind, "ioctl") || !strcmp(kind, "setns_fail"))
+	if (!strcmp(kind, "ioctl") || !strcmp(kind, "setns_fail") || !strcmp(kind, "mixed"))
 		fd = open_ns("/proc/self/ns/net");
 	else if (!strcmp(kind, "pidfd"))
 		fd = pidfd_open(getpid());

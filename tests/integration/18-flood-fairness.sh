@@ -2,8 +2,10 @@
 # Flood fairness (issue 32): one actor's flood never costs another actor's
 # record. For each flood kind an unprivileged user can repeat (open of
 # /proc/self/ns/net, NS_GET_USERNS ioctl, pidfd PIDFD_GET_NET_NAMESPACE,
-# failed setns, unshare in its own user namespace), and (issue 47) opens by
-# a container root mapped to 100000 and ioctls by a second root process,
+# failed setns, unshare in its own user namespace), and (issue 47) mixed
+# NS_GET_* ioctls in turn (each record unlike the one before: nothing
+# coalesces, even in the default mode), opens by a container root mapped
+# to 100000 and ioctls by a second root process,
 # in the default mode and
 # with --no-coalesce: while nobody floods for FLOOD_SECS, root makes
 # FLOOD_RARE_ROUNDS rounds of rare operations at random moments (unshare,
@@ -34,17 +36,18 @@ ROUNDS=${FLOOD_RARE_ROUNDS:-20}
 # a kind alone is nobody's; WHO:KIND names another flooder: mapped (uid
 # 100000, root of its own user namespace: a container root mapped to
 # 100000) or root (a second root process, the rare one's uid)
-KINDS=${FLOOD_KINDS:-"open ioctl pidfd setns_fail unshare mapped:open root:ioctl"}
+KINDS=${FLOOD_KINDS:-"open ioctl pidfd setns_fail unshare mixed mapped:open root:ioctl"}
 PINS=$TMP/pins
 mkdir -p "$PINS"
 RARE_SECS=$(awk -v s="$SECS" 'BEGIN { printf "%.2f", s * 0.9 }')
 trap 'for f in "$PINS"/pin.*; do umount "$f" 2>/dev/null; done; cleanup_testlib' EXIT
 
-# the op a flood kind's records have
+# the op a flood kind's records have (an alternation: mixed has two)
 flood_op() {
 	case ${1#*:} in
 	open) echo open ;;
 	ioctl | pidfd) echo nsfd ;;
+	mixed) echo "nsfd|query" ;;
 	setns_fail) echo setns ;;
 	unshare) echo unshare ;;
 	esac
@@ -96,15 +99,15 @@ check_flood() {
 	op=$(flood_op "$kind")
 	# the flooder's records: hundreds of thousands with --no-coalesce, so
 	# awk on the raw lines (one JSON object per line, nsaudit's field order)
-	sums=$(grep -F "\"pid\":$fpid," "$TMP/$mode.jsonl" | awk -v op="\"op\":\"$op\"" \
-		-v lop="\"lost_op\":\"$op\"" '
+	sums=$(grep -F "\"pid\":$fpid," "$TMP/$mode.jsonl" | awk -v op="\"op\":\"($op)\"" \
+		-v lop="\"lost_op\":\"($op)\"" '
 		function num(key,   v) {
 			if (!match($0, "\"" key "\":[0-9]+"))
 				return -1
 			return substr($0, RSTART + length(key) + 3, RLENGTH - length(key) - 3) + 0
 		}
-		index($0, "\"op\":\"lost\"") { if (index($0, lop)) lost += num("count"); next }
-		index($0, op) { n = num("repeat"); rec += (n < 1 ? 1 : n); nrec++ }
+		index($0, "\"op\":\"lost\"") { if ($0 ~ lop) lost += num("count"); next }
+		$0 ~ op { n = num("repeat"); rec += (n < 1 ? 1 : n); nrec++ }
 		END { printf "%d %d %d", rec, lost, nrec }')
 	set -- $sums
 	expect_eq "flood $kind ($mode): records ($1 in $3) + the flooder's lost ($2) == its $calls calls" \

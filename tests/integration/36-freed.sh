@@ -6,9 +6,10 @@
 #   mount, "ip netns exec NAME sleep 3" outliving "ip netns del", a socket
 #   in another process, a child user namespace.
 # And each holder that goes before the last (stage let_go): a task's
-# nsproxy (the actor is the task this script kills first) and the nsfs
-# dentry (a bind mount removed while a process holds it), with the count
-# left, against the holders this script leaves.
+# nsproxy (the actor is the task this script kills first), the nsfs
+# dentry (a bind mount removed while a process holds it) and sockets of a
+# net namespace (UNIX, UDP, TCP), with the count left, against the holders
+# this script leaves.
 # Bound: a record at most FREED_BOUND seconds after the release (the RCU
 # grace periods and workqueues of a loaded machine), never before it.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -273,36 +274,55 @@ check_moment "ip netns exec sleep 3" net "$NET" cleanup "$(awk -v a="$T1" 'BEGIN
 check "ip netns exec sleep 3: seen 2.5 s and more after ip netns del" \
 	awk -v a="$T0" -v b="$T1" 'BEGIN { exit !(b - a >= 2.5) }'
 
-# --- a socket made in it, held by a process in the host's namespace ----------
+# --- sockets made in it, held by a process in the host's namespace ----------
+# A UNIX datagram, a UNIX stream, a UDP and a TCP socket hold the namespace
+# (sk_net_refcnt: one reference each); its name goes first, then the
+# process closes them one at a time, printing the moment before each
+# close: each socket's going is a let_go with the count left (holders'
+# own accounting: 1 per socket), the last one the last_ref, of a socket.
 FROM=$(wc -l <"$OUT")
 setup "ip netns add (socket)" ip netns add "$NS-s"
 NET=$(id_of net "$(ns_inum "/run/netns/$NS-s")" '.comm == "ip"' "$FROM")
-# its 2 s sleep ends 2 s after its start at the earliest (wait may return
-# late on a loaded machine): the window is [start + 2 s, wait + BOUND]
-T0=$(now)
-python3 - "/run/netns/$NS-s" 2 >"$TMP/sock.out" <<'EOF' & P=$!
+python3 - "/run/netns/$NS-s" "$TMP/sock.go" >"$TMP/sock.out" <<'EOF' & P=$!
 import ctypes, os, socket, sys, time
 libc = ctypes.CDLL(None, use_errno=True)
 host = os.open("/proc/self/ns/net", os.O_RDONLY)
 ns = os.open(sys.argv[1], os.O_RDONLY)
-if libc.setns(ns, 0x40000000) or (s := socket.socket(socket.AF_INET, socket.SOCK_DGRAM)) is None \
-   or libc.setns(host, 0x40000000):
+if libc.setns(ns, 0x40000000):
+	sys.exit(1)
+socks = [("unix_dgram", socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)),
+	 ("unix_stream", socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)),
+	 ("udp", socket.socket(socket.AF_INET, socket.SOCK_DGRAM)),
+	 ("tcp", socket.socket(socket.AF_INET, socket.SOCK_STREAM))]
+if libc.setns(host, 0x40000000):
 	sys.exit(1)
 os.close(ns)
 os.close(host)
 print("ready", flush=True)
-time.sleep(float(sys.argv[2]))
+while not os.path.exists(sys.argv[2]):
+	time.sleep(0.02)
+for name, s in socks:
+	time.sleep(0.5)
+	print(name, "%.6f" % time.time(), flush=True)
+	s.close()
 EOF
 PIDS="$PIDS $P"
 for i in $(seq 1 100); do grep -q ready "$TMP/sock.out" && break; sleep 0.05; done
-check "socket: the holder made its socket" grep -q ready "$TMP/sock.out"
+check "socket: the holder made its sockets" grep -q ready "$TMP/sock.out"
+expect_eq "socket: holders counts 4 sockets and the name" \
+	"$("$NSAUDIT" holders "/run/netns/$NS-s" --format json | jq -c '[.refs, .accounting.socket]')" "[5,4]"
 ip netns del "$NS-s"
+touch "$TMP/sock.go"
 wait "$P"
-T1=$(now)
-check_moment "socket" net "$NET" cleanup "$(awk -v a="$T0" 'BEGIN{printf "%.3f", a+2}')" \
-	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
-check_moment "socket" net "$NET" last_ref "$(awk -v a="$T0" 'BEGIN{printf "%.3f", a+2}')" \
-	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
+at() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/sock.out"; }
+plus() { awk -v a="$1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}'; }
+left=3
+for k in unix_dgram unix_stream udp; do
+	check_let_go "socket ($k)" net "$NET" "$(at $k)" "$(plus "$(at $k)")" socket 0 "$left"
+	left=$((left - 1))
+done
+check_moment "socket (tcp, the last)" net "$NET" last_ref "$(at tcp)" "$(plus "$(at tcp)")" socket
+check_moment "socket" net "$NET" cleanup "$(at tcp)" "$(plus "$(at tcp)")" kernel
 
 # --- a child user namespace holds its parent ---------------------------------
 # the sleep ends 1 s after its start at the earliest; wait may return

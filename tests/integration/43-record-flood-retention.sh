@@ -5,7 +5,8 @@
 # rounds of rare operations (nsflood rare: unshare, clone, setns, failed
 # setns, open, bind mount, umount, pidfd ioctl, each in a fresh child). The
 # flooders: nobody's NS_GET_USERNS ioctls, nobody as uid 0 of its own user
-# namespace unsharing, a container root mapped to 100000 (uid 100000 as
+# namespace unsharing, nobody's mixed NS_GET_* ioctls in turn (no two
+# records alike), a container root mapped to 100000 (uid 100000 as
 # root of its own user namespace) opening /proc/self/ns/net, and a second
 # root process's ioctls (the same uid as the rare one: rare first, within
 # a uid). After the run, from the log:
@@ -21,7 +22,7 @@ NSFLOOD=$(dirname "$NSAUDIT")/helpers/nsflood
 require_built "$NSFLOOD" "record flood retention"
 SECS=${FLOOD_SECS:-10}
 ROUNDS=${FLOOD_RARE_ROUNDS:-20}
-KINDS=${RETENTION_KINDS:-"nobody:ioctl nobody:unshare mapped:open root:ioctl"}
+KINDS=${RETENTION_KINDS:-"nobody:ioctl nobody:unshare nobody:mixed mapped:open root:ioctl"}
 PIN=/sys/fs/bpf/nsaudit-it-retention-$$
 LOG=$TMP/log
 PINS=$TMP/pins
@@ -111,10 +112,10 @@ for k in $KINDS; do
 		fail "flood $k: the flooder ran ($(head -c 200 "$TMP/$k.flood"))"
 		continue
 	fi
-	case ${k#*:} in ioctl) op=nsfd ;; *) op=${k#*:} ;; esac
-	set -- $(grep -F "\"pid\":$fpid," "$TMP/all.jsonl" | jq -r --arg op "$op" \
-		'if .op == "lost" then (if .lost_op == $op then "l \(.count) \(.reason)" else empty end)
-		 elif .op == $op then "r \(.repeat // 1)" else empty end' |
+	case ${k#*:} in ioctl) op=nsfd ;; mixed) op="nsfd|query" ;; *) op=${k#*:} ;; esac
+	set -- $(grep -F "\"pid\":$fpid," "$TMP/all.jsonl" | jq -r --arg op "^($op)\$" \
+		'if .op == "lost" then (if (.lost_op // "" | test($op)) then "l \(.count) \(.reason)" else empty end)
+		 elif (.op | test($op)) then "r \(.repeat // 1)" else empty end' |
 		awk '$1 == "r" { r += $2 } $1 == "l" { l += $2; if ($3 == "log_budget") b += $2 }
 			END { printf "%d %d %d", r, l, b }')
 	expect_eq "flood $k: records ($1) + the flooder's lost ($2, log_budget $3) == its $calls calls" \

@@ -12,6 +12,8 @@
 # before it looks the source up) name that namespace (resolved at the
 # call's entry, 6.13+). A refused umount2 of a pin older than the recorder
 # (root's, made before it started: known from mountinfo) names it too.
+# A mount namespace made after that pin has a copy of it; its death
+# while the recorder runs is no umount of the pin (still mounted).
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "refused nsfs mounts"
 require_cmd jq "refused nsfs mounts"
@@ -28,9 +30,9 @@ chmod 777 "$D"
 : >"$D/target2"
 : >"$D/target3"
 : >"$D/oldpin"
-OPID= RPID=
+OPID= RPID= XPID=
 trap 'umount "$D/pin" 2>/dev/null; umount "$D/plain" 2>/dev/null; umount "$D/oldpin" 2>/dev/null
-	kill $OPID $RPID 2>/dev/null; cleanup_testlib' EXIT
+	kill $OPID $RPID $XPID 2>/dev/null; cleanup_testlib' EXIT
 # the other processes: nobody's in a uts namespace of its own, root's in one
 setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur -u sleep 60 &
 OPID=$!
@@ -61,12 +63,21 @@ for i in range(n):
 print(os.getpid())
 PY
 setup "root's pin older than the recorder" mount --bind /proc/self/ns/ipc "$D/oldpin"
+# a mount namespace made after it has a copy of it (no mount call made
+# that one); it dies while the recorder runs: no pin was unpinned
+unshare -m --propagation private sleep 60 &
+XPID=$!
+for i in $(seq 1 50); do
+	[ "$(ns_inum /proc/$XPID/ns/mnt)" != "$(ns_inum /proc/self/ns/mnt)" ] && break
+	sleep 0.1
+done
 trace_start "$TMP/trace.jsonl" --op mount,umount || { fail "trace starts"; exit 0; }
 setup "root's pin" mount --bind /proc/self/ns/net "$D/pin"
 setup "an ordinary mount" mount -t tmpfs t "$D/plain"
 PID=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
 	strace -f -qq -e trace=mount,umount2 -e signal=none -o "$D/strace" python3 "$D/probe.py" "$D" "$N" "$OPID" "$RPID")
-sleep 0.5
+kill $XPID; wait $XPID 2>/dev/null; XPID=
+sleep 2		# the mount namespaces are checked once a second
 trace_stop
 NET=$(ns_inum /proc/self/ns/net)
 expect_eq "workload: strace saw $N refused binds, $N refused umounts of the pin and of the tmpfs" \
@@ -98,3 +109,6 @@ expect_eq "no record of the refused umounts of an ordinary mount" \
 expect_eq "the pin is still root's: its mount record, no umount record of a call that succeeded" \
 	"$(jq -r --arg p "$D/pin" 'select(.path == $p and .result == 0) | "\(.op) \(.uid)"' \
 		"$TMP/trace.jsonl" | sort | tr '\n' ' ')" "mount 0 "
+expect_eq "the copy of the older pin went with its mount namespace: no umount told (still mounted)" \
+	"$(jq -c --arg p "$D/oldpin" 'select(.path == $p and .op == "umount" and .result == 0)' \
+		"$TMP/trace.jsonl" | wc -l)" 0

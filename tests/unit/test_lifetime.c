@@ -385,6 +385,29 @@ Test(lifetime, created_seq_across_ids_is_a_conflict)
 
 /* op freed's let_go: a holder gone while the namespace lives on, with the
  * count left; not a death (no new incarnation, the state stays open) */
+/* A socket of a net namespace: a let_go with the count left, and the
+ * holder that let go last (no actor: freed by its closer, a timer or RCU). */
+Test(lifetime, a_socket_lets_go)
+{
+	struct lt_timeline tl;
+	char *s;
+
+	lt_init(&tl, NSAUDIT_NS_NET, NET);
+	cr_assert_eq(feed(&tl, "{\"seq\":4,\"time\":\"2026-12-03T09:17:37.650Z\",\"op\":\"unshare\","
+			       "\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532289,"
+			       "\"ns_id\":9,\"pid\":7,\"comm\":\"ip\"}"),
+		     LT_CREATED);
+	cr_assert_eq(feed(&tl, "{\"seq\":5,\"time\":\"2026-12-03T09:17:38.000Z\",\"op\":\"freed\","
+			       "\"ns_type\":\"net\",\"ns_inum\":4026532289,\"ns_id\":9,"
+			       "\"stage\":\"let_go\",\"holder\":\"socket\",\"ns_refs\":2}"),
+		     LT_LET_GO);
+	s = event_text(&tl, 1);
+	cr_assert_str_eq(s, "2026-12-03T09:17:38.000Z let_go   a socket in it was freed; "
+			    "2 references left seq=5\n");
+	free(s);
+	lt_free(&tl);
+}
+
 Test(lifetime, let_go_is_a_holder_gone)
 {
 	struct lt_timeline tl;

@@ -87,3 +87,22 @@ Test(mounttab_id, namespace_death_leaves_exact_pins_to_the_kernel_side)
 	cr_assert_not_null(mounttab_find(&m, MNT_A, "/new"));
 	mounttab_free(&m);
 }
+
+/* A pin another mount namespace holds as a copy of one of ours (seen at
+ * start) is marked copied: its namespace's death unpins nothing anyone
+ * made. Only that namespace's entry: ours, same path and id, stays. */
+Test(mounttab_id, copy_seen_at_start_is_marked_copied)
+{
+	struct mounttab m;
+
+	mounttab_init(&m);
+	cr_assert(mounttab_add_id(&m, MNT_A, "/a/pin", 0, NET_X, 80, 0));
+	cr_assert(mounttab_add_id(&m, MNT_A + 1, "/a/pin", 0, NET_X, 81, 0));
+	mounttab_mark_copied(&m, MNT_A + 1, 81);
+	cr_assert(mounttab_find(&m, MNT_A + 1, "/a/pin")->copied);
+	cr_assert_not(mounttab_find(&m, MNT_A, "/a/pin")->copied);
+	/* an id of another namespace marks nothing */
+	mounttab_mark_copied(&m, MNT_A + 1, 80);
+	cr_assert_not(mounttab_find(&m, MNT_A, "/a/pin")->copied);
+	mounttab_free(&m);
+}
