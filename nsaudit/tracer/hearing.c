@@ -42,12 +42,13 @@
 const struct optab tracer_hearing_optab[] = {
 	{ "hearing-interval", TRACER_OPT_HEARING, "SECONDS",
 	  "every SECONDS (default 60; 0: never) a child of\n"
-	  "nsaudit opens its /proc/self/task/PID/ns/net, whose\n"
-	  "record must come from the kernel (it is shown like\n"
-	  "any other, comm nsaudit): if two in a row do not\n"
-	  "(and none was counted lost), nsaudit is deaf: it\n"
-	  "says DEAF, stops and exits 1 (record first writes a\n"
-	  "\"deaf\" record, which verify reports)" },
+	  "nsaudit opens its /proc/self/task/PID/ns/net (or of\n"
+	  "a type --type lets through), whose record must come\n"
+	  "from the kernel (it is shown like any other, comm\n"
+	  "nsaudit): if two in a row do not (and none was\n"
+	  "counted lost), nsaudit is deaf: it says DEAF, stops\n"
+	  "and exits 1 (record first writes a \"deaf\" record,\n"
+	  "which verify reports)" },
 	OPTAB_END,
 };
 
