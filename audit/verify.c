@@ -63,8 +63,9 @@ static int load_ring(struct walk *w, const struct audit_verify_opts *o, char *er
  * schedule: read before the walk, so that anchors can be matched as records
  * go by and the state file checked (a wrong schedule is harmless: it is
  * bound into K(0), and every MAC would fail). */
-static void peek_first_header(struct walk *w, unsigned int first)
+static bool peek_first_header(struct walk *w, unsigned int first)
 {
+	bool headed = false;
 	int64_t t0, iv;
 
 	char name[AUDIT_SEG_NAME_MAX], why[64];
@@ -76,9 +77,10 @@ static void peek_first_header(struct walk *w, unsigned int first)
 
 	audit_seg_name(first, name);
 	if (audit_seg_read(w->dirfd, name, &seg, why, sizeof(why)))
-		return;
+		return false;
 	if (audit_seg_next(&seg, &line, &len, &complete) && complete &&
 	    !audit_rec_parse(line, len, &r, why, sizeof(why))) {
+		headed = walk_is_log(&r, "segment");
 		lid = audit_rec_str(&r, "log_id", &llen);
 		if (lid && llen == AUDIT_KEY_ID_HEX)
 			memcpy(w->log_id, lid, llen + 1);
@@ -88,6 +90,7 @@ static void peek_first_header(struct walk *w, unsigned int first)
 		audit_rec_free(&r);
 	}
 	audit_seg_free(&seg);
+	return headed;
 }
 
 /* The verdict, from the findings (verify.h). */
@@ -134,6 +137,7 @@ int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char
 	unsigned int *nums = NULL;
 	size_t n = 0;
 	int st, rc = -1;
+	bool headed;
 
 	memset(v, 0, sizeof(*v));
 	if (sodium_init() < 0) {
@@ -152,9 +156,11 @@ int audit_verify(const struct audit_verify_opts *o, struct audit_verify *v, char
 		snprintf(err, errlen, "%.200s: %s", o->dir, strerror(errno));
 		goto out;
 	}
-	if (n)
-		peek_first_header(&w, nums[0]);
-	if (n && walk_load_anchors(&w, o, err, errlen))
+	/* a first segment that does not start with its header names no log
+	 * and no schedule, so no anchor can authenticate: that damage is the
+	 * finding (the walk's), not "no authentic anchor" */
+	headed = n && peek_first_header(&w, nums[0]);
+	if (n && walk_load_anchors(&w, o, err, errlen) && headed)
 		goto out;
 	st = audit_state_load(w.dirfd, &w.kr, &w.st, why, sizeof(why));
 	if (st < 0)

@@ -1190,8 +1190,8 @@ int main(int argc, char **argv)
 		}
 		free_log(&l);
 	}
-	printf("attacker: %u seeds (%s key), %u not intact, %u refused (why on stderr with "
-	       "ATTACKER_VERBOSE), %u still intact (nothing promised touched), %u violations\n",
+	printf("attacker: %u seeds (%s key), %u not intact, %u refused (why: "
+	       "ATTACKER_VERBOSE=1), %u still intact (nothing promised touched), %u violations\n",
 	       seeds, have_key ? "current" : "no", notintact, refused, kept, bad);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", tmp, afpath);
 	if (system(cmd))

@@ -329,6 +329,20 @@ Test(audit_chain, an_ended_log_replayed_does_not_end_another)
 	cr_expect_eq(v.other_logs, 2);
 }
 
+/* The first segment's header removed: no log id, no schedule, so no anchor
+ * authenticates. The damage is the verdict, not "no authentic anchor"
+ * (which made verify give up and call the anchors forged). */
+Test(audit_chain, a_log_without_its_first_header_is_not_intact_with_anchors)
+{
+	char seg[300];
+
+	pristine();
+	snprintf(seg, sizeof(seg), "%s/nsaudit-000001.log", t.dir);
+	tdel_line(seg, 1);
+	cr_assert_eq(vverify(), AUDIT_VERIFY_TAMPERED, "%s: %s", v.where, v.what);
+	cr_expect(tfinding(&v, "does not start with a segment header"), "%s", v.what);
+}
+
 Test(audit_chain, restarts_clean_and_after_a_crash_keep_the_chain)
 {
 	struct audit_log *l;
