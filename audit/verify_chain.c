@@ -157,7 +157,11 @@ static uint64_t check_links(struct walk *w)
 	return i;
 }
 
-/* The newest anchors deleted from the sink: the log says how many were sent. */
+/*
+ * The newest anchors missing from the sink: the log says how many were
+ * sent. A copy that is behind (a collector still down, a queue not yet
+ * flushed) looks the same as one an attacker cut, so the finding names both.
+ */
 static void check_newest(struct walk *w, uint64_t newest)
 {
 	char name[AUDIT_SEG_NAME_MAX];
@@ -171,14 +175,15 @@ static void check_newest(struct walk *w, uint64_t newest)
 		walk_bad(w, name, w->seal_anchors_line, w->seal_anchors_seq,
 		    "anchors deleted: the seal of epoch %" PRIu64 " says %" PRIu64 " anchors "
 		    "of this log had been sent, but the newest in %.100s is anchor %" PRIu64
-		    " (the newest anchor lines were deleted from the sink)",
+		    " (the newest anchor lines were deleted from the sink, or never delivered"
+		    " to it)",
 		    w->seal_anchors_epoch, w->seal_anchors, w->anc_file, newest);
 	} else if (w->have_state && w->state_rc == 1 && w->st.anchor_n > newest &&
 		   !strcmp(w->st.log_id, w->log_id)) {
 		walk_bad(w, AUDIT_STATE_FILE, 0, 0,
 		    "anchors deleted: the state file says anchor %" PRIu64 " was sent, but the "
 		    "newest in %.100s is anchor %" PRIu64 " (the newest anchor lines were "
-		    "deleted from the sink, or it is down)",
+		    "deleted from the sink, or never delivered to it)",
 		    w->st.anchor_n, w->anc_file, newest);
 	}
 }
