@@ -16,6 +16,9 @@
 #   (unshare -p -f --mount-proc: "nsenter -t 1 -n" is their own shell's),
 #   one with a private network reaching the host's through a bind of it,
 #   started before nsaudit and after it: lineage "other", no alert.
+# Every shell lives until the trace has stopped: a pid namespace's inode
+# is reused at once after it dies (the runtime's workload's and post-net's
+# were the same number in one run), and the checks select by it.
 # Ground truth: /proc (each shell's pid namespace and parent), stat -L of
 # the host's net namespace, nsenter's exit status. "The host" is a sleep
 # this test starts (/proc/1/ns is closed on this machine).
@@ -25,6 +28,8 @@ for c in unshare nsenter jq; do require_cmd "$c" "pre-started lineage"; done
 BG=()
 cleanup() {
 	local p
+	touch "$TMP/end"	# the shells' hold (at most 90 s in any case)
+	sleep 0.3
 	for p in "${BG[@]}"; do kill "$p" 2>/dev/null; done
 	[ -n "${KEEP:-}" ] && rm -rf "$KEEP" && cp -a "$TMP" "$KEEP"
 	cleanup_testlib
@@ -41,12 +46,12 @@ HOST_PIDNS=$(ns_inum /proc/$HP/ns/pid)
 mkfifo "$TMP/go-svc" "$TMP/go-rt"
 # started before nsaudit: each shell waits for its go, then enters the host's net namespace
 unshare -m -p -f --propagation private sh -c \
-	"read x <'$TMP/go-svc'; nsenter -t $HP -n true; echo \$? >'$TMP/svc.rc'" &
+	"read x <'$TMP/go-svc'; nsenter -t $HP -n true; echo \$? >'$TMP/svc.rc'; n=0; while [ ! -e '$TMP/end' ] && [ \$n -lt 900 ]; do sleep 0.1; n=\$((n + 1)); done" &
 SVC_U=$!
 BG+=($SVC_U)
 cp "$(command -v unshare)" "$TMP/rt"
 printf 'trusted_exes: [%s]\n' "$TMP/rt" >"$TMP/rules.yaml"
-"$TMP/rt" -p -f sh -c "read x <'$TMP/go-rt'; nsenter -t $HP -n true; echo \$? >'$TMP/rt.rc'" &
+"$TMP/rt" -p -f sh -c "read x <'$TMP/go-rt'; nsenter -t $HP -n true; echo \$? >'$TMP/rt.rc'; n=0; while [ ! -e '$TMP/end' ] && [ \$n -lt 900 ]; do sleep 0.1; n=\$((n + 1)); done" &
 RT_U=$!
 BG+=($RT_U)
 wait_for bash -c "[ -n \"\$(ps -o pid= --ppid $SVC_U)\" ] && [ -n \"\$(ps -o pid= --ppid $RT_U)\" ]" ||
@@ -71,7 +76,7 @@ mp() {	# mp NAME [unshare options]: the shell waits for go-NAME when it exists
 	local n=$1; shift
 	unshare -p -f --mount-proc "$@" sh -c "[ -p '$TMP/go-$n' ] && read x <'$TMP/go-$n'
 		case $n in *net) nsenter --net='$TMP/hostnet' true;; *) nsenter -t 1 -n true;; esac
-		rc=\$?; echo \$(stat -L -c %i /proc/self/ns/pid) \$rc >'$TMP/$n.mp'"
+		rc=\$?; echo \$(stat -L -c %i /proc/self/ns/pid) \$rc >'$TMP/$n.mp'; n=0; while [ ! -e '$TMP/end' ] && [ \$n -lt 900 ]; do sleep 0.1; n=\$((n + 1)); done"
 }
 mkfifo "$TMP/go-pre-own" "$TMP/go-pre-net"
 mp pre-own &
@@ -85,12 +90,16 @@ echo go >"$TMP/go-svc"
 echo go >"$TMP/go-rt"
 echo go >"$TMP/go-pre-own"
 echo go >"$TMP/go-pre-net"
-mp post-own
-mp post-net -n
-WAIT=300 wait_for test -s "$TMP/svc.rc" -a -s "$TMP/rt.rc" -a -s "$TMP/pre-own.mp" -a -s "$TMP/pre-net.mp"
+mp post-own &
+BG+=($!)
+mp post-net -n &
+BG+=($!)
+WAIT=300 wait_for test -s "$TMP/svc.rc" -a -s "$TMP/rt.rc" -a -s "$TMP/pre-own.mp" -a -s "$TMP/pre-net.mp" \
+	-a -s "$TMP/post-own.mp" -a -s "$TMP/post-net.mp"
 umount "$TMP/hostnet"
 sleep 1
 trace_stop
+touch "$TMP/end"
 expect_eq "pre-started lineage: both nsenters entered the host's net namespace" \
 	"$(cat "$TMP/svc.rc" "$TMP/rt.rc" 2>/dev/null | tr '\n' ' ')" "0 0 "
 
