@@ -174,6 +174,19 @@ for h in $HOSTS; do
 		{ fail "host $h: recorder starts"; cat "$TMP/h$h/rec.err"; exit 0; }
 done
 
+# what host h's log holds (kseq), and what of it its file at the collector holds
+want_of() { jq -r 'select(.kseq != null) | .kseq' "$TMP/h$1"/log/*.log | sort -n; }
+file_of() { ls "$TMP/col/fleet/h$1-$(cat "$TMP/h$1/machine-id").log" 2>/dev/null; }
+got_of() {	# kseq="N" (OCSF: "kseq":N) of the records in host h's collector file
+	local f
+	f=$(file_of "$1") || return 0
+	if [ "$1" = 3 ]; then
+		grep -o '[{,]"kseq":[0-9]*' "$f"
+	else
+		grep -o ' kseq="[0-9]*"' "$f"
+	fi | tr -dc '0-9\n' | sort -n
+}
+
 # --- load on every host, the collector restarted in the middle of it
 for h in $HOSTS; do
 	# LOAD_S seconds, and at least LOAD_N calls: on a machine busy with
@@ -198,8 +211,14 @@ new_pid=$(cat "$TMP/col/pid")
 # for the collector is saved on shutdown, what its recorder sends meanwhile
 # waits in the sink. (Not while the collector is down: the messages RELP
 # sent and the collector never acknowledged live in librelp's memory only,
-# and a restart then loses them: docs/fleet.md.)
-sleep 0.5
+# and a restart then loses them: docs/fleet.md. So the restart waits until the
+# collector holds what host 1 had logged when it came back: the backlog
+# acknowledged, not only resent.)
+n1=$(want_of 1 2>/dev/null | grep -c .)
+for _ in $(seq 1 100); do
+	[ "$(got_of 1 | sort -u | grep -c .)" -ge "$n1" ] && break
+	sleep 0.2
+done
 h1_old=$(cat "$TMP/h1/pid")
 stop_pidfile "$TMP/h1/pid"
 sleep 0.5
@@ -213,17 +232,6 @@ for h in $HOSTS; do
 done
 
 # every host's file at the collector: until what the host's log holds arrived
-want_of() { jq -r 'select(.kseq != null) | .kseq' "$TMP/h$1"/log/*.log | sort -n; }
-file_of() { ls "$TMP/col/fleet/h$1-$(cat "$TMP/h$1/machine-id").log" 2>/dev/null; }
-got_of() {	# kseq="N" (OCSF: "kseq":N) of the records in host h's collector file
-	local f
-	f=$(file_of "$1") || return 0
-	if [ "$1" = 3 ]; then
-		grep -o '[{,]"kseq":[0-9]*' "$f"
-	else
-		grep -o ' kseq="[0-9]*"' "$f"
-	fi | tr -dc '0-9\n' | sort -n
-}
 for _ in $(seq 1 150); do
 	done_all=1
 	for h in $HOSTS; do
