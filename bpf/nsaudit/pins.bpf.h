@@ -458,19 +458,17 @@ static __always_inline const struct path_buf *user_path_buf(struct ev_key *k, __
 }
 
 /*
- * Which of g's pins the current umount takes: the one its path names
- * best (umount_target.bpf.h), if no other is named as well; alone (no
- * other umount of its namespace in flight), the ones named best, or all
- * when its path names none (a lazy umount of a directory above them).
- * Alone, all were taken even when the path named one: then a pin that
- * another umount detached and did not take (no walk of its CPU to be had:
- * left to the sweep) went to this call. Bit i: g->key[i].
+ * Which of g's pins the current umount takes: all when no other umount of
+ * its namespace is in flight (alone); else only the one its path names
+ * best, if no other is named as well (umount_target.bpf.h). Bit i: g->key[i].
  */
 static __always_inline __u32 pins_claimed(const struct pins_gone *g, bool alone)
 {
 	int best = 0, nbest = 0, i;
 	__u32 mask = 0;
 
+	if (alone)
+		return (1u << PINS_GONE_MAX) - 1;
 	#pragma unroll
 	for (i = 0; i < PINS_GONE_MAX; i++) {
 		if (i >= g->n)
@@ -481,12 +479,9 @@ static __always_inline __u32 pins_claimed(const struct pins_gone *g, bool alone)
 			mask = 1u << i;
 		} else if (best && g->score[i] == best) {
 			nbest++;
-			mask |= 1u << i;
 		}
 	}
-	if (!best)
-		return alone ? (1u << PINS_GONE_MAX) - 1 : 0;
-	return nbest == 1 || alone ? mask : 0;
+	return nbest == 1 ? mask : 0;
 }
 
 /* Fill a mount/umount record's pin fields (ns, mount identity). */
