@@ -184,10 +184,16 @@ static __always_inline bool name_eq(const char *a, const char *b)
 }
 
 /*
- * How many of the pin's last names the umount's path ends with (a name
- * truncated to PIN_NAME_LEN - 1 never matches). 0: not this call's, as
- * far as its spelling tells. No loop: it runs once per pin, inside the
- * pin table's walk.
+ * How many of the pin's last names the umount's path ends with, compared
+ * until the path or the pin has no more (a name truncated to
+ * PIN_NAME_LEN - 1 is none). 0: not this call's, as far as its spelling
+ * tells: no name to compare, the pin's names unknown, or a name that
+ * differs. A pin whose names differ further up is not half this call's:
+ * scored by the names before the difference, another umount's pin
+ * (.../b/pin for .../a/pin: one name) outscored this call's own when its
+ * names were unknown, and the exit took it (94-pins-umount-concurrent,
+ * once under load). No loop: it runs once per pin, inside the pin
+ * table's walk.
  */
 static __always_inline int umount_target_score(__u32 slot, __u64 key)
 {
@@ -199,9 +205,10 @@ static __always_inline int umount_target_score(__u32 slot, __u64 key)
 		return 0;
 #pragma unroll
 	for (k = 0; k < PIN_NAME_DEPTH; k++) {
-		if (!(b->valid & (1u << k)) || !v->n[k][0] || v->n[k][PIN_NAME_LEN - 2] ||
-		    !name_eq(b->tail.n[k], v->n[k]))
+		if (!(b->valid & (1u << k)) || !v->n[k][0] || v->n[k][PIN_NAME_LEN - 2])
 			return k;
+		if (!name_eq(b->tail.n[k], v->n[k]))
+			return 0;
 	}
 	return PIN_NAME_DEPTH;
 }
