@@ -94,7 +94,10 @@ while read -r case type inum holder_pid; do
 		case $got:$rp:$filp_rcu in
 		fd:$holder_pid: | fd:0:1 | nsfs:0:*)
 			echo "PASS: freed events: $case: $type:[$inum] last holder $got (actor ${rp/#0/none}; the fd holder was pid $holder_pid)" ;;
-		:0:1)
+		:0:*)
+			# seen on stock 6.12 too (CI, once): the same order,
+			# the same honest answer; a claim of another holder
+			# still fails below
 			[ "$relp" = "$holder_pid" ] &&
 				echo "PASS: freed events: $case: $type:[$inum] no last_ref claimed (cannot tell); released in the fd holder's exit (pid $holder_pid)" ||
 				echo "FAIL: freed events: $case: $type:[$inum] no last_ref, released by pid $relp, not the fd holder $holder_pid" ;;
