@@ -48,8 +48,9 @@ static void lost_total_of(struct walk *w, uint64_t lineno, const struct audit_re
 {
 	int64_t v;
 
-	if (op && !strcmp(op, "lost") && audit_rec_str(r, "why", NULL) &&
-	    !audit_rec_int(r, "lost_total", &v))
+	/* the disk-full count, or a kernel report it held back (log_lost.c):
+	 * either way a full disk may have kept a report out of the chain */
+	if (op && !strcmp(op, "lost") && audit_rec_str(r, "why", NULL))
 		w->disk_lost = true;
 	if (!audit_rec_int(r, "lost_total", &v) || v < 0)
 		return;
