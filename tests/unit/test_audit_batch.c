@@ -480,3 +480,34 @@ Test(audit_batch, a_lost_record_dropped_on_a_full_disk_keeps_its_actor)
 	lost_in_log("flooder", &last_total);
 	cr_expect_eq(last_total, 1507);
 }
+
+/*
+ * A sink's lost record counts records the log holds (the recorder hands a
+ * sink what it appended): verify's lost sum is of calls the log lacks, so
+ * it says them apart, never in the sum (a workload's written records would
+ * read as lost too).
+ */
+Test(audit_batch, a_sinks_losses_are_not_in_the_lost_sum)
+{
+	struct nsaudit_event e = { 0 };
+	struct event_extra x = { .realtime_ns = 1796286000000000000LL, .cause = "sink syslog" };
+	struct enriched_event r = { &e, &x };
+	struct audit_log *l;
+	int i;
+
+	l = topen();
+	for (i = 0; i < 5; i++)
+		cr_assert_eq(append_fast(l, i), 0);
+	cr_assert_eq(append_lost(l, 4242, "flooder", 9, 9), 0);
+	e.op = NSAUDIT_OP_LOST;
+	e.ns_type = NSAUDIT_NS_UNKNOWN;
+	e.fd = -1;
+	e.probe = NSAUDIT_PROBE_USER;
+	e.lost_reason = NSAUDIT_LOST_SINK;
+	e.count = 5;
+	cr_assert_eq(audit_log_append_fields(l, x.realtime_ns, record_fields_of, &r), 0);
+	cr_assert_eq(audit_log_close(l), 0);
+	cr_assert_eq(tlog_verify(&t, &v), 0, "%s: %s", v.where, v.what);
+	cr_expect_eq(v.lost, 9, "the flooder's calls only");
+	cr_expect_eq(v.lost_sink, 5);
+}
