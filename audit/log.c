@@ -2,7 +2,8 @@
 /*
  * log.c - the writer behind "nsaudit record": chained records appended to
  * the current segment, the log's own records, flush, reopen and close.
- * Rotation and the full-disk policies are in log_rotate.c, opening and
+ * Rotation and the full-disk policies are in log_rotate.c (the lost
+ * records a full disk held back in log_lost.c), opening and
  * recovery after an unclean stop in log_recover.c, sealing an epoch and
  * the tail anchors in log_seal.c; log_impl.h is what they share.
  */
@@ -292,6 +293,10 @@ int alog_write_pending(struct audit_log *l)
 			return rc;
 		l->pending_moved = 0;
 	}
+	/* before the disk-full count: they are older, and name their actors */
+	rc = alog_write_held_lost(l);
+	if (rc)
+		return rc;
 	if (l->suspended) {
 		r = json_object_new_object();
 		if (r) {
@@ -531,6 +536,7 @@ void alog_free(struct audit_log *l)
 	sodium_memzero(l->key, sizeof(l->key));
 	audit_chain_wipe(&l->chain);
 	sb_free(&l->batch);
+	alog_free_held_lost(l);
 	audit_seal_wipe(&l->seal);
 	free(l);
 }
@@ -545,7 +551,7 @@ int audit_log_close(struct audit_log *l)
 	if (audit_log_commit(l))
 		rc = -1;
 	r = alog_own_record("close");
-	if (!r || alog_emit(l, r) || l->suspended)
+	if (!r || alog_emit(l, r) || l->suspended || l->nheld)
 		rc = -1;
 	/* records dropped on a full disk that no lost record could count yet:
 	 * never silently (the log itself cannot say it, the disk is full) */
@@ -554,6 +560,11 @@ int audit_log_close(struct audit_log *l)
 			"nsaudit record: %s/: closing on a full disk: %" PRIu64 " record%s "
 			"dropped that the log cannot count\n",
 			l->dir, l->suspended, l->suspended == 1 ? "" : "s");
+	if (l->nheld)
+		fprintf(stderr,
+			"nsaudit record: %s/: closing on a full disk: %zu lost record%s "
+			"(%" PRIu64 " calls of named actors) the log cannot hold\n",
+			l->dir, l->nheld, l->nheld == 1 ? "" : "s", alog_held_calls(l));
 	json_object_put(r);
 	if (l->fd >= 0 && fsync(l->fd))
 		rc = -1;

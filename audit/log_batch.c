@@ -112,8 +112,9 @@ int audit_log_append_fields(struct audit_log *l, int64_t time_ns, audit_fields_f
 	size_t start = l->batch.len;
 
 	/* anything owed or unusual: the per-record way, after the batch */
-	if (l->fd < 0 || l->stopped || l->suspended || l->need_header || l->pending_drop ||
-	    l->pending_moved || l->run_pending || l->o.sync == AUDIT_SYNC_EVERY) {
+	if (l->fd < 0 || l->stopped || l->suspended || l->nheld || l->need_header ||
+	    l->pending_drop || l->pending_moved || l->run_pending ||
+	    l->o.sync == AUDIT_SYNC_EVERY) {
 		if (audit_log_commit(l))
 			return -1;
 		return emit_fields(l, fn, ctx);

@@ -25,6 +25,10 @@
 
 struct json_object;
 
+/* Lost records of distinct actors a full disk holds back (log_lost.c);
+ * past that many, the disk-full count takes them, nameless. */
+#define ALOG_HELD_LOST 256
+
 struct audit_log {
 	struct audit_log_opts o;
 	char dir[PATH_MAX];
@@ -75,6 +79,11 @@ struct audit_log {
 	bool stopped;	  /* --on-full stop hit */
 
 	uint64_t suspended; /* calls dropped in this full-disk episode (calls_of) */
+	/* lost records dropped then, held to be written with their actor
+	 * (log_lost.c) */
+	struct json_object *held[ALOG_HELD_LOST];
+	char *held_id[ALOG_HELD_LOST];
+	size_t nheld;
 	bool state_full_said; /* the state file could not be replaced: said once */
 	uint64_t dropped_total;
 	unsigned int pending_drop; /* deleted segments no record mentions yet */
@@ -88,6 +97,17 @@ struct audit_log {
 	uint64_t batch_seq0;		   /* seq and chain value before its first */
 	uint8_t batch_mac0[AUDIT_MAC_LEN];
 };
+
+/* log_lost.c: lost records a full disk held back (--on-full suspend) */
+/* rec (not written: the disk is full) is a lost record, now held to be
+ * written later with its actor: true; false: count it in the disk-full
+ * count (not a lost record, or no room to hold it) */
+bool alog_hold_lost(struct audit_log *l, struct json_object *rec);
+/* Write the held ones (each stays held until written): 0 or -errno. */
+int alog_write_held_lost(struct audit_log *l);
+/* The calls the held ones count (a close on a full disk says so). */
+uint64_t alog_held_calls(const struct audit_log *l);
+void alog_free_held_lost(struct audit_log *l);
 
 /* --sync batch: a flush syncs the segment at most this often (log.c) */
 #define AUDIT_SYNC_GROUP_NS 40000000LL

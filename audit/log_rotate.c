@@ -225,12 +225,14 @@ int alog_emit(struct audit_log *l, struct json_object *rec)
 			/* nothing left to delete but the current segment */
 			/* fall through */
 		case AUDIT_FULL_SUSPEND:
-			if (!l->suspended)
+			if (!l->suspended && !l->nheld)
 				fprintf(stderr,
 					"nsaudit record: %s/: disk full: log suspended, "
 					"counting dropped records\n",
 					l->dir);
-			l->suspended += calls_of(rec);
+			/* a lost record keeps naming its actor (log_lost.c) */
+			if (!alog_hold_lost(l, rec))
+				l->suspended += calls_of(rec);
 			l->dropped_total++;
 			return 0;
 		case AUDIT_FULL_STOP:

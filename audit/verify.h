@@ -31,7 +31,9 @@ struct audit_verify {
 	/* what was found */
 	unsigned int segments, first_segment, last_segment;
 	uint64_t records, first_seq, last_seq;
-	uint64_t lost; /* sum of "count" in lost records */
+	uint64_t lost; /* sum of "count" in lost records, but a sink's */
+	uint64_t lost_sink; /* ... in a sink's (records the log holds or
+			     * counts, that the sink did not send) */
 	uint64_t starts, recoveries, dropped_segments;
 	unsigned int moved_segments; /* moved away while open ("missing" records) */
 	unsigned int last_moved;     /* the newest of them */

@@ -17,8 +17,21 @@
 #include "verify_impl.h"
 
 /*
+ * A sink's loss: records it did not send, each of which the log holds or
+ * counts in another lost record (the recorder hands a sink what it
+ * appended). In the sum they would be counted twice.
+ */
+static bool sink_lost_record(const struct audit_rec *r)
+{
+	const char *reason = audit_rec_str(r, "reason", NULL);
+
+	return reason && !strcmp(reason, "sink");
+}
+
+/*
  * Counters never go down: a lost record's count is positive, the sum
- * cannot wrap (a wrapped total would read as "0 lost").
+ * cannot wrap (a wrapped total would read as "0 lost"). The sum is of
+ * the calls the log lacks; a sink's losses are counted apart.
  */
 static void lost(struct walk *w, const char *name, uint64_t lineno, const struct audit_rec *r)
 {
@@ -26,9 +39,11 @@ static void lost(struct walk *w, const char *name, uint64_t lineno, const struct
 
 	if (!audit_rec_int(r, "count", &n) || n <= 0)
 		walk_bad(w, name, lineno, r->seq, "lost record without a positive count (forged?)");
-	else if (w->v->lost + (uint64_t)n < w->v->lost)
+	else if (w->v->lost + w->v->lost_sink + (uint64_t)n < w->v->lost + w->v->lost_sink)
 		walk_bad(w, name, lineno, r->seq,
 			 "lost counts overflow: the total would wrap around (forged count)");
+	else if (sink_lost_record(r))
+		w->v->lost_sink += (uint64_t)n;
 	else
 		w->v->lost += (uint64_t)n;
 }
@@ -48,8 +63,9 @@ static void lost_total_of(struct walk *w, uint64_t lineno, const struct audit_re
 {
 	int64_t v;
 
-	if (op && !strcmp(op, "lost") && audit_rec_str(r, "why", NULL) &&
-	    !audit_rec_int(r, "lost_total", &v))
+	/* the disk-full count, or a kernel report it held back (log_lost.c):
+	 * either way a full disk may have kept a report out of the chain */
+	if (op && !strcmp(op, "lost") && audit_rec_str(r, "why", NULL))
 		w->disk_lost = true;
 	if (!audit_rec_int(r, "lost_total", &v) || v < 0)
 		return;

@@ -125,6 +125,9 @@ static void summary_extra(const struct audit_verify *v, char *extra, size_t cap)
 	if (v->anchor_chain_last)
 		EXTRA(", anchor chain %" PRIu64 "..%" PRIu64, v->anchor_chain_first,
 		      v->anchor_chain_last);
+	if (v->lost_sink)
+		EXTRA(", %" PRIu64 " record%s a sink did not send (in the log or counted lost: "
+		      "not in the lost sum)", v->lost_sink, v->lost_sink == 1 ? "" : "s");
 	if (v->anchors_lost_crash)
 		EXTRA(" (%" PRIu64 " lost when a recorder was killed)", v->anchors_lost_crash);
 	if (v->anchors_lost_sink)

@@ -193,9 +193,31 @@ if mount -t tmpfs -o size=256k tmpfs "$MNT"; then
 	expect_eq "9. full tmpfs, --on-full suspend: the recorder lives on and exits 0" $rc 0
 	verify "$MNT/log" "$TMP/v9" --verification-key "$TMP/vk3"; rc=$?
 	expect_eq "9. ... the log verifies ($(tail -n 1 "$TMP/v9" | cut -c1-120))" $rc 0
-	got=$(cat "$MNT"/log/nsaudit-*.log | jq -r 'select(.comm=="evfull") | .op' | grep -c setns)
+	# Ground truth: the workload's 3010 calls. The lost records the log
+	# holds are everyone's (a filter never hides a loss: other users'
+	# setns the kernel side could not deliver name their own actors), so
+	# the workload's are those naming evfull plus the disk-full count (only
+	# its records reach the log: --comm). Lost records naming no actor
+	# (the kernel's remainder) could be anyone's: then a range.
+	cat "$MNT"/log/nsaudit-*.log >"$TMP/l9"
+	got=$(jq -r 'select(.comm=="evfull") | .op' "$TMP/l9" | grep -c setns)
 	lost=$(sed -n 's/.* \([0-9]*\) lost,.*/\1/p' "$TMP/v9")
-	expect_eq "9. every setns written or counted lost ($got + $lost)" $((got + lost)) 3010
+	sum_lost() { jq -s "[.[] | select(.op==\"lost\") | select($1) | .count] | add // 0" "$TMP/l9"; }
+	own=$(sum_lost '.comm=="evfull"')
+	disk=$(sum_lost '(.why // "") | startswith("disk full: log suspended")')
+	anon=$(sum_lost '.comm==null and .reason!="sink" and .reason!=null')
+	sink=$(sum_lost '.reason=="sink"')
+	others=$((lost - own - disk - anon - sink))
+	echo "9. $got written, lost: $own naming evfull, $disk disk-full, $anon nameless," \
+		"$sink by a sink, $others of other actors ($lost in all)"
+	if [ "$anon" = 0 ]; then
+		expect_eq "9. every setns written or counted lost ($got + $own + $disk)" \
+			$((got + own + disk)) 3010
+	else
+		[ $((got + own + disk)) -le 3010 ] && [ $((got + own + disk + anon)) -ge 3010 ] &&
+			pass "9. every setns written or counted lost ($got + $own + $disk + up to $anon)" ||
+			fail "9. every setns written or counted lost ($got + $own + $disk + up to $anon): want 3010"
+	fi
 	umount "$MNT"; MNT=
 else
 	fail "9. mount a small tmpfs"
