@@ -119,38 +119,7 @@ check_rare() {
 	local mode=$1 kind=$2 rare=$TMP/$1-$2.rare o want got
 	for o in unshare clone setns setns_fail open mount umount pidfd; do
 		want=$(awk -v o="$o" '$1 == o' "$rare" | wc -l)
-		got=$(awk -v o="$o" 'NR == FNR { if ($1 == o) w[++n] = $0; next }
-			{ r[FNR] = $0 }
-			END {
-				ok = 0
-				for (i = 1; i <= n; i++) {
-					split(w[i], f, " ")
-					hits = 0
-					for (j in r) {
-						split(r[j], x, "\t")
-						if (x[4] != f[4] || x[3] != f[3])
-							continue
-						if (o == "clone") {
-							if (x[1] == "clone" && x[2] == f[2] && x[7] == f[5]) hits += x[9]
-						} else if (x[2] != f[2]) {
-							continue
-						} else if (o == "setns_fail") {
-							if (x[1] == "setns" && x[5] == -22) hits += x[9]
-						} else if (o == "pidfd") {
-							if (x[1] == "nsfd" && x[8] == "pidfd") hits += x[9]
-						} else if (o == "mount" || o == "umount") {
-							if (x[1] == o && x[6] == f[5]) hits += x[9]
-						} else if (o == "setns") {
-							if (x[1] == "setns" && x[5] == 0) hits += x[9]
-						} else if (x[1] == o && x[5] == 0) {
-							hits += x[9]
-						}
-					}
-					if (hits == 1)
-						ok++
-				}
-				print ok + 0
-			}' "$rare" "$TMP/$mode-rare-cand.tsv")
+		got=$(awk -v o="$o" -f "$TESTS_DIR/lib/rare-match.awk" "$rare" "$TMP/$mode-rare-cand.tsv")
 		case $o in
 		mount | umount) tag=" [needs pins]" ;;
 		*) tag= ;;

@@ -62,37 +62,7 @@ grep -F -f "$TMP/rare.pids" "$TMP/all.jsonl" | grep -F '"uid":0,' |
 for k in fork; do
 	for o in unshare clone setns setns_fail open mount umount pidfd; do
 		want=$(awk -v o="$o" '$1 == o' "$TMP/$k.rare" | wc -l)
-		got=$(awk -v o="$o" 'NR == FNR { if ($1 == o) w[++n] = $0; next }
-			{ r[FNR] = $0 }
-			END {
-				for (i = 1; i <= n; i++) {
-					split(w[i], f, " ")
-					hits = 0
-					for (j in r) {
-						split(r[j], x, "\t")
-						if (x[4] != f[4] || x[3] != f[3])
-							continue
-						if (o == "clone") {
-							if (x[1] == "clone" && x[2] == f[2] && x[7] == f[5]) hits += x[9]
-						} else if (x[2] != f[2]) {
-							continue
-						} else if (o == "setns_fail") {
-							if (x[1] == "setns" && x[5] == -22) hits += x[9]
-						} else if (o == "pidfd") {
-							if (x[1] == "nsfd" && x[8] == "pidfd") hits += x[9]
-						} else if (o == "mount" || o == "umount") {
-							if (x[1] == o && x[6] == f[5]) hits += x[9]
-						} else if (o == "setns") {
-							if (x[1] == "setns" && x[5] == 0) hits += x[9]
-						} else if (x[1] == o && x[5] == 0) {
-							hits += x[9]
-						}
-					}
-					if (hits == 1)
-						ok++
-				}
-				print ok + 0
-			}' "$TMP/$k.rare" "$TMP/rare-cand.tsv")
+		got=$(awk -v o="$o" -f "$TESTS_DIR/lib/rare-match.awk" "$TMP/$k.rare" "$TMP/rare-cand.tsv")
 		if [ "$want" -lt "$ROUNDS" ]; then
 			fail "flood $k: root made only $want of $ROUNDS $o operations ($(grep -m 2 '^nsflood:' "$TMP/$k.rare" | tr '\n' ' '))"
 		else
