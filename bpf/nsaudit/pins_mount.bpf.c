@@ -13,6 +13,7 @@
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
 #include "nsfile.bpf.h"
+#include "seccomp.bpf.h"
 
 #include "pins.bpf.h"
 #include "pin_sweep.bpf.h"
@@ -267,30 +268,107 @@ __u32 cur_mnt_ns_inum(void);
 
 /*
  * A refused bind mount of an nsfs file (EPERM: a probe by bind mount),
- * when its source named a namespace at entry: a record (op, target,
- * errno), coalesced like the other refused calls of a thread.
+ * when its source named a namespace (type, inum, id): a record (op,
+ * target, errno), coalesced like the other refused calls of a thread;
+ * kflags: NSAUDIT_F_SECCOMP when a seccomp filter refused it.
  */
-static __always_inline void refused_bind(struct tstate *ts, long ret)
+static __always_inline void refused_bind_rec(__u32 type, __u32 inum, __u64 id, __u64 flags,
+					     __u64 target, long ret, __u32 kflags)
 {
 	const struct path_buf *path;
 	struct pin_walk *w;
 	struct ev_key k;
 
-	if ((ts->p.arg & MS_MOVE) || !ts->p.target_inum || !type_wanted(ts->p.target_type))
+	if (!inum || !type_wanted(type))
 		return;
 	/* a path scratch of its own (a claimed walk's): as an umount exit's */
 	w = pin_walk_claim();
 	key_init(&k, NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
-	k.arg = ts->p.arg;
-	k.ns_type = ts->p.target_type;
-	k.ns_inum = ts->p.target_inum;
-	k.ns_id = ts->p.target_id;
-	k.flags |= NSAUDIT_F_HAS_NS;
+	k.arg = flags;
+	k.ns_type = type;
+	k.ns_inum = inum;
+	k.ns_id = id;
+	k.flags |= NSAUDIT_F_HAS_NS | kflags;
 	/* none free (four preempted exits on this CPU): the first, shared */
-	path = user_path_buf(&k, w ? w->slot : 0, (void *)ts->p.args[1]);
+	path = user_path_buf(&k, w ? w->slot : 0, (void *)target);
 	commit_path(&k, 0, path);
 	pin_walk_release(w);
+}
+
+/* The same, of the call whose source the entry resolved. */
+static __always_inline void refused_bind(struct tstate *ts, long ret)
+{
+	if (!(ts->p.arg & MS_MOVE))
+		refused_bind_rec(ts->p.target_type, ts->p.target_inum, ts->p.target_id,
+				 ts->p.arg, ts->p.args[1], ret, ts->p.kflags);
+	ts->p.kflags = 0;
+}
+
+/* What a bind mount's source names (mount_source_at()). */
+struct src_ns {
+	__u64 id;
+	__u32 inum;
+	__u32 type;
+};
+
+/* The namespace the source at user address usrc names, into *out (inum 0:
+ * none), as tp_enter_mount resolves it: the caller's own. A global
+ * subprogram: its path buffer is off the stack of the record's calls
+ * (6.1: 512 bytes for a chain of frames). */
+__noinline int mount_source_at(__u64 usrc, struct src_ns *out)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct src_buf src = {};
+	struct ns_common *ns;
+
+	if (!out)
+		return 0;
+	bpf_probe_read_user_str(src.b, sizeof(src.b), (void *)usrc);
+	ns = mount_source_ns(task, src.b, false);
+	if (!ns)
+		return 0;
+	out->type = ns_type(ns);
+	ns_ident(ns, &out->inum, &out->id);
+	return 0;
+}
+
+/*
+ * A bind mount a seccomp filter refused (seccomp.bpf.h): no entry ran.
+ * Its pending call is made now, as the entry makes it, from the saved
+ * registers and its source resolved now (nothing changed since): 1 if
+ * made (the exit then records it). A global subprogram: off the exit's
+ * common path; the record is not made in it (6.1: 512 bytes of stack for
+ * a chain of frames, and the exit's own holds a pin).
+ */
+__noinline int mount_refused(long nr, long ret)
+{
+	struct src_ns sn = {};
+	struct tstate *ts;
+	__u64 a[4];
+
+	if (!op_wanted(NSAUDIT_OP_MOUNT))
+		return 0;
+	syscall_args4(cur_syscall_regs(), a);
+	if (!(a[3] & MS_BIND) || (a[3] & (MS_REMOUNT | MS_MOVE)) || !seccomp_refused(nr, ret))
+		return 0;
+	mount_source_at(a[0], &sn);
+	if (!sn.inum)
+		return 0;	/* not an nsfs file of its own: no record */
+	ts = tstate_get(NSAUDIT_OP_MOUNT);	/* none: counted lost */
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_MOUNT;
+	ts->p.probe = NSAUDIT_PROBE_TP_SYSCALLS;
+	ts->p.arg = a[3];
+	ts->p.fd = -1;
+	ts->p.args[0] = a[0];
+	ts->p.args[1] = a[1];
+	ts->p.target_inum = sn.inum;
+	ts->p.target_type = sn.type;
+	ts->p.target_id = sn.id;
+	ts->p.kflags = NSAUDIT_F_SECCOMP;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_exit_mount")
@@ -301,8 +379,13 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 	struct nsaudit_pin pin;
 	bool found = false;
 
-	if (!ts)
-		return 0;
+	if (!ts) {	/* no entry: refused by seccomp? */
+		if (ctx->ret >= 0 || !mount_refused((int)ctx->id, ctx->ret))
+			return 0;
+		ts = tstate_pending(NSAUDIT_OP_MOUNT);
+		if (!ts)
+			return 0;
+	}
 	ts->p.op = NSAUDIT_OP_NONE;
 	if (ctx->ret != 0) {
 		refused_bind(ts, ctx->ret);
@@ -513,7 +596,7 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
  * start), and drops the record when it is none (an ordinary mount).
  */
 static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
-					   struct pin_walk *w)
+					   struct pin_walk *w, __u32 kflags)
 {
 	struct nsaudit_pin *pin = NULL;
 	const struct path_buf *path;
@@ -532,6 +615,7 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 	key_init(&k, NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.arg = flags;
+	k.flags = kflags;
 	if (pin) {
 		k.ns_type = pin->ns_type;
 		k.ns_inum = pin->ns_inum;
@@ -540,6 +624,29 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 	}
 	path = user_path_buf(&k, w->slot, (void *)upath);
 	commit_path(&k, 0, path);
+}
+
+/*
+ * An umount2() a seccomp filter refused (seccomp.bpf.h): no entry ran;
+ * target and flags from the saved registers, the record refused_umount()
+ * makes, marked. A global subprogram: off the exit's common path (and out
+ * of its verification: 6.1's verifier walks tp_exit_umount near its
+ * limit).
+ */
+__noinline int umount_refused(long nr, long ret)
+{
+	struct pin_walk *w;
+	__u64 upath, flags;
+
+	if (!op_wanted(NSAUDIT_OP_UMOUNT) || !seccomp_refused(nr, ret))
+		return 0;
+	syscall_args2(cur_syscall_regs(), &upath, &flags);
+	w = pin_walk_claim();
+	if (!w)
+		return 0;
+	refused_umount(upath, flags, ret, w, NSAUDIT_F_SECCOMP);
+	pin_walk_release(w);
+	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_umount")
@@ -552,13 +659,13 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	/* counted whatever the filters: the sweep's cue (pin_sweep.bpf.h) */
 	if (!ctx->ret)
 		__sync_fetch_and_add(&pin_umounts, 1);
-	if (!ts)
-		return 0;
+	if (!ts)	/* no entry: refused by seccomp? */
+		return ctx->ret < 0 ? umount_refused((int)ctx->id, ctx->ret) : 0;
 	ts->p.op = NSAUDIT_OP_NONE;
 	w = pin_walk_claim();
 	if (ctx->ret != 0) {
 		if (w)
-			refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, w);
+			refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, w, 0);
 		goto out;
 	}
 	c.path = ts->p.args[0];
