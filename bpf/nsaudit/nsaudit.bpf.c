@@ -145,7 +145,7 @@ __noinline __u32 cur_mnt_ns_inum(void)
  * filter's action cache has bit nr set when every filter of the stack
  * allows nr whatever the arguments (seccomp_cache_prepare(): a stacked
  * filter starts from its predecessor's bits). A kernel without
- * CONFIG_SECCOMP_FILTER has no task_struct.seccomp: nothing is refused.
+ * CONFIG_SECCOMP_FILTER has no filters: nothing is refused there.
  */
 __noinline int seccomp_refused(long nr, long ret)
 {
@@ -156,7 +156,9 @@ __noinline int seccomp_refused(long nr, long ret)
 
 	if (ret >= 0 || nr < 0 || nr >= 8 * 64)
 		return 0;
-	if (!bpf_core_field_exists(t->seccomp))
+	/* without CONFIG_SECCOMP_FILTER struct seccomp has no filter (and
+	 * without CONFIG_SECCOMP no fields at all: the 6.1 guests') */
+	if (!bpf_core_field_exists(t->seccomp.mode) || !bpf_core_field_exists(t->seccomp.filter))
 		return 0;
 	if (BPF_CORE_READ(t, seccomp.mode) != NSA_SECCOMP_MODE_FILTER)
 		return 0;

@@ -49,7 +49,7 @@ umount "$D/pin"
 expect_eq "the helper's calls were all refused EPERM" "$rc" 0
 P=$(sed -n 's/^pid //p' "$TMP/probe")
 # strace's count of refused calls per syscall, e.g. unshare 14
-st() { grep -c "^$P $1(.*= -1 EPERM" "$TMP/strace"; }
+st() { grep -cE "^$P +$1\(.*= -1 EPERM" "$TMP/strace"; }
 expect_eq "strace saw each call refused N times" \
 	"$(st unshare) $(st mount) $(st umount2) $(st clone) $(st clone3) $(st setns)" \
 	"$((2 * N)) $N $N $N $N $N"
