@@ -24,7 +24,8 @@
 #   - --container NAME finds a docker container's records
 #   - docker's default seccomp profile (a container without
 #     CAP_SYS_ADMIN): its refused unshare -n and bind of /proc/self/ns/net
-#     are records, "refused_by":"seccomp", with its container
+#     are records, "refused_by":"seccomp", with its container; its refused
+#     nsenter (setns) a record without it (no entry hook: cannot tell)
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "docker"
 "$TESTS_DIR/lib/deps.sh" runtimes >"$TMP/deps.out" 2>&1 ||
@@ -144,7 +145,8 @@ done
 timeout 120 docker run -d --network none --name "$T-sc" nsa-bb:1 /bin/sleep 600 >/dev/null
 read -r SC_ID SC_PID < <(docker inspect -f '{{.Id}} {{.State.Pid}}' "$T-sc")
 SC_OUT=$(timeout 60 docker exec "$T-sc" /bin/sh -c \
-	'unshare -n true; echo "unshare rc $?"; mount --bind /proc/self/ns/net /tmp; echo "mount rc $?"' 2>&1)
+	'unshare -n true; echo "unshare rc $?"; mount --bind /proc/self/ns/net /tmp; echo "mount rc $?"
+	nsenter -t 1 -u true; echo "nsenter rc $?"' 2>&1)
 sleep 1
 trace_stop
 
@@ -257,13 +259,17 @@ else
 fi
 
 # --- docker's default seccomp profile: refused calls are records, marked
-expect_eq "default profile: the container's unshare -n (EPERM) and bind mount failed" \
-	"$(grep -c 'unshare.*Operation not permitted' <<<"$SC_OUT") $(grep -c '^unshare rc [1-9]' <<<"$SC_OUT") $(grep -c '^mount rc [1-9]' <<<"$SC_OUT")" "1 1 1"
+expect_eq "default profile: the container's unshare -n (EPERM), bind mount and nsenter -u failed" \
+	"$(grep -c 'unshare.*Operation not permitted' <<<"$SC_OUT") $(grep -c '^unshare rc [1-9]' <<<"$SC_OUT") $(grep -c '^mount rc [1-9]' <<<"$SC_OUT") $(grep -c '^nsenter rc [1-9]' <<<"$SC_OUT")" "1 1 1 1"
 SC_NET=$(ns_inum /proc/$SC_PID/ns/net)
 expect_eq "default profile: unshare refused by seccomp: one record, its container (docker inspect), the net namespace it had" \
 	"$(j --arg id "$SC_ID" 'select(.op=="unshare" and .actor_container==$id and .comm=="unshare") |
 		[.ns_type, .error, .refused_by, .old_inum, .actor_container_name, .comm]')" \
 	"[\"net\",\"EPERM\",\"seccomp\",$SC_NET,\"$T-sc\",\"unshare\"]"
+expect_eq "default profile: nsenter's setns refused: a record, its container, which layer refused it not told" \
+	"$(j --arg id "$SC_ID" 'select(.op=="setns" and .actor_container==$id and .comm=="nsenter") |
+		[.ns_type, .error, .refused_by, .ns_inum]')" \
+	"[\"uts\",\"EPERM\",null,$(ns_inum /proc/$SC_PID/ns/uts)]"
 expect_eq "default profile: bind of /proc/self/ns/net refused by seccomp: the namespace (stat -L), target, container" \
 	"$(j --arg id "$SC_ID" 'select(.op=="mount" and .actor_container==$id) |
 		[.ns_type, .ns_inum, .path, .error, .refused_by]')" \
