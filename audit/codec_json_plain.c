@@ -23,6 +23,9 @@
  */
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "codec.h"
 #include "codec_impl.h"
@@ -31,10 +34,6 @@
 #define PLAIN_WORDS 128	   /* a body of 8 KiB at most (longer: the full walk) */
 #define ONES 0x0101010101010101ull
 #define HIGH 0x8080808080808080ull
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 typedef uint8_t v16 __attribute__((vector_size(16)));
 
