@@ -70,7 +70,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
  * records. NULL: none (the default, as in the unit tests' golden lines).
  */
 void record_set_host(const struct host_id *h);
-/* Drop the actor's span kept from the last record (record_fmt.c): the next
+/* Drop the spans kept from the last record (record_fmt.c, record_span.c): the next
  * is formatted afresh. For tests; nothing else needs it. */
 void record_fmt_forget(void);
 const struct host_id *record_host(void);
