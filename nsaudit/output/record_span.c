@@ -21,7 +21,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "record_fmt.h"
+#include "event_extra.h"
+#include "fields.h"
+#include "nsaudit.h"
 #include "record_span.h"
 
 /* Bodies and strings longer than these are formatted every time. */

@@ -6,7 +6,9 @@
 #ifndef NSAUDIT_RECORD_SPAN_H
 #define NSAUDIT_RECORD_SPAN_H
 
-#include "record_fmt.h"
+#include "event_extra.h"
+#include "fields.h"
+#include "nsaudit.h"
 
 /* Formats a record's body ("op" ... "cause") afresh. */
 typedef void (*record_body_fn)(struct audit_fields *f, const struct nsaudit_event *e,
