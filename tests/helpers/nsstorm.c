@@ -28,6 +28,9 @@
  *   pidfdsetns in a user namespace of its own, two children with UTS and
  *              IPC namespaces of their own; setns(pidfd, UTS|IPC) into one
  *              then the other (op setns, one record per type)
+ *   pidfdsetns_fail  setns(pidfd of pid 1, CLONE_NEWNET|CLONE_NEWUTS),
+ *              refused (EPERM) without privilege (op setns, one record
+ *              per type)
  *   pidfdns    PIDFD_GET_*_NAMESPACE ioctls on a child's pidfd, the ten
  *              in turn (op nsfd), and NS_GET_OWNER_UID on the user
  *              namespace's fd (op query)
@@ -359,6 +362,23 @@ static int pidfd_setns(double end)
 	return 0;
 }
 
+/* setns(pidfd of init, NET|UTS): refused without privilege over it */
+static int pidfd_setns_fail(double end)
+{
+	unsigned long long calls = 0;
+	int p = (int)syscall(SYS_pidfd_open, 1, 0);
+
+	if (p < 0)
+		die("pidfd_open(1)");
+	while (going(end)) {
+		if (setns(p, CLONE_NEWNET | CLONE_NEWUTS) && errno == EPERM)
+			calls += 2;	/* one record per type */
+		check_mark(calls);
+	}
+	actor("setns", calls);
+	return 0;
+}
+
 static int pidfd_ns(double end)
 {
 	unsigned long long calls = 0;
@@ -503,7 +523,7 @@ int main(int argc, char **argv)
 		{ "execstorm", execstorm }, { "threads", threads }, { "unshare", unshare_many },
 		{ "clone3", clone3_many }, { "pidfdsetns", pidfd_setns }, { "pidfdns", pidfd_ns },
 		{ "handle", handle }, { "comm", comm }, { "pinchurn", pinchurn },
-		{ "mntns", mntns }, { "forktree", forktree },
+		{ "mntns", mntns }, { "forktree", forktree }, { "pidfdsetns_fail", pidfd_setns_fail },
 	};
 	size_t i;
 
@@ -522,6 +542,6 @@ int main(int argc, char **argv)
 	}
 usage:
 	fprintf(stderr, "usage: nsstorm KIND SECONDS (KIND: execstorm threads unshare clone3 "
-		"pidfdsetns pidfdns handle comm pinchurn mntns forktree)\n");
+		"pidfdsetns pidfdns handle comm pinchurn mntns forktree pidfdsetns_fail)\n");
 	return 2;
 }

@@ -14,17 +14,20 @@
 #     (an exec storm: thousands of thread groups of one uid, each checked
 #     by (pid, ppid): pids come back during a storm);
 #   - no record of a flooder's pid says uid 0 (unless root floods), also
-#     when it calls itself "nsrare" (root's rare comm) or "systemd"; a pin
+#     when it calls itself "nsrare" (root's rare comm) or "systemd", or
+#     runs a file named systemd-journald (its records name that file); a pin
 #     left in a dying mount namespace is told (inferred) once, with its
 #     maker's pid and uid, never root's;
 #   - in record the flood wrote at most its uid's budget (N + N/8 a second).
 # Flood specs: [WHO:]KIND, KIND an nsstorm kind, WHO nobody (default; the
 # kinds that make a user namespace then flood as its uid 0), mapped (uid
 # 100000 as root of its own user namespace: a container root), root (a
-# second root process), two (nobody and the mapped root at once), pre
+# second root process), daemon (nobody running a copy of nsstorm named
+# systemd-journald), two (nobody and the mapped root at once), pre
 # (nobody, started before the tracer: exact from its "mark", the calls it
 # had made when the tracer said ready, to its total). Defaults (< 90 s):
-# trace execstorm, threads, mntns; record execstorm, two:pidfdns, comm;
+# trace execstorm, threads, mntns; record execstorm, two:pidfdns,
+# daemon:comm, pidfdsetns_fail (it alternates types: nothing coalesces);
 # both pre:pinchurn. FLOOD_UNNAMED_KINDS sets both modes' (every kind was
 # run for 8 s in both modes: docs/flood.md). Known to fail (issue 47 note):
 # root:forktree, a second root's storm of callers each with a parent of
@@ -41,13 +44,16 @@ SECS=${FLOOD_SECS:-3}
 ROUNDS=${FLOOD_RARE_ROUNDS:-20}
 # (under 90 s: each mode its own; FLOOD_UNNAMED_KINDS: the same for both)
 TRACE_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm threads mntns"}
-RECORD_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm two:pidfdns comm"}
+RECORD_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm two:pidfdns daemon:comm pidfdsetns_fail"}
 PRE=${FLOOD_UNNAMED_PRE-pre:pinchurn}
 MODES=${FLOOD_UNNAMED_MODES:-"trace record"}
 # trace coalesces by default (GBs of JSON otherwise): FLOOD_UNNAMED_TRACE_ARGS=--no-coalesce
 TRACE_ARGS=${FLOOD_UNNAMED_TRACE_ARGS-}
 PINS=$TMP/pins
-mkdir -p "$PINS"
+mkdir -p "$PINS" "$TMP/bin"
+# daemon: nobody's flooder, a copy of nsstorm named like a system daemon
+DAEMON=$TMP/bin/systemd-journald
+cp "$NSSTORM" "$DAEMON"
 chmod 755 "$TMP"
 RARE_SECS=$(awk -v s="$SECS" 'BEGIN { printf "%.2f", s * 0.9 }')
 PIN=/sys/fs/bpf/nsaudit-it-unnamed-$$
@@ -61,6 +67,7 @@ flooder() {
 	mapped) setpriv --reuid=100000 --regid=100000 --clear-groups unshare -Ur \
 			"$NSSTORM" "$2" "$3" ;;
 	root) "$NSSTORM" "$2" "$3" ;;
+	daemon) setpriv --reuid=nobody --regid=nogroup --clear-groups "$DAEMON" "$2" "$3" ;;
 	*) setpriv --reuid=nobody --regid=nogroup --clear-groups "$NSSTORM" "$2" "$3" ;;
 	esac
 }
@@ -256,6 +263,12 @@ check_spec() {
 		else
 			fail "$spec ($mode): the flood wrote $got records (budget: at most $max)"
 		fi
+	fi
+	if [ "$who" = daemon ]; then
+		# its records name the file it ran, not the daemon's
+		bad=$(grep -F "\"pid\":$(awk '/^pid/{print $2; exit}' "$flood")," "$TMP/$mode.jsonl" |
+			grep -F '"exe":"' | grep -vcF "\"exe\":\"$DAEMON\"")
+		expect_eq "$spec ($mode): its records' exe is the file it ran ($DAEMON)" "$bad" 0
 	fi
 	if [ "${spec#*:}" = mntns ]; then
 		# each pin left in a dying mount namespace: one inferred umount
