@@ -68,6 +68,8 @@ size_t utf8_len(const unsigned char *s, size_t n);
 void audit_text_escape(FILE *f, const char *s, size_t n);
 /* The same, NUL-terminated s in double quotes, '"' written \" */
 void audit_text_quote(FILE *f, const char *s);
+/* The same appended to b (a search prints millions: no stdio per field) */
+void audit_text_escape_sb(struct sbuf *b, const char *s, size_t n);
 /* The same into buf (truncated at a whole escape); returns buf. */
 const char *audit_text_escape_buf(const char *s, char *buf, size_t len);
 

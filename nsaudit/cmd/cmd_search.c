@@ -136,6 +136,8 @@ struct printer {
 	const struct audit_filter *f;
 	bool json;
 	uint64_t matched;
+	struct sbuf line; /* a line, made whole and written at once */
+	bool lost;	  /* a record that could not be written: said at the end */
 };
 
 static void print_match(void *ctx, const struct audit_rec *r)
@@ -145,20 +147,8 @@ static void print_match(void *ctx, const struct audit_rec *r)
 	if (!audit_filter_match(p->f, r))
 		return;
 	p->matched++;
-	if (p->json && r->flat) {
-		/* the line as it lies on disk, without its MAC: no re-serialising */
-		fwrite(r->flat->line, 1, r->body_len, stdout);
-		fputs("}\n", stdout);
-	} else if (p->json) {
-		struct sbuf b = {0};
-
-		audit_json_object(&b, r->obj);
-		if (!b.oom)
-			printf("%s\n", b.p);
-		sb_free(&b);
-	} else {
-		audit_print_text(stdout, r);
-	}
+	p->lost |= !(p->json ? audit_print_json(stdout, &p->line, r)
+			     : audit_print_text(stdout, &p->line, r));
 }
 
 /*
@@ -623,11 +613,12 @@ static int search_log(struct search_args *a)
 		setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	scan_log(dirfd, a->dir, nums, n, true, &a->f, &fl, print_match, &pr);
 	audit_flat_free(&fl);
+	sb_free(&pr.line);
 	free(nums);
 	close(dirfd);
-	if (fflush(stdout))
+	if (fflush(stdout) || ferror(stdout) || pr.lost)
 		return cmd_error("search", SEARCH_EXIT_UNREADABLE, "writing output: %s",
-				 strerror(errno));
+				 ferror(stdout) ? strerror(errno) : "out of memory");
 	if (!pr.matched && damaged_notes)
 		return 1;
 	if (!pr.matched)
