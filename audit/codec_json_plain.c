@@ -16,7 +16,7 @@
  * only when it is plain and flat -- members "key":value, the value a
  * string, an integer in its one spelling within int64 (uint64 when not
  * negative), true, false or null -- "seq" first with a positive integer,
- * no key twice, and "mac" only last (the line at most 8 KiB). The full reader accepts every such line and reads the same
+ * no key twice, and "mac" only last (64 members and 8 KiB at most). The full reader accepts every such line and reads the same
  * seq (tests/unit/test_audit_reader.c compares the two on mutated
  * records). Anything else is not refused here but left to the full walk,
  * which decides and says why.
@@ -30,7 +30,7 @@
 #include "codec.h"
 #include "codec_impl.h"
 
-#define PLAIN_MEMBERS 256  /* more: the full walk (its key set is linear) */
+#define PLAIN_MEMBERS AUDIT_FLAT_FIELDS /* more: the full walk (also flat's limit) */
 #define PLAIN_WORDS 128	   /* a body of 8 KiB at most (longer: the full walk) */
 #define ONES 0x0101010101010101ull
 #define HIGH 0x8080808080808080ull
@@ -330,4 +330,16 @@ int codec_json_plain_check(const char *line, size_t len, uint64_t *seq)
 			return -1;
 		m = e + 1;
 	}
+}
+
+int audit_rec_plain(const char *line, size_t len, struct audit_rec *r)
+{
+	size_t tail;
+
+	memset(r, 0, sizeof(*r));
+	if (codec_json_plain_check(line, len, &r->seq) || codec_json_mac_tail(line, len, r, &tail))
+		return -1;
+	r->raw = line;
+	r->fmt = AUDIT_FMT_JSON;
+	return 0;
 }

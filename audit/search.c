@@ -327,8 +327,8 @@ static bool put_line(FILE *out, struct sbuf *line)
 bool audit_print_json(FILE *out, struct sbuf *line, const struct audit_rec *r)
 {
 	/* the line as it lies on disk, without its MAC: no re-serialising */
-	if (r->flat)
-		return fwrite(r->flat->line, 1, r->body_len, out) == r->body_len &&
+	if (r->flat || r->raw)
+		return fwrite(r->raw ? r->raw : r->flat->line, 1, r->body_len, out) == r->body_len &&
 		       fputs("}\n", out) >= 0;
 	line->len = 0;
 	audit_json_object(line, r->obj);

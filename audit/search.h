@@ -94,6 +94,9 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
  * audit_filter_match still decides for every line this lets through.
  */
 bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len);
+/* Whether f is all zeros, no condition set: every record matches (any
+ * doubt, as a byte of padding, says no: only a shortcut is lost). */
+bool audit_filter_is_empty(const struct audit_filter *f);
 /* "crit" -> 2 ... "debug" -> 7 (syslog levels); -1 if none. */
 int audit_severity_level(const char *s);
 /* Whether rec is a successful mount whose path is exactly path; then its

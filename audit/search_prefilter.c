@@ -291,6 +291,13 @@ static bool json_may_match(const struct audit_filter *f, const char *line, size_
 	return true;
 }
 
+bool audit_filter_is_empty(const struct audit_filter *f)
+{
+	static const struct audit_filter none;
+
+	return !memcmp(f, &none, sizeof(none));
+}
+
 bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len)
 {
 	char err[8];

@@ -126,6 +126,25 @@ Test(audit_reader, many_keys)
 }
 
 /*
+ * A line taken the short way is taken whole (audit_rec_plain) and flat too,
+ * with the same seq and body: a search printing every record as JSON
+ * prints the same bytes either way.
+ */
+static void plain_is_flat(const char *line, size_t len, uint64_t seq)
+{
+	struct audit_flat fl = {0};
+	struct audit_rec a, b;
+
+	cr_assert_eq(audit_rec_plain(line, len, &a), 0);
+	cr_assert_eq(audit_rec_flat(line, len, &fl, &b), 0, "plain, not flat: %.*s", (int)len,
+		     line);
+	cr_assert(a.raw == line && !a.obj && !a.flat && a.seq == seq && b.seq == seq);
+	cr_assert_eq(a.body_len, b.body_len);
+	cr_assert_null(audit_rec_str(&a, "op", NULL));
+	audit_flat_free(&fl);
+}
+
+/*
  * The short way through a plain line (codec_json_plain.c) is taken for the
  * writer's lines and agrees with the full walk on every mutation of them
  * that stays plain: bytes of JSON's structure, digits and letters put in,
@@ -161,6 +180,7 @@ Test(audit_reader, plain_lines_agree_with_the_full_walk)
 		if (b == len) {
 			cr_assert_eq(codec_json_plain_check(line, len, &seq), 0,
 				     "line %d, plain, not taken", i);
+			plain_is_flat(line, len, seq);
 			fast++;
 		}
 		for (m = 0; m < (i < CORPUS_N ? 400 : 6000); m++) {
@@ -195,8 +215,10 @@ Test(audit_reader, plain_lines_agree_with_the_full_walk)
 					}
 				}
 			}
-			if (!codec_json_plain_check(buf, n, &seq))
+			if (!codec_json_plain_check(buf, n, &seq)) {
 				took++;
+				plain_is_flat(buf, n, seq);
+			}
 			if (!readings(buf, n))
 				both++;
 		}
