@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * seccompdeny - namespace calls a seccomp filter refuses, for
- * tests/integration/22-seccomp-refused.sh. The filter returns
+ * tests/integration/23-seccomp-refused.sh. The filter returns
  * SECCOMP_RET_ERRNO(EPERM) the way docker's default profile does for a
  * container without CAP_SYS_ADMIN: unshare, setns, mount, umount2 and
  * clone3 always, clone when its flags ask for a new namespace.
