@@ -1563,6 +1563,8 @@ def row($k; $what):
 (row("search_text_records_per_s_all"; "search --format text matching every record, records/s") | @tsv),
 (row("verify_records_per_s"; "verify with the log'"'"'s key, records/s") | @tsv),
 (row("grep_records_per_s"; "grep -c over the same segments, records/s (for scale)") | @tsv),
+(row("search_nomatch_vs_grep"; "search --comm X matching nothing / grep -c (same round)") | @tsv),
+(row("verify_vs_grep"; "verify / grep -c over the same segments (same round)") | @tsv),
 (row("jq_records_per_s"; "jq select(.comm == X) over the same segments, records/s") | @tsv),
 (row("ausearch_records_per_s"; "ausearch -c X over an audit.log of as many setns events, events/s") | @tsv),
 (row("search_since_1h_ms"; "search --since 1h over three weeks of segments, ms") | @tsv),
