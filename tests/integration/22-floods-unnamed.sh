@@ -153,7 +153,9 @@ run_mode() {
 actor_sums() {
 	awk -v uid="$3" -v t0="$(sed -n 1p "$4")" -v t1="$(sed -n 2p "$4")" '
 	FNR == NR {
-		if ($1 == "actor") { ops[$2] = $3; calls[$2] += $4; pp[$2] = $5; uids[$2] = "" }
+		# a pid twice (it came back within the flood): one line, both
+		# parents (a lost record names the pid only)
+		if ($1 == "actor") { ops[$2] = $3; calls[$2] += $4; pp[$2] = pp[$2] " " $5 " "; uids[$2] = "" }
 		next
 	}
 	function num(key,   v) {
@@ -179,7 +181,7 @@ actor_sums() {
 				lost[p] += num("count")
 			next
 		}
-		if (num("ppid") != pp[p])
+		if (index(pp[p], " " num("ppid") " ") == 0)
 			next
 		u = num("uid")
 		if (index(uids[p], " " u " ") == 0)
