@@ -2,8 +2,8 @@
 /*
  * seccomp.bpf.h - calls a seccomp filter refused.
  *
- * A filter that returns SECCOMP_RET_ERRNO (docker's and podman's default
- * profiles do for unshare, mount, umount2, setns ... in a container
+ * A filter that returns SECCOMP_RET_ERRNO (docker's default profile does
+ * for unshare, mount, umount2, setns ... in a container
  * without CAP_SYS_ADMIN; systemd's SystemCallFilter=, bubblewrap and
  * firejail install such filters too) makes syscall_trace_enter() skip the
  * call before the sys_enter tracepoint: the entry hook never runs. The

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Calls a seccomp filter refuses are records (issue 47). A filter that
-# returns SECCOMP_RET_ERRNO (docker's and podman's default profiles, for
-# a container without CAP_SYS_ADMIN) makes the kernel skip the call before
+# returns SECCOMP_RET_ERRNO (docker's default profile, for a container
+# without CAP_SYS_ADMIN) makes the kernel skip the call before
 # the sys_enter tracepoint; only the exit fires. The helper seccompdeny
 # installs such a filter (EPERM for unshare, setns, mount, umount2, clone3,
 # and clone with CLONE_NEW*) and makes each call N times, under strace
