@@ -27,9 +27,11 @@
 # (nobody, started before the tracer: exact from its "mark", the calls it
 # had made when the tracer said ready, to its total). Defaults (< 90 s):
 # trace execstorm, threads, mntns; record execstorm, two:pidfdns,
-# daemon:comm, pidfdsetns_fail (it alternates types: nothing coalesces);
-# both pre:pinchurn. FLOOD_UNNAMED_KINDS sets both modes' (every kind was
-# run for 8 s in both modes: docs/flood.md). Known to fail (issue 47 note):
+# daemon:comm (also tried: pidfdsetns_fail, unshare, clone3, pidfdsetns,
+# handle, pinchurn, forktree; see docs/flood.md);
+# pre:pinchurn in trace, pre:threads in record (FLOOD_UNNAMED_PRE: both).
+# FLOOD_UNNAMED_KINDS sets both modes' (every kind was run for 8 s in both
+# modes: docs/flood.md). Known to fail (issue 47 note):
 # root:forktree, a second root's storm of callers each with a parent of
 # its own, takes root's rare-first reserve.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -44,8 +46,11 @@ SECS=${FLOOD_SECS:-3}
 ROUNDS=${FLOOD_RARE_ROUNDS:-20}
 # (under 90 s: each mode its own; FLOOD_UNNAMED_KINDS: the same for both)
 TRACE_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm threads mntns"}
-RECORD_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm two:pidfdns daemon:comm pidfdsetns_fail"}
-PRE=${FLOOD_UNNAMED_PRE-pre:pinchurn}
+RECORD_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm two:pidfdns daemon:comm"}
+# the flood started before the tracer: nsfs pin churn (trace), 16 threads
+# mid-call at the start-up snapshot (record: in trace, millions of records)
+TRACE_PRE=${FLOOD_UNNAMED_PRE-pre:pinchurn}
+RECORD_PRE=${FLOOD_UNNAMED_PRE-pre:threads}
 MODES=${FLOOD_UNNAMED_MODES:-"trace record"}
 # trace coalesces by default (GBs of JSON otherwise): FLOOD_UNNAMED_TRACE_ARGS=--no-coalesce
 TRACE_ARGS=${FLOOD_UNNAMED_TRACE_ARGS-}
@@ -292,7 +297,8 @@ check_spec() {
 }
 
 for mode in $MODES; do
-	[ "$mode" = trace ] && KINDS=$TRACE_KINDS || KINDS=$RECORD_KINDS
+	if [ "$mode" = trace ]; then KINDS=$TRACE_KINDS PRE=$TRACE_PRE
+	else KINDS=$RECORD_KINDS PRE=$RECORD_PRE; fi
 	run_mode "$mode" || continue
 	awk '{ print "\"pid\":" $2 "," }' "$TMP/$mode"-*.rare | sort -u >"$TMP/$mode.pids"
 	grep -F -f "$TMP/$mode.pids" "$TMP/$mode.jsonl" >"$TMP/$mode-rare.jsonl"
