@@ -437,6 +437,9 @@ static void body_fields(struct audit_fields *f, const struct nsaudit_event *e,
 	audit_f_i64(f, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);
 	if (e->result < 0)
 		str(f, "error", strerrorname_np(-e->result) ?: "E?");
+	/* the kernel never ran it: a seccomp filter refused it at entry */
+	if (e->flags & NSAUDIT_F_SECCOMP)
+		str(f, "refused_by", "seccomp");
 	ns_fields(f, e, x, type);
 	who_fields(f, e, x);
 	if (e->flags & NSAUDIT_F_OWNER_UID)

@@ -405,6 +405,28 @@ Test(record_fmt, kept_host_fields_follow_the_identity)
 	sb_free(&cold);
 }
 
+/* A call a seccomp filter refused says so, right after its errno; no other
+ * record carries the field. */
+Test(record_fmt, seccomp_refusal_is_said_after_the_errno)
+{
+	struct sbuf b = { 0 };
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct corpus_bufs bufs;
+
+	corpus_record(0, &e, &x, &bufs);
+	e.op = NSAUDIT_OP_UNSHARE;
+	e.result = -1;
+	record_json_line(&b, &e, &x);
+	cr_assert_null(strstr(b.p, "refused_by"), "%s", b.p);
+	e.flags |= NSAUDIT_F_SECCOMP;
+	b.len = 0;
+	record_json_line(&b, &e, &x);
+	cr_assert_not_null(strstr(b.p, "\"result\":-1,\"error\":\"EPERM\",\"refused_by\":\"seccomp\","),
+			   "%s", b.p);
+	sb_free(&b);
+}
+
 /* The string fields of x, in struct order (record_span.c keeps them all). */
 static const char **x_str(struct event_extra *x, int k)
 {
