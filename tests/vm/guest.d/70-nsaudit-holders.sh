@@ -7,7 +7,8 @@
 #   bind  an ipc namespace only a bind mount holds (its process killed)
 #   both  a mount namespace its process is in and a bind mount holds
 #   lone  a uts bind mount inside a mount namespace no task is in (found
-#         only by the walk; a path where statmount(2) exists, 6.8+)
+#         only by the walk; a path where statmount(2) exists, 6.8+), at
+#         /tmp/hold/u, where the guest's own namespace has no mount
 # Then each bind mount umounts at once (holders held nothing). The host
 # compares (tests/vm/host.d/70-holders-events.sh).
 k=${NSAUDIT_KERNEL:-unknown}
@@ -50,23 +51,24 @@ settled $m mnt
 mount --bind /proc/$m/ns/mnt /tmp/hold/mnt
 echo "both mnt $(ino $m mnt) $m /tmp/hold/mnt" >>$T
 # lone: a mount namespace no task is in (a bind mount of it keeps it),
-# inside which the guest's uts namespace is bind-mounted at /mnt/u
-unshare -m sh -c 'mount -t tmpfs hold /mnt && touch /mnt/u &&
-	mount --bind /proc/self/ns/uts /mnt/u && exec sleep 1000' &
+# inside which the guest's uts namespace is bind-mounted at /tmp/hold/u
+touch /tmp/hold/u
+unshare -m sh -c 'mount --bind /proc/self/ns/uts /tmp/hold/u && exec sleep 1000' &
 l=$!
 settled $l mnt
 i=0
-while ! grep -q ' /mnt/u ' /proc/$l/mountinfo 2>/dev/null && [ $i -lt 50 ]; do
+while ! grep -q ' /tmp/hold/u ' /proc/$l/mountinfo 2>/dev/null && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
 lm=$(ino $l mnt)
-grep ' /mnt/u ' /proc/$l/mountinfo >/out/holders-lone-mountinfo.txt
+grep ' /tmp/hold/u ' /proc/$l/mountinfo >/out/holders-lone-mountinfo.txt
 mount --bind /proc/$l/ns/mnt /tmp/hold/lone
 kill -9 $l
 wait $l 2>/dev/null
-echo "lone uts $(ino self uts) $lm /mnt/u /tmp/hold/lone" >>$T
+echo "lone uts $(ino self uts) $lm /tmp/hold/u /tmp/hold/lone" >>$T
 grep ' /tmp/hold/' /proc/self/mountinfo >/out/holders-mountinfo.txt
+ino self mnt >/out/holders-guest-mnt.txt
 
 n=0
 while read -r case type inum rest; do
