@@ -94,6 +94,8 @@ const char *audit_rec_str(const struct audit_rec *r, const char *key, size_t *le
 	struct json_object *v;
 	const char *s = NULL;
 
+	if (r->raw) /* no field read: none to answer */
+		return NULL;
 	if (r->flat) {
 		const struct audit_flat_field *f = audit_flat_get(r->flat, key);
 
@@ -124,6 +126,8 @@ bool audit_rec_int(const struct audit_rec *r, const char *key, int64_t *out)
 {
 	struct json_object *v;
 
+	if (r->raw)
+		return false;
 	if (r->flat) {
 		const struct audit_flat_field *f = audit_flat_get(r->flat, key);
 

@@ -68,6 +68,8 @@ size_t utf8_len(const unsigned char *s, size_t n);
 void audit_text_escape(FILE *f, const char *s, size_t n);
 /* The same, NUL-terminated s in double quotes, '"' written \" */
 void audit_text_quote(FILE *f, const char *s);
+/* The same appended to b (a search prints millions: no stdio per field) */
+void audit_text_escape_sb(struct sbuf *b, const char *s, size_t n);
 /* The same into buf (truncated at a whole escape); returns buf. */
 const char *audit_text_escape_buf(const char *s, char *buf, size_t len);
 
@@ -90,6 +92,7 @@ struct audit_flat;
 struct audit_rec {
 	struct json_object *obj; /* every field incl. "seq", without "mac" */
 	const struct audit_flat *flat; /* or a line read flat (audit_rec_flat) */
+	const char *raw; /* or a line taken whole, fields unread (audit_rec_plain) */
 	uint64_t seq;
 	uint8_t mac[AUDIT_MAC_LEN]; /* as stored in the line */
 	size_t mac_len;		    /* its bytes: 32 (BLAKE2b) or 16 (Poly1305) */
@@ -137,6 +140,15 @@ struct audit_flat {
 	struct audit_flat_field f[AUDIT_FLAT_FIELDS];
 };
 int audit_rec_flat(const char *line, size_t len, struct audit_flat *fl, struct audit_rec *r);
+/*
+ * A line the one reader takes by its structure alone (codec_json_plain.c),
+ * taken whole: r->raw is the line, with seq, mac, body_len and fmt; no
+ * field is read (audit_rec_str and audit_rec_int answer none). Flat, it
+ * would be taken too, its JSON the same bytes before ,"mac" (a search
+ * that prints every record needs nothing else). 0, or -1: read it the
+ * other ways.
+ */
+int audit_rec_plain(const char *line, size_t len, struct audit_rec *r);
 /* An AUDIT_FLAT_INT field's value. */
 int64_t audit_flat_int(const struct audit_flat_field *f);
 /* The field named key, or NULL. */

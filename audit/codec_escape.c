@@ -3,6 +3,7 @@
  * codec_escape.c - untrusted bytes (comm, exe, paths, names) made safe for a
  * JSON string, an auditd field and a terminal.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -170,6 +171,29 @@ void audit_text_escape(FILE *f, const char *str, size_t n)
 		text_byte(s[i++], false, e);
 		fputs(e, f);
 	}
+}
+
+void audit_text_escape_sb(struct sbuf *b, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	char *o;
+	size_t i;
+
+	/* room for the worst case (every byte \xNN), then written in place */
+	if (n > SIZE_MAX / 4 - 1 || !sb_reserve(b, 4 * n))
+		return;
+	o = b->p + b->len;
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			*o++ = (char)c;
+		} else {
+			o += text_byte(c, false, o);
+		}
+	}
+	b->len = (size_t)(o - b->p);
+	b->p[b->len] = '\0';
 }
 
 void audit_text_quote(FILE *f, const char *str)

@@ -28,6 +28,11 @@ int codec_json_string(struct cur *c, struct sbuf *b);
  * body_len) and its length into *tail. 0, or -1 if it has none. */
 int codec_json_mac_tail(const char *line, size_t len, struct audit_rec *r, size_t *tail);
 
+/* codec_json_plain.c: 0 and the line's seq when the line is plain (printable
+ * ASCII, no backslash) and flat, which the full reader then accepts with
+ * that seq; -1 when the full walk must decide. */
+int codec_json_plain_check(const char *line, size_t len, uint64_t *seq);
+
 /* codec_json.c: v as JSON text (depth bounds the recursion) */
 void codec_json_value(struct sbuf *b, struct json_object *v, int depth);
 

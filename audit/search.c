@@ -19,6 +19,7 @@
 #include "nstype.h"
 #include "search.h"
 #include "array.h"
+#include "fields.h"
 
 /* A string field equal to want (or, prefix, starting with it). */
 static bool field_is(const struct audit_view *r, const char *key, const char *pfx, const char *want,
@@ -199,92 +200,147 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 	return audit_filter_match_view(f, &v);
 }
 
-static void print_value(FILE *out, struct json_object *v)
+static void put_value(struct sbuf *b, struct json_object *v)
 {
 	if (json_object_is_type(v, json_type_string)) {
-		audit_text_escape(out, json_object_get_string(v),
-				  (size_t)json_object_get_string_len(v));
+		audit_text_escape_sb(b, json_object_get_string(v),
+				     (size_t)json_object_get_string_len(v));
 	} else {
-		struct sbuf b = {0};
+		struct sbuf j = {0};
 
-		audit_json_object(&b, v);
-		if (!b.oom)
-			audit_text_escape(out, b.p, b.len);
-		sb_free(&b);
+		audit_json_object(&j, v);
+		if (!j.oom)
+			audit_text_escape_sb(b, j.p, j.len);
+		sb_free(&j);
 	}
 }
 
-/* Fields the head of a text line shows already. */
-static bool skip_field(const char *k, bool ns_shown, bool old_shown)
+/* key (klen bytes) is one of the fields the head of a text line shows */
+static bool skip_field(const char *k, size_t klen, bool ns_shown, bool old_shown)
 {
-	return !strcmp(k, "time") || !strcmp(k, "seq") || !strcmp(k, "op") ||
-	       (ns_shown && (!strcmp(k, "ns_type") || !strcmp(k, "ns_inum"))) ||
-	       (old_shown && !strcmp(k, "old_inum"));
+	switch (klen) {
+	case 2:
+		return !memcmp(k, "op", 2);
+	case 3:
+		return !memcmp(k, "seq", 3);
+	case 4:
+		return !memcmp(k, "time", 4);
+	case 7:
+		return (ns_shown && (!memcmp(k, "ns_type", 7) || !memcmp(k, "ns_inum", 7)));
+	case 8:
+		return old_shown && !memcmp(k, "old_inum", 8);
+	}
+	return false;
+}
+
+/* " key=value" into b, both escaped */
+static void put_field(struct sbuf *b, const char *k, size_t klen, const char *v, size_t vlen)
+{
+	sb_put(b, " ", 1);
+	audit_text_escape_sb(b, k, klen);
+	sb_put(b, "=", 1);
+	audit_text_escape_sb(b, v, vlen);
+}
+
+/* prefix, then v (negative when neg) in decimal */
+static void put_num(struct sbuf *b, const char *prefix, bool neg, uint64_t v)
+{
+	char d[24];
+	size_t n = 0;
+
+	sb_puts(b, prefix);
+	if (neg)
+		d[n++] = '-';
+	n += audit_fields_dec(d + n, v);
+	sb_put(b, d, n);
+}
+
+static void put_ns(struct sbuf *b, const char *prefix, const char *type, int64_t inum)
+{
+	sb_puts(b, prefix);
+	audit_text_escape_sb(b, type, strlen(type));
+	put_num(b, ":[", inum < 0, inum < 0 ? -(uint64_t)inum : (uint64_t)inum);
+	sb_put(b, "]", 1);
 }
 
 /*
- * The rest of a flat record's line: a string's decoded bytes, any other
- * value as spelled, which is how json-c would write it (codec_flat.c).
+ * The head of a text line: time, seq, op and the namespace acted on (and
+ * the one left); then every other field, a flat record's from where they
+ * lie (a string's decoded bytes, any other value as spelled, which is how
+ * json-c would write it: codec_flat.c).
  */
-static void print_flat_fields(FILE *out, const struct audit_flat *fl, bool ns_shown,
-			      bool old_shown)
-{
-	size_t i;
-
-	for (i = 0; i < fl->n; i++) {
-		const struct audit_flat_field *f = &fl->f[i];
-
-		if (skip_field(f->key, ns_shown, old_shown))
-			continue;
-		fputc(' ', out);
-		audit_text_escape(out, f->key, f->klen);
-		fputc('=', out);
-		audit_text_escape(out, f->val, f->vlen);
-	}
-	fputc('\n', out);
-}
-
-void audit_print_text(FILE *out, const struct audit_rec *r)
+void audit_text_line(struct sbuf *b, const struct audit_rec *r)
 {
 	const char *time = audit_rec_str(r, "time", NULL), *op = audit_rec_str(r, "op", NULL);
 	const char *type = audit_rec_str(r, "ns_type", NULL);
+	size_t i;
 	int64_t inum, old;
-	bool has_inum = audit_rec_int(r, "ns_inum", &inum),
-	     has_old = audit_rec_int(r, "old_inum", &old);
+	bool ns_shown = type && audit_rec_int(r, "ns_inum", &inum),
+	     old_shown = type && audit_rec_int(r, "old_inum", &old) && old;
 
+	/* up to a NUL, as before (a string may hold one: \u0000) */
 	if (time)
-		audit_text_escape(out, time, strlen(time));
+		audit_text_escape_sb(b, time, strlen(time));
 	else
-		fputs("-", out);
-	fprintf(out, " seq=%" PRIu64 " ", r->seq);
+		sb_put(b, "-", 1);
+	put_num(b, " seq=", false, r->seq);
+	sb_put(b, " ", 1);
 	if (op)
-		audit_text_escape(out, op, strlen(op));
+		audit_text_escape_sb(b, op, strlen(op));
 	else
-		fputs("?", out);
-	if (type && has_inum) {
-		fputc(' ', out);
-		audit_text_escape(out, type, strlen(type));
-		fprintf(out, ":[%" PRId64 "]", inum);
+		sb_put(b, "?", 1);
+	if (ns_shown)
+		put_ns(b, " ", type, inum);
+	if (old_shown)
+		put_ns(b, " from ", type, old);
+	for (i = 0; r->flat && i < r->flat->n; i++) {
+		const struct audit_flat_field *f = &r->flat->f[i];
+
+		if (!skip_field(f->key, f->klen, ns_shown, old_shown))
+			put_field(b, f->key, f->klen, f->val, f->vlen);
 	}
-	if (type && has_old && old) {
-		fputs(" from ", out);
-		audit_text_escape(out, type, strlen(type));
-		fprintf(out, ":[%" PRId64 "]", old);
+	if (!r->flat) {
+		json_object_object_foreach(r->obj, k, v)
+		{
+			size_t kl = strlen(k);
+
+			if (skip_field(k, kl, ns_shown, old_shown))
+				continue;
+			sb_put(b, " ", 1);
+			audit_text_escape_sb(b, k, kl);
+			sb_put(b, "=", 1);
+			put_value(b, v);
+		}
 	}
-	if (r->flat) {
-		print_flat_fields(out, r->flat, type && has_inum, type && has_old && old);
-		return;
-	}
-	json_object_object_foreach(r->obj, k, v)
-	{
-		if (skip_field(k, type && has_inum, type && has_old && old))
-			continue;
-		fputc(' ', out);
-		audit_text_escape(out, k, strlen(k));
-		fputc('=', out);
-		print_value(out, v);
-	}
-	fputc('\n', out);
+	sb_put(b, "\n", 1);
+}
+
+/* line (its len bytes) to out, made whole: false if it could not be */
+static bool put_line(FILE *out, struct sbuf *line)
+{
+	bool ok = !line->oom && fwrite(line->p, 1, line->len, out) == line->len;
+
+	line->oom = false; /* the next line may fit */
+	return ok;
+}
+
+bool audit_print_json(FILE *out, struct sbuf *line, const struct audit_rec *r)
+{
+	/* the line as it lies on disk, without its MAC: no re-serialising */
+	if (r->flat || r->raw)
+		return fwrite(r->raw ? r->raw : r->flat->line, 1, r->body_len, out) == r->body_len &&
+		       fputs("}\n", out) >= 0;
+	line->len = 0;
+	audit_json_object(line, r->obj);
+	sb_put(line, "\n", 1);
+	return put_line(out, line);
+}
+
+bool audit_print_text(FILE *out, struct sbuf *line, const struct audit_rec *r)
+{
+	line->len = 0;
+	audit_text_line(line, r);
+	return put_line(out, line);
 }
 
 static const char *json_str(struct json_object *o, const char *k)

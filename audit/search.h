@@ -94,6 +94,9 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
  * audit_filter_match still decides for every line this lets through.
  */
 bool audit_filter_may_match(const struct audit_filter *f, const char *line, size_t len);
+/* Whether f is all zeros, no condition set: every record matches (any
+ * doubt, as a byte of padding, says no: only a shortcut is lost). */
+bool audit_filter_is_empty(const struct audit_filter *f);
 /* "crit" -> 2 ... "debug" -> 7 (syslog levels); -1 if none. */
 int audit_severity_level(const char *s);
 /* Whether rec is a successful mount whose path is exactly path; then its
@@ -141,7 +144,14 @@ int audit_containers_resolve(const struct audit_containers *c, const char *want,
 			     const char **id, char *err, size_t errlen);
 void audit_containers_free(struct audit_containers *c);
 
-/* One readable line, lsns vocabulary ("net:[4026531840]"), escaped. */
-void audit_print_text(FILE *out, const struct audit_rec *r);
+/* One readable line, lsns vocabulary ("net:[4026531840]"), escaped, with
+ * its newline, appended to b (made whole: one write per record). */
+void audit_text_line(struct sbuf *b, const struct audit_rec *r);
+/* The line made in line (kept from one record to the next) and written to
+ * out: false if it could not be (out of memory, or a write error). */
+bool audit_print_text(FILE *out, struct sbuf *line, const struct audit_rec *r);
+/* The record as a JSON line: a flat one's bytes as on disk without the MAC,
+ * any other written again; false as above. */
+bool audit_print_json(FILE *out, struct sbuf *line, const struct audit_rec *r);
 
 #endif

@@ -14,6 +14,11 @@
 #   verify_records_per_s          verify with the log's key
 #   grep_records_per_s, jq_records_per_s
 #                                 grep and jq over the same bytes, for scale
+#   search_nomatch_vs_grep, verify_vs_grep
+#                                 search matching nothing and verify over
+#                                 grep -c of the same round: what a loaded
+#                                 machine does not change (a regression
+#                                 shows here whatever the load)
 #   ausearch_records_per_s        ausearch over an audit.log of as many
 #                                 setns events as kernel audit writes them
 #   search_since_1h_ms            search --since 1h over a log of many
@@ -65,6 +70,12 @@ logread_rate_out() {
 	ms=$(ms_since "$t0")
 	rm -f "$out"
 	sample "$m" "$(awk -v n="$n" -v ms="$ms" 'BEGIN { printf "%.0f", (ms > 0 ? n * 1000 / ms : 0) }')"
+}
+
+# logread_vs METRIC A B: A / B of this round (the machine's load cancels)
+logread_vs() {
+	sample "$1" "$(awk -v a="$(value "$2")" -v b="$(value "$3")" \
+		'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
 }
 
 # An audit.log of n setns events as kernel audit writes them: a SYSCALL
@@ -119,13 +130,14 @@ run_logread() {
 	logread_rate_out search_records_per_s_all "$n" \
 		"$NSAUDIT" search --log-dir "$T/logread" --format json
 	logread_rate_out grep_all_records_per_s "$n" grep -h '' "$T"/logread/nsaudit-*.log
-	sample search_all_vs_grep "$(awk -v a="$(value search_records_per_s_all)" \
-		-v b="$(value grep_all_records_per_s)" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
+	logread_vs search_all_vs_grep search_records_per_s_all grep_all_records_per_s
 	logread_rate_out search_text_records_per_s_all "$n" \
 		"$NSAUDIT" search --log-dir "$T/logread"
 	logread_rate verify_records_per_s "$n" \
 		"$NSAUDIT" verify --log-dir "$T/logread" --key "$T/logread/.key" --quiet
 	logread_rate grep_records_per_s "$n" grep -c nsaudit-nomatch "$T"/logread/nsaudit-*.log
+	logread_vs search_nomatch_vs_grep search_records_per_s_nomatch grep_records_per_s
+	logread_vs verify_vs_grep verify_records_per_s grep_records_per_s
 	logread_rate jq_records_per_s "$n" \
 		sh -c 'exec jq -c "select(.comm == \"nsaudit-nomatch\")" "$@"' jq "$T"/logread/nsaudit-*.log
 	[ -s "$T/audit.log" ] &&

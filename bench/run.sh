@@ -1069,6 +1069,7 @@ run_harness() {
 	rm -rf "$T/harness"
 	log "[round $ROUND/$ROUNDS] recorder alone, rules on: $out"
 	sample rules_ns_per_record "$(field rules_ns_per_record "$out")"
+	sample recorder_harness_rules_cpu_ns_per_record "$(field cpu_ns_per_record "$out")"
 	# where the rest goes, each step apart (recorder_rate -P): the
 	# enrichment look-ups, formatting, the chained MAC, the batch and write
 	sample recorder_part_enrich_ns "$(field part_enrich_ns "$out")"
@@ -1154,6 +1155,11 @@ round_ratios() {
 	# sealing: throughput of one recorder core (CPU per record, inverted),
 	# which the share of a 2-CPU machine the recorder gets does not move;
 	# and the wall records/s, which it does
+	# what the harness leaves out of the real recorder's CPU per record
+	# (reading the rings, the drain loop, the loss ledger, the group fsync):
+	# the rest of recorder_cpu_ns_per_record beyond the harness's parts
+	sample_diff recorder_part_drain_ns "$(value recorder_cpu_ns_per_record)" \
+		"$(value recorder_harness_rules_cpu_ns_per_record)"
 	a=$(value seal_legacy_cpu_ns_per_record) b=$(value recorder_cpu_ns_per_record)
 	[ -n "$a" ] && [ -n "$b" ] && sample seal_throughput_ratio "$(ratio "$a" "$b")"
 	a=$(value max_rate_records_per_s) b=$(value seal_legacy_records_per_s)
@@ -1503,6 +1509,16 @@ def row($k; $what):
 (row("mount_prog_ns_floor"; "bpf_stats: the same in the floor'"'"'s empty programs") | @tsv),
 (row("mount_prog_added_ns"; "bpf_stats: nsaudit'"'"'s mount programs beyond empty ones, ns per mount+umount") | @tsv),
 (row("setns_prog_added_ns"; "bpf_stats: nsaudit'"'"'s setns programs beyond empty ones on the same hooks, ns per setns") | @tsv),
+(row("kmem_floor_ns_per_run_openclose"; "op freed (opt-in), open+close load: ns per run of the floor'"'"'s empty kmem program") | @tsv),
+(row("kfree_ns_per_run_openclose"; "  nsaudit'"'"'s tp_kfree, ns per run") | @tsv),
+(row("kfree_added_ns_openclose"; "  tp_kfree beyond the floor: added to every kfree, ns") | @tsv),
+(row("kmem_cache_free_ns_per_run_openclose"; "  nsaudit'"'"'s tp_kmem_cache_free, ns per run") | @tsv),
+(row("kmem_cache_free_added_ns_openclose"; "  tp_kmem_cache_free beyond the floor: added to every kmem_cache_free, ns") | @tsv),
+(row("kmem_floor_ns_per_run_fork"; "op freed (opt-in), fork load: ns per run of the floor'"'"'s empty kmem program") | @tsv),
+(row("kfree_ns_per_run_fork"; "  nsaudit'"'"'s tp_kfree, ns per run") | @tsv),
+(row("kfree_added_ns_fork"; "  tp_kfree beyond the floor: added to every kfree, ns") | @tsv),
+(row("kmem_cache_free_ns_per_run_fork"; "  nsaudit'"'"'s tp_kmem_cache_free, ns per run") | @tsv),
+(row("kmem_cache_free_added_ns_fork"; "  tp_kmem_cache_free beyond the floor: added to every kmem_cache_free, ns") | @tsv),
 (row("max_rate_1p"; "setns records/s on disk, 1 producer, \($recorder)") | @tsv),
 (row("max_rate_2p"; "setns records/s on disk, 2 producers, \($recorder)") | @tsv),
 (row("offered_rate_1p"; "setns/s called meanwhile, 1 producer") | @tsv),
@@ -1528,11 +1544,12 @@ def row($k; $what):
 (row("recorder_disk_cpu_ns_per_record"; "its CPU per record, ns") | @tsv),
 (row("recorder_disk_records_per_cpu_s"; "its records per CPU-second") | @tsv),
 (row("rules_ns_per_record"; "CPU of the detection rules per record (on by default), ns") | @tsv),
-(row("recorder_part_enrich_ns"; "  recorder alone, per record: enrichment look-ups (exe, cgroup, names), ns") | @tsv),
+(row("recorder_part_enrich_ns"; "  recorder alone, per record: enrichment look-ups (exe, cgroup, names, containers), ns") | @tsv),
 (row("recorder_part_format_ns"; "  formatting the line (no MAC), ns") | @tsv),
 (row("recorder_part_mac_ns"; "  the chained MAC (Poly1305, the log'"'"'s kind), ns") | @tsv),
 (row("recorder_part_write_ns"; "  the batch, the log'"'"'s bookkeeping and write(2), ns") | @tsv),
 (row("recorder_part_harness_ns"; "  (the harness making its synthetic record: not the recorder'"'"'s), ns") | @tsv),
+(row("recorder_part_drain_ns"; "  the real recorder beyond the harness (ring reads, drain loop, loss ledger, group fsync): recorder_cpu_ns_per_record minus the harness'"'"'s total with rules, same round, ns") | @tsv),
 (row("rules_cpu_percent"; "CPU of the rules as % of the recorder per record (budget 10)") | @tsv),
 (row("seal_legacy_records_per_s"; "the same records/s with a key of the previous kind (no sealing)") | @tsv),
 (row("seal_legacy_cpu_ns_per_record"; "recorder CPU per record, key of the previous kind, ns") | @tsv),
@@ -1546,6 +1563,8 @@ def row($k; $what):
 (row("search_text_records_per_s_all"; "search --format text matching every record, records/s") | @tsv),
 (row("verify_records_per_s"; "verify with the log'"'"'s key, records/s") | @tsv),
 (row("grep_records_per_s"; "grep -c over the same segments, records/s (for scale)") | @tsv),
+(row("search_nomatch_vs_grep"; "search --comm X matching nothing / grep -c (same round)") | @tsv),
+(row("verify_vs_grep"; "verify / grep -c over the same segments (same round)") | @tsv),
 (row("jq_records_per_s"; "jq select(.comm == X) over the same segments, records/s") | @tsv),
 (row("ausearch_records_per_s"; "ausearch -c X over an audit.log of as many setns events, events/s") | @tsv),
 (row("search_since_1h_ms"; "search --since 1h over three weeks of segments, ms") | @tsv),

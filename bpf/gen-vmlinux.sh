@@ -11,11 +11,12 @@
 # BTF, let "bpftool gen min_core_btf" keep the types and members the
 # objects' CO-RE relocations use, dump that as C, and add what relocations
 # do not name but the sources use as C (integer typedefs, the BPF UAPI
-# enums: map types, flags). No architecture-specific type is needed (no
-# pt_regs: syscall arguments come from the tracepoints' args[]), so the
-# same header serves x86_64 and arm64; the x86-only programs of the
-# patched kernel (fexit/__x64_sys_*) read their registers through their
-# own pt_regs flavour.
+# enums: map types, flags). The one architecture-specific type is
+# pt_regs, with the x86_64 argument registers a syscall's exit reads
+# (syscall_args2/4 in nsaudit_core.bpf.h; arm64 reads its registers by
+# offset, so the same header serves both); the x86-only programs of the
+# patched kernel (fexit/__x64_sys_*) read theirs through their own
+# pt_regs flavour.
 #
 # Usage: bpf/gen-vmlinux.sh [BTF]   (default /sys/kernel/btf/vmlinux)
 set -eu

@@ -116,6 +116,10 @@ enum nsaudit_via {
  * only (a mount's path may be up to PATH_MAX); the record says "cut" */
 #define NSAUDIT_F_PATH_CUT	(1u << 5)
 #define NSAUDIT_F_SRC_PATH_CUT	(1u << 6)
+/* a seccomp filter refused the call: the kernel never ran it (its entry
+ * hook never fired; bpf/nsaudit/seccomp.bpf.h), printed "refused_by":
+ * "seccomp" */
+#define NSAUDIT_F_SECCOMP	(1u << 7)
 /* mount/umount: the pin was identified in the kernel's mount tree (see
  * bpf/nsaudit/pins.bpf.h): ns_* and mnt_* are exact, whatever the timing or the
  * spelling of the paths. High bits: the low ones are for general flags. */

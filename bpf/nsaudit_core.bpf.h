@@ -274,6 +274,26 @@ static __always_inline void syscall_args2(struct pt_regs *regs, __u64 *a0, __u64
 #endif
 }
 
+/* Its first four (mount(2)'s flags are the fourth), the same way. */
+static __always_inline void syscall_args4(struct pt_regs *regs, __u64 a[4])
+{
+	syscall_args2(regs, &a[0], &a[1]);
+#if defined(__TARGET_ARCH_arm64)
+	a[2] = 0;
+	a[3] = 0;
+	bpf_probe_read_kernel(&a[2], 2 * sizeof(__u64), (void *)regs + 2 * sizeof(__u64));
+#else
+	a[2] = PT_REGS_PARM3_SYSCALL(regs);
+	a[3] = PT_REGS_PARM4_SYSCALL(regs);
+#endif
+}
+
+/* The current task's saved user registers (a syscall's arguments). */
+static __always_inline struct pt_regs *cur_syscall_regs(void)
+{
+	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+}
+
 /* The inode number and id of each namespace of a set (0 where it has none):
  * into inum[NSAUDIT_NS_MAX] and id[NSAUDIT_NS_MAX]. */
 static __always_inline void nsset_idents_as(const struct task_nsset *s, __u32 *inum, __u64 *id,

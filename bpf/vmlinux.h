@@ -222,6 +222,13 @@ typedef struct {
 	uid_t val;
 } kuid_t;
 
+struct seccomp_filter;
+
+struct seccomp {
+	int mode;
+	struct seccomp_filter *filter;
+};
+
 struct mm_struct;
 
 struct pid;
@@ -441,8 +448,7 @@ struct task_struct {
 	long: 64;
 	long: 64;
 	kuid_t loginuid;
-	long: 64;
-	long: 64;
+	struct seccomp seccomp;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -651,7 +657,7 @@ struct pt_regs {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
+	long unsigned int r10;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -2608,6 +2614,34 @@ struct bpf_iter_meta {
 	union {
 		struct seq_file *seq;
 	};
+	long: 64;
+	long: 64;
+};
+
+struct action_cache {
+	long unsigned int allow_native[8];
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
+struct seccomp_filter {
+	long: 64;
+	long: 64;
+	struct action_cache cache;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
 	long: 64;
 	long: 64;
 };

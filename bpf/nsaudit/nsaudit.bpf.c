@@ -43,6 +43,7 @@
 #include "nscache.bpf.h"
 #include "nsfile.bpf.h"
 #include "lineage.bpf.h"
+#include "seccomp.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -135,6 +136,41 @@ __noinline __u32 cur_mnt_ns_inum(void)
 	struct ns_common *ns = task_ns_btf(current_to_read(), NSAUDIT_NS_MNT);
 
 	return ns ? ns->inum : 0;
+}
+
+#define NSA_SECCOMP_MODE_FILTER 2
+
+/*
+ * seccomp.bpf.h says when a call counts as refused by seccomp. The top
+ * filter's action cache has bit nr set when every filter of the stack
+ * allows nr whatever the arguments (seccomp_cache_prepare(): a stacked
+ * filter starts from its predecessor's bits). A kernel without
+ * CONFIG_SECCOMP_FILTER has no filters: nothing is refused there.
+ */
+__noinline int seccomp_refused(long nr, long ret)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+	struct seccomp_filter *f;
+	unsigned long word = 0;
+	__u64 off;
+
+	if (ret >= 0 || nr < 0 || nr >= 8 * 64)
+		return 0;
+	/* without CONFIG_SECCOMP_FILTER struct seccomp has no filter (and
+	 * without CONFIG_SECCOMP no fields at all: the 6.1 guests') */
+	if (!bpf_core_field_exists(t->seccomp.mode) || !bpf_core_field_exists(t->seccomp.filter))
+		return 0;
+	if (BPF_CORE_READ(t, seccomp.mode) != NSA_SECCOMP_MODE_FILTER)
+		return 0;
+	f = BPF_CORE_READ(t, seccomp.filter);
+	if (!f)
+		return 0;
+	if (!bpf_core_field_exists(f->cache))
+		return 1;	/* no cache to ask: the filter may refuse it */
+	off = bpf_core_field_offset(f->cache.allow_native) + (nr / 64) * sizeof(word);
+	if (bpf_probe_read_kernel(&word, sizeof(word), (void *)f + off))
+		return 0;
+	return !(word & (1UL << (nr % 64)));
 }
 
 /* The current task runs in the host's mount and pid namespaces (lineage). */

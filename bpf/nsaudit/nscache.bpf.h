@@ -107,6 +107,7 @@ static __always_inline void switch_key(struct ev_key *k, struct pending *p, int 
 	k->arg = p->arg;
 	k->fd = p->fd;
 	k->via = p->via;
+	k->flags |= p->kflags;
 	if (t < 0 || t >= NSAUDIT_NS_MAX)
 		return;
 	k->old_inum = p->old_inum[t];

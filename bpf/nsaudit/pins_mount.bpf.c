@@ -13,6 +13,8 @@
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
 #include "nsfile.bpf.h"
+#include "seccomp.bpf.h"
+#include "mount_source.bpf.h"
 
 #include "pins.bpf.h"
 #include "pin_sweep.bpf.h"
@@ -32,150 +34,6 @@ static __always_inline void read_user_path(struct nsaudit_event *e, char *dst, _
 
 	if (user_str_cut(n, upath, NSAUDIT_PATH_LEN))
 		e->flags |= cut;
-}
-
-#define SRC_LEN 64
-
-/* A bind mount's source as read at entry (a type of its own: global
- * subprograms take a pointer to memory of its pointee's size). */
-struct src_buf {
-	char b[SRC_LEN];
-};
-
-static __always_inline bool str_at(const char *b, int off, const char *lit, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (b[(off + i) & (SRC_LEN - 1)] != lit[i])
-			return false;
-	return true;
-}
-
-/* Decimal at b[off], up to a '/' or NUL; -1 if none. *end: after it. */
-static __always_inline long num_at(const char *b, int off, int *end)
-{
-	long v = 0;
-	int i;
-
-	#pragma unroll
-	for (i = 0; i < 10; i++) {
-		char c = b[(off + i) & (SRC_LEN - 1)];
-
-		if (c < '0' || c > '9')
-			break;
-		v = v * 10 + (c - '0');
-	}
-	*end = off + i;
-	return i ? v : -1;
-}
-
-/*
- * 6.13+: a task by its pid in the caller's pid namespace (what /proc/PID
- * names for it). Called only from tp_enter_mount_vpid, which the loader
- * loads only there (tracer_hooks.c): a kernel before 6.4 refuses a program
- * with an unresolved kfunc call in it even where the call is never made,
- * and libbpf 1.1 loads the object with the weak extern unresolved as long
- * as no program that calls it is loaded.
- */
-extern struct task_struct *bpf_task_from_vpid(s32 vpid) __ksym __weak;
-extern void bpf_task_release(struct task_struct *p) __ksym __weak;
-
-static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
-							 int off, bool own);
-
-/*
- * The namespace a bind-mount source names: /proc/self/ns/TYPE,
- * /proc/thread-self/ns/TYPE, /proc/PID/ns/TYPE, or /proc/self/fd/N of an
- * nsfs fd (the RFC's "mount --bind /proc/self/fd/N"). That is what "ip
- * netns add" does. Another process's (by its pid in the caller's pid
- * namespace, 6.13+) is resolved too, so that a refused bind of it (a probe
- * by bind mount, issue 47) names what it tried; other sources are resolved
- * by user space through mountinfo.
- */
-static __always_inline struct ns_common *mount_source_ns(struct task_struct *task,
-							  const char *b, bool others)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	struct task_struct *other;
-	struct ns_common *ns;
-	int off, end;
-	long v;
-
-	if (!str_at(b, 0, "/proc/", 6))
-		return NULL;
-	if (str_at(b, 6, "self/", 5))
-		return task_source_ns(task, b, 11, true);
-	if (str_at(b, 6, "thread-self/", 12))
-		return task_source_ns(task, b, 18, true);
-	v = num_at(b, 6, &end);
-	if (v <= 0 || b[end & (SRC_LEN - 1)] != '/')
-		return NULL;
-	off = end + 1;
-	if (v == tgid)
-		return task_source_ns(task, b, off, true);
-	if (!others)
-		return NULL;
-	other = bpf_task_from_vpid(v);
-	if (!other)
-		return NULL;
-	/* the namespace stays readable for the rest of the program (RCU) */
-	ns = task_source_ns(other, b, off, false);
-	bpf_task_release(other);
-	return ns;
-}
-
-/*
- * The type "ns/TYPE" at s->b[off] names (NSAUDIT_NS_*), or -1: pid and
- * time, the active ones, are left to user space. A global subprogram:
- * the verifier walked its eight compares in each of task_source_ns()'s
- * four inlined copies, on every path into them (17,500 of
- * tp_enter_mount_vpid's 33,000 instructions processed); now once.
- */
-__noinline int src_ns_type(const struct src_buf *s, int off)
-{
-	const char *b;
-
-	if (!s)
-		return -1;
-	b = s->b;
-	if (!str_at(b, off, "ns/", 3))
-		return -1;
-	off += 3;
-	if (str_at(b, off, "net", 4))
-		return NSAUDIT_NS_NET;
-	if (str_at(b, off, "uts", 4))
-		return NSAUDIT_NS_UTS;
-	if (str_at(b, off, "ipc", 4))
-		return NSAUDIT_NS_IPC;
-	if (str_at(b, off, "mnt", 4))
-		return NSAUDIT_NS_MNT;
-	if (str_at(b, off, "user", 5))
-		return NSAUDIT_NS_USER;
-	if (str_at(b, off, "cgroup", 7))
-		return NSAUDIT_NS_CGROUP;
-	if (str_at(b, off, "pid_for_children", 17))
-		return NSAUDIT_NS_PID;
-	if (str_at(b, off, "time_for_children", 18))
-		return NSAUDIT_NS_TIME;
-	return -1;
-}
-
-/* The namespace "ns/TYPE" (or, own: "fd/N") at b[off] names of task. */
-static __always_inline struct ns_common *task_source_ns(struct task_struct *task, const char *b,
-							 int off, bool own)
-{
-	struct file *file;
-	int end, t;
-	long v;
-
-	if (own && str_at(b, off, "fd/", 3)) {
-		v = num_at(b, off + 3, &end);
-		file = v >= 0 ? task_fd_file(task, v) : NULL;
-		return file && file_is_nsfs(file) ? file_ns(file) : NULL;
-	}
-	t = src_ns_type((const struct src_buf *)b, off);
-	return t >= 0 ? task_ns(task, t) : NULL;
 }
 
 /*
@@ -267,30 +125,79 @@ __u32 cur_mnt_ns_inum(void);
 
 /*
  * A refused bind mount of an nsfs file (EPERM: a probe by bind mount),
- * when its source named a namespace at entry: a record (op, target,
- * errno), coalesced like the other refused calls of a thread.
+ * when its source named a namespace (type, inum, id): a record (op,
+ * target, errno), coalesced like the other refused calls of a thread;
+ * kflags: NSAUDIT_F_SECCOMP when a seccomp filter refused it.
  */
-static __always_inline void refused_bind(struct tstate *ts, long ret)
+static __always_inline void refused_bind_rec(__u32 type, __u32 inum, __u64 id, __u64 flags,
+					     __u64 target, long ret, __u32 kflags)
 {
 	const struct path_buf *path;
 	struct pin_walk *w;
 	struct ev_key k;
 
-	if ((ts->p.arg & MS_MOVE) || !ts->p.target_inum || !type_wanted(ts->p.target_type))
+	if (!inum || !type_wanted(type))
 		return;
 	/* a path scratch of its own (a claimed walk's): as an umount exit's */
 	w = pin_walk_claim();
 	key_init(&k, NSAUDIT_OP_MOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
-	k.arg = ts->p.arg;
-	k.ns_type = ts->p.target_type;
-	k.ns_inum = ts->p.target_inum;
-	k.ns_id = ts->p.target_id;
-	k.flags |= NSAUDIT_F_HAS_NS;
+	k.arg = flags;
+	k.ns_type = type;
+	k.ns_inum = inum;
+	k.ns_id = id;
+	k.flags |= NSAUDIT_F_HAS_NS | kflags;
 	/* none free (four preempted exits on this CPU): the first, shared */
-	path = user_path_buf(&k, w ? w->slot : 0, (void *)ts->p.args[1]);
+	path = user_path_buf(&k, w ? w->slot : 0, (void *)target);
 	commit_path(&k, 0, path);
 	pin_walk_release(w);
+}
+
+/* The same, of the call whose source the entry resolved. */
+static __always_inline void refused_bind(struct tstate *ts, long ret)
+{
+	if (!(ts->p.arg & MS_MOVE))
+		refused_bind_rec(ts->p.target_type, ts->p.target_inum, ts->p.target_id,
+				 ts->p.arg, ts->p.args[1], ret, ts->p.kflags);
+	ts->p.kflags = 0;
+}
+
+/*
+ * A bind mount a seccomp filter refused (seccomp.bpf.h): no entry ran.
+ * Its pending call is made now, as the entry makes it, from the saved
+ * registers and its source resolved now (nothing changed since): 1 if
+ * made (the exit then records it). A global subprogram: off the exit's
+ * common path; the record is not made in it (6.1: 512 bytes of stack for
+ * a chain of frames, and the exit's own holds a pin).
+ */
+__noinline int mount_refused(long nr, long ret)
+{
+	struct src_ns sn = {};
+	struct tstate *ts;
+	__u64 a[4];
+
+	if (!op_wanted(NSAUDIT_OP_MOUNT))
+		return 0;
+	syscall_args4(cur_syscall_regs(), a);
+	if (!(a[3] & MS_BIND) || (a[3] & (MS_REMOUNT | MS_MOVE)) || !seccomp_refused(nr, ret))
+		return 0;
+	mount_source_at(a[0], &sn);
+	if (!sn.inum)
+		return 0;	/* not an nsfs file of its own: no record */
+	ts = tstate_get(NSAUDIT_OP_MOUNT);	/* none: counted lost */
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_MOUNT;
+	ts->p.probe = NSAUDIT_PROBE_TP_SYSCALLS;
+	ts->p.arg = a[3];
+	ts->p.fd = -1;
+	ts->p.args[0] = a[0];
+	ts->p.args[1] = a[1];
+	ts->p.target_inum = sn.inum;
+	ts->p.target_type = sn.type;
+	ts->p.target_id = sn.id;
+	ts->p.kflags = NSAUDIT_F_SECCOMP;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_exit_mount")
@@ -301,8 +208,13 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 	struct nsaudit_pin pin;
 	bool found = false;
 
-	if (!ts)
-		return 0;
+	if (!ts) {	/* no entry: refused by seccomp? */
+		if (ctx->ret >= 0 || !mount_refused((int)ctx->id, ctx->ret))
+			return 0;
+		ts = tstate_pending(NSAUDIT_OP_MOUNT);
+		if (!ts)
+			return 0;
+	}
 	ts->p.op = NSAUDIT_OP_NONE;
 	if (ctx->ret != 0) {
 		refused_bind(ts, ctx->ret);
@@ -513,7 +425,7 @@ static long umount_pin_step(__u64 i, struct umount_call *c)
  * start), and drops the record when it is none (an ordinary mount).
  */
 static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
-					   struct pin_walk *w)
+					   struct pin_walk *w, __u32 kflags)
 {
 	struct nsaudit_pin *pin = NULL;
 	const struct path_buf *path;
@@ -532,6 +444,7 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 	key_init(&k, NSAUDIT_OP_UMOUNT, NSAUDIT_PROBE_TP_SYSCALLS);
 	k.result = ret;
 	k.arg = flags;
+	k.flags = kflags;
 	if (pin) {
 		k.ns_type = pin->ns_type;
 		k.ns_inum = pin->ns_inum;
@@ -540,6 +453,33 @@ static __always_inline void refused_umount(__u64 upath, __u64 flags, long ret,
 	}
 	path = user_path_buf(&k, w->slot, (void *)upath);
 	commit_path(&k, 0, path);
+}
+
+/*
+ * An umount2() a seccomp filter refused (seccomp.bpf.h): no entry ran.
+ * Its pending call is made now from the saved registers (target, flags;
+ * not counted in flight: it detaches nothing): 1 if made, and the exit
+ * records it as refused_umount() does, marked. A global subprogram: off
+ * the exit's common path; the record is made by the exit (6.1: 512 bytes
+ * of stack for a chain of frames).
+ */
+__noinline int umount_refused(long nr, long ret)
+{
+	struct tstate *ts;
+	__u64 upath, flags;
+
+	if (!op_wanted(NSAUDIT_OP_UMOUNT) || !seccomp_refused(nr, ret))
+		return 0;
+	syscall_args2(cur_syscall_regs(), &upath, &flags);
+	ts = tstate_get(NSAUDIT_OP_UMOUNT);	/* none: counted lost */
+	if (!ts)
+		return 0;
+	ts->p.op = NSAUDIT_OP_UMOUNT;
+	ts->p.args[0] = upath;
+	ts->p.arg = flags;
+	ts->p.args[2] = 0;
+	ts->p.kflags = NSAUDIT_F_SECCOMP;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_exit_umount")
@@ -552,13 +492,19 @@ int tp_exit_umount(struct trace_event_raw_sys_exit *ctx)
 	/* counted whatever the filters: the sweep's cue (pin_sweep.bpf.h) */
 	if (!ctx->ret)
 		__sync_fetch_and_add(&pin_umounts, 1);
-	if (!ts)
-		return 0;
+	if (!ts) {	/* no entry: refused by seccomp? */
+		if (ctx->ret >= 0 || !umount_refused((int)ctx->id, ctx->ret))
+			return 0;
+		ts = tstate_pending(NSAUDIT_OP_UMOUNT);
+		if (!ts)
+			return 0;
+	}
 	ts->p.op = NSAUDIT_OP_NONE;
 	w = pin_walk_claim();
 	if (ctx->ret != 0) {
 		if (w)
-			refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, w);
+			refused_umount(ts->p.args[0], ts->p.arg, ctx->ret, w, ts->p.kflags);
+		ts->p.kflags = 0;
 		goto out;
 	}
 	c.path = ts->p.args[0];

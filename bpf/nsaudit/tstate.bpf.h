@@ -40,7 +40,8 @@ struct pending {
 	__s32 fd;
 	__u32 target_inum; /* the namespace an nsfs fd names */
 	__u32 target_type;
-	__u32 pad;
+	__u32 kflags; /* flags every record of the call carries (set and
+		       * cleared around the records: NSAUDIT_F_SECCOMP) */
 	__u64 target_id;
 	__u64 target_ns; /* its struct ns_common * (kept alive by the fd) */
 	__u32 old_inum[NSAUDIT_NS_MAX];

@@ -136,6 +136,8 @@ struct printer {
 	const struct audit_filter *f;
 	bool json;
 	uint64_t matched;
+	struct sbuf line; /* a line, made whole and written at once */
+	bool lost;	  /* a record that could not be written: said at the end */
 };
 
 static void print_match(void *ctx, const struct audit_rec *r)
@@ -145,20 +147,8 @@ static void print_match(void *ctx, const struct audit_rec *r)
 	if (!audit_filter_match(p->f, r))
 		return;
 	p->matched++;
-	if (p->json && r->flat) {
-		/* the line as it lies on disk, without its MAC: no re-serialising */
-		fwrite(r->flat->line, 1, r->body_len, stdout);
-		fputs("}\n", stdout);
-	} else if (p->json) {
-		struct sbuf b = {0};
-
-		audit_json_object(&b, r->obj);
-		if (!b.oom)
-			printf("%s\n", b.p);
-		sb_free(&b);
-	} else {
-		audit_print_text(stdout, r);
-	}
+	p->lost |= !(p->json ? audit_print_json(stdout, &p->line, r)
+			     : audit_print_text(stdout, &p->line, r));
 }
 
 /*
@@ -166,10 +156,11 @@ static void print_match(void *ctx, const struct audit_rec *r)
  * report, damaged segments and lines are reported on stderr (once per
  * segment, naming the first bad line); a first pass stays quiet. With fl,
  * a line in the writer's own spelling reaches fn as a flat record (no
- * json-c object: codec_flat.c), any other is parsed.
+ * json-c object: codec_flat.c), any other is parsed; with raw also, a
+ * plain one as a whole line (audit_rec_plain: for fn that reads no field).
  */
 static void scan_log(int dirfd, const char *dir, const unsigned int *nums, size_t n,
-		     bool report, const struct audit_filter *pre, struct audit_flat *fl,
+		     bool report, const struct audit_filter *pre, struct audit_flat *fl, bool raw,
 		     void (*fn)(void *, const struct audit_rec *), void *ctx)
 {
 	char err[512], first_bad[600];
@@ -196,6 +187,10 @@ static void scan_log(int dirfd, const char *dir, const unsigned int *nums, size_
 			/* an unfinished line is parsed: it is reported below */
 			if (pre && complete && !audit_filter_may_match(pre, line, len))
 				continue;
+			if (raw && complete && !audit_rec_plain(line, len, &r)) {
+				fn(ctx, &r);
+				continue;
+			}
 			if (fl && complete && !audit_rec_flat(line, len, fl, &r)) {
 				fn(ctx, &r);
 				continue;
@@ -290,7 +285,7 @@ static int resolve_ns(struct search_args *a, int dirfd, const unsigned int *nums
 	if (a->has_live)
 		audit_filter_add_ns(f, &a->live);
 	if (sc.path || sc.by_inode)
-		scan_log(dirfd, a->dir, nums, n, false, NULL, NULL, scan_ns_cb, &sc);
+		scan_log(dirfd, a->dir, nums, n, false, NULL, NULL, false, scan_ns_cb, &sc);
 	if (sc.by_inode && !f->n_ns) {
 		struct audit_filter_ns w = { .type = a->live.type, .inum = a->live.inum,
 					     .whole = true };
@@ -310,7 +305,7 @@ static int resolve_ns(struct search_args *a, int dirfd, const unsigned int *nums
 	/* each one's span in the log; only lines with its inode or id */
 	pre.n_ns = f->n_ns;
 	memcpy(pre.ns, f->ns, sizeof(pre.ns));
-	scan_log(dirfd, a->dir, nums, n, false, &pre, NULL, births_cb, f);
+	scan_log(dirfd, a->dir, nums, n, false, &pre, NULL, false, births_cb, f);
 	id_list(f, ids, sizeof(ids));
 	if (a->ns_path && !a->has_live)
 		cmd_error("search", 0,
@@ -344,7 +339,7 @@ static int resolve_container(struct search_args *a, int dirfd, const unsigned in
 	char err[1024];
 	int rc;
 
-	scan_log(dirfd, a->dir, nums, n, false, &pre, NULL, container_cb, &a->ctrs);
+	scan_log(dirfd, a->dir, nums, n, false, &pre, NULL, false, container_cb, &a->ctrs);
 	rc = audit_containers_resolve(&a->ctrs, a->f.container, &id, err, sizeof(err));
 	if (rc)
 		return cmd_error("search", rc == -2 ? EXIT_USAGE : 1, "%s", err);
@@ -621,13 +616,16 @@ static int search_log(struct search_args *a)
 		n = audit_seg_since(dirfd, nums, n, a->f.since_ns);
 	if (!isatty(STDOUT_FILENO)) /* a pipe's 4 KiB would be a write per ~8 records */
 		setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	scan_log(dirfd, a->dir, nums, n, true, &a->f, &fl, print_match, &pr);
+	/* printing every record as JSON: the plain lines' bytes, fields unread */
+	scan_log(dirfd, a->dir, nums, n, true, &a->f, &fl, a->json && audit_filter_is_empty(&a->f),
+		 print_match, &pr);
 	audit_flat_free(&fl);
+	sb_free(&pr.line);
 	free(nums);
 	close(dirfd);
-	if (fflush(stdout))
+	if (fflush(stdout) || ferror(stdout) || pr.lost)
 		return cmd_error("search", SEARCH_EXIT_UNREADABLE, "writing output: %s",
-				 strerror(errno));
+				 ferror(stdout) ? strerror(errno) : "out of memory");
 	if (!pr.matched && damaged_notes)
 		return 1;
 	if (!pr.matched)

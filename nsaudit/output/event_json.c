@@ -150,5 +150,7 @@ void record_print_text(FILE *f, struct json_object *rec, bool colour)
 	get_i64(rec, "result", &result);
 	if (result < 0)
 		fprintf(f, " %s%s%s", red, get_str(rec, "error") ?: "error", off);
+	if ((s = get_str(rec, "refused_by")))
+		fprintf(f, " refused_by=%s", s);
 	fputc('\n', f);
 }

@@ -9,6 +9,7 @@
 #include "host_id.h"
 #include "nstype.h"
 #include "record_fmt.h"
+#include "record_span.h"
 
 /* Names and paths user space adds are cut at this many bytes. */
 #define NAME_MAX_BYTES 4096
@@ -419,34 +420,27 @@ static void host_fields(struct audit_fields *f)
 void record_fmt_forget(void)
 {
 	actor_cache.valid = false;
+	record_body_forget();
 	host_span.valid = false;
 }
 
-void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
-		   const struct event_extra *x)
+/*
+ * "op" ... "cause": everything but the fields each record of a flood has
+ * its own (seq, time, repeat, kseq, ns_refs) and the host's; kept from
+ * one record to the next (record_span.c), so it reads nothing else.
+ */
+static void body_fields(struct audit_fields *f, const struct nsaudit_event *e,
+			const struct event_extra *x)
 {
 	const char *type = nstype_name(e->ns_type), *via = via_name(e->via);
-	char ts[RFC3339_LEN];
 
-	if (x->alert) {		/* a detection (nsaudit/rules/): its own fields */
-		alert_fields(f, e, x->alert, x->container, ts, rfc3339(x->realtime_ns, ts));
-		host_fields(f);
-		return;
-	}
-	audit_f_str(f, "time", ts, rfc3339(x->realtime_ns, ts));
-	if (e->repeat > 1) {
-		/* coalesced: repeat identical calls, the first at time */
-		audit_f_u64(f, "repeat", e->repeat);
-		audit_f_str(f, "last_time", ts,
-			    /* unsigned: a hostile or damaged record's times wrap,
-			     * they never overflow */
-			    rfc3339((int64_t)((uint64_t)x->realtime_ns +
-					      (e->last_ts_boot_ns - e->ts_boot_ns)), ts));
-	}
 	str(f, "op", op_name(e->op) ?: "unknown");
 	audit_f_i64(f, "result", e->op == NSAUDIT_OP_OPEN && e->result > 0 ? 0 : e->result);
 	if (e->result < 0)
 		str(f, "error", strerrorname_np(-e->result) ?: "E?");
+	/* the kernel never ran it: a seccomp filter refused it at entry */
+	if (e->flags & NSAUDIT_F_SECCOMP)
+		str(f, "refused_by", "seccomp");
 	ns_fields(f, e, x, type);
 	who_fields(f, e, x);
 	if (e->flags & NSAUDIT_F_OWNER_UID)
@@ -509,6 +503,29 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		str(f, "unresolved", x->unresolved);
 	if (x->cause)
 		str(f, "cause", x->cause);
+}
+
+void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
+		   const struct event_extra *x)
+{
+	char ts[RFC3339_LEN];
+
+	if (x->alert) {		/* a detection (nsaudit/rules/): its own fields */
+		alert_fields(f, e, x->alert, x->container, ts, rfc3339(x->realtime_ns, ts));
+		host_fields(f);
+		return;
+	}
+	audit_f_str(f, "time", ts, rfc3339(x->realtime_ns, ts));
+	if (e->repeat > 1) {
+		/* coalesced: repeat identical calls, the first at time */
+		audit_f_u64(f, "repeat", e->repeat);
+		audit_f_str(f, "last_time", ts,
+			    /* unsigned: a hostile or damaged record's times wrap,
+			     * they never overflow */
+			    rfc3339((int64_t)((uint64_t)x->realtime_ns +
+					      (e->last_ts_boot_ns - e->ts_boot_ns)), ts));
+	}
+	record_body_span(f, e, x, body_fields);
 	if (e->kseq)
 		audit_f_u64(f, "kseq", e->kseq);
 	if (e->ns_refs && e->op != NSAUDIT_OP_LOST)

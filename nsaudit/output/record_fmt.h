@@ -10,49 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event_extra.h"
 #include "fields.h"
 #include "nsaudit.h"
 
-struct rule_alert;
 struct host_id;
-
-/* What user space adds to a kernel record (see enrich.h). */
-struct event_extra {
-	uint64_t seq;
-	int64_t realtime_ns;	/* wall-clock time of the event */
-	const char *exe;	/* NULL if unknown */
-	const char *cgroup;	/* NULL if unknown */
-	const char *ns_name;	/* NULL if unnamed */
-	const char *old_name;
-	uint32_t exe_mntns;	/* the mount namespace exe is relative to (0: unknown) */
-	uint64_t exe_mntns_id;
-	bool exe_cut;		/* exe holds the first bytes of a longer path */
-	const char *container;	/* the container the record is about (id), or NULL */
-	const char *container_name; /* its name (podman's, docker's ...), or NULL */
-	const char *ns_container; /* the owner of ns_inum: "host", a container id, or NULL */
-	const char *ns_container_name;
-	const char *pod;	/* kubernetes pod name and namespace of it, or NULL */
-	const char *pod_namespace;
-	/* the actor's own container, from its namespaces at the call ("host"
-	 * for the host's), and its name; NULL: not known */
-	const char *actor_container;
-	const char *actor_container_name;
-	const char *actor_pod;
-	const char *actor_pod_namespace;
-	const char *unresolved;	/* what enrichment could not complete, and why */
-	const char *cause;	/* a record user space made: what happened */
-	/* a record user space made about a pin: who made the pin (the mount
-	 * call's caller, from the kernel side); maker_comm NULL: not known */
-	const char *maker_comm;
-	uint32_t maker_pid;
-	uint32_t maker_uid;
-	/* a mount that names a namespace whose creation record came out
-	 * without a name (ip netns add: unshare, then the bind mount): that
-	 * record's seq in the log, linking the name to it; 0: none */
-	uint64_t created_seq;
-	const struct rule_alert *alert; /* an alert ("op":"alert", nsaudit/rules/)
-					 * about the record e: e's actor fields */
-};
 
 /* A record as the tracer hands it on: the kernel's and what user space added. */
 struct enriched_event {
@@ -70,7 +32,7 @@ void record_fields(struct audit_fields *f, const struct nsaudit_event *e,
  * records. NULL: none (the default, as in the unit tests' golden lines).
  */
 void record_set_host(const struct host_id *h);
-/* Drop the actor's span kept from the last record (record_fmt.c): the next
+/* Drop the spans kept from the last record (record_fmt.c, record_span.c): the next
  * is formatted afresh. For tests; nothing else needs it. */
 void record_fmt_forget(void);
 const struct host_id *record_host(void);

@@ -59,6 +59,7 @@ int ringbuf_reader_open(struct ringbuf_reader *r, int map_fd)
 	r->map_fd = map_fd;
 	/* a pinned ring continues where the last reader released it */
 	r->pos = load_acquire_ul(r->consumer_pos);
+	r->prod = r->fetched = r->pos;
 	return 0;
 }
 
@@ -72,14 +73,46 @@ void ringbuf_reader_close(struct ringbuf_reader *r)
 	r->map_fd = -1;
 }
 
+/*
+ * The records were written by other CPUs: each of their cache lines is a
+ * miss here, and walking the headers is a chain of them (each gives the
+ * next one's place). Asking for the lines up to RINGBUF_PREFETCH bytes
+ * ahead of the walk (never past the producer: those lines are still being
+ * written) overlaps the misses; the tracer reads a batch's headers first,
+ * so its records are in cache when it copies them (perf: the header and
+ * the copy were ~10 % of a flooded recorder's CPU).
+ */
+#define RINGBUF_PREFETCH 2048
+#define CACHE_LINE 64
+
+static void prefetch_ahead(struct ringbuf_reader *r)
+{
+	unsigned long end = r->pos + RINGBUF_PREFETCH;
+
+	if (end > r->prod)
+		end = r->prod;
+	if (r->fetched < r->pos)
+		r->fetched = r->pos & ~(unsigned long)(CACHE_LINE - 1);
+	for (; r->fetched < end; r->fetched += CACHE_LINE)
+		__builtin_prefetch(r->data + (r->fetched & (r->size - 1)));
+}
+
 int ringbuf_reader_next(struct ringbuf_reader *r, const void **data, uint32_t *len)
 {
-	unsigned long prod;
-
 	if (!r->producer_pos)
 		return 0;
-	prod = load_acquire_ul(r->producer_pos);
-	while (r->pos < prod) {
+	/*
+	 * The producer position is read again only once the walk reached the
+	 * last one read: its cache line is written by every reservation on
+	 * the other CPUs, so reading it per record cost a cache miss each
+	 * (perf: ~4 % of a flooded recorder's CPU). Records below a position
+	 * once read are reserved; each header's acquire load still says
+	 * whether its record was submitted.
+	 */
+	if (r->pos >= r->prod)
+		r->prod = load_acquire_ul(r->producer_pos);
+	prefetch_ahead(r);
+	while (r->pos < r->prod) {
 		const char *hdr = r->data + (r->pos & (r->size - 1));
 		uint32_t h = load_acquire_u32((const uint32_t *)hdr);
 		uint32_t n = h & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);

@@ -37,6 +37,8 @@ struct ringbuf_reader {
 	const unsigned long *producer_pos; /* page 1, read-only */
 	const char *data;		   /* 2 * size bytes after it */
 	unsigned long pos;		   /* walked up to here, not yet released */
+	unsigned long prod;		   /* the producer position last read */
+	unsigned long fetched;		   /* prefetched up to here */
 };
 
 /* Map the ring of map_fd (a BPF_MAP_TYPE_RINGBUF); 0 or -errno. */

@@ -174,6 +174,11 @@ size_t stream_drain(struct tracer *t)
 			break;
 		if (!batch_in_order(&t->stream))
 			qsort(t->stream.recs, t->stream.nrecs, sizeof(*t->stream.recs), by_kseq);
+		/* a lineage mark the kernel side could not make, before any
+		 * record read is evaluated: once per batch, after its records
+		 * were read (the flag lives on a page the programs write on
+		 * every call: read per record it was a cache miss each) */
+		tracer_lineage_check(t);
 		for (i = 0; i < t->stream.nrecs; i++)
 			process_event(t, t->stream.recs[i].data, t->stream.recs[i].len);
 		if (!t->stream.cb_err && t->stream.cb.on_commit &&
@@ -286,9 +291,12 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 
 	if (t->stream.cb_err || len < NSAUDIT_EVENT_SHORT)
 		return 0;
-	/* three lengths: short, with path, whole (with src_path) */
-	memset(&e, 0, sizeof(e));
-	memcpy(&e, data, len < sizeof(e) ? len : sizeof(e));
+	/* three lengths: short, with path, whole (with src_path); only the
+	 * part a shorter one lacks is zeroed (most are short: ~230 of ~760) */
+	if (len > sizeof(e))
+		len = sizeof(e);
+	memcpy(&e, data, len);
+	memset((char *)&e + len, 0, sizeof(e) - len);
 	e.comm[sizeof(e.comm) - 1] = '\0';
 	e.path[sizeof(e.path) - 1] = '\0';
 	e.src_path[sizeof(e.src_path) - 1] = '\0';
@@ -323,10 +331,8 @@ static int process_event(struct tracer *t, const void *data, size_t len)
 		return 0;
 	seq = t->stream.cb.written_seq ? t->stream.cb.written_seq(t->stream.ctx) : x.seq;
 	stream_name_link_after(&t->stream, &e, &x, seq);
-	if (t->o.rules) {
-		tracer_lineage_check(t);
+	if (t->o.rules)
 		rules_eval(t->o.rules, &e, &x, seq, emit_alert, t);
-	}
 	return 0;
 }
 

@@ -64,7 +64,8 @@ void tracer_lineage_begin(struct tracer *t)
 		t->bpf.skel->data->lineage_since = (uint64_t)clock_ns(CLOCK_BOOTTIME);
 }
 
-/* Before a record is evaluated: a mark the kernel side could not make. */
+/* Before a batch of records is evaluated (after they were read from the
+ * rings): a mark the kernel side could not make. */
 void tracer_lineage_check(struct tracer *t)
 {
 	struct nsaudit_bpf__bss *c;

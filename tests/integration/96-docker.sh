@@ -1,5 +1,5 @@
 #!/bin/bash
-# Docker as ground truth for attribution (issue 33). The test starts its
+# Docker as ground truth for attribution (issue 33; seccomp: issue 47). The test starts its
 # own dockerd (Debian's docker.io: dockerd + containerd + containerd-shim-
 # runc-v2 + runc) with its own data root, exec root, socket and pid file
 # under a temp dir, no bridge, no iptables, the vfs storage driver, and an
@@ -22,6 +22,10 @@
 #   - two containers in a row whose namespaces share an inode: each named
 #     by its own id (ns_id keeps them apart)
 #   - --container NAME finds a docker container's records
+#   - docker's default seccomp profile (a container without
+#     CAP_SYS_ADMIN): its refused unshare -n and bind of /proc/self/ns/net
+#     are records, "refused_by":"seccomp", with its container; its refused
+#     nsenter (setns) a record without it (no entry hook: cannot tell)
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "docker"
 "$TESTS_DIR/lib/deps.sh" runtimes >"$TMP/deps.out" 2>&1 ||
@@ -136,6 +140,13 @@ for n in 1 2 3; do
 	[ -n "$shared" ] && break
 	R1_PID=$R2_PID
 done
+# --- docker's default seccomp profile (no CAP_SYS_ADMIN): unshare and a
+# bind of an nsfs file refused before the kernel runs them (issue 47)
+timeout 120 docker run -d --network none --name "$T-sc" nsa-bb:1 /bin/sleep 600 >/dev/null
+read -r SC_ID SC_PID < <(docker inspect -f '{{.Id}} {{.State.Pid}}' "$T-sc")
+SC_OUT=$(timeout 60 docker exec "$T-sc" /bin/sh -c \
+	'unshare -n true; echo "unshare rc $?"; mount --bind /proc/self/ns/net /tmp; echo "mount rc $?"
+	nsenter -t 1 -u true; echo "nsenter rc $?"' 2>&1)
 sleep 1
 trace_stop
 
@@ -246,3 +257,20 @@ else
 	expect_eq "inode $si ($st) reused by the second container: its records name the second, not the dead first" \
 		"$(jq -sc 'map([.ns_container, .container, .container_name]) | unique' <<<"$r")" "[[\"$R2_ID\",\"$R2_ID\",\"$R2_NAME\"]]"
 fi
+
+# --- docker's default seccomp profile: refused calls are records, marked
+expect_eq "default profile: the container's unshare -n (EPERM), bind mount and nsenter -u failed" \
+	"$(grep -c 'unshare.*Operation not permitted' <<<"$SC_OUT") $(grep -c '^unshare rc [1-9]' <<<"$SC_OUT") $(grep -c '^mount rc [1-9]' <<<"$SC_OUT") $(grep -c '^nsenter rc [1-9]' <<<"$SC_OUT")" "1 1 1 1"
+SC_NET=$(ns_inum /proc/$SC_PID/ns/net)
+expect_eq "default profile: unshare refused by seccomp: one record, its container (docker inspect), the net namespace it had" \
+	"$(j --arg id "$SC_ID" 'select(.op=="unshare" and .actor_container==$id and .comm=="unshare") |
+		[.ns_type, .error, .refused_by, .old_inum, .actor_container_name, .comm]')" \
+	"[\"net\",\"EPERM\",\"seccomp\",$SC_NET,\"$T-sc\",\"unshare\"]"
+expect_eq "default profile: nsenter's setns refused: a record, its container, which layer refused it not told" \
+	"$(j --arg id "$SC_ID" 'select(.op=="setns" and .actor_container==$id and .comm=="nsenter") |
+		[.ns_type, .error, .refused_by, .ns_inum]')" \
+	"[\"uts\",\"EPERM\",null,$(ns_inum /proc/$SC_PID/ns/uts)]"
+expect_eq "default profile: bind of /proc/self/ns/net refused by seccomp: the namespace (stat -L), target, container" \
+	"$(j --arg id "$SC_ID" 'select(.op=="mount" and .actor_container==$id) |
+		[.ns_type, .ns_inum, .path, .error, .refused_by]')" \
+	"[\"net\",$SC_NET,\"/tmp\",\"EPERM\",\"seccomp\"]"

@@ -27,12 +27,15 @@
  * -P: where a record's CPU goes, each part apart (the bench's recorder_*_ns
  * rows): after the run, the same records again in passes that each stop
  * one step further -- the synthetic record alone (synth: the harness's own
- * cost), + enrichment (the look-ups tracer.c does: exe, cgroup, names,
- * clock), + formatting (the line, without a MAC), + the chained MAC (the
- * log's own kind, with its key), over a quarter of the records, each pass
- * three times (the least counts). Each part is the CPU of its pass minus
- * the one before; "write" is the run's CPU per record minus the MAC pass
- * (the batch, the log's bookkeeping, write(2)) and minus the rules.
+ * cost), + enrichment (the look-ups tracer_drain.c does: exe, cgroup,
+ * names, clock, and the attribution to containers), + formatting (the
+ * line, without a MAC), + the chained MAC (the log's own kind, with its
+ * key), over a quarter of the records, each pass three times (the least
+ * counts). Each part is the CPU of its pass minus the one before; "write"
+ * is the run's CPU per record minus the MAC pass (the batch, the log's
+ * bookkeeping, write(2)) and minus the rules. What the real recorder does
+ * besides (reading the rings, the drain loop, the group fsync) is the
+ * bench's recorder_part_drain_ns: its CPU per record less this total.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -51,6 +54,7 @@
 #include "log.h"
 #include "enrich/nsnames.h"
 #include "rules/rules.h"
+#include "tracer/attribution.h"
 
 /* an alert goes into the log like any record (none for these records) */
 static struct audit_log *alert_log;
@@ -131,10 +135,14 @@ static void synth(struct nsaudit_event *e, uint64_t i)
 	e->path[0] = '\0';
 }
 
-/* What tracer.c's handle_event does for a record before formatting it. */
+/* What tracer_drain.c's process_event() does for a record before
+ * formatting it: the look-ups (exe, cgroup, names, clock) and the
+ * attribution (the record's container, the target's, the actor's). */
 static bool enrich_one(struct enrich *en, struct nsnames *names, struct nsaudit_event *e,
 		       struct event_extra *x, uint64_t i)
 {
+	const struct container_info *ci;
+
 	if (!enrich_complete(en, e))
 		return false;
 	x->seq = i + 1;
@@ -142,6 +150,16 @@ static bool enrich_one(struct enrich *en, struct nsnames *names, struct nsaudit_
 	x->exe = enrich_exe(en, e, &x->exe_mntns, &x->exe_mntns_id, &x->exe_cut);
 	x->cgroup = enrich_cgroup(en, e->pid, e->comm, e->cgroup_id);
 	nsnames_for_event(names, e, x->cgroup, &x->ns_name, &x->old_name);
+	x->unresolved = enrich_unresolved(en, e, x->exe, x->cgroup);
+	/* as stream_record_container() */
+	ci = nsnames_container(names);
+	if (ci) {
+		x->container = ci->id;
+		x->container_name = ci->name[0] ? ci->name : NULL;
+		attribution_pod(ci, x);
+	}
+	attribution_target(names, e, x);
+	attribution_actor(names, e, x);
 	return true;
 }
 

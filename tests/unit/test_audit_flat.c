@@ -60,9 +60,11 @@ static char *text_of(const struct audit_rec *r, size_t *len)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
+	struct sbuf line = {0};
 
 	cr_assert(f);
-	audit_print_text(f, r);
+	cr_assert(audit_print_text(f, &line, r));
+	sb_free(&line);
 	fclose(f);
 	return buf;
 }

@@ -16,6 +16,7 @@
  * below with its seq. The old formats (1: static key, 2: sealed; BLAKE2b)
  * still verify: tests/unit/fixtures holds logs the previous version wrote.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,4 +445,29 @@ Test(audit_fields, plain_word_at_a_time_is_the_byte_rule)
 				cr_assert_eq(audit_fields_plain(fmts[k], (char *)s, 8),
 					     plain_ref(fmts[k], s, 8), "%#x %#x", b, c);
 		}
+}
+
+/* every record's numbers: the digits written in place are printf's */
+Test(audit_fields, decimal_is_printf)
+{
+	char got[24], want[24];
+	uint64_t p = 1, v;
+	size_t n;
+	int i, d;
+
+	for (i = 0; i <= 20; i++) {
+		for (d = -1; d <= 1; d++) {
+			v = p + (uint64_t)(int64_t)d; /* 10^i - 1, 10^i, 10^i + 1 */
+			memset(got, 'x', sizeof(got));
+			n = audit_fields_dec(got, v);
+			snprintf(want, sizeof(want), "%" PRIu64, v);
+			cr_assert_eq(n, strlen(want), "%s", want);
+			cr_assert(!memcmp(got, want, n), "%.*s != %s", (int)n, got, want);
+			cr_assert_eq(got[n], 'x', "wrote past the digits of %s", want);
+		}
+		if (i < 19)
+			p *= 10;
+		else
+			p = UINT64_MAX; /* 2^64-1 and its neighbours (wrapping to 0) */
+	}
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "codec_impl.h"
 #include "record_corpus.h"
 #include "record_fmt_golden.h"
 
@@ -122,4 +123,117 @@ Test(audit_reader, many_keys)
 	memcpy(strstr(l, "\"k59999\""), "\"k12345\"", 8);
 	cr_assert_eq(readings(l, k), 1);
 	free(l);
+}
+
+/*
+ * A line taken the short way is taken whole (audit_rec_plain) and flat too,
+ * with the same seq and body: a search printing every record as JSON
+ * prints the same bytes either way.
+ */
+static void plain_is_flat(const char *line, size_t len, uint64_t seq)
+{
+	struct audit_flat fl = {0};
+	struct audit_rec a, b;
+
+	cr_assert_eq(audit_rec_plain(line, len, &a), 0);
+	cr_assert_eq(audit_rec_flat(line, len, &fl, &b), 0, "plain, not flat: %.*s", (int)len,
+		     line);
+	cr_assert(a.raw == line && !a.obj && !a.flat && a.seq == seq && b.seq == seq);
+	cr_assert_eq(a.body_len, b.body_len);
+	cr_assert_null(audit_rec_str(&a, "op", NULL));
+	audit_flat_free(&fl);
+}
+
+/*
+ * The short way through a plain line (codec_json_plain.c) is taken for the
+ * writer's lines and agrees with the full walk on every mutation of them
+ * that stays plain: bytes of JSON's structure, digits and letters put in,
+ * changed or taken out, and keys copied over other keys (a duplicate, or
+ * a line of a kind seen before with one key changed).
+ */
+Test(audit_reader, plain_lines_agree_with_the_full_walk)
+{
+	/* as the recorder writes them (the corpus is mostly hostile names) */
+	static const char *const writer[] = {
+	    "{\"seq\":1,\"time\":\"2026-12-07T18:10:09.760981963Z\",\"op\":\"log\",\"action\":"
+	    "\"segment\",\"segment\":1,\"prev_mac\":\"00000000000000000000000000000000\",\"key_id"
+	    "\":\"addb0c1e9b9d73d8\",\"format\":\"json\",\"lost_total\":0,\"log_version\":3" MAC,
+	    HEAD ",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026531833,\"ns_id\":3,\"ns_name\""
+	    ":\"host\",\"old_inum\":4026531833,\"old_ns_id\":3,\"pid\":9204,\"tid\":9204,\"ppid\":"
+	    "9200,\"uid\":0,\"auid\":4294967295,\"comm\":\"nsbench\",\"exe\":\"/usr/bin/ip\",\"c"
+	    "group\":\"/\",\"cgroup_id\":1,\"fd\":3,\"via\":\"proc\",\"kseq\":1,\"thread\":false,"
+	    "\"x\":null,\"n\":-9223372036854775808,\"u\":18446744073709551615" MAC,
+	};
+	static const char bytes[] = "\"{}[],:-0123456789.eEtruefalsnlmacq x";
+	unsigned int seed = 48, fast = 0, took = 0, both = 0;
+	char buf[8192];
+	uint64_t seq;
+	int i, m;
+
+	for (i = 0; i < CORPUS_N + 2; i++) {
+		const char *line = i < CORPUS_N ? golden_log_json[i] : writer[i - CORPUS_N];
+		size_t len = strlen(line) - (i < CORPUS_N), b;
+
+		/* every plain one (printable ASCII, no escape) */
+		for (b = 0; b < len && line[b] >= 0x20 && line[b] < 0x7f && line[b] != '\\'; b++)
+			;
+		if (b == len) {
+			cr_assert_eq(codec_json_plain_check(line, len, &seq), 0,
+				     "line %d, plain, not taken", i);
+			plain_is_flat(line, len, seq);
+			fast++;
+		}
+		for (m = 0; m < (i < CORPUS_N ? 400 : 6000); m++) {
+			size_t n = len, at, k, j;
+			char *q, *r;
+
+			memcpy(buf, line, len);
+			for (k = 0; k <= (size_t)(rand_r(&seed) % 3); k++) {
+				at = (size_t)rand_r(&seed) % n;
+				switch (rand_r(&seed) % 4) {
+				case 0: /* a byte changed */
+					buf[at] = bytes[rand_r(&seed) % (sizeof(bytes) - 1)];
+					break;
+				case 1: /* a byte put in */
+					memmove(buf + at + 1, buf + at, n - at);
+					buf[at] = bytes[rand_r(&seed) % (sizeof(bytes) - 1)];
+					n++;
+					break;
+				case 2: /* a byte taken out */
+					memmove(buf + at, buf + at + 1, n - at - 1);
+					n--;
+					break;
+				default: /* the key at or after at copied over the next one */
+					q = memmem(buf + at, n - at, "\":", 2);
+					r = q ? memmem(q + 2, (size_t)(buf + n - q - 2), "\":", 2) : NULL;
+					if (!r)
+						break;
+					for (j = 1; j <= 40 && q - j > buf && r - j > q; j++) {
+						if (q[-(long)j] == '"' && r[-(long)j] == '"')
+							break;
+						r[-(long)j] = q[-(long)j];
+					}
+				}
+			}
+			if (!codec_json_plain_check(buf, n, &seq)) {
+				took++;
+				plain_is_flat(buf, n, seq);
+			}
+			if (!readings(buf, n))
+				both++;
+		}
+	}
+	/* a line of a kind read before (its keys kept), one key now another's */
+	for (i = 0; i < 2; i++) {
+		const char *from = i ? "\"tid\"" : "\"cgroup_id\"", *to = i ? "\"pid\"" : "\"old_ns_id\"";
+		size_t len = strlen(writer[1]);
+
+		cr_assert_eq(readings(writer[1], len), 0);
+		memcpy(buf, writer[1], len);
+		memcpy(memmem(buf, len, from, strlen(from)), to, strlen(to));
+		cr_assert_eq(readings(buf, len), 1, "%s copied over %s: taken", to, from);
+	}
+	cr_assert_geq(fast, 6, "plain lines taken the short way: %u", fast);
+	cr_assert_gt(took, 1000, "mutated lines taken the short way: %u", took);
+	cr_assert_leq(took, both, "taken %u, accepted %u", took, both);
 }

@@ -404,3 +404,121 @@ Test(record_fmt, kept_host_fields_follow_the_identity)
 	sb_free(&hot);
 	sb_free(&cold);
 }
+
+/* A call a seccomp filter refused says so, right after its errno; no other
+ * record carries the field. */
+Test(record_fmt, seccomp_refusal_is_said_after_the_errno)
+{
+	struct sbuf b = { 0 };
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct corpus_bufs bufs;
+
+	corpus_record(0, &e, &x, &bufs);
+	e.op = NSAUDIT_OP_UNSHARE;
+	e.result = -1;
+	record_json_line(&b, &e, &x);
+	cr_assert_null(strstr(b.p, "refused_by"), "%s", b.p);
+	e.flags |= NSAUDIT_F_SECCOMP;
+	b.len = 0;
+	record_json_line(&b, &e, &x);
+	cr_assert_not_null(strstr(b.p, "\"result\":-1,\"error\":\"EPERM\",\"refused_by\":\"seccomp\","),
+			   "%s", b.p);
+	sb_free(&b);
+}
+
+/* The string fields of x, in struct order (record_span.c keeps them all). */
+static const char **x_str(struct event_extra *x, int k)
+{
+	const char **v[] = {
+		&x->exe, &x->cgroup, &x->ns_name, &x->old_name, &x->container, &x->container_name,
+		&x->ns_container, &x->ns_container_name, &x->pod, &x->pod_namespace,
+		&x->actor_container, &x->actor_container_name, &x->actor_pod,
+		&x->actor_pod_namespace, &x->unresolved, &x->cause, &x->maker_comm,
+	};
+
+	return k < (int)(sizeof(v) / sizeof(v[0])) ? v[k] : NULL;
+}
+
+/*
+ * A record's body ("op" ... "cause") is kept from one record to the next
+ * (record_span.c): a second record whose user-space part differs in any
+ * field (each string changed by a byte, cut, lengthened, gone or new;
+ * each scalar), or whose kernel record differs only where the body does
+ * not look (ts, repeat, kseq, ns_refs), comes out as it does afresh.
+ */
+Test(record_fmt, kept_body_is_what_a_fresh_one_would_be)
+{
+	static struct corpus_bufs bufs;
+	static char strs[17][320];
+	struct sbuf hot = { 0 }, cold = { 0 };
+	int i, k, m, fmt, n = 0, same = 0;
+
+	for (fmt = 0; fmt < 2; fmt++) {
+		enum audit_format af = fmt ? AUDIT_FMT_AUDIT : AUDIT_FMT_JSON;
+
+		for (i = 0; i < CORPUS_N; i++) {
+			for (k = 0; k < 17 + 6 + 4; k++) {
+				for (m = 0; m < 5; m++) {
+					struct nsaudit_event e, e2;
+					struct event_extra x, x2;
+					const char **s, *was;
+
+					corpus_record(i, &e, &x, &bufs);
+					if (i % 4 == 0) { /* the strings the corpus leaves out */
+						x.ns_container = "host", x.actor_container = "host";
+						x.maker_comm = "maker", x.pod = "web-0";
+						if (i % 8 == 0) /* a pin's record: its maker */
+							e.flags |= NSAUDIT_F_INFERRED;
+					}
+					e2 = e, x2 = x;
+					s = x_str(&x2, k);
+					if (s) {
+						was = *s;
+						if (m == 0 || (!was && m < 4)) {
+							*s = was ? NULL : "new";
+						} else if (m == 4) {
+							continue; /* as it was: below */
+						} else {
+							snprintf(strs[k], sizeof(strs[k]), "%s", was);
+							if (m == 1 && *was)
+								strs[k][strlen(strs[k]) / 2] ^= 1;
+							else if (m == 2 && *was)
+								strs[k][strlen(strs[k]) - 1] = '\0';
+							else
+								strncat(strs[k], "+", sizeof(strs[k]) - strlen(strs[k]) - 1);
+							*s = strs[k];
+						}
+					} else {
+						switch (k - 17) {
+						case 0: x2.exe_mntns ^= 1u << m; break;
+						case 1: x2.exe_mntns_id ^= 1ull << (m * 13); break;
+						case 2: x2.exe_cut = !x2.exe_cut; break;
+						case 3: x2.maker_pid ^= 1u << m; break;
+						case 4: x2.maker_uid ^= 1u << m; break;
+						case 5: x2.created_seq ^= 1ull << (m * 13); break;
+						/* what the body does not read: a hit */
+						case 6: e2.kseq += 1 + (uint64_t)m; same++; break;
+						case 7: e2.ts_boot_ns += 1000 * (uint64_t)m; same++; break;
+						case 8: e2.ns_refs ^= 1u << m; same++; break;
+						default: e2.repeat ^= 1u << m; same++;
+						}
+					}
+					record_fmt_forget();
+					fields_line(&hot, af, &e, &x);
+					fields_line(&hot, af, &e2, &x2);
+					record_fmt_forget();
+					fields_line(&cold, af, &e2, &x2);
+					cr_assert(hot.len == cold.len && !memcmp(hot.p, cold.p, cold.len),
+						  "fmt %d record %d field %d change %d:\n kept  %.*s\n fresh %.*s",
+						  fmt, i, k, m, (int)hot.len, hot.p, (int)cold.len, cold.p);
+					n++;
+				}
+			}
+		}
+	}
+	cr_assert_gt(n, 1000);
+	cr_assert_gt(same, 100);
+	sb_free(&hot);
+	sb_free(&cold);
+}
