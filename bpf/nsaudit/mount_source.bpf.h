@@ -50,7 +50,8 @@ static __always_inline long num_at(const char *b, int off, int *end)
 
 /*
  * 6.13+: a task by its pid in the caller's pid namespace (what /proc/PID
- * names for it). Called only from tp_enter_mount_vpid, which the loader
+ * names for it). Called only from tp_enter_mount_vpid and (a seccomp
+ * refusal) tp_exit_mount_vpid, which the loader
  * loads only there (tracer_hooks.c): a kernel before 6.4 refuses a program
  * with an unresolved kfunc call in it even where the call is never made,
  * and libbpf 1.1 loads the object with the weak extern unresolved as long
@@ -164,10 +165,8 @@ struct src_ns {
 };
 
 /* The namespace the source at user address usrc names, into *out (inum 0:
- * none), as tp_enter_mount resolves it: the caller's own. A global
- * subprogram: its path buffer is off the stack of the record's calls
- * (6.1: 512 bytes for a chain of frames). */
-__noinline int mount_source_at(__u64 usrc, struct src_ns *out)
+ * none), as tp_enter_mount (others: tp_enter_mount_vpid) resolves it. */
+static __always_inline int mount_source_at_as(__u64 usrc, struct src_ns *out, bool others)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	struct src_buf src = {};
@@ -176,12 +175,25 @@ __noinline int mount_source_at(__u64 usrc, struct src_ns *out)
 	if (!out)
 		return 0;
 	bpf_probe_read_user_str(src.b, sizeof(src.b), (void *)usrc);
-	ns = mount_source_ns(task, src.b, false);
+	ns = mount_source_ns(task, src.b, others);
 	if (!ns)
 		return 0;
 	out->type = ns_type(ns);
 	ns_ident(ns, &out->inum, &out->id);
 	return 0;
+}
+
+/* Global subprograms: the path buffer is off the stack of the record's
+ * calls (6.1: 512 bytes for a chain of frames); the _vpid one only in the
+ * programs loaded where bpf_task_from_vpid is (6.13+). */
+__noinline int mount_source_at(__u64 usrc, struct src_ns *out)
+{
+	return mount_source_at_as(usrc, out, false);
+}
+
+__noinline int mount_source_at_vpid(__u64 usrc, struct src_ns *out)
+{
+	return mount_source_at_as(usrc, out, true);
 }
 
 #endif

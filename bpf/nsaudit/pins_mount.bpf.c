@@ -170,7 +170,7 @@ static __always_inline void refused_bind(struct tstate *ts, long ret)
  * common path; the record is not made in it (6.1: 512 bytes of stack for
  * a chain of frames, and the exit's own holds a pin).
  */
-__noinline int mount_refused(long nr, long ret)
+static __always_inline int mount_refused_as(long nr, long ret, bool others)
 {
 	struct src_ns sn = {};
 	struct tstate *ts;
@@ -181,9 +181,12 @@ __noinline int mount_refused(long nr, long ret)
 	syscall_args4(cur_syscall_regs(), a);
 	if (!(a[3] & MS_BIND) || (a[3] & (MS_REMOUNT | MS_MOVE)) || !seccomp_refused(nr, ret))
 		return 0;
-	mount_source_at(a[0], &sn);
+	if (others)
+		mount_source_at_vpid(a[0], &sn);
+	else
+		mount_source_at(a[0], &sn);
 	if (!sn.inum)
-		return 0;	/* not an nsfs file of its own: no record */
+		return 0;	/* names no namespace it can tell: no record */
 	ts = tstate_get(NSAUDIT_OP_MOUNT);	/* none: counted lost */
 	if (!ts)
 		return 0;
@@ -200,8 +203,18 @@ __noinline int mount_refused(long nr, long ret)
 	return 1;
 }
 
-SEC("tracepoint/syscalls/sys_exit_mount")
-int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
+__noinline int mount_refused(long nr, long ret)
+{
+	return mount_refused_as(nr, ret, false);
+}
+
+/* The same, resolving another process's /proc/PID/ns/TYPE too (6.13+). */
+__noinline int mount_refused_vpid(long nr, long ret)
+{
+	return mount_refused_as(nr, ret, true);
+}
+
+static __always_inline int exit_mount(struct trace_event_raw_sys_exit *ctx, bool others)
 {
 	struct tstate *ts = tstate_pending(NSAUDIT_OP_MOUNT);
 	struct nsaudit_event *e;
@@ -209,7 +222,10 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 	bool found = false;
 
 	if (!ts) {	/* no entry: refused by seccomp? */
-		if (ctx->ret >= 0 || !mount_refused((int)ctx->id, ctx->ret))
+		if (ctx->ret >= 0)
+			return 0;
+		if (!(others ? mount_refused_vpid((int)ctx->id, ctx->ret)
+			     : mount_refused((int)ctx->id, ctx->ret)))
 			return 0;
 		ts = tstate_pending(NSAUDIT_OP_MOUNT);
 		if (!ts)
@@ -249,6 +265,21 @@ int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
 	read_user_path(e, e->src_path, ts->p.args[0], NSAUDIT_F_SRC_PATH_CUT);
 	event_submit(e);
 	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_mount")
+int tp_exit_mount(struct trace_event_raw_sys_exit *ctx)
+{
+	return exit_mount(ctx, false);
+}
+
+/* The same, where a bind a seccomp filter refused may name another
+ * process's namespace (6.13+: loaded instead of tp_exit_mount, as
+ * tp_enter_mount_vpid is). */
+SEC("tracepoint/syscalls/sys_exit_mount")
+int tp_exit_mount_vpid(struct trace_event_raw_sys_exit *ctx)
+{
+	return exit_mount(ctx, true);
 }
 
 #define MOVE_MOUNT_F_EMPTY_PATH 0x04

@@ -295,7 +295,8 @@ void tbpf_choose_hooks(struct tracer *t)
 	vpid = kernel_at_least(6, 13);
 	bpf_program__set_autoload(s->progs.tp_enter_mount, WANT(MOUNT) && !vpid);
 	bpf_program__set_autoload(s->progs.tp_enter_mount_vpid, WANT(MOUNT) && vpid);
-	bpf_program__set_autoload(s->progs.tp_exit_mount, WANT(MOUNT));
+	bpf_program__set_autoload(s->progs.tp_exit_mount, WANT(MOUNT) && !vpid);
+	bpf_program__set_autoload(s->progs.tp_exit_mount_vpid, WANT(MOUNT) && vpid);
 	bpf_program__set_autoload(s->progs.tp_enter_umount, WANT(UMOUNT));
 	bpf_program__set_autoload(s->progs.tp_exit_umount, WANT(UMOUNT));
 	bpf_program__set_autoload(s->progs.tp_enter_ioctl, WANT(NSFD) || WANT(QUERY));

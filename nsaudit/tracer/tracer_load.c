@@ -40,7 +40,8 @@ static const struct {
 	{ "tp_fork", 9 },		{ "tp_exit_openat", 6 },
 	{ "tp_exit_openat_fops", 6 },	{ "tp_exit_move_mount", 6 },
 	{ "tp_enter_mount_vpid", 6 },	{ "tp_exit_mount", 5 },
-	{ "tp_exit_open_by_handle_at", 4 }, { "tp_enter_mount", 4 },
+	{ "tp_exit_mount_vpid", 5 },	{ "tp_exit_open_by_handle_at", 4 },
+	{ "tp_enter_mount", 4 },
 	{ "tp_exit_ioctl", 3 },		{ "tp_exit_pidfd_getfd", 3 },
 };
 

@@ -20,6 +20,7 @@
  *   forktree   the same, but each caller is the only child of a process
  *              of its own (a fresh parent per caller, no exec)
  *   threads    THREADS threads of one process, each NS_GET_USERNS ioctls
+ *              (its mark: the sum of the threads' counts read after the signal)
  *   unshare    in a user namespace of its own, unshare of UTS|IPC|CGROUP|NS
  *              at once, again and again (op unshare; CALLS counts records:
  *              one per type, the first unshare(CLONE_NEWUSER) one more)
@@ -272,8 +273,16 @@ static int threads(double end)
 
 	for (i = 0; i < THREADS; i++)
 		pthread_create(&t[i], NULL, thread_main, &thread_calls[i]);
-	while (going(end))
+	while (going(end)) {
 		usleep(20000);
+		if (marked) {	/* read after the signal: at least the calls before it */
+			unsigned long long m = 0;
+
+			for (i = 0; i < THREADS; i++)
+				m += thread_calls[i];
+			check_mark(m);
+		}
+	}
 	stop = 1;
 	for (i = 0; i < THREADS; i++) {
 		pthread_join(t[i], NULL);

@@ -9,7 +9,10 @@
 # namespace type(s), -1 EPERM, "refused_by":"seccomp", the helper's pid, a
 # repeat summing to strace's count; mount names the source's namespace
 # (stat -L) and the target; umount names the pin (root's, made while
-# tracing) and its path. setns has no entry hook on a stock kernel: a
+# tracing) and its path; mount(8) under the filter binding another
+# process's /proc/PID/ns/uts names that namespace (6.13+: the exit
+# resolves it by pid, as the entry does). setns has no entry hook on a
+# stock kernel: a
 # record, but which layer refused it is not told (no refused_by). Calls
 # the kernel refused, by a process under a filter that lets namespace calls
 # through (nobody's unshare -n), are not marked.
@@ -29,11 +32,19 @@ chmod 755 "$TMP" "$D"
 OUT=$TMP/trace.jsonl
 trap 'umount -l "$D/pin" 2>/dev/null; trace_stop >/dev/null 2>&1; cleanup_testlib' EXIT
 
-trace_start "$OUT" --comm seccompdeny --comm unshare || { fail "trace starts"; exit 0; }
+trace_start "$OUT" --comm seccompdeny --comm unshare --comm mount || { fail "trace starts"; exit 0; }
 mount --bind /proc/self/ns/ipc "$D/pin" || { fail "root binds its ipc namespace on $D/pin"; exit 0; }
 strace -f -qq -e trace=unshare,mount,umount2,clone,clone3,setns -o "$TMP/strace" \
 	"$SD" probe "$N" "$D/target" "$D/pin" >"$TMP/probe" 2>&1
 rc=$?
+# another process's namespace: a sleep of root's in a uts namespace of its
+# own, bound by a process under the filter (bpf_task_from_vpid: 6.13+)
+unshare -u sleep 60 &
+OTHER=$!
+for i in $(seq 1 50); do [ "$(readlink /proc/$OTHER/ns/uts)" != "$(readlink /proc/self/ns/uts)" ] && break; sleep 0.05; done
+"$SD" exec ns mount --bind /proc/$OTHER/ns/uts "$D/target" >/dev/null 2>&1 &
+OPID=$!
+wait $OPID
 setpriv --reuid=65534 --regid=65534 --clear-groups "$SD" exec other unshare -n true \
 	>/dev/null 2>&1 &
 KPID=$!
@@ -45,6 +56,8 @@ wait $SPID
 sleep 0.5
 trace_stop
 umount "$D/pin"
+OTHER_UTS=$(ns_inum /proc/$OTHER/ns/uts)
+kill $OTHER 2>/dev/null
 
 expect_eq "the helper's calls were all refused EPERM" "$rc" 0
 P=$(sed -n 's/^pid //p' "$TMP/probe")
@@ -72,6 +85,12 @@ expect_eq "bind of /proc/self/ns/net refused: the namespace (stat -L), the targe
 	"$(jq -sc --argjson p "$P" '[.[] | select(.pid == $p and .op == "mount")] |
 		[(map(.repeat // 1) | add), (map([.ns_type, .ns_inum, .path, .refused_by]) | unique)]' "$OUT")" \
 	"[$N,[[\"net\",$(ns_inum /proc/self/ns/net),\"$D/target\",\"seccomp\"]]]"
+if [ "$(uname -r | awk -F. '{ print ($1 > 6 || ($1 == 6 && $2 >= 13)) }')" = 1 ]; then
+	expect_eq "bind of another process's /proc/PID/ns/uts refused: that namespace (stat -L), marked" \
+		"$(jq -sc --argjson p "$OPID" '[.[] | select(.pid == $p and .op == "mount") |
+			[.ns_type, .ns_inum, .path, .error, .refused_by]]' "$OUT")" \
+		"[[\"uts\",$OTHER_UTS,\"$D/target\",\"EPERM\",\"seccomp\"]]"
+fi
 expect_eq "umount2 of root's pin refused: the pin's namespace and path, marked" \
 	"$(jq -sc --argjson p "$P" '[.[] | select(.pid == $p and .op == "umount")] |
 		[(map(.repeat // 1) | add), (map([.ns_type, .ns_inum, .path, .error, .refused_by]) | unique)]' "$OUT")" \
