@@ -301,12 +301,27 @@ static long walk_step(u64 i, void *arg)
 	return 0;
 }
 
+/*
+ * 0, but not to the verifier: 6.1's checks a bpf_loop callback once, from
+ * the state of its first call (6.7 checks it as called any number of
+ * times). With the walk's state known zero there, it took every branch of
+ * a later step (down, sideways, up) for dead and removed it: the walk
+ * visited each namespace's root (or its first branch: cur and root both
+ * known NULL there were equal) and stopped: holders listed no mount.
+ */
+__u32 walk_unknown = 0;
+
 /* Walk every mount namespace queued (ns first, if new). */
 static __always_inline void walk_mounts(struct mnt_namespace *ns)
 {
 	struct walk_ctx c = {};
 	long n;
 
+	c.key = walk_unknown;
+	c.root = (void *)(u64)walk_unknown;
+	c.cur = (void *)(u64)walk_unknown;
+	c.down = walk_unknown;
+	c.restarts = walk_unknown;
 	walk_queue_ns(ns);
 	n = bpf_loop(WALK_STEPS, walk_step, &c, 0);
 	if (n >= WALK_STEPS && c.key)

@@ -77,6 +77,7 @@ enum nsaudit_probe {
 	NSAUDIT_PROBE_TP_KMEM_CACHE_FREE, /* tp_btf/kmem_cache_free */
 	NSAUDIT_PROBE_TP_KFREE,		/* tp_btf/kfree */
 	NSAUDIT_PROBE_TP_WQ,		/* tp_btf/workqueue_execute_start */
+	NSAUDIT_PROBE_TP_WQ_END,	/* tp_btf/workqueue_execute_end */
 	NSAUDIT_PROBE_MAX,
 };
 
@@ -160,6 +161,8 @@ enum nsaudit_freed_holder {
 	NSAUDIT_FREED_BY_FD,		/* the last nsfs file closed: the actor */
 	NSAUDIT_FREED_BY_SOCKET,	/* net: a socket that held it was freed
 					 * (UNIX, TCP, UDP; no actor) */
+	NSAUDIT_FREED_BY_CHILD,		/* user: a child user namespace was freed
+					 * (old_inum/old_ns_id name it) */
 };
 /*
  * The kmem caches op freed follows (freed.bpf.c's freed_cache[] index; the

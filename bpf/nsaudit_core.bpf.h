@@ -117,7 +117,9 @@ static __always_inline bool ns_has_dentry(struct ns_common *ns)
 {
 	struct ns_common___v61 *old = (void *)ns;
 
-	if (bpf_core_field_exists(ns->__ns_ref))
+	/* a dentry pointer from 6.9 on (6.12 too, with count and ops of 6.1's
+	 * shape); an atomic_long_t before */
+	if (bpf_core_field_exists(ns->stashed))
 		return BPF_CORE_READ(ns, stashed) != NULL;
 	return BPF_CORE_READ(old, stashed.counter) != 0;
 }

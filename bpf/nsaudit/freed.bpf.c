@@ -42,6 +42,9 @@
 #include "nsaudit_core.bpf.h"
 #include "emit.bpf.h"
 #include "freed_caches.bpf.h"
+#include "freed_object.bpf.h"
+#include "freed_known.bpf.h"
+#include "freed_userns.bpf.h"
 
 #define FREED_SITES 8
 #define KCF NSAUDIT_PROBE_TP_KMEM_CACHE_FREE
@@ -63,111 +66,6 @@ const volatile __u64 filp_rcu_len = 0;
 
 /* nsfs's file operations, learned from the first nsfs inode freed */
 __u64 freed_nsfs_fops = 0;
-
-/*
- * Namespaces by the address of their object, learned when nsaudit first
- * sees them (start-up snapshot, clone, unshare) or sees them die
- * (last_ref): a kfree'd one (kmalloc cache) is only told by its address,
- * and a released one's ns_id is gone from its memory (6.18 puts the RCU
- * head over ns_id; a dying mount namespace clears it). LRU: an entry
- * whose free is never seen (kfree_rcu) goes first; a live one evicted
- * costs only its released moment's ns_id, last_ref stays.
- */
-struct freed_known {
-	__u64 ns_id;
-	__u32 inum;
-	__u16 type;
-	__u16 cleaned;	/* net: its cleanup was reported */
-	/* released: the thread that freed it, 0 while it lives. Kept for
-	 * that thread's holder free that follows (6.1, 6.12 free uts, time
-	 * and cgroup inside free_nsproxy's puts, before the nsproxy), and
-	 * for nothing else: a new namespace at the address is learned anew */
-	__u32 rel_tid;
-	__u32 pad;
-};
-
-/* the entry for a namespace learned alive, or released by this thread */
-static __always_inline bool freed_is(const struct freed_known *k, __u32 inum, __u32 type,
-				     bool by_me)
-{
-	if (!k || k->inum != inum || k->type != type)
-		return false;
-	return !k->rel_tid || (by_me && k->rel_tid == (__u32)bpf_get_current_pid_tgid());
-}
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, struct freed_known);
-} freed_addrs SEC(".maps");
-
-/* A learned namespace has its identity: its ns_id, or where the kernel
- * has none (6.1 to 6.17) its inode, which the kernel does not give to
- * another namespace while this one lives (the entry goes at its free). */
-static __always_inline bool freed_named(const struct freed_known *k)
-{
-	if (bpf_core_field_exists(struct ns_common, ns_id))
-		return k->ns_id != 0;
-	return k->inum != 0;
-}
-
-/* last_ref once per namespace: two holders on two CPUs may both see 0. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u64);
-	__type(value, __u8);
-} freed_seen SEC(".maps");
-
-/* The namespace's object (what is freed) from its ns_common. */
-static __always_inline __u64 ns_object(struct ns_common *ns, __u32 type)
-{
-	__u64 a = (__u64)ns;
-
-	switch (type) {
-	case NSAUDIT_NS_NET:
-		return a - bpf_core_field_offset(struct net, ns);
-	case NSAUDIT_NS_UTS:
-		return a - bpf_core_field_offset(struct uts_namespace, ns);
-	case NSAUDIT_NS_IPC:
-		return a - bpf_core_field_offset(struct ipc_namespace, ns);
-	case NSAUDIT_NS_MNT:
-		return a - bpf_core_field_offset(struct mnt_namespace, ns);
-	case NSAUDIT_NS_PID:
-		return a - bpf_core_field_offset(struct pid_namespace, ns);
-	case NSAUDIT_NS_USER:
-		return a - bpf_core_field_offset(struct user_namespace, ns);
-	case NSAUDIT_NS_CGROUP:
-		return a - bpf_core_field_offset(struct cgroup_namespace, ns);
-	case NSAUDIT_NS_TIME:
-		return a - bpf_core_field_offset(struct time_namespace, ns);
-	}
-	return 0;
-}
-
-static __always_inline struct ns_common *object_ns(__u64 obj, __u32 type)
-{
-	switch (type) {
-	case NSAUDIT_NS_NET:
-		return (void *)(obj + bpf_core_field_offset(struct net, ns));
-	case NSAUDIT_NS_UTS:
-		return (void *)(obj + bpf_core_field_offset(struct uts_namespace, ns));
-	case NSAUDIT_NS_IPC:
-		return (void *)(obj + bpf_core_field_offset(struct ipc_namespace, ns));
-	case NSAUDIT_NS_MNT:
-		return (void *)(obj + bpf_core_field_offset(struct mnt_namespace, ns));
-	case NSAUDIT_NS_PID:
-		return (void *)(obj + bpf_core_field_offset(struct pid_namespace, ns));
-	case NSAUDIT_NS_USER:
-		return (void *)(obj + bpf_core_field_offset(struct user_namespace, ns));
-	case NSAUDIT_NS_CGROUP:
-		return (void *)(obj + bpf_core_field_offset(struct cgroup_namespace, ns));
-	case NSAUDIT_NS_TIME:
-		return (void *)(obj + bpf_core_field_offset(struct time_namespace, ns));
-	}
-	return NULL;
-}
 
 /* A namespace nsaudit has seen: its address is a key from now until it
  * is freed. */
@@ -206,8 +104,19 @@ __noinline int freed_learn_cur(__u32 type)
 static __always_inline void freed_finish(struct nsaudit_event *e, __u32 stage, __u32 holder,
 					 bool own_actor, __u32 refs)
 {
+	__u32 zero = 0;
+
 	e->arg = stage | (holder << 8);
 	e->ns_refs = refs;
+	if (holder == NSAUDIT_FREED_BY_CHILD) {
+		struct freed_child_ns *c = bpf_map_lookup_elem(&freed_child, &zero);
+
+		if (c && c->inum) {
+			e->old_inum = c->inum;
+			e->old_ns_id = c->ns_id;
+			e->flags |= NSAUDIT_F_HAS_OLD;
+		}
+	}
 	if (!own_actor) {
 		e->pid = 0;
 		e->tid = 0;
@@ -235,13 +144,6 @@ static __always_inline void freed_emit_id(struct ns_common *ns, __u32 type, __u3
 	e->ns_id = id;
 	freed_finish(e, stage, holder, own_actor, 0);
 }
-
-/* ns (of type) lost its last reference, if its count is 0: a record,
- * once, and its address learned for the kfree that follows. */
-#define FREED_OWN_ACTOR	1u	/* the current task let go: it is the actor */
-#define FREED_STRICT	2u	/* from a merged cache: a learned namespace only */
-#define FREED_LET_GO	4u	/* the holder's put is done: a count left is told */
-#define FREED_NO_LAST	8u	/* not a last_ref (mnt's nsfs inode, see freed_inode) */
 
 /*
  * A holder went and the namespace lives on with refs references: told
@@ -505,36 +407,6 @@ __noinline int freed_object(__u64 obj, __u32 type)
 	return 0;
 }
 
-/* free_user_ns runs as the namespace's work item: the worker's current
- * work names it, and its parents freed in the same pass (count 0). */
-__noinline int freed_userns_work(void)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct user_namespace *ns;
-	struct kthread *kt;
-	struct worker *w;
-	__u64 work;
-	int i;
-
-	/* a kworker: its struct kthread's data is its struct worker */
-	if (!bpf_core_field_exists(task->worker_private) || !(task->flags & PF_KTHREAD))
-		return 0;
-	kt = BPF_CORE_READ(task, worker_private);
-	w = BPF_CORE_READ(kt, data);
-	work = (__u64)BPF_CORE_READ(w, current_work);
-	if (BPF_CORE_READ(w, current_func) != (void *)kfree_site_lo[kfree_site_userns & 7])
-		return 0;
-	if (!work)
-		return 0;
-	ns = (void *)(work - bpf_core_field_offset(struct user_namespace, work));
-	for (i = 0; i < 8 && ns; i++) {
-		freed_check((__u64)&ns->ns, NSAUDIT_NS_USER, NSAUDIT_FREED_BY_OWNER,
-			    FREED_OWN_ACTOR, NSAUDIT_PROBE_TP_KFREE);
-		ns = BPF_CORE_READ(ns, parent);
-	}
-	return 0;
-}
-
 /* The free function at call site i freed ptr: one of ours if its address
  * is known and the object still says it is that namespace. */
 __noinline int freed_kfree(__u64 ptr, __u32 type)
@@ -569,11 +441,22 @@ int tp_kfree(__u64 *ctx)
 	for (i = 0; i < FREED_SITES; i++) {
 		if (call_site - kfree_site_lo[i] < kfree_site_len[i]) {
 			if (i == kfree_site_userns)
-				return freed_userns_work();
+				return freed_userns_work(kfree_site_lo[i]);
 			return freed_kfree(freed_ptr_arg(ctx), kfree_site_type[i]);
 		}
 	}
 	return 0;
+}
+
+/* A work item ends: free_user_ns's pass (freed_userns.bpf.h). Its
+ * function argument is read with a helper: 6.1 and 6.18 refuse a direct
+ * load of it ("arg1 type FUNC_PROTO is not a struct"). */
+SEC("tp_btf/workqueue_execute_end")
+int tp_wq_end(__u64 *ctx)
+{
+	if (kfree_site_userns < 0 || freed_ptr_arg(ctx) != kfree_site_lo[kfree_site_userns & 7])
+		return 0;
+	return freed_userns_end(ctx[0]);
 }
 
 /*
@@ -615,9 +498,17 @@ SEC("tp_btf/workqueue_execute_start")
 int BPF_PROG(tp_wq_start, struct work_struct *work)
 {
 	struct cleanup_ctx c = {};
+	__u64 fn = (__u64)work->func, key;
 
-	if ((__u64)work->func != cleanup_net_fn)
+	if (fn != cleanup_net_fn) {
+		/* free_user_ns's pass starts afresh: a stale one (its end
+		 * not seen) at this work's address is not this one's */
+		if (kfree_site_userns >= 0 && fn == kfree_site_lo[kfree_site_userns & 7]) {
+			key = (__u64)work;
+			bpf_map_delete_elem(&freed_userns, &key);
+		}
 		return 0;
+	}
 	bpf_for_each_map_elem(&freed_addrs, cleanup_one, &c, 0);
 	return 0;
 }

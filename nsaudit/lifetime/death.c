@@ -14,6 +14,7 @@
 
 #include "codec.h"
 #include "death.h"
+#include "nstype.h"
 
 static const char *jstr(json_object *o, const char *k)
 {
@@ -22,6 +23,31 @@ static const char *jstr(json_object *o, const char *k)
 	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
 		return NULL;
 	return json_object_get_string(v);
+}
+
+/*
+ * Holder child (user): "child user namespace user:[N] ns_id=I (freed at
+ * T)": the child whose free work put it (old_inum, old_ns_id); T is the
+ * record's own time, the same pass of that work.
+ */
+static void print_child(FILE *out, json_object *r)
+{
+	const char *t = jstr(r, "time"), *hms;
+	json_object *v;
+	char lab[48];
+
+	fputs("child user namespace ", out);
+	if (json_object_object_get_ex(r, "old_inum", &v) && json_object_is_type(v, json_type_int)) {
+		nstype_label(lab, sizeof(lab), NSAUDIT_NS_USER, (uint32_t)json_object_get_int64(v));
+		fputs(lab, out);
+	} else {
+		fputs("(not named)", out);
+	}
+	if (json_object_object_get_ex(r, "old_ns_id", &v) && json_object_is_type(v, json_type_int))
+		fprintf(out, " ns_id=%" PRId64, json_object_get_int64(v));
+	hms = t ? strchr(t, 'T') : NULL;
+	if (hms && strlen(hms + 1) < 32 && strspn(hms + 1, "0123456789:.Z") == strlen(hms + 1))
+		fprintf(out, " (freed at %s, in the same free work)", hms + 1);
 }
 
 /*
@@ -51,12 +77,21 @@ bool lt_print_freed(FILE *out, json_object *r)
 		fputs("its last nsfs fd was closed", out);
 	else if (holder && !strcmp(holder, "nsfs"))
 		fputs("its last nsfs file or bind mount went, who released it is not known", out);
-	else if (holder && !strcmp(holder, "owner_work"))
-		fputs("its free work ran after its last holder (creds, a child, a namespace it owned) let go", out);
+	else if (holder && !strcmp(holder, "owner_work")) {
+		/* the worker that ran the free is no holder: none is named */
+		fputs("its free work ran after its last holder let go: a task's credentials, a "
+		      "namespace it owned or its nsfs file, not told which)", out);
+		return false;
+	}
 	else if (holder && !strcmp(holder, "socket"))
 		fputs("a socket in it was freed (UNIX, TCP or UDP; after its close, or a TCP "
 		      "socket's last timer)", out);
-	else
+	else if (holder && !strcmp(holder, "child")) {
+		/* the worker that ran the free is no holder: named is the child */
+		fputs("a child user namespace that held it was freed) its last holder: ", out);
+		print_child(out, r);
+		return false;
+	} else
 		fputs("a holder nsaudit does not follow (a netlink or packet socket, a device) let go",
 		      out);
 	fputc(')', out);
@@ -83,11 +118,15 @@ bool lt_print_let_go(FILE *out, json_object *r)
 		fputs("its nsfs file went: its last fd was closed, its last bind mount removed", out);
 	else if (holder && !strcmp(holder, "socket"))
 		fputs("a socket in it was freed", out);
-	else
+	else if (holder && !strcmp(holder, "child")) {
+		fputs("its ", out);
+		print_child(out, r);
+		fputs(" let go of it", out);
+	} else
 		fputs("a holder went", out);
 	if (refs >= 0)
 		fprintf(out, "; %" PRId64 " reference%s left", refs, refs == 1 ? "" : "s");
-	return jstr(r, "comm") != NULL;
+	return jstr(r, "comm") != NULL && !(holder && !strcmp(holder, "child"));
 }
 
 /* "; the kernel freed it in pid=N (comm), the context of the last put" */

@@ -171,6 +171,7 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 	if (!want || ksym_ranges(r, NF + NSAUDIT_FC_MAX) <= 0) {
 		bpf_program__set_autoload(s->progs.tp_kfree, false);
 		bpf_program__set_autoload(s->progs.tp_wq_start, false);
+		bpf_program__set_autoload(s->progs.tp_wq_end, false);
 		return;
 	}
 	for (i = 0; i < NSAUDIT_FC_MAX; i++)
@@ -196,7 +197,11 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 		n++;
 	}
 	bpf_program__set_autoload(s->progs.tp_kfree, true);
-	bpf_program__set_autoload(s->progs.tp_wq_start, s->rodata->cleanup_net_fn != 0);
+	/* cleanup_net's start; the start and end of free_user_ns's pass (a
+	 * parent its last child left alive) */
+	bpf_program__set_autoload(s->progs.tp_wq_start, s->rodata->cleanup_net_fn != 0 ||
+				  s->rodata->kfree_site_userns >= 0);
+	bpf_program__set_autoload(s->progs.tp_wq_end, s->rodata->kfree_site_userns >= 0);
 }
 
 /*

@@ -327,6 +327,13 @@ check_moment "socket" net "$NET" cleanup "$(at tcp)" "$(plus "$(at tcp)")" kerne
 # --- a child user namespace holds its parent ---------------------------------
 # the sleep ends 1 s after its start at the earliest; wait may return
 # seconds later on a loaded machine: the window is [start + 1 s, wait + BOUND]
+# holder_ns_of TYPE ID STAGE: the ns_id of the child a record of holder
+# child names (old_ns_id)
+holder_ns_of() {
+	jq -r --arg t "$1" --argjson i "$2" --arg s "$3" 'select(.op == "freed" and
+		.ns_type == $t and .ns_id == $i and .stage == $s and .holder == "child") |
+		.old_ns_id' "$OUT" 2>/dev/null | head -n 1
+}
 T0=$(now)
 unshare -U --map-root-user unshare -U sleep 1 & Q=$!
 PIDS="$PIDS $Q"
@@ -338,10 +345,58 @@ LO=$(awk -v a="$T0" 'BEGIN{printf "%.3f", a+1}')
 if [ "${#UNS[@]}" = 2 ]; then
 	check_moment "child user ns" user "${UNS[1]}" last_ref "$LO" \
 		"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" owner_work
+	# its only holder after the unshare was the child (the process's
+	# credentials moved to the child): the child's free work put it last
 	check_moment "parent user ns, held by its child" user "${UNS[0]}" last_ref "$LO" \
-		"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" owner_work
+		"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" child
+	expect_eq "parent user ns: the last holder named is its child" \
+		"$(holder_ns_of user "${UNS[0]}" last_ref)" "${UNS[1]}"
+	check "parent user ns: freed after its child" awk \
+		-v c="$(freed_of user "${UNS[1]}" | grep " last_ref " | head -n 1 | cut -d' ' -f1)" \
+		-v p="$(freed_of user "${UNS[0]}" | grep " last_ref " | head -n 1 | cut -d' ' -f1)" \
+		'BEGIN { exit !(c != "" && p != "" && c <= p) }'
 else
 	fail "child user ns: the two unshare records (got ${#UNS[@]})"
+fi
+
+# --- a child user namespace dies first: its parent lives on --------------------
+# the parent's shell holds it until this script says go; its child (a
+# sleep in a user namespace of its own) ends after 1 s
+rm -f "$TMP/uns.go"
+T0=$(now)
+unshare -U --map-root-user sh -c "unshare -U sleep 1; while [ ! -e '$TMP/uns.go' ]; do sleep 0.05; done" &
+Q=$!
+PIDS="$PIDS $Q"
+sleep 0.3
+PU=$(jq -r --argjson p "$Q" 'select(.op == "unshare" and .pid == $p and .ns_type == "user") | .ns_id' "$OUT" | tail -n 1)
+read -r CU CP < <(jq -r --argjson p "${PU:-0}" 'select(.op == "unshare" and .ns_type == "user" and
+	.old_ns_id == $p) | "\(.ns_id) \(.pid)"' "$OUT" | tail -n 1)
+# ground truth: the child's process (its unshare's, then its sleep) is
+# gone, the parent's shell lives
+for i in $(seq 1 100); do kill -0 "${CP:-0}" 2>/dev/null || break; sleep 0.05; done
+T1=$(now)
+check "child first: its sleep exited while the parent's shell lives" \
+	sh -c "[ -n '$CP' ] && ! kill -0 '$CP' 2>/dev/null && kill -0 $Q"
+if [ -n "$PU" ] && [ -n "$CU" ]; then
+	check_moment "child first" user "$CU" last_ref "$(awk -v a="$T0" 'BEGIN{printf "%.3f", a+1}')" \
+		"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" owner_work
+	for i in $(seq 1 50); do [ -n "$(holder_ns_of user "$PU" let_go)" ] && break; sleep 0.1; done
+	expect_eq "child first: the parent's let_go names its child" \
+		"$(holder_ns_of user "$PU" let_go)" "$CU"
+	r=$(jq -r --argjson i "$PU" 'select(.op == "freed" and .ns_id == $i and .stage == "let_go" and
+		.holder == "child") | .ns_refs' "$OUT" | head -n 1)
+	check "child first: the parent had references left ($r: its shell's)" test "${r:-0}" -ge 1
+	expect_eq "child first: no last_ref of the parent while its shell lives" \
+		"$(freed_of user "$PU" | grep -c " last_ref ")" 0
+	T2=$(now)
+	touch "$TMP/uns.go"
+	wait "$Q"
+	T3=$(now)
+	check_moment "child first, then the parent's shell" user "$PU" last_ref "$T2" \
+		"$(awk -v a="$T3" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" owner_work
+else
+	fail "child first: the two unshare records (parent '$PU', child '$CU')"
+	touch "$TMP/uns.go"
 fi
 
 trace_stop

@@ -408,6 +408,53 @@ Test(lifetime, a_socket_lets_go)
 	lt_free(&tl);
 }
 
+/* A user namespace let go by its child user namespace (holder child, the
+ * child in old_inum/old_ns_id): the child is named, not the worker that ran
+ * the free work; so too for owner_work (no holder named) */
+Test(lifetime, a_child_user_namespace_lets_go)
+{
+	struct lt_timeline tl;
+	char *s;
+
+	lt_init(&tl, NSAUDIT_NS_USER, 4026532174u);
+	cr_assert_eq(feed(&tl, "{\"seq\":4,\"time\":\"2026-12-07T18:16:29.000Z\",\"op\":\"unshare\","
+			       "\"result\":0,\"ns_type\":\"user\",\"ns_inum\":4026532174,"
+			       "\"ns_id\":35,\"pid\":7,\"comm\":\"unshare\"}"),
+		     LT_CREATED);
+	cr_assert_eq(feed(&tl, "{\"seq\":5,\"time\":\"2026-12-07T18:16:30.072928174Z\",\"op\":\"freed\","
+			       "\"ns_type\":\"user\",\"ns_inum\":4026532174,\"ns_id\":35,"
+			       "\"stage\":\"let_go\",\"holder\":\"child\",\"old_inum\":4026532177,"
+			       "\"old_ns_id\":38,\"ns_refs\":7,\"pid\":9431,\"comm\":\"kworker/0:19\"}"),
+		     LT_LET_GO);
+	cr_assert_eq(feed(&tl, "{\"seq\":6,\"time\":\"2026-12-07T18:16:31.508899710Z\",\"op\":\"freed\","
+			       "\"ns_type\":\"user\",\"ns_inum\":4026532174,\"ns_id\":35,"
+			       "\"stage\":\"last_ref\",\"holder\":\"child\",\"old_inum\":4026532175,"
+			       "\"old_ns_id\":36,\"pid\":10300,\"comm\":\"kworker/1:2\"}"),
+		     LT_FREED);
+	lt_finish(&tl);
+	s = event_text(&tl, 1);
+	cr_assert_str_eq(s, "2026-12-07T18:16:30.072Z let_go   its child user namespace "
+			    "user:[4026532177] ns_id=38 (freed at 18:16:30.072928174Z, in the same "
+			    "free work) let go of it; 7 references left seq=5\n");
+	free(s);
+	s = event_text(&tl, 2);
+	cr_assert_str_eq(s, "2026-12-07T18:16:31.508Z freed    (its last reference went: a child "
+			    "user namespace that held it was freed) its last holder: child user "
+			    "namespace user:[4026532175] ns_id=36 (freed at 18:16:31.508899710Z, in "
+			    "the same free work) seq=6\n");
+	free(s);
+	lt_free(&tl);
+	lt_init(&tl, NSAUDIT_NS_USER, 4026532176u);
+	feed(&tl, "{\"seq\":7,\"time\":\"2026-12-07T18:16:32.120Z\",\"op\":\"freed\","
+		  "\"ns_type\":\"user\",\"ns_inum\":4026532176,\"ns_id\":37,\"stage\":\"last_ref\","
+		  "\"holder\":\"owner_work\",\"pid\":10300,\"comm\":\"kworker/1:2\"}");
+	lt_finish(&tl);
+	s = event_text(&tl, 0);
+	cr_assert_null(strstr(s, "kworker"), "the worker is no holder: %s", s);
+	free(s);
+	lt_free(&tl);
+}
+
 Test(lifetime, let_go_is_a_holder_gone)
 {
 	struct lt_timeline tl;

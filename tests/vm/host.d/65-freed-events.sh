@@ -31,7 +31,8 @@ fi
 recs=$(jq -c 'select(.op == "freed" or .op == "ns_free") |
 	((.time | sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601) +
 	 (.time | capture("(?<f>\\.[0-9]+)Z").f | tonumber)) as $t |
-	{op, t: $t, type: .ns_type, inum: .ns_inum, stage, holder, pid, refs: .ns_refs}' "$ev" | jq -s .)
+	{op, t: $t, type: .ns_type, inum: .ns_inum, stage, holder, pid, refs: .ns_refs,
+	 old: .old_inum}' "$ev" | jq -s .)
 
 # the holder a case lets go last, as the last_ref record names it ("" for
 # none: pid's last reference is a struct pid's; a mount namespace held by
@@ -41,7 +42,7 @@ want_holder() {
 	task:*) echo task ;;
 	bind:ipc) echo nsfs ;;
 	user-child:*) echo owner_work ;;
-	user-parent:*) echo owner_work ;;
+	user-parent:*) echo child ;;
 	*) echo "" ;;
 	esac
 }
@@ -81,6 +82,14 @@ while read -r case type inum holder_pid; do
 		[ "$got" = "$want" ] &&
 			echo "PASS: freed events: $case: $type:[$inum] last holder $got" ||
 			echo "FAIL: freed events: $case: $type:[$inum] last holder '$got', not $want"
+		# a parent let go last by its child: the record names that child
+		if [ "$want" = child ]; then
+			child=$(awk '$1 == "user-child" { print $3 }' "$truth")
+			gotc=$(jq -r 'map(select(.stage == "last_ref")) | .[0].old // "none"' <<<"$f")
+			[ "$gotc" = "$child" ] &&
+				echo "PASS: freed events: $case: $type:[$inum] its last holder named: the child user:[$child]" ||
+				echo "FAIL: freed events: $case: $type:[$inum] its last holder named user:[$gotc], not the child user:[$child]"
+		fi
 	elif [ "$case" = fd ]; then
 		# the fd's close (with the closer where the file is freed by
 		# __fput), or the nsfs inode's free after it: never another actor
