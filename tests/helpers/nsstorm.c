@@ -185,9 +185,12 @@ static int storm_child(void)
 	return 0;
 }
 
-static int execstorm(double end)
+/*
+ * Children one after another, STORM_WIDTH at a time, until END; each runs
+ * child() and never returns. Prints how many were started.
+ */
+static int storm(double end, void (*child)(void))
 {
-	char *argv[] = { "nsstorm", "storm-child", NULL };
 	unsigned long long n = 0;
 	int running = 0;
 	pid_t c;
@@ -195,10 +198,8 @@ static int execstorm(double end)
 	while (going(end) || running) {
 		if (going(end) && running < STORM_WIDTH) {
 			c = fork();
-			if (c == 0) {
-				execv("/proc/self/exe", argv);
-				_exit(127);
-			}
+			if (c == 0)
+				child();
 			if (c > 0) {
 				running++;
 				n++;
@@ -212,6 +213,20 @@ static int execstorm(double end)
 	}
 	printf("children %llu\n", n);
 	return 0;
+}
+
+/* a new thread group by exec: the child's calls under a fresh tgid */
+static void exec_child(void)
+{
+	char *argv[] = { "nsstorm", "storm-child", NULL };
+
+	execv("/proc/self/exe", argv);
+	_exit(127);
+}
+
+static int execstorm(double end)
+{
+	return storm(end, exec_child);
 }
 
 /* a child between: forks the one that calls, waits for it, exits */
@@ -228,28 +243,7 @@ static void tree_middle(void)
 
 static int forktree(double end)
 {
-	unsigned long long n = 0;
-	int running = 0;
-	pid_t c;
-
-	while (going(end) || running) {
-		if (going(end) && running < STORM_WIDTH) {
-			c = fork();
-			if (c == 0)
-				tree_middle();
-			if (c > 0) {
-				running++;
-				n++;
-				continue;
-			}
-		}
-		if (wait(NULL) > 0)
-			running--;
-		else
-			break;
-	}
-	printf("children %llu\n", n);
-	return 0;
+	return storm(end, tree_middle);
 }
 
 static unsigned long long thread_calls[THREADS];
