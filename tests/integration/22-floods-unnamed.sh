@@ -82,6 +82,7 @@ flooder() {
 # start the mode's tracer; its records end up in $TMP/$mode.jsonl
 start_mode() {
 	local mode=$1
+	: >"$TMP/$mode.err"	# not a ready line of the previous run (the child truncates late)
 	if [ "$mode" = trace ]; then
 		"$NSAUDIT" trace --format json $TRACE_ARGS >"$TMP/$mode.jsonl" 2>"$TMP/$mode.err" &
 	else

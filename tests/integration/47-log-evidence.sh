@@ -42,6 +42,7 @@ record() {	# record DIR KEY ARGS...: start a recorder, wait until ready
 	local d=$1 k=$2; shift 2
 	# --comm: the workloads' own setns only (other processes' calls on the
 	# machine would keep the log growing past the last anchor)
+	: >"$TMP/rec.err"	# not a ready line of the previous recorder (the child truncates late)
 	"$NSAUDIT" record --log-dir "$d" --key "$k" --no-pin --no-coalesce --op setns \
 		--comm evidence --sink "syslog:unix:$SOCK" "$@" 2>"$TMP/rec.err" &
 	REC=$!

@@ -48,6 +48,7 @@ VK=$("$NSAUDIT" keygen "$K")
 
 record() {	# record DIR KEY ARGS...: start a recorder, wait until ready
 	local d=$1 k=$2; shift 2
+	: >"$TMP/rec.err"	# not a ready line of the previous recorder (the child truncates late)
 	"$NSAUDIT" record --log-dir "$d" --key "$k" ${PINNED:---no-pin} --no-coalesce --op setns \
 		--comm witness --sink "syslog:unix:$SOCK" "$@" 2>"$TMP/rec.err" &
 	REC=$!

@@ -44,6 +44,10 @@ print(ns_id(sys.argv[1]))" "$1" 2>/dev/null; }
 TRACE_PID=
 trace_start() {
 	local out=$1; shift
+	# emptied here, before the tracer starts: its own redirection truncates
+	# the file only once the child runs, and a ready line a previous tracer
+	# left there would be taken for this one's
+	: >"$out.err"
 	"$NSAUDIT" trace --format json "$@" >"$out" 2>"$out.err" &
 	TRACE_PID=$!
 	local i
