@@ -93,7 +93,9 @@ unshare -r sh -c "echo \"user-parent user \$(stat -L -c %i /proc/self/ns/user)\"
 	exec unshare -U sleep 1000" &
 user=$!
 i=0
-while { [ "$(ino $user user)" = "$(ino 1 user)" ] ||
+# (the parent's line first: read before it, the parent's inode passed for
+# the child's, and the host compared the parent with itself)
+while { ! grep -q "^user-parent user " $T || [ "$(ino $user user)" = "$(ino 1 user)" ] ||
 	grep -q "^user-parent user $(ino $user user)\$" $T; } && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
