@@ -198,10 +198,10 @@ static __always_inline int freed_umount_marks(void)
 	__u32 off = bpf_core_field_offset(struct mount___fm, mnt_rcu);
 	int i, j, n;
 
-	/* entered first, in flight after: see freed_revive_enter */
-	revive = freed_revive_enters;
-	__asm__ __volatile__("" ::: "memory");
-	if (freed_revive_n || freed_revive_full)
+	/* entered first, in flight after (see freed_revive_enter); fetching
+	 * adds: ordered reads, on a weakly ordered CPU too */
+	revive = __sync_fetch_and_add(&freed_revive_enters, 0);
+	if (__sync_fetch_and_add(&freed_revive_n, 0) || freed_revive_full)
 		return 0;
 	w = BPF_CORE_READ(task, task_works);
 #pragma unroll
@@ -239,7 +239,8 @@ static __always_inline int freed_umount_marks(void)
  * An nsfs inode is freed (freed_inode): if a mark names it, and no look-up
  * by id entered since, its namespace's last reference was the bind mount
  * the marked umount removed: last_ref holder mount, the umounter as actor.
- * 1 if the inode was marked (told or not: no other claim is made of it).
+ * 1 if told; 0 leaves the inode to the checks of every nsfs inode (a mark
+ * left at this address by an inode whose free was not seen, a voided one).
  */
 static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns)
 {
@@ -262,7 +263,7 @@ static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns
 	     bpf_ktime_get_boot_ns() - mk->ts < FREED_MARK_NS;
 	if (!ok) {
 		bpf_map_delete_elem(&freed_mount_marks, &ino_addr);
-		return 1;
+		return 0;
 	}
 	key = id ?: (__u64)ns ^ ((__u64)inum << 32);
 	if (bpf_map_update_elem(&freed_seen, &key, &one, BPF_NOEXIST))
@@ -301,6 +302,7 @@ static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns
 	e->ns_refs = 0;
 	event_submit(e);
 out:
+	/* only now: the mark's memory is the record's source until here */
 	bpf_map_delete_elem(&freed_mount_marks, &ino_addr);
 	return 1;
 }
