@@ -114,6 +114,12 @@ void audit_rec_free(struct audit_rec *r);
  * when audit_rec_parse() would accept it, else -1 with why in err. */
 int audit_json_check(const char *line, size_t len, uint64_t *seq, char *err, size_t errlen);
 
+/* Its short way alone (codec_json_plain.c): 0 when the line is plain
+ * (printable ASCII, no backslash: every key and value spelt as itself) and
+ * flat, which audit_json_check() accepts with the same seq; -1 says
+ * nothing either way (the full walk decides). */
+int audit_json_plain_check(const char *line, size_t len, uint64_t *seq);
+
 /*
  * A JSON line spelled exactly as the writer spells it, taken as a record
  * without json-c (codec_flat.c): its fields where they lie, strings decoded

@@ -33,6 +33,12 @@ int codec_json_mac_tail(const char *line, size_t len, struct audit_rec *r, size_
  * that seq; -1 when the full walk must decide. */
 int codec_json_plain_check(const char *line, size_t len, uint64_t *seq);
 
+/* codec_json_plain.c, for tests: the quotes and digits of s[0..n) as bits
+ * (qm, dm: bit i of word i / 64), by how: 0 a byte at a time, 1 SSE2 (or
+ * its portable form), 2 AVX2; 1 when every byte is plain, 0 when not, -1
+ * when this CPU or build has no such way. */
+int codec_json_plain_bits(const char *s, size_t n, uint64_t *qm, uint64_t *dm, int how);
+
 /* codec_json.c: v as JSON text (depth bounds the recursion) */
 void codec_json_value(struct sbuf *b, struct json_object *v, int depth);
 

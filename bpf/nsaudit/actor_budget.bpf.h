@@ -72,7 +72,8 @@ struct lost_epoch_map {
 extern struct lost_epoch_map lost_epoch SEC(".maps");
 
 /* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid, 2 a uid's
- * reserve, 3 a parent's part of it (rare first, below). LRU: an actor
+ * reserve (the part any parent may use), 3 a parent's part of it, 4 the
+ * reserve's part for quiet parents (rare first: nsaudit.bpf.c). LRU: an actor
  * that went quiet long ago is forgotten (and gets its burst back, which a
  * quiet actor has anyway). */
 struct actor_budget_map {

@@ -252,9 +252,12 @@ static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u6
  * draws on its uid's reserve (an eighth of the uid's rate); what the
  * children of one parent draw from it is bounded too (a sixteenth), so a
  * fork flood, whose children are each new and quiet, shares one parent's
- * part of it and leaves the rest to the uid's other processes. The same
- * rule as the log's budget (nsaudit/tracer/log_budget.c), at the rings.
- * Cells: kind 2 the uid's reserve, kind 3 a parent's part of it.
+ * part of it. Three quarters of the reserve are for quiet parents (at
+ * most RARE_TOKENS of their part in use), a quarter for any: however many
+ * parents of a uid fork-flood at once, a quiet parent's children keep the
+ * quiet part. The same rule as the log's budget
+ * (nsaudit/tracer/log_budget.c), at the rings. Cells: kind 2 the uid's
+ * shared part, kind 4 its quiet part, kind 3 a parent's part.
  */
 #define RARE_TOKENS 32
 
@@ -265,11 +268,25 @@ static __always_inline bool tgid_quiet(__u32 tgid, __u64 now)
 	return !tat || *tat <= now + RARE_TOKENS * tgid_interval_ns;
 }
 
+static __always_inline bool parent_quiet(__u32 ppid, __u64 now)
+{
+	__u64 key = (3ULL << 32) | ppid, *tat = bpf_map_lookup_elem(&actor_budget, &key);
+
+	return !tat || *tat <= now + RARE_TOKENS * uid_interval_ns * 16;
+}
+
 static __always_inline bool rare_first(const struct actor *a, __u64 now)
 {
-	return a->ppid && tgid_quiet(a->pid, now) &&
-	       cell_take((3ULL << 32) | a->ppid, now, uid_interval_ns * 16, uid_burst_ns) &&
-	       cell_take((2ULL << 32) | a->uid, now, uid_interval_ns * 8, uid_burst_ns);
+	bool quiet;
+
+	if (!a->ppid || !tgid_quiet(a->pid, now))
+		return false;
+	quiet = parent_quiet(a->ppid, now);
+	if (!cell_take((3ULL << 32) | a->ppid, now, uid_interval_ns * 16, uid_burst_ns))
+		return false;
+	if (quiet && cell_take((4ULL << 32) | a->uid, now, uid_interval_ns * 32 / 3, uid_burst_ns))
+		return true;
+	return cell_take((2ULL << 32) | a->uid, now, uid_interval_ns * 32, uid_burst_ns);
 }
 
 /* The thread group's token first (per-tgid before per-uid), then the

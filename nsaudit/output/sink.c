@@ -190,19 +190,21 @@ static int send_one(struct sink *s, struct sink_msg *m)
 
 	tell_lost(s);
 	rc = transport_send(s, m);
-	if (rc && reconnect_on(rc)) { /* once more on a fresh connection */
+	/* once more on a fresh connection; not past messages the receiver
+	 * that went away may have dropped unread: they go first */
+	if (rc && reconnect_on(rc) && !s->ulen) {
 		if (!transport_connect(s))
 			rc = transport_send(s, m);
 	}
 	if (!rc)
-		free(m->data);
+		unread_sent(s, m);
 	report(s, false);
 	return rc;
 }
 
 /* Lock held: anchor n (0: unnumbered) is lost; the log is told
  * (sink_take_anchor_losses), so that verify can tell a loss from a deletion. */
-static void anchor_lost(struct sink *s, uint64_t n)
+void anchor_lost(struct sink *s, uint64_t n)
 {
 	if (!n)
 		return;
@@ -259,7 +261,7 @@ static void *writer(void *arg)
 {
 	struct sink *s = arg;
 	struct sink_msg m;
-	bool anchor;
+	bool anchor, requeued;
 	int rc;
 
 	pthread_mutex_lock(&s->lock);
@@ -295,7 +297,10 @@ static void *writer(void *arg)
 		s->busy = false;
 		if (rc)
 			s->last_errno = -rc;
-		if (rc && !(anchor ? anchor_again(s, &m, rc) : record_again(s, &m, rc)))
+		requeued = rc && !(anchor ? anchor_again(s, &m, rc) : record_again(s, &m, rc));
+		if (rc && reconnect_on(rc))
+			unread_again(s);	/* ahead of m: they came before it */
+		if (requeued)
 			continue;
 		if (rc) {
 			__atomic_add_fetch(&s->lost, 1, __ATOMIC_RELAXED);
@@ -356,10 +361,12 @@ struct sink *sink_open(const struct sink_spec *sp, size_t queue_len, char *err, 
 	s->pid = getpid();
 	s->qcap = queue_len ? queue_len : SINK_QUEUE_DEFAULT;
 	s->q = calloc(s->qcap, sizeof(*s->q));
+	if (sp->kind == SINK_SYSLOG_UNIX)
+		s->unread = calloc(SINK_UNREAD_MAX, sizeof(*s->unread));
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	pthread_cond_init(&s->idle, NULL);
-	if (!s->q) {
+	if (!s->q || (sp->kind == SINK_SYSLOG_UNIX && !s->unread)) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -546,6 +553,7 @@ void sink_close(struct sink *s, int timeout_ms)
 		s->aqlen--;
 		s->lost++;
 	}
+	unread_free(s);
 	if (s->thread_ok)
 		report(s, true);
 	if (s->sp.kind == SINK_AUDIT && s->fd >= 0)

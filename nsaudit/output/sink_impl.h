@@ -109,12 +109,30 @@ struct sink {
 	/* file: when the path was last compared with the open file (rotated
 	 * or removed: opened again) */
 	int64_t file_checked_ns;
+	/* unix syslog: sent, and maybe not yet read by the receiver (a ring,
+	 * oldest first; sink_unread.c), uread of them seen read */
+	struct sink_msg *unread;
+	size_t uhead, ulen, uread;
 };
+
+/* more than a receiver's socket queues (net.unix.max_dgram_qlen: 10, or
+ * 512 as systemd sets it), each counted by its length alone */
+#define SINK_UNREAD_MAX 2048
 
 /* sink_transport.c, called on the writer thread: 0 or -errno */
 int transport_connect(struct sink *s);
 int transport_send(struct sink *s, const struct sink_msg *m);
 /* whether a send error means the connection is gone (reconnect) */
 bool reconnect_on(int err);
+
+/* sink_unread.c, on the writer thread. unread_sent: m was sent (its data
+ * is kept, or freed); unread_again (lock held): the receiver went away,
+ * what it may not have read goes first in the queues again; unread_free:
+ * at close. */
+void unread_sent(struct sink *s, struct sink_msg *m);
+void unread_again(struct sink *s);
+void unread_free(struct sink *s);
+/* sink.c, lock held: anchor n (0: a record) is lost, the log will be told */
+void anchor_lost(struct sink *s, uint64_t n);
 
 #endif

@@ -17,11 +17,15 @@
 #define CELL_PROBE	8
 #define LOSSES		4096	/* power of two */
 #define LOSS_PROBE	16
-#define RARE_DEBT	32	/* tokens of its burst a rare thread group uses */
+#define RARE_DEBT	32	/* tokens of its burst a rare thread group uses (and
+				 * a quiet parent's children together) */
 #define USER_NS_INIT	0xEFFFFFFDU	/* PROC_USER_INIT_INO */
 #define NS_PER_S	1000000000ULL
 
-enum cell_kind { CELL_TGID = 1, CELL_UID, CELL_USERNS, CELL_RESERVE, CELL_PARENT, CELL_CONTAINER };
+enum cell_kind {
+	CELL_TGID = 1, CELL_UID, CELL_USERNS, CELL_RESERVE, CELL_PARENT, CELL_CONTAINER,
+	CELL_RESERVE_QUIET,
+};
 
 struct cell {
 	uint64_t key;	/* kind << 56 | id (56 bits of it); 0: empty */
@@ -38,7 +42,9 @@ struct rate {
 };
 
 struct log_budget {
-	struct rate tgid, uid, reserve, parent;
+	struct rate tgid, uid, parent;
+	struct rate quiet;	/* the reserve's part for quiet parents (3/4) */
+	struct rate shared;	/* ... and for any parent (1/4) */
 	struct cell cell[CELLS];
 	struct loss loss[LOSSES];
 	uint64_t unnamed;	/* refused calls the loss table had no room for */
@@ -67,7 +73,8 @@ struct log_budget *log_budget_new(const struct log_budget_rates *r)
 		r = &def;
 	b->tgid = rate_of(r->tgid);
 	b->uid = rate_of(r->uid);
-	b->reserve = rate_of(r->reserve);
+	b->quiet = rate_of(r->reserve - r->reserve / 4);
+	b->shared = rate_of(r->reserve / 4);
 	b->parent = rate_of(r->parent);
 	return b;
 }
@@ -175,6 +182,28 @@ static void count_refused(struct log_budget *b, const struct nsaudit_event *e)
 	b->unnamed += n;
 }
 
+/*
+ * A quiet thread group's draw on its uid's reserve: its parent's children
+ * together at most parent/s; the part of the reserve kept for quiet
+ * parents (3/4), then the part any parent may use (1/4). A parent whose
+ * children flood (more than RARE_DEBT of its tokens in use) has only the
+ * shared part: however many such parents a uid runs at once, a quiet
+ * parent's children keep the rest, less RARE_DEBT tokens per parent that
+ * starts to flood (each is quiet until then). A tree that keeps making
+ * new parents, each of few children, stays quiet: docs/flood.md.
+ */
+static bool reserve_take(struct log_budget *b, const struct nsaudit_event *e, uint64_t now)
+{
+	struct cell *p = cell_get(b, CELL_PARENT, e->ppid, now);
+	bool quiet = cell_light(p, &b->parent, now, RARE_DEBT);
+
+	if (!cell_take(p, &b->parent, now))
+		return false;
+	if (quiet && cell_take(cell_get(b, CELL_RESERVE_QUIET, e->uid, now), &b->quiet, now))
+		return true;
+	return cell_take(cell_get(b, CELL_RESERVE, e->uid, now), &b->shared, now);
+}
+
 bool log_budget_take(struct log_budget *b, const struct nsaudit_event *e, uint64_t container,
 		     uint64_t now)
 {
@@ -188,8 +217,7 @@ bool log_budget_take(struct log_budget *b, const struct nsaudit_event *e, uint64
 	    (!(c = container_cell(b, e, container, now)) || cell_take(c, &b->uid, now)))
 		return true;
 	/* rare first: a quiet thread group of a flooding uid or container */
-	if (light && cell_take(cell_get(b, CELL_PARENT, e->ppid, now), &b->parent, now) &&
-	    cell_take(cell_get(b, CELL_RESERVE, e->uid, now), &b->reserve, now))
+	if (light && reserve_take(b, e, now))
 		return true;
 refused:
 	count_refused(b, e);

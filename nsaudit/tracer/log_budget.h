@@ -19,9 +19,12 @@
  *   3. rare actors first: a thread group that has written few records
  *      lately (at most RARE_DEBT of its burst in use) and whose parent's
  *      children have too (parent_rate/s) draws on its uid's reserve
- *      (reserve_rate/s) when step 2 said no. A sibling's flood within one
- *      uid costs the quiet process nothing; a fork flood's children share
- *      their parent's small allowance.
+ *      (reserve_rate/s) when step 2 said no: 3/4 of it for the children
+ *      of quiet parents (at most RARE_DEBT of their tokens in use), 1/4
+ *      for any. A sibling's flood within one uid costs the quiet process
+ *      nothing; a fork flood's children share their parent's small
+ *      allowance, and any number of fork-flooding parents the reserve's
+ *      quarter.
  *
  * A record refused is not written; its calls (repeat) are counted per
  * actor (pid, uid, comm, op), handed after each written batch to the

@@ -22,12 +22,13 @@
 # Flood specs: [WHO:]KIND, KIND an nsstorm kind, WHO nobody (default; the
 # kinds that make a user namespace then flood as its uid 0), mapped (uid
 # 100000 as root of its own user namespace: a container root), root (a
-# second root process), daemon (nobody running a copy of nsstorm named
+# second root process), roots (two root processes at once: two parents of
+# a fork flood each), daemon (nobody running a copy of nsstorm named
 # systemd-journald), two (nobody and the mapped root at once), pre
 # (nobody, started before the tracer: exact from its "mark", the calls it
 # had made when the tracer said ready, to its total). Defaults (< 90 s):
 # trace execstorm, threads, mntns; record execstorm, two:pidfdns,
-# daemon:comm (also tried: pidfdsetns_fail, unshare, clone3, pidfdsetns,
+# daemon:comm, roots:execstorm (also tried: pidfdsetns_fail, unshare, clone3, pidfdsetns,
 # handle, pinchurn, forktree; see docs/flood.md);
 # pre:pinchurn in trace, pre:threads in record (FLOOD_UNNAMED_PRE: both).
 # FLOOD_UNNAMED_KINDS sets both modes' (every kind was run for 8 s in both
@@ -46,7 +47,7 @@ SECS=${FLOOD_SECS:-3}
 ROUNDS=${FLOOD_RARE_ROUNDS:-20}
 # (under 90 s: each mode its own; FLOOD_UNNAMED_KINDS: the same for both)
 TRACE_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm threads mntns"}
-RECORD_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm two:pidfdns daemon:comm"}
+RECORD_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm two:pidfdns daemon:comm roots:execstorm"}
 # the flood started before the tracer: nsfs pin churn (trace), 16 threads
 # mid-call at the start-up snapshot (record: in trace, millions of records)
 TRACE_PRE=${FLOOD_UNNAMED_PRE-pre:pinchurn}
@@ -140,6 +141,10 @@ run_mode() {
 			flooder mapped "$kind" "$SECS" >"$out.2" 2>&1 &
 			fp2=$!
 			who=nobody
+		elif [ "$who" = roots ]; then
+			flooder root "$kind" "$SECS" >"$out.2" 2>&1 &
+			fp2=$!
+			who=root
 		fi
 		flooder "$who" "$kind" "$SECS" >"$out" 2>&1 &
 		fp=$!
@@ -210,7 +215,7 @@ actor_sums() {
 uid_of() {
 	case $1 in
 	mapped) echo 100000 ;;
-	root) echo 0 ;;
+	root|roots) echo 0 ;;
 	*) echo 65534 ;;
 	esac
 }
@@ -242,6 +247,8 @@ check_spec() {
 	case $who in
 	two) actor_sums "$flood" "$TMP/$mode.jsonl" 65534 "$TMP/$mode-$spec.win" "$skipcomm"
 		actor_sums "$flood.2" "$TMP/$mode.jsonl" 100000 "$TMP/$mode-$spec.win" "$skipcomm" ;;
+	roots) actor_sums "$flood" "$TMP/$mode.jsonl" 0 "$TMP/$mode-$spec.win" "$skipcomm"
+		actor_sums "$flood.2" "$TMP/$mode.jsonl" 0 "$TMP/$mode-$spec.win" "$skipcomm" ;;
 	*) actor_sums "$flood" "$TMP/$mode.jsonl" "$(uid_of "$who")" "$TMP/$mode-$spec.win" \
 		"$skipcomm" ;;
 	esac >"$TMP/$mode-$spec.sums"
@@ -264,11 +271,11 @@ check_spec() {
 	fi
 	# whose the records say they are: the flooder's uid only
 	case $spec in
-	root:*) ;;
+	root:*|roots:*) ;;
 	*) expect_eq "$spec ($mode): no record of a flooder's pid says uid 0" \
 		"$(awk '$5 ~ /,0,/' "$TMP/$mode-$spec.sums" | head -n 3 | tr '\n' ';')" "" ;;
 	esac
-	if [ "$mode" = record ] && [ "${spec%%:*}" != root ]; then
+	if [ "$mode" = record ] && [ "${spec%%:*}" != root ] && [ "${spec%%:*}" != roots ]; then
 		# the budget: a uid's N + N/8 per second, two seconds banked
 		got=$(awk '{ r += $3 } END { print r + 0 }' "$TMP/$mode-$spec.sums")
 		[ "${spec%%:*}" = two ] && max=$(((SECS + 5) * 1152 * 2)) || max=$(((SECS + 5) * 1152))

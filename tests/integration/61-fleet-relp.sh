@@ -211,14 +211,23 @@ new_pid=$(cat "$TMP/col/pid")
 # for the collector is saved on shutdown, what its recorder sends meanwhile
 # waits in the sink. (Not while the collector is down: the messages RELP
 # sent and the collector never acknowledged live in librelp's memory only,
-# and a restart then loses them: docs/fleet.md. So the restart waits until the
-# collector holds what host 1 had logged when it came back: the backlog
-# acknowledged, not only resent.)
-n1=$(want_of 1 2>/dev/null | grep -c .)
-for _ in $(seq 1 100); do
-	[ "$(got_of 1 | sort -u | grep -c .)" -ge "$n1" ] && break
+# and a restart then loses them: docs/fleet.md. So the restart waits until
+# every message host 1's rsyslogd had taken in when the collector came back
+# (its own log has each, with its sink_run/sink_seq key) is in the
+# collector's files: the backlog acknowledged, not only resent. A count of
+# records is not that: anchors have no kseq, and after a reconnect rsyslog
+# delivered later messages before earlier ones (seen), which made up the
+# count while an earlier one was still in flight.)
+keys_in() { cat "$@" 2>/dev/null | grep -o 'sink_run="[0-9a-f]*" sink_seq="[0-9]*"' | sort -u; }
+k1=$(keys_in "$TMP/h1/local.log")
+for _ in $(seq 1 300); do
+	backlog=$(comm -23 <(echo "$k1") <(keys_in "$TMP"/col/fleet/h1-*.log "$TMP"/col/fleet/duplicates/h1-*.log) |
+		grep -c .)
+	[ "$backlog" = 0 ] && break
 	sleep 0.2
 done
+expect_eq "host 1: the collector has its backlog ($(grep -c . <<<"$k1") messages) before its rsyslogd restarts" \
+	"$backlog" 0
 h1_old=$(cat "$TMP/h1/pid")
 stop_pidfile "$TMP/h1/pid"
 sleep 0.5

@@ -237,3 +237,58 @@ Test(audit_reader, plain_lines_agree_with_the_full_walk)
 	cr_assert_gt(took, 1000, "mutated lines taken the short way: %u", took);
 	cr_assert_leq(took, both, "taken %u, accepted %u", took, both);
 }
+
+/*
+ * The short way's first pass (codec_json_plain.c): the quotes and digits
+ * of a line as bits, and whether every byte is plain, found alike a byte
+ * at a time, 16 bytes at a time and 32 (where the CPU has AVX2), for
+ * lines of every length around the vector and word sizes, the last part
+ * read as the vector that ends the line. Bytes from the edges of what is
+ * plain: controls, DEL, high bytes, a backslash, quotes, digits.
+ */
+Test(audit_reader, plain_bits_alike_every_way)
+{
+	static const unsigned char pick[] = { '"', '"', '0', '5', '9', '/', ':', ',', 'a',
+					      'z', ' ', '~', '{', 0x1f, 0x7f, 0x80, 0xff, '\\' };
+	uint64_t q[3][130], d[3][130];
+	char *line = malloc(8300);
+	unsigned int seed = 48;
+	int how, got[3], ways = 0;
+	size_t n, i, w;
+
+	cr_assert(line);
+	for (int round = 0; round < 20000; round++) {
+		n = round < 700 ? (size_t)round : (size_t)rand_r(&seed) % 8200;
+		for (i = 0; i < n; i++) {
+			unsigned int r = (unsigned int)rand_r(&seed);
+
+			/* mostly plain, so that most lines get to the end */
+			line[i] = (char)(r % 40 ? pick[r % 13] : pick[r % sizeof(pick)]);
+		}
+		memset(q, 0, sizeof(q));
+		memset(d, 0, sizeof(d));
+		for (how = 0; how < 3; how++)
+			got[how] = codec_json_plain_bits(line, n, q[how], d[how], how);
+		cr_assert_geq(got[0], 0);
+		cr_assert_eq(got[1], got[0], "length %zu: SSE2 %d, bytes %d", n, got[1], got[0]);
+		if (got[2] >= 0) {
+			ways = 3;
+			cr_assert_eq(got[2], got[0], "length %zu: AVX2 %d, bytes %d", n, got[2],
+				     got[0]);
+		}
+		if (!got[0])
+			continue;
+		for (how = 1; how < 3; how++) {
+			if (got[how] < 0)
+				continue;
+			for (w = 0; w < (n + 63) / 64; w++) {
+				cr_assert_eq(q[how][w], q[0][w], "length %zu way %d word %zu quotes",
+					     n, how, w);
+				cr_assert_eq(d[how][w], d[0][w], "length %zu way %d word %zu digits",
+					     n, how, w);
+			}
+		}
+	}
+	cr_log_info("plain bits: %d ways compared", ways ? ways : 2);
+	free(line);
+}

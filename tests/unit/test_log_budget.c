@@ -118,6 +118,45 @@ Test(log_budget, a_fork_floods_children_share_their_parents_allowance)
 	log_budget_free(b);
 }
 
+/*
+ * Several fork floods of one uid at once (four parents, each forking
+ * light children): each parent's children together are bounded by the
+ * parent's allowance, but four of those are more than the reserve. A
+ * quiet parent's children (the rare process's: one child per operation,
+ * 8 operations a round, 4 rounds a second) keep every record: flooding
+ * parents have only the reserve's shared quarter. (Before: 4 x N/16 took the
+ * whole reserve and the quiet children kept about a third.)
+ */
+Test(log_budget, parallel_fork_floods_leave_a_quiet_parents_children_their_records)
+{
+	struct log_budget *b = log_budget_new(NULL);
+	struct nsaudit_event child, rare;
+	uint64_t now = 1000 * MS, rare_ok = 0, rare_calls = 0, kids_ok = 0;
+	uint32_t pid = 1000, rare_pid = 60000;
+	int i, k, p;
+
+	/* 5 s: each parent forks a child a ms, each child 20 records */
+	for (i = 0; i < 5000; i++, now += MS) {
+		for (p = 0; p < 4; p++) {
+			child = ev(pid++, 900 + p, 0, "kid");
+			for (k = 0; k < 20; k++)
+				kids_ok += log_budget_take(b, &child, 0, now);
+		}
+		if (i % 250 == 100) {
+			for (k = 0; k < 8; k++, rare_calls++) {
+				rare = ev(rare_pid++, 899, 0, "nsrare");
+				rare_ok += log_budget_take(b, &rare, 0, now);
+			}
+		}
+	}
+	cr_assert_eq(rare_ok, rare_calls, "the quiet parent's children kept %lu of %lu",
+		     (unsigned long)rare_ok, (unsigned long)rare_calls);
+	/* the uid's rate and burst, the reserve's rate and burst, no more */
+	cr_assert_leq(kids_ok, LOG_BUDGET_UID * 7 + LOG_BUDGET_RESERVE * 7, "kids wrote %lu",
+		      (unsigned long)kids_ok);
+	log_budget_free(b);
+}
+
 Test(log_budget, a_container_of_many_uids_shares_its_user_namespace_budget)
 {
 	struct log_budget *b = log_budget_new(NULL);

@@ -252,3 +252,56 @@ Test(search_prefilter, refused_lines_go_to_the_parser)
 		cr_assert(audit_filter_may_match(&f, lines[i], strlen(lines[i])), "line %zu", i);
 	}
 }
+
+/*
+ * The needles of --comm/--exe are made once and kept while the same
+ * value comes again (search_prefilter.c): a value changed in place, one
+ * at the address another had, or one too long to keep, is never looked
+ * for by a needle made from other bytes.
+ */
+Test(search_prefilter, kept_needles_follow_the_value)
+{
+	static const char line[] = "{\"seq\":7,\"time\":\"2026-12-03T08:00:00Z\",\"op\":\"setns\","
+				   "\"pid\":420,\"comm\":\"ip\",\"exe\":\"/usr/bin/ip\","
+				   "\"mac\":\"0123456789abcdef0123456789abcdef\"}";
+	struct audit_filter f;
+	size_t len = strlen(line);
+	char v[700];
+
+	memset(&f, 0, sizeof(f));
+	f.n_comm = 1, f.comm[0] = v;
+	strcpy(v, "ip");
+	cr_assert(audit_filter_may_match(&f, line, len));
+	strcpy(v, "iq"); /* the same pointer, other bytes */
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+	strcpy(v, "ip");
+	cr_assert(audit_filter_may_match(&f, line, len));
+	strcpy(v, "i"); /* shorter */
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+	/* the same value as an exe: its own needle */
+	memset(&f, 0, sizeof(f));
+	f.n_exe = 1, f.exe[0] = v;
+	strcpy(v, "ip");
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+	strcpy(v, "/usr/bin/ip");
+	cr_assert(audit_filter_may_match(&f, line, len));
+	/* too long to keep: made each time */
+	memset(v, 'a', sizeof(v) - 1);
+	v[sizeof(v) - 1] = '\0';
+	cr_assert(audit_filter_may_match(&f, line, len), "no needle fits: parsed");
+	memset(v, 'a', 550);
+	v[550] = '\0';
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+	strcpy(v, "/usr/bin/ip");
+	cr_assert(audit_filter_may_match(&f, line, len));
+	/* escaped in JSON: never by a needle */
+	strcpy(v, "/usr/bin/\"ip");
+	cr_assert(audit_filter_may_match(&f, line, len));
+	/* several values: each its own */
+	memset(&f, 0, sizeof(f));
+	f.n_comm = 3, f.comm[0] = "a", f.comm[1] = "b", f.comm[2] = v;
+	strcpy(v, "ip");
+	cr_assert(audit_filter_may_match(&f, line, len));
+	strcpy(v, "c");
+	cr_assert_not(audit_filter_may_match(&f, line, len));
+}
