@@ -76,8 +76,9 @@ struct mount___fm {
 /* the task works looked at (a umount queues one per mount it frees) */
 #define FREED_WORKS 8
 /* a mark not turned into a record within this is dropped (the inode's
- * free follows the cleanup by a grace period) */
-#define FREED_MARK_NS (10ULL * 1000000000ULL)
+ * free follows the cleanup by a grace period: up to about 10 s where RCU
+ * callbacks are lazy, docs/hooks.md) */
+#define FREED_MARK_NS (60ULL * 1000000000ULL)
 
 /*
  * The calls that look a mount namespace up by id and take a reference:

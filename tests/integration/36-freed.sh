@@ -309,8 +309,9 @@ for flags in "" -l; do
 	expect_eq "$what: not freed while mounted" "$(freed_of mnt "$MNT" | grep -vc " let_go ")" 0
 	T1=$(now)
 	umount_as "$flags"
+	# told at the nsfs inode's free: a grace period, lazy here maybe
 	check_moment "$what" mnt "$MNT" last_ref "$T1" \
-		"$(awk -v a="$(now)" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" mount "$U"
+		"$(awk -v a="$(now)" -v b="$NSFS_BOUND" 'BEGIN{printf "%.3f", a+b}')" mount "$U"
 done
 what="mnt bind mount removed while its process lives"
 mnt_bind "$what"
