@@ -257,7 +257,7 @@ static const char *flat_member(struct audit_flat *fl, const char *line, const ch
 int audit_rec_flat(const char *line, size_t len, struct audit_flat *fl, struct audit_rec *r)
 {
 	const char *p = line + 1, *body;
-	uint64_t seen[4] = { 0 };
+	uint64_t seen[4] = { 0 }, seq;
 	size_t tail, i;
 
 	memset(r, 0, sizeof(*r));
@@ -281,11 +281,14 @@ int audit_rec_flat(const char *line, size_t len, struct audit_flat *fl, struct a
 	for (i = 0; i < fl->n; i++)
 		if (fl->f[i].klen == 3 && !memcmp(fl->f[i].key, "seq", 3))
 			break;
-	if (i == fl->n || fl->f[i].type != AUDIT_FLAT_INT || audit_flat_int(&fl->f[i]) < 1)
+	/* the seq as the parser reads it: a uint64 (audit_flat_int would stop
+	 * at INT64_MAX, and the two readings would name different records) */
+	if (i == fl->n || fl->f[i].type != AUDIT_FLAT_INT || fl->f[i].val[0] == '-' ||
+	    !digits_u64(fl->f[i].val, fl->f[i].vlen, &seq) || !seq)
 		return -1;
 	fl->line = line;
 	r->flat = fl;
-	r->seq = (uint64_t)audit_flat_int(&fl->f[i]);
+	r->seq = seq;
 	r->fmt = AUDIT_FMT_JSON;
 	return 0;
 }

@@ -240,6 +240,13 @@ enum nsaudit_lost_reason {
  * the thread, on its exit and by the reader's timer. The fields from op on
  * are what "identical" compares (plus pid/tid, the same thread).
  */
+/* nsaudit_event.anchor of an actor with no ancestor 100 ms old within 4
+ * levels up: its uid's young trees are one parent to rare first */
+#define NSAUDIT_ANCHOR_YOUNG	0xFFFFFFFFU
+/* ... or this bit with the ancestor's tgid: reached through a young one
+ * (the young trees under that ancestor, apart from its own children) */
+#define NSAUDIT_ANCHOR_TREE	0x80000000U
+
 struct nsaudit_event {
 	__u64 ts_boot_ns;	/* bpf_ktime_get_boot_ns(): the (first) call */
 	__u64 last_ts_boot_ns;	/* coalesced: the last call (within a tick); else 0 */
@@ -261,7 +268,11 @@ struct nsaudit_event {
 	__u32 lost_reason;	/* OP_LOST: enum nsaudit_lost_reason */
 	__u32 lineage;		/* NSAUDIT_LINEAGE_*: the actor's runtime lineage
 				 * at the call (bpf/nsaudit/lineage.bpf.h) */
-	__u32 lineage_pad;
+	__u32 anchor;		/* whose child rare first counts the actor as
+				 * (budgets only): its parent, or while that is
+				 * younger than 100 ms the nearest older ancestor
+				 * (4 up) | NSAUDIT_ANCHOR_TREE; _YOUNG: none that
+				 * old (a young tree); 0: not known, the parent */
 	/*
 	 * The actor's identity, read in BPF at the call (docs/attribution.md):
 	 * what a process in a container cannot forge. exe_key names this

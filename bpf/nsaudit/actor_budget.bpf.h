@@ -50,7 +50,8 @@ struct actor {
 	__u32 pid;
 	__u32 uid;
 	__u32 op;
-	__u32 ppid;	/* its parent's thread group, 0 if not known */
+	__u32 ppid;	/* whose child rare first counts it as: the record's
+			 * anchor (nsaudit.h), 0 if not known */
 	const char *comm;
 };
 
@@ -73,7 +74,8 @@ extern struct lost_epoch_map lost_epoch SEC(".maps");
 
 /* Budget cells: key (kind << 32 | id), kind 0 tgid, 1 uid, 2 a uid's
  * reserve (the part any parent may use), 3 a parent's part of it, 4 the
- * reserve's part for quiet parents (rare first: nsaudit.bpf.c). LRU: an actor
+ * reserve's part for quiet parents, 5 a uid's young trees' part (rare
+ * first: nsaudit.bpf.c). LRU: an actor
  * that went quiet long ago is forgotten (and gets its burst back, which a
  * quiet actor has anyway). */
 struct actor_budget_map {
@@ -84,14 +86,16 @@ struct actor_budget_map {
 };
 extern struct actor_budget_map actor_budget SEC(".maps");
 
+/* The current task's anchor (nsaudit.h): a global subprogram of
+ * nsaudit.bpf.c, verified once */
+int anchor_current(void);
+
 static __always_inline void actor_current(struct actor *a, __u32 op)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-
 	a->pid = bpf_get_current_pid_tgid() >> 32;
 	a->uid = (__u32)bpf_get_current_uid_gid();
 	a->op = op;
-	a->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	a->ppid = (__u32)anchor_current();
 	a->comm = NULL;
 }
 

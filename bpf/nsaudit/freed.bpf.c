@@ -122,6 +122,7 @@ static __always_inline void freed_finish(struct nsaudit_event *e, __u32 stage, _
 		e->pid = 0;
 		e->tid = 0;
 		e->ppid = 0;
+		e->anchor = 0;
 		e->uid = 0;
 		e->euid = 0;
 		e->auid = (__u32)-1;

@@ -81,6 +81,42 @@ struct path_scratch_map path_scratch SEC(".maps");
 struct tslots_map tslots SEC(".maps");
 struct tslot_mark_map tslot_mark SEC(".maps");
 
+/*
+ * Whose child rare first counts an actor as (issue 47): its parent, or,
+ * while the parent is younger than ANCHOR_AGE_NS, the nearest ancestor
+ * that old, up to ANCHOR_DEPTH levels up, marked NSAUDIT_ANCHOR_TREE
+ * (NSAUDIT_ANCHOR_YOUNG if none). A tree that gives each caller a parent
+ * of its own (P forks a middle, the middle forks the caller) then counts
+ * as one, P's young trees, not as thousands of quiet parents; and apart
+ * from P's own children (a flood's first 100 ms, while P itself is young,
+ * counts as its parent's young trees, not as that parent's children, a
+ * quiet sibling of P among them). Budgets only: the record's ppid stays
+ * its parent.
+ */
+#define ANCHOR_DEPTH	4
+#define ANCHOR_AGE_NS	(100ULL * 1000000)
+
+static __always_inline __u32 anchor_of(struct task_struct *task)
+{
+	struct task_struct *p = task->real_parent;
+	__u64 now = bpf_ktime_get_boot_ns();
+	__u32 tgid;
+	int i;
+
+	for (i = 0; i < ANCHOR_DEPTH; i++) {
+		tgid = p->tgid;
+		if (tgid <= 1 || now - p->group_leader->start_boottime >= ANCHOR_AGE_NS)
+			return i ? tgid | NSAUDIT_ANCHOR_TREE : tgid;
+		p = p->real_parent;
+	}
+	return NSAUDIT_ANCHOR_YOUNG;
+}
+
+__noinline int anchor_current(void)
+{
+	return (int)anchor_of(current_to_read());
+}
+
 /* The actor: what every record carries about who did it. A global
  * subprogram: verified once per program, not at each of its call sites. */
 __noinline int fill_actor(struct ev_short *head)
@@ -103,6 +139,7 @@ __noinline int fill_actor(struct ev_short *head)
 	 * kernel's BTF by name, at every walk that reaches it */
 	cred = task->cred;
 	e->ppid = task->real_parent->tgid;
+	e->anchor = anchor_of(task);
 	exe = task->mm->exe_file; /* NULL for kernel threads: loads give 0 */
 	actor_namespaces(e, task, cred);
 	e->euid = cred->euid.val;
@@ -255,9 +292,11 @@ static __always_inline bool cell_take(__u64 key, __u64 now, __u64 interval, __u6
  * part of it. Three quarters of the reserve are for quiet parents (at
  * most RARE_TOKENS of their part in use), a quarter for any: however many
  * parents of a uid fork-flood at once, a quiet parent's children keep the
- * quiet part. The same rule as the log's budget
- * (nsaudit/tracer/log_budget.c), at the rings. Cells: kind 2 the uid's
- * shared part, kind 4 its quiet part, kind 3 a parent's part.
+ * quiet part. A parent is the actor's anchor (anchor_of(): a tree of
+ * young middles counts as its oldest ancestor's children). The same rule
+ * as the log's budget (nsaudit/tracer/log_budget.c), at the rings. Cells:
+ * kind 2 the uid's shared part, kind 4 its quiet part, kind 3 a parent's
+ * part, kind 5 a uid's young trees' part.
  */
 #define RARE_TOKENS 32
 
@@ -268,21 +307,24 @@ static __always_inline bool tgid_quiet(__u32 tgid, __u64 now)
 	return !tat || *tat <= now + RARE_TOKENS * tgid_interval_ns;
 }
 
-static __always_inline bool parent_quiet(__u32 ppid, __u64 now)
+static __always_inline bool parent_quiet(__u64 key, __u64 now)
 {
-	__u64 key = (3ULL << 32) | ppid, *tat = bpf_map_lookup_elem(&actor_budget, &key);
+	__u64 *tat = bpf_map_lookup_elem(&actor_budget, &key);
 
 	return !tat || *tat <= now + RARE_TOKENS * uid_interval_ns * 16;
 }
 
 static __always_inline bool rare_first(const struct actor *a, __u64 now)
 {
+	__u64 parent;
 	bool quiet;
 
 	if (!a->ppid || !tgid_quiet(a->pid, now))
 		return false;
-	quiet = parent_quiet(a->ppid, now);
-	if (!cell_take((3ULL << 32) | a->ppid, now, uid_interval_ns * 16, uid_burst_ns))
+	/* the parent's cell: its anchor's; a uid's young trees are one */
+	parent = a->ppid == NSAUDIT_ANCHOR_YOUNG ? (5ULL << 32) | a->uid : (3ULL << 32) | a->ppid;
+	quiet = parent_quiet(parent, now);
+	if (!cell_take(parent, now, uid_interval_ns * 16, uid_burst_ns))
 		return false;
 	if (quiet && cell_take((4ULL << 32) | a->uid, now, uid_interval_ns * 32 / 3, uid_burst_ns))
 		return true;
@@ -327,7 +369,7 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 	a.pid = h->pid;
 	a.uid = h->uid;
 	a.op = h->op;
-	a.ppid = h->ppid;
+	a.ppid = h->anchor;
 	a.comm = h->comm;
 	rare_rec = is_rare(h->op, h->result);
 	why = rare_rec ? NSAUDIT_LOST_RARE_RING : NSAUDIT_LOST_RING;
@@ -356,7 +398,7 @@ __noinline int held_send(struct tstate *ts, struct path_buf *hp)
 static __always_inline void held_lost(struct tstate *ts, int r)
 {
 	struct nsaudit_event *h = HELD(ts);
-	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .ppid = h->ppid,
+	struct actor a = { .pid = h->pid, .uid = h->uid, .op = h->op, .ppid = h->anchor,
 			   .comm = h->comm };
 
 	actor_lost_count(&a, (__u32)(r - 1), h->repeat ?: 1);

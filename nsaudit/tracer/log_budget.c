@@ -24,7 +24,7 @@
 
 enum cell_kind {
 	CELL_TGID = 1, CELL_UID, CELL_USERNS, CELL_RESERVE, CELL_PARENT, CELL_CONTAINER,
-	CELL_RESERVE_QUIET,
+	CELL_RESERVE_QUIET, CELL_YOUNG,
 };
 
 struct cell {
@@ -183,6 +183,20 @@ static void count_refused(struct log_budget *b, const struct nsaudit_event *e)
 }
 
 /*
+ * Whose child e's actor counts as: the kernel side's anchor (its parent,
+ * or while that is young the nearest older ancestor's young trees, one
+ * cell apart from its children: a tree of young middles is one), a uid's
+ * young trees one; a record without one (0: older programs), its parent.
+ */
+static struct cell *parent_cell(struct log_budget *b, const struct nsaudit_event *e,
+				uint64_t now)
+{
+	if (e->anchor == NSAUDIT_ANCHOR_YOUNG)
+		return cell_get(b, CELL_YOUNG, e->uid, now);
+	return cell_get(b, CELL_PARENT, e->anchor ? e->anchor : e->ppid, now);
+}
+
+/*
  * A quiet thread group's draw on its uid's reserve: its parent's children
  * together at most parent/s; the part of the reserve kept for quiet
  * parents (3/4), then the part any parent may use (1/4). A parent whose
@@ -194,7 +208,7 @@ static void count_refused(struct log_budget *b, const struct nsaudit_event *e)
  */
 static bool reserve_take(struct log_budget *b, const struct nsaudit_event *e, uint64_t now)
 {
-	struct cell *p = cell_get(b, CELL_PARENT, e->ppid, now);
+	struct cell *p = parent_cell(b, e, now);
 	bool quiet = cell_light(p, &b->parent, now, RARE_DEBT);
 
 	if (!cell_take(p, &b->parent, now))

@@ -21,10 +21,12 @@
  *      children have too (parent_rate/s) draws on its uid's reserve
  *      (reserve_rate/s) when step 2 said no: 3/4 of it for the children
  *      of quiet parents (at most RARE_DEBT of their tokens in use), 1/4
- *      for any. A sibling's flood within one uid costs the quiet process
- *      nothing; a fork flood's children share their parent's small
- *      allowance, and any number of fork-flooding parents the reserve's
- *      quarter.
+ *      for any. A parent is the record's anchor (nsaudit.h: the parent,
+ *      or for a tree of young middles their nearest ancestor 100 ms old).
+ *      A sibling's flood within one uid costs the quiet process nothing;
+ *      a fork flood's children share their parent's small allowance, a
+ *      fork tree's its ancestor's, and any number of fork-flooding
+ *      parents the reserve's quarter.
  *
  * A record refused is not written; its calls (repeat) are counted per
  * actor (pid, uid, comm, op), handed after each written batch to the

@@ -26,15 +26,16 @@
 # a fork flood each), daemon (nobody running a copy of nsstorm named
 # systemd-journald), two (nobody and the mapped root at once), pre
 # (nobody, started before the tracer: exact from its "mark", the calls it
-# had made when the tracer said ready, to its total). Defaults (< 90 s):
+# had made when the tracer said ready, to its total). Defaults (~2 min):
 # trace execstorm, threads, mntns; record execstorm, two:pidfdns,
-# daemon:comm, roots:execstorm (also tried: pidfdsetns_fail, unshare, clone3, pidfdsetns,
-# handle, pinchurn, forktree; see docs/flood.md);
+# daemon:comm, roots:execstorm, root:forktree (also tried:
+# pidfdsetns_fail, unshare, clone3, pidfdsetns, handle, pinchurn,
+# forktree; see docs/flood.md);
 # pre:pinchurn in trace, pre:threads in record (FLOOD_UNNAMED_PRE: both).
 # FLOOD_UNNAMED_KINDS sets both modes' (every kind was run for 8 s in both
-# modes: docs/flood.md). Known to fail (issue 47 note):
-# root:forktree, a second root's storm of callers each with a parent of
-# its own, takes root's rare-first reserve.
+# modes: docs/flood.md). root:forktree (a second root's storm of callers
+# each with a parent of its own) took root's rare-first reserve until the
+# kernel side's anchor (docs/flood.md section 2).
 . "$(dirname "$0")/../lib/testlib.sh"
 require_root "unnamed floods"
 require_cmd jq "unnamed floods"
@@ -47,7 +48,7 @@ SECS=${FLOOD_SECS:-3}
 ROUNDS=${FLOOD_RARE_ROUNDS:-20}
 # (under 90 s: each mode its own; FLOOD_UNNAMED_KINDS: the same for both)
 TRACE_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm threads mntns"}
-RECORD_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm two:pidfdns daemon:comm roots:execstorm"}
+RECORD_KINDS=${FLOOD_UNNAMED_KINDS:-"execstorm two:pidfdns daemon:comm roots:execstorm root:forktree"}
 # the flood started before the tracer: nsfs pin churn (trace), 16 threads
 # mid-call at the start-up snapshot (record: in trace, millions of records)
 TRACE_PRE=${FLOOD_UNNAMED_PRE-pre:pinchurn}

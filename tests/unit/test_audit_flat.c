@@ -185,6 +185,13 @@ Test(audit_flat, other_spellings_parsed)
 		"\"mac\":\"00112233445566778899aabbccddeeff\"}",
 		"{\"seq\":1,\"pid\":9223372036854775807,\"uid\":9223372036854775808,"
 		"\"mac\":\"00112233445566778899aabbccddeeff\"}",
+		/* a seq past INT64_MAX: the parser reads a uint64 (fuzz_one_reader) */
+		"{\"seq\":9232330726854775805,\"for_child\":92233720368805,\"via\":\"bindk\","
+		"\"mac\":\"00112233445566778899aabbccddeeff\"}",
+		"{\"seq\":18446744073709551615,\"op\":\"setns\","
+		"\"mac\":\"00112233445566778899aabbccddeeff\"}",
+		"{\"seq\":9223372036854775808,\"op\":\"setns\","
+		"\"mac\":\"00112233445566778899aabbccddeeff\"}",
 	};
 	struct audit_flat fl = { 0 };
 	size_t i;

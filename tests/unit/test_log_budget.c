@@ -157,6 +157,46 @@ Test(log_budget, parallel_fork_floods_leave_a_quiet_parents_children_their_recor
 	log_budget_free(b);
 }
 
+/*
+ * A fork tree: P forks a middle per caller, so each caller's parent is
+ * new and quiet (nsstorm forktree). The kernel side's anchor names P's
+ * young trees for all of them (NSAUDIT_ANCHOR_TREE): one parent to rare
+ * first, whatever the middles. The rare process's children (anchor: the
+ * rare process) keep every record. (By ppid, as before the anchor: the
+ * tree took the whole reserve.)
+ */
+Test(log_budget, a_tree_of_young_middles_is_one_parent)
+{
+	struct log_budget *b = log_budget_new(NULL);
+	struct nsaudit_event child, rare;
+	uint64_t now = 1000 * MS, rare_ok = 0, rare_calls = 0, kids_ok = 0;
+	uint32_t pid = 1000, rare_pid = 60000;
+	int i, k, p;
+
+	/* 5 s: 4 callers a ms, each the only child of a middle of its own */
+	for (i = 0; i < 5000; i++, now += MS) {
+		for (p = 0; p < 4; p++) {
+			child = ev(pid + 1, pid, 0, "kid");
+			child.anchor = 900 | NSAUDIT_ANCHOR_TREE;
+			pid += 2;
+			for (k = 0; k < 20; k++)
+				kids_ok += log_budget_take(b, &child, 0, now);
+		}
+		if (i % 250 == 100) {
+			for (k = 0; k < 8; k++, rare_calls++) {
+				rare = ev(rare_pid++, 899, 0, "nsrare");
+				rare.anchor = 899;
+				rare_ok += log_budget_take(b, &rare, 0, now);
+			}
+		}
+	}
+	cr_assert_eq(rare_ok, rare_calls, "the rare process's children kept %lu of %lu",
+		     (unsigned long)rare_ok, (unsigned long)rare_calls);
+	cr_assert_leq(kids_ok, LOG_BUDGET_UID * 7 + LOG_BUDGET_PARENT * 7, "the tree wrote %lu",
+		      (unsigned long)kids_ok);
+	log_budget_free(b);
+}
+
 Test(log_budget, a_container_of_many_uids_shares_its_user_namespace_budget)
 {
 	struct log_budget *b = log_budget_new(NULL);
