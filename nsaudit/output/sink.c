@@ -173,13 +173,16 @@ static bool try_connect(struct sink *s)
 static void tell_lost(struct sink *s)
 {
 	uint64_t lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
-	struct sink_msg lm;
+	struct sink_msg lm = { 0 };
 
 	if (lost <= s->lost_told || !lost_message(s, lost - s->lost_told, &lm))
 		return;
-	if (!transport_send(s, &lm))
-		s->lost_told = lost;
-	free(lm.data);
+	if (transport_send(s, &lm)) {
+		free(lm.data);
+		return;
+	}
+	s->lost_told = lost;
+	unread_sent(s, &lm);	/* it may go unread too: kept like any message */
 }
 
 /* Lock not held: send m (once more on a fresh connection); 0 or -errno.

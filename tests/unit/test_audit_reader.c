@@ -254,7 +254,7 @@ Test(audit_reader, plain_bits_alike_every_way)
 	char *line = malloc(8300);
 	unsigned int seed = 48;
 	int how, got[3], ways = 0;
-	size_t n, i, w;
+	size_t n, i, w, plain = 0;
 
 	cr_assert(line);
 	for (int round = 0; round < 20000; round++) {
@@ -262,8 +262,10 @@ Test(audit_reader, plain_bits_alike_every_way)
 		for (i = 0; i < n; i++) {
 			unsigned int r = (unsigned int)rand_r(&seed);
 
-			/* mostly plain, so that most lines get to the end */
-			line[i] = (char)(r % 40 ? pick[r % 13] : pick[r % sizeof(pick)]);
+			/* mostly plain, so that lines get to the end; every other
+			 * line nearly all plain, so that long ones do too */
+			line[i] = (char)(r % (round & 1 ? 40 : 20000) ? pick[r % 13]
+								     : pick[r % sizeof(pick)]);
 		}
 		memset(q, 0, sizeof(q));
 		memset(d, 0, sizeof(d));
@@ -278,6 +280,7 @@ Test(audit_reader, plain_bits_alike_every_way)
 		}
 		if (!got[0])
 			continue;
+		plain += n >= 256;
 		for (how = 1; how < 3; how++) {
 			if (got[how] < 0)
 				continue;
@@ -289,6 +292,7 @@ Test(audit_reader, plain_bits_alike_every_way)
 			}
 		}
 	}
+	cr_assert_gt(plain, 1000, "long plain lines compared: %zu", plain);
 	cr_log_info("plain bits: %d ways compared", ways ? ways : 2);
 	free(line);
 }

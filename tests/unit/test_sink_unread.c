@@ -171,3 +171,48 @@ Test(sink_unread, what_the_receiver_read_is_not_sent_again, .timeout = 60)
 	unlink(un.sun_path);
 	rmdir(dir);
 }
+
+/*
+ * The sink's own "lost" message (how many it could not send) is kept like
+ * any other: dropped unread by a receiver that closed, it comes again.
+ */
+Test(sink_unread, a_lost_message_dropped_unread_is_sent_again, .timeout = 60)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	char err[256], dir[] = "/tmp/nsaudit-unread-XXXXXX", buf[4096];
+	struct sink_spec sp;
+	struct sink *s;
+	bool told = false;
+	ssize_t n;
+	int rx;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s/log", dir);
+	rx = receiver(&un);
+	snprintf(err, sizeof(err), "syslog:unix:%s", un.sun_path);
+	cr_assert_eq(sink_parse(err, &sp, err, sizeof(err)), 0);
+	s = sink_open(&sp, 64, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	/* two records it could not send (as a full queue counts them) */
+	__atomic_store_n(&s->lost, 2, __ATOMIC_RELAXED);
+	emit(s, "l1");		/* the lost message goes first, then l1 */
+	wait_sent(s, 1);
+	close(rx);		/* neither read */
+	unlink(un.sun_path);
+	rx = receiver(&un);
+	emit(s, "l2");
+	for (;;) {
+		n = recv(rx, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		told |= strstr(buf, "op=\"lost\"") && strstr(buf, "count=\"2\"");
+		if (strstr(buf, "comm=\"l2\""))
+			break;
+	}
+	cr_expect(told, "the new receiver was told of the 2 lost");
+	sink_close(s, 1000);
+	close(rx);
+	unlink(un.sun_path);
+	rmdir(dir);
+}
