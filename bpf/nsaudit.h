@@ -163,6 +163,9 @@ enum nsaudit_freed_holder {
 					 * (UNIX, TCP, UDP; no actor) */
 	NSAUDIT_FREED_BY_CHILD,		/* user: a child user namespace was freed
 					 * (old_inum/old_ns_id name it) */
+	NSAUDIT_FREED_BY_MOUNT,		/* mnt: the bind mount of its nsfs file
+					 * an umount removed (the umounter is
+					 * the actor) */
 };
 /*
  * The kmem caches op freed follows (freed.bpf.c's freed_cache[] index; the

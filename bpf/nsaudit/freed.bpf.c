@@ -45,6 +45,7 @@
 #include "freed_object.bpf.h"
 #include "freed_known.bpf.h"
 #include "freed_userns.bpf.h"
+#include "freed_mount.bpf.h"
 
 #define FREED_SITES 8
 #define KCF NSAUDIT_PROBE_TP_KMEM_CACHE_FREE
@@ -279,9 +280,10 @@ __noinline int freed_nsproxy(__u64 addr)
  * closed: freed_file saw that first; the last bind mount gone). Freed
  * after a grace period, on whatever runs then: no actor. A namespace that
  * lives on was let go by its nsfs dentry (let_go, all types). No last_ref
- * for mnt: putting a mount namespace waits for a grace period itself, so
- * an nsfs inode released earlier can be freed while the task that really
- * let go is still in free_nsproxy.
+ * for mnt from its count here: putting a mount namespace waits for a grace
+ * period itself, so an nsfs inode released earlier can be freed while the
+ * task that really let go is still in free_nsproxy. A mnt's last bind
+ * mount is told from the mark its umount made (freed_mount.bpf.h).
  */
 __noinline int freed_inode(__u64 addr)
 {
@@ -296,6 +298,9 @@ __noinline int freed_inode(__u64 addr)
 		freed_nsfs_fops = (__u64)BPF_CORE_READ(ino, i_fop);
 	ns = BPF_CORE_READ(ino, i_private);
 	if (!ns)
+		return 0;
+	/* before any read of the namespace: 6.1 freed a mnt's already */
+	if (freed_mount_last(addr, ns))
 		return 0;
 	type = ns_type(ns);
 	freed_check((__u64)ns, type, NSAUDIT_FREED_BY_NSFS,
@@ -511,5 +516,50 @@ int BPF_PROG(tp_wq_start, struct work_struct *work)
 		return 0;
 	}
 	bpf_for_each_map_elem(&freed_addrs, cleanup_one, &c, 0);
+	return 0;
+}
+
+/*
+ * umount2()'s exit: a bind mount it removed may hold a mount namespace
+ * last (freed_mount.bpf.h). The look-ups by id that could give one a new
+ * holder meanwhile: ioctl NS_MNT_GET_NEXT/PREV (type 0xb7, nr 11, 12) and
+ * open_by_handle_at, counted from entry to exit.
+ */
+SEC("tracepoint/syscalls/sys_exit_umount")
+int tp_freed_umount(struct trace_event_raw_sys_exit *ctx)
+{
+	if (ctx->ret || !cleanup_mnt_fn)
+		return 0;
+	return freed_umount_marks();
+}
+
+SEC("tracepoint/syscalls/sys_enter_ioctl")
+int tp_freed_ioctl(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 cmd = ctx->args[1];
+
+	if (((cmd >> 8) & 0xff) == 0xb7 && ((cmd & 0xff) == 11 || (cmd & 0xff) == 12))
+		freed_revive_enter();
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_ioctl")
+int tp_freed_ioctl_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	freed_revive_exit();
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_open_by_handle_at")
+int tp_freed_handle(struct trace_event_raw_sys_enter *ctx)
+{
+	freed_revive_enter();
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_open_by_handle_at")
+int tp_freed_handle_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	freed_revive_exit();
 	return 0;
 }

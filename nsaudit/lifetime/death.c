@@ -77,6 +77,8 @@ bool lt_print_freed(FILE *out, json_object *r)
 		fputs("its last nsfs fd was closed", out);
 	else if (holder && !strcmp(holder, "nsfs"))
 		fputs("its last nsfs file or bind mount went, who released it is not known", out);
+	else if (holder && !strcmp(holder, "mount"))
+		fputs("its last bind mount was removed, by the umount of the actor", out);
 	else if (holder && !strcmp(holder, "owner_work")) {
 		/* the worker that ran the free is no holder: none is named */
 		fputs("its free work ran after its last holder let go: a task's credentials, a "
@@ -192,8 +194,9 @@ void lt_print_death_spans(FILE *out, const struct lt_timeline *tl, const struct 
 	/* op freed saw it go, but not its last reference */
 	if (stages && !last_ref) {
 		fputs("last holder: cannot tell (no last_ref: a mount namespace's last bind mount "
-		      "or fd, a pid namespace's last struct pid, a holder whose memory went after "
-		      "the namespace's, or a holder nsaudit does not follow let go)", out);
+		      "not removed by an umount that let it go at once, or its last fd, a pid "
+		      "namespace's last struct pid, a holder whose memory went after the "
+		      "namespace's, or a holder nsaudit does not follow let go)", out);
 		/* the kernel freed it in the context of its last put */
 		if (freed_in)
 			lt_print_freed_in(out, freed_in);

@@ -177,8 +177,35 @@ static void on_let_go(struct lh_history *h, const struct lt_timeline *tl, size_t
 		s->refs_left = refs;
 }
 
+/* A last_ref of holder mount: the bind mount the actor's umount removed
+ * (the mount span that umount ended), else the latest one still open (its
+ * umount not in the log) ends here; none: none is invented. */
+static struct lh_span *mount_let_go_last(struct lh_history *h, const struct lt_timeline *tl,
+					 int64_t pid, size_t j)
+{
+	struct lh_span *open = NULL;
+	size_t i;
+
+	for (i = h->n; i-- > 0;) {
+		struct lh_span *s = &h->v[i];
+
+		if (s->kind != LH_MOUNT)
+			continue;
+		if (s->to == SIZE_MAX) {
+			if (!open)
+				open = s;
+		} else if (jint_or(tl->ev[s->to].rec, "pid", -1) == pid) {
+			return s;
+		}
+	}
+	if (open)
+		open->to = j;
+	return open;
+}
+
 /* A freed record: the first is the death; a last_ref names the holder. */
-static void on_freed(struct lh_history *h, json_object *r, size_t j)
+static void on_freed(struct lh_history *h, const struct lt_timeline *tl, json_object *r,
+		     size_t j)
 {
 	const char *holder = jstr(r, "holder");
 	int64_t pid = jint_or(r, "pid", -1);
@@ -192,6 +219,8 @@ static void on_freed(struct lh_history *h, json_object *r, size_t j)
 		s = span_end(h, LH_TASK, r, pid, NULL, j);
 	else if (streq(holder, "fd"))
 		s = span_end(h, LH_FD, r, pid, NULL, j);
+	else if (streq(holder, "mount"))
+		s = mount_let_go_last(h, tl, pid, j);
 	if (s)
 		s->last = true;
 }
@@ -241,7 +270,7 @@ static void on_event(struct lh_history *h, const struct lt_timeline *tl, size_t 
 		on_let_go(h, tl, j);
 		break;
 	case LT_FREED:
-		on_freed(h, r, j);
+		on_freed(h, tl, r, j);
 		break;
 	default:
 		break;
@@ -311,9 +340,12 @@ static const char *began(const struct lt_timeline *tl, const struct lh_span *s)
 
 static const char *ended(const struct lt_timeline *tl, const struct lh_span *s)
 {
+	if (s->last && s->kind == LH_FD)
+		return "closed it: let go last";
+	if (s->last && s->kind == LH_MOUNT)
+		return "umount: let go last";
 	if (s->last)
-		return s->kind == LH_FD ? "closed it: let go last"
-					: "exited, exec'd or moved away: let go last";
+		return "exited, exec'd or moved away: let go last";
 	if (s->to == SIZE_MAX && s->kind == LH_FD && s->by != SIZE_MAX)
 		return "closed by the time its nsfs file went (closes are not recorded)";
 	if (s->to == SIZE_MAX)

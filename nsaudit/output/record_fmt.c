@@ -283,7 +283,7 @@ static void freed_fields(struct audit_fields *f, const struct nsaudit_event *e)
 		[NSAUDIT_FREED_BY_KERNEL] = "kernel", [NSAUDIT_FREED_BY_TASK] = "task",
 		[NSAUDIT_FREED_BY_NSFS] = "nsfs", [NSAUDIT_FREED_BY_OWNER] = "owner_work",
 		[NSAUDIT_FREED_BY_FD] = "fd", [NSAUDIT_FREED_BY_SOCKET] = "socket",
-		[NSAUDIT_FREED_BY_CHILD] = "child",
+		[NSAUDIT_FREED_BY_CHILD] = "child", [NSAUDIT_FREED_BY_MOUNT] = "mount",
 	};
 	unsigned int stage = e->arg & 0xff, holder = (e->arg >> 8) & 0xff;
 

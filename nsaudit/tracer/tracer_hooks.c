@@ -125,6 +125,23 @@ static void freed_sock_sizes(struct nsaudit_bpf *s)
 }
 
 /*
+ * op freed's umount exit, which marks a mount namespace held last by the
+ * bind mount it removed, and the look-ups by id that void a mark
+ * (bpf/nsaudit/freed_mount.bpf.h); without __cleanup_mnt's address they
+ * stay out, and such a namespace's last holder is not told.
+ */
+static void choose_freed_mount_hooks(struct nsaudit_bpf *s, bool on)
+{
+	bpf_program__set_autoload(s->progs.tp_freed_umount, on);
+	bpf_program__set_autoload(s->progs.tp_freed_ioctl, on);
+	bpf_program__set_autoload(s->progs.tp_freed_ioctl_exit, on);
+	bpf_program__set_autoload(s->progs.tp_freed_handle,
+				  on && tracepoint_exists("syscalls", "sys_enter_open_by_handle_at"));
+	bpf_program__set_autoload(s->progs.tp_freed_handle_exit,
+				  on && tracepoint_exists("syscalls", "sys_exit_open_by_handle_at"));
+}
+
+/*
  * op freed (bpf/nsaudit/freed.bpf.c): the free functions whose kfree call
  * sites free a namespace, from kallsyms. Without them (no root view of
  * kallsyms) kfree's hook stays out: the kmem_cache_free one still gives
@@ -144,6 +161,9 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 		/* 6.1 to 6.6 free a struct file after a grace period, on
 		 * whatever task runs then: no closer there */
 		{ "file_free_rcu", NSAUDIT_NS_MAX },
+		/* a mount's cleanup, queued on the task that let it go: a
+		 * mnt's last bind mount (bpf/nsaudit/freed_mount.bpf.h) */
+		{ "__cleanup_mnt", NSAUDIT_NS_MNT },
 	};
 	/* the caches' own variables: a cache merged into another of its
 	 * size (SLAB_MERGE_DEFAULT) has that one's name and size */
@@ -158,7 +178,7 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 	struct nsaudit_bpf *s = b->skel;
 	size_t i, n = 0;
 
-	_Static_assert(sizeof(fns) / sizeof(fns[0]) - 2 <= sizeof(s->rodata->kfree_site_lo) /
+	_Static_assert(sizeof(fns) / sizeof(fns[0]) - 3 <= sizeof(s->rodata->kfree_site_lo) /
 		       sizeof(s->rodata->kfree_site_lo[0]), "kfree sites");
 	s->rodata->freed_wanted = want;
 	bpf_program__set_autoload(s->progs.tp_kmem_cache_free, want);
@@ -172,6 +192,7 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 		bpf_program__set_autoload(s->progs.tp_kfree, false);
 		bpf_program__set_autoload(s->progs.tp_wq_start, false);
 		bpf_program__set_autoload(s->progs.tp_wq_end, false);
+		choose_freed_mount_hooks(s, false);
 		return;
 	}
 	for (i = 0; i < NSAUDIT_FC_MAX; i++)
@@ -182,6 +203,10 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 			continue;
 		if (fns[i].type == NSAUDIT_NS_NET) {
 			s->rodata->cleanup_net_fn = r[i].lo;
+			continue;
+		}
+		if (!strcmp(fns[i].fn, "__cleanup_mnt")) {
+			s->rodata->cleanup_mnt_fn = r[i].lo;
 			continue;
 		}
 		if (fns[i].type == NSAUDIT_NS_MAX) {
@@ -202,6 +227,7 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 	bpf_program__set_autoload(s->progs.tp_wq_start, s->rodata->cleanup_net_fn != 0 ||
 				  s->rodata->kfree_site_userns >= 0);
 	bpf_program__set_autoload(s->progs.tp_wq_end, s->rodata->kfree_site_userns >= 0);
+	choose_freed_mount_hooks(s, s->rodata->cleanup_mnt_fn != 0);
 }
 
 /*

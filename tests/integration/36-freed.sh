@@ -34,6 +34,7 @@ cleanup() {
 	local p
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
 	umount "$TMP/bind" 2>/dev/null
+	umount -l "$TMP/mbind" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	ip netns del "$NS-s" 2>/dev/null
 	ip netns del "$NS-l" 2>/dev/null
@@ -274,6 +275,56 @@ kill "$S"; wait "$S" 2>/dev/null
 T1=$(now)
 check_moment "umount before the process" ipc "$IPC" last_ref "$T0" \
 	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" task "$S"
+
+# --- a mount namespace held last by a bind mount: its umount lets it go ------
+# The umount's exit proves that the bind mount it removed held the last
+# reference (bpf/nsaudit/freed_mount.bpf.h): last_ref holder mount, the
+# umounter the actor (a shell that execs umount: its pid is known here).
+# The same with a lazy umount (ip netns del's way). And one whose process
+# still holds it when its bind mount goes: no claim of mount, the process
+# lets go last.
+# mnt_bind WHAT: a process in a new mount namespace, its nsfs file bind
+# mounted on $TMP/mbind; sets S (the process) and MNT (its ns_id)
+mnt_bind() {
+	unshare -m sleep 300 & S=$!
+	PIDS="$PIDS $S"
+	for i in $(seq 1 100); do
+		[ "$(ns_inum /proc/$S/ns/mnt 2>/dev/null)" != "$(ns_inum /proc/self/ns/mnt)" ] && break
+		sleep 0.05
+	done
+	MNT=$(id_of mnt "$(ns_inum /proc/$S/ns/mnt)" ".pid == $S")
+	touch "$TMP/mbind"
+	setup "$1: bind mount /proc/$S/ns/mnt" mount --bind "/proc/$S/ns/mnt" "$TMP/mbind"
+}
+# umount_as FLAGS: umount $TMP/mbind from a process whose pid goes to U
+umount_as() {
+	bash -c 'echo $$ >"$1"; exec umount $2 "$3"' _ "$TMP/umounter" "$1" "$TMP/mbind"
+	U=$(cat "$TMP/umounter")
+}
+for flags in "" -l; do
+	what="mnt bind mount${flags:+ (umount $flags)}"
+	mnt_bind "$what"
+	kill "$S"; wait "$S" 2>/dev/null
+	sleep 0.5
+	expect_eq "$what: not freed while mounted" "$(freed_of mnt "$MNT" | grep -vc " let_go ")" 0
+	T1=$(now)
+	umount_as "$flags"
+	# told at the nsfs inode's free: a grace period, lazy here maybe
+	check_moment "$what" mnt "$MNT" last_ref "$T1" \
+		"$(awk -v a="$(now)" -v b="$NSFS_BOUND" 'BEGIN{printf "%.3f", a+b}')" mount "$U"
+done
+what="mnt bind mount removed while its process lives"
+mnt_bind "$what"
+sleep 0.3
+umount_as ""
+sleep 0.5
+expect_eq "$what: no death while it lives" "$(freed_of mnt "$MNT" | grep -vc " let_go ")" 0
+T0=$(now)
+kill "$S"; wait "$S" 2>/dev/null
+check_moment "$what" mnt "$MNT" last_ref "$T0" \
+	"$(awk -v a="$(now)" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" task "$S"
+expect_eq "$what: the umount is no holder that let go last" \
+	"$(freed_of mnt "$MNT" | awk '$3 == "mount"' | wc -l)" 0
 
 # --- ip netns exec NAME sleep 3 holds it 3 s past ip netns del ---------------
 FROM=$(wc -l <"$OUT")

@@ -237,6 +237,46 @@ Test(history, no_last_ref_cannot_tell)
 	lt_free(&tl);
 }
 
+/* a mount namespace let go last by a bind mount (op freed's holder mount,
+ * the umounter the actor): the bind mount's span, the one the actor's
+ * umount ended, let go last; not an earlier bind mount's; no "cannot tell" */
+Test(history, a_bind_mount_lets_go_last)
+{
+	struct lt_timeline tl;
+	struct lh_history h;
+	char *s;
+
+	lt_init(&tl, NSAUDIT_NS_MNT, 4026532120u);
+	feed(&tl, R(1, "30.000", "\"op\":\"unshare\",\"ns_type\":\"mnt\",\"ns_inum\":4026532120,"
+				 "\"pid\":100,\"comm\":\"unshare\""));
+	feed(&tl, R(2, "31.000", "\"op\":\"mount\",\"ns_type\":\"mnt\",\"ns_inum\":4026532120,"
+				 "\"pid\":101,\"comm\":\"mount\",\"path\":\"/tmp/a\""));
+	feed(&tl, R(3, "31.500", "\"op\":\"mount\",\"ns_type\":\"mnt\",\"ns_inum\":4026532120,"
+				 "\"pid\":101,\"comm\":\"mount\",\"path\":\"/tmp/m\""));
+	feed(&tl, R(4, "32.000", "\"op\":\"umount\",\"ns_type\":\"mnt\",\"ns_inum\":4026532120,"
+				 "\"pid\":102,\"comm\":\"umount\",\"path\":\"/tmp/a\""));
+	feed(&tl, R(5, "33.000", "\"op\":\"umount\",\"ns_type\":\"mnt\",\"ns_inum\":4026532120,"
+				 "\"pid\":103,\"comm\":\"umount\",\"path\":\"/tmp/m\""));
+	feed(&tl, R(6, "33.020", "\"op\":\"freed\",\"ns_type\":\"mnt\",\"ns_inum\":4026532120,"
+				 "\"stage\":\"last_ref\",\"holder\":\"mount\",\"pid\":103,"
+				 "\"comm\":\"umount\""));
+	lt_finish(&tl);
+	cr_assert_eq(lh_build(&h, &tl, 0), 0);
+	cr_assert_eq(h.n, 3, "creator, two mounts: %zu", h.n);
+	cr_assert_eq(h.v[1].kind, LH_MOUNT);
+	cr_assert_str_eq(h.v[1].path, "/tmp/a");
+	cr_assert_not(h.v[1].last, "the earlier bind mount did not let go last");
+	cr_assert_eq(h.v[2].kind, LH_MOUNT);
+	cr_assert_str_eq(h.v[2].path, "/tmp/m");
+	cr_assert(h.v[2].last);
+	cr_assert_eq(tl.ev[h.v[2].to].seq, 5, "its span ends at its umount");
+	s = end_text(&tl, 0);
+	cr_assert_null(strstr(s, "cannot tell"), "%s", s);
+	free(s);
+	lh_free(&h);
+	lt_free(&tl);
+}
+
 /* a hostile process name or mount path is escaped, never printed raw */
 Test(history, hostile_names_escaped)
 {

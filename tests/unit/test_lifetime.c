@@ -455,6 +455,28 @@ Test(lifetime, a_child_user_namespace_lets_go)
 	lt_free(&tl);
 }
 
+/* A mount namespace let go last by a bind mount: holder mount, the
+ * umounter named as the last holder */
+Test(lifetime, a_bind_mount_lets_go_last)
+{
+	struct lt_timeline tl;
+	char *s;
+
+	lt_init(&tl, NSAUDIT_NS_MNT, 4026532174u);
+	cr_assert_eq(feed(&tl, "{\"seq\":6,\"time\":\"2026-12-07T21:13:01.989Z\",\"op\":\"freed\","
+			       "\"ns_type\":\"mnt\",\"ns_inum\":4026532174,\"ns_id\":38,"
+			       "\"stage\":\"last_ref\",\"holder\":\"mount\",\"pid\":27561,"
+			       "\"comm\":\"umount\",\"uid\":0}"),
+		     LT_FREED);
+	lt_finish(&tl);
+	s = event_text(&tl, 0);
+	cr_assert_str_eq(s, "2026-12-07T21:13:01.989Z freed    (its last reference went: its last "
+			    "bind mount was removed, by the umount of the actor) last holder: "
+			    "pid=27561 (umount) uid=0 seq=6\n");
+	free(s);
+	lt_free(&tl);
+}
+
 Test(lifetime, let_go_is_a_holder_gone)
 {
 	struct lt_timeline tl;

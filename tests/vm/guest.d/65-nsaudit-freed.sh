@@ -10,8 +10,8 @@
 # case at a time, a second apart, with the holder of each kind that lets
 # go last: the process itself (all eight types), an fd in another process
 # (its pid the fourth field),
-# a bind mount (ipc, and mnt), a child user namespace's death for its
-# parent. The holders that go first (the fd's and the bind mounts' own
+# a bind mount (ipc, and mnt: its umounter's pid in /out/freed-umount.txt,
+# "CASE TYPE INODE PID"), a child user namespace's death for its parent. The holders that go first (the fd's and the bind mounts' own
 # processes) are in /out/freed-letgo.txt ("CASE TYPE INODE PID REFS": the
 # process that lets go first, the count it leaves). The host compares
 # (tests/vm/host.d/65-freed-events.sh).
@@ -93,7 +93,9 @@ unshare -r sh -c "echo \"user-parent user \$(stat -L -c %i /proc/self/ns/user)\"
 	exec unshare -U sleep 1000" &
 user=$!
 i=0
-while { [ "$(ino $user user)" = "$(ino 1 user)" ] ||
+# (the parent's line first: read before it, the parent's inode passed for
+# the child's, and the host compared the parent with itself)
+while { ! grep -q "^user-parent user " $T || [ "$(ino $user user)" = "$(ino 1 user)" ] ||
 	grep -q "^user-parent user $(ino $user user)\$" $T; } && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
@@ -135,7 +137,8 @@ kill -9 $bind
 sleep 1
 umount /tmp/freed/ipc
 sleep 1
-umount /tmp/freed/mnt
+# the umounter's pid: op freed names it as the mnt's last holder (mount)
+sh -c 'echo "bind mnt $(stat -L -c %i /tmp/freed/mnt) $$" >/out/freed-umount.txt; exec umount /tmp/freed/mnt'
 sleep 2	# grace periods, cleanup_net's work
 wait $pidp $task $user $fdns $fdholder $bind 2>/dev/null
 kill -INT $tp
