@@ -282,8 +282,9 @@ __noinline int freed_nsproxy(__u64 addr)
  * lives on was let go by its nsfs dentry (let_go, all types). No last_ref
  * for mnt from its count here: putting a mount namespace waits for a grace
  * period itself, so an nsfs inode released earlier can be freed while the
- * task that really let go is still in free_nsproxy. A mnt's last bind
- * mount is told from the mark its umount made (freed_mount.bpf.h).
+ * task that really let go is still in free_nsproxy. A last bind mount
+ * that an umount removed is told from the mark that umount made, with
+ * the umounter (freed_mount.bpf.h), for every type.
  */
 __noinline int freed_inode(__u64 addr)
 {

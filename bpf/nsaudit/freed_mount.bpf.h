@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * freed_mount.bpf.h - op freed: a mount namespace let go last by a bind
- * mount of its nsfs file (holder mount), named with the umount2() caller.
+ * freed_mount.bpf.h - op freed: a namespace let go last by a bind mount
+ * of its nsfs file (holder mount), named with the umount2() caller.
  * Included by freed.bpf.c alone (kept apart for its size).
  *
- * Why not from the nsfs inode's free, as for the other types: putting a
- * mount namespace waits for a grace period itself (namespace_unlock), so an
- * nsfs inode let go earlier can be freed, and read a count of 0, while the
- * task that really let go is still in free_nsproxy. The proof is made
- * instead at the umount's exit, in the umounter's context, where every
- * reference can still be counted:
+ * The nsfs inode's free (a grace period after the put) knows no actor,
+ * and for a mount namespace not even the moment: putting one waits for a
+ * grace period itself (namespace_unlock), so an nsfs inode let go earlier
+ * can be freed, and read a count of 0, while the task that really let go
+ * is still in free_nsproxy. The proof is made instead at the umount's
+ * exit, in the umounter's context, where every reference can still be
+ * counted:
  *
  *   - the bind mount's last reference went in this call: its cleanup
  *     (__cleanup_mnt, which puts its root dentry) is queued on this
@@ -18,8 +19,8 @@
  *   - the root dentry's count is the number of those queued cleanups of it
  *     (umount propagated to copies of the bind: each is one of them), the
  *     inode's is 1 (its dentry; an inotify watch would be another);
- *   - the mount namespace's count is 1: the nsfs inode's, no task, fd or
- *     other holder.
+ *   - the namespace's count is 1: the nsfs inode's, no task, fd, socket,
+ *     owned namespace or other holder.
  * Then the dentry's last put is that cleanup, which evicts the inode, which
  * puts the namespace to 0: a mark keyed by the inode's address, which
  * freed_inode turns into last_ref holder mount when that inode is freed.
@@ -27,7 +28,8 @@
  * Nothing can take a new reference between the exit and the cleanup but
  * what looks a namespace up by id (6.11+: ioctl NS_MNT_GET_NEXT/PREV on
  * another mount namespace's nsfs fd; 6.18: open_by_handle_at of an nsfs
- * handle): each such call in flight refuses a mark, and each one that
+ * handle, any type; nothing else reaches a namespace that only its nsfs
+ * inode holds): each such call in flight refuses a mark, and each one that
  * enters after the mark voids it (freed_revive_*). Anything not proven is
  * no mark: "cannot tell", never a wrong holder.
  */
@@ -130,7 +132,7 @@ struct freed_mount_mark {
 	__u64 ts;		/* bpf_ktime_get_boot_ns() at the umount's exit */
 	__u64 revive;		/* freed_revive_enters then */
 	__u32 inum;
-	__u32 pad;
+	__u32 type;		/* enum nsaudit_ns_type */
 	struct ev_short head;	/* fill_actor(): the umounter */
 };
 
@@ -160,12 +162,15 @@ __noinline int freed_mount_mark(__u64 dentry_addr, __u32 n, __u64 revive)
 	struct freed_mount_mark *mk;
 	struct ns_common *ns;
 	__u64 key = (__u64)ino;
-	__u32 zero = 0;
+	__u32 zero = 0, type;
 
 	if (!ino || BPF_CORE_READ(ino, i_sb, s_magic) != NSFS_MAGIC)
 		return 0;
 	ns = BPF_CORE_READ(ino, i_private);
-	if (!ns || ns_type(ns) != NSAUDIT_NS_MNT || !type_wanted(NSAUDIT_NS_MNT))
+	if (!ns)
+		return 0;
+	type = ns_type(ns);
+	if (type >= NSAUDIT_NS_MAX || !type_wanted(type))
 		return 0;
 	if (BPF_CORE_READ(d, d_lockref.count) != (int)n || BPF_CORE_READ(ino, i_count.counter) != 1 ||
 	    ns_refcount(ns) != 1)
@@ -179,7 +184,7 @@ __noinline int freed_mount_mark(__u64 dentry_addr, __u32 n, __u64 revive)
 		return 0;
 	mk->ts = bpf_ktime_get_boot_ns();
 	mk->revive = revive;
-	mk->pad = 0;
+	mk->type = type;
 	__builtin_memset(&mk->head, 0, sizeof(mk->head));
 	fill_actor(&mk->head);
 	bpf_map_update_elem(&freed_mount_marks, &key, mk, BPF_ANY);
@@ -250,7 +255,7 @@ static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns
 	struct nsaudit_event *e;
 	struct freed_known *k;
 	__u64 ts, kseq, id, key, obj;
-	__u32 inum;
+	__u32 inum, type;
 	__u8 one = 1;
 	bool ok;
 
@@ -259,7 +264,8 @@ static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns
 		return 0;
 	inum = mk->inum;
 	id = mk->ns_id;
-	ok = mk->ns == (__u64)ns && inum == BPF_CORE_READ(ino, i_ino) &&
+	type = mk->type;
+	ok = mk->ns == (__u64)ns && inum == BPF_CORE_READ(ino, i_ino) && type < NSAUDIT_NS_MAX &&
 	     mk->revive == freed_revive_enters &&
 	     bpf_ktime_get_boot_ns() - mk->ts < FREED_MARK_NS;
 	if (!ok) {
@@ -269,14 +275,14 @@ static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns
 	key = id ?: (__u64)ns ^ ((__u64)inum << 32);
 	if (bpf_map_update_elem(&freed_seen, &key, &one, BPF_NOEXIST))
 		goto out;
-	/* its memory: gone already (6.1, 6.12 free it in the cleanup), else
-	 * for the kfree that follows (6.18: after a grace period) */
-	obj = ns_object(ns, NSAUDIT_NS_MNT);
+	/* its memory: gone already (a mnt on 6.1, 6.12 in the cleanup; a
+	 * uts or time kfree'd in the put), else for the free that follows */
+	obj = ns_object(ns, type);
 	k = bpf_map_lookup_elem(&freed_addrs, &obj);
 	if (k && k->rel_tid) {
 		bpf_map_delete_elem(&freed_addrs, &obj);
 	} else if (obj) {
-		struct freed_known nk = { .ns_id = id, .inum = inum, .type = NSAUDIT_NS_MNT };
+		struct freed_known nk = { .ns_id = id, .inum = inum, .type = type };
 
 		bpf_map_update_elem(&freed_addrs, &obj, &nk, BPF_ANY);
 	}
@@ -295,7 +301,7 @@ static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns
 	e->op = NSAUDIT_OP_FREED;
 	e->probe = NSAUDIT_PROBE_TP_KMEM_CACHE_FREE;
 	e->fd = -1;
-	e->ns_type = NSAUDIT_NS_MNT;
+	e->ns_type = type;
 	e->ns_inum = inum;
 	e->ns_id = id;
 	e->flags = NSAUDIT_F_HAS_NS;

@@ -246,9 +246,11 @@ sleep 1
 expect_eq "bind mount: not freed while mounted" "$(freed_of ipc "$IPC" | grep -vc " let_go ")" 0
 check_let_go "bind mount" ipc "$IPC" "$TK" "$(now)" task "$S" 1
 T1=$(now)
-umount "$TMP/bind"
+# the umount lets it go (its exit proves the bind mount held the last
+# reference): last_ref holder mount, the umounter the actor
+bash -c 'echo $$ >"$1"; exec umount "$2"' _ "$TMP/umounter-ipc" "$TMP/bind"
 check_moment "bind mount" ipc "$IPC" last_ref "$T1" \
-	"$(awk -v a="$T1" -v b="$NSFS_BOUND" 'BEGIN{printf "%.3f", a+b}')" nsfs
+	"$(awk -v a="$T1" -v b="$NSFS_BOUND" 'BEGIN{printf "%.3f", a+b}')" mount "$(cat "$TMP/umounter-ipc")"
 check_moment "bind mount" ipc "$IPC" released "$T1" \
 	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
 

@@ -10,7 +10,7 @@
 # case at a time, a second apart, with the holder of each kind that lets
 # go last: the process itself (all eight types), an fd in another process
 # (its pid the fourth field),
-# a bind mount (ipc, and mnt: its umounter's pid in /out/freed-umount.txt,
+# a bind mount (ipc and mnt: their umounters' pids in /out/freed-umount.txt,
 # "CASE TYPE INODE PID"), a child user namespace's death for its parent. The holders that go first (the fd's and the bind mounts' own
 # processes) are in /out/freed-letgo.txt ("CASE TYPE INODE PID REFS": the
 # process that lets go first, the count it leaves). The host compares
@@ -135,10 +135,10 @@ kill -9 $fdholder
 sleep 1
 kill -9 $bind
 sleep 1
-umount /tmp/freed/ipc
+# the umounters' pids: op freed names each as the last holder (mount)
+sh -c 'echo "bind ipc $(stat -L -c %i /tmp/freed/ipc) $$" >/out/freed-umount.txt; exec umount /tmp/freed/ipc'
 sleep 1
-# the umounter's pid: op freed names it as the mnt's last holder (mount)
-sh -c 'echo "bind mnt $(stat -L -c %i /tmp/freed/mnt) $$" >/out/freed-umount.txt; exec umount /tmp/freed/mnt'
+sh -c 'echo "bind mnt $(stat -L -c %i /tmp/freed/mnt) $$" >>/out/freed-umount.txt; exec umount /tmp/freed/mnt'
 sleep 2	# grace periods, cleanup_net's work
 wait $pidp $task $user $fdns $fdholder $bind 2>/dev/null
 kill -INT $tp

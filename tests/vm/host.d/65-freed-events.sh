@@ -39,8 +39,7 @@ recs=$(jq -c 'select(.op == "freed" or .op == "ns_free") |
 want_holder() {
 	case $1:$2 in
 	task:*) echo task ;;
-	bind:ipc) echo nsfs ;;
-	bind:mnt) echo mount ;;
+	bind:*) echo mount ;;
 	user-child:*) echo owner_work ;;
 	user-parent:*) echo child ;;
 	*) echo "" ;;
@@ -78,10 +77,10 @@ while read -r case type inum holder_pid; do
 				echo "PASS: freed events: $case: $type:[$inum] its last holder named: the child user:[$child]" ||
 				echo "FAIL: freed events: $case: $type:[$inum] its last holder named user:[$gotc], not the child user:[$child]"
 		fi
-		# the mnt's: its actor is the umount's process (the guest's
-		# freed-umount.txt), the bind mount it removed held it last
+		# a bind mount's: its actor is the umount's process (the
+		# guest's freed-umount.txt), the bind mount it removed held it last
 		if [ "$want" = mount ]; then
-			um=$(awk -v i="$inum" '$1 == "bind" && $2 == "mnt" && $3 == i { print $4 }' \
+			um=$(awk -v t="$type" -v i="$inum" '$1 == "bind" && $2 == t && $3 == i { print $4 }' \
 				"$(dirname "$truth")/freed-umount.txt" 2>/dev/null)
 			gotp=$(jq -r 'map(select(.stage == "last_ref")) | .[0].pid // 0' <<<"$f")
 			[ -n "$um" ] && [ "$gotp" = "$um" ] &&
