@@ -182,6 +182,19 @@ static bool resolve(struct nsnames *n, int type, uint32_t inum, uint64_t nsid, u
 	return true;
 }
 
+const char *nsnames_cached_container(struct nsnames *n, int type, uint32_t inum, uint64_t nsid)
+{
+	struct cache_ent *c;
+
+	if (type < 0 || type >= NSAUDIT_NS_MAX || !inum)
+		return NULL;
+	c = slot(n, type, inum);
+	if (c->type != type || c->inum != inum || !c->named || !c->id[0] ||
+	    (nsid && c->nsid != nsid))
+		return NULL;
+	return c->id;
+}
+
 const char *nsnames_lookup(struct nsnames *n, int type, uint32_t inum, uint32_t hint_pid)
 {
 	char tmp[sizeof(n->buf)];

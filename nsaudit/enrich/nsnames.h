@@ -66,6 +66,15 @@ struct containers *nsnames_containers(struct nsnames *n);
 /* (type, inum) is one of the host's namespaces (the initial ones, or the
  * ones of this process, which runs on the host). */
 bool nsnames_is_host(struct nsnames *n, int type, uint32_t inum);
+/*
+ * The container the name cache holds for (type, inum) of ns_id nsid: the
+ * one whose cgroup its maker was in at the unshare, or whose process was
+ * found in it. A name of another kind (a bind mount's path) can name the
+ * same namespace first; this still says whose it is. NULL if none, or if
+ * the entry is of another namespace that had the inode (nsid differs, or
+ * was never checked where the kernel has ids). Valid until the next call.
+ */
+const char *nsnames_cached_container(struct nsnames *n, int type, uint32_t inum, uint64_t nsid);
 /* A container known now by id, 12+ character id prefix or podman name. */
 const struct container_info *nsnames_find_container(struct nsnames *n, const char *what);
 

@@ -134,6 +134,18 @@ void attribution_target(struct nsnames *n, const struct nsaudit_event *e, struct
 	} else {
 		x->ns_container = named_container(n, x->ns_name, &x->ns_container_name);
 	}
+	/* named by something else first (docker's bind mount of the netns it
+	 * made, already in the mount table when the record is read): whose it
+	 * is, the cache still knows (its maker's cgroup at the call) */
+	if (!x->ns_container) {
+		static char cname[10 + CONTAINER_ID_LEN];
+		const char *id = nsnames_cached_container(n, type, e->ns_inum, e->ns_id);
+
+		if (id) {
+			snprintf(cname, sizeof(cname), "container:%s", id);
+			x->ns_container = named_container(n, cname, &x->ns_container_name);
+		}
+	}
 	/* the record's container: its namespace's owner when the runtimes'
 	 * state did not say (yet: a container being made) */
 	if (!x->container && x->ns_container) {

@@ -345,3 +345,41 @@ Test(nsnames, unnamed_runtime_made_namespace_says_it_cannot_tell)
 	cr_assert_null(x.unresolved, "a host process's namespace: nothing to tell");
 	nsnames_free(n);
 }
+
+/*
+ * A namespace a runtime's stage made in a container's cgroup, which a bind
+ * mount names first when its record is read (docker's netns mount, in the
+ * mount table by then on a loaded machine): ns_name is the mount's, and
+ * ns_container is still the container the maker's cgroup said at the
+ * call. Another namespace that has the inode later (another ns_id, made
+ * by a host process) is no container's.
+ */
+Test(nsnames, made_namespace_named_by_a_mount_first_keeps_its_container)
+{
+	struct nsnames *n = nsnames_new();
+	struct nsaudit_event e = { .op = NSAUDIT_OP_UNSHARE, .ns_type = NSAUDIT_NS_NET,
+				   .flags = NSAUDIT_F_HAS_NS, .ns_inum = 4026599201u, .ns_id = 9201,
+				   .lineage = NSAUDIT_LINEAGE_FOLLOWED | NSAUDIT_LINEAGE_RUNTIME,
+				   .actor_pidns = 0xeffffffcu };
+	struct event_extra x = { .cgroup = "/docker/" HEX64 };
+	const char *old;
+
+	cr_assert_not_null(n);
+	e.pid = e.tid = gone_pid();
+	nsnames_add_mount(n, "/run/docker/netns/0123456789ab", NSAUDIT_NS_NET, e.ns_inum);
+	nsnames_for_event(n, &e, x.cgroup, &x.ns_name, &old);
+	attribution_target(n, &e, &x);
+	cr_assert(x.ns_name && strncmp(x.ns_name, "container:", 10), "the mount names it: %s",
+		  x.ns_name ?: "(null)");
+	cr_assert_str_eq(x.ns_container ?: "(null)", HEX64);
+	cr_assert_null(x.unresolved);
+
+	memset(&x, 0, sizeof(x));
+	e.ns_id = 9202;
+	e.lineage = NSAUDIT_LINEAGE_FOLLOWED;
+	nsnames_for_event(n, &e, "/user.slice", &x.ns_name, &old);
+	attribution_target(n, &e, &x);
+	cr_assert_null(x.ns_container, "another namespace with the inode: %s",
+		       x.ns_container ?: "(null)");
+	nsnames_free(n);
+}
