@@ -55,6 +55,28 @@ int audit_unhex(const char *s, size_t slen, uint8_t *out, size_t n)
 	return bad < 0 ? -1 : 0;
 }
 
+bool audit_is_hex(const char *s, size_t n)
+{
+	typedef uint8_t v16 __attribute__((vector_size(16)));
+	v16 v, bad = { 0 };
+	uint64_t lo, hi;
+	size_t i;
+
+	for (i = 0; i + 16 <= n; i += 16) {
+		memcpy(&v, s + i, 16);
+		/* neither 0-9 nor a-f: both differences out of range (unsigned) */
+		bad |= (v16)((v16)(v - '0') > 9) & (v16)((v16)(v - 'a') > 5);
+	}
+	memcpy(&lo, &bad, 8);
+	memcpy(&hi, (const char *)&bad + 8, 8);
+	if (lo | hi)
+		return false;
+	for (; i < n; i++)
+		if (hexval(s[i]) < 0)
+			return false;
+	return true;
+}
+
 void audit_key_id(const uint8_t key[AUDIT_KEY_LEN], char out[AUDIT_KEY_ID_HEX + 1])
 {
 	static const char label[] = "nsaudit key id v1";

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain.h"
 #include "needle.h"
 
 /* every way against memmem; how many ways there were */
@@ -99,5 +100,42 @@ Test(needle, few_letters_many_candidates)
 		h = exact(buf, len);
 		alike(h, len, nb, n);
 		free(h);
+	}
+}
+
+/*
+ * The MAC's hex checked without decoding (audit_is_hex, 16 bytes at a time
+ * and the rest a byte at a time) says what audit_unhex says: every byte
+ * value at every offset of strings 0-70 bytes long, each its own
+ * allocation of its exact length.
+ */
+Test(needle, hex_checked_as_unhex_reads_it)
+{
+	uint8_t out[40];
+	char buf[72], *h;
+	size_t n, at;
+	int c;
+
+	for (n = 0; n <= 70; n += 1 + (n > 40)) {
+		for (at = 0; at < n; at++)
+			buf[at] = "0123456789abcdef"[(at * 7) % 16];
+		h = exact(buf, n);
+		cr_assert(audit_is_hex(h, n), "length %zu", n);
+		free(h);
+		for (at = 0; at < n; at++)
+			for (c = 0; c < 256; c++) {
+				char keep = buf[at];
+
+				buf[at] = (char)c;
+				h = exact(buf, n);
+				/* unhex takes an even length only */
+				if (!(n % 2))
+					cr_assert_eq(audit_is_hex(h, n), !audit_unhex(h, n, out, n / 2),
+						     "length %zu byte %d at %zu", n, c, at);
+				cr_assert_eq(audit_is_hex(h, n), c && strchr("0123456789abcdef", c),
+					     "length %zu byte %d at %zu", n, c, at);
+				free(h);
+				buf[at] = keep;
+			}
 	}
 }
