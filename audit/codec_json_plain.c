@@ -410,8 +410,13 @@ static bool all_digits(const uint64_t *dm, size_t at, size_t n)
 static bool plain_scalar(const char *line, const uint64_t *dm, size_t at, size_t n)
 {
 	const char *v = line + at;
-	size_t neg = *v == '-', dl = n - neg;
+	size_t neg, dl;
 
+	/* the usual one first: a count or an id, 1 to 19 digits (below 2^64) */
+	if (n <= 19 && all_digits(dm, at, n))
+		return *v != '0' || n == 1;
+	neg = *v == '-';
+	dl = n - neg;
 	switch (*v) {
 	case 't':
 		return n == 4 && !memcmp(v, "true", 4);
