@@ -448,12 +448,11 @@ int codec_json_plain_check(const char *line, size_t len, uint64_t *seq)
 	struct quotes qs;
 	struct plain_keys ks;
 	const struct shape *sh = shape_last; /* while every key so far is its */
-	struct audit_rec r;
 	size_t tail, blen;
 	long m = 1, k, kq, v, e, q, end;
 
 	if (len < 2 || len > AUDIT_MAX_LINE || line[0] != '{' ||
-	    codec_json_mac_tail(line, len, &r, &tail))
+	    codec_json_mac_tail(line, len, NULL, &tail))
 		return -1;
 	blen = len - tail; /* the body, up to the ',' of ,"mac":", hex and "} after */
 	if (blen > PLAIN_WORDS * 64 || !quote_bits(line, blen, qm, dm))
