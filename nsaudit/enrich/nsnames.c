@@ -375,6 +375,19 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	if (has_old && resolve(n, now, type, e->old_inum, e->old_ns_id, old_hint, n->old_buf,
 			       sizeof(n->old_buf)))
 		*old = n->old_buf;
+	/*
+	 * An open of an ip netns name through its bind mount, read after the
+	 * mount table lost it (an `ip netns del` right after the open: the
+	 * watch on /run/netns re-read the table before this record): the
+	 * name is the one the call opened, as the umount's record says too.
+	 * A name the table has for the namespace still comes first.
+	 */
+	if (e->op == NSAUDIT_OP_OPEN && e->via == NSAUDIT_VIA_BIND && e->result >= 0 && has_ns &&
+	    type == NSAUDIT_NS_NET && !(e->flags & NSAUDIT_F_PATH_CUT) &&
+	    (nn = netns_name_from_path(e->path)) && !nsnames_mount_name(n, type, e->ns_inum)) {
+		snprintf(n->name_buf, sizeof(n->name_buf), "%s", nn);
+		*name = n->name_buf;
+	}
 	record_container(n, e, name);
 	/* a cut path (its first bytes) names no mount: nothing learnt */
 	if (e->op == NSAUDIT_OP_UMOUNT && e->path[0] && !(e->flags & NSAUDIT_F_PATH_CUT)) {
