@@ -17,11 +17,18 @@
  * nsfs file), a file it had open. If that put is the last, the exit
  * queues cleanup_net (freed_exit_queued).
  */
+struct freed_exit_ns {
+	__u64 ns;	/* the net namespace's ns_common */
+	__u64 ts;	/* bpf_ktime_get_boot_ns() at the nsproxy's free */
+	__u32 inum;	/* its inode then: an entry a reused tid finds is stale */
+	__u32 pad;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u32);	/* the exiting task's tid */
-	__type(value, __u64);	/* the net namespace's ns_common */
+	__type(value, struct freed_exit_ns);
 } freed_exit_net SEC(".maps");
 
 #define PF_EXITING_FREED 0x00000004	/* task->flags: in do_exit() */
@@ -29,10 +36,16 @@ struct {
 /* the exit's nsproxy let net (its ns_common at key) go, with references left */
 static __always_inline void freed_exit_note(__u64 key)
 {
+	struct ns_common *ns = (void *)key;
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct freed_exit_ns v = { .ns = key };
+	__u64 id;
 
-	if (ns_refcount((struct ns_common *)key))
-		bpf_map_update_elem(&freed_exit_net, &tid, &key, BPF_ANY);
+	if (!ns_refcount(ns))
+		return;
+	ns_ident(ns, &v.inum, &id);
+	v.ts = bpf_ktime_get_boot_ns();
+	bpf_map_update_elem(&freed_exit_net, &tid, &v, BPF_ANY);
 }
 
 /*
@@ -57,23 +70,29 @@ __noinline int freed_exit_queued(void)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid(), zero = 0;
-	__u64 *v = bpf_map_lookup_elem(&freed_exit_net, &tid);
+	struct freed_exit_ns *v = bpf_map_lookup_elem(&freed_exit_net, &tid);
 	struct freed_mount_mark *mk;
 	struct ns_common *ns;
 	struct freed_known *k;
-	__u64 key, obj;
+	__u64 key, obj, ts;
+	__u32 inum;
 
 	if (!v)
 		return 0;
-	key = *v;
+	key = v->ns;
+	ts = v->ts;
+	inum = v->inum;
 	bpf_map_delete_elem(&freed_exit_net, &tid);
 	ns = (void *)key;
-	if (!(BPF_CORE_READ(task, flags) & PF_EXITING_FREED) || ns_refcount(ns) != 0)
+	if (!(BPF_CORE_READ(task, flags) & PF_EXITING_FREED) ||
+	    bpf_ktime_get_boot_ns() - ts >= FREED_MARK_NS || ns_refcount(ns) != 0)
 		return 0;
 	mk = bpf_map_lookup_elem(&freed_mount_scratch, &zero);
 	if (!mk)
 		return 0;
 	ns_ident(ns, &mk->inum, &mk->ns_id);
+	if (mk->inum != inum)
+		return 0;
 	/* a learned namespace, named as learned */
 	obj = ns_object(ns, NSAUDIT_NS_NET);
 	k = bpf_map_lookup_elem(&freed_addrs, &obj);
