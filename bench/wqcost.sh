@@ -62,14 +62,10 @@ prog_of() {
 		'[.[] | select(.name == $n and (.pids == null or
 			((.pids // []) | map(.pid) | index($p)) != null)) | .id] | max // empty'
 }
+# until FILE has PATTERN (20 s), while $P lives
 wait_ready() {
-	local i
-	for i in $(seq 1 400); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		kill -0 "$P" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+	timeout 20 sh -c 'until grep -q "$1" "$2" 2>/dev/null; do
+		kill -0 "$3" 2>/dev/null || exit 1; sleep 0.05; done' _ "$2" "$1" "$P"
 }
 printf "%-6s %-8s %9s %8s\n" round who ns/run runs
 for ((r = 1; r <= ROUNDS; r++)); do

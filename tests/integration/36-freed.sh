@@ -85,6 +85,15 @@ wait_freed() {
 	done
 	return 1
 }
+# settle TYPE PID: until PID's TYPE namespace is not this script's (its
+# unshare done; 5 s at most)
+settle() {
+	local i
+	for i in $(seq 1 100); do
+		[ "$(ns_inum "/proc/$2/ns/$1" 2>/dev/null)" != "$(ns_inum "/proc/self/ns/$1")" ] && return 0
+		sleep 0.05
+	done
+}
 # in_window T LO HI: LO <= T <= HI
 in_window() { awk -v t="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(t >= lo && t <= hi) }'; }
 # check_moment WHAT TYPE INUM STAGE LO HI [HOLDER [PID]]: the first STAGE record
@@ -195,10 +204,7 @@ check_moment "process" user "${IN[user]}" last_ref "$T0" "$HI" owner_work
 # --- an fd in another process outlives the namespace's own process ----------
 unshare -u sleep 300 & S=$!
 PIDS="$PIDS $S"
-for i in $(seq 1 100); do
-	[ "$(ns_inum /proc/$S/ns/uts 2>/dev/null)" != "$(ns_inum /proc/self/ns/uts)" ] && break
-	sleep 0.05
-done
+settle uts $S
 UTS=$(id_of uts "$(ns_inum /proc/$S/ns/uts)" ".pid == $S")
 TH=$(now)	# the fd holder's sleep 2 ends 2 s after this at the earliest
 bash -c "exec 7</proc/$S/ns/uts; exec sleep 2" & H=$!
@@ -221,10 +227,7 @@ check "fd: not when its first holder died" awk -v a="$T0" -v b="$T1" 'BEGIN { ex
 T0=$(now)
 unshare -u sh -c 'sleep 0.5; exec unshare -i sleep 1' & S=$!
 PIDS="$PIDS $S"
-for i in $(seq 1 100); do
-	[ "$(ns_inum /proc/$S/ns/uts 2>/dev/null)" != "$(ns_inum /proc/self/ns/uts)" ] && break
-	sleep 0.05
-done
+settle uts $S
 UTS=$(id_of uts "$(ns_inum /proc/$S/ns/uts)" ".pid == $S")
 wait "$S"
 T1=$(now)
@@ -237,10 +240,7 @@ expect_eq "a new nsproxy of the same task: no let_go by the task that held it on
 # --- a bind mount outlives its process --------------------------------------
 unshare -i sleep 300 & S=$!
 PIDS="$PIDS $S"
-for i in $(seq 1 100); do
-	[ "$(ns_inum /proc/$S/ns/ipc 2>/dev/null)" != "$(ns_inum /proc/self/ns/ipc)" ] && break
-	sleep 0.05
-done
+settle ipc $S
 IPC=$(id_of ipc "$(ns_inum /proc/$S/ns/ipc)" ".pid == $S")
 touch "$TMP/bind"
 setup "bind mount /proc/$S/ns/ipc" mount --bind "/proc/$S/ns/ipc" "$TMP/bind"
@@ -261,10 +261,7 @@ check_moment "bind mount" ipc "$IPC" released "$T1" \
 # --- a bind mount removed while its process lives: the nsfs dentry goes first -
 unshare -i sleep 300 & S=$!
 PIDS="$PIDS $S"
-for i in $(seq 1 100); do
-	[ "$(ns_inum /proc/$S/ns/ipc 2>/dev/null)" != "$(ns_inum /proc/self/ns/ipc)" ] && break
-	sleep 0.05
-done
+settle ipc $S
 IPC=$(id_of ipc "$(ns_inum /proc/$S/ns/ipc)" ".pid == $S")
 setup "bind mount /proc/$S/ns/ipc (umount first)" mount --bind "/proc/$S/ns/ipc" "$TMP/bind"
 sleep 0.5
@@ -294,10 +291,7 @@ check_moment "umount before the process" ipc "$IPC" last_ref "$T0" \
 mnt_bind() {
 	unshare -m sleep 300 & S=$!
 	PIDS="$PIDS $S"
-	for i in $(seq 1 100); do
-		[ "$(ns_inum /proc/$S/ns/mnt 2>/dev/null)" != "$(ns_inum /proc/self/ns/mnt)" ] && break
-		sleep 0.05
-	done
+	settle mnt $S
 	MNT=$(id_of mnt "$(ns_inum /proc/$S/ns/mnt)" ".pid == $S")
 	touch "$TMP/mbind"
 	setup "$1: bind mount /proc/$S/ns/mnt" mount --bind "/proc/$S/ns/mnt" "$TMP/mbind"
@@ -419,10 +413,7 @@ expect_eq "exit, a bind mount in its mount namespace: net: the exit is named, no
 # owner_work)
 unshare -U --map-root-user sleep 300 & S=$!
 PIDS="$PIDS $S"
-for i in $(seq 1 100); do
-	[ "$(ns_inum /proc/$S/ns/user 2>/dev/null)" != "$(ns_inum /proc/self/ns/user)" ] && break
-	sleep 0.05
-done
+settle user $S
 UNS=$(id_of user "$(ns_inum /proc/$S/ns/user)" ".pid == $S")
 touch "$TMP/ubind"
 setup "bind mount /proc/$S/ns/user" mount --bind "/proc/$S/ns/user" "$TMP/ubind"
@@ -569,17 +560,22 @@ check "no freed record names a wrong type for its hook" \
 	--op setns,unshare,clone,open,mount,umount,freed >/dev/null 2>"$TMP/rec.err" & R=$!
 PIDS="$PIDS $R"
 wait_ready "$TMP/rec.err" "$R" || fail "lifetime: the recorder starts"
+# lifetime_of NS: its lifetime from the log in out, once its cleanup is there (5 s)
+lifetime_of() {
+	local i
+	for i in $(seq 1 50); do
+		out=$("$NSAUDIT" lifetime "$1" --log-dir "$TMP/log" 2>/dev/null)
+		grep -q "cleanup_net began" <<<"$out" && return 0
+		sleep 0.1
+	done
+}
 setup "ip netns add (lifetime)" ip netns add "$NS-l"
 NET=$(ns_inum "/run/netns/$NS-l")
 ip netns exec "$NS-l" sleep 2 & E=$!
 sleep 0.3
 ip netns del "$NS-l"
 wait "$E"
-for i in $(seq 1 50); do
-	out=$("$NSAUDIT" lifetime "net:$NET" --log-dir "$TMP/log" 2>/dev/null)
-	grep -q "cleanup_net began" <<<"$out" && break
-	sleep 0.1
-done
+lifetime_of "net:$NET"
 check "lifetime: the last holder is the sleep that outlived ip netns del" \
 	grep -Eq "freed +\(its last reference went: the last task holding it .*last holder: pid=$E \(sleep\)" <<<"$out"
 check "lifetime: the cleanup moment" grep -q "freed    (cleanup_net began taking it apart)" <<<"$out"
@@ -597,11 +593,7 @@ check "lifetime: how long it lived after its last name was removed" \
 setup "ip netns add (lifetime, bind mount last)" ip netns add "$NS-m"
 bash -c 'echo $$ >"$1"; exec ip netns del "$2"' _ "$TMP/netns-del-l" "$NS-m"
 D=$(cat "$TMP/netns-del-l")
-for i in $(seq 1 50); do
-	out=$("$NSAUDIT" lifetime "$NS-m" --log-dir "$TMP/log" 2>/dev/null)
-	grep -q "cleanup_net began" <<<"$out" && break
-	sleep 0.1
-done
+lifetime_of "$NS-m"
 check "lifetime NAME: the last holder is the bind mount ip netns del removed" \
 	grep -Eq "freed +\(its last reference went: its last bind mount was removed, by the umount of the actor\) last holder: pid=$D \(ip\)" <<<"$out"
 kill -INT "$R"; wait "$R"

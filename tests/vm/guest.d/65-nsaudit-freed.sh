@@ -115,21 +115,18 @@ unshare -i -m -n sleep 1000 &
 bind=$!
 settled $bind mnt
 settled $bind net
-touch /tmp/freed/ipc /tmp/freed/mnt /tmp/freed/net /tmp/freed/user
-mount --bind /proc/$bind/ns/ipc /tmp/freed/ipc
-mount --bind /proc/$bind/ns/mnt /tmp/freed/mnt
-mount --bind /proc/$bind/ns/net /tmp/freed/net
-echo "bind ipc $(ino $bind ipc)" >>$T
-echo "bind mnt $(ino $bind mnt)" >>$T
-echo "bind net $(ino $bind net)" >>$T
-echo "bind ipc $(ino $bind ipc) $bind 1" >>$L
-echo "bind mnt $(ino $bind mnt) $bind 1" >>$L
-echo "bind net $(ino $bind net) $bind 1" >>$L
+for t in ipc mnt net; do
+	touch /tmp/freed/$t
+	mount --bind /proc/$bind/ns/$t /tmp/freed/$t
+	echo "bind $t $(ino $bind $t)" >>$T
+	echo "bind $t $(ino $bind $t) $bind 1" >>$L
+done
 # 6. user held last by a bind mount (a process of its own: namespaces a
 # user namespace owns hold it too)
 unshare -U sleep 1000 &
 ubind=$!
 settled $ubind user
+touch /tmp/freed/user
 mount --bind /proc/$ubind/ns/user /tmp/freed/user
 echo "bind user $(ino $ubind user)" >>$T
 sleep 1
@@ -149,14 +146,13 @@ kill -9 $bind $ubind
 sleep 1	# (and the user namespace's credentials, a grace period later)
 # the umounters' pids: op freed names each as the last holder (mount;
 # net and user when their release is queued, by the umount's cleanup)
-sh -c 'echo "bind ipc $(stat -L -c %i /tmp/freed/ipc) $$" >/out/freed-umount.txt; exec umount /tmp/freed/ipc'
-sleep 1
-sh -c 'echo "bind mnt $(stat -L -c %i /tmp/freed/mnt) $$" >>/out/freed-umount.txt; exec umount /tmp/freed/mnt'
-sleep 1
-sh -c 'echo "bind net $(stat -L -c %i /tmp/freed/net) $$" >>/out/freed-umount.txt; exec umount /tmp/freed/net'
-sleep 1
-sh -c 'echo "bind user $(stat -L -c %i /tmp/freed/user) $$" >>/out/freed-umount.txt; exec umount /tmp/freed/user'
-sleep 2	# grace periods, cleanup_net's work
+: >/out/freed-umount.txt
+for t in ipc mnt net user; do
+	sh -c 'echo "bind $1 $(stat -L -c %i /tmp/freed/$1) $$" >>/out/freed-umount.txt
+		exec umount /tmp/freed/$1' _ $t
+	sleep 1
+done
+sleep 1	# grace periods, cleanup_net's work
 wait $pidp $task $user $fdns $fdholder $bind $ubind 2>/dev/null
 kill -INT $tp
 wait $tp
