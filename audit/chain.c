@@ -10,16 +10,19 @@
 
 #include "chain.h"
 
-static const char hexdig[] = "0123456789abcdef";
+/* a byte's two digits at once: every record's MAC is written through here */
+#define HEX2(i) "0123456789abcdef"[(i) >> 4], "0123456789abcdef"[(i) & 15]
+#define HEX2x4(i) HEX2(i), HEX2((i) + 1), HEX2((i) + 2), HEX2((i) + 3)
+#define HEX2x16(i) HEX2x4(i), HEX2x4((i) + 4), HEX2x4((i) + 8), HEX2x4((i) + 12)
+#define HEX2x64(i) HEX2x16(i), HEX2x16((i) + 16), HEX2x16((i) + 32), HEX2x16((i) + 48)
+static const char hexpair[512] = { HEX2x64(0), HEX2x64(64), HEX2x64(128), HEX2x64(192) };
 
 void audit_hex(const uint8_t *b, size_t n, char *out)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		out[2 * i] = hexdig[b[i] >> 4];
-		out[2 * i + 1] = hexdig[b[i] & 15];
-	}
+	for (i = 0; i < n; i++)
+		memcpy(out + 2 * i, hexpair + 2 * b[i], 2);
 	out[2 * n] = '\0';
 }
 
@@ -50,6 +53,28 @@ int audit_unhex(const char *s, size_t slen, uint8_t *out, size_t n)
 		out[i] = (uint8_t)((unsigned int)hi << 4 | (unsigned int)lo);
 	}
 	return bad < 0 ? -1 : 0;
+}
+
+bool audit_is_hex(const char *s, size_t n)
+{
+	typedef uint8_t v16 __attribute__((vector_size(16)));
+	v16 v, bad = { 0 };
+	uint64_t lo, hi;
+	size_t i;
+
+	for (i = 0; i + 16 <= n; i += 16) {
+		memcpy(&v, s + i, 16);
+		/* neither 0-9 nor a-f: both differences out of range (unsigned) */
+		bad |= (v16)((v16)(v - '0') > 9) & (v16)((v16)(v - 'a') > 5);
+	}
+	memcpy(&lo, &bad, 8);
+	memcpy(&hi, (const char *)&bad + 8, 8);
+	if (lo | hi)
+		return false;
+	for (; i < n; i++)
+		if (hexval(s[i]) < 0)
+			return false;
+	return true;
 }
 
 void audit_key_id(const uint8_t key[AUDIT_KEY_LEN], char out[AUDIT_KEY_ID_HEX + 1])

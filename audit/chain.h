@@ -100,5 +100,8 @@ static inline unsigned int audit_mac_kind(unsigned int log_version)
 /* Lowercase hex; unhex accepts exactly 2*n lowercase hex digits. */
 void audit_hex(const uint8_t *b, size_t n, char *out);
 int audit_unhex(const char *s, size_t slen, uint8_t *out, size_t n);
+/* Whether s[0..n) is all lowercase hex digits (what unhex accepts, with
+ * nothing decoded: 16 bytes at a time). */
+bool audit_is_hex(const char *s, size_t n);
 
 #endif

@@ -70,6 +70,12 @@ void audit_text_escape(FILE *f, const char *s, size_t n);
 void audit_text_quote(FILE *f, const char *s);
 /* The same appended to b (a search prints millions: no stdio per field) */
 void audit_text_escape_sb(struct sbuf *b, const char *s, size_t n);
+/*
+ * A value of a key=value text line (search): the same, in double quotes
+ * ('"' written \") when it holds a space or a quote, so that no name can
+ * pass for more fields of the line (a path "/x actor_container=host").
+ */
+void audit_text_value_sb(struct sbuf *b, const char *s, size_t n);
 /* The same into buf (truncated at a whole escape); returns buf. */
 const char *audit_text_escape_buf(const char *s, char *buf, size_t len);
 

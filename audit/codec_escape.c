@@ -173,27 +173,42 @@ void audit_text_escape(FILE *f, const char *str, size_t n)
 	}
 }
 
-void audit_text_escape_sb(struct sbuf *b, const char *str, size_t n)
+static void text_escape_sb(struct sbuf *b, const char *str, size_t n, bool quoted)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	char *o;
 	size_t i;
 
-	/* room for the worst case (every byte \xNN), then written in place */
-	if (n > SIZE_MAX / 4 - 1 || !sb_reserve(b, 4 * n))
+	/* room for the worst case (every byte \xNN, and the quotes), then
+	 * written in place */
+	if (n > SIZE_MAX / 4 - 3 || !sb_reserve(b, 4 * n + 2))
 		return;
 	o = b->p + b->len;
+	if (quoted)
+		*o++ = '"';
 	for (i = 0; i < n; i++) {
 		unsigned char c = s[i];
 
-		if (c >= 0x20 && c < 0x7f && c != '\\') {
+		if (c >= 0x20 && c < 0x7f && c != '\\' && !(quoted && c == '"')) {
 			*o++ = (char)c;
 		} else {
-			o += text_byte(c, false, o);
+			o += text_byte(c, quoted, o);
 		}
 	}
+	if (quoted)
+		*o++ = '"';
 	b->len = (size_t)(o - b->p);
 	b->p[b->len] = '\0';
+}
+
+void audit_text_escape_sb(struct sbuf *b, const char *str, size_t n)
+{
+	text_escape_sb(b, str, n, false);
+}
+
+void audit_text_value_sb(struct sbuf *b, const char *str, size_t n)
+{
+	text_escape_sb(b, str, n, memchr(str, ' ', n) || memchr(str, '"', n));
 }
 
 void audit_text_quote(FILE *f, const char *str)

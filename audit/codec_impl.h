@@ -25,7 +25,8 @@ struct json_object *codec_json_number(struct cur *c);
 int codec_json_string(struct cur *c, struct sbuf *b);
 
 /* codec_json_read.c: the line's closing ,"mac":"HEX"} into r (mac, mac_len,
- * body_len) and its length into *tail. 0, or -1 if it has none. */
+ * body_len) and its length into *tail. 0, or -1 if it has none. r NULL:
+ * only whether it has one (the hex checked, not decoded). */
 int codec_json_mac_tail(const char *line, size_t len, struct audit_rec *r, size_t *tail);
 
 /* codec_json_plain.c: 0 and the line's seq when the line is plain (printable

@@ -371,6 +371,24 @@ static void shape_keep(const struct plain_keys *ks)
 	shape_last = sh;
 }
 
+/*
+ * The first ks->n keys of a line, which were the shape's, into ks as a
+ * copy (kbuf, SHAPE_BYTES + 8 bytes) once the line's next key is not:
+ * keys_unique then sees them all (and may keep them as a shape, in any
+ * slot, this one too: hence a copy, not the shape's bytes).
+ */
+static void shape_keys_so_far(const struct shape *sh, struct plain_keys *ks, char *kbuf)
+{
+	size_t i, off;
+
+	off = ks->n ? (size_t)sh->off[ks->n - 1] + sh->len[ks->n - 1] : 0;
+	memcpy(kbuf, sh->keys, off + 8);
+	for (i = 0; i < ks->n; i++) {
+		ks->k[i] = kbuf + sh->off[i];
+		ks->len[i] = sh->len[i];
+	}
+}
+
 /* Whether no key of the line is there twice. */
 static bool keys_unique(const struct plain_keys *ks)
 {
@@ -410,8 +428,13 @@ static bool all_digits(const uint64_t *dm, size_t at, size_t n)
 static bool plain_scalar(const char *line, const uint64_t *dm, size_t at, size_t n)
 {
 	const char *v = line + at;
-	size_t neg = *v == '-', dl = n - neg;
+	size_t neg, dl;
 
+	/* the usual one first: a count or an id, 1 to 19 digits (below 2^64) */
+	if (n <= 19 && all_digits(dm, at, n))
+		return *v != '0' || n == 1;
+	neg = *v == '-';
+	dl = n - neg;
 	switch (*v) {
 	case 't':
 		return n == 4 && !memcmp(v, "true", 4);
@@ -448,12 +471,12 @@ int codec_json_plain_check(const char *line, size_t len, uint64_t *seq)
 	struct quotes qs;
 	struct plain_keys ks;
 	const struct shape *sh = shape_last; /* while every key so far is its */
-	struct audit_rec r;
+	char kbuf[SHAPE_BYTES + 8];
 	size_t tail, blen;
 	long m = 1, k, kq, v, e, q, end;
 
 	if (len < 2 || len > AUDIT_MAX_LINE || line[0] != '{' ||
-	    codec_json_mac_tail(line, len, &r, &tail))
+	    codec_json_mac_tail(line, len, NULL, &tail))
 		return -1;
 	blen = len - tail; /* the body, up to the ',' of ,"mac":", hex and "} after */
 	if (blen > PLAIN_WORDS * 64 || !quote_bits(line, blen, qm, dm))
@@ -469,14 +492,23 @@ int codec_json_plain_check(const char *line, size_t len, uint64_t *seq)
 			return -1;
 		k = m + 1;
 		kq = quote_next(&qs);
-		if (kq == end || kq == k || line[kq + 1] != ':' || ks.n == PLAIN_MEMBERS ||
-		    (kq - k == 3 && !memcmp(line + k, "mac", 3)))
+		if (kq == end || line[kq + 1] != ':')
 			return -1;
-		ks.k[ks.n] = line + k;
-		ks.len[ks.n] = (uint32_t)(kq - k);
-		if (sh && (ks.n >= sh->n || !shape_key_is(sh, ks.n, line + k, (size_t)(kq - k))))
+		/* the shape's key: not empty, not "mac", none twice (the shape is
+		 * a line's that passed), so nothing else to look at or keep */
+		if (sh && ks.n < sh->n && shape_key_is(sh, ks.n, line + k, (size_t)(kq - k))) {
+			ks.n++;
+		} else {
+			if (sh) /* the keys so far were the shape's */
+				shape_keys_so_far(sh, &ks, kbuf);
 			sh = NULL;
-		ks.n++;
+			if (kq == k || ks.n == PLAIN_MEMBERS ||
+			    (kq - k == 3 && !memcmp(line + k, "mac", 3)))
+				return -1;
+			ks.k[ks.n] = line + k;
+			ks.len[ks.n] = (uint32_t)(kq - k);
+			ks.n++;
+		}
 		v = kq + 2;
 		if (line[v] == '"') {
 			if (v >= (long)blen || quote_next(&qs) != v || (e = quote_next(&qs)) == end)
@@ -494,8 +526,15 @@ int codec_json_plain_check(const char *line, size_t len, uint64_t *seq)
 		}
 		if (ks.n == 1 && !*seq)
 			return -1; /* "seq" first, a number */
-		if (e == (long)blen)
-			return q == end && ((sh && sh->n == ks.n) || keys_unique(&ks)) ? 0 : -1;
+		if (e == (long)blen) {
+			if (q != end)
+				return -1;
+			if (sh && sh->n == ks.n)
+				return 0;
+			if (sh) /* the shape's first keys, not all of them */
+				shape_keys_so_far(sh, &ks, kbuf);
+			return keys_unique(&ks) ? 0 : -1;
+		}
 		if (line[e] != ',')
 			return -1;
 		m = e + 1;

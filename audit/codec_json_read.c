@@ -556,9 +556,12 @@ int codec_json_mac_tail(const char *line, size_t len, struct audit_rec *r, size_
 		*tail = sizeof(pre) - 1 + 2 * ml + 2;
 		if (len >= *tail + 2 && !memcmp(line + len - *tail, pre, sizeof(pre) - 1) &&
 		    !memcmp(line + len - 2, "\"}", 2) &&
-		    !audit_unhex(line + len - 2 * ml - 2, 2 * ml, r->mac, ml)) {
-			r->mac_len = ml;
-			r->body_len = len - *tail;
+		    (r ? !audit_unhex(line + len - 2 * ml - 2, 2 * ml, r->mac, ml)
+		       : audit_is_hex(line + len - 2 * ml - 2, 2 * ml))) {
+			if (r) {
+				r->mac_len = ml;
+				r->body_len = len - *tail;
+			}
 			return 0;
 		}
 	}

@@ -203,14 +203,14 @@ bool audit_filter_match(const struct audit_filter *f, const struct audit_rec *r)
 static void put_value(struct sbuf *b, struct json_object *v)
 {
 	if (json_object_is_type(v, json_type_string)) {
-		audit_text_escape_sb(b, json_object_get_string(v),
-				     (size_t)json_object_get_string_len(v));
+		audit_text_value_sb(b, json_object_get_string(v),
+				    (size_t)json_object_get_string_len(v));
 	} else {
 		struct sbuf j = {0};
 
 		audit_json_object(&j, v);
 		if (!j.oom)
-			audit_text_escape_sb(b, j.p, j.len);
+			audit_text_value_sb(b, j.p, j.len);
 		sb_free(&j);
 	}
 }
@@ -233,13 +233,13 @@ static bool skip_field(const char *k, size_t klen, bool ns_shown, bool old_shown
 	return false;
 }
 
-/* " key=value" into b, both escaped */
+/* " key=value" into b, both escaped, the value quoted if it has a space */
 static void put_field(struct sbuf *b, const char *k, size_t klen, const char *v, size_t vlen)
 {
 	sb_put(b, " ", 1);
 	audit_text_escape_sb(b, k, klen);
 	sb_put(b, "=", 1);
-	audit_text_escape_sb(b, v, vlen);
+	audit_text_value_sb(b, v, vlen);
 }
 
 /* prefix, then v (negative when neg) in decimal */

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "needle.h"
 #include "nstype.h"
 #include "search.h"
 
@@ -34,8 +35,10 @@
 static bool has_number(const char *line, size_t len, const char *needle, size_t nl)
 {
 	const char *p = line, *end = line + len, *q;
+	struct audit_needle nd;
 
-	while ((q = memmem(p, (size_t)(end - p), needle, nl))) {
+	audit_needle_init(&nd, needle, nl);
+	while ((q = audit_needle_find(&nd, p, (size_t)(end - p)))) {
 		q += nl;
 		if (q == end || *q < '0' || *q > '9')
 			return true;
@@ -46,7 +49,10 @@ static bool has_number(const char *line, size_t len, const char *needle, size_t 
 
 static bool has_str(const char *line, size_t len, const char *needle, size_t nl)
 {
-	return memmem(line, len, needle, nl) != NULL;
+	struct audit_needle nd;
+
+	audit_needle_init(&nd, needle, nl);
+	return audit_needle_find(&nd, line, len) != NULL;
 }
 
 /* A value whose JSON string spelling is the value itself. */
@@ -175,6 +181,7 @@ struct str_needle {
 	char copy[512];
 	char needle[600];
 	int len;
+	struct audit_needle nd; /* of needle, when len >= 0 */
 };
 
 static const struct str_needle *str_needle_of(const char *key, const char *want, size_t slot)
@@ -202,6 +209,8 @@ static const struct str_needle *str_needle_of(const char *key, const char *want,
 	if (k >= 0)
 		k = cat3(sn->needle, sizeof(sn->needle), head, want, "\"");
 	sn->len = k;
+	if (k > 0)
+		audit_needle_init(&sn->nd, sn->needle, (size_t)k);
 	return sn;
 }
 
@@ -215,7 +224,7 @@ static bool str_any_may_match(const char *line, size_t len, const char *key,
 	for (i = 0; i < n; i++) {
 		const struct str_needle *sn = str_needle_of(key, want[i], slot0 + i);
 
-		if (sn->len < 0 || has_str(line, len, sn->needle, (size_t)sn->len))
+		if (sn->len <= 0 || audit_needle_find(&sn->nd, line, len))
 			return true;
 	}
 	return false;

@@ -149,18 +149,30 @@ named:
 	return n->buf;
 }
 
-static bool resolve(struct nsnames *n, int type, uint32_t inum, uint64_t nsid, uint32_t hint,
-		    char *out, size_t len)
+/*
+ * The names' upkeep before looking any up: ip netns's directory watched,
+ * the mount table re-read when due. Once per record (its namespace and
+ * the one it left are looked up at the same moment); returns the clock.
+ */
+static int64_t refresh(struct nsnames *n)
+{
+	int64_t now = now_coarse_ns();
+
+	poll_inotify(n, now);
+	if (mounts_due(n, now))
+		reread_mounts(n, now);
+	return now;
+}
+
+/* now: refresh()'s */
+static bool resolve(struct nsnames *n, int64_t now, int type, uint32_t inum, uint64_t nsid,
+		    uint32_t hint, char *out, size_t len)
 {
 	const struct container_info *ci;
-	int64_t now = now_coarse_ns();
 	const char *s;
 
 	if (type < 0 || type >= NSAUDIT_NS_MAX || !inum)
 		return false;
-	poll_inotify(n, now);
-	if (mounts_due(n, now))
-		reread_mounts(n, now);
 	s = nsnames_mount_name(n, type, inum);
 	if (!s && is_host(n, type, inum))
 		s = "host";
@@ -199,7 +211,7 @@ const char *nsnames_lookup(struct nsnames *n, int type, uint32_t inum, uint32_t 
 {
 	char tmp[sizeof(n->buf)];
 
-	if (!resolve(n, type, inum, 0, hint_pid, tmp, sizeof(tmp)))
+	if (!inum || !resolve(n, refresh(n), type, inum, 0, hint_pid, tmp, sizeof(tmp)))
 		return NULL;
 	memcpy(n->buf, tmp, sizeof(tmp));
 	return n->buf;
@@ -320,6 +332,7 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	bool children = e->flags & NSAUDIT_F_FOR_CHILDREN;
 	uint32_t hint = 0, old_hint = 0;
 	int type = (int)e->ns_type;
+	int64_t now = 0;
 	const char *nn;
 
 	*name = *old = NULL;
@@ -354,12 +367,27 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	default:
 		break;
 	}
+	if ((has_ns && e->ns_inum) || (has_old && e->old_inum))
+		now = refresh(n);
 	if (has_ns &&
-	    resolve(n, type, e->ns_inum, e->ns_id, hint, n->name_buf, sizeof(n->name_buf)))
+	    resolve(n, now, type, e->ns_inum, e->ns_id, hint, n->name_buf, sizeof(n->name_buf)))
 		*name = n->name_buf;
-	if (has_old &&
-	    resolve(n, type, e->old_inum, e->old_ns_id, old_hint, n->old_buf, sizeof(n->old_buf)))
+	if (has_old && resolve(n, now, type, e->old_inum, e->old_ns_id, old_hint, n->old_buf,
+			       sizeof(n->old_buf)))
 		*old = n->old_buf;
+	/*
+	 * An open of an ip netns name through its bind mount, read after the
+	 * mount table lost it (an `ip netns del` right after the open: the
+	 * watch on /run/netns re-read the table before this record): the
+	 * name is the one the call opened, as the umount's record says too.
+	 * A name the table has for the namespace still comes first.
+	 */
+	if (e->op == NSAUDIT_OP_OPEN && e->via == NSAUDIT_VIA_BIND && e->result >= 0 && has_ns &&
+	    type == NSAUDIT_NS_NET && !(e->flags & NSAUDIT_F_PATH_CUT) &&
+	    (nn = netns_name_from_path(e->path)) && !nsnames_mount_name(n, type, e->ns_inum)) {
+		snprintf(n->name_buf, sizeof(n->name_buf), "%s", nn);
+		*name = n->name_buf;
+	}
 	record_container(n, e, name);
 	/* a cut path (its first bytes) names no mount: nothing learnt */
 	if (e->op == NSAUDIT_OP_UMOUNT && e->path[0] && !(e->flags & NSAUDIT_F_PATH_CUT)) {

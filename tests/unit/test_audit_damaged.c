@@ -270,7 +270,8 @@ Test(audit_damaged, search_audit_format_and_hostile_comm)
 	cr_assert_eq(search_cmd(4, comm), 0, "%s", err);
 	cr_expect(strstr(out, "\"comm\":\"evil\\n{\\\"seq\\\":1}\""), "%s", out);
 	cr_assert_eq(search_cmd(2, text), 0, "%s", err);
-	cr_expect(strstr(out, "comm=evil\\x0a{\"seq\":1}"), "%s", out);
+	/* a quote in it: the value in quotes, \" (no value opens a quote) */
+	cr_expect(strstr(out, "comm=\"evil\\x0a{\\\"seq\\\":1}\""), "%s", out);
 	cr_expect_eq(tlines(out, strlen(out)), 1, "%s", out);
 }
 

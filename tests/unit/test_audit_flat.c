@@ -248,3 +248,38 @@ Test(audit_flat, mutations_agree_with_the_parser)
 	cr_assert_gt(took, 0); /* some mutations stay canonical (a digit for a digit) */
 	audit_flat_free(&fl);
 }
+
+/*
+ * search --format text: a name with a space is one quoted value, never
+ * more fields of the line (a bind-mount path "/x actor_container=host", a
+ * comm "seq=1 op=alert"); a quote inside it is \". Flat and parsed alike.
+ */
+Test(audit_flat, text_values_with_spaces_are_quoted)
+{
+	static const char line[] =
+		"{\"seq\":7,\"time\":\"2026-12-08T01:00:00.000000001Z\",\"op\":\"mount\",\"result\":0,"
+		"\"comm\":\"seq=1 op=alert\",\"path\":\"/tmp/p\\\" actor_container=host\","
+		"\"exe\":\"/usr/bin/a\\\"b\",\"cgroup\":\"/\",\"actor_container\":\"0123456789ab\","
+		"\"mac\":\"00112233445566778899aabbccddeeff\"}";
+	struct audit_flat fl = { 0 };
+	struct audit_rec flat, full;
+	char err[256], *t;
+	size_t len;
+
+	cr_assert(same_both_ways(&fl, line, sizeof(line) - 1, "spaced values"));
+	cr_assert_eq(audit_rec_parse(line, sizeof(line) - 1, &full, err, sizeof(err)), 0, "%s", err);
+	t = text_of(&full, &len);
+	cr_expect(strstr(t, " comm=\"seq=1 op=alert\" "), "%s", t);
+	cr_expect(strstr(t, " path=\"/tmp/p\\\" actor_container=host\" "), "%s", t);
+	/* a quote without a space: quoted too (no value can open a quote) */
+	cr_expect(strstr(t, " exe=\"/usr/bin/a\\\"b\" "), "%s", t);
+	/* plain values as before */
+	cr_expect(strstr(t, " cgroup=/ actor_container=0123456789ab"), "%s", t);
+	free(t);
+	audit_rec_free(&full);
+	cr_assert_eq(audit_rec_flat(line, sizeof(line) - 1, &fl, &flat), 0);
+	t = text_of(&flat, &len);
+	cr_expect(strstr(t, " comm=\"seq=1 op=alert\" "), "%s", t);
+	free(t);
+	audit_flat_free(&fl);
+}

@@ -239,6 +239,48 @@ Test(audit_reader, plain_lines_agree_with_the_full_walk)
 }
 
 /*
+ * The short way keeps nothing of a key that is the last line's kind's
+ * (its shape: no key twice there), so when a line leaves that shape --
+ * fewer keys, more, another one midway -- the keys so far are the
+ * shape's, and a key after them that repeats one is still found. Each
+ * variant right after the line whose shape it starts from.
+ */
+Test(audit_reader, a_line_leaving_the_shape_keeps_its_keys)
+{
+	static const char shape[] = HEAD ",\"pid\":1,\"tid\":2,\"uid\":3" MAC;
+	static const struct {
+		const char *line;
+		int refused; /* 2: read, but by the full walk (not the short way) */
+	} v[] = {
+		{ HEAD ",\"pid\":1,\"tid\":2" MAC, 0 },		  /* fewer */
+		{ HEAD MAC, 0 },
+		{ HEAD ",\"pid\":1,\"tid\":2,\"op\":\"x\"" MAC, 1 },  /* then a repeat */
+		{ HEAD ",\"pid\":1,\"tid\":2,\"pid\":3" MAC, 1 },
+		{ HEAD ",\"pid\":1,\"tid\":2,\"seq\":3" MAC, 1 },
+		{ HEAD ",\"pid\":1,\"tid\":2,\"uid\":3,\"x\":4" MAC, 0 }, /* more */
+		{ HEAD ",\"pid\":1,\"tid\":2,\"uid\":3,\"time\":4" MAC, 1 },
+		{ HEAD ",\"pid\":1,\"tid\":2,\"uid\":3,\"uid\":4" MAC, 1 },
+		{ HEAD ",\"pid\":1,\"x\":2,\"uid\":3" MAC, 0 },	  /* another midway */
+		{ HEAD ",\"pid\":1,\"x\":2,\"pid\":3" MAC, 1 },
+		{ HEAD ",\"pid\":1,\"\":2,\"uid\":3" MAC, 2 },		  /* empty */
+		{ HEAD ",\"pid\":1,\"mac\":\"00\",\"uid\":3" MAC, 1 },
+		{ "{\"seq\":7,\"pid\":1,\"time\":\"x\"" MAC, 0 },
+		{ "{\"seq\":7,\"time\":\"x\",\"seq\":8" MAC, 1 },
+	};
+	uint64_t seq;
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		cr_assert_eq(reads(shape), 0);
+		cr_assert_eq(codec_json_plain_check(shape, strlen(shape), &seq), 0);
+		cr_assert_eq(codec_json_plain_check(v[i].line, strlen(v[i].line), &seq),
+			     v[i].refused ? -1 : 0, "short way: %s", v[i].line);
+		cr_assert_eq(reads(shape), 0);
+		cr_assert_eq(reads(v[i].line), v[i].refused == 1, "%s", v[i].line);
+	}
+}
+
+/*
  * The short way's first pass (codec_json_plain.c): the quotes and digits
  * of a line as bits, and whether every byte is plain, found alike a byte
  * at a time, 16 bytes at a time and 32 (where the CPU has AVX2), for

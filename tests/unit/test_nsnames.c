@@ -383,3 +383,41 @@ Test(nsnames, made_namespace_named_by_a_mount_first_keeps_its_container)
 		       x.ns_container ?: "(null)");
 	nsnames_free(n);
 }
+
+static const char *opened(struct nsnames *n, int via, int result, const char *path, uint32_t inum)
+{
+	struct nsaudit_event e = { .op = NSAUDIT_OP_OPEN, .ns_type = NSAUDIT_NS_NET,
+				   .flags = NSAUDIT_F_HAS_NS, .ns_inum = inum, .ns_id = inum - 4026500000u,
+				   .via = via, .result = result, .fd = 3 };
+	const char *name, *old;
+
+	e.pid = e.tid = gone_pid();
+	snprintf(e.path, sizeof(e.path), "%s", path);
+	nsnames_for_event(n, &e, "/user.slice", &name, &old);
+	return name;
+}
+
+/*
+ * An open of /run/netns/NAME read after `ip netns del NAME` ran (the mount
+ * table re-read without it): the record still names NAME, which it opened.
+ * A name the mount table has for the namespace comes first; an open
+ * through /proc, a failed one and a path outside /run/netns name nothing.
+ */
+Test(nsnames, open_of_a_netns_name_deleted_right_after_keeps_it)
+{
+	struct nsnames *n = nsnames_new();
+
+	cr_assert_not_null(n);
+	cr_assert_str_eq(opened(n, NSAUDIT_VIA_BIND, 3, "/run/netns/rt-gone", 4026599301u) ?:
+				 "(null)",
+			 "rt-gone");
+	nsnames_add_mount(n, "/run/netns/rt-still", NSAUDIT_NS_NET, 4026599302u);
+	cr_assert_str_eq(opened(n, NSAUDIT_VIA_BIND, 3, "/run/netns/rt-other", 4026599302u) ?:
+				 "(null)",
+			 "rt-still");
+	cr_assert_null(opened(n, NSAUDIT_VIA_PROC, 3, "/proc/self/ns/net", 4026599303u));
+	cr_assert_null(opened(n, NSAUDIT_VIA_BIND, -2, "/run/netns/rt-none", 4026599304u));
+	cr_assert_null(opened(n, NSAUDIT_VIA_BIND, 3, "/tmp/pin", 4026599305u));
+	cr_assert_null(opened(n, NSAUDIT_VIA_BIND, 3, "/run/netns/a/b", 4026599306u));
+	nsnames_free(n);
+}
