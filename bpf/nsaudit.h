@@ -78,6 +78,7 @@ enum nsaudit_probe {
 	NSAUDIT_PROBE_TP_KFREE,		/* tp_btf/kfree */
 	NSAUDIT_PROBE_TP_WQ,		/* tp_btf/workqueue_execute_start */
 	NSAUDIT_PROBE_TP_WQ_END,	/* tp_btf/workqueue_execute_end */
+	NSAUDIT_PROBE_TP_WQ_QUEUE,	/* tp_btf/workqueue_queue_work */
 	NSAUDIT_PROBE_MAX,
 };
 
@@ -163,9 +164,9 @@ enum nsaudit_freed_holder {
 					 * (UNIX, TCP, UDP; no actor) */
 	NSAUDIT_FREED_BY_CHILD,		/* user: a child user namespace was freed
 					 * (old_inum/old_ns_id name it) */
-	NSAUDIT_FREED_BY_MOUNT,		/* mnt: the bind mount of its nsfs file
-					 * an umount removed (the umounter is
-					 * the actor) */
+	NSAUDIT_FREED_BY_MOUNT,		/* the bind mount of its nsfs file an
+					 * umount removed (the umounter is the
+					 * actor; any type) */
 };
 /*
  * The kmem caches op freed follows (freed.bpf.c's freed_cache[] index; the

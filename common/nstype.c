@@ -69,6 +69,7 @@ static const char *const probes[NSAUDIT_PROBE_MAX] = {
 	[NSAUDIT_PROBE_TP_KFREE] = "tp_btf/kfree",
 	[NSAUDIT_PROBE_TP_WQ] = "tp_btf/workqueue_execute_start",
 	[NSAUDIT_PROBE_TP_WQ_END] = "tp_btf/workqueue_execute_end",
+	[NSAUDIT_PROBE_TP_WQ_QUEUE] = "tp_btf/workqueue_queue_work",
 };
 
 static const char *const vias[NSAUDIT_VIA_MAX] = {

@@ -51,7 +51,8 @@ struct actor {
 	__u32 uid;
 	__u32 op;
 	__u32 ppid;	/* whose child rare first counts it as: the record's
-			 * anchor (nsaudit.h), 0 if not known */
+			 * anchor (nsaudit.h), 0 if not known,
+			 * ACTOR_ANCHOR_CURRENT the current task's */
 	const char *comm;
 };
 
@@ -90,12 +91,18 @@ extern struct actor_budget_map actor_budget SEC(".maps");
  * nsaudit.bpf.c, verified once */
 int anchor_current(void);
 
+/* actor.ppid for the current task's anchor, not yet walked: the walk
+ * (up to four ancestors and a clock read) is needed only when a budget is
+ * spent and rare first decides, not at every reservation. No tgid, with
+ * or without NSAUDIT_ANCHOR_TREE, has this value (pids stay below 2^22). */
+#define ACTOR_ANCHOR_CURRENT	0xFFFFFFFEU
+
 static __always_inline void actor_current(struct actor *a, __u32 op)
 {
 	a->pid = bpf_get_current_pid_tgid() >> 32;
 	a->uid = (__u32)bpf_get_current_uid_gid();
 	a->op = op;
-	a->ppid = (__u32)anchor_current();
+	a->ppid = ACTOR_ANCHOR_CURRENT;
 	a->comm = NULL;
 }
 

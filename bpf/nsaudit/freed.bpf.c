@@ -46,6 +46,7 @@
 #include "freed_known.bpf.h"
 #include "freed_userns.bpf.h"
 #include "freed_mount.bpf.h"
+#include "freed_exit.bpf.h"
 
 #define FREED_SITES 8
 #define KCF NSAUDIT_PROBE_TP_KMEM_CACHE_FREE
@@ -269,9 +270,12 @@ __noinline int freed_nsproxy(__u64 addr)
 	if (tmc && tmc != tm)
 		freed_check((__u64)&tmc->ns, NSAUDIT_NS_TIME, NSAUDIT_FREED_BY_TASK,
 			    how | FREED_TIME_GONE(cur, tmc), KCF);
-	if (net)
+	if (net) {
 		freed_check((__u64)&net->ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_TASK,
 			    how | FREED_GONE(cur, net_ns, net), KCF);
+		if (!cur)	/* an exit: no nsproxy of its own now */
+			freed_exit_note((__u64)&net->ns);
+	}
 	return 0;
 }
 
@@ -493,10 +497,16 @@ static long cleanup_one(void *map, __u64 *obj, struct freed_known *k,
 	ns_ident(ns, &inum, &id);
 	if (inum != k->inum || id != k->ns_id)
 		return 0;
+	freed_exit_tell((__u64)ns, inum);	/* an exit's claim first */
 	freed_check((__u64)ns, NSAUDIT_NS_NET, NSAUDIT_FREED_BY_KERNEL, 0, NSAUDIT_PROBE_TP_WQ);
 	freed_emit_id(ns, NSAUDIT_NS_NET, NSAUDIT_PROBE_TP_WQ, NSAUDIT_FREED_CLEANUP,
 		      NSAUDIT_FREED_BY_KERNEL, 0, id);
-	k->cleaned = 1;	/* its memory waits for a later batch's end */
+	/* its memory waits for a later batch's end; the entry anew (a
+	 * last_ref just told replaced it: k is the old element's memory,
+	 * and a later batch would tell this cleanup again) */
+	k = bpf_map_lookup_elem(&freed_addrs, obj);
+	if (k)
+		k->cleaned = 1;
 	c->n++;
 	return 0;
 }
@@ -517,6 +527,34 @@ int BPF_PROG(tp_wq_start, struct work_struct *work)
 		return 0;
 	}
 	bpf_for_each_map_elem(&freed_addrs, cleanup_one, &c, 0);
+	return 0;
+}
+
+/*
+ * A work item is queued: a net or user namespace's release, by its last
+ * put, in the putter's context: the umounter's cleanup of the bind mount
+ * that held it last (freed_mount_queued), or what a task's exit put after
+ * its nsproxy (freed_exit_queued). One load and two compares for every
+ * other work of the machine.
+ */
+SEC("tp_btf/workqueue_queue_work")
+int tp_wq_queue(__u64 *ctx)
+{
+	struct work_struct *work = (void *)ctx[2];
+	__u64 fn = (__u64)work->func, w = 0;
+	__u32 type;
+
+	if (fn == cleanup_net_fn)
+		type = NSAUDIT_NS_NET;
+	else if (kfree_site_userns >= 0 && fn == kfree_site_lo[kfree_site_userns & 7])
+		type = NSAUDIT_NS_USER;
+	else
+		return 0;
+	/* the callee takes a plain number: the work's address read again */
+	bpf_probe_read_kernel(&w, sizeof(w), &ctx[2]);
+	freed_mount_queued(w, type);
+	if (type == NSAUDIT_NS_NET)
+		freed_exit_queued();	/* once told, not again (freed_seen) */
 	return 0;
 }
 

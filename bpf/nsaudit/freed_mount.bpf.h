@@ -151,6 +151,21 @@ struct {
 } freed_mount_scratch SEC(".maps");
 
 /*
+ * A net or user namespace's release is queued by its last put, in the
+ * putter's context: cleanup_net's work (net), free_user_ns's (user), both
+ * running before the nsfs inode's grace period ends. The umounter thread
+ * whose cleanup may make that put: the inode key of its mark, made at
+ * this umount's exit (0: two of them in one umount, neither proven by a
+ * queue), checked when the thread queues that work (freed_mount_queued).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);	/* the umounter's tid */
+	__type(value, __u64);	/* its mark's key, or 0 */
+} freed_mount_tid SEC(".maps");
+
+/*
  * The root dentry of a mount whose cleanup this thread runs next, held by
  * n of the cleanups queued (the task works seen): a mark if all its
  * references are proven as above. A global subprogram: verified once.
@@ -188,6 +203,14 @@ __noinline int freed_mount_mark(__u64 dentry_addr, __u32 n, __u64 revive)
 	__builtin_memset(&mk->head, 0, sizeof(mk->head));
 	fill_actor(&mk->head);
 	bpf_map_update_elem(&freed_mount_marks, &key, mk, BPF_ANY);
+	if (type == NSAUDIT_NS_NET || type == NSAUDIT_NS_USER) {
+		__u32 tid = (__u32)bpf_get_current_pid_tgid();
+		__u64 none = 0;
+
+		/* a second one in this umount: neither is the queue's */
+		if (bpf_map_update_elem(&freed_mount_tid, &tid, &key, BPF_NOEXIST))
+			bpf_map_update_elem(&freed_mount_tid, &tid, &none, BPF_ANY);
+	}
 	return 0;
 }
 
@@ -202,8 +225,11 @@ static __always_inline int freed_umount_marks(void)
 	struct callback_head___fm *w;
 	__u64 root[FREED_WORKS] = {}, revive;
 	__u32 off = bpf_core_field_offset(struct mount___fm, mnt_rcu);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	int i, j, n;
 
+	/* a mark of this thread's last umount is not this one's */
+	bpf_map_delete_elem(&freed_mount_tid, &tid);
 	/* entered first, in flight after (see freed_revive_enter); fetching
 	 * adds: ordered reads, on a weakly ordered CPU too */
 	revive = __sync_fetch_and_add(&freed_revive_enters, 0);
@@ -241,40 +267,32 @@ static __always_inline int freed_umount_marks(void)
 	return 0;
 }
 
-/*
- * An nsfs inode is freed (freed_inode): if a mark names it, and no look-up
- * by id entered since, its namespace's last reference was the bind mount
- * the marked umount removed: last_ref holder mount, the umounter as actor.
- * 1 if told; 0 leaves the inode to the checks of every nsfs inode (a mark
- * left at this address by an inode whose free was not seen, a voided one).
- */
-static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns)
+/* A mark still good: no look-up by id entered since, not stale. */
+static __always_inline bool freed_mark_good(const struct freed_mount_mark *mk, __u64 ns)
 {
-	struct inode___fm *ino = (void *)ino_addr;
-	struct freed_mount_mark *mk;
+	return mk->ns == ns && mk->type < NSAUDIT_NS_MAX && mk->revive == freed_revive_enters &&
+	       bpf_ktime_get_boot_ns() - mk->ts < FREED_MARK_NS;
+}
+
+/*
+ * The record of a mark proven: last_ref of holder (mount: the umounter's
+ * actor fields, copied from the mark; task: an exit's, freed.bpf.c's
+ * freed_exit_queued), once per namespace (freed_seen), its address kept
+ * for the free of its memory that follows.
+ */
+static __always_inline void freed_mount_tell(struct freed_mount_mark *mk, __u32 probe,
+					     __u32 holder)
+{
+	struct ns_common *ns = (void *)mk->ns;
 	struct nsaudit_event *e;
 	struct freed_known *k;
-	__u64 ts, kseq, id, key, obj;
-	__u32 inum, type;
+	__u64 ts, kseq, id = mk->ns_id, key, obj;
+	__u32 inum = mk->inum, type = mk->type;
 	__u8 one = 1;
-	bool ok;
 
-	mk = bpf_map_lookup_elem(&freed_mount_marks, &ino_addr);
-	if (!mk)
-		return 0;
-	inum = mk->inum;
-	id = mk->ns_id;
-	type = mk->type;
-	ok = mk->ns == (__u64)ns && inum == BPF_CORE_READ(ino, i_ino) && type < NSAUDIT_NS_MAX &&
-	     mk->revive == freed_revive_enters &&
-	     bpf_ktime_get_boot_ns() - mk->ts < FREED_MARK_NS;
-	if (!ok) {
-		bpf_map_delete_elem(&freed_mount_marks, &ino_addr);
-		return 0;
-	}
 	key = id ?: (__u64)ns ^ ((__u64)inum << 32);
 	if (bpf_map_update_elem(&freed_seen, &key, &one, BPF_NOEXIST))
-		goto out;
+		return;
 	/* its memory: gone already (a mnt on 6.1, 6.12 in the cleanup; a
 	 * uts or time kfree'd in the put), else for the free that follows */
 	obj = ns_object(ns, type);
@@ -287,11 +305,10 @@ static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns
 		bpf_map_update_elem(&freed_addrs, &obj, &nk, BPF_ANY);
 	}
 	if (!op_wanted(NSAUDIT_OP_FREED))
-		goto out;
-	e = event_reserve(NSAUDIT_OP_FREED, NSAUDIT_PROBE_TP_KMEM_CACHE_FREE, NSAUDIT_EVENT_SHORT,
-			  true);
+		return;
+	e = event_reserve(NSAUDIT_OP_FREED, probe, NSAUDIT_EVENT_SHORT, true);
 	if (!e)
-		goto out;
+		return;
 	/* the umounter's actor fields, this record's own time and sequence */
 	ts = e->ts_boot_ns;
 	kseq = e->kseq;
@@ -299,19 +316,81 @@ static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns
 	e->ts_boot_ns = ts;
 	e->kseq = kseq;
 	e->op = NSAUDIT_OP_FREED;
-	e->probe = NSAUDIT_PROBE_TP_KMEM_CACHE_FREE;
+	e->probe = probe;
 	e->fd = -1;
 	e->ns_type = type;
 	e->ns_inum = inum;
 	e->ns_id = id;
 	e->flags = NSAUDIT_F_HAS_NS;
-	e->arg = NSAUDIT_FREED_LAST_REF | (NSAUDIT_FREED_BY_MOUNT << 8);
+	e->arg = NSAUDIT_FREED_LAST_REF | (holder << 8);
 	e->ns_refs = 0;
 	event_submit(e);
-out:
+}
+
+/*
+ * An nsfs inode is freed (freed_inode): if a mark names it, and no look-up
+ * by id entered since, its namespace's last reference was the bind mount
+ * the marked umount removed: last_ref holder mount, the umounter as actor
+ * (unless told already: a net or user namespace at its release's queue).
+ * 1 if told; 0 leaves the inode to the checks of every nsfs inode (a mark
+ * left at this address by an inode whose free was not seen, a voided one).
+ */
+static __always_inline int freed_mount_last(__u64 ino_addr, struct ns_common *ns)
+{
+	struct inode___fm *ino = (void *)ino_addr;
+	struct freed_mount_mark *mk;
+
+	mk = bpf_map_lookup_elem(&freed_mount_marks, &ino_addr);
+	if (!mk)
+		return 0;
+	if (!freed_mark_good(mk, (__u64)ns) || mk->inum != BPF_CORE_READ(ino, i_ino)) {
+		bpf_map_delete_elem(&freed_mount_marks, &ino_addr);
+		return 0;
+	}
+	freed_mount_tell(mk, NSAUDIT_PROBE_TP_KMEM_CACHE_FREE, NSAUDIT_FREED_BY_MOUNT);
 	/* only now: the mark's memory is the record's source until here */
 	bpf_map_delete_elem(&freed_mount_marks, &ino_addr);
 	return 1;
+}
+
+/*
+ * The current thread queues a net or user namespace's release (the work
+ * at work, of type): its last put is being made here. If this thread's
+ * last umount marked a namespace of that type (the only one it marked),
+ * the mark is good, and that namespace is the one released (user: the
+ * work is its own; net: cleanup_net's work is shared, the marked one's
+ * count is 0 now), the put is its bind mount's cleanup, run by this
+ * thread after that umount: last_ref holder mount, told now, at the
+ * moment of the put (the inode's free a grace period later finds it
+ * told). A net namespace whose put finds cleanup_net's list not empty
+ * queues nothing: its record stays the kernel's (not told). Not proven
+ * for net by the mark alone: a look-up by nsid (maybe_get_net) can take
+ * a reference after it, and its holder then puts the last, elsewhere.
+ */
+__noinline int freed_mount_queued(__u64 work, __u32 type)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct freed_mount_mark *mk;
+	struct ns_common *ns;
+	__u64 *key, ino;
+
+	key = bpf_map_lookup_elem(&freed_mount_tid, &tid);
+	if (!key || !*key)
+		return 0;
+	ino = *key;
+	bpf_map_delete_elem(&freed_mount_tid, &tid);
+	mk = bpf_map_lookup_elem(&freed_mount_marks, &ino);
+	if (!mk || mk->type != type || !freed_mark_good(mk, mk->ns))
+		return 0;
+	ns = (void *)mk->ns;
+	if (type == NSAUDIT_NS_USER &&
+	    mk->ns != work - bpf_core_field_offset(struct user_namespace, work) +
+			  bpf_core_field_offset(struct user_namespace, ns))
+		return 0;
+	if (ns_refcount(ns) != 0)
+		return 0;
+	freed_mount_tell(mk, NSAUDIT_PROBE_TP_WQ_QUEUE, NSAUDIT_FREED_BY_MOUNT);
+	return 0;
 }
 
 #endif

@@ -316,13 +316,16 @@ static __always_inline bool parent_quiet(__u64 key, __u64 now)
 
 static __always_inline bool rare_first(const struct actor *a, __u64 now)
 {
+	__u32 anchor = a->ppid;
 	__u64 parent;
 	bool quiet;
 
-	if (!a->ppid || !tgid_quiet(a->pid, now))
+	if (!anchor || !tgid_quiet(a->pid, now))
 		return false;
+	if (anchor == ACTOR_ANCHOR_CURRENT)
+		anchor = (__u32)anchor_current();
 	/* the parent's cell: its anchor's; a uid's young trees are one */
-	parent = a->ppid == NSAUDIT_ANCHOR_YOUNG ? (5ULL << 32) | a->uid : (3ULL << 32) | a->ppid;
+	parent = anchor == NSAUDIT_ANCHOR_YOUNG ? (5ULL << 32) | a->uid : (3ULL << 32) | anchor;
 	quiet = parent_quiet(parent, now);
 	if (!cell_take(parent, now, uid_interval_ns * 16, uid_burst_ns))
 		return false;

@@ -458,17 +458,21 @@ static __always_inline const struct path_buf *user_path_buf(struct ev_key *k, __
 }
 
 /*
- * Which of g's pins the current umount takes: all when no other umount of
- * its namespace is in flight (alone); else only the one its path names
- * best, if no other is named as well (umount_target.bpf.h). Bit i: g->key[i].
+ * Which of g's pins the current umount takes: the one its path names best
+ * (umount_target.bpf.h), if no other is named as well. Alone (no other
+ * umount of its namespace in flight): the ones named best, or all when its
+ * path names none (a lazy umount of a directory above them). Alone, all
+ * were once taken even when the path named one: then a pin that another
+ * umount detached and did not take (no walk of its CPU to be had: left to
+ * the sweep) went to this call (94-pins-umount-concurrent, now and then
+ * under load). The second pass is branch-free: a branch per pin in the
+ * first made 6.1's verifier give up on tp_exit_umount. Bit i: g->key[i].
  */
 static __always_inline __u32 pins_claimed(const struct pins_gone *g, bool alone)
 {
 	int best = 0, nbest = 0, i;
 	__u32 mask = 0;
 
-	if (alone)
-		return (1u << PINS_GONE_MAX) - 1;
 	#pragma unroll
 	for (i = 0; i < PINS_GONE_MAX; i++) {
 		if (i >= g->n)
@@ -481,7 +485,16 @@ static __always_inline __u32 pins_claimed(const struct pins_gone *g, bool alone)
 			nbest++;
 		}
 	}
-	return nbest == 1 ? mask : 0;
+	if (!alone)
+		return nbest == 1 ? mask : 0;
+	if (!best)
+		return (1u << PINS_GONE_MAX) - 1;
+	mask = 0;
+	#pragma unroll
+	for (i = 0; i < PINS_GONE_MAX; i++)
+		mask |= (__u32)(g->score[i] == best) << i;
+	/* only the pins the walk filled */
+	return mask & ((1u << (g->n & (PINS_GONE_MAX * 2 - 1))) - 1);
 }
 
 /* Fill a mount/umount record's pin fields (ns, mount identity). */

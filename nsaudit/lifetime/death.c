@@ -94,8 +94,10 @@ bool lt_print_freed(FILE *out, json_object *r)
 		print_child(out, r);
 		return false;
 	} else
-		fputs("a holder nsaudit does not follow (a netlink or packet socket, a device) let go",
-		      out);
+		/* holder kernel: cleanup_net started, no holder was seen going */
+		fputs("last holder: cannot tell: one nsaudit does not follow (a netlink or packet "
+		      "socket, a device), or a bind mount's umount or a task's exit whose put queued "
+		      "no cleanup of its own (another net namespace was waiting for it)", out);
 	fputc(')', out);
 	return jstr(r, "comm") != NULL;
 }

@@ -65,16 +65,14 @@ void attribution_actor(struct nsnames *n, const struct nsaudit_event *e, struct 
 		x->actor_container = "host";
 }
 
-/* The container a "container:ID" name (a namespace named from its
- * processes' cgroup) stands for, with its name when the runtimes know it. */
-static const char *named_container(struct nsnames *n, const char *nsname, const char **name)
+/* The container of id (a namespace named from its processes' cgroup, now
+ * or when it was made), with its name when the runtimes know it. */
+static const char *container_of_id(struct nsnames *n, const char *id, const char **name)
 {
 	const struct container_info *ci;
-	const char *id;
 
-	if (!nsname || strncmp(nsname, "container:", 10) || !nsname[10])
+	if (!id || !*id)
 		return NULL;
-	id = nsname + 10;
 	ci = nsnames_find_container(n, id);
 	if (ci) {
 		ns_ci = *ci;
@@ -132,19 +130,17 @@ void attribution_target(struct nsnames *n, const struct nsaudit_event *e, struct
 		x->ns_container = ns_ci.id;
 		x->ns_container_name = nonempty(ns_ci.name);
 	} else {
-		x->ns_container = named_container(n, x->ns_name, &x->ns_container_name);
+		if (x->ns_name && !strncmp(x->ns_name, "container:", 10))
+			x->ns_container = container_of_id(n, x->ns_name + 10,
+							  &x->ns_container_name);
 	}
 	/* named by something else first (docker's bind mount of the netns it
 	 * made, already in the mount table when the record is read): whose it
 	 * is, the cache still knows (its maker's cgroup at the call) */
 	if (!x->ns_container) {
-		static char cname[10 + CONTAINER_ID_LEN];
 		const char *id = nsnames_cached_container(n, type, e->ns_inum, e->ns_id);
 
-		if (id) {
-			snprintf(cname, sizeof(cname), "container:%s", id);
-			x->ns_container = named_container(n, cname, &x->ns_container_name);
-		}
+		x->ns_container = container_of_id(n, id, &x->ns_container_name);
 	}
 	/* the record's container: its namespace's owner when the runtimes'
 	 * state did not say (yet: a container being made) */

@@ -192,6 +192,7 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 		bpf_program__set_autoload(s->progs.tp_kfree, false);
 		bpf_program__set_autoload(s->progs.tp_wq_start, false);
 		bpf_program__set_autoload(s->progs.tp_wq_end, false);
+		bpf_program__set_autoload(s->progs.tp_wq_queue, false);
 		choose_freed_mount_hooks(s, false);
 		return;
 	}
@@ -227,6 +228,10 @@ static void choose_freed_hooks(struct tracer_bpf *b, bool want)
 	bpf_program__set_autoload(s->progs.tp_wq_start, s->rodata->cleanup_net_fn != 0 ||
 				  s->rodata->kfree_site_userns >= 0);
 	bpf_program__set_autoload(s->progs.tp_wq_end, s->rodata->kfree_site_userns >= 0);
+	/* their queueing: the last put's own context (a bind mount's
+	 * umounter, an exit's task works) */
+	bpf_program__set_autoload(s->progs.tp_wq_queue, s->rodata->cleanup_net_fn != 0 ||
+				  s->rodata->kfree_site_userns >= 0);
 	choose_freed_mount_hooks(s, s->rodata->cleanup_mnt_fn != 0);
 }
 

@@ -3,8 +3,10 @@
 # namespace dies follows the holder that really let go last, for holders
 # of each kind, against the moments this script makes them let go:
 #   a sleeping process (all eight types), an fd in another process, a bind
-#   mount, "ip netns exec NAME sleep 3" outliving "ip netns del", a socket
-#   in another process, a child user namespace.
+#   mount (ipc, mnt, net: "ip netns add; ip netns del", user: the umounter
+#   the actor), "ip netns exec NAME sleep 3" outliving "ip netns del", a
+#   bind mount in an exiting task's own mount namespace (net), a socket in
+#   another process, a child user namespace.
 # And each holder that goes before the last (stage let_go): a task's
 # nsproxy (the actor is the task this script kills first), the nsfs
 # dentry (a bind mount removed while a process holds it) and sockets of a
@@ -34,10 +36,12 @@ cleanup() {
 	local p
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
 	umount "$TMP/bind" 2>/dev/null
+	umount "$TMP/ubind" 2>/dev/null
 	umount -l "$TMP/mbind" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	ip netns del "$NS-s" 2>/dev/null
 	ip netns del "$NS-l" 2>/dev/null
+	ip netns del "$NS-m" 2>/dev/null
 	cleanup_testlib
 }
 trap cleanup EXIT
@@ -80,6 +84,15 @@ wait_freed() {
 		sleep 0.1
 	done
 	return 1
+}
+# settle TYPE PID: until PID's TYPE namespace is not this script's (its
+# unshare done; 5 s at most)
+settle() {
+	local i
+	for i in $(seq 1 100); do
+		[ "$(ns_inum "/proc/$2/ns/$1" 2>/dev/null)" != "$(ns_inum "/proc/self/ns/$1")" ] && return 0
+		sleep 0.05
+	done
 }
 # in_window T LO HI: LO <= T <= HI
 in_window() { awk -v t="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(t >= lo && t <= hi) }'; }
@@ -191,10 +204,7 @@ check_moment "process" user "${IN[user]}" last_ref "$T0" "$HI" owner_work
 # --- an fd in another process outlives the namespace's own process ----------
 unshare -u sleep 300 & S=$!
 PIDS="$PIDS $S"
-for i in $(seq 1 100); do
-	[ "$(ns_inum /proc/$S/ns/uts 2>/dev/null)" != "$(ns_inum /proc/self/ns/uts)" ] && break
-	sleep 0.05
-done
+settle uts $S
 UTS=$(id_of uts "$(ns_inum /proc/$S/ns/uts)" ".pid == $S")
 TH=$(now)	# the fd holder's sleep 2 ends 2 s after this at the earliest
 bash -c "exec 7</proc/$S/ns/uts; exec sleep 2" & H=$!
@@ -217,10 +227,7 @@ check "fd: not when its first holder died" awk -v a="$T0" -v b="$T1" 'BEGIN { ex
 T0=$(now)
 unshare -u sh -c 'sleep 0.5; exec unshare -i sleep 1' & S=$!
 PIDS="$PIDS $S"
-for i in $(seq 1 100); do
-	[ "$(ns_inum /proc/$S/ns/uts 2>/dev/null)" != "$(ns_inum /proc/self/ns/uts)" ] && break
-	sleep 0.05
-done
+settle uts $S
 UTS=$(id_of uts "$(ns_inum /proc/$S/ns/uts)" ".pid == $S")
 wait "$S"
 T1=$(now)
@@ -233,10 +240,7 @@ expect_eq "a new nsproxy of the same task: no let_go by the task that held it on
 # --- a bind mount outlives its process --------------------------------------
 unshare -i sleep 300 & S=$!
 PIDS="$PIDS $S"
-for i in $(seq 1 100); do
-	[ "$(ns_inum /proc/$S/ns/ipc 2>/dev/null)" != "$(ns_inum /proc/self/ns/ipc)" ] && break
-	sleep 0.05
-done
+settle ipc $S
 IPC=$(id_of ipc "$(ns_inum /proc/$S/ns/ipc)" ".pid == $S")
 touch "$TMP/bind"
 setup "bind mount /proc/$S/ns/ipc" mount --bind "/proc/$S/ns/ipc" "$TMP/bind"
@@ -257,10 +261,7 @@ check_moment "bind mount" ipc "$IPC" released "$T1" \
 # --- a bind mount removed while its process lives: the nsfs dentry goes first -
 unshare -i sleep 300 & S=$!
 PIDS="$PIDS $S"
-for i in $(seq 1 100); do
-	[ "$(ns_inum /proc/$S/ns/ipc 2>/dev/null)" != "$(ns_inum /proc/self/ns/ipc)" ] && break
-	sleep 0.05
-done
+settle ipc $S
 IPC=$(id_of ipc "$(ns_inum /proc/$S/ns/ipc)" ".pid == $S")
 setup "bind mount /proc/$S/ns/ipc (umount first)" mount --bind "/proc/$S/ns/ipc" "$TMP/bind"
 sleep 0.5
@@ -290,10 +291,7 @@ check_moment "umount before the process" ipc "$IPC" last_ref "$T0" \
 mnt_bind() {
 	unshare -m sleep 300 & S=$!
 	PIDS="$PIDS $S"
-	for i in $(seq 1 100); do
-		[ "$(ns_inum /proc/$S/ns/mnt 2>/dev/null)" != "$(ns_inum /proc/self/ns/mnt)" ] && break
-		sleep 0.05
-	done
+	settle mnt $S
 	MNT=$(id_of mnt "$(ns_inum /proc/$S/ns/mnt)" ".pid == $S")
 	touch "$TMP/mbind"
 	setup "$1: bind mount /proc/$S/ns/mnt" mount --bind "/proc/$S/ns/mnt" "$TMP/mbind"
@@ -351,10 +349,82 @@ case "$h:$p" in
 kernel:0) pass "ip netns exec sleep 3: net: the last holder is the kernel's release of ip's sysfs mount" ;;
 *) fail "ip netns exec sleep 3: net: last holder $h pid $p, want the sleep (task $E) or the kernel (sysfs)" ;;
 esac
+expect_eq "ip netns exec sleep 3: net: ip netns del's umount is no holder that let go last" \
+	"$(freed_of net "$NET" | awk '$3 == "mount"' | wc -l)" 0
 check_moment "ip netns exec sleep 3" net "$NET" cleanup "$(awk -v a="$T1" 'BEGIN{printf "%.3f", a-0.2}')" \
 	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
 check "ip netns exec sleep 3: seen 2.5 s and more after ip netns del" \
 	awk -v a="$T0" -v b="$T1" 'BEGIN { exit !(b - a >= 2.5) }'
+
+# --- ip netns add, ip netns del: the bind mount at /run/netns/NAME is last ----
+# ip netns del's umount removes the name (a bind mount of the nsfs file);
+# its cleanup, run by ip before it returns from umount2, puts the
+# namespace and queues cleanup_net: last_ref holder mount, ip netns del
+# the actor (a shell that execs it: its pid is known here), at once (not
+# a grace period later: the queue is the put's own moment)
+FROM=$(wc -l <"$OUT")
+setup "ip netns add (bind mount last)" ip netns add "$NS"
+NET=$(id_of net "$(ns_inum "/run/netns/$NS")" '.comm == "ip"' "$FROM")
+sleep 0.3
+T0=$(now)
+bash -c 'echo $$ >"$1"; exec ip netns del "$2"' _ "$TMP/netns-del" "$NS"
+D=$(cat "$TMP/netns-del")
+check_moment "ip netns del (bind mount last)" net "$NET" last_ref "$T0" \
+	"$(awk -v a="$(now)" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" mount "$D"
+check_moment "ip netns del (bind mount last)" net "$NET" cleanup "$T0" \
+	"$(awk -v a="$(now)" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" kernel
+expect_eq "ip netns del (bind mount last): one last_ref" \
+	"$(freed_of net "$NET" | grep -c " last_ref ")" 1
+
+# --- a bind mount in the exiting task's own mount namespace is last ---------
+# ip netns exec NAME unshare -m: the sleep's private mount namespace has a
+# bind mount of the namespace's nsfs file (and its copy of /run/netns/NAME);
+# ip netns del removes only the host's. At the sleep's exit its nsproxy
+# goes first (1 reference left: the nsfs inode), then its exit's task
+# works clean up its mount namespace's mounts, the last put: last_ref
+# holder task, the sleep the actor
+FROM=$(wc -l <"$OUT")
+setup "ip netns add (private mount)" ip netns add "$NS"
+NET=$(id_of net "$(ns_inum "/run/netns/$NS")" '.comm == "ip"' "$FROM")
+touch "$TMP/pbind"
+ip netns exec "$NS" unshare -m --propagation private sh -c \
+	'mount --bind "$1" "$2" && exec sleep 1.5' _ "/run/netns/$NS" "$TMP/pbind" & E=$!
+sleep 0.5
+ip netns del "$NS"
+T0=$(now)
+wait "$E"
+T1=$(now)
+check_let_go "exit, a bind mount in its mount namespace" net "$NET" \
+	"$(awk -v a="$T0" 'BEGIN{printf "%.3f", a+0.5}')" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" task "$E" 1
+check_moment "exit, a bind mount in its mount namespace" net "$NET" last_ref \
+	"$(awk -v a="$T0" 'BEGIN{printf "%.3f", a+0.5}')" \
+	"$(awk -v a="$T1" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" task "$E"
+# told, not the kernel's "cannot tell" that check_moment also takes when
+# the count showed a holder left (the exit's own task works are seen)
+read -r _ _ h p _ <<<"$(freed_of net "$NET" | grep " last_ref " | head -n 1)"
+expect_eq "exit, a bind mount in its mount namespace: net: the exit is named, not the kernel" \
+	"$h:$p" "task:$E"
+
+# --- a user namespace held last by a bind mount -------------------------------
+# its process gone (its credentials freed a grace period later), the bind
+# mount holds it alone; the umount's cleanup puts it and queues its free
+# work: last_ref holder mount, the umounter the actor (not the work's
+# owner_work)
+unshare -U --map-root-user sleep 300 & S=$!
+PIDS="$PIDS $S"
+settle user $S
+UNS=$(id_of user "$(ns_inum /proc/$S/ns/user)" ".pid == $S")
+touch "$TMP/ubind"
+setup "bind mount /proc/$S/ns/user" mount --bind "/proc/$S/ns/user" "$TMP/ubind"
+kill "$S"; wait "$S" 2>/dev/null
+sleep 1
+expect_eq "user bind mount: not freed while mounted" "$(freed_of user "$UNS" | grep -vc " let_go ")" 0
+T1=$(now)
+bash -c 'echo $$ >"$1"; exec umount "$2"' _ "$TMP/umounter-user" "$TMP/ubind"
+check_moment "user bind mount" user "$UNS" last_ref "$T1" \
+	"$(awk -v a="$(now)" -v b="$BOUND" 'BEGIN{printf "%.3f", a+b}')" mount "$(cat "$TMP/umounter-user")"
+expect_eq "user bind mount: one last_ref" "$(freed_of user "$UNS" | grep -c " last_ref ")" 1
 
 # --- sockets made in it, held by a process in the host's namespace ----------
 # A UNIX datagram, a UNIX stream, a UDP and a TCP socket hold the namespace
@@ -490,17 +560,22 @@ check "no freed record names a wrong type for its hook" \
 	--op setns,unshare,clone,open,mount,umount,freed >/dev/null 2>"$TMP/rec.err" & R=$!
 PIDS="$PIDS $R"
 wait_ready "$TMP/rec.err" "$R" || fail "lifetime: the recorder starts"
+# lifetime_of NS: its lifetime from the log in out, once its cleanup is there (5 s)
+lifetime_of() {
+	local i
+	for i in $(seq 1 50); do
+		out=$("$NSAUDIT" lifetime "$1" --log-dir "$TMP/log" 2>/dev/null)
+		grep -q "cleanup_net began" <<<"$out" && return 0
+		sleep 0.1
+	done
+}
 setup "ip netns add (lifetime)" ip netns add "$NS-l"
 NET=$(ns_inum "/run/netns/$NS-l")
 ip netns exec "$NS-l" sleep 2 & E=$!
 sleep 0.3
 ip netns del "$NS-l"
 wait "$E"
-for i in $(seq 1 50); do
-	out=$("$NSAUDIT" lifetime "net:$NET" --log-dir "$TMP/log" 2>/dev/null)
-	grep -q "cleanup_net began" <<<"$out" && break
-	sleep 0.1
-done
+lifetime_of "net:$NET"
 check "lifetime: the last holder is the sleep that outlived ip netns del" \
 	grep -Eq "freed +\(its last reference went: the last task holding it .*last holder: pid=$E \(sleep\)" <<<"$out"
 check "lifetime: the cleanup moment" grep -q "freed    (cleanup_net began taking it apart)" <<<"$out"
@@ -513,4 +588,12 @@ check "lifetime: the name's nsfs file let go, the sleep left" \
 	grep -Eq "let_go +its nsfs file went: .*; [1-9][0-9]* references? left" <<<"$out"
 check "lifetime: how long it lived after its last name was removed" \
 	grep -Eq "^lived [0-9.]+ s; died (1\.[5-9]|[2-9]\.)[0-9]* s after its last name was removed" <<<"$out"
+# ip netns add, ip netns del: the name was the last holder, ip netns del
+# (its pid known here) let go last
+setup "ip netns add (lifetime, bind mount last)" ip netns add "$NS-m"
+bash -c 'echo $$ >"$1"; exec ip netns del "$2"' _ "$TMP/netns-del-l" "$NS-m"
+D=$(cat "$TMP/netns-del-l")
+lifetime_of "$NS-m"
+check "lifetime NAME: the last holder is the bind mount ip netns del removed" \
+	grep -Eq "freed +\(its last reference went: its last bind mount was removed, by the umount of the actor\) last holder: pid=$D \(ip\)" <<<"$out"
 kill -INT "$R"; wait "$R"

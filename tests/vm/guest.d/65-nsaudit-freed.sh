@@ -10,8 +10,9 @@
 # case at a time, a second apart, with the holder of each kind that lets
 # go last: the process itself (all eight types), an fd in another process
 # (its pid the fourth field),
-# a bind mount (ipc and mnt: their umounters' pids in /out/freed-umount.txt,
-# "CASE TYPE INODE PID"), a child user namespace's death for its parent. The holders that go first (the fd's and the bind mounts' own
+# a bind mount (ipc, mnt, net and user: their umounters' pids in
+# /out/freed-umount.txt, "CASE TYPE INODE PID"), a child user namespace's
+# death for its parent. The holders that go first (the fd's and the bind mounts' own
 # processes) are in /out/freed-letgo.txt ("CASE TYPE INODE PID REFS": the
 # process that lets go first, the count it leaves). The host compares
 # (tests/vm/host.d/65-freed-events.sh).
@@ -109,17 +110,25 @@ sh -c "exec 3</proc/$fdns/ns/uts; exec sleep 1000" &
 fdholder=$!
 echo "fd uts $(ino $fdns uts) $fdholder" >>$T
 echo "fd uts $(ino $fdns uts) $fdns 1" >>$L
-# 5. ipc and mnt held last by a bind mount
-unshare -i -m sleep 1000 &
+# 5. ipc, mnt and net held last by a bind mount
+unshare -i -m -n sleep 1000 &
 bind=$!
 settled $bind mnt
-touch /tmp/freed/ipc /tmp/freed/mnt
-mount --bind /proc/$bind/ns/ipc /tmp/freed/ipc
-mount --bind /proc/$bind/ns/mnt /tmp/freed/mnt
-echo "bind ipc $(ino $bind ipc)" >>$T
-echo "bind mnt $(ino $bind mnt)" >>$T
-echo "bind ipc $(ino $bind ipc) $bind 1" >>$L
-echo "bind mnt $(ino $bind mnt) $bind 1" >>$L
+settled $bind net
+for t in ipc mnt net; do
+	touch /tmp/freed/$t
+	mount --bind /proc/$bind/ns/$t /tmp/freed/$t
+	echo "bind $t $(ino $bind $t)" >>$T
+	echo "bind $t $(ino $bind $t) $bind 1" >>$L
+done
+# 6. user held last by a bind mount (a process of its own: namespaces a
+# user namespace owns hold it too)
+unshare -U sleep 1000 &
+ubind=$!
+settled $ubind user
+touch /tmp/freed/user
+mount --bind /proc/$ubind/ns/user /tmp/freed/user
+echo "bind user $(ino $ubind user)" >>$T
 sleep 1
 
 # let go, one case at a time (the holders that are not last go first)
@@ -133,14 +142,18 @@ kill -9 $fdns
 sleep 1
 kill -9 $fdholder
 sleep 1
-kill -9 $bind
-sleep 1
-# the umounters' pids: op freed names each as the last holder (mount)
-sh -c 'echo "bind ipc $(stat -L -c %i /tmp/freed/ipc) $$" >/out/freed-umount.txt; exec umount /tmp/freed/ipc'
-sleep 1
-sh -c 'echo "bind mnt $(stat -L -c %i /tmp/freed/mnt) $$" >>/out/freed-umount.txt; exec umount /tmp/freed/mnt'
-sleep 2	# grace periods, cleanup_net's work
-wait $pidp $task $user $fdns $fdholder $bind 2>/dev/null
+kill -9 $bind $ubind
+sleep 1	# (and the user namespace's credentials, a grace period later)
+# the umounters' pids: op freed names each as the last holder (mount;
+# net and user when their release is queued, by the umount's cleanup)
+: >/out/freed-umount.txt
+for t in ipc mnt net user; do
+	sh -c 'echo "bind $1 $(stat -L -c %i /tmp/freed/$1) $$" >>/out/freed-umount.txt
+		exec umount /tmp/freed/$1' _ $t
+	sleep 1
+done
+sleep 1	# grace periods, cleanup_net's work
+wait $pidp $task $user $fdns $fdholder $bind $ubind 2>/dev/null
 kill -INT $tp
 wait $tp
 rc=$?

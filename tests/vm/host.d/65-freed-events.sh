@@ -124,7 +124,7 @@ while read -r case type inum holder_pid; do
 		echo "FAIL: freed events: $case: $type:[$inum] freed ($(jq -r '.[0].stage' <<<"$f")) $(printf '%+.3f' "$d") s from ns_free, beyond ${BOUND} s"
 	fi
 done <"$truth"
-[ "$n" = 12 ] || echo "FAIL: freed events: the guest made $n of its 12 namespaces ($(tr '\n' ';' <"$truth"))"
+[ "$n" = 14 ] || echo "FAIL: freed events: the guest made $n of its 14 namespaces ($(tr '\n' ';' <"$truth"))"
 
 # the holders that went first: a let_go of that task, the count it left
 nl=0
@@ -148,7 +148,7 @@ while read -r case type inum pid refs; do
 		echo "FAIL: freed events: $case: $type:[$inum] let_go of task $pid left $got (want $refs), at $(jq '.[0].t' <<<"$lg"), death $death"
 	fi
 done <"$(dirname "$truth")/freed-letgo.txt"
-[ "$nl" = 3 ] || echo "FAIL: freed events: the guest named $nl of its 3 holders that go first (freed-letgo.txt)"
+[ "$nl" = 4 ] || echo "FAIL: freed events: the guest named $nl of its 4 holders that go first (freed-letgo.txt)"
 
 # patched: every ns_free of the run has a freed record of the same
 # namespace within the bound (namespaces the workload did not name too)
