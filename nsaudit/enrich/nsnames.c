@@ -226,6 +226,16 @@ const char *nsnames_lookup(struct nsnames *n, int type, uint32_t inum, uint32_t 
 static void record_container(struct nsnames *n, const struct nsaudit_event *e, const char **name)
 {
 	bool has_ns = e->flags & NSAUDIT_F_HAS_NS, has_old = e->flags & NSAUDIT_F_HAS_OLD;
+	/*
+	 * A command line names the container only for a runtime's own
+	 * process: one the kernel side followed from its birth and did not
+	 * see run a trusted runtime (lineage other or container) is not
+	 * believed on its name and arguments (a copy of unshare called runc,
+	 * run by any user with a container's name among its arguments).
+	 * Lineage not followed (no rules, or older than nsaudit): as before.
+	 */
+	bool by_cmdline = !(e->lineage & NSAUDIT_LINEAGE_FOLLOWED) ||
+			  (e->lineage & NSAUDIT_LINEAGE_RUNTIME);
 	int type = (int)e->ns_type;
 	const struct container_info *ci = NULL;
 
@@ -236,8 +246,8 @@ static void record_container(struct nsnames *n, const struct nsaudit_event *e, c
 		ci = containers_by_ns(n->ctr, type, e->ns_inum, e->ns_id);
 	if (!ci && has_old && !is_host(n, type, e->old_inum))
 		ci = containers_by_ns(n->ctr, type, e->old_inum, e->old_ns_id);
-	if (!ci && has_ns && !is_host(n, type, e->ns_inum) && e->op != NSAUDIT_OP_UMOUNT &&
-	    e->op != NSAUDIT_OP_NS_FREE && e->op != NSAUDIT_OP_FREED) {
+	if (!ci && by_cmdline && has_ns && !is_host(n, type, e->ns_inum) &&
+	    e->op != NSAUDIT_OP_UMOUNT && e->op != NSAUDIT_OP_NS_FREE && e->op != NSAUDIT_OP_FREED) {
 		ci = containers_by_actor(n->ctr, e->pid, e->comm, e->ppid);
 		if (ci && !*name) {
 			snprintf(n->name_buf, sizeof(n->name_buf), "container:%s", ci->id);

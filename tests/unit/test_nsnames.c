@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* Namespace names: cgroup -> container id, mountinfo -> ip netns name/path. */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -419,5 +421,89 @@ Test(nsnames, open_of_a_netns_name_deleted_right_after_keeps_it)
 	cr_assert_null(opened(n, NSAUDIT_VIA_BIND, -2, "/run/netns/rt-none", 4026599304u));
 	cr_assert_null(opened(n, NSAUDIT_VIA_BIND, 3, "/tmp/pin", 4026599305u));
 	cr_assert_null(opened(n, NSAUDIT_VIA_BIND, 3, "/run/netns/a/b", 4026599306u));
+	nsnames_free(n);
+}
+
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char *made_by(struct nsnames *n, uint32_t pid, uint32_t lineage, uint32_t inum)
+{
+	struct nsaudit_event e = { .op = NSAUDIT_OP_UNSHARE, .ns_type = NSAUDIT_NS_NET,
+				   .flags = NSAUDIT_F_HAS_NS, .ns_inum = inum, .lineage = lineage };
+	const char *name, *old;
+
+	e.pid = e.tid = pid;
+	strcpy(e.comm, "runc");
+	nsnames_for_event(n, &e, "/user.slice", &name, &old);
+	return name;
+}
+
+/*
+ * A process called runc whose command line names a running container
+ * ("web") makes a namespace: it is that container's only when the process
+ * is a runtime's (lineage runtime), or when its lineage was not followed.
+ * A process the kernel side followed and saw run no trusted runtime (any
+ * user's copy of unshare named runc) names no container by its arguments.
+ */
+Test(nsnames, a_command_line_names_a_container_only_for_a_runtime)
+{
+	char root[] = "/tmp/nsaudit-ctr-XXXXXX", p[512];
+	struct nsnames *n = nsnames_new();
+	const char *name;
+	pid_t kid;
+	int i;
+
+	cr_assert_not_null(n);
+	cr_assert(mkdtemp(root));
+	snprintf(p, sizeof(p), "mkdir -p %s/run/runc/%s %s/var/lib/containers/storage/overlay-containers",
+		 root, HEX64, root);
+	cr_assert_eq(system(p), 0);
+	snprintf(p, sizeof(p), "%s/run/runc/%s/state.json", root, HEX64);
+	put_file(p, "{\"id\":\"" HEX64 "\",\"init_process_pid\":1}");
+	snprintf(p, sizeof(p), "%s/var/lib/containers/storage/overlay-containers/containers.json",
+		 root);
+	put_file(p, "[{\"id\":\"" HEX64 "\",\"names\":[\"web\"]}]");
+	containers_free(n->ctr);
+	n->ctr = containers_new(root);
+	cr_assert_not_null(n->ctr);
+	kid = fork();
+	cr_assert_geq(kid, 0);
+	if (kid == 0) {
+		execl("/bin/sh", "sh", "-c", "sleep 30", "runc", "web", (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 100; i++) {	/* until its command line is the exec'd one */
+		char cl[256] = "";
+		FILE *f;
+
+		snprintf(p, sizeof(p), "/proc/%d/cmdline", kid);
+		f = fopen(p, "r");
+		if (f) {
+			size_t k = fread(cl, 1, sizeof(cl) - 1, f);
+
+			fclose(f);
+			if (k > 3 && !strcmp(cl, "sh"))
+				break;
+		}
+		usleep(10000);
+	}
+	name = made_by(n, (uint32_t)kid, NSAUDIT_LINEAGE_FOLLOWED, 4026599401u);
+	cr_assert(!name || strncmp(name, "container:", 10), "followed, no runtime: %s", name);
+	cr_assert_str_eq(made_by(n, (uint32_t)kid, NSAUDIT_LINEAGE_FOLLOWED | NSAUDIT_LINEAGE_RUNTIME,
+				 4026599402u) ?: "(null)",
+			 "container:" HEX64);
+	cr_assert_str_eq(made_by(n, (uint32_t)kid, 0, 4026599403u) ?: "(null)", "container:" HEX64,
+			 "lineage not followed: by its command line, as before");
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	snprintf(p, sizeof(p), "rm -rf %s", root);
+	cr_assert_eq(system(p), 0);
 	nsnames_free(n);
 }
