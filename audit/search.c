@@ -352,6 +352,9 @@ static const char *json_str(struct json_object *o, const char *k)
 	return json_object_get_string(v);
 }
 
+/* the initial user namespace's fixed inode (the kernel's PROC_USER_INIT_INO) */
+#define USERNS_INIT_INUM 0xeffffffdLL
+
 bool audit_rec_mount_at(struct json_object *rec, const char *path, int *type, uint32_t *inum)
 {
 	const char *op = json_str(rec, "op"), *p = json_str(rec, "path");
@@ -363,6 +366,16 @@ bool audit_rec_mount_at(struct json_object *rec, const char *path, int *type, ui
 	    !json_object_object_get_ex(rec, "ns_inum", &v) || !json_object_is_type(v, json_type_int))
 		return false;
 	if (json_object_object_get_ex(rec, "result", &res) && json_object_get_int64(res))
+		return false;
+	/*
+	 * Made from a user namespace other than the initial one: a mount in
+	 * a mount namespace that user namespace owns, never at the host's
+	 * path (any user's `unshare -r -m` with a tmpfs on /run/netns and its
+	 * own netns bound at /run/netns/NAME is not the host's NAME).
+	 */
+	if (json_object_object_get_ex(rec, "actor_userns", &res) &&
+	    json_object_is_type(res, json_type_int) &&
+	    json_object_get_int64(res) != USERNS_INIT_INUM)
 		return false;
 	i = json_object_get_int64(v);
 	if (i <= 0 || i > UINT32_MAX)

@@ -101,7 +101,9 @@ bool audit_filter_is_empty(const struct audit_filter *f);
 int audit_severity_level(const char *s);
 /* Whether rec is a successful mount whose path is exactly path; then its
  * namespace in *type and *inum (for a name that no longer exists: search
- * and lifetime look it up in the log). */
+ * and lifetime look it up in the log). A mount made from a user namespace
+ * other than the initial one (its actor_userns) is in a mount namespace
+ * of that user's, never at the host's path: not taken. */
 bool audit_rec_mount_at(struct json_object *rec, const char *path, int *type, uint32_t *inum);
 /*
  * --ns, looked up in the log. Before the search, every record goes to

@@ -95,6 +95,30 @@ Test(search_ns, a_deleted_name_matches_its_namespace_not_the_inode)
 	put(&l);
 }
 
+/*
+ * Any user can bind its own netns at /run/netns/a in a mount namespace of
+ * its own (unshare -r -m, a tmpfs on /run/netns): made from another user
+ * namespace, that mount is not the host's /run/netns/a, and --ns a (or
+ * lifetime a) does not bring its namespace in.
+ */
+Test(search_ns, a_name_mounted_from_another_user_namespace_is_not_the_hosts)
+{
+	struct log l = { 0 };
+
+	add(&l, "{\"op\":\"mount\",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532587,"
+		"\"ns_id\":6,\"actor_userns\":4026531837,\"path\":\"/run/netns/a\"}");
+	add(&l, "{\"op\":\"unshare\",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532654,"
+		"\"ns_id\":9,\"actor_userns\":4026531837}");
+	add(&l, "{\"op\":\"mount\",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532654,"
+		"\"ns_id\":9,\"actor_userns\":4026532655,\"path\":\"/run/netns/a\"}");
+	add(&l, "{\"op\":\"setns\",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532654,"
+		"\"ns_id\":9,\"actor_userns\":4026532655}");
+	add(&l, "{\"op\":\"setns\",\"result\":0,\"ns_type\":\"net\",\"ns_inum\":4026532587,"
+		"\"ns_id\":6,\"actor_userns\":4026531837}");
+	cr_assert_eq(by_path(&l, "/run/netns/a"), (1u << 1) | (1u << 5));
+	put(&l);
+}
+
 Test(search_ns, without_ids_its_life_in_the_log_bounds_the_inode)
 {
 	struct log l;
