@@ -45,8 +45,11 @@ void alert_fields(struct audit_fields *f, const struct nsaudit_event *e,
 		if (a->exe)
 			audit_f_str(f, "exe", a->exe, 4096);
 	}
-	if (type && e->ns_inum) {
+	/* the type also without the inode (a refused open of /proc/1/ns/ipc
+	 * whose namespace nobody could read): search --type finds it */
+	if (type)
 		str(f, "ns_type", type);
+	if (type && e->ns_inum) {
 		audit_f_u64(f, "ns_inum", e->ns_inum);
 		/* the kernel's id where it has one: inodes are reused */
 		if (e->ns_id)

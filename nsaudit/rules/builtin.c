@@ -37,8 +37,8 @@ static void whose(const struct rule_facts *f, char *buf, size_t len)
 		snprintf(buf, len, "container %s%s%.12s%s's", f->target_ctr_name ?: "",
 			 f->target_ctr_name ? " (" : "", f->target_ctr,
 			 f->target_ctr_name ? ")" : "");
-	else
-		snprintf(buf, len, "a");	/* "a net namespace" */
+	else	/* "a net namespace", "an ipc namespace" */
+		snprintf(buf, len, "%s", f->e->ns_type == NSAUDIT_NS_IPC ? "an" : "a");
 }
 
 /* "entered" / "pinned (open)" ... */
@@ -64,11 +64,12 @@ static void what(const struct rule_facts *f, char *buf, size_t len)
 	const char *type = nstype_name(e->ns_type) ?: "ns", *via = via_name(e->via);
 	char ns[48];
 
+	/* without its inode: "an ipc namespace via proc", the type said once */
 	if (f->has_target)
-		snprintf(ns, sizeof(ns), "%s:[%u]", type, e->ns_inum);
+		snprintf(ns, sizeof(ns), " %s:[%u]", type, e->ns_inum);
 	else
-		snprintf(ns, sizeof(ns), "%s", type);
-	snprintf(buf, len, "%s namespace %s%s%s", type, ns, via ? " via " : "", via ?: "");
+		ns[0] = '\0';
+	snprintf(buf, len, "%s namespace%s%s%s", type, ns, via ? " via " : "", via ?: "");
 }
 
 static bool escape(struct rules *r, const struct rule *rule, const struct rule_facts *f,

@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output/alert_fmt.h"
 #include "output/event_json.h"
+#include "fields.h"
 #include "rules/rules_impl.h"
 
 #define CTR_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -151,6 +153,46 @@ Test(rules, attempted_escape_names_the_errno)
 	e.pid = 999997;
 	e.result = -EINVAL;
 	cr_assert_eq(rules_eval(r, &e, &x, 6, collect, &g), 0);
+	rules_free(r);
+}
+
+/*
+ * A refused open of /proc/1/ns/ipc whose namespace nobody could read (a
+ * sandbox's PID 1: /proc and the task iterator both keep it from us): the
+ * summary says the type once, with its article ("an ipc namespace via
+ * proc", not "a ipc namespace ipc").
+ */
+Test(rules, attempted_escape_without_the_namespace_says_its_type_once)
+{
+	struct rules *r = rules_new();
+	struct nsaudit_event e;
+	struct event_extra x;
+	struct got g = { 0 };
+
+	in_container(&e, &x);
+	e.op = NSAUDIT_OP_OPEN;
+	e.ns_type = NSAUDIT_NS_IPC;
+	e.via = NSAUDIT_VIA_PROC;
+	e.result = -EACCES;
+	e.target_pid = 1;
+	cr_assert_eq(rules_eval(r, &e, &x, 5, collect, &g), 1);
+	cr_assert_str_eq(g.a[0].rule, "attempted-escape");
+	cr_assert(strstr(g.a[0].summary, "was refused (EACCES) pinning an ipc namespace via proc "
+					 "of pid 1"),
+		  "%s", g.a[0].summary);
+	/* the alert keeps the record's type (search --type finds it), no inode */
+	{
+		struct json_object *o = json_object_new_object(), *v;
+		struct audit_fields f;
+
+		audit_fields_object(&f, o);
+		alert_fields(&f, &e, &g.a[0], NULL, "2026-12-08T01:00:00Z", 20);
+		cr_assert(json_object_object_get_ex(o, "ns_type", &v), "%s",
+			  json_object_to_json_string(o));
+		cr_assert_str_eq(json_object_get_string(v), "ipc");
+		cr_assert_not(json_object_object_get_ex(o, "ns_inum", NULL));
+		json_object_put(o);
+	}
 	rules_free(r);
 }
 
