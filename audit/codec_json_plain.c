@@ -410,7 +410,8 @@ static bool keys_unique(const struct plain_keys *ks)
  * their bits in dm (quote_bits) all set. n < 64, so they lie in one word
  * or two, and the second is there whenever they reach into it.
  */
-static bool all_digits(const uint64_t *dm, size_t at, size_t n)
+static inline __attribute__((always_inline)) bool all_digits(const uint64_t *dm, size_t at,
+									size_t n)
 {
 	size_t w = at / 64, b = at % 64;
 	uint64_t x = dm[w] >> b, want = (1ull << n) - 1;

@@ -188,13 +188,14 @@ static const struct str_needle *str_needle_of(const char *key, const char *want,
 {
 	static __thread struct str_needle kept[2 * AUDIT_FILTER_ANY_MAX];
 	struct str_needle *sn = &kept[slot % (2 * AUDIT_FILTER_ANY_MAX)];
-	size_t wl = strlen(want);
+	size_t wl;
 	char head[24];
 	int k;
 
-	if (sn->key == key && sn->want == want && wl < sizeof(sn->copy) &&
-	    !memcmp(sn->copy, want, wl + 1))
+	/* one pass over the value (a copy too long to keep has want NULL) */
+	if (sn->key == key && sn->want == want && !strcmp(sn->copy, want))
 		return sn;
+	wl = strlen(want);
 	sn->key = key;
 	sn->want = want;
 	sn->copy[0] = '\0';
