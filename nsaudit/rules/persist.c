@@ -85,6 +85,22 @@ static struct watch *watch_add(struct persist *p, enum watch_kind kind, int type
 	return &p->w[p->n++];
 }
 
+/*
+ * The ip netns name an umount record deleted, or NULL. The host's
+ * /run/netns only: an umount by a process in a user namespace other than
+ * the initial one removed a mount of a mount namespace that user namespace
+ * owns (any user's `unshare -r -m` with a tmpfs on /run/netns), which is
+ * nobody's ip netns name. A record with no actor (inferred) is as before.
+ */
+const char *persist_netns_deleted(const struct nsaudit_event *e)
+{
+	if (e->op != NSAUDIT_OP_UMOUNT || e->ns_type != NSAUDIT_NS_NET ||
+	    (e->flags & NSAUDIT_F_PATH_CUT) ||
+	    (e->actor_userns && e->actor_userns != 0xeffffffdu /* the initial user ns */))
+		return NULL;
+	return netns_name_from_path(e->path);
+}
+
 void persist_note(struct persist *p, struct facts_ctx *fx, const struct rule_facts *f)
 {
 	const struct nsaudit_event *e = f->e;
@@ -104,8 +120,7 @@ void persist_note(struct persist *p, struct facts_ctx *fx, const struct rule_fac
 		snprintf(w->id, sizeof(w->id), "%s", f->target_ctr);
 		if (e->op == NSAUDIT_OP_MOUNT && !(e->flags & NSAUDIT_F_PATH_CUT))
 			snprintf(w->path, sizeof(w->path), "%s", e->path);
-	} else if (e->op == NSAUDIT_OP_UMOUNT && e->ns_type == NSAUDIT_NS_NET &&
-		   !(e->flags & NSAUDIT_F_PATH_CUT) && (name = netns_name_from_path(e->path))) {
+	} else if ((name = persist_netns_deleted(e))) {
 		w = watch_add(p, WATCH_NETNS, NSAUDIT_NS_NET, e->ns_inum);
 		if (!w)
 			return;

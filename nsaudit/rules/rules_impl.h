@@ -91,6 +91,8 @@ void persist_free(struct persist *p);
 /* Watch what f pins (a container's namespace pinned from outside it; an
  * ip netns name deleted). */
 void persist_note(struct persist *p, struct facts_ctx *fx, const struct rule_facts *f);
+/* The host's ip netns name an umount record deleted, or NULL. */
+const char *persist_netns_deleted(const struct nsaudit_event *e);
 /* Namespaces still held once their owner is gone: fills a (rule id,
  * summary, holder); true for each, until none. */
 bool persist_next(struct persist *p, struct facts_ctx *fx, int64_t now_ns, struct rule_alert *a);

@@ -196,6 +196,29 @@ Test(rules, attempted_escape_without_the_namespace_says_its_type_once)
 	rules_free(r);
 }
 
+/*
+ * persistence watches an ip netns name the host deleted: an umount of
+ * /run/netns/NAME by the host (or inferred, no actor); not one by a
+ * process in a user namespace of its own (any user's private /run/netns
+ * over a tmpfs), which would raise a warning about nobody's name.
+ */
+Test(rules, persistence_watches_only_the_hosts_ip_netns_names)
+{
+	struct nsaudit_event e = { .op = NSAUDIT_OP_UMOUNT, .ns_type = NSAUDIT_NS_NET,
+				   .flags = NSAUDIT_F_HAS_NS, .ns_inum = 0xf0000900u,
+				   .actor_userns = 0xeffffffdu };
+
+	snprintf(e.path, sizeof(e.path), "/run/netns/blue");
+	cr_assert_str_eq(persist_netns_deleted(&e) ?: "(null)", "blue");
+	e.actor_userns = 0;	/* inferred: no actor */
+	cr_assert_str_eq(persist_netns_deleted(&e) ?: "(null)", "blue");
+	e.actor_userns = 0xf0000901u;
+	cr_assert_null(persist_netns_deleted(&e));
+	e.actor_userns = 0xeffffffdu;
+	snprintf(e.path, sizeof(e.path), "/tmp/pin");
+	cr_assert_null(persist_netns_deleted(&e));
+}
+
 Test(rules, userns_privilege_is_informational)
 {
 	struct rules *r = rules_new();
