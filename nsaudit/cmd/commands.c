@@ -15,14 +15,27 @@
 #include "output/sink.h"
 #include "tracer/tracer.h"
 
+/*
+ * One line, whatever the message quotes: a path, a name or an argument
+ * given by the caller may hold a newline (a second, forged line of an
+ * error log) or a terminal's escape. Control bytes and DEL are written as
+ * \xNN; other bytes as they are (UTF-8 names stay readable).
+ */
 int cmd_error(const char *cmd, int rc, const char *fmt, ...)
 {
+	char msg[4096];
+	const unsigned char *p;
 	va_list ap;
 
-	fprintf(stderr, "nsaudit %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "nsaudit %s: ", cmd);
+	for (p = (const unsigned char *)msg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
 	fputc('\n', stderr);
 	return rc;
 }
