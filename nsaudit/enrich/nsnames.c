@@ -340,6 +340,17 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	bool ok = e->result >= 0 || e->op == NSAUDIT_OP_OPEN;
 	bool has_ns = e->flags & NSAUDIT_F_HAS_NS, has_old = e->flags & NSAUDIT_F_HAS_OLD;
 	bool children = e->flags & NSAUDIT_F_FOR_CHILDREN;
+	/*
+	 * A path the actor mounted, opened or unmounted names a namespace
+	 * only where the actor is of the host's user namespace (or the
+	 * record does not say). From another one it is a path in a mount
+	 * namespace that user namespace owns, never the host's: any user's
+	 * `unshare -r -m` with a tmpfs on /run/netns and its own netns bound
+	 * at /run/netns/NAME is not the host's NAME, and its umount there
+	 * does not remove the host's NAME (search and lifetime take the same
+	 * view of a log: audit_rec_mount_at()).
+	 */
+	bool host_paths = !e->actor_userns || is_host(n, NSAUDIT_NS_USER, e->actor_userns);
 	uint32_t hint = 0, old_hint = 0;
 	int type = (int)e->ns_type;
 	int64_t now = 0;
@@ -351,7 +362,7 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	note_made(n, e, cgroup);
 	switch (e->op) {
 	case NSAUDIT_OP_MOUNT:
-		if (has_ns && e->path[0] == '/' && !(e->flags & NSAUDIT_F_PATH_CUT))
+		if (has_ns && host_paths && e->path[0] == '/' && !(e->flags & NSAUDIT_F_PATH_CUT))
 			nsnames_add_mount(n, e->path, type, e->ns_inum);
 		n->mounts_dirty = true;
 		break;
@@ -393,6 +404,7 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	 * A name the table has for the namespace still comes first.
 	 */
 	if (e->op == NSAUDIT_OP_OPEN && e->via == NSAUDIT_VIA_BIND && e->result >= 0 && has_ns &&
+	    host_paths &&
 	    type == NSAUDIT_NS_NET && !(e->flags & NSAUDIT_F_PATH_CUT) &&
 	    (nn = netns_name_from_path(e->path)) && !nsnames_mount_name(n, type, e->ns_inum)) {
 		snprintf(n->name_buf, sizeof(n->name_buf), "%s", nn);
@@ -400,7 +412,8 @@ void nsnames_for_event(struct nsnames *n, const struct nsaudit_event *e, const c
 	}
 	record_container(n, e, name);
 	/* a cut path (its first bytes) names no mount: nothing learnt */
-	if (e->op == NSAUDIT_OP_UMOUNT && e->path[0] && !(e->flags & NSAUDIT_F_PATH_CUT)) {
+	if (e->op == NSAUDIT_OP_UMOUNT && host_paths && e->path[0] &&
+	    !(e->flags & NSAUDIT_F_PATH_CUT)) {
 		/* the record names what it removes; then the name is gone */
 		if (!*name && has_ns) {
 			nn = type == NSAUDIT_NS_NET ? netns_name_from_path(e->path) : NULL;

@@ -507,3 +507,42 @@ Test(nsnames, a_command_line_names_a_container_only_for_a_runtime)
 	cr_assert_eq(system(p), 0);
 	nsnames_free(n);
 }
+
+static const char *by_user(struct nsnames *n, int op, uint32_t userns, const char *path,
+			   uint32_t inum)
+{
+	struct nsaudit_event e = { .op = op, .ns_type = NSAUDIT_NS_NET, .flags = NSAUDIT_F_HAS_NS,
+				   .ns_inum = inum, .via = NSAUDIT_VIA_BIND, .fd = 3,
+				   .actor_userns = userns };
+	const char *name, *old;
+
+	e.pid = e.tid = gone_pid();
+	snprintf(e.path, sizeof(e.path), "%s", path);
+	nsnames_for_event(n, &e, "/user.slice", &name, &old);
+	return name;
+}
+
+/*
+ * Any user's `unshare -r -m`, a tmpfs on /run/netns and its own netns
+ * bound at /run/netns/NAME (the host's ip netns name): its mount, open and
+ * umount there name nothing, and the umount leaves the host's NAME named.
+ * The same calls from the host's user namespace (its initial inode) do.
+ */
+Test(nsnames, a_path_from_another_user_namespace_names_nothing)
+{
+	const uint32_t init_userns = 0xeffffffdu, user_ns = 4026599400u;
+	struct nsnames *n = nsnames_new();
+
+	cr_assert_not_null(n);
+	nsnames_add_mount(n, "/run/netns/rtblue", NSAUDIT_NS_NET, 4026599401u);
+	cr_assert_null(by_user(n, NSAUDIT_OP_MOUNT, user_ns, "/run/netns/rtblue", 4026599402u));
+	cr_assert_null(by_user(n, NSAUDIT_OP_OPEN, user_ns, "/run/netns/rtblue", 4026599402u));
+	cr_assert_null(by_user(n, NSAUDIT_OP_UMOUNT, user_ns, "/run/netns/rtblue", 4026599402u));
+	cr_assert_str_eq(nsnames_lookup(n, NSAUDIT_NS_NET, 4026599401u, 0) ?: "(null)", "rtblue");
+	cr_assert_str_eq(by_user(n, NSAUDIT_OP_MOUNT, init_userns, "/run/netns/rtred",
+				 4026599403u) ?: "(null)", "rtred");
+	cr_assert_str_eq(by_user(n, NSAUDIT_OP_UMOUNT, init_userns, "/run/netns/rtblue",
+				 4026599401u) ?: "(null)", "rtblue");
+	cr_assert_null(nsnames_lookup(n, NSAUDIT_NS_NET, 4026599401u, 0));
+	nsnames_free(n);
+}
