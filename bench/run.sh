@@ -1109,6 +1109,19 @@ run_kmem() {
 		sample "kfree_added_ns_$load" "$(awk -v a="$k" -v b="$f" 'BEGIN { printf "%.1f", a - b }')"
 		sample "kmem_cache_free_added_ns_$load" "$(awk -v a="$c" -v b="$f" 'BEGIN { printf "%.1f", a - b }')"
 	done
+	# and its hook on workqueue:workqueue_queue_work (bench/wqcost.sh: a
+	# pty write queues a work per call; nsaudit's program, then the
+	# floor's empty one, by the kernel's own timing)
+	if ! out=$(NSAUDIT="$NSAUDIT" FLOOR="$FLOOR" "$ROOT/bench/wqcost.sh" 1 2>"$T/wq.err"); then
+		log "kmem: bench/wqcost.sh failed: $(tail -n 2 "$T/wq.err")"
+		return 0
+	fi
+	k=$(awk '$2 == "nsaudit" { print $3 }' <<<"$out")
+	f=$(awk '$2 == "floor" { print $3 }' <<<"$out")
+	[[ "$k" =~ ^[0-9.]+$ && "$f" =~ ^[0-9.]+$ ]] || { log "kmem: no figures from bench/wqcost.sh"; return 0; }
+	sample wq_queue_floor_ns_per_run "$f"
+	sample wq_queue_ns_per_run "$k"
+	sample wq_queue_added_ns "$(awk -v a="$k" -v b="$f" 'BEGIN { printf "%.1f", a - b }')"
 }
 
 # search and verify over logs of the recorder's records (bench/logread.sh)
@@ -1519,6 +1532,9 @@ def row($k; $what):
 (row("kfree_added_ns_fork"; "  tp_kfree beyond the floor: added to every kfree, ns") | @tsv),
 (row("kmem_cache_free_ns_per_run_fork"; "  nsaudit'"'"'s tp_kmem_cache_free, ns per run") | @tsv),
 (row("kmem_cache_free_added_ns_fork"; "  tp_kmem_cache_free beyond the floor: added to every kmem_cache_free, ns") | @tsv),
+(row("wq_queue_floor_ns_per_run"; "op freed (opt-in), pty-write load: ns per run of the floor'"'"'s empty workqueue_queue_work program") | @tsv),
+(row("wq_queue_ns_per_run"; "  nsaudit'"'"'s tp_wq_queue, ns per run") | @tsv),
+(row("wq_queue_added_ns"; "  tp_wq_queue beyond the floor: added to every queued work, ns") | @tsv),
 (row("max_rate_1p"; "setns records/s on disk, 1 producer, \($recorder)") | @tsv),
 (row("max_rate_2p"; "setns records/s on disk, 2 producers, \($recorder)") | @tsv),
 (row("offered_rate_1p"; "setns/s called meanwhile, 1 producer") | @tsv),
