@@ -386,17 +386,25 @@ Test(nsnames, made_namespace_named_by_a_mount_first_keeps_its_container)
 	nsnames_free(n);
 }
 
-static const char *opened(struct nsnames *n, int via, int result, const char *path, uint32_t inum)
+/* the name nsnames gives a net namespace record of op at path (bind/proc
+ * via, result, the actor's user namespace: 0 for not said) */
+static const char *named(struct nsnames *n, int op, int via, int result, uint32_t userns,
+			 const char *path, uint32_t inum)
 {
-	struct nsaudit_event e = { .op = NSAUDIT_OP_OPEN, .ns_type = NSAUDIT_NS_NET,
+	struct nsaudit_event e = { .op = op, .ns_type = NSAUDIT_NS_NET,
 				   .flags = NSAUDIT_F_HAS_NS, .ns_inum = inum, .ns_id = inum - 4026500000u,
-				   .via = via, .result = result, .fd = 3 };
+				   .via = via, .result = result, .fd = 3, .actor_userns = userns };
 	const char *name, *old;
 
 	e.pid = e.tid = gone_pid();
 	snprintf(e.path, sizeof(e.path), "%s", path);
 	nsnames_for_event(n, &e, "/user.slice", &name, &old);
 	return name;
+}
+
+static const char *opened(struct nsnames *n, int via, int result, const char *path, uint32_t inum)
+{
+	return named(n, NSAUDIT_OP_OPEN, via, result, 0, path, inum);
 }
 
 /*
@@ -511,15 +519,7 @@ Test(nsnames, a_command_line_names_a_container_only_for_a_runtime)
 static const char *by_user(struct nsnames *n, int op, uint32_t userns, const char *path,
 			   uint32_t inum)
 {
-	struct nsaudit_event e = { .op = op, .ns_type = NSAUDIT_NS_NET, .flags = NSAUDIT_F_HAS_NS,
-				   .ns_inum = inum, .via = NSAUDIT_VIA_BIND, .fd = 3,
-				   .actor_userns = userns };
-	const char *name, *old;
-
-	e.pid = e.tid = gone_pid();
-	snprintf(e.path, sizeof(e.path), "%s", path);
-	nsnames_for_event(n, &e, "/user.slice", &name, &old);
-	return name;
+	return named(n, op, NSAUDIT_VIA_BIND, 0, userns, path, inum);
 }
 
 /*
